@@ -1,0 +1,1 @@
+//! encint-arith (work in progress).

@@ -1,0 +1,1 @@
+//! encint-fv (work in progress).

@@ -1,0 +1,1 @@
+//! encint-tfhe (work in progress).
