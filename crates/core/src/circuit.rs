@@ -1,0 +1,554 @@
+//! The circuit IR: a DAG over encrypted 5-bit digits.
+//!
+//! Algorithms never touch ciphertexts: they call a [`Builder`], which records
+//! [`Node`]s. Executors (the clear one in [`crate::clear`], the TFHE one in
+//! `encint-tfhe`) run the finished [`Circuit`] level by level, following
+//! [`Circuit::schedule`]: all bootstraps of one level are independent.
+//!
+//! Every node knows its *bootstrap depth* (consecutive bootstraps from the inputs)
+//! and its *quadratic weight* (seed 000 §2.2.1): fresh digits (inputs, bootstrap
+//! outputs) have weight 1, constants 0, and a linear combination `Σ w_i c_i` has
+//! `Σ w_i² q(c_i)`, assuming independent noises. A LUT's input weight bounds the
+//! noise a bootstrap must tolerate; parameter sets declare their budget.
+
+use std::collections::HashMap;
+
+use crate::lut::{reduce, NegacyclicLut};
+
+/// Index of a node in its circuit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct NodeId(pub u32);
+
+impl NodeId {
+    /// The index as `usize`.
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// One node of a circuit. Node kinds for boolean gates and bivariate tree LUTs
+/// will be added as the executors that run them arrive.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Node {
+    /// An encrypted input digit, with the quadratic weight of its noise (1 = fresh).
+    Input {
+        /// Position among the circuit's inputs.
+        index: u32,
+        /// Quadratic weight of the incoming ciphertext's noise.
+        qweight: u64,
+    },
+    /// A known plaintext digit (a trivial ciphertext), in `[-16, 16)`.
+    Const(i64),
+    /// `Σ weight · term + constant` (no bootstrap).
+    Linear {
+        /// Terms: distinct nodes with non-zero integer weights.
+        terms: Vec<(NodeId, i64)>,
+        /// Plaintext constant added (mod 32).
+        constant: i64,
+    },
+    /// One bootstrap evaluating a negacyclic table on `input`.
+    Lut {
+        /// Selector.
+        input: NodeId,
+        /// Index into [`Circuit::luts`].
+        lut: u32,
+    },
+    /// Several tables of one input sharing one blind rotation (many-LUT). Its
+    /// outputs are read by [`Node::Extract`]. With `k` tables, the input's noise
+    /// margin shrinks `k` times: its effective quadratic weight is `q · k²`.
+    ManyLut {
+        /// Selector.
+        input: NodeId,
+        /// Indices into [`Circuit::luts`].
+        luts: Vec<u32>,
+    },
+    /// Output `index` of a [`Node::ManyLut`].
+    Extract {
+        /// The many-LUT node.
+        group: NodeId,
+        /// Which of its tables.
+        index: u32,
+    },
+}
+
+impl Node {
+    /// Whether this node is one bootstrap.
+    pub fn is_bootstrap(&self) -> bool {
+        matches!(self, Node::Lut { .. } | Node::ManyLut { .. })
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Info {
+    depth: u32,
+    qweight: u64,
+    label: u32,
+}
+
+/// A finished circuit: nodes in topological order, inputs and outputs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Circuit {
+    nodes: Vec<Node>,
+    info: Vec<Info>,
+    luts: Vec<NegacyclicLut>,
+    labels: Vec<String>,
+    inputs: Vec<NodeId>,
+    outputs: Vec<NodeId>,
+}
+
+/// Bootstrap counts and shape of a circuit (only nodes that reach an output count).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Cost {
+    /// Number of bootstraps (a many-LUT counts once).
+    pub bootstraps: u64,
+    /// Consecutive bootstrap steps on the longest path.
+    pub depth: u32,
+    /// Largest number of bootstraps in one level.
+    pub width: u64,
+    /// Largest quadratic weight at a bootstrap input (many-LUT: `q · k²`).
+    pub max_qweight: u64,
+}
+
+/// One step of execution: a batch of independent bootstraps, then the linear
+/// nodes that depend on them (and on earlier levels).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Level {
+    /// Bootstrap nodes of this level (all inputs already computed).
+    pub bootstraps: Vec<NodeId>,
+    /// Non-bootstrap nodes to evaluate after the batch, in topological order.
+    pub others: Vec<NodeId>,
+}
+
+/// A bootstrap whose input exceeds a noise budget.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BudgetViolation {
+    /// The bootstrap node.
+    pub node: NodeId,
+    /// The operation that built it.
+    pub operation: String,
+    /// Its input's (effective) quadratic weight.
+    pub qweight: u64,
+    /// The budget it exceeds.
+    pub budget: u64,
+}
+
+impl std::fmt::Display for BudgetViolation {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "bootstrap node {} of operation `{}` has input quadratic weight {} > budget {}",
+            self.node.0, self.operation, self.qweight, self.budget
+        )
+    }
+}
+
+impl Circuit {
+    /// All nodes, in topological order.
+    pub fn nodes(&self) -> &[Node] {
+        &self.nodes
+    }
+    /// One node.
+    pub fn node(&self, id: NodeId) -> &Node {
+        &self.nodes[id.index()]
+    }
+    /// The table with the given index.
+    pub fn lut(&self, index: u32) -> &NegacyclicLut {
+        &self.luts[index as usize]
+    }
+    /// Input nodes in declaration order.
+    pub fn inputs(&self) -> &[NodeId] {
+        &self.inputs
+    }
+    /// Output nodes, in order.
+    pub fn outputs(&self) -> &[NodeId] {
+        &self.outputs
+    }
+    /// Bootstrap depth of a node.
+    pub fn depth(&self, id: NodeId) -> u32 {
+        self.info[id.index()].depth
+    }
+    /// Quadratic weight of a node's noise.
+    pub fn qweight(&self, id: NodeId) -> u64 {
+        self.info[id.index()].qweight
+    }
+    /// Name of the operation that created a node.
+    pub fn label(&self, id: NodeId) -> &str {
+        &self.labels[self.info[id.index()].label as usize]
+    }
+
+    /// Effective quadratic weight at the input of a bootstrap node.
+    pub fn bootstrap_input_qweight(&self, id: NodeId) -> Option<u64> {
+        match self.node(id) {
+            Node::Lut { input, .. } => Some(self.qweight(*input)),
+            Node::ManyLut { input, luts } => {
+                let k = luts.len() as u64;
+                Some(self.qweight(*input).saturating_mul(k * k))
+            }
+            _ => None,
+        }
+    }
+
+    /// Which nodes an output depends on.
+    pub fn live(&self) -> Vec<bool> {
+        let mut live = vec![false; self.nodes.len()];
+        let mut stack: Vec<NodeId> = self.outputs.clone();
+        while let Some(id) = stack.pop() {
+            if std::mem::replace(&mut live[id.index()], true) {
+                continue;
+            }
+            match self.node(id) {
+                Node::Linear { terms, .. } => stack.extend(terms.iter().map(|t| t.0)),
+                Node::Lut { input, .. } | Node::ManyLut { input, .. } => stack.push(*input),
+                Node::Extract { group, .. } => stack.push(*group),
+                Node::Input { .. } | Node::Const(_) => {}
+            }
+        }
+        live
+    }
+
+    /// Live nodes grouped by level: level 0 holds inputs, constants and the linear
+    /// nodes computable from them; level `d ≥ 1` holds the bootstraps of depth `d`
+    /// and then the linear nodes of depth `d`.
+    pub fn schedule(&self) -> Vec<Level> {
+        let live = self.live();
+        let max_depth = (0..self.nodes.len())
+            .filter(|&i| live[i])
+            .map(|i| self.info[i].depth)
+            .max()
+            .unwrap_or(0);
+        let mut levels = vec![Level::default(); max_depth as usize + 1];
+        for (i, node) in self.nodes.iter().enumerate() {
+            if !live[i] {
+                continue;
+            }
+            let level = &mut levels[self.info[i].depth as usize];
+            if node.is_bootstrap() {
+                level.bootstraps.push(NodeId(i as u32));
+            } else {
+                level.others.push(NodeId(i as u32));
+            }
+        }
+        levels
+    }
+
+    /// The cost of the circuit, from its structure alone.
+    pub fn cost(&self) -> Cost {
+        let mut cost = Cost::default();
+        for level in self.schedule() {
+            let n = level.bootstraps.len() as u64;
+            cost.bootstraps += n;
+            cost.width = cost.width.max(n);
+            for &id in &level.bootstraps {
+                cost.depth = cost.depth.max(self.depth(id));
+                if let Some(q) = self.bootstrap_input_qweight(id) {
+                    cost.max_qweight = cost.max_qweight.max(q);
+                }
+            }
+        }
+        cost
+    }
+
+    /// Every live bootstrap whose input exceeds `budget`.
+    pub fn budget_violations(&self, budget: u64) -> Vec<BudgetViolation> {
+        let live = self.live();
+        (0..self.nodes.len())
+            .filter(|&i| live[i])
+            .filter_map(|i| {
+                let id = NodeId(i as u32);
+                let q = self.bootstrap_input_qweight(id)?;
+                (q > budget).then(|| BudgetViolation {
+                    node: id,
+                    operation: self.label(id).to_string(),
+                    qweight: q,
+                    budget,
+                })
+            })
+            .collect()
+    }
+
+    /// The largest quadratic weight among the outputs (what a consumer inherits).
+    pub fn max_output_qweight(&self) -> u64 {
+        self.outputs
+            .iter()
+            .map(|&o| self.qweight(o))
+            .max()
+            .unwrap_or(0)
+    }
+}
+
+/// Records a circuit. Folds constants, merges repeated terms, and shares
+/// identical bootstraps (same input, same table).
+#[derive(Debug, Clone)]
+pub struct Builder {
+    circuit: Circuit,
+    consts: HashMap<i64, NodeId>,
+    lut_index: HashMap<NegacyclicLut, u32>,
+    lut_nodes: HashMap<(NodeId, u32), NodeId>,
+    label_index: HashMap<String, u32>,
+    current_label: u32,
+}
+
+impl Default for Builder {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Builder {
+    /// An empty builder.
+    pub fn new() -> Self {
+        let mut b = Builder {
+            circuit: Circuit {
+                nodes: Vec::new(),
+                info: Vec::new(),
+                luts: Vec::new(),
+                labels: Vec::new(),
+                inputs: Vec::new(),
+                outputs: Vec::new(),
+            },
+            consts: HashMap::new(),
+            lut_index: HashMap::new(),
+            lut_nodes: HashMap::new(),
+            label_index: HashMap::new(),
+            current_label: 0,
+        };
+        b.current_label = b.intern_label("circuit");
+        b
+    }
+
+    fn intern_label(&mut self, name: &str) -> u32 {
+        if let Some(&i) = self.label_index.get(name) {
+            return i;
+        }
+        let i = self.circuit.labels.len() as u32;
+        self.circuit.labels.push(name.to_string());
+        self.label_index.insert(name.to_string(), i);
+        i
+    }
+
+    /// Runs `f` with nodes labelled `name` (restores the previous label after).
+    pub fn labelled<T>(&mut self, name: &str, f: impl FnOnce(&mut Self) -> T) -> T {
+        let previous = self.current_label;
+        self.current_label = self.intern_label(name);
+        let out = f(self);
+        self.current_label = previous;
+        out
+    }
+
+    fn push(&mut self, node: Node, depth: u32, qweight: u64) -> NodeId {
+        let id = NodeId(self.circuit.nodes.len() as u32);
+        self.circuit.nodes.push(node);
+        self.circuit.info.push(Info {
+            depth,
+            qweight,
+            label: self.current_label,
+        });
+        id
+    }
+
+    /// A fresh encrypted input digit (quadratic weight 1).
+    pub fn input(&mut self) -> NodeId {
+        self.input_with_qweight(1)
+    }
+
+    /// An encrypted input digit whose noise has the given quadratic weight.
+    pub fn input_with_qweight(&mut self, qweight: u64) -> NodeId {
+        let index = self.circuit.inputs.len() as u32;
+        let id = self.push(Node::Input { index, qweight }, 0, qweight);
+        self.circuit.inputs.push(id);
+        id
+    }
+
+    /// A known digit (reduced into `[-16, 16)`).
+    pub fn constant(&mut self, value: i64) -> NodeId {
+        let v = reduce(value);
+        if let Some(&id) = self.consts.get(&v) {
+            return id;
+        }
+        let id = self.push(Node::Const(v), 0, 0);
+        self.consts.insert(v, id);
+        id
+    }
+
+    /// The value of a constant node, if it is one.
+    pub fn const_value(&self, id: NodeId) -> Option<i64> {
+        match self.circuit.nodes[id.index()] {
+            Node::Const(v) => Some(v),
+            _ => None,
+        }
+    }
+
+    /// Quadratic weight of a node built so far.
+    pub fn qweight(&self, id: NodeId) -> u64 {
+        self.circuit.info[id.index()].qweight
+    }
+
+    /// Bootstrap depth of a node built so far.
+    pub fn depth(&self, id: NodeId) -> u32 {
+        self.circuit.info[id.index()].depth
+    }
+
+    /// `Σ weight · term + constant`, folded: constants are summed, repeated terms
+    /// merged, zero weights dropped; a lone `1 · x` is `x` itself.
+    pub fn linear(&mut self, terms: &[(NodeId, i64)], constant: i64) -> NodeId {
+        let mut constant = constant;
+        let mut merged: Vec<(NodeId, i64)> = Vec::with_capacity(terms.len());
+        for &(id, w) in terms {
+            if w == 0 {
+                continue;
+            }
+            if let Some(c) = self.const_value(id) {
+                constant += w * c;
+                continue;
+            }
+            match merged.iter_mut().find(|t| t.0 == id) {
+                Some(t) => t.1 += w,
+                None => merged.push((id, w)),
+            }
+        }
+        merged.retain(|t| t.1 != 0);
+        let constant = reduce(constant);
+        if merged.is_empty() {
+            return self.constant(constant);
+        }
+        if merged.len() == 1 && merged[0].1 == 1 && constant == 0 {
+            return merged[0].0;
+        }
+        merged.sort_by_key(|t| t.0);
+        let depth = merged.iter().map(|t| self.depth(t.0)).max().unwrap_or(0);
+        let qweight = merged.iter().fold(0u64, |acc, &(id, w)| {
+            let w2 = (w.unsigned_abs()).saturating_mul(w.unsigned_abs());
+            acc.saturating_add(w2.saturating_mul(self.qweight(id)))
+        });
+        self.push(
+            Node::Linear {
+                terms: merged,
+                constant,
+            },
+            depth,
+            qweight,
+        )
+    }
+
+    /// `a + b`.
+    pub fn add(&mut self, a: NodeId, b: NodeId) -> NodeId {
+        self.linear(&[(a, 1), (b, 1)], 0)
+    }
+
+    /// `-a`.
+    pub fn neg(&mut self, a: NodeId) -> NodeId {
+        self.linear(&[(a, -1)], 0)
+    }
+
+    fn intern_lut(&mut self, lut: &NegacyclicLut) -> u32 {
+        if let Some(&i) = self.lut_index.get(lut) {
+            return i;
+        }
+        let i = self.circuit.luts.len() as u32;
+        self.circuit.luts.push(*lut);
+        self.lut_index.insert(*lut, i);
+        i
+    }
+
+    /// One bootstrap evaluating `lut` on `input` (folded if `input` is constant;
+    /// shared with an identical earlier bootstrap).
+    pub fn lut(&mut self, input: NodeId, lut: &NegacyclicLut) -> NodeId {
+        if let Some(c) = self.const_value(input) {
+            return self.constant(lut.eval(c));
+        }
+        let index = self.intern_lut(lut);
+        if let Some(&id) = self.lut_nodes.get(&(input, index)) {
+            return id;
+        }
+        let depth = self.depth(input) + 1;
+        let id = self.push(Node::Lut { input, lut: index }, depth, 1);
+        self.lut_nodes.insert((input, index), id);
+        id
+    }
+
+    /// Several tables on one input in one blind rotation (see [`Node::ManyLut`]).
+    pub fn many_lut(&mut self, input: NodeId, luts: &[NegacyclicLut]) -> Vec<NodeId> {
+        if let Some(c) = self.const_value(input) {
+            return luts.iter().map(|l| self.constant(l.eval(c))).collect();
+        }
+        let indices: Vec<u32> = luts.iter().map(|l| self.intern_lut(l)).collect();
+        let depth = self.depth(input) + 1;
+        let group = self.push(
+            Node::ManyLut {
+                input,
+                luts: indices,
+            },
+            depth,
+            0,
+        );
+        (0..luts.len() as u32)
+            .map(|index| self.push(Node::Extract { group, index }, depth, 1))
+            .collect()
+    }
+
+    /// Finishes the circuit with the given outputs.
+    pub fn finish(mut self, outputs: Vec<NodeId>) -> Circuit {
+        self.circuit.outputs = outputs;
+        self.circuit
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn folding_and_sharing() {
+        let mut b = Builder::new();
+        let x = b.input();
+        let one = b.constant(1);
+        let l = b.linear(&[(x, 1), (one, 0)], 0);
+        assert_eq!(l, x);
+        let two_x = b.linear(&[(x, 1), (x, 1)], 0);
+        assert_eq!(
+            b.qweight(two_x),
+            4,
+            "merged terms are correlated: weight 2² = 4"
+        );
+        let id = NegacyclicLut::identity();
+        let a = b.lut(two_x, &id);
+        let a2 = b.lut(two_x, &id);
+        assert_eq!(a, a2);
+        let c = b.lut(one, &id);
+        assert_eq!(b.const_value(c), Some(1));
+        let circuit = b.finish(vec![a]);
+        let cost = circuit.cost();
+        assert_eq!(cost.bootstraps, 1);
+        assert_eq!(cost.depth, 1);
+        assert_eq!(cost.max_qweight, 4);
+    }
+
+    #[test]
+    fn dead_nodes_do_not_count() {
+        let mut b = Builder::new();
+        let x = b.input();
+        let id = NegacyclicLut::identity();
+        let _dead = b.lut(x, &id);
+        let neg = b.neg(x);
+        let c = b.finish(vec![neg]);
+        assert_eq!(c.cost().bootstraps, 0);
+    }
+
+    #[test]
+    fn budget_names_the_operation() {
+        let mut b = Builder::new();
+        let x = b.input();
+        let y = b.input();
+        let s = b.labelled("heavy", |b| {
+            let t = b.linear(&[(x, 4), (y, 3)], 0);
+            b.lut(t, &NegacyclicLut::identity())
+        });
+        let c = b.finish(vec![s]);
+        let v = c.budget_violations(24);
+        assert_eq!(v.len(), 1);
+        assert_eq!(v[0].operation, "heavy");
+        assert_eq!(v[0].qweight, 25);
+        assert!(c.budget_violations(25).is_empty());
+    }
+}

@@ -1,0 +1,41 @@
+//! The error type of `encint-core`.
+
+use thiserror::Error;
+
+/// Everything that can go wrong in `encint-core`.
+#[derive(Debug, Error, Clone, PartialEq, Eq)]
+pub enum CoreError {
+    /// A digit is outside the signed-binary alphabet {-1, 0, 1}.
+    #[error("digit {value} at position {position} is not a signed binary digit (-1, 0 or 1)")]
+    DigitOutOfRange {
+        /// Position of the digit (least significant first).
+        position: usize,
+        /// The offending value.
+        value: i64,
+    },
+    /// The represented value does not fit the requested integer type or width.
+    #[error("value does not fit in {bits} bits")]
+    Overflow {
+        /// The width that was asked for.
+        bits: u32,
+    },
+    /// A lookup table cannot be encoded as a negacyclic table over Z_32.
+    #[error("function is not negacyclic on its domain: selector {a} and {b} conflict")]
+    NotNegacyclic {
+        /// First conflicting selector.
+        a: i64,
+        /// Second conflicting selector.
+        b: i64,
+    },
+    /// An argument is outside what the operation accepts.
+    #[error("invalid argument: {0}")]
+    InvalidArgument(String),
+    /// The number of inputs given to a circuit does not match its declaration.
+    #[error("circuit expects {expected} inputs, got {found}")]
+    InputCount {
+        /// Inputs the circuit declares.
+        expected: usize,
+        /// Inputs that were supplied.
+        found: usize,
+    },
+}
