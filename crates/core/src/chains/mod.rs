@@ -72,11 +72,25 @@
 //!   A hit `w ∈ W(S)` gives a length-5 chain; no hit for any `S` proves that
 //!   no length-5 chain exists (within the bounds).
 //!
-//! For all odd `k < 4096` the search finds a chain of length at most 5, so the
-//! whole table is optimal within the bounds. (Targets not found up to length
-//! [`search::MAX_SEARCH_LENGTH`] would fall back to [`double_and_add`]; this
-//! does not happen for `k < 4096`.) Every chain is rebuilt step by step from
-//! its element sequence and checked by evaluation.
+//! For all odd `k < 4096` the search finds a chain of length at most 4 (the
+//! length-5 level is never needed there; it is for larger `k`), so the whole
+//! table is optimal within the bounds. (Targets not found up to length
+//! [`search::MAX_SEARCH_LENGTH`] fall back to [`double_and_add`], reported in
+//! [`search::SearchStats::fallback`]; this does not happen for `k < 4096`.)
+//!
+//! # Choice among the shortest chains
+//!
+//! A second pass enumerates *all* chains of up to four steps (every pair,
+//! shift and sign, distinct elements; states after one or two steps that are
+//! identical in elements, digit lengths, depths and cost are merged) and keeps,
+//! for every target, a shortest chain minimising
+//! [`search::SecondaryCost`] lexicographically: first the depth (sequential
+//! additions when independent steps run in parallel; at most 3 for every
+//! `k < 4096`), then the total number of active digits in a structural digit
+//! model of the encrypted additions, then the digit length of the result. Ties
+//! go to the first chain in the (deterministic) enumeration order. Targets
+//! needing five steps keep the first chain found. Every chain is checked by
+//! evaluation.
 //!
 //! # Replaying a step on encrypted values
 //!
@@ -277,7 +291,9 @@ impl Chain {
 
 /// Shortest chains (within the bounds of the [`search`](mod@search) module) for
 /// every odd `k` in `1..max_k`, sorted by `k` (index `(k−1)/2`); `k = 1` has zero steps. The
-/// search proceeds by increasing length; see the module documentation.
+/// search proceeds by increasing length; among the shortest chains it picks one
+/// with the least [`search::SecondaryCost`]. See the module documentation.
+/// `search(4096)` takes a few seconds in an optimised build.
 pub fn search(max_k: u64) -> Vec<Chain> {
     search::search_with_stats(max_k).0
 }
@@ -293,7 +309,9 @@ fn table_header() -> String {
 # shifts, negation and dropping provably-zero low digits (the odd-part
 # normalisation) are free. Superset of Parmesan's Definition 2.
 # Bounds: one shift is zero, r > 0, r < 2^{r} (shifts <= {e}, implied).
-# Chains are shortest within these bounds (exhaustive search by length).
+# Chains are shortest within these bounds (exhaustive search by length);
+# among the shortest: least depth, then fewest active digits, then shortest
+# result (see search::SecondaryCost), then first found.
 #
 # Format: <k> <additions> then per step
 #   ; <sign>e<a><<<sa> <sign>e<b><<<sb> = <r> -> <new element>

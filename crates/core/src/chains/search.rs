@@ -23,9 +23,10 @@ const KEY_BITS: u32 = 21;
 /// `elems[b]` (in the normal form used by the search: one shift zero, the
 /// raw combination `r` positive and `r < 2^R_MAX`).
 ///
-/// The `step` argument is only built lazily through the closure `mk`.
+/// `f` receives the new element, the raw `r` and the step; returning `true`
+/// stops the enumeration (and makes this function return `true`).
 #[inline(always)]
-fn for_each_comb<F: FnMut(u64, &dyn Fn() -> ChainStep) -> bool>(
+fn for_each_comb<F: FnMut(u64, u64, ChainStep) -> bool>(
     x: u64,
     a: usize,
     y: u64,
@@ -39,7 +40,7 @@ fn for_each_comb<F: FnMut(u64, &dyn Fn() -> ChainStep) -> bool>(
         let r = xs + y;
         if r < limit {
             let v = r >> r.trailing_zeros();
-            if f(v, &|| step(a, e, false, b, 0, false)) {
+            if f(v, r, step(a, e, false, b, 0, false)) {
                 return true;
             }
         }
@@ -51,7 +52,7 @@ fn for_each_comb<F: FnMut(u64, &dyn Fn() -> ChainStep) -> bool>(
             };
             if r < limit {
                 let v = r >> r.trailing_zeros();
-                if f(v, &|| step(a, e, neg_x, b, 0, !neg_x)) {
+                if f(v, r, step(a, e, neg_x, b, 0, !neg_x)) {
                     return true;
                 }
             }
@@ -64,7 +65,7 @@ fn for_each_comb<F: FnMut(u64, &dyn Fn() -> ChainStep) -> bool>(
         let r = x + ys;
         if r < limit {
             let v = r >> r.trailing_zeros();
-            if f(v, &|| step(a, 0, false, b, e, false)) {
+            if f(v, r, step(a, 0, false, b, e, false)) {
                 return true;
             }
         }
@@ -76,7 +77,7 @@ fn for_each_comb<F: FnMut(u64, &dyn Fn() -> ChainStep) -> bool>(
             };
             if r < limit {
                 let v = r >> r.trailing_zeros();
-                if f(v, &|| step(a, 0, neg_x, b, e, !neg_x)) {
+                if f(v, r, step(a, 0, neg_x, b, e, !neg_x)) {
                     return true;
                 }
             }
@@ -108,7 +109,7 @@ fn step(
 fn for_each_next(elems: &[u64], mut f: impl FnMut(u64)) {
     for i in 0..elems.len() {
         for j in i..elems.len() {
-            for_each_comb(elems[i], i, elems[j], j, |v, _| {
+            for_each_comb(elems[i], i, elems[j], j, |v, _, _| {
                 f(v);
                 false
             });
@@ -122,9 +123,9 @@ fn find_step(elems: &[u64], v: u64) -> Option<ChainStep> {
     let mut found = None;
     'outer: for i in 0..elems.len() {
         for j in i..elems.len() {
-            if for_each_comb(elems[i], i, elems[j], j, |w, mk| {
+            if for_each_comb(elems[i], i, elems[j], j, |w, _, st| {
                 if w == v {
-                    found = Some(mk());
+                    found = Some(st);
                     true
                 } else {
                     false
@@ -185,10 +186,15 @@ fn expand(prev: &[u64], stride: usize, mut record: impl FnMut(&[u64])) -> Vec<u6
 pub struct SearchStats {
     /// Number of distinct element sets per length (index = length).
     pub sets_per_length: Vec<usize>,
+    /// Targets without a chain of at most [`MAX_SEARCH_LENGTH`] steps within
+    /// the bounds; they got the [`super::double_and_add`] chain (not optimal).
+    pub fallback: Vec<u64>,
 }
 
-/// Runs the search; returns the chains (indexed by `(k-1)/2`) and statistics.
-pub fn search_with_stats(max_k: u64) -> (Vec<Chain>, SearchStats) {
+/// Phase 1 only: a shortest chain for every odd `k < max_k` (indexed by
+/// `(k−1)/2`), the first one found, without the secondary criteria of
+/// [`search_with_stats`]. Much faster; the lengths are the same.
+pub fn search_lengths(max_k: u64) -> (Vec<Chain>, SearchStats) {
     let n = (max_k / 2) as usize; // odd k in 1..max_k: k = 2i+1 < max_k
     let mut best: Vec<Option<Vec<u64>>> = vec![None; n];
     let mut stats = SearchStats::default();
@@ -275,8 +281,8 @@ pub fn search_with_stats(max_k: u64) -> (Vec<Chain>, SearchStats) {
         .map(|(i, s)| match s {
             Some(seq) => chain_from_sequence(seq),
             None => {
-                let k = 2 * i as u64 + 1;
-                super::double_and_add(k)
+                stats.fallback.push(2 * i as u64 + 1);
+                super::double_and_add(2 * i as u64 + 1)
             }
         })
         .collect();
@@ -336,4 +342,194 @@ fn backward_hit(k: u64, s: &[u64], has: &impl Fn(u64) -> bool) -> Option<u64> {
         }
     }
     None
+}
+
+/// Secondary criteria used to choose among the shortest chains of a target
+/// (compared lexicographically, smaller is better).
+///
+/// They are computed in a structural digit model of the encrypted evaluation:
+/// the input `X` has `n` digits, element `i` occupies digit positions
+/// `0 .. n + λ_i` (`λ_0 = 0`). A step shifts its operands by `e_a`, `e_b`; below
+/// `max(e_a, e_b)` only one operand has digits, which are copied (no
+/// bootstrap), so the step has `n + (top − max(e_a, e_b))` *active* digits with
+/// `top = max(e_a + λ_a, e_b + λ_b)`. The sum has one more digit, `ν(r)` low
+/// digits of which are provably zero and dropped: `λ_new = top + 1 − ν(r)`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct SecondaryCost {
+    /// Depth of the target in the chain DAG: the number of sequential
+    /// additions when independent steps run in parallel.
+    pub depth: u32,
+    /// Total active digits of all steps minus `n` per step (`Σ top − max(e_a, e_b)`).
+    pub extra_active_digits: u32,
+    /// `λ` of the target: its digit length minus `n`.
+    pub extra_length: u32,
+}
+
+/// Depth, `λ` and active digits (minus `n`) of one step.
+#[inline(always)]
+fn step_profile(st: &ChainStep, r: u64, lam: &[u32], dep: &[u32]) -> (u32, u32, u32) {
+    let top = (st.a_shift + lam[st.a]).max(st.b_shift + lam[st.b]);
+    let extra = top - st.a_shift.max(st.b_shift);
+    let lam_new = top + 1 - r.trailing_zeros();
+    let dep_new = dep[st.a].max(dep[st.b]) + 1;
+    (dep_new, lam_new, extra)
+}
+
+/// The [`SecondaryCost`] of a chain (`None` if the chain is invalid).
+pub fn secondary_cost(chain: &Chain) -> Option<SecondaryCost> {
+    let v = chain.try_elements().ok()?;
+    let mut lam = vec![0u32];
+    let mut dep = vec![0u32];
+    let mut extra = 0;
+    for (i, st) in chain.steps.iter().enumerate() {
+        let (r, _) = Chain::step_value(v[st.a] as i128, v[st.b] as i128, st).ok()?;
+        let r = u64::try_from(r.unsigned_abs()).ok()?;
+        let (d, l, e) = step_profile(st, r, &lam, &dep);
+        debug_assert_eq!(r >> r.trailing_zeros(), v[i + 1]);
+        lam.push(l);
+        dep.push(d);
+        extra += e;
+    }
+    Some(SecondaryCost {
+        depth: *dep.last()?,
+        extra_active_digits: extra,
+        extra_length: *lam.last()?,
+    })
+}
+
+/// Longest minimal length that the secondary-criteria pass handles.
+const REFINE_MAX_LENGTH: usize = 4;
+
+/// Depth-first enumeration of all chains (every pair, shift and sign, distinct
+/// elements) up to [`REFINE_MAX_LENGTH`] steps, keeping for every target whose
+/// minimal length is known the best chain of exactly that length.
+struct Refine<'a> {
+    max_k: u64,
+    min_len: &'a [u8],
+    max_level: usize,
+    vals: [u64; REFINE_MAX_LENGTH + 1],
+    lam: [u32; REFINE_MAX_LENGTH + 1],
+    dep: [u32; REFINE_MAX_LENGTH + 1],
+    steps: [ChainStep; REFINE_MAX_LENGTH],
+    seen: Vec<HashSet<u128>>,
+    best: Vec<Option<(SecondaryCost, Vec<ChainStep>)>>,
+}
+
+impl Refine<'_> {
+    /// Key of the current state after `level` steps (sorted (element, λ,
+    /// depth) triples and the accumulated extra digits).
+    fn key(&self, level: usize, extra: u32) -> u128 {
+        let mut t: Vec<u128> = (1..=level)
+            .map(|i| {
+                ((self.vals[i] as u128) << 16) | ((self.lam[i] as u128) << 4) | self.dep[i] as u128
+            })
+            .collect();
+        t.sort_unstable();
+        t.iter().fold(extra as u128, |acc, &x| (acc << 40) | x)
+    }
+
+    fn dfs(&mut self, level: usize, extra: u32) {
+        let n = level + 1;
+        for i in 0..n {
+            for j in i..n {
+                let (x, y) = (self.vals[i], self.vals[j]);
+                for_each_comb(x, i, y, j, |v, r, st| {
+                    if self.vals[..n].contains(&v) {
+                        return false;
+                    }
+                    let target = v < self.max_k && self.min_len[(v / 2) as usize] as usize == n;
+                    let deeper = n < self.max_level;
+                    if !target && !deeper {
+                        return false;
+                    }
+                    let (d, l, e) = step_profile(&st, r, &self.lam[..n], &self.dep[..n]);
+                    self.steps[level] = st;
+                    if target {
+                        let cost = SecondaryCost {
+                            depth: d,
+                            extra_active_digits: extra + e,
+                            extra_length: l,
+                        };
+                        let slot = &mut self.best[(v / 2) as usize];
+                        if slot.as_ref().is_none_or(|(c, _)| cost < *c) {
+                            *slot = Some((cost, self.steps[..n].to_vec()));
+                        }
+                    }
+                    if deeper {
+                        self.vals[n] = v;
+                        self.lam[n] = l;
+                        self.dep[n] = d;
+                        // States after fewer than max_level − 1 steps are
+                        // deduplicated (same elements, lengths, depths and cost).
+                        if n + 1 < self.max_level {
+                            let k = self.key(n, extra + e);
+                            if !self.seen[n].insert(k) {
+                                return false;
+                            }
+                        }
+                        self.dfs(level + 1, extra + e);
+                    }
+                    false
+                });
+            }
+        }
+    }
+}
+
+/// Runs the search: phase 1 ([`search_lengths`]) determines the minimal
+/// length of every odd `k < max_k`; phase 2 enumerates all chains of up to
+/// four steps again and picks, among the shortest chains of each target, one
+/// minimising [`SecondaryCost`] (first found on ties; deterministic). Targets
+/// needing five steps keep the phase-1 chain. Returns the chains (indexed by
+/// `(k−1)/2`) and statistics.
+pub fn search_with_stats(max_k: u64) -> (Vec<Chain>, SearchStats) {
+    let (mut chains, stats) = search_lengths(max_k);
+    let mut min_len: Vec<u8> = chains
+        .iter()
+        .map(|c| c.additions().min(255) as u8)
+        .collect();
+    for &k in &stats.fallback {
+        min_len[(k / 2) as usize] = u8::MAX;
+    }
+    let max_level = min_len
+        .iter()
+        .map(|&l| l as usize)
+        .filter(|&l| l <= REFINE_MAX_LENGTH)
+        .max()
+        .unwrap_or(0);
+    let mut r = Refine {
+        max_k,
+        min_len: &min_len,
+        max_level,
+        vals: [1; REFINE_MAX_LENGTH + 1],
+        lam: [0; REFINE_MAX_LENGTH + 1],
+        dep: [0; REFINE_MAX_LENGTH + 1],
+        steps: [step(0, 0, false, 0, 0, false); REFINE_MAX_LENGTH],
+        seen: vec![HashSet::new(); REFINE_MAX_LENGTH + 1],
+        best: vec![None; chains.len()],
+    };
+    if max_level > 0 {
+        r.dfs(0, 0);
+    }
+    for (i, b) in r.best.into_iter().enumerate() {
+        if let Some((_, steps)) = b {
+            let c = Chain {
+                target: 2 * i as u64 + 1,
+                steps,
+            };
+            assert_eq!(
+                c.additions(),
+                chains[i].additions(),
+                "refinement changed a length"
+            );
+            chains[i] = c;
+        } else {
+            assert!(
+                i == 0 || min_len[i] as usize > max_level,
+                "refinement missed {}",
+                2 * i + 1
+            );
+        }
+    }
+    (chains, stats)
 }

@@ -63,7 +63,7 @@ fn known_short_chains() {
     assert_eq!(chain_for(4095).unwrap().additions(), 1);
     assert_eq!(chain_for(4093).unwrap().additions(), 2);
     // 4097 = 2^12 + 1: outside the table, but the search finds one addition.
-    let c = &search(4098)[4097 / 2];
+    let c = &search::search_lengths(4098).0[4097 / 2];
     assert_eq!((c.target, c.additions()), (4097, 1));
     // The window values of 4097 and 4095 (NAF: 1 and 1; 1·2^12 − 1) are 1.
     assert_eq!(double_and_add(4097).additions(), 1);
@@ -94,17 +94,39 @@ fn table_is_not_longer_than_double_and_add() {
 
 #[test]
 fn small_search_matches_table() {
-    let s = search(512);
-    assert_eq!(s.len(), 256);
+    let s = search(256);
+    assert_eq!(s.len(), 128);
     for c in &s {
         c.verify().unwrap();
-        assert_eq!(
-            c.additions(),
-            chain_for(c.target).unwrap().additions(),
-            "{}",
-            c.target
-        );
+        assert_eq!(Some(c), chain_for(c.target), "{}", c.target);
     }
+}
+
+#[test]
+fn secondary_criteria_only_improve() {
+    let (first, stats) = search::search_lengths(4096);
+    assert!(stats.fallback.is_empty());
+    for (c, f) in table().iter().zip(&first) {
+        assert_eq!(c.target, f.target);
+        assert_eq!(c.additions(), f.additions(), "{}", c.target);
+        let (sc, sf) = (
+            search::secondary_cost(c).unwrap(),
+            search::secondary_cost(f).unwrap(),
+        );
+        assert!(sc <= sf, "{}: {sc:?} > {sf:?}", c.target);
+        assert!(sc.depth <= 3);
+        assert!(sc.depth as usize <= c.additions());
+    }
+    // 805: 5 = 4+1, 161 = 5·32+1, 805 = 161·4+161 is depth 3; nothing shallower.
+    assert_eq!(
+        search::secondary_cost(chain_for(805).unwrap())
+            .unwrap()
+            .depth,
+        3
+    );
+    // 4095 = 2^12 − 1: one step, 12 + 1 − 0 digits longer than X.
+    let c = search::secondary_cost(chain_for(4095).unwrap()).unwrap();
+    assert_eq!((c.depth, c.extra_active_digits, c.extra_length), (1, 0, 13));
 }
 
 #[test]
@@ -272,7 +294,7 @@ fn double_and_add_signed_digits() {
 #[test]
 fn length_five_level_is_exercised() {
     // Above 2^13 a few odd targets need five additions; check the level-5 path.
-    let s = search(16384);
+    let s = search::search_lengths(16384).0;
     let five: Vec<&Chain> = s.iter().filter(|c| c.additions() == 5).collect();
     assert!(!five.is_empty());
     for c in five {
