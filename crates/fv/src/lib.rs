@@ -1,1 +1,21 @@
-//! encint-fv (work in progress).
+//! # encint-fv
+//!
+//! The FV (BFV) homomorphic encryption scheme over `Z_q[X]/(X^n + 1)`, with the math
+//! separated from the scheme:
+//!
+//! - [`zq`]: word-sized modular arithmetic (Barrett, Shoup, lazy), NTT-friendly primes;
+//! - [`ntt`]: negacyclic NTT over `tfhe-ntt`;
+//! - [`rns`]: CRT bases, fast / Shenoy-Kumaresan / floating-point (HPS) base extensions,
+//!   Montgomery-style correction (BEHZ) and scale-and-round;
+//! - [`poly`]: polynomials in RNS form and in Hybrid Position-Residue (HPR) form;
+//! - [`bfv`]: keys, encryption, decryption, addition, multiplication and relinearisation in
+//!   three variants ([`bfv::Variant::Behz`], [`bfv::Variant::Hps`], [`bfv::Variant::Hpr`]),
+//!   the batching encoder and the parameter sets;
+//! - [`cli`]: the `encint fv bench` and `encint fv depth` commands.
+#![deny(missing_docs)]
+
+pub mod error;
+pub mod ntt;
+pub mod zq;
+
+pub use error::FvError;

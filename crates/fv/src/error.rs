@@ -1,0 +1,71 @@
+//! The error type of the crate.
+
+use thiserror::Error;
+
+/// Everything a caller of `encint-fv` can get wrong, or that can fail.
+#[derive(Debug, Error, Clone, PartialEq, Eq)]
+pub enum FvError {
+    /// A modulus is out of the supported range (2 <= q < 2^62) or not invertible where needed.
+    #[error("invalid modulus {0}: {1}")]
+    InvalidModulus(u64, &'static str),
+    /// Not enough NTT-friendly primes of the requested size exist.
+    #[error("could not find {count} NTT-friendly primes of {bits} bits for n = {n}")]
+    NotEnoughPrimes {
+        /// Bit size requested.
+        bits: u32,
+        /// Ring degree.
+        n: usize,
+        /// Number of primes requested.
+        count: usize,
+    },
+    /// The ring degree is not a supported power of two.
+    #[error("invalid ring degree {0}: must be a power of two between 16 and 2^17")]
+    InvalidDegree(usize),
+    /// A polynomial or vector has the wrong length.
+    #[error("length mismatch: expected {expected}, got {got}")]
+    LengthMismatch {
+        /// Expected length.
+        expected: usize,
+        /// Actual length.
+        got: usize,
+    },
+    /// Parameters are inconsistent.
+    #[error("invalid parameters: {0}")]
+    InvalidParameters(String),
+    /// Two objects come from different parameter sets.
+    #[error("parameter mismatch: {0}")]
+    ParameterMismatch(String),
+    /// Operation asked for a variant it does not support, or operands of different variants.
+    #[error("variant mismatch: {0}")]
+    VariantMismatch(String),
+    /// A ciphertext is malformed (wrong number of parts, wrong sizes, unreduced residues).
+    #[error("malformed ciphertext: {0}")]
+    MalformedCiphertext(String),
+    /// A plaintext value is out of range.
+    #[error("plaintext value {value} out of range (modulus {modulus})")]
+    PlaintextOutOfRange {
+        /// Offending value.
+        value: u64,
+        /// Plaintext modulus.
+        modulus: u64,
+    },
+    /// The plaintext modulus does not allow batching for this ring degree.
+    #[error("batching needs a prime t = 1 mod 2n; t = {t}, n = {n}")]
+    BatchingUnsupported {
+        /// Plaintext modulus.
+        t: u64,
+        /// Ring degree.
+        n: usize,
+    },
+    /// Unknown name (parameter set, variant) given on the command line.
+    #[error("unknown {kind}: {name}")]
+    UnknownName {
+        /// What kind of name.
+        kind: &'static str,
+        /// The name.
+        name: String,
+    },
+    /// Output could not be written.
+    #[error("i/o error: {0}")]
+    Io(String),
+}
