@@ -41,8 +41,8 @@
 //! below `2^R_MAX`, so `2^e·x ≤ r + y < 2^(R_MAX+1)`). The chains are shortest
 //! *within these bounds*, i.e. among chains whose every (normalised)
 //! intermediate combination satisfies `|r| < 2^20`. (The lengths found for
-//! `k < 4096` are identical for every `R_MAX` from 12 to 20, so the bound is
-//! not what limits them in practice.)
+//! `k < 4096` are identical for `R_MAX` = 12, 14, 16, 20, 24 and 28, so the
+//! bound is not what limits them in practice.)
 //!
 //! # Optimality argument
 //!

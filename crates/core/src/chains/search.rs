@@ -17,7 +17,7 @@ pub const E_MAX: u32 = R_MAX;
 pub const MAX_SEARCH_LENGTH: usize = 5;
 
 /// Width of one packed element in a set key (elements are `< 2^R_MAX`).
-const KEY_BITS: u32 = 21;
+const KEY_BITS: u32 = 32;
 
 /// Calls `f(new_element, step)` for every step combining `elems[a]` and
 /// `elems[b]` (in the normal form used by the search: one shift zero, the
@@ -152,17 +152,18 @@ fn chain_from_sequence(seq: &[u64]) -> Chain {
 }
 
 /// Packs the sorted non-trivial elements of a set into a key.
-fn set_key(seq: &[u64]) -> u64 {
+fn set_key(seq: &[u64]) -> u128 {
     let mut v: Vec<u64> = seq[1..].to_vec();
     v.sort_unstable();
-    v.iter().fold(0u64, |acc, &x| (acc << KEY_BITS) | x)
+    v.iter()
+        .fold(0u128, |acc, &x| (acc << KEY_BITS) | x as u128)
 }
 
 /// Expands all element sequences of a level (each of length `stride`) by one
 /// step, deduplicating by element set; `record` is called for every newly
 /// created element with the sequence it ends.
 fn expand(prev: &[u64], stride: usize, mut record: impl FnMut(&[u64])) -> Vec<u64> {
-    let mut seen: HashSet<u64> = HashSet::new();
+    let mut seen: HashSet<u128> = HashSet::new();
     let mut out = Vec::new();
     let mut seq = vec![0u64; stride + 1];
     for chunk in prev.chunks_exact(stride) {

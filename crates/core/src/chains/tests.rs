@@ -308,3 +308,66 @@ fn length_five_level_is_exercised() {
 fn committed_table_is_reproducible() {
     assert_eq!(render_table(&search(4096)), include_str!("table12.txt"));
 }
+
+/// Independent lower-bound check with a naive enumeration (no deduplication,
+/// plain i128 arithmetic): every chain of at most three steps with
+/// `|r| < 2^13`. Targets it reaches must have exactly that length in the
+/// table; all others must have length 4 in the table.
+#[test]
+fn naive_enumeration_agrees_up_to_three_steps() {
+    const LIMIT: i128 = 1 << 13;
+    fn next(elems: &[i128], out: &mut Vec<i128>) {
+        out.clear();
+        for &x in elems {
+            for &y in elems {
+                for e in 0..=13u32 {
+                    for sx in [1i128, -1] {
+                        for sy in [1i128, -1] {
+                            let r = sx * (x << e) + sy * y;
+                            if r != 0 && r.abs() < LIMIT {
+                                let mut v = r.abs();
+                                while v % 2 == 0 {
+                                    v /= 2;
+                                }
+                                out.push(v);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    fn dfs(elems: &mut Vec<i128>, depth: u8, best: &mut [u8]) {
+        if depth == 3 {
+            return;
+        }
+        let mut cands = Vec::new();
+        next(elems, &mut cands);
+        cands.sort_unstable();
+        cands.dedup();
+        for v in cands {
+            if elems.contains(&v) {
+                continue;
+            }
+            if v < 4096 {
+                let b = &mut best[(v / 2) as usize];
+                *b = (*b).min(depth + 1);
+            }
+            elems.push(v);
+            dfs(elems, depth + 1, best);
+            elems.pop();
+        }
+    }
+    let mut best = vec![u8::MAX; 2048];
+    best[0] = 0;
+    dfs(&mut vec![1], 0, &mut best);
+    for (i, &b) in best.iter().enumerate() {
+        let k = 2 * i as u64 + 1;
+        let l = chain_for(k).unwrap().additions();
+        if b <= 3 {
+            assert_eq!(l, b as usize, "{k}");
+        } else {
+            assert_eq!(l, 4, "{k}");
+        }
+    }
+}
