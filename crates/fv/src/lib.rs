@@ -19,3 +19,4 @@ pub mod ntt;
 pub mod zq;
 
 pub use error::FvError;
+pub mod rns;

@@ -1,0 +1,149 @@
+//! Exact scale-and-round `round(t * x / Q)` (HPS-style: integer parts by table, fractional
+//! parts summed in 128-bit fixed point, so that the rounding is exact except within about
+//! `K * 2^-63` of a half-integer).
+
+use super::RnsBasis;
+use crate::zq::Modulus;
+use crate::FvError;
+use num_bigint::BigUint;
+use num_integer::Integer;
+use num_traits::{One, ToPrimitive, Zero};
+
+/// Computes `round(t * x / Q) mod o_j` where `x` is given either by its residues modulo
+/// `Q` (then `x` is read in `[0, Q)`), or by its residues modulo `Q` and modulo the output
+/// moduli `O` (then `x` is the centred value modulo `Q * O`).
+#[derive(Debug, Clone)]
+pub struct ScaleRounder {
+    k: usize,
+    q_moduli: Vec<Modulus>,
+    out: Vec<Modulus>,
+    with_out_residues: bool,
+    /// Integer parts `floor(t * P * c_i / q_i) mod o_j` at `j * K + i`.
+    omega: Vec<u64>,
+    /// Fractional parts as 128-bit fixed point.
+    theta: Vec<u128>,
+    /// Coefficient of the residue modulo `o_j` itself (when `with_out_residues`).
+    lambda: Vec<u64>,
+}
+
+impl ScaleRounder {
+    /// Scaler by `t / Q` from `q` to the moduli `out`; `with_out_residues` selects the
+    /// input form (see the type's documentation).
+    pub fn new(
+        q: &RnsBasis,
+        out: &[u64],
+        t: u64,
+        with_out_residues: bool,
+    ) -> Result<Self, FvError> {
+        let out_m = out
+            .iter()
+            .map(|&o| Modulus::new(o))
+            .collect::<Result<Vec<_>, _>>()?;
+        let p: BigUint = if with_out_residues {
+            out.iter().fold(BigUint::one(), |a, &o| a * o)
+        } else {
+            BigUint::one()
+        };
+        let m = q.product() * &p;
+        let k = q.len();
+        let two128 = BigUint::one() << 128u32;
+        let mut omega = vec![0u64; k * out.len()];
+        let mut theta = vec![0u128; k];
+        for (i, qi) in q.moduli().iter().enumerate() {
+            let qi = qi.value();
+            let mhat = &m / qi;
+            let mhat_mod = (&mhat % qi).to_u64().unwrap_or(0);
+            let c = Modulus::new(qi)?
+                .inv(mhat_mod)
+                .ok_or(FvError::InvalidModulus(
+                    qi,
+                    "not invertible in scale-and-round",
+                ))?;
+            let num = BigUint::from(t) * &p * c;
+            let (int, rem) = num.div_rem(&BigUint::from(qi));
+            for (j, &o) in out.iter().enumerate() {
+                omega[j * k + i] = (&int % o).to_u64().unwrap_or(0);
+            }
+            theta[i] = ((rem * &two128) / qi).to_u128().unwrap_or(0);
+        }
+        let mut lambda = Vec::new();
+        if with_out_residues {
+            for &o in out {
+                let om = Modulus::new(o)?;
+                let mhat_mod = ((&m / o) % o).to_u64().unwrap_or(0);
+                let c = om
+                    .inv(mhat_mod)
+                    .ok_or(FvError::InvalidModulus(o, "output modulus not coprime"))?;
+                let ph = ((&p / o) % o).to_u64().unwrap_or(0);
+                lambda.push(om.mul(om.mul(om.reduce(t), ph), c));
+            }
+        }
+        if !q.product().gcd(&p).is_one() && !p.is_zero() {
+            return Err(FvError::InvalidParameters("Q and O not coprime".into()));
+        }
+        Ok(Self {
+            k,
+            q_moduli: q.moduli().to_vec(),
+            out: out_m,
+            with_out_residues,
+            omega,
+            theta,
+            lambda,
+        })
+    }
+
+    /// `input`: `K * n` residues (followed by `|O| * n` residues modulo `O` when built
+    /// `with_out_residues`); `output`: `|O| * n`.
+    pub fn scale(&self, input: &[u64], output: &mut [u64], n: usize) -> Result<(), FvError> {
+        let k = self.k;
+        let no = self.out.len();
+        let need = if self.with_out_residues {
+            (k + no) * n
+        } else {
+            k * n
+        };
+        if input.len() != need {
+            return Err(FvError::LengthMismatch {
+                expected: need,
+                got: input.len(),
+            });
+        }
+        if output.len() != no * n {
+            return Err(FvError::LengthMismatch {
+                expected: no * n,
+                got: output.len(),
+            });
+        }
+        // Rounded fractional sums, one per coefficient.
+        let mut rounded = vec![0u128; n];
+        for (c, r) in rounded.iter_mut().enumerate() {
+            let mut int_acc: u128 = 0;
+            let mut frac_acc: u128 = 0;
+            for i in 0..k {
+                let x = self.q_moduli[i].reduce(input[i * n + c]) as u128;
+                let th = self.theta[i];
+                let hi = x * (th >> 64);
+                let lo = (x * (th as u64 as u128)) >> 64;
+                let tot = hi + lo; // units of 2^-64
+                int_acc += tot >> 64;
+                frac_acc += tot as u64 as u128;
+            }
+            *r = int_acc + ((frac_acc + (1u128 << 63)) >> 64);
+        }
+        for (j, o) in self.out.iter().enumerate() {
+            let w = &self.omega[j * k..(j + 1) * k];
+            for c in 0..n {
+                let mut acc: u128 = 0;
+                for (i, &wi) in w.iter().enumerate() {
+                    acc += input[i * n + c] as u128 * wi as u128;
+                }
+                let mut v = o.add(o.reduce_u128(acc), o.reduce_u128(rounded[c]));
+                if self.with_out_residues {
+                    v = o.add(v, o.mul(o.reduce(input[(k + j) * n + c]), self.lambda[j]));
+                }
+                output[j * n + c] = v;
+            }
+        }
+        Ok(())
+    }
+}
