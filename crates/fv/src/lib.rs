@@ -19,4 +19,5 @@ pub mod ntt;
 pub mod zq;
 
 pub use error::FvError;
+pub mod poly;
 pub mod rns;
