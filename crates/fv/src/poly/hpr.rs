@@ -330,6 +330,7 @@ impl HprArith {
 }
 
 #[cfg(test)]
+#[allow(clippy::needless_range_loop)]
 mod tests {
     use super::*;
     use crate::zq::primes::ntt_primes;
