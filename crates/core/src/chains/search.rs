@@ -13,6 +13,11 @@ pub const R_MAX: u32 = 20;
 /// so it does not restrict the search further.
 pub const E_MAX: u32 = R_MAX;
 
+// Elements are below 2^R_MAX and shifted by at most E_MAX within u64, and a
+// deduplication key holds two elements in 48-bit slots (with 16 bits of
+// digit length and depth each).
+const _: () = assert!(R_MAX <= 31 && E_MAX <= R_MAX);
+
 /// Longest chain length the search is exhaustive for.
 pub const MAX_SEARCH_LENGTH: usize = 5;
 
@@ -420,13 +425,14 @@ impl Refine<'_> {
     /// Key of the current state after `level` steps (sorted (element, λ,
     /// depth) triples and the accumulated extra digits).
     fn key(&self, level: usize, extra: u32) -> u128 {
+        debug_assert!(level <= 2, "two 48-bit slots and the cost fit in the key");
         let mut t: Vec<u128> = (1..=level)
             .map(|i| {
                 ((self.vals[i] as u128) << 16) | ((self.lam[i] as u128) << 4) | self.dep[i] as u128
             })
             .collect();
         t.sort_unstable();
-        t.iter().fold(extra as u128, |acc, &x| (acc << 40) | x)
+        t.iter().fold(extra as u128, |acc, &x| (acc << 48) | x)
     }
 
     fn dfs(&mut self, level: usize, extra: u32) {

@@ -371,3 +371,28 @@ fn naive_enumeration_agrees_up_to_three_steps() {
         }
     }
 }
+
+#[test]
+fn replay_on_plain_integers() {
+    let x: i128 = -12345;
+    for c in table().iter().step_by(7) {
+        let vals = c
+            .replay(x, |p, q, s, zeros| {
+                let p = if s.a_negative {
+                    -(p << s.a_shift)
+                } else {
+                    p << s.a_shift
+                };
+                let q = if s.b_negative {
+                    -(q << s.b_shift)
+                } else {
+                    q << s.b_shift
+                };
+                let r = p + q;
+                assert_eq!(r % (1 << zeros), 0);
+                r >> zeros
+            })
+            .unwrap();
+        assert_eq!(*vals.last().unwrap(), c.target as i128 * x, "{}", c.target);
+    }
+}
