@@ -1,1 +1,172 @@
-//! encint-arith (work in progress).
+//! # encint-arith
+//!
+//! Parallel arithmetic on signed binary integers (seed 000, Parmesan) written
+//! once, as circuit builders: every operation records bootstraps and linear
+//! combinations into an [`encint_core::circuit::Builder`], and any executor can
+//! run the result. Integers are [`SInt`]s: vectors of digit nodes in {-1, 0, 1},
+//! least significant first. Results are exact: a sum or product is as long as it
+//! needs to be, never wrapped.
+//!
+//! ```
+//! use encint_arith::{Arith, Config, SInt};
+//! use encint_core::{circuit::Builder, clear, signed};
+//!
+//! let ar = Arith::new(Config::PARMESAN);
+//! let mut b = Builder::new();
+//! let x = SInt::input(&mut b, 8);
+//! let y = SInt::input(&mut b, 8);
+//! let p = ar.mul(&mut b, &x, &y);
+//! let circuit = b.finish(p.digits.clone());
+//! let mut inputs: Vec<i64> = signed::from_i128_len(-100, 8).unwrap().iter().map(|&d| d as i64).collect();
+//! inputs.extend(signed::from_i128_len(77, 8).unwrap().iter().map(|&d| d as i64));
+//! let (out, cost) = clear::run(&circuit, &inputs).unwrap();
+//! assert_eq!(encint_arith::value_of(&out).unwrap(), -7700);
+//! assert!(cost.bootstraps <= 176); // Parmesan: 176 bootstraps for 8-bit multiplication
+//! ```
+#![deny(missing_docs)]
+
+mod add;
+mod compare;
+mod luts;
+mod mul;
+mod scalar;
+mod square;
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+
+use encint_core::circuit::{Builder, NodeId};
+
+pub use mul::MulPlan;
+pub use square::SquarePlan;
+
+/// An integer as signed binary digit nodes, least significant first.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct SInt {
+    /// Digit nodes; each evaluates to -1, 0 or 1.
+    pub digits: Vec<NodeId>,
+}
+
+impl SInt {
+    /// `len` fresh encrypted input digits.
+    pub fn input(b: &mut Builder, len: usize) -> SInt {
+        SInt {
+            digits: (0..len).map(|_| b.input()).collect(),
+        }
+    }
+
+    /// A known value as constant digits (no encryption, no cost).
+    pub fn constant(b: &mut Builder, value: i128) -> SInt {
+        SInt {
+            digits: encint_core::signed::from_i128(value)
+                .into_iter()
+                .map(|d| b.constant(i64::from(d)))
+                .collect(),
+        }
+    }
+
+    /// Number of digits.
+    pub fn len(&self) -> usize {
+        self.digits.len()
+    }
+
+    /// Whether there are no digits (the value 0).
+    pub fn is_empty(&self) -> bool {
+        self.digits.is_empty()
+    }
+
+    /// Multiplication by `2^k`: `k` constant zero digits below (free).
+    pub fn shl(&self, b: &mut Builder, k: usize) -> SInt {
+        if self.is_empty() {
+            return SInt::default();
+        }
+        let zero = b.constant(0);
+        let mut digits = vec![zero; k];
+        digits.extend_from_slice(&self.digits);
+        SInt { digits }
+    }
+
+    /// `-x`: every digit negated (linear, no bootstrap).
+    pub fn neg(&self, b: &mut Builder) -> SInt {
+        SInt {
+            digits: self.digits.iter().map(|&d| b.neg(d)).collect(),
+        }
+    }
+
+    /// Drops constant-zero digits at the top.
+    pub fn trimmed(mut self, b: &Builder) -> SInt {
+        while let Some(&top) = self.digits.last() {
+            if b.const_value(top) == Some(0) {
+                self.digits.pop();
+            } else {
+                break;
+            }
+        }
+        self
+    }
+
+    fn digit(&self, i: usize, zero: NodeId) -> NodeId {
+        self.digits.get(i).copied().unwrap_or(zero)
+    }
+}
+
+/// Evaluates output digits (as returned by an executor) as an integer.
+pub fn value_of(digits: &[i64]) -> Option<i128> {
+    encint_core::signed::eval_digits(digits)
+}
+
+/// How circuits are shaped.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Config {
+    /// Largest quadratic weight allowed at a bootstrap input. `u64::MAX` gives
+    /// Parmesan's own forms (signum's first level at 85, maximum's selector at
+    /// 41); 25 fits the default TFHE-rs parameters.
+    pub max_qweight: u64,
+}
+
+impl Config {
+    /// Parmesan's forms, unconstrained noise.
+    pub const PARMESAN: Config = Config {
+        max_qweight: u64::MAX,
+    };
+    /// The budget of `PARAM_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128` (2-norm 5).
+    pub const BUDGET_25: Config = Config { max_qweight: 25 };
+}
+
+/// The arithmetic: a configuration plus the plans (Karatsuba splits, squaring
+/// forms) chosen by the cost model, memoised per operand length.
+#[derive(Debug)]
+pub struct Arith {
+    config: Config,
+    mul_plans: RefCell<HashMap<(usize, usize), MulPlan>>,
+    square_plans: RefCell<HashMap<usize, SquarePlan>>,
+}
+
+impl Arith {
+    /// Arithmetic with the given configuration.
+    pub fn new(config: Config) -> Self {
+        Arith {
+            config,
+            mul_plans: RefCell::new(HashMap::new()),
+            square_plans: RefCell::new(HashMap::new()),
+        }
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> Config {
+        self.config
+    }
+
+    /// `x - y`.
+    pub fn sub(&self, b: &mut Builder, x: &SInt, y: &SInt) -> SInt {
+        b.labelled("sub", |b| {
+            let ny = y.neg(b);
+            self.add_inner(b, x, &ny)
+        })
+    }
+
+    /// `x + y` (Algorithm 1 with the LSB/MSB savings of §3.1.2).
+    pub fn add(&self, b: &mut Builder, x: &SInt, y: &SInt) -> SInt {
+        b.labelled("add", |b| self.add_inner(b, x, y))
+    }
+}

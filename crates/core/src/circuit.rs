@@ -389,12 +389,28 @@ impl Builder {
         self.circuit.info[id.index()].depth
     }
 
-    /// `Σ weight · term + constant`, folded: constants are summed, repeated terms
-    /// merged, zero weights dropped; a lone `1 · x` is `x` itself.
+    /// `Σ weight · term + constant`, folded: linear terms are expanded, constants
+    /// summed, repeated terms merged, zero weights dropped; a lone `1 · x` is `x`.
     pub fn linear(&mut self, terms: &[(NodeId, i64)], constant: i64) -> NodeId {
         let mut constant = constant;
         let mut merged: Vec<(NodeId, i64)> = Vec::with_capacity(terms.len());
+        // Linear nodes are kept in normal form over fresh nodes (inputs and
+        // bootstrap outputs): a linear term is expanded, so that every repeated
+        // use of one noise is merged and the quadratic weight is exact.
+        let mut expanded: Vec<(NodeId, i64)> = Vec::with_capacity(terms.len());
         for &(id, w) in terms {
+            match &self.circuit.nodes[id.index()] {
+                Node::Linear {
+                    terms: inner,
+                    constant: c,
+                } => {
+                    constant += w * c;
+                    expanded.extend(inner.iter().map(|&(t, v)| (t, v * w)));
+                }
+                _ => expanded.push((id, w)),
+            }
+        }
+        for (id, w) in expanded {
             if w == 0 {
                 continue;
             }
@@ -522,6 +538,18 @@ mod tests {
         assert_eq!(cost.bootstraps, 1);
         assert_eq!(cost.depth, 1);
         assert_eq!(cost.max_qweight, 4);
+    }
+
+    #[test]
+    fn correlation_through_linear_nodes_is_exact() {
+        let mut b = Builder::new();
+        let x = b.input();
+        let nx = b.neg(x);
+        let nnx = b.neg(nx);
+        let two_x = b.add(x, nnx);
+        assert_eq!(b.qweight(two_x), 4);
+        let zero = b.add(x, nx);
+        assert_eq!(b.const_value(zero), Some(0));
     }
 
     #[test]

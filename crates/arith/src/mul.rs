@@ -1,0 +1,149 @@
+//! Multiplication: single-bit products in one LUT (Algorithm 4), schoolbook
+//! with sequential or tree summation, and Karatsuba (Algorithm 3) with the split
+//! chosen by the cost model for every operand length.
+
+use encint_core::circuit::{Builder, NodeId};
+
+use crate::{luts, Arith, SInt};
+
+/// How a product of given operand lengths is built.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MulPlan {
+    /// All digit products, then the rows summed (sequentially, or as a tree).
+    Schoolbook {
+        /// Balanced tree summation instead of Parmesan's sequential one.
+        tree: bool,
+    },
+    /// Karatsuba with the low part `low` digits long.
+    Karatsuba {
+        /// Length of the low halves.
+        low: usize,
+    },
+}
+
+/// Product of two digits: free if one is a known constant, else one bootstrap.
+pub(crate) fn digit_product(b: &mut Builder, x: NodeId, y: NodeId) -> NodeId {
+    if let Some(c) = b.const_value(x) {
+        return b.linear(&[(y, c)], 0);
+    }
+    if let Some(c) = b.const_value(y) {
+        return b.linear(&[(x, c)], 0);
+    }
+    let sel = b.linear(&[(x, 3), (y, 1)], 0);
+    b.lut(sel, &luts::bit_product())
+}
+
+impl Arith {
+    /// `x · y`, exact (the product is as long as needed).
+    pub fn mul(&self, b: &mut Builder, x: &SInt, y: &SInt) -> SInt {
+        b.labelled("mul", |b| self.mul_inner(b, x, y))
+    }
+
+    pub(crate) fn mul_inner(&self, b: &mut Builder, x: &SInt, y: &SInt) -> SInt {
+        if x.is_empty() || y.is_empty() {
+            return SInt::default();
+        }
+        match self.mul_plan(x.len(), y.len()) {
+            MulPlan::Schoolbook { tree } => self.mul_schoolbook(b, x, y, tree),
+            MulPlan::Karatsuba { low } => self.mul_karatsuba(b, x, y, low),
+        }
+    }
+
+    /// The plan the cost model picks for these lengths (fewest bootstraps, then
+    /// smallest depth), memoised.
+    pub fn mul_plan(&self, lx: usize, ly: usize) -> MulPlan {
+        let key = (lx.max(ly), lx.min(ly));
+        if let Some(p) = self.mul_plans.borrow().get(&key) {
+            return *p;
+        }
+        let (n, m) = key;
+        let mut candidates = vec![
+            MulPlan::Schoolbook { tree: false },
+            MulPlan::Schoolbook { tree: true },
+        ];
+        if m >= 4 {
+            for low in [n / 2, n.div_ceil(2)] {
+                if low < m && !candidates.contains(&MulPlan::Karatsuba { low }) {
+                    candidates.push(MulPlan::Karatsuba { low });
+                }
+            }
+        }
+        let best = candidates
+            .into_iter()
+            .min_by_key(|&plan| {
+                let mut sb = Builder::new();
+                let x = SInt::input(&mut sb, n);
+                let y = SInt::input(&mut sb, m);
+                let p = match plan {
+                    MulPlan::Schoolbook { tree } => self.mul_schoolbook(&mut sb, &x, &y, tree),
+                    MulPlan::Karatsuba { low } => self.mul_karatsuba(&mut sb, &x, &y, low),
+                };
+                let cost = sb.finish(p.digits).cost();
+                (cost.bootstraps, cost.depth)
+            })
+            .expect("there is always a schoolbook candidate");
+        self.mul_plans.borrow_mut().insert(key, best);
+        best
+    }
+
+    /// Schoolbook product: `|x|·|y|` digit products, rows summed.
+    pub fn mul_schoolbook(&self, b: &mut Builder, x: &SInt, y: &SInt, tree: bool) -> SInt {
+        let rows: Vec<SInt> = y
+            .digits
+            .iter()
+            .enumerate()
+            .map(|(j, &yj)| {
+                let row = SInt {
+                    digits: x
+                        .digits
+                        .iter()
+                        .map(|&xi| digit_product(b, xi, yj))
+                        .collect(),
+                };
+                row.trimmed(b).shl(b, j)
+            })
+            .collect();
+        if tree {
+            self.sum(b, rows)
+        } else {
+            self.sum_sequential(b, rows)
+        }
+    }
+
+    /// Karatsuba: `A = x1·y1`, `B = x0·y0`, `C = (x1+x0)(y1+y0)`, then
+    /// `A·2^{2l} + (C - A - B)·2^l + B`, concatenating `A‖B` when `B` fits in `2l`
+    /// digits (§3.3.3).
+    pub fn mul_karatsuba(&self, b: &mut Builder, x: &SInt, y: &SInt, low: usize) -> SInt {
+        let split = |v: &SInt| {
+            let l = low.min(v.len());
+            (
+                SInt {
+                    digits: v.digits[..l].to_vec(),
+                },
+                SInt {
+                    digits: v.digits[l..].to_vec(),
+                },
+            )
+        };
+        let (x0, x1) = split(x);
+        let (y0, y1) = split(y);
+        let a = self.mul_inner(b, &x1, &y1);
+        let bb = self.mul_inner(b, &x0, &y0);
+        let xs = self.add(b, &x1, &x0);
+        let ys = self.add(b, &y1, &y0);
+        let c = self.mul_inner(b, &xs, &ys);
+        let ab = self.add(b, &a, &bb);
+        let d = ab.neg(b);
+        let e = self.add(b, &c, &d);
+        let e_shifted = e.shl(b, low);
+        let a_shifted = a.shl(b, 2 * low);
+        if bb.len() <= 2 * low {
+            // A‖B costs nothing: the addition finds every position passive.
+            let concat = self.add(b, &a_shifted, &bb);
+            self.add(b, &concat, &e_shifted)
+        } else {
+            let t = self.add(b, &bb, &e_shifted);
+            self.add(b, &t, &a_shifted)
+        }
+    }
+}

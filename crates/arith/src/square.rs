@@ -1,0 +1,150 @@
+//! Squaring: direct squaring of up to 3 digits (Algorithm 10), divide and
+//! conquer (Algorithm 5), and a symmetric schoolbook squaring; the cost model
+//! picks per length.
+
+use encint_core::circuit::{Builder, NodeId};
+
+use crate::mul::digit_product;
+use crate::{luts, Arith, SInt};
+
+/// How a square of a given length is built.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SquarePlan {
+    /// One LUT per result bit on `X = Σ 2^i x_i` (at most 3 digits).
+    Direct,
+    /// Divide and conquer with the low part `low` digits long.
+    DivideAndConquer {
+        /// Length of the low half.
+        low: usize,
+    },
+    /// `Σ x_i² 2^{2i} + Σ_{i<j} x_i x_j 2^{i+j+1}`, rows summed as a tree.
+    Symmetric,
+}
+
+impl Arith {
+    /// `x²`, exact.
+    pub fn square(&self, b: &mut Builder, x: &SInt) -> SInt {
+        b.labelled("squ", |b| self.square_inner(b, x))
+    }
+
+    fn square_inner(&self, b: &mut Builder, x: &SInt) -> SInt {
+        if x.is_empty() {
+            return SInt::default();
+        }
+        match self.square_plan(x.len()) {
+            SquarePlan::Direct => self.square_direct(b, x),
+            SquarePlan::DivideAndConquer { low } => self.square_dnc(b, x, low),
+            SquarePlan::Symmetric => self.square_symmetric(b, x),
+        }
+    }
+
+    /// The plan the cost model picks for this length, memoised.
+    pub fn square_plan(&self, n: usize) -> SquarePlan {
+        if let Some(p) = self.square_plans.borrow().get(&n) {
+            return *p;
+        }
+        // Direct squaring needs Σ 4^i <= budget: 21 for 3 digits.
+        let direct_weight: u64 = (0..n.min(3)).map(|i| 1u64 << (2 * i)).sum();
+        let mut candidates = Vec::new();
+        if n <= 3 && direct_weight <= self.config.max_qweight {
+            candidates.push(SquarePlan::Direct);
+        }
+        candidates.push(SquarePlan::Symmetric);
+        if n >= 2 {
+            for low in [n / 2, n.div_ceil(2)] {
+                if low >= 1
+                    && low < n
+                    && !candidates.contains(&SquarePlan::DivideAndConquer { low })
+                {
+                    candidates.push(SquarePlan::DivideAndConquer { low });
+                }
+            }
+        }
+        let best = candidates
+            .into_iter()
+            .min_by_key(|&plan| {
+                let mut sb = Builder::new();
+                let x = SInt::input(&mut sb, n);
+                let p = match plan {
+                    SquarePlan::Direct => self.square_direct(&mut sb, &x),
+                    SquarePlan::DivideAndConquer { low } => self.square_dnc(&mut sb, &x, low),
+                    SquarePlan::Symmetric => self.square_symmetric(&mut sb, &x),
+                };
+                let cost = sb.finish(p.digits).cost();
+                (cost.bootstraps, cost.depth)
+            })
+            .expect("symmetric squaring is always a candidate");
+        self.square_plans.borrow_mut().insert(n, best);
+        best
+    }
+
+    /// Algorithm 10: `X = Σ 2^i x_i` without bootstrapping, then one LUT per
+    /// bit of `X²` (bit 1 is always 0).
+    pub fn square_direct(&self, b: &mut Builder, x: &SInt) -> SInt {
+        let n = x.len();
+        debug_assert!((1..=3).contains(&n));
+        let terms: Vec<(NodeId, i64)> = x
+            .digits
+            .iter()
+            .enumerate()
+            .map(|(i, &d)| (d, 1i64 << i))
+            .collect();
+        let v = b.linear(&terms, 0);
+        let max = (1i64 << n) - 1;
+        let bits = 64 - ((max * max) as u64).leading_zeros();
+        let zero = b.constant(0);
+        let digits = (0..bits)
+            .map(|k| {
+                if k == 1 {
+                    zero
+                } else {
+                    b.lut(v, &luts::square_bit(k, max))
+                }
+            })
+            .collect();
+        SInt { digits }.trimmed(b)
+    }
+
+    /// Algorithm 5: `A = r1²`, `B = r0²`, `C = r1·r0`, `A·2^{2l} + C·2^{l+1} + B`.
+    pub fn square_dnc(&self, b: &mut Builder, x: &SInt, low: usize) -> SInt {
+        let r0 = SInt {
+            digits: x.digits[..low].to_vec(),
+        };
+        let r1 = SInt {
+            digits: x.digits[low..].to_vec(),
+        };
+        let a = self.square_inner(b, &r1);
+        let bb = self.square_inner(b, &r0);
+        let c = self.mul_inner(b, &r1, &r0);
+        let c_shifted = c.shl(b, low + 1);
+        let a_shifted = a.shl(b, 2 * low);
+        if bb.len() <= 2 * low {
+            let concat = self.add(b, &a_shifted, &bb);
+            self.add(b, &concat, &c_shifted)
+        } else {
+            let t = self.add(b, &c_shifted, &bb);
+            self.add(b, &t, &a_shifted)
+        }
+    }
+
+    /// Symmetric schoolbook squaring: `n(n+1)/2` digit products.
+    pub fn square_symmetric(&self, b: &mut Builder, x: &SInt) -> SInt {
+        let n = x.len();
+        let zero = b.constant(0);
+        let sq = luts::square_bit(0, 1);
+        let mut rows = Vec::with_capacity(n);
+        for i in 0..n {
+            let xi = x.digits[i];
+            let diag = match b.const_value(xi) {
+                Some(c) => b.constant(c * c),
+                None => b.lut(xi, &sq),
+            };
+            let mut digits = vec![diag, zero];
+            for j in i + 1..n {
+                digits.push(digit_product(b, xi, x.digits[j]));
+            }
+            rows.push(SInt { digits }.trimmed(b).shl(b, 2 * i));
+        }
+        self.sum(b, rows)
+    }
+}
