@@ -19,5 +19,6 @@ pub mod ntt;
 pub mod zq;
 
 pub use error::FvError;
+pub mod bfv;
 pub mod poly;
 pub mod rns;

@@ -14,7 +14,7 @@ mod convert;
 mod scale;
 
 pub use convert::{BaseConverter, MontgomeryCorrector, ShenoyKumaresan};
-pub use scale::ScaleRounder;
+pub use scale::{GammaScaler, ScaleRounder};
 
 use crate::zq::Modulus;
 use crate::FvError;

@@ -147,3 +147,61 @@ impl ScaleRounder {
         Ok(())
     }
 }
+
+/// BEHZ's exact decryption scaling with the `gamma` correction (also the HPR decryption of
+/// eq. 7): from residues of `x` in a basis `Q`, computes `round(t x / Q) mod t` through a
+/// fast conversion to the single modulus `gamma * t` and the centred remainder modulo
+/// `gamma` (a power of two), correct when the noise is below the bound of BEHZ Lemma 4
+/// (HPR Lemma 2).
+#[derive(Debug, Clone)]
+pub struct GammaScaler {
+    conv: super::BaseConverter,
+    gt: Modulus,
+    neg_q_inv: u64,
+    log_gamma: u32,
+    t: u64,
+}
+
+impl GammaScaler {
+    /// Scaler for basis `q`, plaintext modulus `t < 2^29` and `gamma = 2^32`.
+    pub fn new(q: &RnsBasis, t: u64) -> Result<Self, FvError> {
+        let log_gamma = 32;
+        if !(2..(1 << 29)).contains(&t) {
+            return Err(FvError::InvalidParameters(format!(
+                "plaintext modulus {t} must be in [2, 2^29)"
+            )));
+        }
+        let gt_v = t << log_gamma;
+        let gt = Modulus::new(gt_v)?;
+        let conv = super::BaseConverter::with_scale(q, &[gt_v], gt_v % (1 << 62))?;
+        let qm = (q.product() % gt_v).to_u64().unwrap_or(0);
+        let inv = gt.inv(qm).ok_or(FvError::InvalidParameters(
+            "Q not coprime with gamma t".into(),
+        ))?;
+        Ok(Self {
+            conv,
+            gt,
+            neg_q_inv: gt.neg(inv),
+            log_gamma,
+            t,
+        })
+    }
+
+    /// `input`: `K * n` residues; returns `n` values modulo `t`.
+    pub fn scale(&self, input: &[u64], n: usize) -> Result<Vec<u64>, FvError> {
+        let mut s = vec![0u64; n];
+        self.conv.fast(input, &mut s, n)?;
+        let g = 1u64 << self.log_gamma;
+        Ok(s.iter()
+            .map(|&v| {
+                let r = self.gt.mul(v, self.neg_q_inv);
+                let mut rc = (r & (g - 1)) as i128;
+                if rc >= (g >> 1) as i128 {
+                    rc -= g as i128;
+                }
+                let m = (r as i128 - rc) >> self.log_gamma;
+                m.rem_euclid(self.t as i128) as u64
+            })
+            .collect())
+    }
+}

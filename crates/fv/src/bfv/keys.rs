@@ -1,0 +1,181 @@
+//! Keys: the (ternary) secret key, shared by all variants; public and relinearisation keys
+//! per variant (BEHZ and HPS keys are interchangeable: same `q`, same gadget).
+
+use super::sampling;
+use super::{FvContext, Variant};
+use crate::poly::hpr::HprPoly;
+use crate::poly::{ntt_forward, RnsPoly};
+use crate::FvError;
+use rand::{CryptoRng, RngCore};
+use zeroize::Zeroize;
+
+/// The secret key `s`, ternary. Its NTT forms for the RNS and HPR moduli are cached.
+/// All of it is zeroized on drop; it has no serialisation.
+pub struct SecretKey {
+    pub(crate) coeffs: Vec<i64>,
+    pub(crate) ctx_id: u64,
+    /// `s` in NTT form modulo `q_1..q_K`.
+    pub(crate) s_q: Vec<u64>,
+    /// `s` in NTT form modulo the `2k + 1` HPR moduli.
+    pub(crate) s_hpr: Vec<u64>,
+}
+
+impl std::fmt::Debug for SecretKey {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "SecretKey {{ n: {}, .. }}", self.coeffs.len())
+    }
+}
+
+impl Drop for SecretKey {
+    fn drop(&mut self) {
+        self.coeffs.zeroize();
+        self.s_q.zeroize();
+        self.s_hpr.zeroize();
+    }
+}
+
+impl SecretKey {
+    /// A fresh uniform ternary secret key.
+    pub fn generate<R: RngCore + CryptoRng>(ctx: &FvContext, rng: &mut R) -> Self {
+        let s = sampling::ternary(ctx.parameters().n, rng);
+        Self::build(ctx, s)
+    }
+
+    /// A secret key from given coefficients, each in `{-1, 0, 1}`.
+    pub fn from_coefficients(ctx: &FvContext, coeffs: &[i64]) -> Result<Self, FvError> {
+        let n = ctx.parameters().n;
+        if coeffs.len() != n {
+            return Err(FvError::LengthMismatch {
+                expected: n,
+                got: coeffs.len(),
+            });
+        }
+        if coeffs.iter().any(|c| c.abs() > 1) {
+            return Err(FvError::InvalidParameters(
+                "secret key must be ternary".into(),
+            ));
+        }
+        Ok(Self::build(ctx, coeffs.to_vec()))
+    }
+
+    fn build(ctx: &FvContext, coeffs: Vec<i64>) -> Self {
+        let n = ctx.parameters().n;
+        let mut q = RnsPoly::from_signed(&coeffs, ctx.rns.q.moduli());
+        q.to_ntt(&ctx.rns.ntt_q);
+        let a = &ctx.hpr.arith;
+        let mut h = a.digit_from_signed(&coeffs);
+        ntt_forward(&mut h, a.ntt_ops(), n);
+        Self {
+            ctx_id: ctx.id(),
+            coeffs,
+            s_q: std::mem::take(&mut q.data),
+            s_hpr: h,
+        }
+    }
+
+    /// Fingerprint of the parameter set.
+    pub fn context_id(&self) -> u64 {
+        self.ctx_id
+    }
+}
+
+#[derive(Debug, Clone)]
+pub(crate) enum PkData {
+    Rns { p0: Vec<u64>, p1: Vec<u64> },
+    Hpr { p0: HprPoly, p1: HprPoly },
+}
+
+/// A public key `(-(a s + e), a)` in NTT form, for one variant family (BEHZ and HPS share).
+#[derive(Debug, Clone)]
+pub struct PublicKey {
+    pub(crate) variant: Variant,
+    pub(crate) ctx_id: u64,
+    pub(crate) data: PkData,
+}
+
+impl PublicKey {
+    /// The variant of the ciphertexts this key produces.
+    pub fn variant(&self) -> Variant {
+        self.variant
+    }
+
+    /// Reinterprets a BEHZ key as HPS or back (same `q`).
+    pub fn with_variant(mut self, v: Variant) -> Result<Self, FvError> {
+        if self.variant == Variant::Hpr || v == Variant::Hpr {
+            if self.variant == v {
+                return Ok(self);
+            }
+            return Err(FvError::VariantMismatch("HPR keys are not RNS keys".into()));
+        }
+        self.variant = v;
+        Ok(self)
+    }
+}
+
+/// The decomposition used by HPR relinearisation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HprDecomposition {
+    /// Single-digit decomposition of eq. (15): `d k` key components, truncated (Remark 2).
+    Fine,
+    /// The coarse decomposition of Remark 3: `d` key components, larger noise, fewer NTTs.
+    Coarse,
+}
+
+#[derive(Debug, Clone)]
+pub(crate) enum RlkData {
+    /// `K` pairs in NTT form.
+    Rns {
+        k0: Vec<Vec<u64>>,
+        k1: Vec<Vec<u64>>,
+    },
+    /// `[i][j]` pairs of truncated HPR polynomials in NTT form.
+    Hpr {
+        keys: Vec<Vec<(HprPoly, HprPoly)>>,
+        decomposition: HprDecomposition,
+    },
+}
+
+/// A relinearisation key (pseudo-encryptions of the gadget times `s^2`).
+#[derive(Debug, Clone)]
+pub struct RelinKey {
+    pub(crate) variant: Variant,
+    pub(crate) ctx_id: u64,
+    pub(crate) data: RlkData,
+}
+
+impl RelinKey {
+    /// The variant this key serves.
+    pub fn variant(&self) -> Variant {
+        self.variant
+    }
+
+    /// Reinterprets a BEHZ key as HPS or back (same `q`, same RNS gadget).
+    pub fn with_variant(mut self, v: Variant) -> Result<Self, FvError> {
+        if self.variant == Variant::Hpr || v == Variant::Hpr {
+            if self.variant == v {
+                return Ok(self);
+            }
+            return Err(FvError::VariantMismatch("HPR keys are not RNS keys".into()));
+        }
+        self.variant = v;
+        Ok(self)
+    }
+
+    /// Number of polynomials stored (each of `n` words per residue), a measure of size.
+    pub fn size_words(&self) -> usize {
+        match &self.data {
+            RlkData::Rns { k0, k1 } => k0.iter().chain(k1).map(|v| v.len()).sum(),
+            RlkData::Hpr { keys, .. } => keys
+                .iter()
+                .flatten()
+                .map(|(a, b)| {
+                    a.digits
+                        .iter()
+                        .chain(&b.digits)
+                        .map(|d| d.len())
+                        .sum::<usize>()
+                })
+                .sum(),
+        }
+    }
+}

@@ -1,0 +1,374 @@
+//! The FV scheme in three variants sharing the meaning of keys and ciphertexts.
+//!
+//! ```no_run
+//! use encint_fv::bfv::{FvContext, FvParameters, Plaintext, SecretKey, Variant};
+//! use rand::SeedableRng;
+//! let ctx = FvContext::new(FvParameters::set_a()).unwrap();
+//! let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(1);
+//! let sk = SecretKey::generate(&ctx, &mut rng);
+//! for v in [Variant::Behz, Variant::Hps, Variant::Hpr] {
+//!     let pk = ctx.generate_public_key(&sk, v, &mut rng).unwrap();
+//!     let rlk = ctx.generate_relin_key(&sk, v, &mut rng).unwrap();
+//!     let mut m = vec![0u64; 8192];
+//!     m[0] = 3;
+//!     let pt = Plaintext::new(&ctx, m).unwrap();
+//!     let ct = ctx.encrypt(&pk, &pt, &mut rng).unwrap();
+//!     let sq = ctx.mul_relin(&ct, &ct, &rlk).unwrap();
+//!     assert_eq!(ctx.decrypt(&sk, &sq).unwrap().coefficients()[0], 9);
+//! }
+//! ```
+
+mod ciphertext;
+mod context;
+mod encoder;
+mod hpr_ops;
+mod keys;
+mod parameters;
+mod plaintext;
+mod rns_ops;
+pub mod sampling;
+
+pub use ciphertext::Ciphertext;
+pub use context::FvContext;
+pub use encoder::BatchEncoder;
+pub use keys::{HprDecomposition, PublicKey, RelinKey, SecretKey};
+pub use parameters::FvParameters;
+pub use plaintext::Plaintext;
+
+use crate::FvError;
+use ciphertext::Parts;
+use keys::{PkData, RlkData};
+use rand::{CryptoRng, RngCore};
+
+/// The three FV variants.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Variant {
+    /// Full-RNS FV of Bajard, Eynard, Hasan and Zucca (SAC 2016).
+    Behz,
+    /// Full-RNS FV of Halevi, Polyakov and Shoup (CT-RSA 2019), floating-point extensions.
+    Hps,
+    /// FV on the Hybrid Position-Residue system (Bajard et al., ARITH 2020; seed 002).
+    Hpr,
+}
+
+impl Variant {
+    /// All variants.
+    pub const ALL: [Variant; 3] = [Variant::Behz, Variant::Hps, Variant::Hpr];
+
+    /// Lower-case name.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Variant::Behz => "behz",
+            Variant::Hps => "hps",
+            Variant::Hpr => "hpr",
+        }
+    }
+
+    /// Parses `behz`, `hps` or `hpr`.
+    pub fn parse(s: &str) -> Result<Self, FvError> {
+        match s.to_ascii_lowercase().as_str() {
+            "behz" => Ok(Variant::Behz),
+            "hps" => Ok(Variant::Hps),
+            "hpr" => Ok(Variant::Hpr),
+            _ => Err(FvError::UnknownName {
+                kind: "variant",
+                name: s.into(),
+            }),
+        }
+    }
+}
+
+impl FvContext {
+    fn check_ctx(&self, id: u64, what: &str) -> Result<(), FvError> {
+        if id != self.id() {
+            return Err(FvError::ParameterMismatch(format!(
+                "{what} belongs to another parameter set"
+            )));
+        }
+        Ok(())
+    }
+
+    fn check_ct(&self, ct: &Ciphertext, len: &[usize]) -> Result<(), FvError> {
+        self.check_ctx(ct.ctx_id, "ciphertext")?;
+        if !len.contains(&ct.len()) {
+            return Err(FvError::MalformedCiphertext(format!(
+                "{} polynomials, expected {:?}",
+                ct.len(),
+                len
+            )));
+        }
+        let n = self.parameters().n;
+        match (&ct.parts, ct.variant) {
+            (Parts::Rns(v), Variant::Behz | Variant::Hps) => {
+                let kn = self.rns.q.len() * n;
+                if v.iter().any(|p| p.data.len() != kn || p.ntt) {
+                    return Err(FvError::MalformedCiphertext(
+                        "wrong RNS polynomial size".into(),
+                    ));
+                }
+            }
+            (Parts::Hpr(v), Variant::Hpr) => {
+                let a = &self.hpr.arith;
+                let wn = a.width() * n;
+                if v.iter().any(|p| {
+                    p.ntt || p.digits.len() != a.d || p.digits.iter().any(|d| d.len() != wn)
+                }) {
+                    return Err(FvError::MalformedCiphertext(
+                        "wrong HPR polynomial size".into(),
+                    ));
+                }
+            }
+            _ => {
+                return Err(FvError::MalformedCiphertext(
+                    "representation does not match the variant".into(),
+                ))
+            }
+        }
+        Ok(())
+    }
+
+    fn check_pt(&self, pt: &Plaintext) -> Result<(), FvError> {
+        let p = self.parameters();
+        if pt.coeffs.len() != p.n {
+            return Err(FvError::LengthMismatch {
+                expected: p.n,
+                got: pt.coeffs.len(),
+            });
+        }
+        if let Some(&v) = pt.coeffs.iter().find(|&&v| v >= p.t) {
+            return Err(FvError::PlaintextOutOfRange {
+                value: v,
+                modulus: p.t,
+            });
+        }
+        Ok(())
+    }
+
+    /// A fresh ternary secret key (shared by all variants).
+    pub fn generate_secret_key<R: RngCore + CryptoRng>(&self, rng: &mut R) -> SecretKey {
+        SecretKey::generate(self, rng)
+    }
+
+    /// A public key for `variant`.
+    pub fn generate_public_key<R: RngCore + CryptoRng>(
+        &self,
+        sk: &SecretKey,
+        variant: Variant,
+        rng: &mut R,
+    ) -> Result<PublicKey, FvError> {
+        self.check_ctx(sk.ctx_id, "secret key")?;
+        let sigma = self.parameters().sigma;
+        let data = match variant {
+            Variant::Behz | Variant::Hps => {
+                let (p0, p1) = self.rns.keygen_pk(&sk.s_q, sigma, rng);
+                PkData::Rns { p0, p1 }
+            }
+            Variant::Hpr => {
+                let (p0, p1) = self.hpr.keygen_pk(&sk.s_hpr, sigma, rng);
+                PkData::Hpr { p0, p1 }
+            }
+        };
+        Ok(PublicKey {
+            variant,
+            ctx_id: self.id(),
+            data,
+        })
+    }
+
+    /// A relinearisation key for `variant` (HPR: the fine decomposition with truncated keys).
+    pub fn generate_relin_key<R: RngCore + CryptoRng>(
+        &self,
+        sk: &SecretKey,
+        variant: Variant,
+        rng: &mut R,
+    ) -> Result<RelinKey, FvError> {
+        self.check_ctx(sk.ctx_id, "secret key")?;
+        let sigma = self.parameters().sigma;
+        let data = match variant {
+            Variant::Behz | Variant::Hps => {
+                let (k0, k1) = self.rns.keygen_rlk(&sk.s_q, sigma, rng);
+                RlkData::Rns { k0, k1 }
+            }
+            Variant::Hpr => return self.generate_relin_key_hpr(sk, HprDecomposition::Fine, rng),
+        };
+        Ok(RelinKey {
+            variant,
+            ctx_id: self.id(),
+            data,
+        })
+    }
+
+    /// An HPR relinearisation key with the chosen decomposition.
+    pub fn generate_relin_key_hpr<R: RngCore + CryptoRng>(
+        &self,
+        sk: &SecretKey,
+        decomposition: HprDecomposition,
+        rng: &mut R,
+    ) -> Result<RelinKey, FvError> {
+        self.check_ctx(sk.ctx_id, "secret key")?;
+        let keys = self
+            .hpr
+            .keygen_rlk(&sk.s_hpr, self.parameters().sigma, decomposition, rng);
+        Ok(RelinKey {
+            variant: Variant::Hpr,
+            ctx_id: self.id(),
+            data: RlkData::Hpr {
+                keys,
+                decomposition,
+            },
+        })
+    }
+
+    /// Public-key encryption; the ciphertext has the key's variant.
+    pub fn encrypt<R: RngCore + CryptoRng>(
+        &self,
+        pk: &PublicKey,
+        pt: &Plaintext,
+        rng: &mut R,
+    ) -> Result<Ciphertext, FvError> {
+        self.check_ctx(pk.ctx_id, "public key")?;
+        self.check_pt(pt)?;
+        let sigma = self.parameters().sigma;
+        let parts = match &pk.data {
+            PkData::Rns { p0, p1 } => {
+                Parts::Rns(self.rns.encrypt_pk(p0, p1, &pt.coeffs, sigma, rng))
+            }
+            PkData::Hpr { p0, p1 } => {
+                Parts::Hpr(self.hpr.encrypt_pk(p0, p1, &pt.coeffs, sigma, rng))
+            }
+        };
+        Ok(Ciphertext {
+            variant: pk.variant,
+            ctx_id: self.id(),
+            parts,
+        })
+    }
+
+    /// Secret-key encryption for `variant`.
+    pub fn encrypt_symmetric<R: RngCore + CryptoRng>(
+        &self,
+        sk: &SecretKey,
+        pt: &Plaintext,
+        variant: Variant,
+        rng: &mut R,
+    ) -> Result<Ciphertext, FvError> {
+        self.check_ctx(sk.ctx_id, "secret key")?;
+        self.check_pt(pt)?;
+        let sigma = self.parameters().sigma;
+        let parts = match variant {
+            Variant::Behz | Variant::Hps => {
+                Parts::Rns(self.rns.encrypt_sk(&sk.s_q, &pt.coeffs, sigma, rng))
+            }
+            Variant::Hpr => Parts::Hpr(self.hpr.encrypt_sk(&sk.s_hpr, &pt.coeffs, sigma, rng)),
+        };
+        Ok(Ciphertext {
+            variant,
+            ctx_id: self.id(),
+            parts,
+        })
+    }
+
+    /// Decryption of a two-part ciphertext, with the ciphertext's variant's algorithm.
+    pub fn decrypt(&self, sk: &SecretKey, ct: &Ciphertext) -> Result<Plaintext, FvError> {
+        self.check_ctx(sk.ctx_id, "secret key")?;
+        self.check_ct(ct, &[2])?;
+        let coeffs = match &ct.parts {
+            Parts::Rns(v) => self.rns.decrypt(&sk.s_q, v, ct.variant == Variant::Behz)?,
+            Parts::Hpr(v) => self.hpr.decrypt(&sk.s_hpr, v)?,
+        };
+        Ok(Plaintext { coeffs })
+    }
+
+    fn same_variant(a: &Ciphertext, b: &Ciphertext) -> Result<(), FvError> {
+        if a.variant != b.variant {
+            return Err(FvError::VariantMismatch(format!(
+                "{:?} and {:?} ciphertexts",
+                a.variant, b.variant
+            )));
+        }
+        Ok(())
+    }
+
+    /// Homomorphic addition of two ciphertexts of the same size and variant.
+    pub fn add(&self, a: &Ciphertext, b: &Ciphertext) -> Result<Ciphertext, FvError> {
+        self.check_ct(a, &[2, 3])?;
+        self.check_ct(b, &[a.len()])?;
+        Self::same_variant(a, b)?;
+        let parts = match (&a.parts, &b.parts) {
+            (Parts::Rns(x), Parts::Rns(y)) => Parts::Rns(self.rns.add(x, y)),
+            (Parts::Hpr(x), Parts::Hpr(y)) => Parts::Hpr(self.hpr.add(x, y)),
+            _ => return Err(FvError::VariantMismatch("representations differ".into())),
+        };
+        Ok(Ciphertext {
+            variant: a.variant,
+            ctx_id: self.id(),
+            parts,
+        })
+    }
+
+    /// Homomorphic multiplication without relinearisation (three-part result).
+    pub fn mul(&self, a: &Ciphertext, b: &Ciphertext) -> Result<Ciphertext, FvError> {
+        self.check_ct(a, &[2])?;
+        self.check_ct(b, &[2])?;
+        Self::same_variant(a, b)?;
+        let parts = match (&a.parts, &b.parts, a.variant) {
+            (Parts::Rns(x), Parts::Rns(y), Variant::Behz) => Parts::Rns(self.rns.mul_behz(x, y)?),
+            (Parts::Rns(x), Parts::Rns(y), Variant::Hps) => Parts::Rns(self.rns.mul_hps(x, y)?),
+            (Parts::Hpr(x), Parts::Hpr(y), Variant::Hpr) => Parts::Hpr(self.hpr.mul(x, y)),
+            _ => return Err(FvError::VariantMismatch("representations differ".into())),
+        };
+        Ok(Ciphertext {
+            variant: a.variant,
+            ctx_id: self.id(),
+            parts,
+        })
+    }
+
+    /// Relinearisation of a three-part ciphertext.
+    pub fn relinearize(&self, ct: &Ciphertext, rlk: &RelinKey) -> Result<Ciphertext, FvError> {
+        self.check_ct(ct, &[3])?;
+        self.check_ctx(rlk.ctx_id, "relinearisation key")?;
+        let parts = match (&ct.parts, &rlk.data) {
+            (Parts::Rns(c), RlkData::Rns { k0, k1 }) => Parts::Rns(self.rns.relin(c, k0, k1)),
+            (
+                Parts::Hpr(c),
+                RlkData::Hpr {
+                    keys,
+                    decomposition,
+                },
+            ) => Parts::Hpr(self.hpr.relin(c, keys, *decomposition)),
+            _ => {
+                return Err(FvError::VariantMismatch(format!(
+                    "{:?} ciphertext with a {:?} relinearisation key",
+                    ct.variant, rlk.variant
+                )))
+            }
+        };
+        Ok(Ciphertext {
+            variant: ct.variant,
+            ctx_id: self.id(),
+            parts,
+        })
+    }
+
+    /// Multiplication followed by relinearisation.
+    pub fn mul_relin(
+        &self,
+        a: &Ciphertext,
+        b: &Ciphertext,
+        rlk: &RelinKey,
+    ) -> Result<Ciphertext, FvError> {
+        if (a.variant == Variant::Hpr) != (rlk.variant == Variant::Hpr) {
+            return Err(FvError::VariantMismatch(format!(
+                "{:?} ciphertext with a {:?} relinearisation key",
+                a.variant, rlk.variant
+            )));
+        }
+        let c = self.mul(a, b)?;
+        self.relinearize(&c, rlk)
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::needless_range_loop)]
+mod tests;

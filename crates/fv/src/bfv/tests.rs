@@ -1,0 +1,293 @@
+//! Scheme tests against independent references: schoolbook negacyclic products modulo `t`
+//! computed with i128 arithmetic, slot-wise modular arithmetic.
+
+use super::*;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha20Rng;
+use std::sync::OnceLock;
+
+fn naive_negacyclic(a: &[u64], b: &[u64], t: u64) -> Vec<u64> {
+    let n = a.len();
+    let mut c = vec![0i128; n];
+    for i in 0..n {
+        if a[i] == 0 {
+            continue;
+        }
+        for j in 0..n {
+            let p = a[i] as i128 * b[j] as i128;
+            if i + j < n {
+                c[i + j] += p;
+            } else {
+                c[i + j - n] -= p;
+            }
+        }
+    }
+    c.iter().map(|x| x.rem_euclid(t as i128) as u64).collect()
+}
+
+/// A small (insecure) set for fast tests of every code path: n = 1024, 3 x 50-bit
+/// RNS moduli, HPR 1 x 3... and a second with k = 3.
+fn small(k: usize, d: usize, bits: u32) -> FvParameters {
+    FvParameters {
+        name: format!("test-{k}x{d}"),
+        n: 1024,
+        t: 12289,
+        sigma: 3.19,
+        rns_count: k * d,
+        rns_bits: bits,
+        hpr_k: k,
+        hpr_d: d,
+        hpr_bits: bits,
+        security: "none (tests only)",
+    }
+}
+
+fn ctx_of(which: &str) -> &'static FvContext {
+    static S1: OnceLock<FvContext> = OnceLock::new();
+    static S3: OnceLock<FvContext> = OnceLock::new();
+    static A: OnceLock<FvContext> = OnceLock::new();
+    static B: OnceLock<FvContext> = OnceLock::new();
+    match which {
+        "s1" => S1.get_or_init(|| FvContext::new(small(1, 4, 50)).unwrap()),
+        "s3" => S3.get_or_init(|| FvContext::new(small(3, 2, 40)).unwrap()),
+        "A" => A.get_or_init(|| FvContext::new(FvParameters::set_a()).unwrap()),
+        _ => B.get_or_init(|| FvContext::new(FvParameters::set_b()).unwrap()),
+    }
+}
+
+fn random_pt(ctx: &FvContext, rng: &mut ChaCha20Rng) -> Plaintext {
+    let p = ctx.parameters();
+    Plaintext::new(ctx, (0..p.n).map(|_| rng.gen_range(0..p.t)).collect()).unwrap()
+}
+
+fn roundtrip_and_ops(which: &str, seed: u64) {
+    let ctx = ctx_of(which);
+    let t = ctx.parameters().t;
+    let mut rng = ChaCha20Rng::seed_from_u64(seed);
+    let sk = SecretKey::generate(ctx, &mut rng);
+    let m1 = random_pt(ctx, &mut rng);
+    let m2 = random_pt(ctx, &mut rng);
+    let sum: Vec<u64> = m1
+        .coeffs
+        .iter()
+        .zip(&m2.coeffs)
+        .map(|(a, b)| (a + b) % t)
+        .collect();
+    let prod = naive_negacyclic(&m1.coeffs, &m2.coeffs, t);
+    let mut results = Vec::new();
+    for v in Variant::ALL {
+        let pk = ctx.generate_public_key(&sk, v, &mut rng).unwrap();
+        let rlk = ctx.generate_relin_key(&sk, v, &mut rng).unwrap();
+        let c1 = ctx.encrypt(&pk, &m1, &mut rng).unwrap();
+        let c2 = ctx.encrypt_symmetric(&sk, &m2, v, &mut rng).unwrap();
+        assert_eq!(c1.variant(), v);
+        assert_eq!(ctx.decrypt(&sk, &c1).unwrap(), m1, "{which} {v:?} fresh pk");
+        assert_eq!(ctx.decrypt(&sk, &c2).unwrap(), m2, "{which} {v:?} fresh sk");
+        let s = ctx.add(&c1, &c2).unwrap();
+        assert_eq!(
+            ctx.decrypt(&sk, &s).unwrap().coeffs,
+            sum,
+            "{which} {v:?} sum"
+        );
+        let p3 = ctx.mul(&c1, &c2).unwrap();
+        assert_eq!(p3.len(), 3);
+        assert!(ctx.decrypt(&sk, &p3).is_err());
+        let p = ctx.relinearize(&p3, &rlk).unwrap();
+        let got = ctx.decrypt(&sk, &p).unwrap().coeffs;
+        assert_eq!(got, prod, "{which} {v:?} product");
+        results.push(got);
+    }
+    // HPR and the RNS variants agree on the same inputs.
+    assert!(results.windows(2).all(|w| w[0] == w[1]));
+}
+
+#[test]
+fn small_k1_all_variants() {
+    roundtrip_and_ops("s1", 1);
+}
+
+#[test]
+fn small_k3_all_variants() {
+    roundtrip_and_ops("s3", 2);
+}
+
+#[test]
+fn set_a_all_variants() {
+    roundtrip_and_ops("A", 3);
+}
+
+#[test]
+fn set_b_all_variants() {
+    roundtrip_and_ops("B", 4);
+}
+
+#[test]
+fn hpr_coarse_decomposition_and_depth_two() {
+    for which in ["s3", "A"] {
+        let ctx = ctx_of(which);
+        let t = ctx.parameters().t;
+        let mut rng = ChaCha20Rng::seed_from_u64(5);
+        let sk = SecretKey::generate(ctx, &mut rng);
+        let pk = ctx
+            .generate_public_key(&sk, Variant::Hpr, &mut rng)
+            .unwrap();
+        let rlk = ctx
+            .generate_relin_key_hpr(&sk, HprDecomposition::Coarse, &mut rng)
+            .unwrap();
+        let m = random_pt(ctx, &mut rng);
+        let c = ctx.encrypt(&pk, &m, &mut rng).unwrap();
+        let sq = ctx.mul_relin(&c, &c, &rlk).unwrap();
+        let want = naive_negacyclic(&m.coeffs, &m.coeffs, t);
+        assert_eq!(ctx.decrypt(&sk, &sq).unwrap().coeffs, want);
+        let q4 = ctx.mul_relin(&sq, &sq, &rlk).unwrap();
+        assert_eq!(
+            ctx.decrypt(&sk, &q4).unwrap().coeffs,
+            naive_negacyclic(&want, &want, t)
+        );
+    }
+}
+
+#[test]
+fn batching_is_slotwise() {
+    for which in ["A", "B"] {
+        let ctx = ctx_of(which);
+        let p = ctx.parameters();
+        let t = p.t;
+        let enc = BatchEncoder::new(ctx).unwrap();
+        let mut rng = ChaCha20Rng::seed_from_u64(6);
+        let x: Vec<u64> = (0..p.n).map(|_| rng.gen_range(0..t)).collect();
+        let y: Vec<u64> = (0..p.n).map(|_| rng.gen_range(0..t)).collect();
+        let px = enc.encode(ctx, &x).unwrap();
+        assert_eq!(enc.decode(&px), x);
+        let py = enc.encode(ctx, &y).unwrap();
+        let sk = SecretKey::generate(ctx, &mut rng);
+        for v in Variant::ALL {
+            let pk = ctx.generate_public_key(&sk, v, &mut rng).unwrap();
+            let rlk = ctx.generate_relin_key(&sk, v, &mut rng).unwrap();
+            let cx = ctx.encrypt(&pk, &px, &mut rng).unwrap();
+            let cy = ctx.encrypt(&pk, &py, &mut rng).unwrap();
+            let s = enc.decode(&ctx.decrypt(&sk, &ctx.add(&cx, &cy).unwrap()).unwrap());
+            let m = enc.decode(
+                &ctx.decrypt(&sk, &ctx.mul_relin(&cx, &cy, &rlk).unwrap())
+                    .unwrap(),
+            );
+            for i in 0..p.n {
+                assert_eq!(s[i], (x[i] + y[i]) % t);
+                assert_eq!(m[i], ((x[i] as u128 * y[i] as u128) % t as u128) as u64);
+            }
+        }
+    }
+}
+
+#[test]
+fn batching_refused_when_t_does_not_split() {
+    let ctx = FvContext::new(small(1, 2, 40).with_plaintext_modulus(65539)).unwrap();
+    assert!(matches!(
+        BatchEncoder::new(&ctx),
+        Err(FvError::BatchingUnsupported { .. })
+    ));
+    let ctx = ctx_of("s1");
+    let enc = BatchEncoder::new(ctx).unwrap();
+    assert!(enc.encode(ctx, &[1, 2, 3]).is_err());
+    assert!(enc.encode(ctx, &vec![ctx.parameters().t; 1024]).is_err());
+}
+
+#[test]
+fn behz_and_hps_interoperate() {
+    let ctx = ctx_of("s3");
+    let t = ctx.parameters().t;
+    let mut rng = ChaCha20Rng::seed_from_u64(7);
+    let sk = SecretKey::generate(ctx, &mut rng);
+    let pk = ctx
+        .generate_public_key(&sk, Variant::Behz, &mut rng)
+        .unwrap();
+    let rlk = ctx
+        .generate_relin_key(&sk, Variant::Behz, &mut rng)
+        .unwrap()
+        .with_variant(Variant::Hps)
+        .unwrap();
+    let m = random_pt(ctx, &mut rng);
+    let c = ctx
+        .encrypt(&pk, &m, &mut rng)
+        .unwrap()
+        .with_variant(Variant::Hps)
+        .unwrap();
+    assert_eq!(c.variant(), Variant::Hps);
+    let sq = ctx.mul_relin(&c, &c, &rlk).unwrap();
+    assert_eq!(
+        ctx.decrypt(&sk, &sq).unwrap().coeffs,
+        naive_negacyclic(&m.coeffs, &m.coeffs, t)
+    );
+    assert!(c.clone().with_variant(Variant::Hpr).is_err());
+    assert!(rlk.with_variant(Variant::Hpr).is_err());
+}
+
+#[test]
+fn malformed_inputs_give_typed_errors() {
+    let ctx = ctx_of("s1");
+    let other = ctx_of("s3");
+    let mut rng = ChaCha20Rng::seed_from_u64(8);
+    let sk = SecretKey::generate(ctx, &mut rng);
+    let sk_other = SecretKey::generate(other, &mut rng);
+    let m = random_pt(ctx, &mut rng);
+    let cr = ctx
+        .encrypt_symmetric(&sk, &m, Variant::Behz, &mut rng)
+        .unwrap();
+    let ch = ctx
+        .encrypt_symmetric(&sk, &m, Variant::Hpr, &mut rng)
+        .unwrap();
+    // Mismatched parameters.
+    assert!(matches!(
+        ctx.decrypt(&sk_other, &cr),
+        Err(FvError::ParameterMismatch(_))
+    ));
+    assert!(matches!(
+        other.decrypt(&sk_other, &cr),
+        Err(FvError::ParameterMismatch(_))
+    ));
+    assert!(matches!(
+        ctx.encrypt_symmetric(&sk_other, &m, Variant::Hps, &mut rng),
+        Err(FvError::ParameterMismatch(_))
+    ));
+    // Mismatched variants.
+    assert!(matches!(
+        ctx.add(&cr, &ch),
+        Err(FvError::VariantMismatch(_))
+    ));
+    let rlk_r = ctx.generate_relin_key(&sk, Variant::Hps, &mut rng).unwrap();
+    assert!(matches!(
+        ctx.mul_relin(&ch, &ch, &rlk_r),
+        Err(FvError::VariantMismatch(_))
+    ));
+    // Malformed raw data.
+    let mut raw = cr.to_raw();
+    raw[0][0].pop();
+    assert!(matches!(
+        Ciphertext::from_raw(ctx, Variant::Behz, raw),
+        Err(FvError::MalformedCiphertext(_))
+    ));
+    let mut raw = cr.to_raw();
+    raw[1][0][5] = u64::MAX;
+    assert!(matches!(
+        Ciphertext::from_raw(ctx, Variant::Hps, raw),
+        Err(FvError::MalformedCiphertext(_))
+    ));
+    assert!(Ciphertext::from_raw(ctx, Variant::Hpr, cr.to_raw()).is_err());
+    assert!(Ciphertext::from_raw(ctx, Variant::Behz, vec![]).is_err());
+    let mut raw = ch.to_raw();
+    raw[0].pop();
+    assert!(Ciphertext::from_raw(ctx, Variant::Hpr, raw).is_err());
+    // A well-formed raw round trip decrypts.
+    let back = Ciphertext::from_raw(ctx, Variant::Hpr, ch.to_raw()).unwrap();
+    assert_eq!(ctx.decrypt(&sk, &back).unwrap(), m);
+    // Bad plaintexts and keys.
+    assert!(matches!(
+        Plaintext::new(ctx, vec![ctx.parameters().t; 1024]),
+        Err(FvError::PlaintextOutOfRange { .. })
+    ));
+    assert!(Plaintext::new(ctx, vec![0; 3]).is_err());
+    assert!(SecretKey::from_coefficients(ctx, &vec![2; 1024]).is_err());
+    assert!(SecretKey::from_coefficients(ctx, &[1; 5]).is_err());
+    assert!(FvParameters::by_name("Z").is_err());
+    assert!(Variant::parse("rns").is_err());
+}
