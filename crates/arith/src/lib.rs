@@ -31,6 +31,7 @@ mod luts;
 mod mul;
 mod scalar;
 mod square;
+pub mod table;
 
 use std::cell::RefCell;
 use std::collections::HashMap;

@@ -1,1 +1,309 @@
-fn main() {}
+//! `encint`: exact arithmetic on encrypted integers, from the command line.
+//!
+//! Run `encint --help` for the commands.
+
+use std::process::ExitCode;
+
+use clap::{Args, Parser, Subcommand};
+use encint_arith::table::{cost_table, CostRow};
+use encint_arith::{value_of, Arith, Config, SInt};
+use encint_core::chains::{self, Chain};
+use encint_core::circuit::Builder;
+use encint_core::recode::koyama_tsuruoka;
+use encint_core::{clear, signed};
+use rand::Rng;
+
+#[derive(Parser)]
+#[command(
+    name = "encint",
+    version,
+    about = "Exact arithmetic on encrypted integers (parallel signed-binary TFHE arithmetic, FV)",
+    long_about = "encint builds arithmetic circuits over encrypted 5-bit digits (Parmesan's \
+parallel signed-binary arithmetic) and runs them. `encint demo` runs the main job on built-in \
+defaults; `encint cost` prints the bootstrap cost of every operation beside Parmesan's; \
+`encint chains` shows the addition-subtraction chains used by scalar multiplication."
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Build add, sub, mul, scalar mul, square, max, signum and round on two random
+    /// signed 16-bit integers, run them, and check every result against plain
+    /// arithmetic (exits non-zero on any mismatch).
+    Demo(DemoArgs),
+    /// Print bootstraps, depth, widest level and largest LUT-input quadratic weight
+    /// of each operation, beside Parmesan's figures.
+    Cost(CostArgs),
+    /// Statistics of the committed ASC* table, a chain for one scalar, or
+    /// regeneration of the table.
+    Chains(ChainsArgs),
+}
+
+#[derive(Args)]
+struct DemoArgs {
+    /// Seed for the random operands (default: random).
+    #[arg(long)]
+    seed: Option<u64>,
+}
+
+#[derive(Args)]
+struct CostArgs {
+    /// Print a JSON array instead of a table.
+    #[arg(long)]
+    json: bool,
+    /// Noise budget (largest quadratic weight at a LUT input); default: Parmesan's forms, unbounded.
+    #[arg(long)]
+    budget: Option<u64>,
+}
+
+#[derive(Args)]
+struct ChainsArgs {
+    /// Number of distinct 12-digit Koyama-Tsuruoka windows over odd k < 4096 and the
+    /// total and average additions of our chains over them (seed 000, Appendix B).
+    #[arg(long)]
+    stats: bool,
+    /// With --stats: print a JSON object {windows, total, average}.
+    #[arg(long)]
+    json: bool,
+    /// Print the chain of one odd k < 4096.
+    #[arg(long)]
+    show: Option<u64>,
+    /// Search all shortest chains again and write the table to FILE (a few seconds).
+    #[arg(long, value_name = "FILE")]
+    generate: Option<std::path::PathBuf>,
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Demo(a) => demo(a),
+        Command::Cost(a) => cost(a),
+        Command::Chains(a) => chains_cmd(a),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+type CliResult = Result<(), Box<dyn std::error::Error>>;
+
+fn cost(a: CostArgs) -> CliResult {
+    let config = match a.budget {
+        Some(q) => Config { max_qweight: q },
+        None => Config::PARMESAN,
+    };
+    let rows = cost_table(config);
+    if a.json {
+        let arr: Vec<serde_json::Value> = rows
+            .iter()
+            .map(|r| {
+                serde_json::json!({
+                    "op": r.op, "bits": r.bits, "arg": r.arg,
+                    "pbs": r.cost.bootstraps, "depth": r.cost.depth,
+                    "width": r.cost.width, "qweight": r.cost.max_qweight,
+                    "parmesan_pbs": r.parmesan.0, "parmesan_depth": r.parmesan.1,
+                })
+            })
+            .collect();
+        println!("{}", serde_json::to_string_pretty(&arr)?);
+        return Ok(());
+    }
+    println!(
+        "{:<11} {:>4} {:>6} {:>6} {:>6} {:>6} {:>8} | {:>9} {:>9}",
+        "op", "bits", "arg", "pbs", "depth", "width", "qweight", "Parm.pbs", "Parm.dep"
+    );
+    for r in &rows {
+        print_row(r);
+    }
+    println!(
+        "\nqweight = largest sum of squared weights at a bootstrap input; the default TFHE-rs \
+parameters (PARAM_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128) allow 25. Rows marked * exceed it;\n\
+`encint cost --budget 25` shows the restructured forms."
+    );
+    Ok(())
+}
+
+fn print_row(r: &CostRow) {
+    let arg = r.arg.map(|a| a.to_string()).unwrap_or_default();
+    let flag = if r.cost.max_qweight > 25 { "*" } else { "" };
+    println!(
+        "{:<11} {:>4} {:>6} {:>6} {:>6} {:>6} {:>7}{:1} | {:>9} {:>9}",
+        r.op,
+        r.bits,
+        arg,
+        r.cost.bootstraps,
+        r.cost.depth,
+        r.cost.width,
+        r.cost.max_qweight,
+        flag,
+        r.parmesan.0,
+        r.parmesan.1
+    );
+}
+
+/// Distinct |window| values of the 12-digit Koyama-Tsuruoka recoding of odd k < 4096.
+fn appendix_b_windows() -> Vec<u64> {
+    let mut values: Vec<u64> = (1u64..4096)
+        .step_by(2)
+        .map(|k| {
+            let d = koyama_tsuruoka(u128::from(k));
+            let low: Vec<i8> = d.into_iter().take(12).collect();
+            signed::to_i128(&low).expect("12 digits fit").unsigned_abs() as u64
+        })
+        .collect();
+    values.sort_unstable();
+    values.dedup();
+    values
+}
+
+fn chains_cmd(a: ChainsArgs) -> CliResult {
+    if let Some(path) = a.generate {
+        eprintln!("searching shortest chains for every odd k < 4096 ...");
+        let table = chains::search(4096);
+        std::fs::write(&path, chains::render_table(&table))?;
+        eprintln!("wrote {} chains to {}", table.len(), path.display());
+    }
+    if let Some(k) = a.show {
+        let chain = chains::chain_for(k).ok_or("k must be odd and below 4096")?;
+        println!("{k}: {} additions", chain.additions());
+        print_chain(chain);
+    }
+    if a.stats {
+        let windows = appendix_b_windows();
+        let mut total = 0usize;
+        let mut naive = 0usize;
+        for &w in &windows {
+            let chain = chains::chain_for(w).ok_or("window value without a chain")?;
+            total += chain.additions();
+            naive += chains::double_and_add_signed(&koyama_tsuruoka(u128::from(w))).additions();
+        }
+        let average = total as f64 / windows.len() as f64;
+        if a.json {
+            println!(
+                "{}",
+                serde_json::json!({"windows": windows.len(), "total": total, "average": average})
+            );
+        } else {
+            println!(
+                "distinct 12-digit Koyama-Tsuruoka windows of odd k < 4096: {}",
+                windows.len()
+            );
+            println!("additions with our shortest ASC*: total {total}, average {average:.3}");
+            println!(
+                "additions with double-and-add/sub over the recoded digits: total {naive}, average {:.3}",
+                naive as f64 / windows.len() as f64
+            );
+            println!("(Parmesan, seed 000 App. B: 1792 windows, 5558 additions, average 3.10)");
+        }
+    }
+    Ok(())
+}
+
+fn print_chain(chain: &Chain) {
+    let values = chain.elements();
+    for (i, s) in chain.steps.iter().enumerate() {
+        let sign = |n: bool| if n { "-" } else { "+" };
+        println!(
+            "  e{} = {} = odd part of |{}{}·2^{} {}{}·2^{}|",
+            i + 1,
+            values[i + 1],
+            sign(s.a_negative),
+            values[s.a],
+            s.a_shift,
+            sign(s.b_negative),
+            values[s.b],
+            s.b_shift
+        );
+    }
+}
+
+fn demo(a: DemoArgs) -> CliResult {
+    let seed = a.seed.unwrap_or_else(|| rand::thread_rng().gen());
+    let mut rng = <rand::rngs::StdRng as rand::SeedableRng>::seed_from_u64(seed);
+    let bits = 16usize;
+    let x: i128 = rng.gen_range(-(1i128 << 15)..(1i128 << 15));
+    let y: i128 = rng.gen_range(-(1i128 << 15)..(1i128 << 15));
+    let k: i64 = 805;
+    println!("encint demo (seed {seed}): x = {x}, y = {y}, signed 16-bit, scalar k = {k}");
+    println!("executor: clear (plaintext digits, same circuits the encrypted executor runs)");
+    let ar = Arith::new(Config::BUDGET_25);
+    type Op<'a> = (
+        &'a str,
+        i128,
+        Box<dyn Fn(&Arith, &mut Builder, &SInt, &SInt) -> Vec<encint_core::circuit::NodeId>>,
+    );
+    let ops: Vec<Op> = vec![
+        ("x + y", x + y, Box::new(|a, b, p, q| a.add(b, p, q).digits)),
+        ("x - y", x - y, Box::new(|a, b, p, q| a.sub(b, p, q).digits)),
+        ("x * y", x * y, Box::new(|a, b, p, q| a.mul(b, p, q).digits)),
+        (
+            "805 * x",
+            805 * x,
+            Box::new(move |a, b, p, _| a.scalar_mul(b, p, k).digits),
+        ),
+        ("x^2", x * x, Box::new(|a, b, p, _| a.square(b, p).digits)),
+        (
+            "max(x, y)",
+            x.max(y),
+            Box::new(|a, b, p, q| a.max(b, p, q).digits),
+        ),
+        (
+            "sgn(x)",
+            x.signum(),
+            Box::new(|a, b, p, _| vec![a.signum(b, p)]),
+        ),
+        (
+            "round(x, 5)",
+            (x + 16).div_euclid(32) * 32,
+            Box::new(|a, b, p, _| a.round_at(b, p, 5).digits),
+        ),
+    ];
+    let mut inputs: Vec<i64> = Vec::new();
+    for v in [x, y] {
+        inputs.extend(
+            signed::from_i128_len(v, bits)?
+                .iter()
+                .map(|&d| i64::from(d)),
+        );
+    }
+    let mut failures = 0;
+    println!(
+        "{:<12} {:>14} {:>14} {:>6} {:>6} {:>9}",
+        "operation", "result", "expected", "pbs", "depth", "time"
+    );
+    for (name, expected, f) in &ops {
+        let start = std::time::Instant::now();
+        let mut b = Builder::new();
+        let p = SInt::input(&mut b, bits);
+        let q = SInt::input(&mut b, bits);
+        let out = f(&ar, &mut b, &p, &q);
+        let circuit = b.finish(out);
+        let (digits, cost) = clear::run(&circuit, &inputs)?;
+        let got = value_of(&digits).ok_or("result overflows i128")?;
+        let elapsed = start.elapsed();
+        let ok = got == *expected;
+        failures += usize::from(!ok);
+        println!(
+            "{:<12} {:>14} {:>14} {:>6} {:>6} {:>7.1}ms {}",
+            name,
+            got,
+            expected,
+            cost.bootstraps,
+            cost.depth,
+            elapsed.as_secs_f64() * 1e3,
+            if ok { "ok" } else { "MISMATCH" }
+        );
+    }
+    if failures > 0 {
+        return Err(format!("{failures} result(s) did not match plain arithmetic").into());
+    }
+    println!("all results match plain arithmetic");
+    Ok(())
+}

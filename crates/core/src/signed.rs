@@ -235,7 +235,7 @@ mod tests {
     fn overflow_is_an_error() {
         assert!(to_twos_complement(&[0, 0, 0, 0, 0, 0, 0, 1], 8).is_err());
         assert!(to_twos_complement(&[0, 0, 0, 0, 0, 0, 0, -1], 8).is_ok());
-        assert!(to_i128(&vec![1i8; 128]).is_err());
+        assert!(to_i128(&[1i8; 128]).is_err());
     }
 
     fn signed_vec(max_len: usize) -> impl Strategy<Value = Vec<i8>> {
