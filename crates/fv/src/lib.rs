@@ -20,5 +20,6 @@ pub mod zq;
 
 pub use error::FvError;
 pub mod bfv;
+pub mod cli;
 pub mod poly;
 pub mod rns;

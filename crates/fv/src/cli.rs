@@ -1,0 +1,308 @@
+//! The `encint fv` commands: `bench` (single-threaded timings of every variant) and `depth`
+//! (practical multiplicative depth). Results go to stdout, progress to stderr.
+
+use crate::bfv::{FvContext, FvParameters, Plaintext, SecretKey, Variant};
+use crate::ntt::NttOperator;
+use crate::zq::primes::ntt_primes;
+use crate::FvError;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha20Rng;
+use std::time::Instant;
+
+/// `encint fv` subcommands.
+#[derive(clap::Subcommand, Debug)]
+pub enum FvCommand {
+    /// Time encrypt, decrypt, mul, relin and mul_relin (one thread, medians).
+    Bench(BenchArgs),
+    /// Practical multiplicative depth: square a fresh ciphertext until decryption fails.
+    Depth(DepthArgs),
+}
+
+/// Arguments of `encint fv bench`.
+#[derive(clap::Args, Debug)]
+pub struct BenchArgs {
+    /// Print a JSON array instead of a table.
+    #[arg(long)]
+    pub json: bool,
+    /// Parameter set: A, B, C, D, 128-8192, 128-16384, 128-32768, or all (A to D).
+    #[arg(long, default_value = "A")]
+    pub set: String,
+    /// Variant: behz, hps, hpr or all.
+    #[arg(long, default_value = "all")]
+    pub variant: String,
+    /// Runs per operation (the median is reported).
+    #[arg(long, default_value_t = 5)]
+    pub runs: usize,
+}
+
+/// Arguments of `encint fv depth`.
+#[derive(clap::Args, Debug)]
+pub struct DepthArgs {
+    /// Parameter set (as for bench; `all` means A to D).
+    #[arg(long, default_value = "A")]
+    pub set: String,
+    /// Variant: behz, hps, hpr or all.
+    #[arg(long, default_value = "all")]
+    pub variant: String,
+    /// Fresh ciphertexts squared per variant; the smallest depth is reported.
+    #[arg(long, default_value_t = 1)]
+    pub trials: usize,
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// One timing.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct BenchRow {
+    /// Parameter set name.
+    pub set: String,
+    /// Variant name.
+    pub variant: String,
+    /// Operation: encrypt, decrypt, mul, relin, mul_relin.
+    pub op: String,
+    /// Median time in milliseconds.
+    pub ms: f64,
+    /// Ring degree.
+    pub n: usize,
+    /// Bits of `q`.
+    pub log_q: u32,
+}
+
+fn sets(name: &str) -> Result<Vec<FvParameters>, FvError> {
+    if name.eq_ignore_ascii_case("all") {
+        Ok(vec![
+            FvParameters::set_a(),
+            FvParameters::set_b(),
+            FvParameters::set_c(),
+            FvParameters::set_d(),
+        ])
+    } else {
+        Ok(vec![FvParameters::by_name(name)?])
+    }
+}
+
+fn variants(name: &str) -> Result<Vec<Variant>, FvError> {
+    if name.eq_ignore_ascii_case("all") {
+        Ok(Variant::ALL.to_vec())
+    } else {
+        Ok(vec![Variant::parse(name)?])
+    }
+}
+
+fn median<F: FnMut() -> Result<(), FvError>>(runs: usize, mut f: F) -> Result<f64, FvError> {
+    let mut v = Vec::with_capacity(runs.max(1));
+    for _ in 0..runs.max(1) {
+        let t0 = Instant::now();
+        f()?;
+        v.push(t0.elapsed().as_secs_f64() * 1e3);
+    }
+    v.sort_by(|a, b| a.total_cmp(b));
+    Ok(v[v.len() / 2])
+}
+
+fn random_pt(ctx: &FvContext, rng: &mut ChaCha20Rng) -> Result<Plaintext, FvError> {
+    let p = ctx.parameters();
+    Plaintext::new(ctx, (0..p.n).map(|_| rng.gen_range(0..p.t)).collect())
+}
+
+/// Runs the benchmark and returns its rows.
+pub fn bench(args: &BenchArgs) -> Result<Vec<BenchRow>, FvError> {
+    let mut rows = Vec::new();
+    let vs = variants(&args.variant)?;
+    for params in sets(&args.set)? {
+        let name = params.name.clone();
+        let (n, log_q) = (params.n, params.log_q());
+        eprintln!("[fv bench] set {name}: building context (n = {n}, log q = {log_q})");
+        let ctx = FvContext::new(params)?;
+        let mut rng = ChaCha20Rng::from_entropy();
+        let sk = SecretKey::generate(&ctx, &mut rng);
+        for &v in &vs {
+            eprintln!("[fv bench] set {name}, {}: keys", v.name());
+            let pk = ctx.generate_public_key(&sk, v, &mut rng)?;
+            let rlk = ctx.generate_relin_key(&sk, v, &mut rng)?;
+            let m1 = random_pt(&ctx, &mut rng)?;
+            let m2 = random_pt(&ctx, &mut rng)?;
+            let c1 = ctx.encrypt(&pk, &m1, &mut rng)?;
+            let c2 = ctx.encrypt(&pk, &m2, &mut rng)?;
+            let c3 = ctx.mul(&c1, &c2)?;
+            let mut push = |op: &str, ms: f64| {
+                eprintln!("[fv bench] set {name}, {}: {op} {ms:.3} ms", v.name());
+                rows.push(BenchRow {
+                    set: name.clone(),
+                    variant: v.name().into(),
+                    op: op.into(),
+                    ms,
+                    n,
+                    log_q,
+                });
+            };
+            let r = args.runs;
+            push(
+                "encrypt",
+                median(r, || ctx.encrypt(&pk, &m1, &mut rng).map(drop))?,
+            );
+            push("decrypt", median(r, || ctx.decrypt(&sk, &c1).map(drop))?);
+            push("mul", median(r, || ctx.mul(&c1, &c2).map(drop))?);
+            push("relin", median(r, || ctx.relinearize(&c3, &rlk).map(drop))?);
+            push(
+                "mul_relin",
+                median(r, || ctx.mul_relin(&c1, &c2, &rlk).map(drop))?,
+            );
+        }
+    }
+    Ok(rows)
+}
+
+/// Exact negacyclic product modulo `t` (through one NTT prime `p > 2 n t^2`).
+pub fn plain_mul(a: &[u64], b: &[u64], t: u64) -> Result<Vec<u64>, FvError> {
+    let n = a.len();
+    let need = 2.0 * n as f64 * (t as f64) * (t as f64);
+    if need >= 2f64.powi(60) {
+        return Err(FvError::InvalidParameters(
+            "plaintext too large for plain_mul".into(),
+        ));
+    }
+    let p = ntt_primes(61, n, 1, &[])?[0];
+    let op = NttOperator::new(n, p)?;
+    let (mut x, mut y) = (a.to_vec(), b.to_vec());
+    op.forward(&mut x);
+    op.forward(&mut y);
+    op.mul_assign(&mut x, &y);
+    op.backward(&mut x);
+    Ok(x.iter()
+        .map(|&v| {
+            let c = op.modulus().center(v);
+            c.rem_euclid(t as i64) as u64
+        })
+        .collect())
+}
+
+/// One depth result.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct DepthRow {
+    /// Parameter set.
+    pub set: String,
+    /// Variant.
+    pub variant: String,
+    /// Number of successive squarings that still decrypted correctly (minimum over trials).
+    pub depth: usize,
+}
+
+/// Measures the practical depth of each variant.
+pub fn depth(args: &DepthArgs) -> Result<Vec<DepthRow>, FvError> {
+    let mut rows = Vec::new();
+    let vs = variants(&args.variant)?;
+    for params in sets(&args.set)? {
+        let name = params.name.clone();
+        let t = params.t;
+        eprintln!("[fv depth] set {name}: building context");
+        let ctx = FvContext::new(params)?;
+        let mut rng = ChaCha20Rng::from_entropy();
+        let sk = SecretKey::generate(&ctx, &mut rng);
+        for &v in &vs {
+            let pk = ctx.generate_public_key(&sk, v, &mut rng)?;
+            let rlk = ctx.generate_relin_key(&sk, v, &mut rng)?;
+            let mut best = usize::MAX;
+            for _ in 0..args.trials.max(1) {
+                let m = random_pt(&ctx, &mut rng)?;
+                let mut expect = m.coefficients().to_vec();
+                let mut c = ctx.encrypt(&pk, &m, &mut rng)?;
+                let mut d = 0;
+                loop {
+                    expect = plain_mul(&expect, &expect, t)?;
+                    c = ctx.mul_relin(&c, &c, &rlk)?;
+                    if ctx.decrypt(&sk, &c)?.coefficients() != expect.as_slice() {
+                        break;
+                    }
+                    d += 1;
+                    eprintln!("[fv depth] set {name}, {}: depth {d} ok", v.name());
+                    if d > 1000 {
+                        break;
+                    }
+                }
+                best = best.min(d);
+            }
+            rows.push(DepthRow {
+                set: name.clone(),
+                variant: v.name().into(),
+                depth: best,
+            });
+        }
+    }
+    Ok(rows)
+}
+
+fn to_json<T: serde::Serialize>(v: &T) -> Result<String, FvError> {
+    serde_json::to_string_pretty(v).map_err(|e| FvError::Io(e.to_string()))
+}
+
+/// Runs a command, printing a table or JSON to stdout.
+pub fn run(cmd: FvCommand) -> Result<(), FvError> {
+    match cmd {
+        FvCommand::Bench(a) => {
+            let rows = bench(&a)?;
+            if a.json {
+                println!("{}", to_json(&rows)?);
+            } else {
+                println!(
+                    "{:<10} {:<6} {:<10} {:>12} {:>7} {:>6}",
+                    "set", "variant", "op", "ms", "n", "log_q"
+                );
+                for r in &rows {
+                    println!(
+                        "{:<10} {:<6} {:<10} {:>12.3} {:>7} {:>6}",
+                        r.set, r.variant, r.op, r.ms, r.n, r.log_q
+                    );
+                }
+            }
+        }
+        FvCommand::Depth(a) => {
+            let rows = depth(&a)?;
+            if a.json {
+                println!("{}", to_json(&rows)?);
+            } else {
+                println!("{:<10} {:<6} {:>6}", "set", "variant", "depth");
+                for r in &rows {
+                    println!("{:<10} {:<6} {:>6}", r.set, r.variant, r.depth);
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn plain_mul_matches_schoolbook() {
+        let t = 65537u64;
+        let n = 64;
+        let mut rng = ChaCha20Rng::seed_from_u64(1);
+        let a: Vec<u64> = (0..n).map(|_| rng.gen_range(0..t)).collect();
+        let b: Vec<u64> = (0..n).map(|_| rng.gen_range(0..t)).collect();
+        let mut c = vec![0i128; n];
+        for i in 0..n {
+            for j in 0..n {
+                let p = a[i] as i128 * b[j] as i128;
+                if i + j < n {
+                    c[i + j] += p
+                } else {
+                    c[i + j - n] -= p
+                }
+            }
+        }
+        let want: Vec<u64> = c.iter().map(|x| x.rem_euclid(t as i128) as u64).collect();
+        assert_eq!(plain_mul(&a, &b, t).unwrap(), want);
+    }
+
+    #[test]
+    fn names_are_checked() {
+        assert!(sets("E").is_err());
+        assert!(variants("foo").is_err());
+        assert_eq!(sets("all").unwrap().len(), 4);
+        assert_eq!(variants("all").unwrap().len(), 3);
+    }
+}
