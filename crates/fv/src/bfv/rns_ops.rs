@@ -313,7 +313,7 @@ impl RnsContext {
             }
             for (j, mj) in self.q.moduli().iter().enumerate() {
                 for (o, &s) in r[j * n..(j + 1) * n].iter_mut().zip(&signed) {
-                    *o = mj.reduce_i64(s);
+                    *o = mj.reduce_small_signed(s);
                 }
             }
             ntt_forward(&mut r, &self.ntt_q, n);

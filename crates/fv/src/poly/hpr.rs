@@ -169,7 +169,7 @@ impl HprArith {
         let mut out = vec![0u64; self.width() * n];
         for (i, m) in self.moduli.iter().enumerate() {
             for (o, &c) in out[i * n..(i + 1) * n].iter_mut().zip(coeffs) {
-                *o = m.reduce_i64(c);
+                *o = m.reduce_small_signed(c);
             }
         }
         out

@@ -66,7 +66,7 @@ impl BaseConverter {
             .collect();
         let maxf = from.moduli().iter().map(|m| m.value()).max().unwrap_or(2) as u128;
         let maxt = to.iter().map(|m| m.value()).max().unwrap_or(2) as u128;
-        let chunk = ((u128::MAX / (maxf * maxt)) as usize).clamp(1, 1 << 20);
+        let chunk = ((u128::MAX / (maxf * maxt)) as usize).clamp(2, 1 << 20);
         Ok(Self {
             from: from.clone(),
             to,
@@ -107,63 +107,82 @@ impl BaseConverter {
 
     /// Shared kernel. `mode`: 0 = fast (unsigned), 1 = fast with centred residues,
     /// 2 = exact with the HPS floating-point correction.
+    ///
+    /// Scaled residues are stored coefficient-major per block so that each output is one
+    /// contiguous dot product accumulated in 128 bits and reduced once.
     fn run(&self, input: &[u64], output: &mut [u64], n: usize, mode: u8) -> Result<(), FvError> {
         self.check(input, output, n)?;
         let k = self.from.len();
+        // Room for the K products plus the correction term in one accumulator.
+        let single = k < self.chunk;
         let mut y = vec![0u64; k * BLOCK];
         let mut corr = [0u64; BLOCK];
         let mut c0 = 0;
         while c0 < n {
             let bl = BLOCK.min(n - c0);
-            corr[..bl].fill(0);
-            let mut fsum = [0f64; BLOCK];
             for (i, m) in self.from.moduli().iter().enumerate() {
                 let src = &input[i * n + c0..i * n + c0 + bl];
-                let dst = &mut y[i * BLOCK..i * BLOCK + bl];
                 let (w, ws) = (self.yscale[i], self.yscale_shoup[i]);
-                for (d, &x) in dst.iter_mut().zip(src) {
-                    *d = m.mul_shoup(x, w, ws);
-                }
-                match mode {
-                    1 => {
-                        let half = m.value() >> 1;
-                        for (cc, &v) in corr[..bl].iter_mut().zip(dst.iter()) {
-                            *cc += (v > half) as u64;
-                        }
-                    }
-                    2 => {
-                        let iq = self.inv_q[i];
-                        for (f, &v) in fsum[..bl].iter_mut().zip(dst.iter()) {
-                            *f += v as f64 * iq;
-                        }
-                    }
-                    _ => {}
+                for (c, &x) in src.iter().enumerate() {
+                    y[c * k + i] = m.mul_shoup(x, w, ws);
                 }
             }
-            if mode == 2 {
-                for c in 0..bl {
-                    corr[c] = fsum[c].round() as u64;
+            match mode {
+                1 => {
+                    for (c, cc) in corr[..bl].iter_mut().enumerate() {
+                        let row = &y[c * k..(c + 1) * k];
+                        *cc = row
+                            .iter()
+                            .zip(self.from.moduli())
+                            .map(|(&v, m)| (v > m.value() >> 1) as u64)
+                            .sum();
+                    }
                 }
+                2 => {
+                    for (c, cc) in corr[..bl].iter_mut().enumerate() {
+                        let row = &y[c * k..(c + 1) * k];
+                        let f: f64 = row
+                            .iter()
+                            .zip(&self.inv_q)
+                            .map(|(&v, &iq)| v as f64 * iq)
+                            .sum();
+                        *cc = f.round() as u64;
+                    }
+                }
+                _ => {}
             }
             for (j, b) in self.to.iter().enumerate() {
                 let w = &self.qhat_mod_to[j * k..(j + 1) * k];
-                let qm = self.q_mod_to[j];
+                let neg_qm = b.neg(self.q_mod_to[j]) as u128;
                 let out = &mut output[j * n + c0..j * n + c0 + bl];
-                for (c, o) in out.iter_mut().enumerate() {
-                    let mut acc: u128 = 0;
-                    let mut red = 0u64;
-                    for (start, wc) in w.chunks(self.chunk).enumerate() {
-                        let base = start * self.chunk;
-                        for (ii, &wi) in wc.iter().enumerate() {
-                            acc += y[(base + ii) * BLOCK + c] as u128 * wi as u128;
+                if single {
+                    for (c, o) in out.iter_mut().enumerate() {
+                        let row = &y[c * k..(c + 1) * k];
+                        let mut acc: u128 = 0;
+                        for (&a, &wi) in row.iter().zip(w) {
+                            acc += a as u128 * wi as u128;
                         }
-                        red = b.add(red, b.reduce_u128(acc));
-                        acc = 0;
+                        if mode != 0 {
+                            acc += corr[c] as u128 * neg_qm;
+                        }
+                        *o = b.reduce_u128(acc);
                     }
-                    if mode != 0 {
-                        red = b.sub(red, b.mul(corr[c], qm));
+                } else {
+                    for (c, o) in out.iter_mut().enumerate() {
+                        let row = &y[c * k..(c + 1) * k];
+                        let mut red = 0u64;
+                        for (rc, wc) in row.chunks(self.chunk - 1).zip(w.chunks(self.chunk - 1)) {
+                            let mut acc: u128 = 0;
+                            for (&a, &wi) in rc.iter().zip(wc) {
+                                acc += a as u128 * wi as u128;
+                            }
+                            red = b.add(red, b.reduce_u128(acc));
+                        }
+                        if mode != 0 {
+                            red = b.add(red, b.reduce_u128(corr[c] as u128 * neg_qm));
+                        }
+                        *o = red;
                     }
-                    *o = red;
                 }
             }
             c0 += bl;

@@ -46,6 +46,17 @@ impl ScaleRounder {
         };
         let m = q.product() * &p;
         let k = q.len();
+        let maxq = q
+            .moduli()
+            .iter()
+            .map(|m| m.value() as f64)
+            .fold(0.0, f64::max);
+        let maxo = out.iter().map(|&o| o as f64).fold(0.0, f64::max);
+        if (k as f64 + 2.0) * maxq * maxo >= 2f64.powi(127) {
+            return Err(FvError::InvalidParameters(
+                "scale-and-round: too many or too large moduli for 128-bit accumulation".into(),
+            ));
+        }
         let two128 = BigUint::one() << 128u32;
         let mut omega = vec![0u64; k * out.len()];
         let mut theta = vec![0u128; k];
@@ -114,35 +125,50 @@ impl ScaleRounder {
                 got: output.len(),
             });
         }
-        // Rounded fractional sums, one per coefficient.
-        let mut rounded = vec![0u128; n];
-        for (c, r) in rounded.iter_mut().enumerate() {
-            let mut int_acc: u128 = 0;
-            let mut frac_acc: u128 = 0;
+        const BLOCK: usize = 64;
+        let mut x = vec![0u64; k * BLOCK];
+        let mut rounded = [0u128; BLOCK];
+        let mut c0 = 0;
+        while c0 < n {
+            let bl = BLOCK.min(n - c0);
             for i in 0..k {
-                let x = self.q_moduli[i].reduce(input[i * n + c]) as u128;
-                let th = self.theta[i];
-                let hi = x * (th >> 64);
-                let lo = (x * (th as u64 as u128)) >> 64;
-                let tot = hi + lo; // units of 2^-64
-                int_acc += tot >> 64;
-                frac_acc += tot as u64 as u128;
-            }
-            *r = int_acc + ((frac_acc + (1u128 << 63)) >> 64);
-        }
-        for (j, o) in self.out.iter().enumerate() {
-            let w = &self.omega[j * k..(j + 1) * k];
-            for c in 0..n {
-                let mut acc: u128 = 0;
-                for (i, &wi) in w.iter().enumerate() {
-                    acc += input[i * n + c] as u128 * wi as u128;
+                let m = &self.q_moduli[i];
+                for (c, &v) in input[i * n + c0..i * n + c0 + bl].iter().enumerate() {
+                    x[c * k + i] = m.reduce(v);
                 }
-                let mut v = o.add(o.reduce_u128(acc), o.reduce_u128(rounded[c]));
-                if self.with_out_residues {
-                    v = o.add(v, o.mul(o.reduce(input[(k + j) * n + c]), self.lambda[j]));
-                }
-                output[j * n + c] = v;
             }
+            for (c, r) in rounded[..bl].iter_mut().enumerate() {
+                let mut int_acc: u128 = 0;
+                let mut frac_acc: u128 = 0;
+                for (&xv, &th) in x[c * k..(c + 1) * k].iter().zip(&self.theta) {
+                    let xv = xv as u128;
+                    let tot = xv * (th >> 64) + ((xv * (th as u64 as u128)) >> 64); // units of 2^-64
+                    int_acc += tot >> 64;
+                    frac_acc += tot as u64 as u128;
+                }
+                *r = int_acc + ((frac_acc + (1u128 << 63)) >> 64);
+            }
+            for (j, o) in self.out.iter().enumerate() {
+                let w = &self.omega[j * k..(j + 1) * k];
+                let lam = if self.with_out_residues {
+                    self.lambda[j]
+                } else {
+                    0
+                };
+                for c in 0..bl {
+                    let mut acc: u128 = 0;
+                    for (&xv, &wi) in x[c * k..(c + 1) * k].iter().zip(w) {
+                        acc += xv as u128 * wi as u128;
+                    }
+                    let mut v = o.add(o.reduce_u128(acc), o.reduce_u128(rounded[c]));
+                    if self.with_out_residues {
+                        let xo = o.reduce(input[(k + j) * n + c0 + c]);
+                        v = o.add(v, o.mul(xo, lam));
+                    }
+                    output[j * n + c0 + c] = v;
+                }
+            }
+            c0 += bl;
         }
         Ok(())
     }

@@ -93,6 +93,21 @@ impl Modulus {
         }
     }
 
+    /// Reduces a signed integer with `|x| < p` into `[0, p)` (one add); larger inputs fall
+    /// back to [`Self::reduce_i64`].
+    #[inline(always)]
+    pub fn reduce_small_signed(&self, x: i64) -> u64 {
+        if x.unsigned_abs() < self.p {
+            if x < 0 {
+                (x as u64).wrapping_add(self.p)
+            } else {
+                x as u64
+            }
+        } else {
+            self.reduce_i64(x)
+        }
+    }
+
     /// Reduces a signed 128-bit integer into `[0, p)`.
     #[inline(always)]
     pub fn reduce_i128(&self, x: i128) -> u64 {
@@ -266,6 +281,9 @@ mod tests {
         fn signed_reduction(p in 2u64..(1u64 << 62), x in any::<i64>()) {
             let q = Modulus::new(p).unwrap();
             prop_assert_eq!(q.reduce_i64(x) as i128, (x as i128).rem_euclid(p as i128));
+            prop_assert_eq!(q.reduce_small_signed(x), q.reduce_i64(x));
+            let small = x % p as i64;
+            prop_assert_eq!(q.reduce_small_signed(small) as i128, (small as i128).rem_euclid(p as i128));
             let r = q.reduce_i64(x);
             let c = q.center(r);
             prop_assert!((c as i128 - x as i128).rem_euclid(p as i128) == 0);
