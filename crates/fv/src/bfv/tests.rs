@@ -47,7 +47,11 @@ fn ctx_of(which: &str) -> &'static FvContext {
     static S3: OnceLock<FvContext> = OnceLock::new();
     static A: OnceLock<FvContext> = OnceLock::new();
     static B: OnceLock<FvContext> = OnceLock::new();
+    static C: OnceLock<FvContext> = OnceLock::new();
+    static D: OnceLock<FvContext> = OnceLock::new();
     match which {
+        "C" => C.get_or_init(|| FvContext::new(FvParameters::set_c()).unwrap()),
+        "D" => D.get_or_init(|| FvContext::new(FvParameters::set_d()).unwrap()),
         "s1" => S1.get_or_init(|| FvContext::new(small(1, 4, 50)).unwrap()),
         "s3" => S3.get_or_init(|| FvContext::new(small(3, 2, 40)).unwrap()),
         "A" => A.get_or_init(|| FvContext::new(FvParameters::set_a()).unwrap()),
@@ -73,7 +77,12 @@ fn roundtrip_and_ops(which: &str, seed: u64) {
         .zip(&m2.coeffs)
         .map(|(a, b)| (a + b) % t)
         .collect();
-    let prod = naive_negacyclic(&m1.coeffs, &m2.coeffs, t);
+    // Large sets use the NTT-based reference (itself tested against the schoolbook one).
+    let prod = if ctx.parameters().n > 1 << 14 {
+        crate::cli::plain_mul(&m1.coeffs, &m2.coeffs, t).unwrap()
+    } else {
+        naive_negacyclic(&m1.coeffs, &m2.coeffs, t)
+    };
     let mut results = Vec::new();
     for v in Variant::ALL {
         let pk = ctx.generate_public_key(&sk, v, &mut rng).unwrap();
@@ -119,6 +128,18 @@ fn set_a_all_variants() {
 #[test]
 fn set_b_all_variants() {
     roundtrip_and_ops("B", 4);
+}
+
+#[test]
+#[ignore = "set C: heavy, run with --ignored"]
+fn set_c_all_variants() {
+    roundtrip_and_ops("C", 9);
+}
+
+#[test]
+#[ignore = "set D: heavy (several GiB), run with --ignored"]
+fn set_d_all_variants() {
+    roundtrip_and_ops("D", 10);
 }
 
 #[test]

@@ -314,3 +314,26 @@ mod conversion_tests {
         }
     }
 }
+
+#[cfg(test)]
+mod size_tests {
+    use super::*;
+    use crate::zq::primes::ntt_primes;
+
+    /// Set D's shapes (36 moduli of 61 bits, 37 auxiliary) fit the 128-bit accumulators.
+    #[test]
+    fn set_d_shapes_are_accepted() {
+        let q = ntt_primes(61, 1 << 16, 36, &[]).unwrap();
+        let a = ntt_primes(61, 1 << 16, 37, &q).unwrap();
+        let qb = RnsBasis::new(&q).unwrap();
+        let ab = RnsBasis::new(&a).unwrap();
+        assert!(ScaleRounder::new(&qb, &a, 65537, true).is_ok());
+        assert!(BaseConverter::new(&qb, &a).is_ok());
+        assert!(BaseConverter::new(&ab, &q).is_ok());
+        assert!(GammaScaler::new(&qb, 65537).is_ok());
+        // Far too many large moduli are refused, not overflowed.
+        let many = ntt_primes(61, 16, 80, &[]).unwrap();
+        let mb = RnsBasis::new(&many).unwrap();
+        assert!(ScaleRounder::new(&mb, &a, 65537, true).is_err());
+    }
+}

@@ -52,7 +52,7 @@ impl ScaleRounder {
             .map(|m| m.value() as f64)
             .fold(0.0, f64::max);
         let maxo = out.iter().map(|&o| o as f64).fold(0.0, f64::max);
-        if (k as f64 + 2.0) * maxq * maxo >= 2f64.powi(127) {
+        if (k as f64 + 2.0) * maxq * maxo >= 2f64.powi(128) {
             return Err(FvError::InvalidParameters(
                 "scale-and-round: too many or too large moduli for 128-bit accumulation".into(),
             ));
@@ -181,9 +181,12 @@ impl ScaleRounder {
 /// (HPR Lemma 2).
 #[derive(Debug, Clone)]
 pub struct GammaScaler {
-    conv: super::BaseConverter,
+    moduli: Vec<Modulus>,
+    /// `gamma t (Q/q_i)^-1 mod q_i` and Shoup constants.
+    a: Vec<(u64, u64)>,
+    /// `(Q/q_i) * (-Q^-1) mod gamma t`.
+    w: Vec<u64>,
     gt: Modulus,
-    neg_q_inv: u64,
     log_gamma: u32,
     t: u64,
 }
@@ -199,15 +202,36 @@ impl GammaScaler {
         }
         let gt_v = t << log_gamma;
         let gt = Modulus::new(gt_v)?;
-        let conv = super::BaseConverter::with_scale(q, &[gt_v], gt_v % (1 << 62))?;
         let qm = (q.product() % gt_v).to_u64().unwrap_or(0);
         let inv = gt.inv(qm).ok_or(FvError::InvalidParameters(
             "Q not coprime with gamma t".into(),
         ))?;
+        let neg_inv = gt.neg(inv);
+        let mut a = Vec::new();
+        let mut w = Vec::new();
+        for (i, m) in q.moduli().iter().enumerate() {
+            let v = m.mul(q.qhat_inv(i).0, m.reduce(gt_v));
+            a.push((v, m.shoup(v)));
+            let qhat = ((q.product() / m.value()) % gt_v).to_u64().unwrap_or(0);
+            w.push(gt.mul(qhat, neg_inv));
+        }
+        if (q.len() as f64 + 1.0)
+            * (gt_v as f64)
+            * q.moduli()
+                .iter()
+                .map(|m| m.value() as f64)
+                .fold(0.0, f64::max)
+            >= 2f64.powi(128)
+        {
+            return Err(FvError::InvalidParameters(
+                "gamma scaler: basis too large".into(),
+            ));
+        }
         Ok(Self {
-            conv,
+            moduli: q.moduli().to_vec(),
+            a,
+            w,
             gt,
-            neg_q_inv: gt.neg(inv),
             log_gamma,
             t,
         })
@@ -215,18 +239,34 @@ impl GammaScaler {
 
     /// `input`: `K * n` residues; returns `n` values modulo `t`.
     pub fn scale(&self, input: &[u64], n: usize) -> Result<Vec<u64>, FvError> {
-        let mut s = vec![0u64; n];
-        self.conv.fast(input, &mut s, n)?;
-        let g = 1u64 << self.log_gamma;
-        Ok(s.iter()
+        let k = self.moduli.len();
+        if input.len() != k * n {
+            return Err(FvError::LengthMismatch {
+                expected: k * n,
+                got: input.len(),
+            });
+        }
+        let mut acc = vec![0u128; n];
+        for (i, m) in self.moduli.iter().enumerate() {
+            let (ai, ais) = self.a[i];
+            let wi = self.w[i] as u128;
+            for (s, &x) in acc.iter_mut().zip(&input[i * n..(i + 1) * n]) {
+                *s += m.mul_shoup(x, ai, ais) as u128 * wi;
+            }
+        }
+        let g = 1i64 << self.log_gamma;
+        let t = self.t as i64;
+        Ok(acc
+            .iter()
             .map(|&v| {
-                let r = self.gt.mul(v, self.neg_q_inv);
-                let mut rc = (r & (g - 1)) as i128;
-                if rc >= (g >> 1) as i128 {
-                    rc -= g as i128;
+                // r = -FBE(|gamma t x|_Q) / Q mod gamma t = gamma m + small (eq. 7).
+                let r = self.gt.reduce_u128(v) as i64;
+                let mut rc = r & (g - 1);
+                if rc >= g >> 1 {
+                    rc -= g;
                 }
-                let m = (r as i128 - rc) >> self.log_gamma;
-                m.rem_euclid(self.t as i128) as u64
+                let m = (r - rc) >> self.log_gamma; // in [0, t]
+                (if m >= t { m - t } else { m }) as u64
             })
             .collect())
     }
