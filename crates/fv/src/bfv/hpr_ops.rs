@@ -101,6 +101,7 @@ impl HprContext {
         s: &[u64],
         sigma: f64,
         decomposition: HprDecomposition,
+        truncated: bool,
         rng: &mut R,
     ) -> Vec<Vec<(HprPoly, HprPoly)>> {
         let ar = &self.arith;
@@ -112,9 +113,12 @@ impl HprContext {
             op.mul_assign_normalize(&mut s2[r.clone()], &s[r.clone()]);
             op.backward_unnormalized(&mut s2[r]);
         }
-        let (digits, js) = match decomposition {
-            HprDecomposition::Fine => (&self.rlk_digits_fine, ar.k),
-            HprDecomposition::Coarse => (&self.rlk_digits_coarse, 1),
+        let full = vec![ar.d; ar.d];
+        let (digits, js) = match (decomposition, truncated) {
+            (HprDecomposition::Fine, true) => (&self.rlk_digits_fine, ar.k),
+            (HprDecomposition::Coarse, true) => (&self.rlk_digits_coarse, 1),
+            (HprDecomposition::Fine, false) => (&full, ar.k),
+            (HprDecomposition::Coarse, false) => (&full, 1),
         };
         let mut keys = Vec::with_capacity(ar.d);
         for (i, &mi) in digits.iter().enumerate() {

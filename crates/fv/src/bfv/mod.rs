@@ -189,7 +189,9 @@ impl FvContext {
                 let (k0, k1) = self.rns.keygen_rlk(&sk.s_q, sigma, rng);
                 RlkData::Rns { k0, k1 }
             }
-            Variant::Hpr => return self.generate_relin_key_hpr(sk, HprDecomposition::Fine, rng),
+            Variant::Hpr => {
+                return self.generate_relin_key_hpr(sk, HprDecomposition::Fine, false, rng)
+            }
         };
         Ok(RelinKey {
             variant,
@@ -199,16 +201,28 @@ impl FvContext {
     }
 
     /// An HPR relinearisation key with the chosen decomposition.
+    ///
+    /// `truncated` selects the truncated keys of Remark 2 (component `i` kept modulo
+    /// `p^(i+1)`, with guard digits where `p` is small, see
+    /// [`FvContext::hpr_key_digits`]): smaller keys and fewer products, but the
+    /// wrap-around term `r p^(i+1) u` of a sample modulo `p^(i+1)` adds noise of about
+    /// `n^2 p_j p^(i+1)`, which costs depth (see docs/FV.md). The default key
+    /// ([`FvContext::generate_relin_key`]) is not truncated.
     pub fn generate_relin_key_hpr<R: RngCore + CryptoRng>(
         &self,
         sk: &SecretKey,
         decomposition: HprDecomposition,
+        truncated: bool,
         rng: &mut R,
     ) -> Result<RelinKey, FvError> {
         self.check_ctx(sk.ctx_id, "secret key")?;
-        let keys = self
-            .hpr
-            .keygen_rlk(&sk.s_hpr, self.parameters().sigma, decomposition, rng);
+        let keys = self.hpr.keygen_rlk(
+            &sk.s_hpr,
+            self.parameters().sigma,
+            decomposition,
+            truncated,
+            rng,
+        );
         Ok(RelinKey {
             variant: Variant::Hpr,
             ctx_id: self.id(),

@@ -152,19 +152,29 @@ fn hpr_coarse_decomposition_and_depth_two() {
         let pk = ctx
             .generate_public_key(&sk, Variant::Hpr, &mut rng)
             .unwrap();
-        let rlk = ctx
-            .generate_relin_key_hpr(&sk, HprDecomposition::Coarse, &mut rng)
-            .unwrap();
-        let m = random_pt(ctx, &mut rng);
-        let c = ctx.encrypt(&pk, &m, &mut rng).unwrap();
-        let sq = ctx.mul_relin(&c, &c, &rlk).unwrap();
-        let want = naive_negacyclic(&m.coeffs, &m.coeffs, t);
-        assert_eq!(ctx.decrypt(&sk, &sq).unwrap().coeffs, want);
-        let q4 = ctx.mul_relin(&sq, &sq, &rlk).unwrap();
-        assert_eq!(
-            ctx.decrypt(&sk, &q4).unwrap().coeffs,
-            naive_negacyclic(&want, &want, t)
-        );
+        for (dec, trunc) in [
+            (HprDecomposition::Coarse, false),
+            (HprDecomposition::Coarse, true),
+            (HprDecomposition::Fine, true),
+        ] {
+            let rlk = ctx
+                .generate_relin_key_hpr(&sk, dec, trunc, &mut rng)
+                .unwrap();
+            let m = random_pt(ctx, &mut rng);
+            let c = ctx.encrypt(&pk, &m, &mut rng).unwrap();
+            let sq = ctx.mul_relin(&c, &c, &rlk).unwrap();
+            let want = naive_negacyclic(&m.coeffs, &m.coeffs, t);
+            assert_eq!(
+                ctx.decrypt(&sk, &sq).unwrap().coeffs,
+                want,
+                "{dec:?} {trunc}"
+            );
+            if !trunc {
+                let q4 = ctx.mul_relin(&sq, &sq, &rlk).unwrap();
+                let want4 = naive_negacyclic(&want, &want, t);
+                assert_eq!(ctx.decrypt(&sk, &q4).unwrap().coeffs, want4);
+            }
+        }
     }
 }
 
@@ -311,4 +321,102 @@ fn malformed_inputs_give_typed_errors() {
     assert!(SecretKey::from_coefficients(ctx, &[1; 5]).is_err());
     assert!(FvParameters::by_name("Z").is_err());
     assert!(Variant::parse("rns").is_err());
+}
+
+/// Exact noise (log2 of the largest |c0 + c1 s - Delta m| mod q) with big integers.
+fn noise_log2(ctx: &FvContext, sk: &SecretKey, ct: &Ciphertext, m: &[u64]) -> f64 {
+    use num_bigint::{BigInt, Sign};
+    use num_integer::Integer;
+    let (q, c0, c1): (BigInt, Vec<BigInt>, Vec<BigInt>) = match &ct.parts {
+        Parts::Rns(v) => (
+            BigInt::from_biguint(Sign::Plus, ctx.rns.q.product().clone()),
+            v[0].to_biguint(&ctx.rns.q)
+                .into_iter()
+                .map(BigInt::from)
+                .collect(),
+            v[1].to_biguint(&ctx.rns.q)
+                .into_iter()
+                .map(BigInt::from)
+                .collect(),
+        ),
+        Parts::Hpr(v) => (
+            BigInt::from_biguint(Sign::Plus, ctx.hpr.arith.modulus().clone()),
+            ctx.hpr
+                .arith
+                .to_biguint(&v[0])
+                .into_iter()
+                .map(BigInt::from)
+                .collect(),
+            ctx.hpr
+                .arith
+                .to_biguint(&v[1])
+                .into_iter()
+                .map(BigInt::from)
+                .collect(),
+        ),
+    };
+    let n = c0.len();
+    let t = ctx.parameters().t;
+    let delta = &q / t;
+    let s = &sk.coeffs;
+    let mut worst = 0f64;
+    for i in 0..n {
+        let mut x = c0[i].clone();
+        for j in 0..n {
+            if s[j] == 0 {
+                continue;
+            }
+            let (idx, sign) = if j <= i {
+                (i - j, 1i64)
+            } else {
+                (n + i - j, -1i64)
+            };
+            x += &c1[idx] * (s[j] * sign);
+        }
+        x -= &delta * m[i];
+        let mut r = x.mod_floor(&q);
+        if &r * 2 > q {
+            r -= &q;
+        }
+        let b = r.bits() as f64;
+        worst = worst.max(b);
+    }
+    worst
+}
+
+#[test]
+#[ignore = "diagnostic"]
+fn noise_growth_diagnostic() {
+    let ctx = ctx_of("s3");
+    let t = ctx.parameters().t;
+    let mut rng = ChaCha20Rng::seed_from_u64(11);
+    let sk = SecretKey::generate(ctx, &mut rng);
+    let hpr_trunc = ctx
+        .generate_relin_key_hpr(&sk, HprDecomposition::Fine, true, &mut rng)
+        .unwrap();
+    let hpr_coarse = ctx
+        .generate_relin_key_hpr(&sk, HprDecomposition::Coarse, false, &mut rng)
+        .unwrap();
+    for (label, v, key) in [
+        ("behz", Variant::Behz, None),
+        ("hps", Variant::Hps, None),
+        ("hpr", Variant::Hpr, None),
+        ("hpr-truncated", Variant::Hpr, Some(&hpr_trunc)),
+        ("hpr-coarse", Variant::Hpr, Some(&hpr_coarse)),
+    ] {
+        let pk = ctx.generate_public_key(&sk, v, &mut rng).unwrap();
+        let own = ctx.generate_relin_key(&sk, v, &mut rng).unwrap();
+        let rlk = key.unwrap_or(&own);
+        let m = random_pt(ctx, &mut rng);
+        let mut c = ctx.encrypt(&pk, &m, &mut rng).unwrap();
+        let mut e = m.coeffs.clone();
+        let mut line = format!("{label}: fresh {:.0}", noise_log2(ctx, &sk, &c, &e));
+        for _ in 0..3 {
+            e = naive_negacyclic(&e, &e, t);
+            let c3 = ctx.mul(&c, &c).unwrap();
+            c = ctx.relinearize(&c3, rlk).unwrap();
+            line += &format!(" -> {:.0}", noise_log2(ctx, &sk, &c, &e));
+        }
+        eprintln!("{line}");
+    }
 }
