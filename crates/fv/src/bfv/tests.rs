@@ -178,6 +178,41 @@ fn hpr_coarse_decomposition_and_depth_two() {
     }
 }
 
+/// Squares a fresh ciphertext until it stops decrypting; returns the number of correct
+/// squarings.
+fn practical_depth(ctx: &FvContext, v: Variant, seed: u64) -> usize {
+    let t = ctx.parameters().t;
+    let mut rng = ChaCha20Rng::seed_from_u64(seed);
+    let sk = SecretKey::generate(ctx, &mut rng);
+    let pk = ctx.generate_public_key(&sk, v, &mut rng).unwrap();
+    let rlk = ctx.generate_relin_key(&sk, v, &mut rng).unwrap();
+    let m = random_pt(ctx, &mut rng);
+    let mut e = m.coeffs.clone();
+    let mut c = ctx.encrypt(&pk, &m, &mut rng).unwrap();
+    for d in 0..40 {
+        e = naive_negacyclic(&e, &e, t);
+        c = ctx.mul_relin(&c, &c, &rlk).unwrap();
+        if ctx.decrypt(&sk, &c).unwrap().coeffs != e {
+            return d;
+        }
+    }
+    40
+}
+
+#[test]
+fn hpr_depth_matches_rns_depth() {
+    for which in ["s1", "s3"] {
+        let ctx = ctx_of(which);
+        let d: Vec<usize> = Variant::ALL
+            .iter()
+            .map(|&v| practical_depth(ctx, v, 12))
+            .collect();
+        assert!(d[0] >= 2, "{which}: {d:?}");
+        let rns = d[0].min(d[1]);
+        assert!(d[2] + 1 >= rns, "{which}: HPR depth {} vs RNS {rns}", d[2]);
+    }
+}
+
 #[test]
 fn batching_is_slotwise() {
     for which in ["A", "B"] {

@@ -329,6 +329,44 @@ impl HprArith {
     }
 }
 
+impl HprArith {
+    /// RNS -> HPR: the coefficients of `a` (coefficient representation), read as integers
+    /// in `[0, Q)` of `basis`, written as canonical HPR digits modulo `q = p^d`.
+    pub fn from_rns(&self, a: &super::RnsPoly, basis: &RnsBasis) -> Result<HprPoly, FvError> {
+        if a.is_ntt() {
+            return Err(FvError::InvalidParameters(
+                "convert from coefficient representation".into(),
+            ));
+        }
+        if a.num_moduli() != basis.len() || a.degree() != self.n {
+            return Err(FvError::LengthMismatch {
+                expected: basis.len() * self.n,
+                got: a.data().len(),
+            });
+        }
+        self.from_biguint(&a.to_biguint(basis))
+    }
+
+    /// HPR -> RNS: the integers `sum_i a_i p^i mod q` in `[0, q)`, reduced modulo each
+    /// modulus of `basis`.
+    pub fn to_rns(&self, a: &HprPoly, basis: &RnsBasis) -> Result<super::RnsPoly, FvError> {
+        if a.ntt {
+            return Err(FvError::InvalidParameters(
+                "convert from coefficient representation".into(),
+            ));
+        }
+        let xs = self.to_biguint(a);
+        let n = self.n;
+        let mut data = vec![0u64; basis.len() * n];
+        for (c, x) in xs.iter().enumerate() {
+            for (i, r) in basis.residues(x).into_iter().enumerate() {
+                data[i * n + c] = r;
+            }
+        }
+        super::RnsPoly::from_residues(data, n, basis.len())
+    }
+}
+
 #[cfg(test)]
 #[allow(clippy::needless_range_loop)]
 mod tests {
@@ -356,6 +394,28 @@ mod tests {
             let a = h.from_biguint(&xs).unwrap();
             assert_eq!(h.to_biguint(&a), xs);
         }
+    }
+
+    #[test]
+    fn rns_hpr_conversions() {
+        let h = arith(3, 2);
+        let n = h.n;
+        let mut rng = ChaCha8Rng::seed_from_u64(6);
+        // An RNS basis larger than q, so that integers below q survive both ways.
+        let big = RnsBasis::new(&ntt_primes(61, n, 5, &[]).unwrap()).unwrap();
+        let xs: Vec<BigUint> = (0..n).map(|_| rng.gen_biguint_below(h.modulus())).collect();
+        let mut data = vec![0u64; big.len() * n];
+        for (c, x) in xs.iter().enumerate() {
+            for (i, r) in big.residues(x).into_iter().enumerate() {
+                data[i * n + c] = r;
+            }
+        }
+        let a = crate::poly::RnsPoly::from_residues(data, n, big.len()).unwrap();
+        let hp = h.from_rns(&a, &big).unwrap();
+        assert_eq!(h.to_biguint(&hp), xs);
+        assert_eq!(h.to_rns(&hp, &big).unwrap(), a);
+        let small = RnsBasis::new(&[65537]).unwrap();
+        assert!(h.from_rns(&a, &small).is_err());
     }
 
     #[test]
