@@ -52,7 +52,7 @@ impl ScaleRounder {
             .map(|m| m.value() as f64)
             .fold(0.0, f64::max);
         let maxo = out.iter().map(|&o| o as f64).fold(0.0, f64::max);
-        if (k as f64 + 2.0) * maxq * maxo >= 2f64.powi(128) {
+        if (k as f64 + 4.0) * maxq * maxo.max(maxq) >= 2f64.powi(128) {
             return Err(FvError::InvalidParameters(
                 "scale-and-round: too many or too large moduli for 128-bit accumulation".into(),
             ));
@@ -156,16 +156,17 @@ impl ScaleRounder {
                     0
                 };
                 for c in 0..bl {
-                    let mut acc: u128 = 0;
+                    // One 128-bit accumulator: K products, the rounded fraction (< K 2^61)
+                    // and the residue term, reduced once.
+                    let mut acc: u128 = rounded[c];
                     for (&xv, &wi) in x[c * k..(c + 1) * k].iter().zip(w) {
                         acc += xv as u128 * wi as u128;
                     }
-                    let mut v = o.add(o.reduce_u128(acc), o.reduce_u128(rounded[c]));
                     if self.with_out_residues {
-                        let xo = o.reduce(input[(k + j) * n + c0 + c]);
-                        v = o.add(v, o.mul(xo, lam));
+                        let xo = input[(k + j) * n + c0 + c];
+                        acc += xo as u128 * lam as u128;
                     }
-                    output[j * n + c0 + c] = v;
+                    output[j * n + c0 + c] = o.reduce_u128(acc);
                 }
             }
             c0 += bl;
