@@ -1,1 +1,58 @@
-//! encint-tfhe (work in progress).
+//! encint-tfhe: the crypto layer of encint.
+//!
+//! Exact arithmetic on encrypted integers is built from signed-binary digits in `Z_32`
+//! (Parmesan-style). This crate provides the TFHE primitives on top of TFHE-rs `core_crypto`:
+//!
+//! * [`DigitParameters`] / [`DEFAULT_PARAMETERS`]: the parameter set and the `Δ = 2^59`
+//!   encoding without padding bit (module [`params`]);
+//! * [`ClientKey`] (secret, zeroized on drop) and [`ServerKey`] (bootstrapping and keyswitching
+//!   keys, cheap to clone);
+//! * [`Digit`]: an LWE ciphertext of one digit under the big (GLWE-derived) key, with linear
+//!   operations that need no bootstrap;
+//! * [`NegacyclicLut`] and [`ServerKey::bootstrap`] / [`ServerKey::bootstrap_batch`]: keyswitch
+//!   followed by a programmable bootstrap evaluating a negacyclic table;
+//! * [`envelope`]: versioned, checked, bounded serialization of keys and ciphertexts;
+//! * [`peer`]: timing helpers for the TFHE-rs high-level integer API (benchmark baseline).
+//!
+//! # Threads
+//!
+//! [`ServerKey::bootstrap_batch`] runs on the *current* rayon pool: call it inside
+//! `rayon::ThreadPool::install` to choose the thread count. Every thread keeps its own
+//! bootstrap scratch memory (thread-local, allocated on the first bootstrap of that thread and
+//! reused afterwards).
+#![deny(missing_docs)]
+
+mod bootstrap;
+mod digit;
+pub mod envelope;
+mod keys;
+pub mod params;
+pub mod peer;
+
+pub use digit::{signed_rep, Digit, NegacyclicLut};
+pub use envelope::{EnvelopeError, Kind, Validate};
+pub use keys::{ClientKey, ServerKey};
+pub use params::{DigitParameters, DEFAULT_PARAMETERS};
+
+/// Errors of the crypto layer (other than serialization, see [`EnvelopeError`]).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum TfheError {
+    /// A ciphertext does not have the LWE dimension of the key or of the other operand
+    /// (it belongs to another parameter set).
+    #[error("ciphertext has LWE dimension {found}, expected {expected}")]
+    DimensionMismatch {
+        /// The LWE dimension required.
+        expected: usize,
+        /// The LWE dimension found.
+        found: usize,
+    },
+    /// A linear combination without any ciphertext term (its dimension is unknown).
+    #[error("a linear combination needs at least one ciphertext term")]
+    EmptyLinearCombination,
+    /// [`ServerKey::bootstrap_many`] was given an unsupported number of tables.
+    #[error("bootstrap_many supports 1, 2, 4 or 8 tables, got {0}")]
+    UnsupportedLutCount(usize),
+    /// A TFHE-rs high-level API operation failed or returned a wrong result (module [`peer`]).
+    #[error("peer benchmark: {0}")]
+    Peer(String),
+}

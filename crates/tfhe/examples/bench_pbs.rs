@@ -1,0 +1,80 @@
+//! Timing of keyswitch + bootstrap: one job on one thread, and batches of 16 on 1 and 2
+//! threads. Run with `cargo run --release -p encint-tfhe --example bench_pbs`.
+
+use std::time::Instant;
+
+use encint_tfhe::{ClientKey, Digit, NegacyclicLut, DEFAULT_PARAMETERS};
+
+fn median(mut xs: Vec<f64>) -> f64 {
+    xs.sort_by(|a, b| a.total_cmp(b));
+    xs[xs.len() / 2]
+}
+
+fn main() {
+    let t = Instant::now();
+    let (ck, sk) = ClientKey::generate(&DEFAULT_PARAMETERS);
+    println!("keygen: {:.2} s", t.elapsed().as_secs_f64());
+    let lut = NegacyclicLut::from_fn(|x| 3 * x + 1);
+    let c = ck.encrypt_digit(5);
+
+    let one = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .unwrap();
+    let times: Vec<f64> = one.install(|| {
+        let _ = sk.bootstrap(&c, &lut); // warm the thread-local scratch
+        (0..40)
+            .map(|_| {
+                let t = Instant::now();
+                let out = sk.bootstrap(&c, &lut);
+                let dt = t.elapsed().as_secs_f64() * 1e3;
+                assert_eq!(ck.decrypt_digit(&out), lut.eval(5));
+                dt
+            })
+            .collect()
+    });
+    println!("keyswitch+PBS, 1 thread: median {:.2} ms", median(times));
+
+    let luts = [lut, NegacyclicLut::identity()];
+    let times: Vec<f64> = one.install(|| {
+        (0..20)
+            .map(|_| {
+                let t = Instant::now();
+                let _ = sk.bootstrap_many(&c, &luts).unwrap();
+                t.elapsed().as_secs_f64() * 1e3
+            })
+            .collect()
+    });
+    println!(
+        "bootstrap_many (2 tables), 1 thread: median {:.2} ms",
+        median(times)
+    );
+
+    let inputs: Vec<Digit> = (0..16).map(|m| ck.encrypt_digit(m)).collect();
+    let jobs: Vec<_> = inputs.iter().map(|d| (d, &lut)).collect();
+    for threads in [1, 2] {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        let times: Vec<f64> = pool.install(|| {
+            let _ = sk.bootstrap_batch(&jobs);
+            (0..5)
+                .map(|_| {
+                    let t = Instant::now();
+                    let outs = sk.bootstrap_batch(&jobs);
+                    let dt = t.elapsed().as_secs_f64() * 1e3;
+                    for (m, o) in outs.iter().enumerate() {
+                        assert_eq!(ck.decrypt_digit(o), lut.eval(m as i64));
+                    }
+                    dt
+                })
+                .collect()
+        });
+        let m = median(times);
+        println!(
+            "batch of 16, {threads} thread(s): median {m:.1} ms ({:.2} ms per bootstrap)",
+            m / 16.0
+        );
+    }
+}

@@ -1,0 +1,283 @@
+//! Keyswitch + programmable bootstrap with thread-local scratch memory.
+
+use std::cell::RefCell;
+
+use rayon::prelude::*;
+use tfhe::core_crypto::prelude::*;
+
+use crate::digit::{encode, Digit, NegacyclicLut};
+use crate::keys::{ServerKey, ServerKeyInner};
+use crate::params::{DIGIT_MODULUS, HALF_MODULUS};
+use crate::TfheError;
+
+/// Per-thread scratch memory of a bootstrap, reused across calls.
+struct Scratch {
+    /// `(n, N, k + 1)` this scratch was sized for.
+    shape: (LweDimension, PolynomialSize, GlweSize),
+    fft: Fft,
+    buffers: ComputationBuffers,
+    small: LweCiphertextOwned<u64>,
+    acc: GlweCiphertextOwned<u64>,
+}
+
+impl Scratch {
+    fn new(p: &crate::DigitParameters) -> Scratch {
+        let glwe_size = p.glwe_dimension.to_glwe_size();
+        let fft = Fft::new(p.polynomial_size);
+        let mut buffers = ComputationBuffers::new();
+        buffers.resize(
+            blind_rotate_assign_mem_optimized_requirement::<u64>(
+                glwe_size,
+                p.polynomial_size,
+                fft.as_view(),
+            )
+            .unaligned_bytes_required(),
+        );
+        Scratch {
+            shape: (p.lwe_dimension, p.polynomial_size, glwe_size),
+            fft,
+            buffers,
+            small: LweCiphertext::new(0, p.lwe_dimension.to_lwe_size(), p.ciphertext_modulus),
+            acc: GlweCiphertext::new(0, glwe_size, p.polynomial_size, p.ciphertext_modulus),
+        }
+    }
+}
+
+thread_local! {
+    static SCRATCH: RefCell<Option<Scratch>> = const { RefCell::new(None) };
+}
+
+/// Write the test polynomial of `lut` with `k` interleaved functions into `body`.
+///
+/// The switched phase of digit `m` is `m·2N/32` (plus noise); box `m` covers the `2N/32`
+/// positions centered on it (`[m·B - B/2, m·B + B/2)`, `B = 2N/32`). The blind rotation reads
+/// coefficient `p` for `p < N` and `-coefficient (p - N)` for `p >= N`, which realizes the
+/// negacyclic extension `f(x + 16) = -f(x)` automatically. With `k > 1` tables the phase is
+/// rounded to a multiple of `k` and table `j` is read at offset `j`.
+fn fill_test_polynomial(body: &mut [u64], luts: &[NegacyclicLut]) {
+    let n = body.len();
+    let k = luts.len();
+    let boxw = 2 * n / DIGIT_MODULUS as usize;
+    for (i, c) in body.iter_mut().enumerate() {
+        // Position i in units of k-slots: i = slot·k + j.
+        let (slot, j) = (i / k, i % k);
+        let pos = slot * k;
+        let m = (pos + boxw / 2) / boxw;
+        let v = if m < HALF_MODULUS as usize {
+            luts[j].values[m]
+        } else {
+            -luts[j].values[0]
+        };
+        *c = encode(v);
+    }
+}
+
+impl ServerKeyInner {
+    fn check(&self, input: &Digit) -> Result<(), TfheError> {
+        let expected = self.params.big_lwe_dimension().0;
+        let found = input.lwe_dimension();
+        if expected == found {
+            Ok(())
+        } else {
+            Err(TfheError::DimensionMismatch { expected, found })
+        }
+    }
+
+    /// Keyswitch + modulus switch + blind rotation of `input` over the test polynomial of
+    /// `luts`, then extract `luts.len()` samples.
+    fn bootstrap_impl(&self, input: &Digit, luts: &[NegacyclicLut]) -> Vec<Digit> {
+        let p = &self.params;
+        SCRATCH.with(|cell| {
+            let mut slot = cell.borrow_mut();
+            let shape = (
+                p.lwe_dimension,
+                p.polynomial_size,
+                p.glwe_dimension.to_glwe_size(),
+            );
+            if slot.as_ref().map(|s| s.shape) != Some(shape) {
+                *slot = Some(Scratch::new(p));
+            }
+            let s = slot.as_mut().expect("scratch was just initialized");
+
+            keyswitch_lwe_ciphertext(&self.ksk, &input.ct, &mut s.small);
+
+            s.acc.get_mut_mask().as_mut().fill(0);
+            fill_test_polynomial(s.acc.get_mut_body().as_mut(), luts);
+
+            let log_mod = p.polynomial_size.to_blind_rotation_input_modulus_log();
+            let k = luts.len();
+            if k == 1 {
+                let msed = lwe_ciphertext_centered_binary_modulus_switch::<u64, usize, _>(
+                    s.small.as_view(),
+                    log_mod,
+                );
+                blind_rotate_assign_mem_optimized(
+                    &msed,
+                    &mut s.acc,
+                    &self.fourier_bsk,
+                    s.fft.as_view(),
+                    s.buffers.stack(),
+                );
+            } else {
+                let msed = CoarseSwitched::new(s.small.as_view(), log_mod, k);
+                blind_rotate_assign_mem_optimized(
+                    &msed,
+                    &mut s.acc,
+                    &self.fourier_bsk,
+                    s.fft.as_view(),
+                    s.buffers.stack(),
+                );
+            }
+
+            (0..k)
+                .map(|j| {
+                    let mut out = LweCiphertext::new(
+                        0u64,
+                        p.big_lwe_dimension().to_lwe_size(),
+                        p.ciphertext_modulus,
+                    );
+                    extract_lwe_sample_from_glwe_ciphertext(&s.acc, &mut out, MonomialDegree(j));
+                    Digit::from_ct(out)
+                })
+                .collect()
+        })
+    }
+}
+
+/// Modulus switch to `2N / k` followed by multiplication by `k` (so the switched phase is a
+/// multiple of `k`), with the centered-mean correction of the `k = 1` switch scaled accordingly.
+struct CoarseSwitched {
+    mask: Vec<usize>,
+    body: usize,
+    log_modulus: CiphertextModulusLog,
+}
+
+impl CoarseSwitched {
+    fn new(lwe: LweCiphertextView<'_, u64>, log_mod: CiphertextModulusLog, k: usize) -> Self {
+        let log_k = k.trailing_zeros() as usize;
+        let coarse = CiphertextModulusLog(log_mod.0 - log_k);
+        // Same centered switch as the k = 1 path, to the coarser modulus 2N/k.
+        let msed = lwe_ciphertext_centered_binary_modulus_switch::<u64, usize, _>(lwe, coarse);
+        let full = (1usize << log_mod.0) - 1;
+        CoarseSwitched {
+            mask: msed.mask().map(|a| (a << log_k) & full).collect(),
+            body: (msed.body() << log_k) & full,
+            log_modulus: log_mod,
+        }
+    }
+}
+
+impl ModulusSwitchedLweCiphertext<usize> for CoarseSwitched {
+    fn log_modulus(&self) -> CiphertextModulusLog {
+        self.log_modulus
+    }
+
+    fn lwe_dimension(&self) -> LweDimension {
+        LweDimension(self.mask.len())
+    }
+
+    fn body(&self) -> usize {
+        self.body
+    }
+
+    fn mask(&self) -> impl ExactSizeIterator<Item = usize> + '_ {
+        self.mask.iter().copied()
+    }
+}
+
+impl ServerKey {
+    /// Programmable bootstrap: keyswitch `input` to the small key, then blind-rotate the test
+    /// polynomial of `lut`; the result encrypts `lut.eval(m)` under the big key with fresh
+    /// (input-independent) noise.
+    ///
+    /// Correct with the failure probability of the parameters when the noise of `input` is at
+    /// most that of a combination of independent bootstrap outputs of quadratic weight
+    /// [`crate::DigitParameters::max_quadratic_weight`]. About 13 ms on one Zen 4 core.
+    ///
+    /// # Panics
+    /// If `input` belongs to another parameter set (impossible while
+    /// [`crate::DEFAULT_PARAMETERS`] is the only set); see [`ServerKey::try_bootstrap`].
+    pub fn bootstrap(&self, input: &Digit, lut: &NegacyclicLut) -> Digit {
+        self.try_bootstrap(input, lut)
+            .expect("digit of another parameter set")
+    }
+
+    /// [`ServerKey::bootstrap`], returning an error instead of panicking on a digit of another
+    /// parameter set.
+    pub fn try_bootstrap(&self, input: &Digit, lut: &NegacyclicLut) -> Result<Digit, TfheError> {
+        self.inner.check(input)?;
+        let mut out = self.inner.bootstrap_impl(input, std::slice::from_ref(lut));
+        Ok(out.pop().expect("one table gives one output"))
+    }
+
+    /// Bootstrap every `(input, table)` pair in parallel on the current rayon pool (one batch =
+    /// one circuit level). Output `i` corresponds to job `i`.
+    ///
+    /// # Panics
+    /// As [`ServerKey::bootstrap`]; see [`ServerKey::try_bootstrap_batch`].
+    pub fn bootstrap_batch(&self, jobs: &[(&Digit, &NegacyclicLut)]) -> Vec<Digit> {
+        self.try_bootstrap_batch(jobs)
+            .expect("digit of another parameter set")
+    }
+
+    /// [`ServerKey::bootstrap_batch`], checking every input first.
+    pub fn try_bootstrap_batch(
+        &self,
+        jobs: &[(&Digit, &NegacyclicLut)],
+    ) -> Result<Vec<Digit>, TfheError> {
+        for (d, _) in jobs {
+            self.inner.check(d)?;
+        }
+        Ok(jobs
+            .par_iter()
+            .with_max_len(1)
+            .map(|(d, l)| {
+                let mut out = self.inner.bootstrap_impl(d, std::slice::from_ref(*l));
+                out.pop().expect("one table gives one output")
+            })
+            .collect())
+    }
+
+    /// Evaluate `k = luts.len()` tables (`k ∈ {1, 2, 4, 8}`) on one input with a single
+    /// keyswitch and blind rotation ("many-LUT" bootstrap).
+    ///
+    /// **Noise cost:** the phase is switched to `2N/k` instead of `2N`, so the modulus-switch
+    /// error is `k` times larger and the input noise margin shrinks by a factor `k`: with the
+    /// default parameters the input must have quadratic weight at most about `25 / k²` (i.e.
+    /// ≤ 6 for `k = 2`, 1 for `k = 4`) for a failure probability comparable to
+    /// [`ServerKey::bootstrap`]; `k = 8` is only safe on fresh encryptions and even then the
+    /// failure probability is far worse than `2^-129.6`. The outputs have the noise of ordinary
+    /// bootstrap outputs but are *not independent* of each other (they share the blind
+    /// rotation).
+    pub fn bootstrap_many(
+        &self,
+        input: &Digit,
+        luts: &[NegacyclicLut],
+    ) -> Result<Vec<Digit>, TfheError> {
+        if !matches!(luts.len(), 1 | 2 | 4 | 8) {
+            return Err(TfheError::UnsupportedLutCount(luts.len()));
+        }
+        self.inner.check(input)?;
+        Ok(self.inner.bootstrap_impl(input, luts))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn test_polynomial_layout() {
+        let lut = NegacyclicLut::from_fn(|x| x + 1);
+        let mut body = vec![0u64; 2048];
+        fill_test_polynomial(&mut body, &[lut]);
+        let boxw = 128;
+        // Box 0 is centered on 0: positions [0, 64) hold f(0); [64, 192) hold f(1)...
+        assert_eq!(body[0], encode(1));
+        assert_eq!(body[63], encode(1));
+        assert_eq!(body[64], encode(2));
+        assert_eq!(body[boxw * 15 + 63], encode(16));
+        // ... and the last half box belongs to x = 16: f(16) = -f(0).
+        assert_eq!(body[2047], encode(-1));
+    }
+}

@@ -1,0 +1,425 @@
+//! Versioned, checked serialization of keys and ciphertexts.
+//!
+//! Layout of an envelope (all integers little endian):
+//!
+//! | bytes | content |
+//! | --- | --- |
+//! | 8 | magic `b"ENCINT\0T"` |
+//! | 2 | format version (`u16`, currently [`FORMAT_VERSION`]) |
+//! | 1 | [`Kind`] tag |
+//! | 2 | length `L` of the parameter id (`u16`) |
+//! | L | parameter id (UTF-8, [`crate::DigitParameters::id`]) |
+//! | … | payload: bincode (fixed-int encoding, size-limited, no trailing bytes) |
+//!
+//! [`open`] checks magic, version, kind and parameter id before decoding the payload, decodes
+//! with a size limit (random bytes cannot trigger huge allocations) and validates the decoded
+//! value against the parameter set ([`Validate`]), so a ciphertext or key of the wrong size is
+//! rejected as [`EnvelopeError::Malformed`] instead of causing a later panic.
+
+use bincode::Options;
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+
+use crate::params::DigitParameters;
+
+/// Magic bytes at the start of every envelope.
+pub const MAGIC: [u8; 8] = *b"ENCINT\0T";
+
+/// Current format version.
+pub const FORMAT_VERSION: u16 = 1;
+
+const HEADER_FIXED: usize = MAGIC.len() + 2 + 1 + 2;
+
+/// What an envelope contains.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Kind {
+    /// A [`crate::ClientKey`] (secret).
+    ClientKey,
+    /// A [`crate::ServerKey`].
+    ServerKey,
+    /// One or more ciphertexts ([`crate::Digit`], `Vec<Digit>`, …).
+    Ciphertext,
+}
+
+impl Kind {
+    fn tag(self) -> u8 {
+        match self {
+            Kind::ClientKey => 1,
+            Kind::ServerKey => 2,
+            Kind::Ciphertext => 3,
+        }
+    }
+
+    fn from_tag(tag: u8) -> Option<Kind> {
+        match tag {
+            1 => Some(Kind::ClientKey),
+            2 => Some(Kind::ServerKey),
+            3 => Some(Kind::Ciphertext),
+            _ => None,
+        }
+    }
+
+    /// Largest payload accepted for this kind, in bytes (bounds every allocation of [`open`]).
+    pub fn size_limit(self) -> u64 {
+        match self {
+            // Two binary keys of 918 + 2048 u64 plus the id: a few tens of KiB.
+            Kind::ClientKey => 1 << 20,
+            // Standard bootstrapping key (~60 MB) + keyswitching key (~60 MB).
+            Kind::ServerKey => 256 << 20,
+            // 16 KiB per digit: up to 16384 digits per envelope.
+            Kind::Ciphertext => 256 << 20,
+        }
+    }
+}
+
+/// Errors of [`seal`] and [`open`].
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum EnvelopeError {
+    /// The bytes do not start with [`MAGIC`].
+    #[error("not an encint envelope (bad magic bytes)")]
+    BadMagic,
+    /// The bytes end inside the header.
+    #[error("envelope truncated")]
+    Truncated,
+    /// The envelope holds another kind of object.
+    #[error("envelope holds {found:?}, expected {expected:?}")]
+    WrongKind {
+        /// The kind the caller asked for.
+        expected: Kind,
+        /// The kind recorded in the envelope.
+        found: Kind,
+    },
+    /// The format version is not supported by this build.
+    #[error("unsupported envelope format version {0}")]
+    UnsupportedVersion(u16),
+    /// The envelope was made for another parameter set.
+    #[error("envelope is for parameters {found:?}, expected {expected:?}")]
+    WrongParameters {
+        /// The parameter id the caller asked for.
+        expected: String,
+        /// The parameter id recorded in the envelope.
+        found: String,
+    },
+    /// The header is valid but the payload is not (bad kind tag, undecodable or oversized
+    /// payload, wrong dimensions, …).
+    #[error("malformed envelope: {0}")]
+    Malformed(String),
+}
+
+/// Checks of a decoded value against the parameter set named in its envelope.
+///
+/// Implemented for the crate's keys and ciphertexts and for `Vec`, `Option`, arrays, slices of
+/// boxes and pairs of such values; implement it for your own containers of digits (returning
+/// `Ok(())` for types that hold no ciphertext).
+pub trait Validate {
+    /// `Ok(())` when `self` is usable with `params`, else a description of the problem.
+    fn validate(&self, params: &DigitParameters) -> Result<(), String>;
+}
+
+impl<T: Validate> Validate for Vec<T> {
+    fn validate(&self, params: &DigitParameters) -> Result<(), String> {
+        self.iter().try_for_each(|x| x.validate(params))
+    }
+}
+
+impl<T: Validate> Validate for Box<T> {
+    fn validate(&self, params: &DigitParameters) -> Result<(), String> {
+        (**self).validate(params)
+    }
+}
+
+impl<T: Validate> Validate for Option<T> {
+    fn validate(&self, params: &DigitParameters) -> Result<(), String> {
+        self.iter().try_for_each(|x| x.validate(params))
+    }
+}
+
+impl<T: Validate, const N: usize> Validate for [T; N] {
+    fn validate(&self, params: &DigitParameters) -> Result<(), String> {
+        self.iter().try_for_each(|x| x.validate(params))
+    }
+}
+
+impl<A: Validate, B: Validate> Validate for (A, B) {
+    fn validate(&self, params: &DigitParameters) -> Result<(), String> {
+        self.0.validate(params)?;
+        self.1.validate(params)
+    }
+}
+
+fn options(limit: u64) -> impl Options {
+    bincode::DefaultOptions::new()
+        .with_fixint_encoding()
+        .with_little_endian()
+        .with_limit(limit)
+        .reject_trailing_bytes()
+}
+
+/// Serialize `value` into an envelope of the given kind for the parameter set `params_id`.
+pub fn seal<T: Serialize>(
+    kind: Kind,
+    params_id: &str,
+    value: &T,
+) -> Result<Vec<u8>, EnvelopeError> {
+    let id_len = u16::try_from(params_id.len())
+        .map_err(|_| EnvelopeError::Malformed("parameter id longer than 65535 bytes".into()))?;
+    let payload = options(kind.size_limit())
+        .serialize(value)
+        .map_err(|e| EnvelopeError::Malformed(format!("cannot encode payload: {e}")))?;
+    let mut out = Vec::with_capacity(HEADER_FIXED + params_id.len() + payload.len());
+    out.extend_from_slice(&MAGIC);
+    out.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
+    out.push(kind.tag());
+    out.extend_from_slice(&id_len.to_le_bytes());
+    out.extend_from_slice(params_id.as_bytes());
+    out.extend_from_slice(&payload);
+    Ok(out)
+}
+
+/// The header fields of an envelope.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Header {
+    /// Format version.
+    pub version: u16,
+    /// Kind of the content.
+    pub kind: Kind,
+    /// Parameter id.
+    pub params_id: String,
+}
+
+/// Parse and check the header; returns it and the payload.
+pub fn read_header(bytes: &[u8]) -> Result<(Header, &[u8]), EnvelopeError> {
+    let magic_len = MAGIC.len().min(bytes.len());
+    if bytes[..magic_len] != MAGIC[..magic_len] {
+        return Err(EnvelopeError::BadMagic);
+    }
+    if bytes.len() < HEADER_FIXED {
+        return Err(EnvelopeError::Truncated);
+    }
+    let version = u16::from_le_bytes([bytes[8], bytes[9]]);
+    if version != FORMAT_VERSION {
+        return Err(EnvelopeError::UnsupportedVersion(version));
+    }
+    let kind = Kind::from_tag(bytes[10])
+        .ok_or_else(|| EnvelopeError::Malformed(format!("unknown kind tag {}", bytes[10])))?;
+    let id_len = u16::from_le_bytes([bytes[11], bytes[12]]) as usize;
+    let rest = &bytes[HEADER_FIXED..];
+    if rest.len() < id_len {
+        return Err(EnvelopeError::Truncated);
+    }
+    let params_id = std::str::from_utf8(&rest[..id_len])
+        .map_err(|_| EnvelopeError::Malformed("parameter id is not UTF-8".into()))?
+        .to_owned();
+    Ok((
+        Header {
+            version,
+            kind,
+            params_id,
+        },
+        &rest[id_len..],
+    ))
+}
+
+/// Decode an envelope, checking magic, version, kind and parameter id, then validate the value
+/// against the parameter set ([`Validate`]).
+///
+/// `params_id` must name a known parameter set ([`DigitParameters::from_id`]); otherwise the
+/// result is [`EnvelopeError::WrongParameters`]. Never panics, whatever the bytes.
+pub fn open<T: DeserializeOwned + Validate>(
+    bytes: &[u8],
+    expected: Kind,
+    params_id: &str,
+) -> Result<T, EnvelopeError> {
+    let value: T = open_unvalidated(bytes, expected, params_id)?;
+    let params =
+        DigitParameters::from_id(params_id).ok_or_else(|| EnvelopeError::WrongParameters {
+            expected: params_id.to_owned(),
+            found: "no known parameter set has this id".to_owned(),
+        })?;
+    value.validate(&params).map_err(EnvelopeError::Malformed)?;
+    Ok(value)
+}
+
+/// [`open`] without the [`Validate`] step (the header checks and the bounded decoding still
+/// apply; the crate's own types validate their dimensions while decoding as well).
+pub fn open_unvalidated<T: DeserializeOwned>(
+    bytes: &[u8],
+    expected: Kind,
+    params_id: &str,
+) -> Result<T, EnvelopeError> {
+    let (header, payload) = read_header(bytes)?;
+    if header.kind != expected {
+        return Err(EnvelopeError::WrongKind {
+            expected,
+            found: header.kind,
+        });
+    }
+    if header.params_id != params_id {
+        return Err(EnvelopeError::WrongParameters {
+            expected: params_id.to_owned(),
+            found: header.params_id,
+        });
+    }
+    options(expected.size_limit())
+        .deserialize(payload)
+        .map_err(|e| EnvelopeError::Malformed(format!("cannot decode payload: {e}")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Digit, DEFAULT_PARAMETERS};
+    use proptest::prelude::*;
+
+    fn id() -> &'static str {
+        DEFAULT_PARAMETERS.id()
+    }
+
+    fn sample() -> Vec<u8> {
+        let digits = vec![
+            Digit::trivial(3, &DEFAULT_PARAMETERS),
+            Digit::trivial(-7, &DEFAULT_PARAMETERS),
+        ];
+        seal(Kind::Ciphertext, id(), &digits).unwrap()
+    }
+
+    #[test]
+    fn round_trip_trivial_digits() {
+        let bytes = sample();
+        let back: Vec<Digit> = open(&bytes, Kind::Ciphertext, id()).unwrap();
+        assert_eq!(back[0], Digit::trivial(3, &DEFAULT_PARAMETERS));
+        assert_eq!(back[1], Digit::trivial(-7, &DEFAULT_PARAMETERS));
+    }
+
+    #[test]
+    fn header_errors() {
+        let bytes = sample();
+        assert_eq!(
+            open::<Vec<Digit>>(b"garbage!garbage!", Kind::Ciphertext, id()).unwrap_err(),
+            EnvelopeError::BadMagic
+        );
+        assert_eq!(
+            open::<Vec<Digit>>(&bytes[..10], Kind::Ciphertext, id()).unwrap_err(),
+            EnvelopeError::Truncated
+        );
+        assert_eq!(
+            open::<Vec<Digit>>(&bytes[..20], Kind::Ciphertext, id()).unwrap_err(),
+            EnvelopeError::Truncated
+        );
+        assert_eq!(
+            open::<Vec<Digit>>(&bytes, Kind::ServerKey, id()).unwrap_err(),
+            EnvelopeError::WrongKind {
+                expected: Kind::ServerKey,
+                found: Kind::Ciphertext
+            }
+        );
+        let mut v2 = bytes.clone();
+        v2[8] = 2;
+        assert_eq!(
+            open::<Vec<Digit>>(&v2, Kind::Ciphertext, id()).unwrap_err(),
+            EnvelopeError::UnsupportedVersion(2)
+        );
+        assert!(matches!(
+            open::<Vec<Digit>>(&bytes, Kind::Ciphertext, "other-params").unwrap_err(),
+            EnvelopeError::WrongParameters { .. }
+        ));
+        // Sealed for an unknown id and opened with it: the id matches but no set is known.
+        let foreign = seal(Kind::Ciphertext, "other-params", &Vec::<Digit>::new()).unwrap();
+        assert!(matches!(
+            open::<Vec<Digit>>(&foreign, Kind::Ciphertext, "other-params").unwrap_err(),
+            EnvelopeError::WrongParameters { .. }
+        ));
+        let mut bad_tag = bytes.clone();
+        bad_tag[10] = 9;
+        assert!(matches!(
+            open::<Vec<Digit>>(&bad_tag, Kind::Ciphertext, id()).unwrap_err(),
+            EnvelopeError::Malformed(_)
+        ));
+        // Payload truncated by one byte, or one trailing byte added.
+        assert!(matches!(
+            open::<Vec<Digit>>(&bytes[..bytes.len() - 1], Kind::Ciphertext, id()).unwrap_err(),
+            EnvelopeError::Malformed(_)
+        ));
+        let mut longer = bytes.clone();
+        longer.push(0);
+        assert!(matches!(
+            open::<Vec<Digit>>(&longer, Kind::Ciphertext, id()).unwrap_err(),
+            EnvelopeError::Malformed(_)
+        ));
+    }
+
+    #[test]
+    fn wrong_dimension_is_malformed() {
+        // Hand-build a ciphertext payload of LWE size 5 (a valid LweCiphertext encoding).
+        let ct = tfhe::core_crypto::prelude::LweCiphertext::new(
+            0u64,
+            tfhe::core_crypto::prelude::LweSize(5),
+            DEFAULT_PARAMETERS.ciphertext_modulus,
+        );
+        // Digit's wire form is a struct with a single field `ct`.
+        let bytes = seal(Kind::Ciphertext, id(), &(ct,)).unwrap();
+        let err = open::<Digit>(&bytes, Kind::Ciphertext, id()).unwrap_err();
+        assert!(
+            matches!(err, EnvelopeError::Malformed(ref m) if m.contains("LWE size 5")),
+            "{err:?}"
+        );
+    }
+
+    #[test]
+    fn huge_length_prefix_is_rejected_without_allocating() {
+        let mut bytes = sample();
+        let header = HEADER_FIXED + id().len();
+        // Vec length prefix: claim 2^62 digits.
+        bytes[header..header + 8].copy_from_slice(&(1u64 << 62).to_le_bytes());
+        assert!(matches!(
+            open::<Vec<Digit>>(&bytes, Kind::Ciphertext, id()).unwrap_err(),
+            EnvelopeError::Malformed(_)
+        ));
+        // Inner ciphertext length prefix: claim 2^61 coefficients.
+        let mut bytes = sample();
+        bytes[header + 8..header + 16].copy_from_slice(&(1u64 << 61).to_le_bytes());
+        assert!(matches!(
+            open::<Vec<Digit>>(&bytes, Kind::Ciphertext, id()).unwrap_err(),
+            EnvelopeError::Malformed(_)
+        ));
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(256))]
+
+        #[test]
+        fn random_bytes_never_panic(bytes in proptest::collection::vec(any::<u8>(), 0..256)) {
+            let _ = open::<Vec<Digit>>(&bytes, Kind::Ciphertext, id());
+            let _ = open::<Digit>(&bytes, Kind::Ciphertext, id());
+        }
+
+        #[test]
+        fn random_bytes_after_valid_header_never_panic(
+            tail in proptest::collection::vec(any::<u8>(), 0..64),
+            kind in 1u8..4,
+        ) {
+            let mut bytes = seal(Kind::from_tag(kind).unwrap(), id(), &()).unwrap();
+            bytes.extend_from_slice(&tail);
+            let _ = open::<Vec<Digit>>(&bytes, Kind::Ciphertext, id());
+            let _ = open::<crate::ClientKey>(&bytes, Kind::ClientKey, id());
+            let _ = open::<crate::ServerKey>(&bytes, Kind::ServerKey, id());
+        }
+
+        #[test]
+        fn mutated_envelopes_never_panic(
+            cut in 0usize..40_000,
+            flips in proptest::collection::vec((0usize..40_000, 0u8..8), 0..4),
+        ) {
+            let mut bytes = sample();
+            for (pos, bit) in flips {
+                let n = bytes.len();
+                bytes[pos % n] ^= 1 << bit;
+            }
+            bytes.truncate(cut);
+            // Flips in the coefficients give another valid ciphertext of the right size.
+            if let Ok(v) = open::<Vec<Digit>>(&bytes, Kind::Ciphertext, id()) {
+                prop_assert!(v.iter().all(|d| d.lwe_dimension() == 2048));
+            }
+        }
+    }
+}

@@ -1,0 +1,423 @@
+//! Key generation, encryption and decryption.
+
+use std::fmt;
+use std::sync::{Arc, Mutex};
+
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use tfhe::core_crypto::commons::generators::DeterministicSeeder;
+use tfhe::core_crypto::commons::math::random::Seed;
+use tfhe::core_crypto::prelude::*;
+use zeroize::Zeroize;
+
+use crate::digit::{decode, encode, Digit};
+use crate::envelope::Validate;
+use crate::params::DigitParameters;
+
+type Gen = DefaultRandomGenerator;
+
+/// The secret key: the small LWE key (keyswitch target) and the GLWE key (whose LWE reading is
+/// the big key digits are encrypted under).
+///
+/// Key material is overwritten with zeros on drop. It is never part of a [`ServerKey`].
+/// Encryption uses an internal CSPRNG behind a mutex, so a `ClientKey` can be shared between
+/// threads.
+pub struct ClientKey {
+    params: DigitParameters,
+    lwe_sk: LweSecretKeyOwned<u64>,
+    glwe_sk: GlweSecretKeyOwned<u64>,
+    rng: Mutex<EncryptionRandomGenerator<Gen>>,
+}
+
+impl Drop for ClientKey {
+    fn drop(&mut self) {
+        self.lwe_sk.as_mut().zeroize();
+        self.glwe_sk.as_mut().zeroize();
+    }
+}
+
+impl fmt::Debug for ClientKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ClientKey")
+            .field("params", &self.params.name)
+            .finish_non_exhaustive()
+    }
+}
+
+/// The public evaluation key: Fourier bootstrapping key (small key → GLWE key) and keyswitching
+/// key (big key → small key). Cloning is cheap (shared `Arc`).
+///
+/// The standard-domain bootstrapping key is kept next to its Fourier form so that the key can be
+/// serialized portably (the Fourier layout depends on the FFT backend of the machine) and so
+/// that deserialization never trusts sizes read from untrusted bytes. Memory: about 60 MB each
+/// for the two forms of the bootstrapping key and 60 MB for the keyswitching key.
+#[derive(Clone)]
+pub struct ServerKey {
+    pub(crate) inner: Arc<ServerKeyInner>,
+}
+
+pub(crate) struct ServerKeyInner {
+    pub(crate) params: DigitParameters,
+    pub(crate) bsk: LweBootstrapKeyOwned<u64>,
+    pub(crate) fourier_bsk: FourierLweBootstrapKeyOwned,
+    pub(crate) ksk: LweKeyswitchKeyOwned<u64>,
+}
+
+impl fmt::Debug for ServerKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ServerKey")
+            .field("params", &self.inner.params.name)
+            .finish_non_exhaustive()
+    }
+}
+
+impl ClientKey {
+    /// Generate a fresh key pair from the operating system's entropy.
+    pub fn generate(params: &DigitParameters) -> (ClientKey, ServerKey) {
+        let mut seeder = new_seeder();
+        let seeder = seeder.as_mut();
+        let secret = SecretRandomGenerator::<Gen>::new(seeder.seed());
+        let enc = EncryptionRandomGenerator::<Gen>::new(seeder.seed(), seeder);
+        Self::generate_with(params, secret, enc)
+    }
+
+    /// Generate a key pair deterministically from `seed` (tests and reproducible benchmarks
+    /// only: anyone knowing the seed knows the secret key). Later encryptions are deterministic
+    /// too.
+    pub fn generate_seeded(params: &DigitParameters, seed: u128) -> (ClientKey, ServerKey) {
+        let mut seeder = DeterministicSeeder::<Gen>::new(Seed(seed));
+        let secret = SecretRandomGenerator::<Gen>::new(seeder.seed());
+        let enc = EncryptionRandomGenerator::<Gen>::new(seeder.seed(), &mut seeder);
+        Self::generate_with(params, secret, enc)
+    }
+
+    fn generate_with(
+        params: &DigitParameters,
+        mut secret: SecretRandomGenerator<Gen>,
+        mut enc: EncryptionRandomGenerator<Gen>,
+    ) -> (ClientKey, ServerKey) {
+        let lwe_sk: LweSecretKeyOwned<u64> =
+            allocate_and_generate_new_binary_lwe_secret_key(params.lwe_dimension, &mut secret);
+        let glwe_sk: GlweSecretKeyOwned<u64> = allocate_and_generate_new_binary_glwe_secret_key(
+            params.glwe_dimension,
+            params.polynomial_size,
+            &mut secret,
+        );
+        let ksk = allocate_and_generate_new_lwe_keyswitch_key(
+            &glwe_sk.as_lwe_secret_key(),
+            &lwe_sk,
+            params.ks_base_log,
+            params.ks_level,
+            params.lwe_noise_distribution,
+            params.ciphertext_modulus,
+            &mut enc,
+        );
+        let bsk = par_allocate_and_generate_new_lwe_bootstrap_key(
+            &lwe_sk,
+            &glwe_sk,
+            params.pbs_base_log,
+            params.pbs_level,
+            params.glwe_noise_distribution,
+            params.ciphertext_modulus,
+            &mut enc,
+        );
+        let server = ServerKey::from_parts(*params, bsk, ksk);
+        let client = ClientKey {
+            params: *params,
+            lwe_sk,
+            glwe_sk,
+            rng: Mutex::new(enc),
+        };
+        (client, server)
+    }
+
+    /// The parameter set of this key.
+    pub fn params(&self) -> &DigitParameters {
+        &self.params
+    }
+
+    /// Encrypt `m mod 32` under the big key (noise: the GLWE noise distribution, far below a
+    /// bootstrap output's).
+    pub fn encrypt_digit(&self, m: i64) -> Digit {
+        let mut ct = LweCiphertext::new(
+            0u64,
+            self.params.big_lwe_dimension().to_lwe_size(),
+            self.params.ciphertext_modulus,
+        );
+        // A poisoned mutex only means another thread panicked while encrypting; the generator
+        // state is still a valid CSPRNG state.
+        let mut rng = self.rng.lock().unwrap_or_else(|e| e.into_inner());
+        encrypt_lwe_ciphertext(
+            &self.glwe_sk.as_lwe_secret_key(),
+            &mut ct,
+            Plaintext(encode(m)),
+            self.params.glwe_noise_distribution,
+            &mut rng,
+        );
+        Digit::from_ct(ct)
+    }
+
+    fn phase(&self, c: &Digit) -> u64 {
+        let key = self.glwe_sk.as_lwe_secret_key();
+        let (mask, body) = c.ct.get_mask_and_body();
+        let dot = mask
+            .as_ref()
+            .iter()
+            .zip(key.as_ref())
+            .fold(0u64, |acc, (a, s)| acc.wrapping_add(a.wrapping_mul(*s)));
+        body.data.wrapping_sub(dot)
+    }
+
+    /// Decrypt: the phase rounded to the nearest multiple of `Δ`, as a signed representative in
+    /// `-16..=15`.
+    ///
+    /// A digit of another parameter set decrypts to garbage (only the common prefix of the key
+    /// is used); it cannot panic.
+    pub fn decrypt_digit(&self, c: &Digit) -> i64 {
+        decode(self.phase(c))
+    }
+
+    /// Noise measurement: `phase - expected·Δ` as a signed fraction of the torus, in
+    /// `[-1/2, 1/2)`. Decryption is correct while this is in `(-1/64, 1/64)` (`±Δ/2`).
+    pub fn phase_error(&self, c: &Digit, expected: i64) -> f64 {
+        let e = self.phase(c).wrapping_sub(encode(expected)) as i64;
+        e as f64 / 2f64.powi(64)
+    }
+
+    /// Noise of the *blind-rotation input* of a bootstrap of `c`: keyswitch `c` with `server`,
+    /// modulus-switch it to `2N` like [`ServerKey::bootstrap`] does, and return the error of the
+    /// switched phase with respect to `expected·Δ`, as a fraction of the torus. This is the
+    /// quantity whose magnitude must stay below `Δ/2 = 1/64` for the bootstrap to be correct.
+    pub fn pre_rotation_error(&self, server: &ServerKey, c: &Digit, expected: i64) -> f64 {
+        let inner = &server.inner;
+        let mut small = LweCiphertext::new(
+            0u64,
+            inner.params.lwe_dimension.to_lwe_size(),
+            inner.params.ciphertext_modulus,
+        );
+        keyswitch_lwe_ciphertext(&inner.ksk, &c.ct, &mut small);
+        let log_mod = inner
+            .params
+            .polynomial_size
+            .to_blind_rotation_input_modulus_log();
+        let msed =
+            lwe_ciphertext_centered_binary_modulus_switch::<u64, u64, _>(small.as_view(), log_mod);
+        let modulus = 1u64 << log_mod.0;
+        let dot = msed
+            .mask()
+            .zip(self.lwe_sk.as_ref())
+            .fold(0u64, |acc, (a, s)| acc.wrapping_add(a.wrapping_mul(*s)));
+        let phase = msed.body().wrapping_sub(dot) % modulus;
+        // Blind rotation reads box `phase`; box `j` covers torus [(j - 1/2)/2N, (j + 1/2)/2N)
+        // after the centering, i.e. the switched phase stands for (phase + 1/2)/2N... we report
+        // the error of phase/2N against expected·Δ, centered by half a box.
+        let torus = (phase as f64 + 0.5) / modulus as f64;
+        let expected = encode(expected) as f64 / 2f64.powi(64);
+        let mut e = torus - expected;
+        e -= e.round();
+        e
+    }
+}
+
+impl ServerKey {
+    pub(crate) fn from_parts(
+        params: DigitParameters,
+        bsk: LweBootstrapKeyOwned<u64>,
+        ksk: LweKeyswitchKeyOwned<u64>,
+    ) -> ServerKey {
+        let mut fourier_bsk = FourierLweBootstrapKey::new(
+            bsk.input_lwe_dimension(),
+            bsk.glwe_size(),
+            bsk.polynomial_size(),
+            bsk.decomposition_base_log(),
+            bsk.decomposition_level_count(),
+        );
+        par_convert_standard_lwe_bootstrap_key_to_fourier(&bsk, &mut fourier_bsk);
+        ServerKey {
+            inner: Arc::new(ServerKeyInner {
+                params,
+                bsk,
+                fourier_bsk,
+                ksk,
+            }),
+        }
+    }
+
+    /// The parameter set of this key.
+    pub fn params(&self) -> &DigitParameters {
+        &self.inner.params
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Serialization: wire structs carrying the parameter id, validated before use.
+
+#[derive(Serialize)]
+struct ClientKeyWireRef<'a> {
+    params_id: &'a str,
+    lwe_sk: &'a LweSecretKeyOwned<u64>,
+    glwe_sk: &'a GlweSecretKeyOwned<u64>,
+}
+
+#[derive(Deserialize)]
+struct ClientKeyWire {
+    params_id: String,
+    lwe_sk: LweSecretKeyOwned<u64>,
+    glwe_sk: GlweSecretKeyOwned<u64>,
+}
+
+impl Drop for ClientKeyWire {
+    fn drop(&mut self) {
+        self.lwe_sk.as_mut().zeroize();
+        self.glwe_sk.as_mut().zeroize();
+    }
+}
+
+impl Serialize for ClientKey {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        ClientKeyWireRef {
+            params_id: self.params.name,
+            lwe_sk: &self.lwe_sk,
+            glwe_sk: &self.glwe_sk,
+        }
+        .serialize(serializer)
+    }
+}
+
+fn binary(key: &[u64]) -> bool {
+    key.iter().all(|&b| b <= 1)
+}
+
+impl<'de> Deserialize<'de> for ClientKey {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        use serde::de::Error;
+        let mut w = ClientKeyWire::deserialize(deserializer)?;
+        let params = DigitParameters::from_id(&w.params_id)
+            .ok_or_else(|| D::Error::custom(format!("unknown parameter set {}", w.params_id)))?;
+        if w.lwe_sk.as_ref().len() != params.lwe_dimension.0 || !binary(w.lwe_sk.as_ref()) {
+            return Err(D::Error::custom("malformed small LWE secret key"));
+        }
+        if w.glwe_sk.polynomial_size() != params.polynomial_size
+            || w.glwe_sk.as_ref().len() != params.big_lwe_dimension().0
+            || !binary(w.glwe_sk.as_ref())
+        {
+            return Err(D::Error::custom("malformed GLWE secret key"));
+        }
+        let mut seeder = new_seeder();
+        let seeder = seeder.as_mut();
+        let rng = EncryptionRandomGenerator::<Gen>::new(seeder.seed(), seeder);
+        // Move the keys out (the wire struct zeroizes whatever is left in it on drop).
+        let lwe_sk = std::mem::replace(&mut w.lwe_sk, LweSecretKey::from_container(vec![0u64]));
+        let glwe_sk = std::mem::replace(
+            &mut w.glwe_sk,
+            GlweSecretKey::from_container(vec![0u64], PolynomialSize(1)),
+        );
+        Ok(ClientKey {
+            params,
+            lwe_sk,
+            glwe_sk,
+            rng: Mutex::new(rng),
+        })
+    }
+}
+
+impl Validate for ClientKey {
+    fn validate(&self, params: &DigitParameters) -> Result<(), String> {
+        if self.params.name == params.name {
+            Ok(())
+        } else {
+            Err(format!(
+                "client key for {}, expected {}",
+                self.params.name, params.name
+            ))
+        }
+    }
+}
+
+#[derive(Serialize)]
+struct ServerKeyWireRef<'a> {
+    params_id: &'a str,
+    bsk: &'a LweBootstrapKeyOwned<u64>,
+    ksk: &'a LweKeyswitchKeyOwned<u64>,
+}
+
+#[derive(Deserialize)]
+struct ServerKeyWire {
+    params_id: String,
+    bsk: LweBootstrapKeyOwned<u64>,
+    ksk: LweKeyswitchKeyOwned<u64>,
+}
+
+impl Serialize for ServerKey {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        ServerKeyWireRef {
+            params_id: self.inner.params.name,
+            bsk: &self.inner.bsk,
+            ksk: &self.inner.ksk,
+        }
+        .serialize(serializer)
+    }
+}
+
+fn check_server_parts(
+    p: &DigitParameters,
+    bsk: &LweBootstrapKeyOwned<u64>,
+    ksk: &LweKeyswitchKeyOwned<u64>,
+) -> Result<(), String> {
+    // Check the stored fields first: the derived dimensions divide by them.
+    let glwe_size = p.glwe_dimension.to_glwe_size();
+    if bsk.glwe_size() != glwe_size
+        || bsk.polynomial_size() != p.polynomial_size
+        || bsk.decomposition_base_log() != p.pbs_base_log
+        || bsk.decomposition_level_count() != p.pbs_level
+        || !bsk.ciphertext_modulus().is_native_modulus()
+    {
+        return Err("bootstrapping key does not match the parameters".into());
+    }
+    let bsk_len =
+        p.lwe_dimension.0 * p.pbs_level.0 * glwe_size.0 * glwe_size.0 * p.polynomial_size.0;
+    if bsk.as_ref().len() != bsk_len {
+        return Err(format!(
+            "bootstrapping key has {} coefficients, expected {bsk_len}",
+            bsk.as_ref().len()
+        ));
+    }
+    if ksk.decomposition_base_log() != p.ks_base_log
+        || ksk.decomposition_level_count() != p.ks_level
+        || ksk.output_lwe_size() != p.lwe_dimension.to_lwe_size()
+        || !ksk.ciphertext_modulus().is_native_modulus()
+    {
+        return Err("keyswitching key does not match the parameters".into());
+    }
+    let ksk_len = p.big_lwe_dimension().0 * p.ks_level.0 * p.lwe_dimension.to_lwe_size().0;
+    if ksk.as_ref().len() != ksk_len {
+        return Err(format!(
+            "keyswitching key has {} coefficients, expected {ksk_len}",
+            ksk.as_ref().len()
+        ));
+    }
+    Ok(())
+}
+
+impl<'de> Deserialize<'de> for ServerKey {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        use serde::de::Error;
+        let w = ServerKeyWire::deserialize(deserializer)?;
+        let params = DigitParameters::from_id(&w.params_id)
+            .ok_or_else(|| D::Error::custom(format!("unknown parameter set {}", w.params_id)))?;
+        check_server_parts(&params, &w.bsk, &w.ksk).map_err(D::Error::custom)?;
+        Ok(ServerKey::from_parts(params, w.bsk, w.ksk))
+    }
+}
+
+impl Validate for ServerKey {
+    fn validate(&self, params: &DigitParameters) -> Result<(), String> {
+        if self.inner.params.name == params.name {
+            Ok(())
+        } else {
+            Err(format!(
+                "server key for {}, expected {}",
+                self.inner.params.name, params.name
+            ))
+        }
+    }
+}

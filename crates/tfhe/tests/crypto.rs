@@ -1,0 +1,280 @@
+//! End-to-end tests of keys, digits, bootstraps and serialization against plain arithmetic
+//! mod 32. Keys are generated once (seeded, so every run is reproducible).
+
+use std::sync::OnceLock;
+
+use encint_tfhe::envelope::{open, seal, EnvelopeError, Kind};
+use encint_tfhe::{
+    signed_rep, ClientKey, Digit, NegacyclicLut, ServerKey, TfheError, DEFAULT_PARAMETERS,
+};
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+
+fn keys() -> &'static (ClientKey, ServerKey) {
+    static KEYS: OnceLock<(ClientKey, ServerKey)> = OnceLock::new();
+    KEYS.get_or_init(|| ClientKey::generate_seeded(&DEFAULT_PARAMETERS, 0x5eed_0001))
+}
+
+fn random_lut(rng: &mut StdRng) -> NegacyclicLut {
+    let mut values = [0i64; 16];
+    for v in &mut values {
+        *v = rng.gen_range(-16..16);
+    }
+    NegacyclicLut::new(values)
+}
+
+#[test]
+fn encrypt_decrypt_all_digits() {
+    let (ck, _) = keys();
+    for m in -48i64..48 {
+        let c = ck.encrypt_digit(m);
+        assert_eq!(ck.decrypt_digit(&c), signed_rep(m), "m = {m}");
+        // Fresh noise is tiny: TUniform(17) on 2^64, i.e. below 2^-46 of the torus.
+        assert!(ck.phase_error(&c, m).abs() < 2f64.powi(-40));
+    }
+}
+
+#[test]
+fn trivial_digits_decrypt() {
+    let (ck, _) = keys();
+    for m in -16i64..16 {
+        let t = Digit::trivial(m, &DEFAULT_PARAMETERS);
+        assert_eq!(ck.decrypt_digit(&t), m);
+        assert_eq!(ck.phase_error(&t, m), 0.0);
+    }
+}
+
+#[test]
+fn linear_operations_match_plain_arithmetic() {
+    let (ck, _) = keys();
+    let mut rng = StdRng::seed_from_u64(7);
+    for _ in 0..40 {
+        let (a, b, w1, w2, c) = (
+            rng.gen_range(-16i64..16),
+            rng.gen_range(-16i64..16),
+            rng.gen_range(-9i64..10),
+            rng.gen_range(-9i64..10),
+            rng.gen_range(-40i64..40),
+        );
+        let ea = ck.encrypt_digit(a);
+        let eb = ck.encrypt_digit(b);
+        let mut s = ea.clone();
+        s.add_assign(&eb);
+        assert_eq!(ck.decrypt_digit(&s), signed_rep(a + b));
+        let mut d = ea.clone();
+        d.sub_assign(&eb);
+        assert_eq!(ck.decrypt_digit(&d), signed_rep(a - b));
+        assert_eq!(ck.decrypt_digit(&ea.scale(w1)), signed_rep(a * w1));
+        let mut k = ea.clone();
+        k.add_constant(c);
+        assert_eq!(ck.decrypt_digit(&k), signed_rep(a + c));
+        let l = Digit::linear(&[(&ea, w1), (&eb, w2)], c).unwrap();
+        assert_eq!(ck.decrypt_digit(&l), signed_rep(a * w1 + b * w2 + c));
+    }
+    assert_eq!(
+        Digit::linear(&[], 3).unwrap_err(),
+        TfheError::EmptyLinearCombination
+    );
+}
+
+#[test]
+fn bootstrap_evaluates_negacyclic_tables_on_every_input() {
+    let (ck, sk) = keys();
+    let mut rng = StdRng::seed_from_u64(11);
+    let mut luts = vec![NegacyclicLut::identity()];
+    luts.extend((0..3).map(|_| random_lut(&mut rng)));
+    let inputs: Vec<(i64, Digit)> = (0..32).map(|x| (x, ck.encrypt_digit(x))).collect();
+    let jobs: Vec<(&Digit, &NegacyclicLut)> = luts
+        .iter()
+        .flat_map(|l| inputs.iter().map(move |(_, d)| (d, l)))
+        .collect();
+    let outs = sk.bootstrap_batch(&jobs);
+    assert_eq!(outs.len(), jobs.len());
+    let mut i = 0;
+    for lut in &luts {
+        for (x, _) in &inputs {
+            assert_eq!(
+                ck.decrypt_digit(&outs[i]),
+                lut.eval(*x),
+                "x = {x}, lut = {lut:?}"
+            );
+            i += 1;
+        }
+    }
+    // The single-job entry point agrees with the batch.
+    let single = sk.bootstrap(&inputs[5].1, &luts[3]);
+    assert_eq!(ck.decrypt_digit(&single), luts[3].eval(5));
+}
+
+#[test]
+fn bootstrap_of_heaviest_allowed_combination() {
+    // 3·a + 4·b over independent bootstrap outputs: quadratic weight 9 + 16 = 25.
+    let (ck, sk) = keys();
+    let id = NegacyclicLut::identity();
+    let double = NegacyclicLut::from_fn(|x| 2 * x);
+    let mut rng = StdRng::seed_from_u64(13);
+    let cases: Vec<(i64, i64)> = (0..12)
+        .map(|_| (rng.gen_range(-16..16), rng.gen_range(-16..16)))
+        .collect();
+    let fresh: Vec<Digit> = cases
+        .iter()
+        .flat_map(|&(a, b)| [ck.encrypt_digit(a), ck.encrypt_digit(b)])
+        .collect();
+    let jobs: Vec<_> = fresh.iter().map(|d| (d, &id)).collect();
+    let boot = sk.bootstrap_batch(&jobs);
+    let combos: Vec<Digit> = boot
+        .chunks(2)
+        .map(|p| Digit::linear(&[(&p[0], 3), (&p[1], 4)], 1).unwrap())
+        .collect();
+    let jobs: Vec<_> = combos.iter().map(|d| (d, &double)).collect();
+    let outs = sk.bootstrap_batch(&jobs);
+    for (((a, b), combo), out) in cases.iter().zip(&combos).zip(&outs) {
+        let x = signed_rep(3 * id.eval(*a) + 4 * id.eval(*b) + 1);
+        assert_eq!(ck.decrypt_digit(combo), x);
+        assert_eq!(ck.decrypt_digit(out), double.eval(x));
+    }
+}
+
+#[test]
+fn bootstrap_many_shares_one_rotation() {
+    let (ck, sk) = keys();
+    let mut rng = StdRng::seed_from_u64(17);
+    let luts = [random_lut(&mut rng), random_lut(&mut rng)];
+    for x in 0..32 {
+        let c = ck.encrypt_digit(x);
+        let outs = sk.bootstrap_many(&c, &luts).unwrap();
+        assert_eq!(outs.len(), 2);
+        for (lut, out) in luts.iter().zip(&outs) {
+            assert_eq!(ck.decrypt_digit(out), lut.eval(x), "x = {x}");
+        }
+    }
+    let c = ck.encrypt_digit(1);
+    assert_eq!(
+        sk.bootstrap_many(&c, &[]).unwrap_err(),
+        TfheError::UnsupportedLutCount(0)
+    );
+    assert_eq!(
+        sk.bootstrap_many(&c, &luts[..1].repeat(3)).unwrap_err(),
+        TfheError::UnsupportedLutCount(3)
+    );
+}
+
+#[test]
+fn keys_and_digits_survive_envelopes() {
+    let (ck, sk) = keys();
+    let id = DEFAULT_PARAMETERS.id();
+
+    let digits: Vec<Digit> = (-3..3).map(|m| ck.encrypt_digit(m)).collect();
+    let bytes = seal(Kind::Ciphertext, id, &digits).unwrap();
+    let back: Vec<Digit> = open(&bytes, Kind::Ciphertext, id).unwrap();
+    assert_eq!(back, digits);
+
+    let ck_bytes = seal(Kind::ClientKey, id, ck).unwrap();
+    let ck2: ClientKey = open(&ck_bytes, Kind::ClientKey, id).unwrap();
+    // The reloaded key decrypts old ciphertexts and its encryptions decrypt with the original.
+    for (m, d) in (-3..3).zip(&digits) {
+        assert_eq!(ck2.decrypt_digit(d), m);
+        assert_eq!(ck.decrypt_digit(&ck2.encrypt_digit(m)), m);
+    }
+    assert!(matches!(
+        open::<ClientKey>(&ck_bytes, Kind::ServerKey, id).unwrap_err(),
+        EnvelopeError::WrongKind { .. }
+    ));
+
+    let sk_bytes = seal(Kind::ServerKey, id, sk).unwrap();
+    let sk2: ServerKey = open(&sk_bytes, Kind::ServerKey, id).unwrap();
+    let lut = NegacyclicLut::from_fn(|x| 5 - x);
+    let out = sk2.bootstrap(&digits[1], &lut);
+    assert_eq!(ck.decrypt_digit(&out), lut.eval(-2));
+    // Standard bootstrapping key + keyswitching key, ~60 MB each.
+    assert!(sk_bytes.len() > 100 << 20 && sk_bytes.len() < 160 << 20);
+
+    // A server key truncated anywhere is an error, not a panic.
+    for cut in [13, 200, sk_bytes.len() / 2, sk_bytes.len() - 1] {
+        assert!(open::<ServerKey>(&sk_bytes[..cut], Kind::ServerKey, id).is_err());
+    }
+}
+
+fn std_dev(xs: &[f64]) -> (f64, f64) {
+    let n = xs.len() as f64;
+    let mean = xs.iter().sum::<f64>() / n;
+    let var = xs.iter().map(|x| (x - mean) * (x - mean)).sum::<f64>() / (n - 1.0);
+    (mean, var.sqrt())
+}
+
+/// Measured noise against the model implied by the parameter set's failure probability.
+///
+/// Model: the set guarantees `P(fail) = 2^-129.581` when the blind-rotation input error
+/// (input noise through keyswitch + modulus switch) comes from a combination of bootstrap
+/// outputs with 2-norm 5. For a centered Gaussian that means the pre-rotation standard deviation
+/// is at most `σ_max = (Δ/2)/z` with `P(|N(0,1)| >= z) = 2^-129.581` (`z ≈ 13.2`), and hence
+/// one bootstrap output has `σ_out <= σ_max / 5`. We check, with a 25 % allowance for sampling
+/// error (the relative standard error of a standard deviation over n ≥ 128 samples is < 7 %):
+/// * `σ_out` of bootstrap outputs `<= σ_max / 5`;
+/// * `σ` of `3·a + 4·b` (quadratic weight 25) over independent outputs `<= σ_max`;
+/// * `σ` of the blind-rotation input for those combinations (after keyswitch and modulus
+///   switch) `<= σ_max`.
+#[test]
+fn noise_matches_model() {
+    let (ck, sk) = keys();
+    let p = DEFAULT_PARAMETERS;
+    let sigma_max = p.max_total_sigma();
+    let sigma_out_model = sigma_max / p.max_two_norm as f64;
+    let mut rng = StdRng::seed_from_u64(23);
+
+    let n = 256;
+    let msgs: Vec<i64> = (0..n).map(|_| rng.gen_range(-16..16)).collect();
+    let luts: Vec<NegacyclicLut> = (0..n).map(|_| random_lut(&mut rng)).collect();
+    let fresh: Vec<Digit> = msgs.iter().map(|&m| ck.encrypt_digit(m)).collect();
+    let jobs: Vec<_> = fresh.iter().zip(&luts).collect();
+    let outs = sk.bootstrap_batch(&jobs);
+    let expected: Vec<i64> = msgs.iter().zip(&luts).map(|(&m, l)| l.eval(m)).collect();
+    let errs: Vec<f64> = outs
+        .iter()
+        .zip(&expected)
+        .map(|(c, &e)| ck.phase_error(c, e))
+        .collect();
+    let (mean_out, sigma_out) = std_dev(&errs);
+
+    let mut combo_errs = Vec::new();
+    let mut pre_errs = Vec::new();
+    for (pair, e) in outs.chunks(2).zip(expected.chunks(2)) {
+        let c = Digit::linear(&[(&pair[0], 3), (&pair[1], 4)], 0).unwrap();
+        let x = 3 * e[0] + 4 * e[1];
+        combo_errs.push(ck.phase_error(&c, x));
+        pre_errs.push(ck.pre_rotation_error(sk, &c, x));
+    }
+    let (_, sigma_combo) = std_dev(&combo_errs);
+    let (mean_pre, sigma_pre) = std_dev(&pre_errs);
+
+    let log2 = |x: f64| x.log2();
+    eprintln!(
+        "noise (log2 of torus fractions): model σ_max {:.2}, σ_out model {:.2}; \
+         measured σ_out {:.2} (mean {:.2e}), σ(3a+4b) {:.2}, σ pre-rotation {:.2} (mean {:.2e})",
+        log2(sigma_max),
+        log2(sigma_out_model),
+        log2(sigma_out),
+        mean_out,
+        log2(sigma_combo),
+        log2(sigma_pre),
+        mean_pre,
+    );
+    let tol = 1.25;
+    assert!(
+        sigma_out <= sigma_out_model * tol,
+        "σ_out {sigma_out} > model {sigma_out_model}"
+    );
+    assert!(
+        sigma_combo <= sigma_max * tol,
+        "σ(3a+4b) {sigma_combo} > {sigma_max}"
+    );
+    assert!(
+        sigma_pre <= sigma_max * tol,
+        "σ pre-rotation {sigma_pre} > {sigma_max}"
+    );
+    // Errors are centered: |mean| well below one standard error of 4σ/sqrt(n).
+    assert!(mean_out.abs() < 4.0 * sigma_out / (n as f64).sqrt());
+    assert!(mean_pre.abs() < 4.0 * sigma_pre / ((n / 2) as f64).sqrt());
+    // Sanity: the measured noise is not zero (the measurement itself works).
+    assert!(sigma_out > 0.0 && sigma_pre > sigma_combo);
+}
