@@ -58,7 +58,21 @@ pub struct HprArith {
     pub(crate) p_to_bsk: BaseConverter,
     /// `p^-1 mod b` for `b` in `B_sk`, with Shoup constants.
     p_inv_bsk: Vec<(u64, u64)>,
-    sk: ShenoyKumaresan,
+    // Fused carry kernel constants.
+    /// `(p/p_j)^-1 mod p_j` (value, Shoup).
+    phi: Vec<(u64, u64)>,
+    /// `(p/p_j) mod b_l` at `l * k + j`, for `b_l` in `B_sk`.
+    fbe_w: Vec<u64>,
+    /// `-p mod b_l`.
+    neg_p_mod_b: Vec<u64>,
+    /// `(B/b_l)^-1 mod b_l` (value, Shoup).
+    bhat_inv: Vec<(u64, u64)>,
+    /// `(B/b_l) mod p_j` at `j * k + l`, and `(B/b_l) mod b_sk`.
+    sk_w: Vec<u64>,
+    sk_w_msk: Vec<u64>,
+    /// `B^-1 mod b_sk`, `B mod p_j`.
+    b_inv_msk: u64,
+    b_mod_p: Vec<u64>,
     p: BigUint,
     q: BigUint,
 }
@@ -108,7 +122,40 @@ impl HprArith {
                 .ok_or(FvError::InvalidModulus(m.value(), "p not invertible"))?;
             p_inv_bsk.push((inv, m.shoup(inv)));
         }
-        let sk = ShenoyKumaresan::new(&b_basis, bsk, p_moduli)?;
+        // Validates the Shenoy-Kumaresan setting (B coprime with b_sk, sizes).
+        ShenoyKumaresan::new(&b_basis, bsk, p_moduli)?;
+        if k > 8 {
+            return Err(FvError::InvalidParameters("HPR supports k <= 8".into()));
+        }
+        let phi = (0..k).map(|j| p_basis.qhat_inv(j)).collect();
+        let mut fbe_w = Vec::new();
+        let mut neg_p_mod_b = Vec::new();
+        for m in &moduli[k..] {
+            for &pj in p_moduli {
+                fbe_w.push(((&p / pj) % m.value()).to_u64().unwrap_or(0));
+            }
+            neg_p_mod_b.push(m.neg((&p % m.value()).to_u64().unwrap_or(0)));
+        }
+        let bprod = b_basis.product();
+        let bhat_inv = (0..k).map(|l| b_basis.qhat_inv(l)).collect();
+        let mut sk_w = Vec::new();
+        for &pj in p_moduli {
+            for &bl in b_moduli {
+                sk_w.push(((bprod / bl) % pj).to_u64().unwrap_or(0));
+            }
+        }
+        let sk_w_msk = b_moduli
+            .iter()
+            .map(|&bl| ((bprod / bl) % bsk).to_u64().unwrap_or(0))
+            .collect();
+        let msk_m = Modulus::new(bsk)?;
+        let b_inv_msk = msk_m
+            .inv((bprod % bsk).to_u64().unwrap_or(0))
+            .ok_or(FvError::InvalidModulus(bsk, "B not invertible modulo b_sk"))?;
+        let b_mod_p = p_moduli
+            .iter()
+            .map(|&pj| (bprod % pj).to_u64().unwrap_or(0))
+            .collect();
         let q = num_traits::pow(p.clone(), d);
         Ok(Self {
             n,
@@ -119,7 +166,14 @@ impl HprArith {
             ntt,
             p_to_bsk,
             p_inv_bsk,
-            sk,
+            phi,
+            fbe_w,
+            neg_p_mod_b,
+            bhat_inv,
+            sk_w,
+            sk_w_msk,
+            b_inv_msk,
+            b_mod_p,
             p,
             q,
         })
@@ -186,38 +240,64 @@ impl HprArith {
 
     /// One carry step: normalises digit `i` (`B_sk` residues become `FBE(a_i)`) and adds
     /// its carry to `next` (all residues, or only `P` when `next_is_msd`).
+    ///
+    /// Fused kernel, one coefficient at a time: centred `FBE` from `P` to `B_sk`, exact carry
+    /// `(a - FBE(a)) p^-1` in `B_sk`, Shenoy-Kumaresan extension of the carry to `P`.
+    #[allow(clippy::needless_range_loop)]
     pub fn carry(&self, digit: &mut [u64], next: &mut [u64], next_is_msd: bool) {
         let n = self.n;
         let k = self.k;
-        let kn = k * n;
-        let mut fbe = vec![0u64; (k + 1) * n];
-        let _ = self.p_to_bsk.fast_centered(&digit[..kn], &mut fbe, n);
-        let mut carry = vec![0u64; (k + 1) * n];
-        for (j, m) in self.moduli[k..].iter().enumerate() {
-            let (pi, pis) = self.p_inv_bsk[j];
-            let a = &mut digit[kn + j * n..kn + (j + 1) * n];
-            let f = &fbe[j * n..(j + 1) * n];
-            let cr = &mut carry[j * n..(j + 1) * n];
-            for c in 0..n {
-                cr[c] = m.mul_shoup(m.sub(a[c], f[c]), pi, pis);
-                a[c] = f[c];
+        let pm = &self.moduli[..k];
+        let bm = &self.moduli[k..];
+        let msk = &bm[k];
+        let mut y = [0u64; 8];
+        let mut cb = [0u64; 9];
+        let mut z = [0u64; 8];
+        for c in 0..n {
+            let mut neg = 0u64;
+            for j in 0..k {
+                let m = &pm[j];
+                let v = m.mul_shoup(digit[j * n + c], self.phi[j].0, self.phi[j].1);
+                neg += (v > m.value() >> 1) as u64;
+                y[j] = v;
             }
-        }
-        let mut carry_p = vec![0u64; kn];
-        let _ = self.sk.extend(&carry, &mut carry_p, n);
-        for (i, m) in self.moduli[..k].iter().enumerate() {
-            for (x, &y) in next[i * n..(i + 1) * n]
-                .iter_mut()
-                .zip(&carry_p[i * n..(i + 1) * n])
-            {
-                *x = m.add(*x, y);
+            for (l, b) in bm.iter().enumerate() {
+                let mut acc = neg as u128 * self.neg_p_mod_b[l] as u128;
+                let w = &self.fbe_w[l * k..(l + 1) * k];
+                for j in 0..k {
+                    acc += y[j] as u128 * w[j] as u128;
+                }
+                let f = b.reduce_u128(acc);
+                let idx = (k + l) * n + c;
+                let (pi, pis) = self.p_inv_bsk[l];
+                cb[l] = b.mul_shoup(b.sub(digit[idx], f), pi, pis);
+                digit[idx] = f;
             }
-        }
-        if !next_is_msd {
-            for (j, m) in self.moduli[k..].iter().enumerate() {
-                let r = kn + j * n..kn + (j + 1) * n;
-                for (x, &y) in next[r.clone()].iter_mut().zip(&carry[j * n..(j + 1) * n]) {
-                    *x = m.add(*x, y);
+            for l in 0..k {
+                z[l] = bm[l].mul_shoup(cb[l], self.bhat_inv[l].0, self.bhat_inv[l].1);
+            }
+            let mut acc: u128 = 0;
+            for l in 0..k {
+                acc += z[l] as u128 * self.sk_w_msk[l] as u128;
+            }
+            let conv_sk = msk.reduce_u128(acc);
+            let alpha = msk.center(msk.mul(msk.sub(conv_sk, cb[k]), self.b_inv_msk));
+            for (j, m) in pm.iter().enumerate() {
+                let w = &self.sk_w[j * k..(j + 1) * k];
+                let mut acc: u128 = 0;
+                for l in 0..k {
+                    acc += z[l] as u128 * w[l] as u128;
+                }
+                let bmp = self.b_mod_p[j];
+                let corr = if alpha >= 0 { m.neg(bmp) } else { bmp };
+                acc += alpha.unsigned_abs() as u128 * corr as u128;
+                let idx = j * n + c;
+                next[idx] = m.add(next[idx], m.reduce_u128(acc));
+            }
+            if !next_is_msd {
+                for (l, b) in bm.iter().enumerate() {
+                    let idx = (k + l) * n + c;
+                    next[idx] = b.add(next[idx], cb[l]);
                 }
             }
         }
