@@ -279,7 +279,8 @@ fn tune_allocator() {
     // SAFETY: mallopt only changes glibc allocator thresholds; called before any
     // multi-threaded use by these commands.
     unsafe {
-        libc::mallopt(libc::M_MMAP_THRESHOLD, 1 << 30);
+        // 32 MiB is the largest value glibc accepts on 64-bit targets.
+        libc::mallopt(libc::M_MMAP_THRESHOLD, 32 << 20);
         libc::mallopt(libc::M_TRIM_THRESHOLD, i32::MAX);
     }
 }
