@@ -48,8 +48,14 @@ fn ctx_of(which: &str) -> &'static FvContext {
     static A: OnceLock<FvContext> = OnceLock::new();
     static B: OnceLock<FvContext> = OnceLock::new();
     static C: OnceLock<FvContext> = OnceLock::new();
+    static S13: OnceLock<FvContext> = OnceLock::new();
+    static S14: OnceLock<FvContext> = OnceLock::new();
+    static S15: OnceLock<FvContext> = OnceLock::new();
     static D: OnceLock<FvContext> = OnceLock::new();
     match which {
+        "128-8192" => S13.get_or_init(|| FvContext::new(FvParameters::default_8192()).unwrap()),
+        "128-16384" => S14.get_or_init(|| FvContext::new(FvParameters::default_128()).unwrap()),
+        "128-32768" => S15.get_or_init(|| FvContext::new(FvParameters::default_32768()).unwrap()),
         "C" => C.get_or_init(|| FvContext::new(FvParameters::set_c()).unwrap()),
         "D" => D.get_or_init(|| FvContext::new(FvParameters::set_d()).unwrap()),
         "s1" => S1.get_or_init(|| FvContext::new(small(1, 4, 50)).unwrap()),
@@ -128,6 +134,18 @@ fn set_a_all_variants() {
 #[test]
 fn set_b_all_variants() {
     roundtrip_and_ops("B", 4);
+}
+
+#[test]
+fn default_128_bit_sets_all_variants() {
+    roundtrip_and_ops("128-8192", 13);
+    roundtrip_and_ops("128-16384", 14);
+}
+
+#[test]
+#[ignore = "128-bit n = 2^15: heavy, run with --ignored"]
+fn default_32768_all_variants() {
+    roundtrip_and_ops("128-32768", 15);
 }
 
 #[test]
