@@ -72,6 +72,18 @@ impl Arith {
     /// round adds disjoint pairs (one batch of bootstraps), so `m` terms take
     /// `⌈log2 m⌉` rounds instead of `m - 1`.
     pub fn sum(&self, b: &mut Builder, terms: Vec<SInt>) -> SInt {
+        self.sum_limited(b, terms, None)
+    }
+
+    /// [`Arith::sum`] keeping only the `limit` low digits of every partial sum
+    /// (a result mod `2^limit`); work for dropped digits is never done.
+    pub fn sum_limited(&self, b: &mut Builder, terms: Vec<SInt>, limit: Option<usize>) -> SInt {
+        let cut = |mut t: SInt| {
+            if let Some(n) = limit {
+                t.digits.truncate(n);
+            }
+            t
+        };
         let mut terms: Vec<SInt> = terms.into_iter().filter(|t| !t.is_empty()).collect();
         if terms.is_empty() {
             return SInt::default();
@@ -84,13 +96,13 @@ impl Arith {
             let mut it = terms.into_iter();
             while let Some(a) = it.next() {
                 match it.next() {
-                    Some(c) => next.push(self.add(b, &a, &c)),
+                    Some(c) => next.push(cut(self.add(b, &a, &c))),
                     None => next.push(a),
                 }
             }
             terms = next;
         }
-        terms.pop().unwrap_or_default()
+        cut(terms.pop().unwrap_or_default())
     }
 
     /// Sum of many integers added one after the other (Parmesan's schoolbook

@@ -33,8 +33,8 @@ mod scalar;
 mod square;
 pub mod table;
 
-use std::cell::RefCell;
 use std::collections::HashMap;
+use std::sync::Mutex;
 
 use encint_core::circuit::{Builder, NodeId};
 
@@ -139,8 +139,8 @@ impl Config {
 #[derive(Debug)]
 pub struct Arith {
     config: Config,
-    mul_plans: RefCell<HashMap<(usize, usize), MulPlan>>,
-    square_plans: RefCell<HashMap<usize, SquarePlan>>,
+    mul_plans: Mutex<HashMap<(usize, usize), MulPlan>>,
+    square_plans: Mutex<HashMap<usize, SquarePlan>>,
 }
 
 impl Arith {
@@ -148,8 +148,8 @@ impl Arith {
     pub fn new(config: Config) -> Self {
         Arith {
             config,
-            mul_plans: RefCell::new(HashMap::new()),
-            square_plans: RefCell::new(HashMap::new()),
+            mul_plans: Mutex::new(HashMap::new()),
+            square_plans: Mutex::new(HashMap::new()),
         }
     }
 

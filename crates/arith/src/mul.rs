@@ -53,8 +53,9 @@ impl Arith {
     /// smallest depth), memoised.
     pub fn mul_plan(&self, lx: usize, ly: usize) -> MulPlan {
         let key = (lx.max(ly), lx.min(ly));
-        if let Some(p) = self.mul_plans.borrow().get(&key) {
-            return *p;
+        let cached = self.mul_plans.lock().map(|m| m.get(&key).copied());
+        if let Ok(Some(p)) = cached {
+            return p;
         }
         let (n, m) = key;
         let mut candidates = vec![
@@ -82,7 +83,9 @@ impl Arith {
                 (cost.bootstraps, cost.depth)
             })
             .expect("there is always a schoolbook candidate");
-        self.mul_plans.borrow_mut().insert(key, best);
+        if let Ok(mut m) = self.mul_plans.lock() {
+            m.insert(key, best);
+        }
         best
     }
 
@@ -108,6 +111,33 @@ impl Arith {
         } else {
             self.sum_sequential(b, rows)
         }
+    }
+
+    /// `x · y mod 2^n` as `n` digits at most (the wrapping product of TFHE-rs'
+    /// integers): only digit products below position `n` are made, and every
+    /// partial sum is cut to `n` digits, so no work is spent on dropped digits.
+    /// The result's value is congruent to `x·y` mod `2^n` and lies in `(-2^n, 2^n)`.
+    pub fn mul_low(&self, b: &mut Builder, x: &SInt, y: &SInt, n: usize) -> SInt {
+        b.labelled("mul_low", |b| {
+            let rows: Vec<SInt> = y
+                .digits
+                .iter()
+                .take(n)
+                .enumerate()
+                .map(|(j, &yj)| {
+                    let row = SInt {
+                        digits: x
+                            .digits
+                            .iter()
+                            .take(n - j)
+                            .map(|&xi| digit_product(b, xi, yj))
+                            .collect(),
+                    };
+                    row.trimmed(b).shl(b, j)
+                })
+                .collect();
+            self.sum_limited(b, rows, Some(n)).trimmed(b)
+        })
     }
 
     /// Karatsuba: `A = x1·y1`, `B = x0·y0`, `C = (x1+x0)(y1+y0)`, then

@@ -40,8 +40,9 @@ impl Arith {
 
     /// The plan the cost model picks for this length, memoised.
     pub fn square_plan(&self, n: usize) -> SquarePlan {
-        if let Some(p) = self.square_plans.borrow().get(&n) {
-            return *p;
+        let cached = self.square_plans.lock().map(|m| m.get(&n).copied());
+        if let Ok(Some(p)) = cached {
+            return p;
         }
         // Direct squaring needs Σ 4^i <= budget: 21 for 3 digits.
         let direct_weight: u64 = (0..n.min(3)).map(|i| 1u64 << (2 * i)).sum();
@@ -74,7 +75,9 @@ impl Arith {
                 (cost.bootstraps, cost.depth)
             })
             .expect("symmetric squaring is always a candidate");
-        self.square_plans.borrow_mut().insert(n, best);
+        if let Ok(mut m) = self.square_plans.lock() {
+            m.insert(n, best);
+        }
         best
     }
 

@@ -174,6 +174,17 @@ proptest! {
     }
 
     #[test]
+    fn mul_low((x, y) in two_operands()) {
+        let n = x.len().max(y.len());
+        let out = run(Config::BUDGET_25, &[&x, &y], |a, b, i| a.mul_low(b, &i[0], &i[1], n).digits);
+        prop_assert!(out.len() <= n);
+        let modulus = BigInt::from(1) << n;
+        let got = as_big(&out);
+        let want = BigInt::from(value(&x)) * value(&y);
+        prop_assert_eq!(((got - want) % &modulus + &modulus) % &modulus, BigInt::from(0));
+    }
+
+    #[test]
     fn square(x in one_operand()) {
         let out = run(Config::PARMESAN, &[&x], |a, b, i| a.square(b, &i[0]).digits);
         prop_assert_eq!(as_big(&out), BigInt::from(value(&x)) * value(&x));
