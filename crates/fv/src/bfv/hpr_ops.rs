@@ -359,33 +359,17 @@ impl HprContext {
         let k = ar.k;
         let kn = k * n;
         let w = ar.width();
-        let mut acc0 = vec![vec![0u64; w * n]; d];
-        let mut acc1 = vec![vec![0u64; w * n]; d];
-        let mut mac = |r: &[u64], key: &(HprPoly, HprPoly)| {
-            for (l, (k0, k1)) in key.0.digits.iter().zip(&key.1.digits).enumerate() {
-                if l == d - 1 {
-                    mul_acc_flat(
-                        &mut acc0[l][..kn],
-                        &r[..kn],
-                        &k0[..kn],
-                        &ar.ntt_ops()[..k],
-                        n,
-                    );
-                    mul_acc_flat(
-                        &mut acc1[l][..kn],
-                        &r[..kn],
-                        &k1[..kn],
-                        &ar.ntt_ops()[..k],
-                        n,
-                    );
-                } else {
-                    mul_acc_flat(&mut acc0[l], r, k0, ar.ntt_ops(), n);
-                    mul_acc_flat(&mut acc1[l], r, k1, ar.ntt_ops(), n);
-                }
-            }
-        };
+        // All decomposition polynomials in NTT form, then one lazy (128-bit, reduced once)
+        // inner product per position and residue.
         let c2 = &c[2];
+        let nterms = match decomposition {
+            HprDecomposition::Fine => d * k,
+            HprDecomposition::Coarse => d,
+        };
+        let mut rs = vec![0u64; nterms * w * n];
+        let mut tkeys: Vec<&(HprPoly, HprPoly)> = Vec::with_capacity(nterms);
         let mut signed = vec![0i64; n];
+        let mut idx = 0;
         for i in 0..d {
             match decomposition {
                 HprDecomposition::Fine => {
@@ -395,19 +379,67 @@ impl HprContext {
                         for (s, &x) in signed.iter_mut().zip(&c2.digits[i][j * n..(j + 1) * n]) {
                             *s = m.center(m.mul_shoup(x, wj, wjs));
                         }
-                        let mut r = ar.digit_from_signed(&signed);
-                        ntt_forward(&mut r, ar.ntt_ops(), n);
-                        mac(&r, &keys[i][j]);
+                        let r = &mut rs[idx * w * n..(idx + 1) * w * n];
+                        for (ii, mm) in ar.moduli().iter().enumerate() {
+                            for (o, &sv) in r[ii * n..(ii + 1) * n].iter_mut().zip(&signed) {
+                                *o = mm.reduce_small_signed(sv);
+                            }
+                        }
+                        ntt_forward(r, ar.ntt_ops(), n);
+                        tkeys.push(&keys[i][j]);
+                        idx += 1;
                     }
                 }
                 HprDecomposition::Coarse => {
-                    let mut r = c2.digits[i].clone();
+                    let r = &mut rs[idx * w * n..(idx + 1) * w * n];
+                    r.copy_from_slice(&c2.digits[i]);
                     // The digit's value is FBE(digit) after propagation; the MSD needs it
                     // computed (its auxiliary residues are not kept).
                     let (pp, bb) = r.split_at_mut(kn);
                     let _ = ar.p_to_bsk.fast_centered(pp, bb, n);
-                    ntt_forward(&mut r, ar.ntt_ops(), n);
-                    mac(&r, &keys[i][0]);
+                    ntt_forward(r, ar.ntt_ops(), n);
+                    tkeys.push(&keys[i][0]);
+                    idx += 1;
+                }
+            }
+        }
+        let mut acc0 = vec![vec![0u64; w * n]; d];
+        let mut acc1 = vec![vec![0u64; w * n]; d];
+        let mut a0 = vec![0u128; n];
+        let mut a1 = vec![0u128; n];
+        for l in 0..d {
+            let width = if l == d - 1 { k } else { w };
+            for (ii, m) in ar.moduli()[..width].iter().enumerate() {
+                a0.fill(0);
+                a1.fill(0);
+                let mut cnt = 0;
+                for (t, key) in tkeys.iter().enumerate() {
+                    if l >= key.0.digits.len() {
+                        continue;
+                    }
+                    let rr = &rs[(t * w + ii) * n..(t * w + ii + 1) * n];
+                    let k0 = &key.0.digits[l][ii * n..(ii + 1) * n];
+                    let k1 = &key.1.digits[l][ii * n..(ii + 1) * n];
+                    for c in 0..n {
+                        let x = rr[c] as u128;
+                        a0[c] += x * k0[c] as u128;
+                        a1[c] += x * k1[c] as u128;
+                    }
+                    cnt += 1;
+                    if cnt == 60 {
+                        for v in a0.iter_mut().chain(a1.iter_mut()) {
+                            *v = m.reduce_u128(*v) as u128;
+                        }
+                        cnt = 1;
+                    }
+                }
+                let o0 = &mut acc0[l][ii * n..(ii + 1) * n];
+                for (o, &v) in o0.iter_mut().zip(&a0) {
+                    *o = m.reduce_u128(v);
+                }
+                let o1 = &mut acc1[l][ii * n..(ii + 1) * n];
+                for (o, &v) in o1.iter_mut().zip(&a1) {
+                    *o = m.reduce_u128(v);
                 }
             }
         }
