@@ -188,6 +188,12 @@ impl ClientKey {
     /// switched phase with respect to `expected·Δ`, as a fraction of the torus. This is the
     /// quantity whose magnitude must stay below `Δ/2 = 1/64` for the bootstrap to be correct.
     pub fn pre_rotation_error(&self, server: &ServerKey, c: &Digit, expected: i64) -> f64 {
+        self.pre_rotation_error_k(server, c, expected, 1)
+    }
+
+    /// [`ClientKey::pre_rotation_error`] for a many-LUT bootstrap of `k` tables (`k` a power
+    /// of two), whose modulus switch targets `2N / k`.
+    fn pre_rotation_error_k(&self, server: &ServerKey, c: &Digit, expected: i64, k: u32) -> f64 {
         let inner = &server.inner;
         let mut small = LweCiphertext::new(
             0u64,
@@ -199,6 +205,7 @@ impl ClientKey {
             .params
             .polynomial_size
             .to_blind_rotation_input_modulus_log();
+        let log_mod = CiphertextModulusLog(log_mod.0 - k.trailing_zeros() as usize);
         let msed =
             lwe_ciphertext_centered_binary_modulus_switch::<u64, u64, _>(small.as_view(), log_mod);
         let modulus = 1u64 << log_mod.0;
@@ -207,14 +214,12 @@ impl ClientKey {
             .zip(self.lwe_sk.as_ref())
             .fold(0u64, |acc, (a, s)| acc.wrapping_add(a.wrapping_mul(*s)));
         let phase = msed.body().wrapping_sub(dot) % modulus;
-        // Blind rotation reads box `phase`; box `j` covers torus [(j - 1/2)/2N, (j + 1/2)/2N)
-        // after the centering, i.e. the switched phase stands for (phase + 1/2)/2N... we report
-        // the error of phase/2N against expected·Δ, centered by half a box.
+        // The centered switch subtracts half a step, so the switched phase `p` stands for the
+        // torus point (p + 1/2) / modulus; box `m` of the test polynomial is centered on m·Δ.
         let torus = (phase as f64 + 0.5) / modulus as f64;
         let expected = encode(expected) as f64 / 2f64.powi(64);
-        let mut e = torus - expected;
-        e -= e.round();
-        e
+        let e = torus - expected;
+        e - e.round()
     }
 }
 
@@ -419,5 +424,47 @@ impl Validate for ServerKey {
                 self.inner.params.name, params.name
             ))
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::DEFAULT_PARAMETERS;
+
+    fn sigma(xs: &[f64]) -> f64 {
+        let n = xs.len() as f64;
+        let m = xs.iter().sum::<f64>() / n;
+        (xs.iter().map(|x| (x - m) * (x - m)).sum::<f64>() / (n - 1.0)).sqrt()
+    }
+
+    /// The modulus switch dominates the blind-rotation input noise: switching to `2N/2` for a
+    /// two-table bootstrap roughly doubles the standard deviation even for fresh inputs.
+    #[test]
+    fn many_lut_switch_noise_is_about_k_times_larger() {
+        let (ck, sk) = ClientKey::generate_seeded(&DEFAULT_PARAMETERS, 99);
+        let cts: Vec<(i64, Digit)> = (0..96)
+            .map(|i| (i % 32, ck.encrypt_digit(i % 32)))
+            .collect();
+        let e1: Vec<f64> = cts
+            .iter()
+            .map(|(m, c)| ck.pre_rotation_error_k(&sk, c, *m, 1))
+            .collect();
+        let e2: Vec<f64> = cts
+            .iter()
+            .map(|(m, c)| ck.pre_rotation_error_k(&sk, c, *m, 2))
+            .collect();
+        let (s1, s2) = (sigma(&e1), sigma(&e2));
+        // Model: centered switch variance n/48 steps² (n = 918) plus keyswitch noise; k = 2
+        // quadruples the first term: ratio ≈ 1.9.
+        let ratio = s2 / s1;
+        eprintln!(
+            "pre-rotation σ, fresh inputs: k=1 {:.2} positions of 2N, k=2 {:.2}",
+            s1 * 4096.0,
+            s2 * 4096.0
+        );
+        assert!((1.5..2.3).contains(&ratio), "σ1 = {s1}, σ2 = {s2}");
+        // Fresh inputs already use most of the margin at k = 1: σ1 ≈ 2^-9.8 of the torus.
+        assert!(s1 > 2f64.powi(-10) && s1 < 2f64.powi(-9), "σ1 = {s1}");
     }
 }

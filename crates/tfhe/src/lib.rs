@@ -50,7 +50,7 @@ pub enum TfheError {
     #[error("a linear combination needs at least one ciphertext term")]
     EmptyLinearCombination,
     /// [`ServerKey::bootstrap_many`] was given an unsupported number of tables.
-    #[error("bootstrap_many supports 1, 2, 4 or 8 tables, got {0}")]
+    #[error("bootstrap_many supports 1 or 2 tables, got {0}")]
     UnsupportedLutCount(usize),
     /// A TFHE-rs high-level API operation failed or returned a wrong result (module [`peer`]).
     #[error("peer benchmark: {0}")]
