@@ -98,11 +98,8 @@ impl Modulus {
     #[inline(always)]
     pub fn reduce_small_signed(&self, x: i64) -> u64 {
         if x.unsigned_abs() < self.p {
-            if x < 0 {
-                (x as u64).wrapping_add(self.p)
-            } else {
-                x as u64
-            }
+            // Branch-free: add p when the sign bit is set.
+            (x as u64).wrapping_add(self.p & ((x >> 63) as u64))
         } else {
             self.reduce_i64(x)
         }
