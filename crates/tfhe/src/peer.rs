@@ -1,8 +1,10 @@
 //! Timing of the TFHE-rs high-level integer API, the baseline the encint circuits are compared
 //! with.
 //!
-//! Keys are generated once per process with `ConfigBuilder::default()` (TFHE-rs' default
-//! parameters, `PARAM_MESSAGE_2_CARRY_2_KS_PBS` family, 128-bit security) and cached. TFHE-rs
+//! Keys are generated once per process with `ConfigBuilder::default()` and cached. In TFHE-rs
+//! 1.8.2 (CPU) that default is `PARAM_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128`, the very set
+//! [`crate::DEFAULT_PARAMETERS`] is read from, so one TFHE-rs bootstrap costs the same as one
+//! [`crate::ServerKey::bootstrap`]: the comparison is of circuits, not of parameters. TFHE-rs
 //! keeps its server key in a thread-local; [`time_peer`] installs it on the calling thread, and
 //! TFHE-rs' own rayon parallelism runs on the current rayon pool, so the caller controls the
 //! thread count with `rayon::ThreadPool::install`.
