@@ -14,7 +14,7 @@ use crate::FvError;
 /// let enc = BatchEncoder::new(&ctx).unwrap();
 /// let v: Vec<u64> = (0..8192).collect();
 /// let pt = enc.encode(&ctx, &v).unwrap();
-/// assert_eq!(enc.decode(&pt), v);
+/// assert_eq!(enc.decode(&pt).unwrap(), v);
 /// ```
 #[derive(Debug, Clone)]
 pub struct BatchEncoder {
@@ -51,10 +51,17 @@ impl BatchEncoder {
         Plaintext::new(ctx, c)
     }
 
-    /// Decodes the slots of a plaintext.
-    pub fn decode(&self, pt: &Plaintext) -> Vec<u64> {
+    /// Decodes the slots of a plaintext (errors if its degree is not this encoder's).
+    pub fn decode(&self, pt: &Plaintext) -> Result<Vec<u64>, FvError> {
+        let n = self.op.degree();
+        if pt.coeffs.len() != n {
+            return Err(FvError::LengthMismatch {
+                expected: n,
+                got: pt.coeffs.len(),
+            });
+        }
         let mut v = pt.coeffs.clone();
         self.op.forward(&mut v);
-        v
+        Ok(v)
     }
 }

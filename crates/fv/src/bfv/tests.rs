@@ -242,7 +242,9 @@ fn batching_is_slotwise() {
         let x: Vec<u64> = (0..p.n).map(|_| rng.gen_range(0..t)).collect();
         let y: Vec<u64> = (0..p.n).map(|_| rng.gen_range(0..t)).collect();
         let px = enc.encode(ctx, &x).unwrap();
-        assert_eq!(enc.decode(&px), x);
+        assert_eq!(enc.decode(&px).unwrap(), x);
+        let other = Plaintext::new(ctx_of("s1"), vec![0; 1024]).unwrap();
+        assert!(enc.decode(&other).is_err());
         let py = enc.encode(ctx, &y).unwrap();
         let sk = SecretKey::generate(ctx, &mut rng);
         for v in Variant::ALL {
@@ -250,11 +252,15 @@ fn batching_is_slotwise() {
             let rlk = ctx.generate_relin_key(&sk, v, &mut rng).unwrap();
             let cx = ctx.encrypt(&pk, &px, &mut rng).unwrap();
             let cy = ctx.encrypt(&pk, &py, &mut rng).unwrap();
-            let s = enc.decode(&ctx.decrypt(&sk, &ctx.add(&cx, &cy).unwrap()).unwrap());
-            let m = enc.decode(
-                &ctx.decrypt(&sk, &ctx.mul_relin(&cx, &cy, &rlk).unwrap())
-                    .unwrap(),
-            );
+            let s = enc
+                .decode(&ctx.decrypt(&sk, &ctx.add(&cx, &cy).unwrap()).unwrap())
+                .unwrap();
+            let m = enc
+                .decode(
+                    &ctx.decrypt(&sk, &ctx.mul_relin(&cx, &cy, &rlk).unwrap())
+                        .unwrap(),
+                )
+                .unwrap();
             for i in 0..p.n {
                 assert_eq!(s[i], (x[i] + y[i]) % t);
                 assert_eq!(m[i], ((x[i] as u128 * y[i] as u128) % t as u128) as u64);
