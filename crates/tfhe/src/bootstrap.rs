@@ -267,6 +267,28 @@ impl ServerKey {
     }
 }
 
+impl ServerKey {
+    /// [`ServerKey::bootstrap_many`] for several inputs in parallel on the current rayon pool
+    /// (the many-LUT part of one circuit level). Output `i` holds the `luts_i.len()` results of
+    /// job `i`. All jobs are checked before any is run.
+    pub fn bootstrap_many_batch(
+        &self,
+        jobs: &[(&Digit, &[NegacyclicLut])],
+    ) -> Result<Vec<Vec<Digit>>, TfheError> {
+        for (d, luts) in jobs {
+            if !matches!(luts.len(), 1 | 2) {
+                return Err(TfheError::UnsupportedLutCount(luts.len()));
+            }
+            self.inner.check(d)?;
+        }
+        Ok(jobs
+            .par_iter()
+            .with_max_len(1)
+            .map(|(d, luts)| self.inner.bootstrap_impl(d, luts))
+            .collect())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -148,6 +148,26 @@ fn bootstrap_many_shares_one_rotation() {
             assert_eq!(ck.decrypt_digit(out), lut.eval(x), "x = {x}");
         }
     }
+    // The parallel batch form gives the same results.
+    let cts: Vec<Digit> = [3i64, -7, 12]
+        .iter()
+        .map(|&x| ck.encrypt_digit(x))
+        .collect();
+    let jobs: Vec<(&Digit, &[NegacyclicLut])> = cts.iter().map(|c| (c, &luts[..])).collect();
+    let outs = sk.bootstrap_many_batch(&jobs).unwrap();
+    for (x, outs) in [3i64, -7, 12].iter().zip(&outs) {
+        assert_eq!(outs.len(), 2);
+        for (lut, out) in luts.iter().zip(outs) {
+            assert_eq!(ck.decrypt_digit(out), lut.eval(*x), "x = {x}");
+        }
+    }
+    let four = luts.repeat(2);
+    let bad: Vec<(&Digit, &[NegacyclicLut])> = vec![(&cts[0], &luts[..]), (&cts[1], &four[..])];
+    assert_eq!(
+        sk.bootstrap_many_batch(&bad).unwrap_err(),
+        TfheError::UnsupportedLutCount(4)
+    );
+
     let c = ck.encrypt_digit(1);
     assert_eq!(
         sk.bootstrap_many(&c, &[]).unwrap_err(),
