@@ -192,8 +192,9 @@ impl ServerKey {
     ///
     /// Correct with the failure probability of the parameters when the noise of `input` is at
     /// most that of a combination of independent bootstrap outputs of quadratic weight
-    /// [`crate::DigitParameters::max_quadratic_weight`]. Cost: 16–19 ms of thread CPU time
-    /// measured on the shared 2-core Zen 4 development machine under load (`examples/bench_pbs.rs`);
+    /// [`crate::DigitParameters::max_quadratic_weight`]. Cost: 16–26 ms of thread CPU time
+    /// (keyswitch ≈ 4 ms of it) measured on the shared 2-core Zen 4 development machine under
+    /// load (`examples/bench_pbs.rs`);
     /// linear operations on digits are about four orders of magnitude cheaper.
     ///
     /// # Panics
