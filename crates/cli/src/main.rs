@@ -2,6 +2,9 @@
 //!
 //! Run `encint --help` for the commands.
 
+mod bench;
+mod crypto_cmds;
+
 use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
@@ -11,7 +14,6 @@ use encint_core::chains::{self, Chain};
 use encint_core::circuit::Builder;
 use encint_core::recode::koyama_tsuruoka;
 use encint_core::{clear, signed};
-use rand::Rng;
 
 #[derive(Parser)]
 #[command(
@@ -30,23 +32,32 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Build add, sub, mul, scalar mul, square, max, signum and round on two random
-    /// signed 16-bit integers, run them, and check every result against plain
-    /// arithmetic (exits non-zero on any mismatch).
-    Demo(DemoArgs),
+    /// Generate keys, encrypt two random signed 16-bit integers, compute add, sub,
+    /// mul, scalar mul, square, max, signum and round, decrypt and check every result
+    /// against plain arithmetic (exits non-zero on any mismatch).
+    Demo(crypto_cmds::DemoArgs),
+    /// Generate a client key (secret) and a server key into a directory.
+    Keygen(crypto_cmds::KeygenArgs),
+    /// Encrypt an integer with the client key.
+    Encrypt(crypto_cmds::EncryptArgs),
+    /// Evaluate one operation on ciphertexts with the server key.
+    Eval(crypto_cmds::EvalArgs),
+    /// Decrypt a ciphertext with the client key.
+    Decrypt(crypto_cmds::DecryptArgs),
+    /// Time the operations on real ciphertexts beside TFHE-rs' FheInt8/16/32 (same
+    /// process, same threads); prints our time, the peer's, the ratio, bootstraps, depth.
+    Bench(bench::BenchArgs),
     /// Print bootstraps, depth, widest level and largest LUT-input quadratic weight
     /// of each operation, beside Parmesan's figures.
     Cost(CostArgs),
     /// Statistics of the committed ASC* table, a chain for one scalar, or
     /// regeneration of the table.
     Chains(ChainsArgs),
-}
-
-#[derive(Args)]
-struct DemoArgs {
-    /// Seed for the random operands (default: random).
-    #[arg(long)]
-    seed: Option<u64>,
+    /// The FV scheme (BEHZ, HPS, HPR): single-threaded benchmarks and practical depth.
+    Fv {
+        #[command(subcommand)]
+        command: encint_fv::cli::FvCommand,
+    },
 }
 
 #[derive(Args)]
@@ -79,9 +90,15 @@ struct ChainsArgs {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
-        Command::Demo(a) => demo(a),
+        Command::Demo(a) => crypto_cmds::demo(a),
+        Command::Keygen(a) => crypto_cmds::keygen(a),
+        Command::Encrypt(a) => crypto_cmds::encrypt_cmd(a),
+        Command::Eval(a) => crypto_cmds::eval(a),
+        Command::Decrypt(a) => crypto_cmds::decrypt_cmd(a),
+        Command::Bench(a) => bench::bench(a),
         Command::Cost(a) => cost(a),
         Command::Chains(a) => chains_cmd(a),
+        Command::Fv { command } => encint_fv::cli::run(command).map_err(Into::into),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -92,7 +109,7 @@ fn main() -> ExitCode {
     }
 }
 
-type CliResult = Result<(), Box<dyn std::error::Error>>;
+pub(crate) type CliResult = Result<(), Box<dyn std::error::Error>>;
 
 fn cost(a: CostArgs) -> CliResult {
     let config = match a.budget {
@@ -224,47 +241,10 @@ fn print_chain(chain: &Chain) {
     }
 }
 
-fn demo(a: DemoArgs) -> CliResult {
-    let seed = a.seed.unwrap_or_else(|| rand::thread_rng().gen());
-    let mut rng = <rand::rngs::StdRng as rand::SeedableRng>::seed_from_u64(seed);
-    let bits = 16usize;
-    let x: i128 = rng.gen_range(-(1i128 << 15)..(1i128 << 15));
-    let y: i128 = rng.gen_range(-(1i128 << 15)..(1i128 << 15));
-    let k: i64 = 805;
-    println!("encint demo (seed {seed}): x = {x}, y = {y}, signed 16-bit, scalar k = {k}");
-    println!("executor: clear (plaintext digits, same circuits the encrypted executor runs)");
+/// The demo's operations on the clear executor (`encint demo --clear`).
+fn demo_clear(ops: &[(&str, encint::Op, i128)], x: i128, y: i128, bits: usize) -> CliResult {
+    println!("executor: clear (plaintext digits, the same circuits the TFHE executor runs)");
     let ar = Arith::new(Config::BUDGET_25);
-    type Op<'a> = (
-        &'a str,
-        i128,
-        Box<dyn Fn(&Arith, &mut Builder, &SInt, &SInt) -> Vec<encint_core::circuit::NodeId>>,
-    );
-    let ops: Vec<Op> = vec![
-        ("x + y", x + y, Box::new(|a, b, p, q| a.add(b, p, q).digits)),
-        ("x - y", x - y, Box::new(|a, b, p, q| a.sub(b, p, q).digits)),
-        ("x * y", x * y, Box::new(|a, b, p, q| a.mul(b, p, q).digits)),
-        (
-            "805 * x",
-            805 * x,
-            Box::new(move |a, b, p, _| a.scalar_mul(b, p, k).digits),
-        ),
-        ("x^2", x * x, Box::new(|a, b, p, _| a.square(b, p).digits)),
-        (
-            "max(x, y)",
-            x.max(y),
-            Box::new(|a, b, p, q| a.max(b, p, q).digits),
-        ),
-        (
-            "sgn(x)",
-            x.signum(),
-            Box::new(|a, b, p, _| vec![a.signum(b, p)]),
-        ),
-        (
-            "round(x, 5)",
-            (x + 16).div_euclid(32) * 32,
-            Box::new(|a, b, p, _| a.round_at(b, p, 5).digits),
-        ),
-    ];
     let mut inputs: Vec<i64> = Vec::new();
     for v in [x, y] {
         inputs.extend(
@@ -274,30 +254,23 @@ fn demo(a: DemoArgs) -> CliResult {
         );
     }
     let mut failures = 0;
-    println!(
-        "{:<12} {:>14} {:>14} {:>6} {:>6} {:>9}",
-        "operation", "result", "expected", "pbs", "depth", "time"
-    );
-    for (name, expected, f) in &ops {
-        let start = std::time::Instant::now();
+    for (name, op, expected) in ops {
         let mut b = Builder::new();
         let p = SInt::input(&mut b, bits);
         let q = SInt::input(&mut b, bits);
-        let out = f(&ar, &mut b, &p, &q);
-        let circuit = b.finish(out);
+        let out = op.build(&ar, &mut b, &[p, q]);
+        let circuit = b.finish(out.digits);
         let (digits, cost) = clear::run(&circuit, &inputs)?;
         let got = value_of(&digits).ok_or("result overflows i128")?;
-        let elapsed = start.elapsed();
         let ok = got == *expected;
         failures += usize::from(!ok);
         println!(
-            "{:<12} {:>14} {:>14} {:>6} {:>6} {:>7.1}ms {}",
+            "{:<12} {:>12} {:>12} {:>6} {:>6} {}",
             name,
             got,
             expected,
             cost.bootstraps,
             cost.depth,
-            elapsed.as_secs_f64() * 1e3,
             if ok { "ok" } else { "MISMATCH" }
         );
     }

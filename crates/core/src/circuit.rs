@@ -55,8 +55,11 @@ pub enum Node {
         lut: u32,
     },
     /// Several tables of one input sharing one blind rotation (many-LUT). Its
-    /// outputs are read by [`Node::Extract`]. With `k` tables, the input's noise
-    /// margin shrinks `k` times: its effective quadratic weight is `q · k²`.
+    /// outputs are read by [`Node::Extract`]. With `k` tables the input's noise
+    /// margin shrinks `k` times, so the cost reports `q · k²` as its effective
+    /// quadratic weight; that is only a lower bound (the modulus switch adds noise
+    /// independent of `q`), and the TFHE executor refuses many-LUT nodes under the
+    /// default parameters.
     ManyLut {
         /// Selector.
         input: NodeId,

@@ -1,0 +1,94 @@
+//! [`EncInt`]: an encrypted signed binary integer, and the client-side
+//! encryption and decryption.
+
+use encint_tfhe::envelope::{self, Kind};
+use encint_tfhe::{ClientKey, Digit, DigitParameters, Validate};
+use serde::{Deserialize, Serialize};
+
+use crate::{Error, Result};
+
+/// An encrypted integer: signed binary digits (least significant first), each an
+/// LWE ciphertext of -1, 0 or 1. Every digit is fresh (a bootstrap output or a
+/// new encryption), so any operation may take it as input.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EncInt {
+    pub(crate) digits: Vec<Digit>,
+}
+
+impl EncInt {
+    /// Number of digits.
+    pub fn len(&self) -> usize {
+        self.digits.len()
+    }
+
+    /// Whether the integer has no digits (it is then exactly 0).
+    pub fn is_empty(&self) -> bool {
+        self.digits.is_empty()
+    }
+
+    /// The digit ciphertexts.
+    pub fn digits(&self) -> &[Digit] {
+        &self.digits
+    }
+
+    /// Builds an integer from digit ciphertexts (each must hold -1, 0 or 1).
+    pub fn from_digits(digits: Vec<Digit>) -> Self {
+        EncInt { digits }
+    }
+
+    /// Serializes into a versioned envelope (kind, format version, parameter set).
+    pub fn to_bytes(&self, params: &DigitParameters) -> Result<Vec<u8>> {
+        Ok(envelope::seal(Kind::Ciphertext, params.id(), self)?)
+    }
+
+    /// Reads an envelope written by [`EncInt::to_bytes`], checking kind, version,
+    /// parameter set and every digit's dimension.
+    pub fn from_bytes(bytes: &[u8], params: &DigitParameters) -> Result<Self> {
+        Ok(envelope::open(bytes, Kind::Ciphertext, params.id())?)
+    }
+}
+
+impl Validate for EncInt {
+    fn validate(&self, params: &DigitParameters) -> std::result::Result<(), String> {
+        if self.digits.len() > 4096 {
+            return Err(format!(
+                "{} digits is more than the 4096 allowed",
+                self.digits.len()
+            ));
+        }
+        self.digits.validate(params)
+    }
+}
+
+/// Encrypts `value` as exactly `digits` signed binary digits (its binary
+/// expansion with the sign on every digit). Errors if it does not fit.
+pub fn encrypt(client: &ClientKey, value: i128, digits: usize) -> Result<EncInt> {
+    let d = encint_core::signed::from_i128_len(value, digits).map_err(|_| {
+        Error::InvalidInput(format!(
+            "{value} does not fit in {digits} signed binary digits"
+        ))
+    })?;
+    Ok(EncInt {
+        digits: d
+            .iter()
+            .map(|&x| client.encrypt_digit(i64::from(x)))
+            .collect(),
+    })
+}
+
+/// Decrypts an integer. Errors if a digit is not -1, 0 or 1 or the value
+/// overflows i128.
+pub fn decrypt(client: &ClientKey, x: &EncInt) -> Result<i128> {
+    let mut acc: i128 = 0;
+    for (position, d) in x.digits.iter().enumerate().rev() {
+        let value = client.decrypt_digit(d);
+        if !(-1..=1).contains(&value) {
+            return Err(Error::DigitOutOfRange { position, value });
+        }
+        acc = acc
+            .checked_mul(2)
+            .and_then(|a| a.checked_add(i128::from(value)))
+            .ok_or(Error::Overflow)?;
+    }
+    Ok(acc)
+}

@@ -1,0 +1,71 @@
+//! # encint
+//!
+//! Exact arithmetic on encrypted integers. An [`EncInt`] is a signed binary
+//! integer whose digits (-1, 0, 1) are TFHE ciphertexts of 5-bit messages without
+//! padding (seed 000, Parmesan). Operations are circuits built by `encint-arith`
+//! and run by the [`executor`], level by level, each level's bootstraps as one
+//! parallel batch. Results are exact: a product is as long as it needs to be.
+//!
+//! The client side holds the secret [`ClientKey`]; the server side needs only the
+//! [`ServerKey`] and never sees the client key.
+//!
+//! ```no_run
+//! use encint::{ClientKey, Server, DEFAULT_PARAMETERS};
+//!
+//! let (client, server_key) = ClientKey::generate(&DEFAULT_PARAMETERS);
+//! let server = Server::new(server_key);
+//! let a = encint::encrypt(&client, -1234, 12).unwrap();
+//! let b = encint::encrypt(&client, 567, 12).unwrap();
+//! let p = server.mul(&a, &b).unwrap();
+//! assert_eq!(encint::decrypt(&client, &p).unwrap(), -1234 * 567);
+//! ```
+#![deny(missing_docs)]
+
+pub mod executor;
+mod int;
+mod server;
+mod trace;
+
+pub use encint_arith::{Arith, Config, SInt};
+pub use encint_core::circuit::Cost;
+pub use encint_tfhe::{ClientKey, ServerKey, DEFAULT_PARAMETERS};
+pub use int::{decrypt, encrypt, EncInt};
+pub use server::{set_server, unset_server, Op, Server};
+pub use trace::Tracer;
+
+/// Everything that can go wrong in `encint`.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// A bootstrap input would exceed the parameter set's noise budget.
+    #[error("noise budget exceeded: {0}")]
+    NoiseBudget(String),
+    /// A value does not fit the requested number of digits, or similar bad input.
+    #[error("invalid input: {0}")]
+    InvalidInput(String),
+    /// A decrypted digit is not -1, 0 or 1 (wrong key, or a corrupted ciphertext).
+    #[error("digit {position} decrypts to {value}, not a signed binary digit")]
+    DigitOutOfRange {
+        /// Position of the digit.
+        position: usize,
+        /// Its decrypted value in [-16, 16).
+        value: i64,
+    },
+    /// The decrypted value does not fit in an i128.
+    #[error("decrypted value does not fit in i128")]
+    Overflow,
+    /// An error of the crypto layer (e.g. a ciphertext of another parameter set).
+    #[error(transparent)]
+    Tfhe(#[from] encint_tfhe::TfheError),
+    /// Serialization or a malformed envelope.
+    #[error(transparent)]
+    Envelope(#[from] encint_tfhe::EnvelopeError),
+    /// No server is set for operator syntax (see [`set_server`]).
+    #[error("no server key is set on this thread: call encint::set_server first")]
+    NoServer,
+    /// The thread pool could not be built.
+    #[error("thread pool: {0}")]
+    ThreadPool(String),
+}
+
+/// Result alias of this crate.
+pub type Result<T> = std::result::Result<T, Error>;

@@ -1,0 +1,353 @@
+//! The server side: evaluation of operations on [`EncInt`]s with a [`ServerKey`],
+//! eagerly (one circuit per operation) or traced (see [`crate::Tracer`]), and
+//! operator syntax through a per-thread server.
+
+use std::cell::RefCell;
+use std::sync::Arc;
+
+use encint_arith::{Arith, Config, SInt};
+use encint_core::circuit::{Builder, Cost};
+use encint_tfhe::{Digit, ServerKey};
+
+use crate::{executor, EncInt, Error, Result};
+
+/// The operations of the eager API (for the CLI and benchmarks).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Op {
+    /// `a + b`
+    Add,
+    /// `a - b`
+    Sub,
+    /// `-a`
+    Neg,
+    /// `a · b`, exact
+    Mul,
+    /// `a · b mod 2^n` with `n` the longer operand's length (like TFHE-rs)
+    MulLow,
+    /// `k · a`
+    ScalarMul(i64),
+    /// `a²`
+    Square,
+    /// `sgn(a)`
+    Signum,
+    /// `max(a, b)`
+    Max,
+    /// `min(a, b)`
+    Min,
+    /// `|a|`
+    Abs,
+    /// rounding at bit `i`, half up
+    Round(usize),
+    /// `[a < b]`
+    Lt,
+    /// `[a <= b]`
+    Le,
+    /// `[a > b]`
+    Gt,
+    /// `[a >= b]`
+    Ge,
+    /// `[a == b]`
+    Eq,
+    /// `[a != b]`
+    Ne,
+}
+
+impl Op {
+    /// Number of integer operands.
+    pub fn arity(self) -> usize {
+        match self {
+            Op::Neg | Op::ScalarMul(_) | Op::Square | Op::Signum | Op::Abs | Op::Round(_) => 1,
+            _ => 2,
+        }
+    }
+
+    /// Parses an operation name (`add`, `sub`, `neg`, `mul`, `mul_low`, `scalar_mul`,
+    /// `squ`, `sgn`, `max`, `min`, `abs`, `round`, `lt`, `le`, `gt`, `ge`, `eq`, `ne`);
+    /// `arg` is the scalar or the rounding position.
+    pub fn parse(name: &str, arg: Option<i64>) -> Result<Op> {
+        let need = |what: &str| Error::InvalidInput(format!("operation `{name}` needs {what}"));
+        Ok(match name {
+            "add" => Op::Add,
+            "sub" => Op::Sub,
+            "neg" => Op::Neg,
+            "mul" => Op::Mul,
+            "mul_low" => Op::MulLow,
+            "scalar_mul" => Op::ScalarMul(arg.ok_or_else(|| need("a scalar"))?),
+            "squ" | "square" => Op::Square,
+            "sgn" | "signum" => Op::Signum,
+            "max" => Op::Max,
+            "min" => Op::Min,
+            "abs" => Op::Abs,
+            "round" => Op::Round(
+                usize::try_from(arg.ok_or_else(|| need("a bit position"))?)
+                    .map_err(|_| need("a non-negative bit position"))?,
+            ),
+            "lt" => Op::Lt,
+            "le" => Op::Le,
+            "gt" => Op::Gt,
+            "ge" => Op::Ge,
+            "eq" => Op::Eq,
+            "ne" => Op::Ne,
+            other => return Err(Error::InvalidInput(format!("unknown operation `{other}`"))),
+        })
+    }
+
+    /// Builds the operation on circuit integers.
+    pub fn build(self, ar: &Arith, b: &mut Builder, x: &[SInt]) -> SInt {
+        let one = |d| SInt { digits: vec![d] };
+        match self {
+            Op::Add => ar.add(b, &x[0], &x[1]),
+            Op::Sub => ar.sub(b, &x[0], &x[1]),
+            Op::Neg => x[0].neg(b),
+            Op::Mul => ar.mul(b, &x[0], &x[1]),
+            Op::MulLow => ar.mul_low(b, &x[0], &x[1], x[0].len().max(x[1].len())),
+            Op::ScalarMul(k) => ar.scalar_mul(b, &x[0], k),
+            Op::Square => ar.square(b, &x[0]),
+            Op::Signum => one(ar.signum(b, &x[0])),
+            Op::Max => ar.max(b, &x[0], &x[1]),
+            Op::Min => ar.min(b, &x[0], &x[1]),
+            Op::Abs => ar.abs(b, &x[0]),
+            Op::Round(i) => ar.round_at(b, &x[0], i),
+            Op::Lt => one(ar.lt(b, &x[0], &x[1])),
+            Op::Le => one(ar.le(b, &x[0], &x[1])),
+            Op::Gt => one(ar.gt(b, &x[0], &x[1])),
+            Op::Ge => one(ar.ge(b, &x[0], &x[1])),
+            Op::Eq => one(ar.eq(b, &x[0], &x[1])),
+            Op::Ne => one(ar.ne(b, &x[0], &x[1])),
+        }
+    }
+}
+
+/// Evaluates operations with a server key. Holds the arithmetic configured for
+/// the key's noise budget and, optionally, its own thread pool.
+#[derive(Debug)]
+pub struct Server {
+    key: ServerKey,
+    arith: Arith,
+    pool: Option<rayon::ThreadPool>,
+}
+
+impl Server {
+    /// A server on the global rayon pool.
+    pub fn new(key: ServerKey) -> Self {
+        let budget = key.params().max_quadratic_weight();
+        Server {
+            key,
+            arith: Arith::new(Config {
+                max_qweight: budget,
+            }),
+            pool: None,
+        }
+    }
+
+    /// A server with its own pool of `threads` threads.
+    pub fn with_threads(key: ServerKey, threads: usize) -> Result<Self> {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .map_err(|e| Error::ThreadPool(e.to_string()))?;
+        let mut s = Server::new(key);
+        s.pool = Some(pool);
+        Ok(s)
+    }
+
+    /// The server key.
+    pub fn key(&self) -> &ServerKey {
+        &self.key
+    }
+
+    /// The arithmetic (its configuration follows the key's noise budget).
+    pub fn arith(&self) -> &Arith {
+        &self.arith
+    }
+
+    /// Builds a circuit with `build` on integers shaped like `inputs`, checks it,
+    /// runs it and returns the results with the circuit's cost. Every output digit
+    /// is made fresh (refreshed if its noise is not), so results compose.
+    pub fn eval(
+        &self,
+        inputs: &[&EncInt],
+        build: impl FnOnce(&Arith, &mut Builder, &[SInt]) -> Vec<SInt>,
+    ) -> Result<(Vec<EncInt>, Cost)> {
+        let mut b = Builder::new();
+        let ins: Vec<SInt> = inputs
+            .iter()
+            .map(|x| SInt::input(&mut b, x.len()))
+            .collect();
+        let outs = build(&self.arith, &mut b, &ins);
+        let identity = encint_core::lut::NegacyclicLut::from_fn(-2..=2, |v| v)
+            .expect("identity is negacyclic");
+        let mut lens = Vec::with_capacity(outs.len());
+        let mut flat = Vec::new();
+        for o in &outs {
+            lens.push(o.len());
+            for &d in &o.digits {
+                let fresh = if b.qweight(d) > 1 {
+                    b.lut(d, &identity)
+                } else {
+                    d
+                };
+                flat.push(fresh);
+            }
+        }
+        let circuit = b.finish(flat);
+        let cost = circuit.cost();
+        let digits: Vec<&Digit> = inputs.iter().flat_map(|x| x.digits.iter()).collect();
+        let run = || executor::run(&self.key, &circuit, &digits);
+        let out = match &self.pool {
+            Some(p) => p.install(run)?,
+            None => run()?,
+        };
+        let mut it = out.into_iter();
+        let results = lens
+            .into_iter()
+            .map(|n| EncInt {
+                digits: it.by_ref().take(n).collect(),
+            })
+            .collect();
+        Ok((results, cost))
+    }
+
+    /// Runs one operation; returns the result and the circuit's cost.
+    pub fn apply(&self, op: Op, args: &[&EncInt]) -> Result<(EncInt, Cost)> {
+        if args.len() != op.arity() {
+            return Err(Error::InvalidInput(format!(
+                "{op:?} takes {} operand(s), got {}",
+                op.arity(),
+                args.len()
+            )));
+        }
+        let (mut out, cost) = self.eval(args, |ar, b, x| vec![op.build(ar, b, x)])?;
+        Ok((out.pop().unwrap_or_default(), cost))
+    }
+
+    fn one(&self, op: Op, args: &[&EncInt]) -> Result<EncInt> {
+        self.apply(op, args).map(|r| r.0)
+    }
+
+    /// `a + b`.
+    pub fn add(&self, a: &EncInt, b: &EncInt) -> Result<EncInt> {
+        self.one(Op::Add, &[a, b])
+    }
+    /// `a - b`.
+    pub fn sub(&self, a: &EncInt, b: &EncInt) -> Result<EncInt> {
+        self.one(Op::Sub, &[a, b])
+    }
+    /// `-a` (no bootstrap).
+    pub fn neg(&self, a: &EncInt) -> Result<EncInt> {
+        self.one(Op::Neg, &[a])
+    }
+    /// `a · b`, exact.
+    pub fn mul(&self, a: &EncInt, b: &EncInt) -> Result<EncInt> {
+        self.one(Op::Mul, &[a, b])
+    }
+    /// `a · b mod 2^n`, `n` the longer operand's length (TFHE-rs' wrapping product).
+    pub fn mul_low(&self, a: &EncInt, b: &EncInt) -> Result<EncInt> {
+        self.one(Op::MulLow, &[a, b])
+    }
+    /// `k · a`.
+    pub fn mul_scalar(&self, a: &EncInt, k: i64) -> Result<EncInt> {
+        self.one(Op::ScalarMul(k), &[a])
+    }
+    /// `a²`.
+    pub fn square(&self, a: &EncInt) -> Result<EncInt> {
+        self.one(Op::Square, &[a])
+    }
+    /// `sgn(a)` as a one-digit integer.
+    pub fn signum(&self, a: &EncInt) -> Result<EncInt> {
+        self.one(Op::Signum, &[a])
+    }
+    /// `max(a, b)`.
+    pub fn max(&self, a: &EncInt, b: &EncInt) -> Result<EncInt> {
+        self.one(Op::Max, &[a, b])
+    }
+    /// `min(a, b)`.
+    pub fn min(&self, a: &EncInt, b: &EncInt) -> Result<EncInt> {
+        self.one(Op::Min, &[a, b])
+    }
+    /// `|a|`.
+    pub fn abs(&self, a: &EncInt) -> Result<EncInt> {
+        self.one(Op::Abs, &[a])
+    }
+    /// Rounding at bit `i` (half up): `⌊a / 2^i + 1/2⌋ · 2^i`.
+    pub fn round_at(&self, a: &EncInt, i: usize) -> Result<EncInt> {
+        self.one(Op::Round(i), &[a])
+    }
+    /// `[a < b]` (0 or 1).
+    pub fn lt(&self, a: &EncInt, b: &EncInt) -> Result<EncInt> {
+        self.one(Op::Lt, &[a, b])
+    }
+    /// `[a <= b]`.
+    pub fn le(&self, a: &EncInt, b: &EncInt) -> Result<EncInt> {
+        self.one(Op::Le, &[a, b])
+    }
+    /// `[a > b]`.
+    pub fn gt(&self, a: &EncInt, b: &EncInt) -> Result<EncInt> {
+        self.one(Op::Gt, &[a, b])
+    }
+    /// `[a >= b]`.
+    pub fn ge(&self, a: &EncInt, b: &EncInt) -> Result<EncInt> {
+        self.one(Op::Ge, &[a, b])
+    }
+    /// `[a == b]`.
+    pub fn eq(&self, a: &EncInt, b: &EncInt) -> Result<EncInt> {
+        self.one(Op::Eq, &[a, b])
+    }
+    /// `[a != b]`.
+    pub fn ne(&self, a: &EncInt, b: &EncInt) -> Result<EncInt> {
+        self.one(Op::Ne, &[a, b])
+    }
+}
+
+thread_local! {
+    static CURRENT: RefCell<Option<Arc<Server>>> = const { RefCell::new(None) };
+}
+
+/// Sets the server used by operator syntax (`&a + &b`, `&a * 3`, …) on this thread.
+pub fn set_server(server: Arc<Server>) {
+    CURRENT.with(|c| *c.borrow_mut() = Some(server));
+}
+
+/// Removes this thread's server.
+pub fn unset_server() {
+    CURRENT.with(|c| *c.borrow_mut() = None);
+}
+
+fn with_server<T>(f: impl FnOnce(&Server) -> Result<T>) -> Result<T> {
+    let s = CURRENT
+        .with(|c| c.borrow().clone())
+        .ok_or(Error::NoServer)?;
+    f(&s)
+}
+
+macro_rules! binary_op {
+    ($trait:ident, $method:ident, $call:ident) => {
+        impl std::ops::$trait<&EncInt> for &EncInt {
+            type Output = EncInt;
+            /// Operator syntax: needs [`set_server`] on this thread; panics without
+            /// it or on an executor error (use the [`Server`] methods to get a `Result`).
+            fn $method(self, rhs: &EncInt) -> EncInt {
+                with_server(|s| s.$call(self, rhs)).expect("encint operator")
+            }
+        }
+    };
+}
+binary_op!(Add, add, add);
+binary_op!(Sub, sub, sub);
+binary_op!(Mul, mul, mul);
+
+impl std::ops::Mul<i64> for &EncInt {
+    type Output = EncInt;
+    /// `a · k` by a clear scalar (see the binary operators for the server).
+    fn mul(self, k: i64) -> EncInt {
+        with_server(|s| s.mul_scalar(self, k)).expect("encint operator")
+    }
+}
+
+impl std::ops::Neg for &EncInt {
+    type Output = EncInt;
+    /// `-a` (no bootstrap).
+    fn neg(self) -> EncInt {
+        with_server(|s| s.neg(self)).expect("encint operator")
+    }
+}

@@ -1,0 +1,192 @@
+//! Real encrypted execution of every operation at small widths, against i128.
+
+use std::sync::{Arc, OnceLock};
+
+use encint::{decrypt, encrypt, ClientKey, EncInt, Error, Op, Server, DEFAULT_PARAMETERS};
+use rand::{Rng, SeedableRng};
+
+fn keys() -> &'static (ClientKey, Arc<Server>) {
+    static KEYS: OnceLock<(ClientKey, Arc<Server>)> = OnceLock::new();
+    KEYS.get_or_init(|| {
+        let (client, server_key) = ClientKey::generate(&DEFAULT_PARAMETERS);
+        (client, Arc::new(Server::new(server_key)))
+    })
+}
+
+fn reference(op: Op, x: i128, y: i128, bits: usize) -> i128 {
+    match op {
+        Op::Add => x + y,
+        Op::Sub => x - y,
+        Op::Neg => -x,
+        Op::Mul => x * y,
+        Op::MulLow => (x * y).rem_euclid(1i128 << bits),
+        Op::ScalarMul(k) => x * i128::from(k),
+        Op::Square => x * x,
+        Op::Signum => x.signum(),
+        Op::Max => x.max(y),
+        Op::Min => x.min(y),
+        Op::Abs => x.abs(),
+        Op::Round(i) => {
+            if i == 0 {
+                x
+            } else {
+                (x + (1i128 << (i - 1))).div_euclid(1i128 << i) << i
+            }
+        }
+        Op::Lt => i128::from(x < y),
+        Op::Le => i128::from(x <= y),
+        Op::Gt => i128::from(x > y),
+        Op::Ge => i128::from(x >= y),
+        Op::Eq => i128::from(x == y),
+        Op::Ne => i128::from(x != y),
+    }
+}
+
+#[test]
+fn every_operation_at_small_widths() {
+    let (client, server) = keys();
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
+    let ops = [
+        Op::Add,
+        Op::Sub,
+        Op::Neg,
+        Op::Mul,
+        Op::MulLow,
+        Op::ScalarMul(-805),
+        Op::ScalarMul(4097),
+        Op::Square,
+        Op::Signum,
+        Op::Max,
+        Op::Min,
+        Op::Abs,
+        Op::Round(3),
+        Op::Lt,
+        Op::Le,
+        Op::Gt,
+        Op::Ge,
+        Op::Eq,
+        Op::Ne,
+    ];
+    for bits in [2usize, 5, 8] {
+        let lim = (1i128 << (bits - 1)) - 1;
+        for op in ops {
+            let x: i128 = rng.gen_range(-lim..=lim);
+            // Equal operands now and then, so eq/le/ge see both outcomes.
+            let y: i128 = if rng.gen_bool(0.25) {
+                x
+            } else {
+                rng.gen_range(-lim..=lim)
+            };
+            let ex = encrypt(client, x, bits).unwrap();
+            let ey = encrypt(client, y, bits).unwrap();
+            let args: Vec<&EncInt> = if op.arity() == 1 {
+                vec![&ex]
+            } else {
+                vec![&ex, &ey]
+            };
+            let (out, cost) = server.apply(op, &args).unwrap();
+            let mut got = decrypt(client, &out).unwrap();
+            if op == Op::MulLow {
+                got = got.rem_euclid(1i128 << bits);
+            }
+            assert_eq!(
+                got,
+                reference(op, x, y, bits),
+                "{op:?} x={x} y={y} bits={bits} cost={cost:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn operators_and_trace() {
+    let (client, server) = keys();
+    encint::set_server(server.clone());
+    let a = encrypt(client, -37, 7).unwrap();
+    let b = encrypt(client, 21, 6).unwrap();
+    assert_eq!(decrypt(client, &(&a + &b)).unwrap(), -16);
+    assert_eq!(decrypt(client, &(&a - &b)).unwrap(), -58);
+    assert_eq!(decrypt(client, &(-&a)).unwrap(), 37);
+    assert_eq!(decrypt(client, &(&b * 3)).unwrap(), 63);
+    assert_eq!(decrypt(client, &(&a * &b)).unwrap(), -777);
+    encint::unset_server();
+    // A dot product traced as one circuit.
+    let xs: Vec<EncInt> = [3i128, -5, 7]
+        .iter()
+        .map(|&v| encrypt(client, v, 4).unwrap())
+        .collect();
+    let refs: Vec<&EncInt> = xs.iter().collect();
+    let out = server
+        .trace(&refs, |t, x| {
+            let terms = vec![
+                t.mul_scalar(&x[0], 3),
+                t.mul_scalar(&x[1], -5),
+                t.mul_scalar(&x[2], 7),
+            ];
+            vec![t.sum(terms), t.max(&x[0], &x[2])]
+        })
+        .unwrap();
+    assert_eq!(decrypt(client, &out[0]).unwrap(), 9 + 25 + 49);
+    assert_eq!(decrypt(client, &out[1]).unwrap(), 7);
+}
+
+#[test]
+fn noise_budget_is_enforced() {
+    let (_, server) = keys();
+    // Parmesan's signum (first level of weight 85) is refused with the operation named.
+    let parmesan = encint::Arith::new(encint::Config::PARMESAN);
+    let (client, _) = keys();
+    let x = encrypt(client, 5, 8).unwrap();
+    let err = server
+        .eval(&[&x], |_, b, ins| {
+            vec![encint::SInt {
+                digits: vec![parmesan.signum(b, &ins[0])],
+            }]
+        })
+        .unwrap_err();
+    match err {
+        Error::NoiseBudget(msg) => assert!(msg.contains("sgn") && msg.contains("85"), "{msg}"),
+        other => panic!("expected a budget error, got {other:?}"),
+    }
+}
+
+#[test]
+fn serialization_and_bad_input() {
+    let (client, _) = keys();
+    let p = DEFAULT_PARAMETERS;
+    let x = encrypt(client, -9, 5).unwrap();
+    let bytes = x.to_bytes(&p).unwrap();
+    let back = EncInt::from_bytes(&bytes, &p).unwrap();
+    assert_eq!(decrypt(client, &back).unwrap(), -9);
+    for cut in [0, 1, 7, 20, bytes.len() / 2, bytes.len() - 1] {
+        assert!(
+            EncInt::from_bytes(&bytes[..cut], &p).is_err(),
+            "truncated at {cut}"
+        );
+    }
+    let mut flipped = bytes.clone();
+    flipped[10] ^= 0xff;
+    assert!(EncInt::from_bytes(&flipped, &p).is_err());
+    let mut rng = rand::thread_rng();
+    for _ in 0..200 {
+        let n = rng.gen_range(0..300);
+        let junk: Vec<u8> = (0..n).map(|_| rng.gen()).collect();
+        assert!(EncInt::from_bytes(&junk, &p).is_err());
+    }
+    // Too many digits for the value.
+    assert!(matches!(
+        encrypt(client, 1000, 4),
+        Err(Error::InvalidInput(_))
+    ));
+}
+
+#[test]
+fn wrong_key_gives_a_typed_error() {
+    let (client, _) = keys();
+    let (other, _) = ClientKey::generate(&DEFAULT_PARAMETERS);
+    let x = encrypt(client, 77, 12).unwrap();
+    assert!(matches!(
+        decrypt(&other, &x),
+        Err(Error::DigitOutOfRange { .. })
+    ));
+}
