@@ -33,6 +33,27 @@ pub(crate) fn digit_product(b: &mut Builder, x: NodeId, y: NodeId) -> NodeId {
     b.lut(sel, &luts::bit_product())
 }
 
+/// The rows `x · y_j · 2^j` of a schoolbook product, keeping only digit
+/// positions below `limit`.
+fn partial_products(b: &mut Builder, x: &SInt, y: &SInt, limit: usize) -> Vec<SInt> {
+    y.digits
+        .iter()
+        .take(limit)
+        .enumerate()
+        .map(|(j, &yj)| {
+            let row = SInt {
+                digits: x
+                    .digits
+                    .iter()
+                    .take(limit - j)
+                    .map(|&xi| digit_product(b, xi, yj))
+                    .collect(),
+            };
+            row.trimmed(b).shl(b, j)
+        })
+        .collect()
+}
+
 impl Arith {
     /// `x · y`, exact (the product is as long as needed).
     pub fn mul(&self, b: &mut Builder, x: &SInt, y: &SInt) -> SInt {
@@ -91,21 +112,7 @@ impl Arith {
 
     /// Schoolbook product: `|x|·|y|` digit products, rows summed.
     pub fn mul_schoolbook(&self, b: &mut Builder, x: &SInt, y: &SInt, tree: bool) -> SInt {
-        let rows: Vec<SInt> = y
-            .digits
-            .iter()
-            .enumerate()
-            .map(|(j, &yj)| {
-                let row = SInt {
-                    digits: x
-                        .digits
-                        .iter()
-                        .map(|&xi| digit_product(b, xi, yj))
-                        .collect(),
-                };
-                row.trimmed(b).shl(b, j)
-            })
-            .collect();
+        let rows = partial_products(b, x, y, usize::MAX);
         if tree {
             self.sum(b, rows)
         } else {
@@ -119,23 +126,7 @@ impl Arith {
     /// The result's value is congruent to `x·y` mod `2^n` and lies in `(-2^n, 2^n)`.
     pub fn mul_low(&self, b: &mut Builder, x: &SInt, y: &SInt, n: usize) -> SInt {
         b.labelled("mul_low", |b| {
-            let rows: Vec<SInt> = y
-                .digits
-                .iter()
-                .take(n)
-                .enumerate()
-                .map(|(j, &yj)| {
-                    let row = SInt {
-                        digits: x
-                            .digits
-                            .iter()
-                            .take(n - j)
-                            .map(|&xi| digit_product(b, xi, yj))
-                            .collect(),
-                    };
-                    row.trimmed(b).shl(b, j)
-                })
-                .collect();
+            let rows = partial_products(b, x, y, n);
             self.sum_limited(b, rows, Some(n)).trimmed(b)
         })
     }
