@@ -117,14 +117,13 @@ impl Arith {
 }
 
 /// Whether some carry selector `w_{i-1} + 3 w_i` of `x + y` would exceed `budget`.
-fn shares_noise(b: &mut Builder, xs: &[NodeId], ys: &[NodeId], budget: u64) -> bool {
+fn shares_noise(b: &Builder, xs: &[NodeId], ys: &[NodeId], budget: u64) -> bool {
     (0..xs.len()).any(|i| {
         let mut terms = vec![(xs[i], 3), (ys[i], 3)];
         if i > 0 {
             terms.extend([(xs[i - 1], 1), (ys[i - 1], 1)]);
         }
-        let sel = b.linear(&terms, 0);
-        b.qweight(sel) > budget
+        b.linear_qweight(&terms) > budget
     })
 }
 

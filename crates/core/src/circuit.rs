@@ -392,14 +392,13 @@ impl Builder {
         self.circuit.info[id.index()].depth
     }
 
-    /// `Σ weight · term + constant`, folded: linear terms are expanded, constants
-    /// summed, repeated terms merged, zero weights dropped; a lone `1 · x` is `x`.
-    pub fn linear(&mut self, terms: &[(NodeId, i64)], constant: i64) -> NodeId {
+    /// Normal form of `Σ weight · term + constant`: linear terms expanded into the
+    /// fresh nodes they are made of, constants summed, repeated terms merged, zero
+    /// weights dropped. Every repeated use of one noise is thus merged, so the
+    /// quadratic weight is exact.
+    fn normalize(&self, terms: &[(NodeId, i64)], constant: i64) -> (Vec<(NodeId, i64)>, i64) {
         let mut constant = constant;
         let mut merged: Vec<(NodeId, i64)> = Vec::with_capacity(terms.len());
-        // Linear nodes are kept in normal form over fresh nodes (inputs and
-        // bootstrap outputs): a linear term is expanded, so that every repeated
-        // use of one noise is merged and the quadratic weight is exact.
         let mut expanded: Vec<(NodeId, i64)> = Vec::with_capacity(terms.len());
         for &(id, w) in terms {
             match &self.circuit.nodes[id.index()] {
@@ -427,7 +426,25 @@ impl Builder {
             }
         }
         merged.retain(|t| t.1 != 0);
-        let constant = reduce(constant);
+        (merged, reduce(constant))
+    }
+
+    fn weight_of(&self, terms: &[(NodeId, i64)]) -> u64 {
+        terms.iter().fold(0u64, |acc, &(id, w)| {
+            let w2 = (w.unsigned_abs()).saturating_mul(w.unsigned_abs());
+            acc.saturating_add(w2.saturating_mul(self.qweight(id)))
+        })
+    }
+
+    /// The quadratic weight `linear(terms, _)` would have, without building it.
+    pub fn linear_qweight(&self, terms: &[(NodeId, i64)]) -> u64 {
+        self.weight_of(&self.normalize(terms, 0).0)
+    }
+
+    /// `Σ weight · term + constant`, folded (see the normal form above); a lone
+    /// `1 · x` is `x` itself.
+    pub fn linear(&mut self, terms: &[(NodeId, i64)], constant: i64) -> NodeId {
+        let (mut merged, constant) = self.normalize(terms, constant);
         if merged.is_empty() {
             return self.constant(constant);
         }
@@ -436,10 +453,7 @@ impl Builder {
         }
         merged.sort_by_key(|t| t.0);
         let depth = merged.iter().map(|t| self.depth(t.0)).max().unwrap_or(0);
-        let qweight = merged.iter().fold(0u64, |acc, &(id, w)| {
-            let w2 = (w.unsigned_abs()).saturating_mul(w.unsigned_abs());
-            acc.saturating_add(w2.saturating_mul(self.qweight(id)))
-        });
+        let qweight = self.weight_of(&merged);
         self.push(
             Node::Linear {
                 terms: merged,

@@ -85,6 +85,15 @@ pub(crate) enum PkData {
     Hpr { p0: HprPoly, p1: HprPoly },
 }
 
+/// The variant a key of variant `from` can serve as `to`: BEHZ and HPS keys are
+/// the same RNS objects and interchange; HPR keys serve HPR only.
+fn reinterpret(from: Variant, to: Variant) -> Result<Variant, FvError> {
+    if (from == Variant::Hpr || to == Variant::Hpr) && from != to {
+        return Err(FvError::VariantMismatch("HPR keys are not RNS keys".into()));
+    }
+    Ok(to)
+}
+
 /// A public key `(-(a s + e), a)` in NTT form, for one variant family (BEHZ and HPS share).
 #[derive(Debug, Clone)]
 pub struct PublicKey {
@@ -101,13 +110,7 @@ impl PublicKey {
 
     /// Reinterprets a BEHZ key as HPS or back (same `q`).
     pub fn with_variant(mut self, v: Variant) -> Result<Self, FvError> {
-        if self.variant == Variant::Hpr || v == Variant::Hpr {
-            if self.variant == v {
-                return Ok(self);
-            }
-            return Err(FvError::VariantMismatch("HPR keys are not RNS keys".into()));
-        }
-        self.variant = v;
+        self.variant = reinterpret(self.variant, v)?;
         Ok(self)
     }
 }
@@ -151,13 +154,7 @@ impl RelinKey {
 
     /// Reinterprets a BEHZ key as HPS or back (same `q`, same RNS gadget).
     pub fn with_variant(mut self, v: Variant) -> Result<Self, FvError> {
-        if self.variant == Variant::Hpr || v == Variant::Hpr {
-            if self.variant == v {
-                return Ok(self);
-            }
-            return Err(FvError::VariantMismatch("HPR keys are not RNS keys".into()));
-        }
-        self.variant = v;
+        self.variant = reinterpret(self.variant, v)?;
         Ok(self)
     }
 
