@@ -13,7 +13,13 @@
 
 use std::collections::HashMap;
 
-use crate::lut::{reduce, NegacyclicLut};
+use crate::lut::{reduce, NegacyclicLut, Table256};
+
+/// Quadratic weight charged to the output of a [`Node::Tree`]: its noise is the second
+/// blind rotation's plus the encrypted accumulator's (first-level multi-value output and
+/// packing keyswitch), bounded by twice a fresh bootstrap output's variance (measured in
+/// `encint-tfhe`'s tree tests).
+pub const TREE_QWEIGHT: u64 = 2;
 
 /// Index of a node in its circuit.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -26,8 +32,7 @@ impl NodeId {
     }
 }
 
-/// One node of a circuit. Node kinds for boolean gates and bivariate tree LUTs
-/// will be added as the executors that run them arrive.
+/// One node of a circuit.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum Node {
@@ -66,6 +71,18 @@ pub enum Node {
         /// Indices into [`Circuit::luts`].
         luts: Vec<u32>,
     },
+    /// A bivariate table on two nibbles (seed 004 `LUTeval`): `table[16·hi + lo]`, both
+    /// inputs in `0..16`. Costs two blind rotations (the first, on `hi`, is shared by every
+    /// tree and LUT of the same level on the same input: `MVLUTeval`) and one packing
+    /// keyswitch per distinct `(hi, table)` of a level.
+    Tree {
+        /// First-level selector (most significant nibble of the index).
+        hi: NodeId,
+        /// Second-level selector.
+        lo: NodeId,
+        /// Index into [`Circuit::tables`].
+        table: u32,
+    },
     /// Output `index` of a [`Node::ManyLut`].
     Extract {
         /// The many-LUT node.
@@ -78,7 +95,10 @@ pub enum Node {
 impl Node {
     /// Whether this node is one bootstrap.
     pub fn is_bootstrap(&self) -> bool {
-        matches!(self, Node::Lut { .. } | Node::ManyLut { .. })
+        matches!(
+            self,
+            Node::Lut { .. } | Node::ManyLut { .. } | Node::Tree { .. }
+        )
     }
 }
 
@@ -95,6 +115,7 @@ pub struct Circuit {
     nodes: Vec<Node>,
     info: Vec<Info>,
     luts: Vec<NegacyclicLut>,
+    tables: Vec<Table256>,
     labels: Vec<String>,
     inputs: Vec<NodeId>,
     outputs: Vec<NodeId>,
@@ -103,8 +124,15 @@ pub struct Circuit {
 /// Bootstrap counts and shape of a circuit (only nodes that reach an output count).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Cost {
-    /// Number of bootstraps (a many-LUT counts once).
+    /// Number of bootstrap nodes (a many-LUT and a tree LUT count once).
     pub bootstraps: u64,
+    /// Blind rotations: one per tree, plus one per distinct input of the level's LUTs and
+    /// tree first levels (LUTs and trees on one input share it by multi-value bootstrapping
+    /// when there are several or a tree is among them; a lone LUT is one plain bootstrap).
+    pub blind_rotations: u64,
+    /// Packing keyswitches (LWEs into a tree's encrypted accumulator): one per distinct
+    /// `(hi, table)` of a level.
+    pub packing_keyswitches: u64,
     /// Consecutive bootstrap steps on the longest path.
     pub depth: u32,
     /// Largest number of bootstraps in one level.
@@ -159,6 +187,10 @@ impl Circuit {
     pub fn lut(&self, index: u32) -> &NegacyclicLut {
         &self.luts[index as usize]
     }
+    /// The tree table with the given index.
+    pub fn table(&self, index: u32) -> &Table256 {
+        &self.tables[index as usize]
+    }
     /// Input nodes in declaration order.
     pub fn inputs(&self) -> &[NodeId] {
         &self.inputs
@@ -188,6 +220,7 @@ impl Circuit {
                 let k = luts.len() as u64;
                 Some(self.qweight(*input).saturating_mul(k * k))
             }
+            Node::Tree { hi, lo, .. } => Some(self.qweight(*hi).max(self.qweight(*lo))),
             _ => None,
         }
     }
@@ -204,6 +237,7 @@ impl Circuit {
                 Node::Linear { terms, .. } => stack.extend(terms.iter().map(|t| t.0)),
                 Node::Lut { input, .. } | Node::ManyLut { input, .. } => stack.push(*input),
                 Node::Extract { group, .. } => stack.push(*group),
+                Node::Tree { hi, lo, .. } => stack.extend([*hi, *lo]),
                 Node::Input { .. } | Node::Const(_) => {}
             }
         }
@@ -241,6 +275,9 @@ impl Circuit {
         for level in self.schedule() {
             let n = level.bootstraps.len() as u64;
             cost.bootstraps += n;
+            let (br, pks) = self.level_rotations(&level);
+            cost.blind_rotations += br;
+            cost.packing_keyswitches += pks;
             cost.width = cost.width.max(n);
             for &id in &level.bootstraps {
                 cost.depth = cost.depth.max(self.depth(id));
@@ -250,6 +287,30 @@ impl Circuit {
             }
         }
         cost
+    }
+
+    /// Blind rotations and packing keyswitches of one level (see [`Cost`]).
+    pub fn level_rotations(&self, level: &Level) -> (u64, u64) {
+        // input -> (LUT count, has a tree first level)
+        let mut first: HashMap<NodeId, (u64, bool)> = HashMap::new();
+        let mut packs: std::collections::HashSet<(NodeId, u32)> = Default::default();
+        let mut br = 0u64;
+        for &id in &level.bootstraps {
+            match self.node(id) {
+                Node::Lut { input, .. } => first.entry(*input).or_default().0 += 1,
+                Node::Tree { hi, table, .. } => {
+                    first.entry(*hi).or_default().1 = true;
+                    packs.insert((*hi, *table));
+                    br += 1;
+                }
+                _ => br += 1,
+            }
+        }
+        br += first
+            .values()
+            .map(|&(luts, tree)| if tree { 1 } else { luts.min(1) })
+            .sum::<u64>();
+        (br, packs.len() as u64)
     }
 
     /// Every live bootstrap whose input exceeds `budget`.
@@ -288,6 +349,8 @@ pub struct Builder {
     consts: HashMap<i64, NodeId>,
     lut_index: HashMap<NegacyclicLut, u32>,
     lut_nodes: HashMap<(NodeId, u32), NodeId>,
+    table_index: HashMap<Table256, u32>,
+    tree_nodes: HashMap<(NodeId, NodeId, u32), NodeId>,
     label_index: HashMap<String, u32>,
     current_label: u32,
 }
@@ -306,6 +369,7 @@ impl Builder {
                 nodes: Vec::new(),
                 info: Vec::new(),
                 luts: Vec::new(),
+                tables: Vec::new(),
                 labels: Vec::new(),
                 inputs: Vec::new(),
                 outputs: Vec::new(),
@@ -313,6 +377,8 @@ impl Builder {
             consts: HashMap::new(),
             lut_index: HashMap::new(),
             lut_nodes: HashMap::new(),
+            table_index: HashMap::new(),
+            tree_nodes: HashMap::new(),
             label_index: HashMap::new(),
             current_label: 0,
         };
@@ -520,6 +586,71 @@ impl Builder {
             .collect()
     }
 
+    /// A tree LUT `table[16·hi + lo]` on two nibbles (see [`Node::Tree`]). Folded when an
+    /// input is a constant: both constant gives a constant; one constant nibble leaves a
+    /// univariate table of the other, one plain bootstrap. Identical trees are shared.
+    /// Constant inputs outside `0..16` are rejected.
+    pub fn tree(
+        &mut self,
+        hi: NodeId,
+        lo: NodeId,
+        table: &Table256,
+    ) -> Result<NodeId, crate::CoreError> {
+        let nibble = |v: i64| -> Result<u8, crate::CoreError> {
+            u8::try_from(v).ok().filter(|&n| n < 16).ok_or_else(|| {
+                crate::CoreError::InvalidArgument(format!(
+                    "tree input constant {v} is not a nibble"
+                ))
+            })
+        };
+        match (self.const_value(hi), self.const_value(lo)) {
+            (Some(h), Some(l)) => {
+                let v = table.entries[16 * nibble(h)? as usize + nibble(l)? as usize];
+                return Ok(self.constant(v as i64));
+            }
+            (Some(h), None) => {
+                let row = table.row(nibble(h)?);
+                let lut = NegacyclicLut {
+                    table: row.map(|v| v as i8),
+                };
+                return Ok(self.lut(lo, &lut));
+            }
+            (None, Some(l)) => {
+                let l = nibble(l)? as usize;
+                let mut col = [0i8; 16];
+                for (h, c) in col.iter_mut().enumerate() {
+                    *c = table.entries[16 * h + l] as i8;
+                }
+                return Ok(self.lut(hi, &NegacyclicLut { table: col }));
+            }
+            (None, None) => {}
+        }
+        let index = match self.table_index.get(table) {
+            Some(&i) => i,
+            None => {
+                let i = self.circuit.tables.len() as u32;
+                self.circuit.tables.push(*table);
+                self.table_index.insert(*table, i);
+                i
+            }
+        };
+        if let Some(&id) = self.tree_nodes.get(&(hi, lo, index)) {
+            return Ok(id);
+        }
+        let depth = self.depth(hi).max(self.depth(lo)) + 1;
+        let id = self.push(
+            Node::Tree {
+                hi,
+                lo,
+                table: index,
+            },
+            depth,
+            TREE_QWEIGHT,
+        );
+        self.tree_nodes.insert((hi, lo, index), id);
+        Ok(id)
+    }
+
     /// Finishes the circuit with the given outputs.
     pub fn finish(mut self, outputs: Vec<NodeId>) -> Circuit {
         self.circuit.outputs = outputs;
@@ -595,5 +726,59 @@ mod tests {
         assert_eq!(v[0].operation, "heavy");
         assert_eq!(v[0].qweight, 25);
         assert!(c.budget_violations(25).is_empty());
+    }
+
+    #[test]
+    fn trees_fold_share_and_count_like_mvluteval() {
+        let add4 = Table256::from_fn(|i, j| ((i + j) % 16) as i64).unwrap();
+        let carry = Table256::from_fn(|i, j| ((i + j) / 16) as i64).unwrap();
+        let mut b = Builder::new();
+        let (a0, a1, b0, b1) = (b.input(), b.input(), b.input(), b.input());
+        // Seed 004 eq. (3): ADD = LUTeval + MVLUTeval(2 tables) + LUTeval = 7 BR, 4 KS.
+        let s = b.tree(a0, b0, &add4).unwrap();
+        let lo = b.tree(a1, b1, &add4).unwrap();
+        let c = b.tree(a1, b1, &carry).unwrap();
+        let hi = b.tree(s, c, &add4).unwrap();
+        assert_eq!(b.tree(a0, b0, &add4).unwrap(), s, "shared");
+        let circuit = b.finish(vec![hi, lo]);
+        let cost = circuit.cost();
+        assert_eq!((cost.blind_rotations, cost.packing_keyswitches), (7, 4));
+        assert_eq!(cost.depth, 2);
+        assert_eq!(cost.max_qweight, TREE_QWEIGHT);
+        for (x, y) in [(0u8, 0u8), (255, 1), (17, 200), (128, 128)] {
+            let n = |v: u8| [(v >> 4) as i64, (v & 15) as i64];
+            let (o, _) =
+                crate::clear::run(&circuit, &[n(x)[0], n(x)[1], n(y)[0], n(y)[1]]).unwrap();
+            assert_eq!(o[0] * 16 + o[1], x.wrapping_add(y) as i64);
+        }
+        // Out-of-range inputs are reported, not evaluated.
+        let err = crate::clear::run(&circuit, &[16, 0, 0, 0]).unwrap_err();
+        assert!(matches!(
+            err,
+            crate::CoreError::TreeInputOutOfRange { value: -16, .. }
+        ));
+    }
+
+    #[test]
+    fn tree_with_a_constant_input_is_one_bootstrap() {
+        let t = Table256::from_fn(|i, j| ((3 * i + j) % 16) as i64).unwrap();
+        let mut b = Builder::new();
+        let x = b.input();
+        let k = b.constant(5);
+        let r1 = b.tree(k, x, &t).unwrap();
+        let r2 = b.tree(x, k, &t).unwrap();
+        let k2 = b.constant(2);
+        let kk = b.tree(k, k2, &t).unwrap();
+        assert_eq!(b.const_value(kk), Some(1));
+        let bad = b.constant(-1);
+        assert!(b.tree(bad, x, &t).is_err());
+        let c = b.finish(vec![r1, r2]);
+        // Two tables of one input in one level: one multi-value blind rotation.
+        assert_eq!(c.cost().blind_rotations, 1);
+        assert_eq!(c.cost().packing_keyswitches, 0);
+        for v in 0..16 {
+            let (o, _) = crate::clear::run(&c, &[v]).unwrap();
+            assert_eq!(o, vec![(15 + v) % 16, (3 * v + 5) % 16]);
+        }
     }
 }

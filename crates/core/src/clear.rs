@@ -28,18 +28,22 @@ pub fn run(circuit: &Circuit, inputs: &[i64]) -> Result<(Vec<i64>, Cost), CoreEr
         });
     }
     let mut values: Vec<i64> = vec![0; circuit.nodes().len()];
-    let mut cost = Cost::default();
     for level in circuit.schedule() {
-        cost.width = cost.width.max(level.bootstraps.len() as u64);
         for &id in &level.bootstraps {
-            cost.bootstraps += 1;
-            cost.depth = cost.depth.max(circuit.depth(id));
-            if let Some(q) = circuit.bootstrap_input_qweight(id) {
-                cost.max_qweight = cost.max_qweight.max(q);
-            }
-            if let Node::Lut { input, lut } = circuit.node(id) {
-                values[id.index()] = circuit.lut(*lut).eval(values[input.index()]);
-            }
+            values[id.index()] = match circuit.node(id) {
+                Node::Lut { input, lut } => circuit.lut(*lut).eval(values[input.index()]),
+                Node::Tree { hi, lo, table } => {
+                    let (h, l) = (values[hi.index()], values[lo.index()]);
+                    circuit.table(*table).eval(h, l).ok_or_else(|| {
+                        CoreError::TreeInputOutOfRange {
+                            node: id.0,
+                            operation: circuit.label(id).to_string(),
+                            value: if (0..16).contains(&h) { l } else { h },
+                        }
+                    })?
+                }
+                _ => 0,
+            };
         }
         for &id in &level.others {
             values[id.index()] = match circuit.node(id) {
@@ -56,7 +60,9 @@ pub fn run(circuit: &Circuit, inputs: &[i64]) -> Result<(Vec<i64>, Cost), CoreEr
                         .eval(values[input.index()]),
                     _ => unreachable!("Extract always points at a ManyLut"),
                 },
-                Node::Lut { .. } | Node::ManyLut { .. } => unreachable!("bootstraps run above"),
+                Node::Lut { .. } | Node::ManyLut { .. } | Node::Tree { .. } => {
+                    unreachable!("bootstraps run above")
+                }
             };
         }
     }
@@ -65,7 +71,7 @@ pub fn run(circuit: &Circuit, inputs: &[i64]) -> Result<(Vec<i64>, Cost), CoreEr
         .iter()
         .map(|o| values[o.index()])
         .collect();
-    Ok((outputs, cost))
+    Ok((outputs, circuit.cost()))
 }
 
 #[cfg(test)]

@@ -30,6 +30,17 @@ pub enum CoreError {
     /// An argument is outside what the operation accepts.
     #[error("invalid argument: {0}")]
     InvalidArgument(String),
+    /// A tree LUT received an input outside `0..16` (the circuit is wrong for this input:
+    /// the encrypted executor would return garbage).
+    #[error("tree LUT node {node} of `{operation}` got input {value}, not a nibble in 0..16")]
+    TreeInputOutOfRange {
+        /// The tree node.
+        node: u32,
+        /// The operation that built it.
+        operation: String,
+        /// The offending input value.
+        value: i64,
+    },
     /// The number of inputs given to a circuit does not match its declaration.
     #[error("circuit expects {expected} inputs, got {found}")]
     InputCount {

@@ -126,3 +126,47 @@ mod tests {
         }
     }
 }
+
+/// A 256-entry table on two nibbles (seed 004 `LUTeval`): `f(hi, lo) = entries[16·hi + lo]`,
+/// inputs and entries in `0..16`. Evaluated by the tree-based method: a first blind rotation
+/// on `hi` builds the encrypted test polynomial of row `hi`, a second one on `lo` reads it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Table256 {
+    /// `entries[16·hi + lo]`, each in `0..16`.
+    pub entries: [u8; 256],
+}
+
+impl Table256 {
+    /// The table of `f` on all nibble pairs; fails if a value is outside `0..16`.
+    pub fn from_fn(f: impl Fn(u8, u8) -> i64) -> Result<Self, CoreError> {
+        let mut entries = [0u8; 256];
+        for hi in 0..16u8 {
+            for lo in 0..16u8 {
+                let v = f(hi, lo);
+                if !(0..16).contains(&v) {
+                    return Err(CoreError::InvalidArgument(format!(
+                        "tree table value {v} at ({hi}, {lo}) is not a nibble"
+                    )));
+                }
+                entries[16 * hi as usize + lo as usize] = v as u8;
+            }
+        }
+        Ok(Table256 { entries })
+    }
+
+    /// `f(hi, lo)`; `None` if an input is not a nibble.
+    pub fn eval(&self, hi: i64, lo: i64) -> Option<i64> {
+        if (0..16).contains(&hi) && (0..16).contains(&lo) {
+            Some(self.entries[(16 * hi + lo) as usize] as i64)
+        } else {
+            None
+        }
+    }
+
+    /// Row `hi` as a function of `lo`.
+    pub fn row(&self, hi: u8) -> [u8; 16] {
+        let mut r = [0u8; 16];
+        r.copy_from_slice(&self.entries[16 * hi as usize..16 * hi as usize + 16]);
+        r
+    }
+}

@@ -33,6 +33,14 @@ pub fn check_budget(server: &ServerKey, circuit: &Circuit) -> Result<()> {
             circuit.label(id)
         )));
     }
+    if let Some(i) = (0..circuit.nodes().len())
+        .find(|&i| live[i] && matches!(circuit.nodes()[i], Node::Tree { .. }))
+    {
+        return Err(Error::NoiseBudget(format!(
+            "tree LUT node {i}: this executor runs digit circuits only (byte-processor \
+             circuits run on the tree executor)"
+        )));
+    }
     let budget = server.params().max_quadratic_weight();
     match circuit.budget_violations(budget).first() {
         Some(v) => Err(Error::NoiseBudget(v.to_string())),
