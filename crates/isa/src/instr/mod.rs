@@ -14,6 +14,7 @@ use encint_core::circuit::{Builder, NodeId};
 use crate::{Byte, Fixed, IsaError};
 
 pub mod bits;
+pub mod common;
 pub mod fixed;
 pub mod signed;
 pub mod unsigned;
