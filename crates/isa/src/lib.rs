@@ -8,7 +8,9 @@
 //! so a program's result and cost are known before any encryption.
 #![deny(missing_docs)]
 
+pub mod asm;
 pub mod instr;
+pub mod vm;
 
 use encint_core::circuit::NodeId;
 

@@ -1,0 +1,153 @@
+//! The example programs of `examples/`, assembled and run in clear mode against plain
+//! computations on random inputs.
+
+use std::collections::HashMap;
+
+use encint_isa::asm::assemble;
+use encint_isa::vm::{compile, run_clear, Compiled, Datum};
+use rand::{Rng, SeedableRng};
+
+fn load(name: &str) -> Compiled {
+    let path = format!("{}/../../examples/{name}", env!("CARGO_MANIFEST_DIR"));
+    let src = std::fs::read_to_string(&path).unwrap();
+    let p = assemble(&src).unwrap_or_else(|e| panic!("{name}: {e}"));
+    let c = compile(&p).unwrap_or_else(|e| panic!("{name}: {e}"));
+    assert!(c.circuit.budget_violations(25).is_empty(), "{name}: noise budget");
+    c
+}
+
+fn bytes(name: &str, vals: &[u8], data: &mut HashMap<String, Datum>) {
+    for (k, v) in vals.iter().enumerate() {
+        data.insert(format!("{name}[{k}]"), Datum::Byte(*v));
+    }
+}
+
+fn out_bytes(out: &[(String, Datum)], prefix: &str) -> Vec<u8> {
+    out.iter()
+        .filter(|(n, _)| n.starts_with(prefix))
+        .map(|(_, d)| match d {
+            Datum::Byte(b) => *b,
+            Datum::Fixed(_) => panic!("byte expected"),
+        })
+        .collect()
+}
+
+fn rng() -> rand::rngs::StdRng {
+    rand::rngs::StdRng::seed_from_u64(0x5eed_0004)
+}
+
+#[test]
+fn bubble_sort_sorts() {
+    let c = load("bubble_sort.asm");
+    let mut r = rng();
+    for case in 0..300 {
+        let mut v: Vec<u8> = (0..5).map(|_| r.gen()).collect();
+        if case % 3 == 0 {
+            v[1] = v[3]; // duplicates
+        }
+        let mut data = HashMap::new();
+        bytes("a", &v, &mut data);
+        let (out, cost) = run_clear(&c, &data).unwrap();
+        v.sort();
+        assert_eq!(out_bytes(&out, "a["), v);
+        assert!(cost.blind_rotations > 0);
+    }
+}
+
+#[test]
+fn array_max_is_the_maximum() {
+    let c = load("array_max.asm");
+    let mut r = rng();
+    for _ in 0..300 {
+        let v: Vec<u8> = (0..5).map(|_| r.gen()).collect();
+        let mut data = HashMap::new();
+        bytes("a", &v, &mut data);
+        let (out, _) = run_clear(&c, &data).unwrap();
+        assert_eq!(out_bytes(&out, "m"), vec![*v.iter().max().unwrap()]);
+    }
+}
+
+#[test]
+fn average_is_sum_over_n_in_fixed_point() {
+    let c = load("average.asm");
+    let mut r = rng();
+    for _ in 0..300 {
+        let v: Vec<u8> = (0..5).map(|_| r.gen_range(0..52)).collect();
+        let mut data = HashMap::new();
+        bytes("a", &v, &mut data);
+        let (out, _) = run_clear(&c, &data).unwrap();
+        let s: u32 = v.iter().map(|&x| x as u32).sum();
+        assert_eq!(out[0].1, Datum::Byte(s as u8));
+        let raw = ((s / 5) << 8) | ((256 * (s % 5)) / 5);
+        assert_eq!(out[1].1, Datum::Fixed(raw as u16 as i16), "sum {s}");
+    }
+}
+
+#[test]
+fn array_assign_writes_only_at_the_index() {
+    let c = load("array_assign.asm");
+    let mut r = rng();
+    for case in 0..300 {
+        let mut v: Vec<u8> = (0..5).map(|_| r.gen()).collect();
+        let idx: u8 = if case % 4 == 0 { r.gen() } else { r.gen_range(0..5) };
+        let x: u8 = r.gen();
+        let mut data = HashMap::new();
+        bytes("a", &v, &mut data);
+        data.insert("idx".into(), Datum::Byte(idx));
+        data.insert("v".into(), Datum::Byte(x));
+        let (out, _) = run_clear(&c, &data).unwrap();
+        if (idx as usize) < v.len() {
+            v[idx as usize] = x;
+        }
+        assert_eq!(out_bytes(&out, "a["), v);
+    }
+}
+
+/// Fixed-point reference: raw values are value·256 in two's complement 16 bits.
+fn fmuli(x: i16, w: i16) -> i16 {
+    ((x as i32 * w as i32) >> 8) as i16
+}
+
+fn neuron_inputs(r: &mut rand::rngs::StdRng) -> (i16, i16) {
+    // Inputs in [-1, 1] as in the paper's neuron.
+    (r.gen_range(-256..=256), r.gen_range(-256..=256))
+}
+
+#[test]
+fn neuron_with_heaviside() {
+    let c = load("neuron_heaviside.asm");
+    let mut r = rng();
+    for _ in 0..300 {
+        let (x1, x2) = neuron_inputs(&mut r);
+        let mut data = HashMap::new();
+        data.insert("x1".into(), Datum::Fixed(x1));
+        data.insert("x2".into(), Datum::Fixed(x2));
+        let (out, _) = run_clear(&c, &data).unwrap();
+        let z = fmuli(x1, 192).wrapping_add(fmuli(x2, -128));
+        assert_eq!(out[0].1, Datum::Fixed(z));
+        assert_eq!(out[1].1, Datum::Fixed(if z >= 0 { 256 } else { 0 }));
+    }
+}
+
+#[test]
+fn neuron_with_sigmoid() {
+    let c = load("neuron_sigmoid.asm");
+    let mut r = rng();
+    for _ in 0..300 {
+        let (x1, x2) = neuron_inputs(&mut r);
+        let mut data = HashMap::new();
+        data.insert("x1".into(), Datum::Fixed(x1));
+        data.insert("x2".into(), Datum::Fixed(x2));
+        let (out, _) = run_clear(&c, &data).unwrap();
+        let z = fmuli(x1, 192).wrapping_add(fmuli(x2, -128));
+        assert_eq!(out[0].1, Datum::Fixed(z));
+        let s = 1.0 / (1.0 + (-(z as f64) / 256.0).exp());
+        let Datum::Fixed(y) = out[1].1 else { panic!() };
+        assert!(
+            ((y as f64) / 256.0 - s).abs() <= 1.0 / 256.0,
+            "sigmoid({}) = {} vs {s}",
+            z as f64 / 256.0,
+            y as f64 / 256.0
+        );
+    }
+}
