@@ -1,14 +1,141 @@
-//! Instructions: bits (being written).
+//! Bit decomposition and recomposition (seed 004 §5.4), and bitwise operations on bits.
+//!
+//! Bits stay in the nibble message space (each is a digit holding 0 or 1), so that
+//! recomposition is a weighted sum.
 
-use encint_core::circuit::Builder;
+use encint_core::circuit::{Builder, NodeId};
 
-use super::{Arg, Signature, Value};
-use crate::IsaError;
+use super::common::nibble_lut;
+use super::signed::{bad, byte_arg, lut_on};
+use super::{Arg, Kind, Signature, Value, MAX_OPERAND_QWEIGHT};
+use crate::{Byte, IsaError};
 
 /// The instructions of this module.
-pub const SIGNATURES: &[Signature] = &[];
+pub const SIGNATURES: &[Signature] = &[
+    Signature {
+        name: "BITS",
+        args: &[Kind::Byte],
+        result: Kind::Bits,
+        doc: "byte to 8 bits, least significant first (4 tables per nibble, one rotation each)",
+    },
+    Signature {
+        name: "UNBITS",
+        args: &[Kind::Bits],
+        result: Kind::Byte,
+        doc: "8 bits (least significant first) to a byte",
+    },
+    Signature {
+        name: "BNOT",
+        args: &[Kind::Bits],
+        result: Kind::Bits,
+        doc: "bitwise not of bits (free)",
+    },
+    Signature {
+        name: "BAND",
+        args: &[Kind::Bits, Kind::Bits],
+        result: Kind::Bits,
+        doc: "bitwise and of bits (one bootstrap per bit)",
+    },
+    Signature {
+        name: "BOR",
+        args: &[Kind::Bits, Kind::Bits],
+        result: Kind::Bits,
+        doc: "bitwise or of bits (one bootstrap per bit)",
+    },
+    Signature {
+        name: "BXOR",
+        args: &[Kind::Bits, Kind::Bits],
+        result: Kind::Bits,
+        doc: "bitwise xor of bits (one bootstrap per bit)",
+    },
+];
 
 /// Records `name` if this module defines it.
-pub fn emit(_b: &mut Builder, _name: &str, _args: &[Arg]) -> Option<Result<Value, IsaError>> {
-    None
+pub fn emit(b: &mut Builder, name: &str, args: &[Arg]) -> Option<Result<Value, IsaError>> {
+    if !SIGNATURES.iter().any(|s| s.name == name) {
+        return None;
+    }
+    Some(b.labelled(name, |b| emit_known(b, name, args)))
+}
+
+fn bits_arg(name: &str, args: &[Arg], i: usize) -> Result<Vec<NodeId>, IsaError> {
+    match args.get(i) {
+        Some(Arg::Bits(v)) if v.len() == 8 => Ok(v.clone()),
+        Some(Arg::Bits(v)) => Err(bad(name, &format!("expected 8 bits, got {}", v.len()))),
+        _ => Err(bad(name, &format!("operand {} must be bits", i + 1))),
+    }
+}
+
+fn emit_known(b: &mut Builder, name: &str, args: &[Arg]) -> Result<Value, IsaError> {
+    match name {
+        "BITS" => Ok(Value::Bits(bits(b, byte_arg(name, args, 0)?))),
+        "UNBITS" => Ok(Value::Byte(unbits(b, &bits_arg(name, args, 0)?)?)),
+        "BNOT" => {
+            let x = bits_arg(name, args, 0)?;
+            Ok(Value::Bits(
+                x.iter().map(|&c| b.linear(&[(c, -1)], 1)).collect(),
+            ))
+        }
+        _ => {
+            let x = bits_arg(name, args, 0)?;
+            let y = bits_arg(name, args, 1)?;
+            let f: fn(i64) -> i64 = match name {
+                "BAND" => |s| (s == 2) as i64,
+                "BOR" => |s| (s >= 1) as i64,
+                _ => |s| (s == 1) as i64,
+            };
+            let mut out = Vec::with_capacity(8);
+            for (&p, &q) in x.iter().zip(&y) {
+                let s = b.add(p, q);
+                out.push(lut_on(b, s, 0..=2, f)?);
+            }
+            Ok(Value::Bits(out))
+        }
+    }
+}
+
+/// BITS: four tables on each nibble (one shared blind rotation per nibble).
+pub fn bits(b: &mut Builder, x: Byte) -> Vec<NodeId> {
+    let mut out = Vec::with_capacity(8);
+    for n in [x.lo, x.hi] {
+        for k in 0..4 {
+            out.push(nibble_lut(b, n, move |v| (v >> k) & 1));
+        }
+    }
+    out
+}
+
+/// One nibble `c0 + 2 c1 + 4 c2 + 8 c3` from four bits (values 0/1).
+///
+/// When the bits are fresh enough, `2 c1 + 4 c2 + 8 c3` is one bootstrap of
+/// `c1 + 2 c2 + 4 c3` (weight `q1 + 4 q2 + 16 q3 ≤ 25`) and `c0` is added for free;
+/// otherwise each bit is scaled by its own bootstrap (seed 004 §5.4), and the sum of four
+/// fresh outputs has weight 4.
+fn unbits_nibble(b: &mut Builder, c: &[NodeId]) -> Result<NodeId, IsaError> {
+    let upper = b.linear(&[(c[1], 1), (c[2], 2), (c[3], 4)], 0);
+    let c0_ok = b.qweight(c[0]) < MAX_OPERAND_QWEIGHT;
+    if b.qweight(upper) <= 25 && c0_ok {
+        let scaled = lut_on(b, upper, 0..=7, |v| 2 * v)?;
+        return Ok(b.add(c[0], scaled));
+    }
+    let mut terms = Vec::with_capacity(4);
+    for (k, &ck) in c.iter().enumerate() {
+        let t = if k == 0 && b.qweight(ck) <= 1 {
+            ck
+        } else {
+            lut_on(b, ck, 0..=1, move |v| v << k)?
+        };
+        terms.push((t, 1));
+    }
+    Ok(b.linear(&terms, 0))
+}
+
+/// UNBITS: recomposition of 8 bits (least significant first) into a byte.
+pub fn unbits(b: &mut Builder, c: &[NodeId]) -> Result<Byte, IsaError> {
+    if c.len() != 8 {
+        return Err(bad("UNBITS", "expected 8 bits"));
+    }
+    let lo = unbits_nibble(b, &c[0..4])?;
+    let hi = unbits_nibble(b, &c[4..8])?;
+    Ok(Byte { hi, lo })
 }

@@ -1,14 +1,561 @@
-//! Instructions: signed (being written).
+//! Instructions on signed (two's complement) bytes, seed 004 §5.1.
+//!
+//! Addition, subtraction, the low byte of a product and bitwise operations are the same
+//! circuits as for unsigned bytes, so only what differs is here: negation, absolute value,
+//! the high byte of the signed product, truncating division, comparisons, min/max and
+//! arithmetic shifts. Every result wraps modulo 256.
+//!
+//! The module also holds the nibble helpers shared with [`super::fixed`] and [`super::bits`]:
+//! byte functions that pick the cheapest evaluation per output nibble, sign tables on
+//! linear combinations (one plain bootstrap), and a carry-select adder over any number of
+//! nibbles.
 
-use encint_core::circuit::Builder;
+use encint_core::circuit::{Builder, NodeId};
+use encint_core::lut::NegacyclicLut;
 
-use super::{Arg, Signature, Value};
-use crate::IsaError;
+use super::common::{bool_byte, tree};
+use super::{Arg, Kind, Signature, Value};
+use crate::{Byte, Fixed, IsaError};
+
+const B: Kind = Kind::Byte;
+const I: Kind = Kind::Imm;
 
 /// The instructions of this module.
-pub const SIGNATURES: &[Signature] = &[];
+pub const SIGNATURES: &[Signature] = &[
+    Signature {
+        name: "NEG",
+        args: &[B],
+        result: B,
+        doc: "two's complement negation (NEG -128 = -128)",
+    },
+    Signature {
+        name: "ABS",
+        args: &[B],
+        result: B,
+        doc: "absolute value of a signed byte (ABS -128 = -128)",
+    },
+    Signature {
+        name: "SMULM",
+        args: &[B, B],
+        result: B,
+        doc: "high byte of the signed 16-bit product",
+    },
+    Signature {
+        name: "SDIV",
+        args: &[B, B],
+        result: B,
+        doc: "signed division truncating toward zero (x/0 = -1, -128/-1 = -128)",
+    },
+    Signature {
+        name: "SMOD",
+        args: &[B, B],
+        result: B,
+        doc: "signed remainder of SDIV, sign of the dividend (x%0 = x)",
+    },
+    Signature {
+        name: "SLT",
+        args: &[B, B],
+        result: B,
+        doc: "signed a < b (boolean)",
+    },
+    Signature {
+        name: "SLTE",
+        args: &[B, B],
+        result: B,
+        doc: "signed a <= b (boolean)",
+    },
+    Signature {
+        name: "SGT",
+        args: &[B, B],
+        result: B,
+        doc: "signed a > b (boolean)",
+    },
+    Signature {
+        name: "SGTE",
+        args: &[B, B],
+        result: B,
+        doc: "signed a >= b (boolean)",
+    },
+    Signature {
+        name: "SMIN",
+        args: &[B, B],
+        result: B,
+        doc: "signed minimum",
+    },
+    Signature {
+        name: "SMAX",
+        args: &[B, B],
+        result: B,
+        doc: "signed maximum",
+    },
+    Signature {
+        name: "SSHR",
+        args: &[B, B],
+        result: B,
+        doc: "arithmetic shift right by an encrypted unsigned amount (>= 8: sign fill)",
+    },
+    Signature {
+        name: "SSHRI",
+        args: &[B, I],
+        result: B,
+        doc: "arithmetic shift right by an immediate 0..=255 (>= 8: sign fill)",
+    },
+    Signature {
+        name: "SLTI",
+        args: &[B, I],
+        result: B,
+        doc: "signed a < imm (imm in -128..=127)",
+    },
+    Signature {
+        name: "SLTEI",
+        args: &[B, I],
+        result: B,
+        doc: "signed a <= imm (imm in -128..=127)",
+    },
+    Signature {
+        name: "SGTI",
+        args: &[B, I],
+        result: B,
+        doc: "signed a > imm (imm in -128..=127)",
+    },
+    Signature {
+        name: "SGTEI",
+        args: &[B, I],
+        result: B,
+        doc: "signed a >= imm (imm in -128..=127)",
+    },
+    Signature {
+        name: "SMINI",
+        args: &[B, I],
+        result: B,
+        doc: "signed min(a, imm) (imm in -128..=127)",
+    },
+    Signature {
+        name: "SMAXI",
+        args: &[B, I],
+        result: B,
+        doc: "signed max(a, imm) (imm in -128..=127)",
+    },
+    Signature {
+        name: "SDIVI",
+        args: &[B, I],
+        result: B,
+        doc: "signed a / imm truncating (imm in -128..=127; /0 = -1)",
+    },
+    Signature {
+        name: "SMODI",
+        args: &[B, I],
+        result: B,
+        doc: "signed a % imm (imm in -128..=127; %0 = a)",
+    },
+];
 
 /// Records `name` if this module defines it.
-pub fn emit(_b: &mut Builder, _name: &str, _args: &[Arg]) -> Option<Result<Value, IsaError>> {
-    None
+pub fn emit(b: &mut Builder, name: &str, args: &[Arg]) -> Option<Result<Value, IsaError>> {
+    if !SIGNATURES.iter().any(|s| s.name == name) {
+        return None;
+    }
+    Some(b.labelled(name, |b| emit_known(b, name, args)))
+}
+
+fn emit_known(b: &mut Builder, name: &str, args: &[Arg]) -> Result<Value, IsaError> {
+    let x = byte_arg(name, args, 0)?;
+    let out = match name {
+        "NEG" => neg(b, x)?,
+        "ABS" => byte_map(b, x, |v| (v as i8).wrapping_abs() as u8)?,
+        "SMULM" => smulm(b, x, byte_arg(name, args, 1)?)?,
+        "SDIV" | "SMOD" => {
+            return Err(bad(
+                name,
+                "not implemented yet for an encrypted divisor; use SDIVI/SMODI",
+            ))
+        }
+        "SLT" | "SLTE" | "SGT" | "SGTE" => {
+            let code = scmp_code(b, x, byte_arg(name, args, 1)?)?;
+            let pred: fn(i64) -> bool = match name {
+                "SLT" => |c| c < 4,
+                "SLTE" => |c| c <= 4,
+                "SGT" => |c| c > 4,
+                _ => |c| c >= 4,
+            };
+            let bit = lut_on(b, code, 0..=8, |c| pred(c) as i64)?;
+            bool_byte(b, bit)
+        }
+        "SMIN" | "SMAX" => {
+            let y = byte_arg(name, args, 1)?;
+            let code = scmp_code(b, x, y)?;
+            // x < y  <=> code < 4
+            let take_x: fn(u8) -> bool = if name == "SMIN" {
+                |c| c < 4
+            } else {
+                |c| c >= 4
+            };
+            select_by_code(b, code, take_x, x, y)?
+        }
+        "SSHR" => sshr(b, x, byte_arg(name, args, 1)?)?,
+        "SSHRI" => {
+            let k = imm_arg(name, args, 1, 0, 255)?;
+            sshri(b, x, k as u32)?
+        }
+        _ => {
+            let v = imm_arg(name, args, 1, -128, 127)? as i8;
+            let s = |u: u8| u as i8;
+            match name {
+                "SLTI" => pred_byte(b, x, move |u| s(u) < v)?,
+                "SLTEI" => pred_byte(b, x, move |u| s(u) <= v)?,
+                "SGTI" => pred_byte(b, x, move |u| s(u) > v)?,
+                "SGTEI" => pred_byte(b, x, move |u| s(u) >= v)?,
+                "SMINI" => byte_map(b, x, move |u| s(u).min(v) as u8)?,
+                "SMAXI" => byte_map(b, x, move |u| s(u).max(v) as u8)?,
+                "SDIVI" => byte_map(b, x, move |u| sdiv(s(u), v) as u8)?,
+                "SMODI" => byte_map(b, x, move |u| smod(s(u), v) as u8)?,
+                _ => return Err(IsaError::UnknownInstruction(name.to_string())),
+            }
+        }
+    };
+    Ok(Value::Byte(out))
+}
+
+/// Signed division of the instruction set: truncating, `x / 0 = -1`, `-128 / -1 = -128`.
+pub fn sdiv(x: i8, d: i8) -> i8 {
+    if d == 0 {
+        -1
+    } else {
+        x.wrapping_div(d)
+    }
+}
+
+/// Signed remainder of the instruction set: sign of the dividend, `x % 0 = x`.
+pub fn smod(x: i8, d: i8) -> i8 {
+    if d == 0 {
+        x
+    } else {
+        x.wrapping_rem(d)
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Operand access.
+
+pub(crate) fn bad(name: &str, message: &str) -> IsaError {
+    IsaError::BadOperands {
+        name: name.to_string(),
+        message: message.to_string(),
+    }
+}
+
+pub(crate) fn byte_arg(name: &str, args: &[Arg], i: usize) -> Result<Byte, IsaError> {
+    match args.get(i) {
+        Some(Arg::Byte(x)) => Ok(*x),
+        _ => Err(bad(name, &format!("operand {} must be a byte", i + 1))),
+    }
+}
+
+pub(crate) fn fixed_arg(name: &str, args: &[Arg], i: usize) -> Result<Fixed, IsaError> {
+    match args.get(i) {
+        Some(Arg::Fixed(x)) => Ok(*x),
+        _ => Err(bad(
+            name,
+            &format!("operand {} must be a fixed-point value", i + 1),
+        )),
+    }
+}
+
+pub(crate) fn imm_arg(
+    name: &str,
+    args: &[Arg],
+    i: usize,
+    lo: i64,
+    hi: i64,
+) -> Result<i64, IsaError> {
+    match args.get(i) {
+        Some(Arg::Imm(v)) if (lo..=hi).contains(v) => Ok(*v),
+        Some(Arg::Imm(v)) => Err(bad(name, &format!("immediate {v} is outside {lo}..={hi}"))),
+        _ => Err(bad(
+            name,
+            &format!("operand {} must be an immediate", i + 1),
+        )),
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Shared nibble helpers.
+
+/// One plain bootstrap of the linear node `x` through `f` on `domain` (which must fit the
+/// negacyclic constraints, else a core error).
+pub(crate) fn lut_on(
+    b: &mut Builder,
+    x: NodeId,
+    domain: std::ops::RangeInclusive<i64>,
+    f: impl Fn(i64) -> i64,
+) -> Result<NodeId, IsaError> {
+    let lut = NegacyclicLut::from_fn(domain, f)?;
+    Ok(b.lut(x, &lut))
+}
+
+/// `sign(x)` in {-1, 0, 1} for `x` in `-15..=15` (negacyclic: one bootstrap).
+pub(crate) fn sign_lut(b: &mut Builder, x: NodeId) -> Result<NodeId, IsaError> {
+    lut_on(b, x, -15..=15, i64::signum)
+}
+
+/// `+1` if `x >= 0` else `-1`, for `x` in `-16..=15` (negacyclic: one bootstrap).
+pub(crate) fn pm_ge0_lut(b: &mut Builder, x: NodeId) -> Result<NodeId, IsaError> {
+    lut_on(b, x, -16..=15, |v| if v >= 0 { 1 } else { -1 })
+}
+
+/// How an output nibble of a byte function depends on the input nibbles.
+enum Dep {
+    Const(u8),
+    Hi([u8; 16]),
+    Lo([u8; 16]),
+    Both,
+}
+
+fn classify(f: &dyn Fn(u8) -> u8) -> Dep {
+    let v = |h: u8, l: u8| f(16 * h + l) & 15;
+    let only_hi = (0..16).all(|h| (0..16).all(|l| v(h, l) == v(h, 0)));
+    let only_lo = (0..16).all(|l| (0..16).all(|h| v(h, l) == v(0, l)));
+    if only_hi && only_lo {
+        Dep::Const(v(0, 0))
+    } else if only_hi {
+        Dep::Hi(std::array::from_fn(|h| v(h as u8, 0)))
+    } else if only_lo {
+        Dep::Lo(std::array::from_fn(|l| v(0, l as u8)))
+    } else {
+        Dep::Both
+    }
+}
+
+/// Several nibble-valued functions of one byte, each by the cheapest means: a constant, a
+/// plain bootstrap of the nibble it depends on, or a tree LUT. All trees use the same first
+/// selector (the low nibble when some output depends on it alone and none on the high one
+/// alone, so that its plain bootstraps share the trees' first blind rotation: `MVLUTeval`).
+pub(crate) fn byte_nibbles(
+    b: &mut Builder,
+    x: Byte,
+    fs: &[&dyn Fn(u8) -> u8],
+) -> Result<Vec<NodeId>, IsaError> {
+    let deps: Vec<Dep> = fs.iter().map(|f| classify(*f)).collect();
+    let any_hi = deps.iter().any(|d| matches!(d, Dep::Hi(_)));
+    let any_lo = deps.iter().any(|d| matches!(d, Dep::Lo(_)));
+    let lo_first = any_lo && !any_hi;
+    let mut out = Vec::with_capacity(fs.len());
+    for (f, d) in fs.iter().zip(&deps) {
+        let node = match d {
+            Dep::Const(c) => b.constant(*c as i64),
+            Dep::Hi(t) => super::common::nibble_lut(b, x.hi, |h| t[h as usize]),
+            Dep::Lo(t) => super::common::nibble_lut(b, x.lo, |l| t[l as usize]),
+            Dep::Both if lo_first => tree(b, x.lo, x.hi, |l, h| f(16 * h + l))?,
+            Dep::Both => tree(b, x.hi, x.lo, |h, l| f(16 * h + l))?,
+        };
+        out.push(node);
+    }
+    Ok(out)
+}
+
+/// A univariate byte function (seed 004 eq. (1), with constant and single-nibble outputs
+/// folded to constants and plain bootstraps).
+pub(crate) fn byte_map(b: &mut Builder, x: Byte, f: impl Fn(u8) -> u8) -> Result<Byte, IsaError> {
+    let hi = |v: u8| f(v) >> 4;
+    let lo = |v: u8| f(v) & 15;
+    let n = byte_nibbles(b, x, &[&hi, &lo])?;
+    Ok(Byte { hi: n[0], lo: n[1] })
+}
+
+/// A byte predicate as a boolean byte (one `LUTeval`, or less).
+pub(crate) fn pred_byte(
+    b: &mut Builder,
+    x: Byte,
+    f: impl Fn(u8) -> bool,
+) -> Result<Byte, IsaError> {
+    let g = |v: u8| f(v) as u8;
+    let n = byte_nibbles(b, x, &[&g])?;
+    Ok(bool_byte(b, n[0]))
+}
+
+/// Adds two little-endian nibble vectors of equal length plus a carry in (0 or 1), modulo
+/// `16^n`. `y`'s nibbles may be linear nodes (e.g. `15 - b` for subtraction) with values in
+/// `0..16`. Operand weights up to 4; result nibbles are tree outputs (weight 2).
+///
+/// Level 1: `s_i = (x_i + y_i) mod 16` by trees and the carry status of each nibble by a
+/// sign bootstrap of `x_i + y_i - 15` (`-1` kill, `0` propagate, `1` generate; the lowest
+/// one, with the carry in, is `±1`). Level `i`: the carry into nibble `i` is the sign of
+/// `3 d_{i-1} + e_{i-2}`, where `e` is the sign of the lower part (never zero), read by
+/// the tree that adds it to `s_i`.
+pub(crate) fn add_nibbles(
+    b: &mut Builder,
+    x: &[NodeId],
+    y: &[NodeId],
+    carry_in: u8,
+) -> Result<Vec<NodeId>, IsaError> {
+    let n = x.len();
+    if n == 0 || y.len() != n || carry_in > 1 {
+        return Err(IsaError::BadOperands {
+            name: "add".into(),
+            message: "adder operands must have the same positive length".into(),
+        });
+    }
+    let cin = carry_in;
+    let mut out = Vec::with_capacity(n);
+    out.push(tree(b, x[0], y[0], move |p, q| p + q + cin)?);
+    if n == 1 {
+        return Ok(out);
+    }
+    // e_0 = ±1 sign of (x_0 + y_0 + carry_in - 16): +1 iff nibble 0 carries.
+    let low = b.linear(&[(x[0], 1), (y[0], 1)], cin as i64 - 16);
+    let e0 = pm_ge0_lut(b, low)?;
+    let sel = b.linear(&[(e0, 1)], 1); // 0 or 2
+    let s1 = tree(b, x[1], y[1], |p, q| p + q)?;
+    out.push(tree(b, sel, s1, |h, l| l + (h == 2) as u8)?);
+    // For i >= 2: code_i = 3 d_{i-1} + e_{i-2} + 4 in 0..=8, never 4; nibble i receives a
+    // carry iff code_i > 4, and e_{i-1} = ±1 is that fact (shares the tree's first rotation).
+    let mut e = e0;
+    for i in 2..n {
+        let diff = b.linear(&[(x[i - 1], 1), (y[i - 1], 1)], -15);
+        let d = sign_lut(b, diff)?;
+        let code = b.linear(&[(d, 3), (e, 1)], 4);
+        let s = tree(b, x[i], y[i], |p, q| p + q)?;
+        out.push(tree(b, code, s, |h, l| l + (h > 4) as u8)?);
+        if i + 1 < n {
+            e = lut_on(b, code, 0..=8, |c| if c > 4 { 1 } else { -1 })?;
+        }
+    }
+    Ok(out)
+}
+
+// ---------------------------------------------------------------------------------------
+// Signed instructions.
+
+/// NEG in two plain levels: `lo' = -lo mod 16`, `hi' = -(hi + [lo != 0]) mod 16` (the
+/// argument is in `0..=16` and `16 ↦ 0` is negacyclic). 2 blind rotations, no keyswitch.
+fn neg(b: &mut Builder, x: Byte) -> Result<Byte, IsaError> {
+    let lo = super::common::nibble_lut(b, x.lo, |l| (16 - l) & 15);
+    let nz = super::common::nibble_lut(b, x.lo, |l| (l != 0) as u8);
+    let s = b.add(x.hi, nz);
+    let hi = lut_on(b, s, 0..=16, |v| (16 - v) & 15)?;
+    Ok(Byte { hi, lo })
+}
+
+/// Comparison code of signed bytes: `3·t + sign(x.lo - y.lo) + 1` in `0..=8`, where `t` is
+/// 0, 1, 2 for the signed high nibbles less, equal, greater. `x < y` iff code < 4, equal
+/// iff code == 4. Weight `9·2 + 1 = 19`.
+fn scmp_code(b: &mut Builder, x: Byte, y: Byte) -> Result<NodeId, IsaError> {
+    let sn = |v: u8| ((v << 4) as i8) >> 4;
+    let t = tree(b, x.hi, y.hi, |p, q| match sn(p).cmp(&sn(q)) {
+        std::cmp::Ordering::Less => 0,
+        std::cmp::Ordering::Equal => 1,
+        std::cmp::Ordering::Greater => 2,
+    })?;
+    let diff = b.linear(&[(x.lo, 1), (y.lo, -1)], 0);
+    let s = sign_lut(b, diff)?;
+    Ok(b.linear(&[(t, 3), (s, 1)], 1))
+}
+
+/// `take_x(code) ? x : y`, nibble-wise by trees on the code (one shared first rotation).
+fn select_by_code(
+    b: &mut Builder,
+    code: NodeId,
+    take_x: fn(u8) -> bool,
+    x: Byte,
+    y: Byte,
+) -> Result<Byte, IsaError> {
+    let pick = |b: &mut Builder, n: NodeId, when: bool| {
+        tree(
+            b,
+            code,
+            n,
+            move |c, v| if take_x(c) == when { v } else { 0 },
+        )
+    };
+    let xh = pick(b, x.hi, true)?;
+    let xl = pick(b, x.lo, true)?;
+    let yh = pick(b, y.hi, false)?;
+    let yl = pick(b, y.lo, false)?;
+    Ok(Byte {
+        hi: b.add(xh, yh),
+        lo: b.add(xl, yl),
+    })
+}
+
+/// Arithmetic shift right by an immediate.
+fn sshri(b: &mut Builder, x: Byte, k: u32) -> Result<Byte, IsaError> {
+    let k = k.min(7);
+    if k == 0 {
+        return Ok(x);
+    }
+    if k < 4 {
+        // lo' = (lo >> k) | (hi << (4 - k)) & 15: disjoint bits, so a sum of two plain LUTs.
+        let a = super::common::nibble_lut(b, x.lo, |l| l >> k);
+        let c = super::common::nibble_lut(b, x.hi, |h| (h << (4 - k)) & 15);
+        let lo = b.add(a, c);
+        let hi = super::common::nibble_lut(b, x.hi, |h| ((((h << 4) as i8) >> (4 + k)) as u8) & 15);
+        return Ok(Byte { hi, lo });
+    }
+    byte_map(b, x, |v| ((v as i8) >> k) as u8)
+}
+
+/// Arithmetic shift right by an encrypted amount: `e = min(k, 8)` by one tree, then three
+/// trees on `e` (one shared first rotation): the high nibble, and the low nibble as the sum
+/// of its bits coming from `lo` and from `hi` (disjoint).
+fn sshr(b: &mut Builder, x: Byte, k: Byte) -> Result<Byte, IsaError> {
+    let e = tree(b, k.hi, k.lo, |h, l| {
+        (16 * h as u16 + l as u16).min(8) as u8
+    })?;
+    let sn = |v: u8| ((v << 4) as i8) >> 4;
+    let hi = tree(b, e, x.hi, move |e, h| ((sn(h) >> e.min(4)) as u8) & 15)?;
+    let from_lo = tree(b, e, x.lo, |e, l| if e < 4 { l >> e } else { 0 })?;
+    let from_hi = tree(b, e, x.hi, move |e, h| {
+        if e < 4 {
+            (h << (4 - e)) & 15
+        } else {
+            ((sn(h) >> (e - 4).min(4)) as u8) & 15
+        }
+    })?;
+    Ok(Byte {
+        hi,
+        lo: b.add(from_lo, from_hi),
+    })
+}
+
+/// High byte of the signed 16-bit product.
+///
+/// With `x = 16·a + p`, `y = 16·c + q` (`a`, `c` signed nibbles, `p`, `q` unsigned):
+/// `x·y = 256·a·c + 16·(a·q + p·c) + p·q`, so the high byte is
+/// `a·c + ⌊(a·q + p·c + ⌊p·q/16⌋) / 16⌋`. Level 1 computes the nibble products by trees
+/// (`a·q` and `p·c` as a signed high part and a low nibble), then nibble adders finish.
+fn smulm(b: &mut Builder, x: Byte, y: Byte) -> Result<Byte, IsaError> {
+    let sn = |v: u8| (((v << 4) as i8) >> 4) as i16;
+    // a·c mod 256 as a byte.
+    let ac_hi = tree(b, x.hi, y.hi, move |a, c| {
+        (((sn(a) * sn(c)) as u8) >> 4) & 15
+    })?;
+    let ac_lo = tree(b, x.hi, y.hi, move |a, c| ((sn(a) * sn(c)) as u8) & 15)?;
+    // a·q = 16·u1 + u0 (u1 signed in -8..=6, stored mod 16), p·c = 16·v1 + v0.
+    let u0 = tree(b, x.hi, y.lo, move |a, q| ((sn(a) * q as i16) as u8) & 15)?;
+    let u1 = tree(b, x.hi, y.lo, move |a, q| {
+        (((sn(a) * q as i16) >> 4) as u8) & 15
+    })?;
+    let v0 = tree(b, x.lo, y.hi, move |p, c| ((p as i16 * sn(c)) as u8) & 15)?;
+    let v1 = tree(b, x.lo, y.hi, move |p, c| {
+        (((p as i16 * sn(c)) >> 4) as u8) & 15
+    })?;
+    let w = tree(b, x.lo, y.lo, |p, q| ((p as u16 * q as u16) >> 4) as u8)?;
+    // carry c = ⌊(u0 + v0 + w) / 16⌋ in 0..=2: s = (u0 + v0) mod 16, k1 = carry of that,
+    // k2 = carry of s + w.
+    let s = tree(b, u0, v0, |p, q| p + q)?;
+    let k1 = tree(b, u0, v0, |p, q| (p + q) >> 4)?;
+    let k2 = tree(b, s, w, |p, q| (p + q) >> 4)?;
+    // high = ac + u1 + v1 + k1 + k2 (mod 256), u1 and v1 sign-extended: add the byte
+    // (sext(u1) + k1) and the byte (sext(v1) + k2) to ac.
+    let t1 = tree(b, k1, u1, move |k, u| ((sn(u) + k as i16) as u8) & 15)?;
+    let t1h = tree(b, k1, u1, move |k, u| {
+        (((sn(u) + k as i16) >> 4) as u8) & 15
+    })?;
+    let t2 = tree(b, k2, v1, move |k, v| ((sn(v) + k as i16) as u8) & 15)?;
+    let t2h = tree(b, k2, v1, move |k, v| {
+        (((sn(v) + k as i16) >> 4) as u8) & 15
+    })?;
+    let m = add_nibbles(b, &[t1, t1h], &[t2, t2h], 0)?;
+    let r = add_nibbles(b, &[ac_lo, ac_hi], &m, 0)?;
+    Ok(Byte { hi: r[1], lo: r[0] })
 }

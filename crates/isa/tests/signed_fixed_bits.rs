@@ -1,0 +1,358 @@
+//! Exhaustive clear-executor tests of the signed, fixed-point and bit instructions.
+
+use encint_core::circuit::{Builder, Circuit};
+use encint_core::clear;
+use encint_isa::instr::{emit, Arg, Kind, Value, MAX_OPERAND_QWEIGHT};
+use encint_isa::{Byte, Fixed};
+use rand::{Rng, SeedableRng};
+
+/// An instruction's circuit with fresh inputs for its encrypted operands.
+struct Inst {
+    circuit: Circuit,
+}
+
+impl Inst {
+    /// Builds `name` with operand kinds `kinds`; `imm` fills the immediate operands.
+    fn new(name: &str, kinds: &[Kind], imm: i64) -> Inst {
+        let mut b = Builder::new();
+        let byte = |b: &mut Builder| {
+            let hi = b.input();
+            let lo = b.input();
+            Byte { hi, lo }
+        };
+        let args: Vec<Arg> = kinds
+            .iter()
+            .map(|k| match k {
+                Kind::Byte => Arg::Byte(byte(&mut b)),
+                Kind::Fixed => {
+                    let int = byte(&mut b);
+                    let frac = byte(&mut b);
+                    Arg::Fixed(Fixed { int, frac })
+                }
+                Kind::Imm => Arg::Imm(imm),
+                Kind::Bits => Arg::Bits((0..8).map(|_| b.input()).collect()),
+                Kind::Table => unreachable!(),
+            })
+            .collect();
+        let out = emit(&mut b, name, &args).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let outputs = match out {
+            Value::Byte(x) => vec![x.hi, x.lo],
+            Value::Fixed(f) => vec![f.int.hi, f.int.lo, f.frac.hi, f.frac.lo],
+            Value::Bits(v) => v,
+        };
+        let circuit = b.finish(outputs);
+        let v = circuit.budget_violations(25);
+        assert!(v.is_empty(), "{name}: {}", v[0]);
+        assert!(
+            circuit.max_output_qweight() <= MAX_OPERAND_QWEIGHT,
+            "{name}: output weight {}",
+            circuit.max_output_qweight()
+        );
+        Inst { circuit }
+    }
+
+    fn run(&self, inputs: &[i64]) -> Vec<i64> {
+        let (out, _) = clear::run(&self.circuit, inputs).unwrap();
+        for &o in &out {
+            assert!((0..16).contains(&o), "output digit {o} is not a nibble");
+        }
+        out
+    }
+
+    /// Runs on bytes / raw 16-bit fixed values (as u16) given as nibble groups.
+    fn run_bytes(&self, bytes: &[u8]) -> Vec<i64> {
+        let inputs: Vec<i64> = bytes
+            .iter()
+            .flat_map(|&v| [(v >> 4) as i64, (v & 15) as i64])
+            .collect();
+        self.run(&inputs)
+    }
+
+    fn byte(&self, bytes: &[u8]) -> u8 {
+        let o = self.run_bytes(bytes);
+        assert_eq!(o.len(), 2);
+        (o[0] * 16 + o[1]) as u8
+    }
+
+    /// Result of a fixed-valued instruction as a raw u16.
+    fn fixed(&self, bytes: &[u8]) -> u16 {
+        let o = self.run_bytes(bytes);
+        assert_eq!(o.len(), 4);
+        ((o[0] << 12) | (o[1] << 8) | (o[2] << 4) | o[3]) as u16
+    }
+
+    fn cost_line(&self, name: &str) -> String {
+        let c = self.circuit.cost();
+        format!(
+            "{name:<8} BR {:>3}  KS {:>3}  depth {}",
+            c.blind_rotations, c.packing_keyswitches, c.depth
+        )
+    }
+}
+
+fn fx(raw: u16) -> [u8; 2] {
+    [(raw >> 8) as u8, raw as u8]
+}
+
+const BB: &[Kind] = &[Kind::Byte, Kind::Byte];
+const BI: &[Kind] = &[Kind::Byte, Kind::Imm];
+
+#[test]
+fn cost_table() {
+    let list: &[(&str, &[Kind], i64)] = &[
+        ("NEG", &[Kind::Byte], 0),
+        ("ABS", &[Kind::Byte], 0),
+        ("SMULM", BB, 0),
+        ("SLT", BB, 0),
+        ("SLTE", BB, 0),
+        ("SGT", BB, 0),
+        ("SGTE", BB, 0),
+        ("SMIN", BB, 0),
+        ("SMAX", BB, 0),
+        ("SSHR", BB, 0),
+        ("SSHRI", BI, 2),
+        ("SSHRI", BI, 5),
+        ("SLTI", BI, -3),
+        ("SLTEI", BI, -3),
+        ("SGTI", BI, -3),
+        ("SGTEI", BI, -3),
+        ("SMINI", BI, -3),
+        ("SMAXI", BI, -3),
+        ("SDIVI", BI, -3),
+        ("SMODI", BI, -3),
+        ("FFROM", &[Kind::Byte], 0),
+        ("FINT", &[Kind::Fixed], 0),
+        ("FADD", &[Kind::Fixed, Kind::Fixed], 0),
+        ("FSUB", &[Kind::Fixed, Kind::Fixed], 0),
+        ("FMULI", &[Kind::Fixed, Kind::Imm], -300),
+        ("FDIVI", BI, 7),
+        ("FSIG", &[Kind::Fixed], 0),
+        ("FHEAV", &[Kind::Fixed], 0),
+        ("BITS", &[Kind::Byte], 0),
+        ("UNBITS", &[Kind::Bits], 0),
+        ("BNOT", &[Kind::Bits], 0),
+        ("BAND", &[Kind::Bits, Kind::Bits], 0),
+        ("BOR", &[Kind::Bits, Kind::Bits], 0),
+        ("BXOR", &[Kind::Bits, Kind::Bits], 0),
+    ];
+    let mut table =
+        String::from("instruction costs (blind rotations, packing keyswitches, depth):\n");
+    for &(name, kinds, imm) in list {
+        let label = if kinds.contains(&Kind::Imm) {
+            format!("{name}({imm})")
+        } else {
+            name.to_string()
+        };
+        table += &Inst::new(name, kinds, imm).cost_line(&label);
+        table.push('\n');
+    }
+    eprintln!("{table}");
+}
+
+fn check_bivariate(name: &str, f: impl Fn(i8, i8) -> i8) {
+    let inst = Inst::new(name, BB, 0);
+    for x in 0..=255u8 {
+        for y in 0..=255u8 {
+            let got = inst.byte(&[x, y]);
+            let want = f(x as i8, y as i8) as u8;
+            assert_eq!(got, want, "{name} {} {}", x as i8, y as i8);
+        }
+    }
+}
+
+#[test]
+fn signed_comparisons() {
+    check_bivariate("SLT", |a, b| (a < b) as i8);
+    check_bivariate("SLTE", |a, b| (a <= b) as i8);
+    check_bivariate("SGT", |a, b| (a > b) as i8);
+    check_bivariate("SGTE", |a, b| (a >= b) as i8);
+}
+
+#[test]
+fn signed_min_max() {
+    check_bivariate("SMIN", |a, b| a.min(b));
+    check_bivariate("SMAX", |a, b| a.max(b));
+}
+
+#[test]
+fn signed_shift_right() {
+    check_bivariate("SSHR", |a, k| a >> (k as u8).min(7));
+}
+
+#[test]
+fn signed_mul_high() {
+    check_bivariate("SMULM", |a, b| ((a as i16 * b as i16) >> 8) as i8);
+}
+
+#[test]
+fn signed_univariate() {
+    let neg = Inst::new("NEG", &[Kind::Byte], 0);
+    let abs = Inst::new("ABS", &[Kind::Byte], 0);
+    for x in 0..=255u8 {
+        let s = x as i8;
+        assert_eq!(neg.byte(&[x]), s.wrapping_neg() as u8);
+        assert_eq!(abs.byte(&[x]), s.wrapping_abs() as u8);
+    }
+    for k in [0i64, 1, 2, 3, 4, 5, 7, 8, 9, 200, 255] {
+        let inst = Inst::new("SSHRI", BI, k);
+        for x in 0..=255u8 {
+            let want = (x as i8) >> (k.min(7) as u32);
+            assert_eq!(inst.byte(&[x]), want as u8, "SSHRI {} {k}", x as i8);
+        }
+    }
+    type Op = fn(i8, i8) -> i8;
+    let ops: &[(&str, Op)] = &[
+        ("SLTI", |a, v| (a < v) as i8),
+        ("SLTEI", |a, v| (a <= v) as i8),
+        ("SGTI", |a, v| (a > v) as i8),
+        ("SGTEI", |a, v| (a >= v) as i8),
+        ("SMINI", |a, v| a.min(v)),
+        ("SMAXI", |a, v| a.max(v)),
+        ("SDIVI", |a, v| if v == 0 { -1 } else { a.wrapping_div(v) }),
+        ("SMODI", |a, v| if v == 0 { a } else { a.wrapping_rem(v) }),
+    ];
+    for &(name, f) in ops {
+        for v in [-128i64, -100, -16, -7, -2, -1, 0, 1, 2, 3, 10, 16, 100, 127] {
+            let inst = Inst::new(name, BI, v);
+            for x in 0..=255u8 {
+                let want = f(x as i8, v as i8) as u8;
+                assert_eq!(inst.byte(&[x]), want, "{name} {} {v}", x as i8);
+            }
+        }
+    }
+}
+
+#[test]
+fn bad_operands_are_errors() {
+    let mut b = Builder::new();
+    let x = Byte {
+        hi: b.input(),
+        lo: b.input(),
+    };
+    for (name, imm) in [
+        ("SLTI", 128),
+        ("SLTI", -129),
+        ("SSHRI", -1),
+        ("FDIVI", 0),
+        ("FDIVI", 256),
+    ] {
+        assert!(
+            emit(&mut b, name, &[Arg::Byte(x), Arg::Imm(imm)]).is_err(),
+            "{name} {imm}"
+        );
+    }
+    let f = Fixed { int: x, frac: x };
+    assert!(emit(&mut b, "FMULI", &[Arg::Fixed(f), Arg::Imm(40000)]).is_err());
+    assert!(emit(&mut b, "UNBITS", &[Arg::Bits(vec![x.hi; 7])]).is_err());
+    assert!(emit(&mut b, "NEG", &[Arg::Imm(3)]).is_err());
+    assert!(
+        encint_isa::instr::signed::emit(&mut b, "NEG", &[Arg::Imm(3)])
+            .unwrap()
+            .is_err()
+    );
+}
+
+fn edge_raws() -> Vec<u16> {
+    vec![
+        0, 1, 0xff, 0x100, 0x7fff, 0x8000, 0x8001, 0xffff, 0xff00, 0x00ff, 0x0f0f, 0xf0f0,
+    ]
+}
+
+#[test]
+fn fixed_add_sub() {
+    let add = Inst::new("FADD", &[Kind::Fixed, Kind::Fixed], 0);
+    let sub = Inst::new("FSUB", &[Kind::Fixed, Kind::Fixed], 0);
+    let mut rng = rand::rngs::StdRng::seed_from_u64(4);
+    let mut pairs: Vec<(u16, u16)> = (0..20000).map(|_| (rng.gen(), rng.gen())).collect();
+    for &a in &edge_raws() {
+        for &c in &edge_raws() {
+            pairs.push((a, c));
+        }
+    }
+    for (a, c) in pairs {
+        let [ai, af] = fx(a);
+        let [ci, cf] = fx(c);
+        let want_add = ((a as i16 as i32 + c as i16 as i32) as u32 & 0xffff) as u16;
+        let want_sub = ((a as i16 as i32 - c as i16 as i32) as u32 & 0xffff) as u16;
+        assert_eq!(add.fixed(&[ai, af, ci, cf]), want_add, "{a:#x} + {c:#x}");
+        assert_eq!(sub.fixed(&[ai, af, ci, cf]), want_sub, "{a:#x} - {c:#x}");
+    }
+}
+
+#[test]
+fn fixed_mul_imm() {
+    for c in [256i64, -256, 128, 384, -300, 1, 32767, -32768] {
+        let inst = Inst::new("FMULI", &[Kind::Fixed, Kind::Imm], c);
+        for raw in 0..=65535u16 {
+            let [i, f] = fx(raw);
+            let want = ((raw as i16 as i64 * c).div_euclid(256) as u64 & 0xffff) as u16;
+            assert_eq!(inst.fixed(&[i, f]), want, "{raw:#x} * {c}");
+        }
+    }
+}
+
+#[test]
+fn fixed_from_int_heaviside_sigmoid() {
+    let from = Inst::new("FFROM", &[Kind::Byte], 0);
+    let int = Inst::new("FINT", &[Kind::Fixed], 0);
+    for x in 0..=255u8 {
+        assert_eq!(from.fixed(&[x]), (x as u16) << 8);
+    }
+    let heav = Inst::new("FHEAV", &[Kind::Fixed], 0);
+    let sig = Inst::new("FSIG", &[Kind::Fixed], 0);
+    for raw in 0..=65535u16 {
+        let [i, f] = fx(raw);
+        assert_eq!(int.byte(&[i, f]), i);
+        let v = raw as i16 as f64 / 256.0;
+        assert_eq!(heav.fixed(&[i, f]), if v >= 0.0 { 256 } else { 0 });
+        let want = if v >= 6.0 {
+            256
+        } else {
+            (256.0 / (1.0 + (-v).exp())).floor() as u16
+        };
+        assert_eq!(sig.fixed(&[i, f]), want, "sigmoid({v})");
+    }
+}
+
+#[test]
+fn fixed_decimal_division() {
+    for d in [1i64, 2, 3, 5, 7, 10, 255] {
+        let inst = Inst::new("FDIVI", BI, d);
+        for x in 0..=255u16 {
+            let d = d as u16;
+            let want = ((x / d) << 8) | (256 * (x % d) / d);
+            assert_eq!(inst.fixed(&[x as u8]), want, "{x} / {d}");
+        }
+    }
+}
+
+#[test]
+fn bits_roundtrip_and_ops() {
+    let bits = Inst::new("BITS", &[Kind::Byte], 0);
+    let unbits = Inst::new("UNBITS", &[Kind::Bits], 0);
+    let band = Inst::new("BAND", &[Kind::Bits, Kind::Bits], 0);
+    let bor = Inst::new("BOR", &[Kind::Bits, Kind::Bits], 0);
+    let bxor = Inst::new("BXOR", &[Kind::Bits, Kind::Bits], 0);
+    let bnot = Inst::new("BNOT", &[Kind::Bits], 0);
+    let to_bits = |x: u8| (0..8).map(|k| ((x >> k) & 1) as i64).collect::<Vec<_>>();
+    let from_bits = |v: &[i64]| {
+        v.iter()
+            .enumerate()
+            .map(|(k, &b)| (b as u8) << k)
+            .sum::<u8>()
+    };
+    for x in 0..=255u8 {
+        let bx = bits.run_bytes(&[x]);
+        assert_eq!(bx, to_bits(x));
+        let o = unbits.run(&bx);
+        assert_eq!((o[0] * 16 + o[1]) as u8, x);
+        assert_eq!(from_bits(&bnot.run(&bx)), !x);
+        for y in [0u8, 0x5a, 0xff, 0x13, x.rotate_left(3)] {
+            let mut both = to_bits(x);
+            both.extend(to_bits(y));
+            assert_eq!(from_bits(&band.run(&both)), x & y);
+            assert_eq!(from_bits(&bor.run(&both)), x | y);
+            assert_eq!(from_bits(&bxor.run(&both)), x ^ y);
+        }
+    }
+}
