@@ -103,6 +103,8 @@ fn cost_table() {
         ("NEG", &[Kind::Byte], 0),
         ("ABS", &[Kind::Byte], 0),
         ("SMULM", BB, 0),
+        ("SDIV", BB, 0),
+        ("SMOD", BB, 0),
         ("SLT", BB, 0),
         ("SLTE", BB, 0),
         ("SGT", BB, 0),
@@ -177,6 +179,12 @@ fn signed_min_max() {
 #[test]
 fn signed_shift_right() {
     check_bivariate("SSHR", |a, k| a >> (k as u8).min(7));
+}
+
+#[test]
+fn signed_div_mod() {
+    check_bivariate("SDIV", |a, b| if b == 0 { -1 } else { a.wrapping_div(b) });
+    check_bivariate("SMOD", |a, b| if b == 0 { a } else { a.wrapping_rem(b) });
 }
 
 #[test]

@@ -164,12 +164,7 @@ fn emit_known(b: &mut Builder, name: &str, args: &[Arg]) -> Result<Value, IsaErr
         "NEG" => neg(b, x)?,
         "ABS" => byte_map(b, x, |v| (v as i8).wrapping_abs() as u8)?,
         "SMULM" => smulm(b, x, byte_arg(name, args, 1)?)?,
-        "SDIV" | "SMOD" => {
-            return Err(bad(
-                name,
-                "not implemented yet for an encrypted divisor; use SDIVI/SMODI",
-            ))
-        }
+        "SDIV" | "SMOD" => sdivmod(b, name, x, byte_arg(name, args, 1)?)?,
         "SLT" | "SLTE" | "SGT" | "SGTE" => {
             let code = scmp_code(b, x, byte_arg(name, args, 1)?)?;
             let pred: fn(i64) -> bool = match name {
@@ -558,4 +553,33 @@ fn smulm(b: &mut Builder, x: Byte, y: Byte) -> Result<Byte, IsaError> {
     let m = add_nibbles(b, &[t1, t1h], &[t2, t2h], 0)?;
     let r = add_nibbles(b, &[ac_lo, ac_hi], &m, 0)?;
     Ok(Byte { hi: r[1], lo: r[0] })
+}
+
+/// SDIV / SMOD from the unsigned DIV / MOD of the magnitudes (`|-128| = 128` is exact as an
+/// unsigned byte), then a conditional negation selected by trees on a sign code: the
+/// quotient is negated iff the signs differ and the divisor is non-zero (so `x / 0` stays
+/// 255 = -1), the remainder iff the dividend is negative (so `x % 0 = x`).
+fn sdivmod(b: &mut Builder, name: &str, x: Byte, y: Byte) -> Result<Byte, IsaError> {
+    let ax = byte_map(b, x, |v| (v as i8).wrapping_abs() as u8)?;
+    let ay = byte_map(b, y, |v| (v as i8).wrapping_abs() as u8)?;
+    let unsigned = if name == "SDIV" { "DIV" } else { "MOD" };
+    let r = match super::emit(b, unsigned, &[Arg::Byte(ax), Arg::Byte(ay)])? {
+        Value::Byte(r) => r,
+        _ => return Err(bad(name, "unsigned division returned a non-byte")),
+    };
+    let r = super::common::refresh_byte(b, r);
+    let nr = neg(b, r)?;
+    let sx = super::common::nibble_lut(b, x.hi, |h| (h >= 8) as u8);
+    if name == "SDIV" {
+        // t: 0 if y == 0, 1 if y > 0, 2 if y < 0; code = t + 3 sx in 0..=5.
+        let t = tree(b, y.hi, y.lo, |h, l| match (16 * h + l) as i8 {
+            0 => 0,
+            v if v > 0 => 1,
+            _ => 2,
+        })?;
+        let code = b.linear(&[(t, 1), (sx, 3)], 0);
+        select_by_code(b, code, |c| c == 2 || c == 4, nr, r)
+    } else {
+        select_by_code(b, sx, |c| c == 1, nr, r)
+    }
 }
