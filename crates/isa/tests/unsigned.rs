@@ -368,7 +368,7 @@ fn table4() -> Vec<(&'static str, usize, Vec<Extra>, u64, u64)> {
         ("NCDUPI", 1, i(200), 1, 0),
         ("CSELI", 1, vec![Extra::Imm(200), Extra::Imm(37)], 1, 0),
     ];
-    // Immediates: the worst case over a range of immediates is reported.
+    // Immediates: the worst case over all 256 immediates is reported (heavy: imm 100).
     for (name, br, ks) in [
         ("ADDI", 2, 1),
         ("SUBI", 2, 1),
@@ -402,7 +402,7 @@ fn table4() -> Vec<(&'static str, usize, Vec<Extra>, u64, u64)> {
 fn costs_within_table4() {
     eprintln!(
         "{:<8} {:>4} {:>4} {:>6}   {:>8}",
-        "instr", "BR", "KS", "depth", "Table 4"
+        "instr", "BR", "KS", "depth", "bound"
     );
     for (name, bytes, extra, br, ks) in table4() {
         let (cost, circuit) = if matches!(extra.first(), Some(Extra::Imm(-1))) {
@@ -424,9 +424,25 @@ fn costs_within_table4() {
             (c.cost(), c)
         };
         check_discipline(name, &circuit);
+        // The same instruction on operands of the largest allowed weight (refreshes added).
+        let heavy_extra = match extra.first() {
+            Some(Extra::Imm(-1)) => vec![Extra::Imm(100)],
+            _ => extra.clone(),
+        };
+        let heavy = build_q(name, bytes, &heavy_extra, 4).unwrap();
+        check_discipline(name, &heavy);
+        let hc = heavy.cost();
         eprintln!(
-            "{:<8} {:>4} {:>4} {:>6}   {:>4}/{}",
-            name, cost.blind_rotations, cost.packing_keyswitches, cost.depth, br, ks
+            "{:<8} {:>4} {:>4} {:>6}   {:>4}/{:<4} heavy operands: {}/{}/{}",
+            name,
+            cost.blind_rotations,
+            cost.packing_keyswitches,
+            cost.depth,
+            br,
+            ks,
+            hc.blind_rotations,
+            hc.packing_keyswitches,
+            hc.depth
         );
         assert!(
             cost.blind_rotations <= br && cost.packing_keyswitches <= ks,
