@@ -700,7 +700,10 @@ fn divmod(b: &mut Builder, x: Byte, y: Byte, want_q: bool) -> Result<Byte, IsaEr
         let yi = shifted[i];
         let dl = b.linear(&[(r.lo, 1), (yi.lo, -1)], 0);
         let dh = b.linear(&[(r.hi, 1), (yi.hi, -1)], 0);
-        let sl = sign(b, dl)?;
+        // Low nibble of the shifted divisor known to be 0 (i ≥ 4): R.lo is unchanged and
+        // the comparison is decided by the high nibbles.
+        let lo_zero = b.const_value(yi.lo) == Some(0);
+        let sl = if lo_zero { b.constant(0) } else { sign(b, dl)? };
         let sh = sign(b, dh)?;
         let weight = 1u8 << (i % 4);
         let last = i == 0;
@@ -709,14 +712,23 @@ fn divmod(b: &mut Builder, x: Byte, y: Byte, want_q: bool) -> Result<Byte, IsaEr
             q_lo.push(lut_fn(b, t, 0..=6, |u| if u >= 3 { 1 } else { 0 })?);
             break;
         }
-        let dlo = mod16(b, dl)?;
-        let borrow = flag(b, dl, 4)?;
+        let (dlo, borrow) = if lo_zero {
+            (r.lo, b.constant(0))
+        } else {
+            (mod16(b, dl)?, flag(b, dl, 4)?)
+        };
         let w = mod16(b, dh)?;
         let sel = b.linear(&[(sh, 2), (sl, 1), (borrow, 1)], 3);
         let ge = |h: u8| (h & 7) >= 3;
         let keep_hi = tree(b, sel, r.hi, move |h, l| if ge(h) { 0 } else { l })?;
-        let keep_lo = tree(b, sel, r.lo, move |h, l| if ge(h) { 0 } else { l })?;
-        let new_lo = tree(b, sel, dlo, move |h, l| if ge(h) { l } else { 0 })?;
+        let (keep_lo, new_lo) = if lo_zero {
+            (r.lo, dlo)
+        } else {
+            (
+                tree(b, sel, r.lo, move |h, l| if ge(h) { 0 } else { l })?,
+                tree(b, sel, dlo, move |h, l| if ge(h) { l } else { 0 })?,
+            )
+        };
         let new_hi = tree(b, sel, w, move |h, l| {
             if ge(h) {
                 (l + 16 - (h >= 8) as u8) & 15
@@ -746,7 +758,11 @@ fn divmod(b: &mut Builder, x: Byte, y: Byte, want_q: bool) -> Result<Byte, IsaEr
         }
         r = Byte {
             hi: b.add(keep_hi, new_hi),
-            lo: b.add(keep_lo, new_lo),
+            lo: if lo_zero {
+                r.lo
+            } else {
+                b.add(keep_lo, new_lo)
+            },
         };
     }
     if !want_q {
