@@ -683,15 +683,13 @@ fn mulm(b: &mut Builder, x: Byte, y: Byte) -> Result<Byte, IsaError> {
 /// `R` or `R − (y << i)` (borrow included) and the quotient bit.
 fn divmod(b: &mut Builder, x: Byte, y: Byte, want_q: bool) -> Result<Byte, IsaError> {
     let mut shifted = Vec::with_capacity(8);
-    let mut overflow = Vec::with_capacity(8);
-    for i in 0..8u32 {
-        let ov = move |v: u8| i > 0 && u32::from(v) >= (256 >> i);
-        shifted.push(univariate(b, y, move |v| if ov(v) { 0 } else { v << i })?);
-        overflow.push(if want_q && i > 0 {
-            Some(nibbles(b, y, &[&move |h, l| ov(16 * h + l) as u8])?[0])
-        } else {
-            None
-        });
+    let ov = |i: usize, v: u8| i > 0 && u32::from(v) >= (256 >> i);
+    for i in 0..8usize {
+        shifted.push(univariate(
+            b,
+            y,
+            move |v| if ov(i, v) { 0 } else { v << i },
+        )?);
     }
     let mut r = x;
     let mut q_hi = Vec::new();
@@ -718,8 +716,22 @@ fn divmod(b: &mut Builder, x: Byte, y: Byte, want_q: bool) -> Result<Byte, IsaEr
             (mod16(b, dl)?, flag(b, dl, 4)?)
         };
         let w = mod16(b, dh)?;
-        let sel = b.linear(&[(sh, 2), (sl, 1), (borrow, 1)], 3);
-        let ge = |h: u8| (h & 7) >= 3;
+        // When the comparison uses only σ_h (sel ∈ {1, 3, 5}), the overflow flag of the
+        // quotient bit fits in the selector as +8, and the bit is a plain table of it.
+        let folded = lo_zero && want_q && i > 0;
+        let mut terms = vec![(sh, 2), (sl, 1), (borrow, 1)];
+        if folded {
+            let ov8 = nibbles(b, y, &[&move |h, l| 8 * ov(i, 16 * h + l) as u8])?[0];
+            terms.push((ov8, 1));
+        }
+        let sel = b.linear(&terms, 3);
+        let ge = move |h: u8| {
+            if folded {
+                (3..8).contains(&h)
+            } else {
+                (h & 7) >= 3
+            }
+        };
         let keep_hi = tree(b, sel, r.hi, move |h, l| if ge(h) { 0 } else { l })?;
         let (keep_lo, new_lo) = if lo_zero {
             (r.lo, dlo)
@@ -731,25 +743,28 @@ fn divmod(b: &mut Builder, x: Byte, y: Byte, want_q: bool) -> Result<Byte, IsaEr
         };
         let new_hi = tree(b, sel, w, move |h, l| {
             if ge(h) {
-                (l + 16 - (h >= 8) as u8) & 15
+                (l + 16 - (h >= 8 && !folded) as u8) & 15
             } else {
                 0
             }
         })?;
         if want_q {
-            let ov = overflow[i].ok_or_else(|| bad("DIV", "missing overflow flag"))?;
-            let bit = tree(
-                b,
-                sel,
-                ov,
-                move |h, l| {
-                    if ge(h) && l == 0 {
-                        weight
-                    } else {
-                        0
-                    }
-                },
-            )?;
+            let bit = if folded {
+                lut_fn(
+                    b,
+                    sel,
+                    0..=15,
+                    |h| if ge(h as u8) { weight.into() } else { 0 },
+                )?
+            } else {
+                let ovn = nibbles(b, y, &[&move |h, l| ov(i, 16 * h + l) as u8])?[0];
+                tree(
+                    b,
+                    sel,
+                    ovn,
+                    move |h, l| if ge(h) && l == 0 { weight } else { 0 },
+                )?
+            };
             if i >= 4 {
                 q_hi.push(bit);
             } else {
