@@ -15,7 +15,8 @@
 //! output s, m, xs       ; outputs: registers or whole arrays
 //! ```
 //!
-//! Registers are created by assignment and may be reassigned; array elements are registers
+//! `dst = src` copies a register (free). Registers are created by assignment and may be
+//! reassigned; array elements are registers
 //! named `xs[k]` with a constant index expression. Mnemonics are case-insensitive (see
 //! [`crate::instr::signatures`]). Every error carries its line and column.
 
@@ -86,6 +87,9 @@ pub struct Program {
     /// Array lengths by name (inputs and arrays created by indexed assignment).
     pub arrays: HashMap<String, usize>,
 }
+
+/// Pseudo-mnemonic of a register copy `dst = src` (free: no circuit nodes).
+pub const MOVE: &str = "MOVE";
 
 /// Largest number of instructions a program may unroll to.
 pub const MAX_INSTRUCTIONS: usize = 100_000;
@@ -159,7 +163,12 @@ fn parse_sum(t: &[String], pos: &mut usize, env: &HashMap<String, i64>) -> Resul
         let plus = t[*pos] == "+";
         *pos += 1;
         let r = parse_prod(t, pos, env)?;
-        v = if plus { v.checked_add(r) } else { v.checked_sub(r) }.ok_or("overflow")?;
+        v = if plus {
+            v.checked_add(r)
+        } else {
+            v.checked_sub(r)
+        }
+        .ok_or("overflow")?;
     }
     Ok(v)
 }
@@ -168,9 +177,7 @@ fn parse_prod(t: &[String], pos: &mut usize, env: &HashMap<String, i64>) -> Resu
     let mut v = parse_atom(t, pos, env)?;
     while *pos < t.len() && t[*pos] == "*" {
         *pos += 1;
-        v = v
-            .checked_mul(parse_atom(t, pos, env)?)
-            .ok_or("overflow")?;
+        v = v.checked_mul(parse_atom(t, pos, env)?).ok_or("overflow")?;
     }
     Ok(v)
 }
@@ -259,7 +266,11 @@ pub fn assemble(src: &str) -> Result<Program, AsmError> {
     let end = a.block(0, n, 0)?;
     if end != n {
         let l = &a.lines[end];
-        return Err(err(l.no, col_of(l.text, l.text.trim_start()), "unmatched `}`"));
+        return Err(err(
+            l.no,
+            col_of(l.text, l.text.trim_start()),
+            "unmatched `}`",
+        ));
     }
     Ok(a.prog)
 }
@@ -299,11 +310,6 @@ impl Assembler<'_> {
                 _ => self.instruction(no, text, t)?,
             }
             i += 1;
-        }
-        if depth > 0 {
-            let l = self.lines.get(start.saturating_sub(1));
-            let (no, col) = l.map(|l| (l.no, 1)).unwrap_or((1, 1));
-            return Err(err(no, col, "`for` block is not closed with `}`"));
         }
         Ok(end)
     }
@@ -459,11 +465,15 @@ impl Assembler<'_> {
             return Err(err(no, c, "a table has at most 256 entries"));
         }
         for (k, p) in parts.into_iter().enumerate() {
+            let p = p.trim();
             let v = eval(p, &self.consts).map_err(|m| err(no, col_of(text, p), m))?;
-            entries[k] = u16::try_from(v)
-                .ok()
-                .filter(|&x| x < 256)
-                .ok_or_else(|| err(no, col_of(text, p), format!("table entry {v} not in 0..=255")))?;
+            entries[k] = u16::try_from(v).ok().filter(|&x| x < 256).ok_or_else(|| {
+                err(
+                    no,
+                    col_of(text, p),
+                    format!("table entry {v} not in 0..=255"),
+                )
+            })?;
         }
         self.prog.tables.insert(name.to_string(), entries);
         Ok(())
@@ -481,7 +491,11 @@ impl Assembler<'_> {
                 let k = eval(idx, &self.consts).map_err(|m| err(no, col_of(text, idx), m))?;
                 if let Some(&len) = self.prog.arrays.get(n) {
                     if k < 0 || k as usize >= len {
-                        return Err(err(no, c, format!("index {k} out of bounds for `{n}[{len}]`")));
+                        return Err(err(
+                            no,
+                            c,
+                            format!("index {k} out of bounds for `{n}[{len}]`"),
+                        ));
                     }
                 }
                 if k < 0 {
@@ -505,7 +519,11 @@ impl Assembler<'_> {
         let dst_t = dst.trim();
         let dst_name = self.reg_name(no, text, dst_t)?;
         if self.consts.contains_key(&dst_name) || self.prog.tables.contains_key(&dst_name) {
-            return Err(err(no, c0, format!("`{dst_name}` is a constant or table, not a register")));
+            return Err(err(
+                no,
+                c0,
+                format!("`{dst_name}` is a constant or table, not a register"),
+            ));
         }
         if let Some((arr, idx)) = dst_name.split_once('[') {
             let k: usize = idx.trim_end_matches(']').parse().unwrap_or(0);
@@ -516,6 +534,18 @@ impl Assembler<'_> {
             }
         }
         let rhs_t = rhs.trim();
+        if !rhs_t.contains(char::is_whitespace) && instr::signature(rhs_t).is_none() {
+            // `dst = src`: a register copy (free: no circuit nodes).
+            let src = self.reg_name(no, text, rhs_t)?;
+            self.prog.instrs.push(Instr {
+                line: no,
+                col: col_of(text, rhs_t),
+                dst: dst_name,
+                op: MOVE.to_string(),
+                args: vec![Operand::Reg(src)],
+            });
+            return Ok(());
+        }
         let (op, ops) = match rhs_t.find(char::is_whitespace) {
             Some(p) => (&rhs_t[..p], rhs_t[p..].trim()),
             None => (rhs_t, ""),
@@ -553,9 +583,7 @@ impl Assembler<'_> {
                     }
                     Operand::Table(p.to_string())
                 }
-                Kind::Byte | Kind::Fixed | Kind::Bits => {
-                    Operand::Reg(self.reg_name(no, text, p)?)
-                }
+                Kind::Byte | Kind::Fixed | Kind::Bits => Operand::Reg(self.reg_name(no, text, p)?),
             };
             args.push(arg);
         }

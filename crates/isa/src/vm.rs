@@ -92,8 +92,14 @@ pub fn compile(program: &Program) -> Result<Compiled, AsmError> {
                 Kind::Fixed => {
                     let ns: Vec<NodeId> = (0..4).map(|_| b.input()).collect();
                     Value::Fixed(Fixed {
-                        int: Byte { hi: ns[0], lo: ns[1] },
-                        frac: Byte { hi: ns[2], lo: ns[3] },
+                        int: Byte {
+                            hi: ns[0],
+                            lo: ns[1],
+                        },
+                        frac: Byte {
+                            hi: ns[2],
+                            lo: ns[3],
+                        },
                     })
                 }
                 _ => {
@@ -120,6 +126,16 @@ pub fn compile(program: &Program) -> Result<Compiled, AsmError> {
             col: ins.col,
             message: m,
         };
+        if ins.op == crate::asm::MOVE {
+            if let [Operand::Reg(r)] = ins.args.as_slice() {
+                let v = regs
+                    .get(r)
+                    .cloned()
+                    .ok_or_else(|| e(format!("register `{r}` is used before it is set")))?;
+                regs.insert(ins.dst.clone(), v);
+                continue;
+            }
+        }
         let mut args = Vec::with_capacity(ins.args.len());
         for a in &ins.args {
             args.push(match a {
@@ -262,7 +278,11 @@ pub fn parse_datum(kind: Kind, s: &str) -> Result<Datum, String> {
 }
 
 /// Parses `NAME=V` or `NAME=V1,V2,...` (arrays) against the program's inputs.
-pub fn parse_input_arg(c: &Compiled, arg: &str, data: &mut HashMap<String, Datum>) -> Result<(), String> {
+pub fn parse_input_arg(
+    c: &Compiled,
+    arg: &str,
+    data: &mut HashMap<String, Datum>,
+) -> Result<(), String> {
     let (name, vals) = arg
         .split_once('=')
         .ok_or_else(|| format!("`{arg}`: expected NAME=VALUE"))?;

@@ -12,7 +12,10 @@ fn load(name: &str) -> Compiled {
     let src = std::fs::read_to_string(&path).unwrap();
     let p = assemble(&src).unwrap_or_else(|e| panic!("{name}: {e}"));
     let c = compile(&p).unwrap_or_else(|e| panic!("{name}: {e}"));
-    assert!(c.circuit.budget_violations(25).is_empty(), "{name}: noise budget");
+    assert!(
+        c.circuit.budget_violations(25).is_empty(),
+        "{name}: noise budget"
+    );
     c
 }
 
@@ -89,7 +92,11 @@ fn array_assign_writes_only_at_the_index() {
     let mut r = rng();
     for case in 0..300 {
         let mut v: Vec<u8> = (0..5).map(|_| r.gen()).collect();
-        let idx: u8 = if case % 4 == 0 { r.gen() } else { r.gen_range(0..5) };
+        let idx: u8 = if case % 4 == 0 {
+            r.gen()
+        } else {
+            r.gen_range(0..5)
+        };
         let x: u8 = r.gen();
         let mut data = HashMap::new();
         bytes("a", &v, &mut data);

@@ -95,9 +95,7 @@ pub fn signature(name: &str) -> Option<Signature> {
 /// Records instruction `name` on `args` and returns its result.
 pub fn emit(b: &mut Builder, name: &str, args: &[Arg]) -> Result<Value, IsaError> {
     let sig = signature(name).ok_or_else(|| IsaError::UnknownInstruction(name.to_string()))?;
-    if args.len() != sig.args.len()
-        || args.iter().zip(sig.args).any(|(a, k)| kind_of(a) != *k)
-    {
+    if args.len() != sig.args.len() || args.iter().zip(sig.args).any(|(a, k)| kind_of(a) != *k) {
         return Err(IsaError::BadOperands {
             name: sig.name.to_string(),
             message: format!("expected operands {:?}", sig.args),
