@@ -127,6 +127,7 @@ fn cost_table() {
         ("FADD", &[Kind::Fixed, Kind::Fixed], 0),
         ("FSUB", &[Kind::Fixed, Kind::Fixed], 0),
         ("FMULI", &[Kind::Fixed, Kind::Imm], -300),
+        ("FMUL", &[Kind::Fixed, Kind::Fixed], 0),
         ("FDIVI", BI, 7),
         ("FSIG", &[Kind::Fixed], 0),
         ("FHEAV", &[Kind::Fixed], 0),
@@ -296,6 +297,61 @@ fn fixed_mul_imm() {
             let want = ((raw as i16 as i64 * c).div_euclid(256) as u64 & 0xffff) as u16;
             assert_eq!(inst.fixed(&[i, f]), want, "{raw:#x} * {c}");
         }
+    }
+}
+
+/// `⌊x·y / 256⌋ mod 2^16` on raw signed 16-bit values.
+fn fmul_ref(a: u16, c: u16) -> u16 {
+    ((a as i16 as i64 * c as i16 as i64).div_euclid(256) as u64 & 0xffff) as u16
+}
+
+#[test]
+fn fixed_mul() {
+    let inst = Inst::new("FMUL", &[Kind::Fixed, Kind::Fixed], 0);
+    eprintln!("{}", inst.cost_line("FMUL"));
+    // Operands carrying the largest allowed noise stay within the budget.
+    let mut b = Builder::new();
+    let mut heavy = || {
+        let mut n = || b.input_with_qweight(MAX_OPERAND_QWEIGHT);
+        let int = Byte { hi: n(), lo: n() };
+        let frac = Byte { hi: n(), lo: n() };
+        Arg::Fixed(Fixed { int, frac })
+    };
+    let args = [heavy(), heavy()];
+    let Value::Fixed(r) = emit(&mut b, "FMUL", &args).unwrap() else {
+        panic!("FMUL: not a fixed value")
+    };
+    let heavy = b.finish(vec![r.int.hi, r.int.lo, r.frac.hi, r.frac.lo]);
+    assert!(heavy.budget_violations(25).is_empty());
+    assert!(heavy.max_output_qweight() <= MAX_OPERAND_QWEIGHT);
+
+    let mut edges: Vec<u16> = edge_raws();
+    // ±1.0, -128.0, 127.996, small fractions and their negatives.
+    for v in [
+        0x0100u16, 0xff00, 0x8000, 0x7fff, 0x0001, 0x0002, 0x0010, 0x0080, 0x00ff, 0x0180, 0xfe80,
+        0x4000, 0xc000, 0x1234, 0xedcc,
+    ] {
+        edges.push(v);
+        edges.push(v.wrapping_neg());
+    }
+    let mut rng = rand::rngs::StdRng::seed_from_u64(5);
+    let mut pairs: Vec<(u16, u16)> = (0..30000).map(|_| (rng.gen(), rng.gen())).collect();
+    for &a in &edges {
+        for &c in &edges {
+            pairs.push((a, c));
+        }
+    }
+    for (a, c) in pairs {
+        let [ai, af] = fx(a);
+        let [ci, cf] = fx(c);
+        let want = fmul_ref(a, c);
+        assert_eq!(
+            inst.fixed(&[ai, af, ci, cf]),
+            want,
+            "{} * {}",
+            a as i16 as f64 / 256.0,
+            c as i16 as f64 / 256.0
+        );
     }
 }
 
