@@ -2,6 +2,8 @@
 //!
 //! Run `encint --help` for the commands.
 
+mod asm_bench;
+mod asm_cmds;
 mod bench;
 mod crypto_cmds;
 
@@ -53,6 +55,12 @@ enum Command {
     /// Statistics of the committed ASC* table, a chain for one scalar, or
     /// regeneration of the table.
     Chains(ChainsArgs),
+    /// The 8-bit byte processor over encrypted nibbles (seed 004): run assembly programs
+    /// (clear or encrypted), list the instruction set, benchmark against TFHE-rs FheUint8.
+    Asm {
+        #[command(subcommand)]
+        command: asm_cmds::AsmCommand,
+    },
     /// The FV scheme (BEHZ, HPS, HPR): single-threaded benchmarks and practical depth.
     Fv {
         #[command(subcommand)]
@@ -98,6 +106,7 @@ fn main() -> ExitCode {
         Command::Bench(a) => bench::bench(a),
         Command::Cost(a) => cost(a),
         Command::Chains(a) => chains_cmd(a),
+        Command::Asm { command } => asm_cmds::run(command),
         Command::Fv { command } => encint_fv::cli::run(command).map_err(Into::into),
     };
     match result {

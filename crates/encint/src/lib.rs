@@ -25,6 +25,7 @@ pub mod executor;
 mod int;
 mod server;
 mod trace;
+pub mod tree_exec;
 
 pub use encint_arith::{Arith, Config, SInt};
 pub use encint_core::circuit::Cost;

@@ -1,0 +1,422 @@
+//! Encrypted runs of byte-processor programs and `encint asm bench`.
+
+use std::collections::HashMap;
+use std::time::Instant;
+
+use clap::Args;
+use encint::tree_exec::run_tree;
+use encint_core::circuit::{Builder, Circuit, Cost};
+use encint_core::clear;
+use encint_isa::instr::{emit, signature, Arg, Kind, Value};
+use encint_isa::vm::{self, Compiled, Datum};
+use encint_isa::Byte;
+use encint_tfhe::peer8::{init_peer8_keys, time_peer8, Peer8Op};
+use encint_tfhe::{ClientKey, Digit, ServerKey, TreeKey, DEFAULT_PARAMETERS};
+use rand::{Rng, SeedableRng};
+use serde::Serialize;
+
+use crate::crypto_cmds::spinner;
+use crate::CliResult;
+
+/// Wall-clock times of an encrypted run, in seconds.
+pub struct Timing {
+    /// Key generation (client, server, tree keys).
+    pub keys_s: f64,
+    /// Encryption of the inputs (seeded uplink form, then expanded by the server).
+    pub encrypt_s: f64,
+    /// Evaluation of the program's circuit.
+    pub eval_s: f64,
+    /// Decryption of the outputs.
+    pub decrypt_s: f64,
+}
+
+/// Client, server and tree keys of one process.
+pub struct Keys {
+    client: ClientKey,
+    server: ServerKey,
+    tree: TreeKey,
+}
+
+/// Generates the keys (a few seconds), with a spinner on stderr.
+pub fn keys() -> Keys {
+    let sp = spinner("generating client, server and tree keys");
+    let (client, server) = ClientKey::generate(&DEFAULT_PARAMETERS);
+    let tree = TreeKey::generate(&client);
+    sp.finish_and_clear();
+    Keys {
+        client,
+        server,
+        tree,
+    }
+}
+
+fn pool(threads: Option<usize>) -> Result<rayon::ThreadPool, Box<dyn std::error::Error>> {
+    let mut b = rayon::ThreadPoolBuilder::new();
+    if let Some(t) = threads {
+        if t == 0 {
+            return Err("--threads must be at least 1".into());
+        }
+        b = b.num_threads(t);
+    }
+    Ok(b.build()?)
+}
+
+/// Encrypts circuit input nibbles with the seeded uplink (one seed, bodies only) and lets the
+/// "server" expand them.
+fn encrypt_nibbles(k: &Keys, nibbles: &[i64]) -> Result<Vec<Digit>, Box<dyn std::error::Error>> {
+    let vals: Vec<u8> = nibbles.iter().map(|&v| v as u8).collect();
+    let seeded = k.client.encrypt_nibbles_seeded(&vals)?;
+    let bytes = seeded.to_bytes();
+    let back = encint_tfhe::SeededNibbles::from_bytes(&bytes)?;
+    Ok(back.expand()?)
+}
+
+fn eval(
+    k: &Keys,
+    circuit: &Circuit,
+    inputs: &[Digit],
+    pool: &rayon::ThreadPool,
+) -> Result<Vec<Digit>, Box<dyn std::error::Error>> {
+    let refs: Vec<&Digit> = inputs.iter().collect();
+    Ok(pool.install(|| run_tree(&k.server, &k.tree, circuit, &refs))?)
+}
+
+fn decrypt(k: &Keys, out: &[Digit]) -> Vec<i64> {
+    out.iter().map(|d| k.client.decrypt_digit(d)).collect()
+}
+
+/// Runs a compiled program on encrypted inputs (fresh keys) and decrypts the outputs.
+pub fn run_encrypted(
+    c: &Compiled,
+    data: &HashMap<String, Datum>,
+    threads: Option<usize>,
+) -> Result<(Vec<(String, Datum)>, Timing), Box<dyn std::error::Error>> {
+    let pool = pool(threads)?;
+    let t = Instant::now();
+    let k = keys();
+    let keys_s = t.elapsed().as_secs_f64();
+    let nibbles = vm::encode_inputs(c, data)?;
+    let t = Instant::now();
+    let inputs = encrypt_nibbles(&k, &nibbles)?;
+    let encrypt_s = t.elapsed().as_secs_f64();
+    let sp = spinner(&format!(
+        "evaluating {} blind rotations on {} thread(s)",
+        c.circuit.cost().blind_rotations,
+        pool.current_num_threads()
+    ));
+    let t = Instant::now();
+    let out = eval(&k, &c.circuit, &inputs, &pool)?;
+    let eval_s = t.elapsed().as_secs_f64();
+    sp.finish_and_clear();
+    let t = Instant::now();
+    let vals = decrypt(&k, &out);
+    let decrypt_s = t.elapsed().as_secs_f64();
+    Ok((
+        vm::decode_outputs(c, &vals)?,
+        Timing {
+            keys_s,
+            encrypt_s,
+            eval_s,
+            decrypt_s,
+        },
+    ))
+}
+
+/// Arguments of `encint asm bench`.
+#[derive(Args)]
+pub struct AsmBenchArgs {
+    /// Print a JSON array instead of a table.
+    #[arg(long)]
+    pub json: bool,
+    /// Threads for both encint and TFHE-rs (default: all cores).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Time the example programs (examples/*.asm) instead of the instructions.
+    #[arg(long)]
+    pub programs: bool,
+    /// Timed runs per instruction (median reported).
+    #[arg(long, default_value_t = 3)]
+    pub runs: usize,
+    /// Only these instructions (comma-separated mnemonics); default: the rows of seed 004's
+    /// Table 4.
+    #[arg(long, value_delimiter = ',')]
+    pub only: Vec<String>,
+    /// Skip the TFHE-rs FheUint8 timings.
+    #[arg(long)]
+    pub no_peer: bool,
+    /// Directory of the example programs (with --programs).
+    #[arg(long, default_value = "examples")]
+    pub examples: std::path::PathBuf,
+}
+
+/// The instructions of seed 004's Table 4 with their one-core times there (ms), the
+/// immediate used, and the TFHE-rs FheUint8 equivalent.
+pub const TABLE4: &[(&str, f64, i64, Option<Peer8Op>)] = &[
+    ("ANDI", 69.0, 0x5a, None),
+    ("AND", 278.0, 0, Some(Peer8Op::BitAnd)),
+    ("SHLI", 72.0, 3, None),
+    ("SHL", 478.0, 0, Some(Peer8Op::Shl)),
+    ("ROLI", 125.0, 3, None),
+    ("ROL", 714.0, 0, Some(Peer8Op::RotateLeft)),
+    ("EQI", 88.0, 77, None),
+    ("EQ", 393.0, 0, Some(Peer8Op::Eq)),
+    ("LTI", 126.0, 77, None),
+    ("LT", 623.0, 0, Some(Peer8Op::Lt)),
+    ("CDUPI", 33.0, 77, None),
+    ("CDUP", 159.0, 0, None),
+    ("CSEL", 694.0, 0, None),
+    ("NEG", 215.0, 0, None),
+    ("ABS", 215.0, 0, None),
+    ("ADDI", 137.0, 77, None),
+    ("ADD", 493.0, 0, Some(Peer8Op::Add)),
+    ("SUB", 493.0, 0, Some(Peer8Op::Sub)),
+    ("ADDZ", 271.0, 0, None),
+    ("MIN", 1176.0, 0, Some(Peer8Op::Min)),
+    ("MAX", 1176.0, 0, Some(Peer8Op::Max)),
+    ("MULI", 133.0, 77, None),
+    ("DIVI", 133.0, 7, None),
+    ("MODI", 267.0, 7, None),
+    ("MUL", 725.0, 0, Some(Peer8Op::Mul)),
+    ("MULM", 2442.0, 0, None),
+    ("DIV4", 1624.0, 0, None),
+    ("MOD4", 724.0, 0, None),
+    ("DIV", 7711.0, 0, Some(Peer8Op::Div)),
+    ("MOD", 7584.0, 0, Some(Peer8Op::Rem)),
+];
+
+/// A one-instruction circuit on fresh byte inputs, and the input values to use.
+fn instruction_circuit(
+    name: &str,
+    imm: i64,
+    rng: &mut impl Rng,
+) -> Result<(Circuit, Vec<i64>), Box<dyn std::error::Error>> {
+    let sig = signature(name).ok_or_else(|| format!("unknown instruction `{name}`"))?;
+    let mut b = Builder::new();
+    let mut args = Vec::new();
+    let mut vals = Vec::new();
+    let boolean_first = matches!(
+        sig.name,
+        "CDUP" | "NCDUP" | "CSEL" | "CDUPI" | "NCDUPI" | "CSELI"
+    );
+    for (i, k) in sig.args.iter().enumerate() {
+        match k {
+            Kind::Byte => {
+                let (hi, lo) = (b.input(), b.input());
+                let v: u8 = if i == 0 && boolean_first {
+                    rng.gen_range(0..2)
+                } else if sig.name == "ADDZ" && i == 1 {
+                    0
+                } else if matches!(sig.name, "DIV" | "MOD" | "DIV4" | "MOD4") && i == 1 {
+                    rng.gen_range(1..=255)
+                } else {
+                    rng.gen()
+                };
+                vals.extend([(v >> 4) as i64, (v & 15) as i64]);
+                args.push(Arg::Byte(Byte { hi, lo }));
+            }
+            Kind::Imm => args.push(Arg::Imm(imm)),
+            other => {
+                return Err(format!("`{name}` takes a {other:?} operand: not benchmarked").into())
+            }
+        }
+    }
+    let out = match emit(&mut b, sig.name, &args)? {
+        Value::Byte(x) => vec![x.hi, x.lo],
+        Value::Fixed(f) => vec![f.int.hi, f.int.lo, f.frac.hi, f.frac.lo],
+        Value::Bits(bits) => bits,
+    };
+    Ok((b.finish(out), vals))
+}
+
+#[derive(Serialize)]
+struct InstrRow {
+    instr: String,
+    threads: usize,
+    ours_ms: f64,
+    peer_ms: Option<f64>,
+    blind_rotations: u64,
+    keyswitches: u64,
+    depth: u32,
+    paper_ms: f64,
+}
+
+#[derive(Serialize)]
+struct ProgramRow {
+    program: String,
+    threads: usize,
+    ms: f64,
+    blind_rotations: u64,
+    keyswitches: u64,
+    paper_ms: Option<f64>,
+}
+
+fn median(mut xs: Vec<f64>) -> f64 {
+    xs.sort_by(f64::total_cmp);
+    xs[xs.len() / 2]
+}
+
+/// Times `circuit` on encrypted `vals` (median of `runs`), checking each result against the
+/// clear executor.
+fn time_circuit(
+    k: &Keys,
+    circuit: &Circuit,
+    vals: &[i64],
+    runs: usize,
+    pool: &rayon::ThreadPool,
+) -> Result<(f64, Cost), Box<dyn std::error::Error>> {
+    let (want, cost) = clear::run(circuit, vals)?;
+    let inputs = encrypt_nibbles(k, vals)?;
+    let mut times = Vec::new();
+    for _ in 0..runs.max(1) {
+        let t = Instant::now();
+        let out = eval(k, circuit, &inputs, pool)?;
+        times.push(t.elapsed().as_secs_f64() * 1e3);
+        if decrypt(k, &out) != want {
+            return Err("encrypted result differs from the clear run".into());
+        }
+    }
+    Ok((median(times), cost))
+}
+
+/// `encint asm bench`.
+pub fn bench(a: AsmBenchArgs) -> CliResult {
+    let pool = pool(a.threads)?;
+    let threads = pool.current_num_threads();
+    let k = keys();
+    let mut rng = rand::rngs::StdRng::seed_from_u64(4);
+    if a.programs {
+        return bench_programs(&a, &k, &pool, threads);
+    }
+    if !a.no_peer {
+        let sp = spinner("generating TFHE-rs keys");
+        init_peer8_keys();
+        sp.finish_and_clear();
+    }
+    let rows: Vec<&(&str, f64, i64, Option<Peer8Op>)> = if a.only.is_empty() {
+        TABLE4.iter().collect()
+    } else {
+        let want: Vec<String> = a.only.iter().map(|s| s.to_ascii_uppercase()).collect();
+        let rows: Vec<_> = TABLE4
+            .iter()
+            .filter(|r| want.iter().any(|w| w == r.0))
+            .collect();
+        if rows.len() != want.len() {
+            return Err(format!(
+                "--only: instructions must be among the Table 4 rows: {}",
+                TABLE4.iter().map(|r| r.0).collect::<Vec<_>>().join(",")
+            )
+            .into());
+        }
+        rows
+    };
+    let mut out = Vec::new();
+    if !a.json {
+        println!(
+            "{:<6} {:>10} {:>10} {:>7} {:>10} {:>7} {:>4} {:>4}",
+            "instr", "ours ms", "TFHE-rs", "ratio", "paper ms", "ratio", "BR", "KS"
+        );
+    }
+    for &&(name, paper_ms, imm, peer) in &rows {
+        let sp = spinner(&format!("{name} on {threads} thread(s)"));
+        let (circuit, vals) = instruction_circuit(name, imm, &mut rng)?;
+        let (ours_ms, cost) = time_circuit(&k, &circuit, &vals, a.runs, &pool)?;
+        let peer_ms = match (peer, a.no_peer) {
+            (Some(op), false) => Some(pool.install(|| time_peer8(op, a.runs))?.median_ms),
+            _ => None,
+        };
+        sp.finish_and_clear();
+        let row = InstrRow {
+            instr: name.to_string(),
+            threads,
+            ours_ms,
+            peer_ms,
+            blind_rotations: cost.blind_rotations,
+            keyswitches: cost.packing_keyswitches,
+            depth: cost.depth,
+            paper_ms,
+        };
+        if !a.json {
+            println!(
+                "{:<6} {:>10.1} {:>10} {:>7} {:>10.0} {:>7.2} {:>4} {:>4}",
+                row.instr,
+                row.ours_ms,
+                row.peer_ms.map_or("-".into(), |p| format!("{p:.1}")),
+                row.peer_ms
+                    .map_or("-".into(), |p| format!("{:.2}", row.ours_ms / p)),
+                row.paper_ms,
+                row.ours_ms / row.paper_ms,
+                row.blind_rotations,
+                row.keyswitches
+            );
+        }
+        out.push(row);
+    }
+    if a.json {
+        println!("{}", serde_json::to_string_pretty(&out)?);
+    }
+    Ok(())
+}
+
+/// Seed 004 Table 5 figures (seconds → ms) for the example programs.
+fn paper_program_ms(stem: &str) -> Option<f64> {
+    Some(match stem {
+        "bubble_sort" => 16000.0,
+        "array_max" => 4710.0,
+        "average" => 3680.0,
+        "array_assign" => 4450.0,
+        "neuron_sigmoid" => 16000.0,
+        "neuron_heaviside" => 6850.0,
+        _ => return None,
+    })
+}
+
+fn bench_programs(
+    a: &AsmBenchArgs,
+    k: &Keys,
+    pool: &rayon::ThreadPool,
+    threads: usize,
+) -> CliResult {
+    let mut files: Vec<_> = std::fs::read_dir(&a.examples)
+        .map_err(|e| format!("cannot read {}: {e}", a.examples.display()))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "asm"))
+        .collect();
+    files.sort();
+    let mut rows = Vec::new();
+    for f in files {
+        let stem = f
+            .file_stem()
+            .unwrap_or_default()
+            .to_string_lossy()
+            .to_string();
+        let c = crate::asm_cmds::load(&f)?;
+        let data = crate::asm_cmds::inputs_from_args(&c, &[], 7)?;
+        let vals = vm::encode_inputs(&c, &data)?;
+        let sp = spinner(&format!("{stem} on {threads} thread(s)"));
+        let (ms, cost) = time_circuit(k, &c.circuit, &vals, a.runs.min(1), pool)?;
+        sp.finish_and_clear();
+        let row = ProgramRow {
+            program: stem.clone(),
+            threads,
+            ms,
+            blind_rotations: cost.blind_rotations,
+            keyswitches: cost.packing_keyswitches,
+            paper_ms: paper_program_ms(&stem),
+        };
+        if !a.json {
+            println!(
+                "{:<18} {:>10.0} ms  (paper {:>6} ms)  {:>5} BR {:>4} KS",
+                row.program,
+                row.ms,
+                row.paper_ms.map_or("-".into(), |p| format!("{p:.0}")),
+                row.blind_rotations,
+                row.keyswitches
+            );
+        }
+        rows.push(row);
+    }
+    if a.json {
+        println!("{}", serde_json::to_string_pretty(&rows)?);
+    }
+    Ok(())
+}

@@ -1,0 +1,136 @@
+//! `encint asm`: the byte processor (seed 004): run assembly programs in clear or on
+//! encrypted data, list the instruction set, benchmark instructions and programs.
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+
+use clap::{Args, Subcommand};
+use encint_isa::asm::assemble;
+use encint_isa::instr::signatures;
+use encint_isa::vm::{self, compile, run_clear, Compiled, Datum};
+
+use crate::CliResult;
+
+/// Subcommands of `encint asm`.
+#[derive(Subcommand)]
+pub enum AsmCommand {
+    /// Assemble and run a program. Without --clear: generate keys, encrypt the inputs,
+    /// run the program's circuit on ciphertexts, decrypt, and check against the clear run.
+    Run(RunArgs),
+    /// List the instruction set (mnemonic, operands, result, description).
+    List,
+    /// Time instructions on random encrypted bytes beside TFHE-rs FheUint8 (same process,
+    /// same threads), or the example programs (--programs).
+    Bench(crate::asm_bench::AsmBenchArgs),
+}
+
+/// Arguments of `encint asm run`.
+#[derive(Args)]
+pub struct RunArgs {
+    /// The program (see examples/*.asm for the format).
+    pub file: PathBuf,
+    /// Run on plain bytes (no keys, instant): same results, plus the cost an encrypted
+    /// run would have.
+    #[arg(long)]
+    pub clear: bool,
+    /// An input value: NAME=V for a byte (0..=255 or -128..=-1) or fixed-point number
+    /// (e.g. 0.75), NAME=V1,V2,... for an array. Repeat for each input; missing inputs
+    /// are random.
+    #[arg(long = "input", value_name = "NAME=V")]
+    pub inputs: Vec<String>,
+    /// Threads for the encrypted run (default: all cores).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Seed for the random inputs that are not given.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+}
+
+/// Runs `encint asm`.
+pub fn run(cmd: AsmCommand) -> CliResult {
+    match cmd {
+        AsmCommand::Run(a) => run_program(a),
+        AsmCommand::List => {
+            for s in signatures() {
+                let args: Vec<String> = s.args.iter().map(|k| format!("{k:?}")).collect();
+                println!(
+                    "{:<8} {:<24} -> {:<6} {}",
+                    s.name,
+                    args.join(", "),
+                    format!("{:?}", s.result),
+                    s.doc
+                );
+            }
+            Ok(())
+        }
+        AsmCommand::Bench(a) => crate::asm_bench::bench(a),
+    }
+}
+
+/// Loads, assembles and compiles a program file.
+pub fn load(path: &std::path::Path) -> Result<Compiled, Box<dyn std::error::Error>> {
+    let src = std::fs::read_to_string(path)
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let prog = assemble(&src).map_err(|e| format!("{}: {e}", path.display()))?;
+    Ok(compile(&prog).map_err(|e| format!("{}: {e}", path.display()))?)
+}
+
+/// Parses `--input` arguments; inputs not given get random values from `seed`.
+pub fn inputs_from_args(
+    c: &Compiled,
+    args: &[String],
+    seed: u64,
+) -> Result<HashMap<String, Datum>, Box<dyn std::error::Error>> {
+    use rand::{Rng, SeedableRng};
+    let mut data = HashMap::new();
+    for a in args {
+        vm::parse_input_arg(c, a, &mut data)?;
+    }
+    let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+    for (name, kind) in &c.inputs {
+        data.entry(name.clone()).or_insert_with(|| match kind {
+            encint_isa::instr::Kind::Fixed => Datum::Fixed(rng.gen_range(-256..=256)),
+            _ => Datum::Byte(rng.gen()),
+        });
+    }
+    Ok(data)
+}
+
+fn print_inputs(c: &Compiled, data: &HashMap<String, Datum>) {
+    for (name, _) in &c.inputs {
+        println!("  in  {name} = {}", data[name]);
+    }
+}
+
+fn print_outputs(out: &[(String, Datum)]) {
+    for (name, d) in out {
+        println!("  out {name} = {d}");
+    }
+}
+
+fn run_program(a: RunArgs) -> CliResult {
+    let c = load(&a.file)?;
+    let data = inputs_from_args(&c, &a.inputs, a.seed)?;
+    let (clear_out, cost) = run_clear(&c, &data)?;
+    println!("{}:", a.file.display());
+    print_inputs(&c, &data);
+    println!(
+        "  cost: {} blind rotations, {} packing keyswitches, {} bootstrap nodes, depth {}",
+        cost.blind_rotations, cost.packing_keyswitches, cost.bootstraps, cost.depth
+    );
+    if a.clear {
+        print_outputs(&clear_out);
+        return Ok(());
+    }
+    let (out, timing) = crate::asm_bench::run_encrypted(&c, &data, a.threads)?;
+    print_outputs(&out);
+    println!(
+        "  encrypted run: keys {:.1} s, encrypt {:.2} s, evaluate {:.2} s, decrypt {:.3} s",
+        timing.keys_s, timing.encrypt_s, timing.eval_s, timing.decrypt_s
+    );
+    if out != clear_out {
+        return Err("encrypted result differs from the clear run".into());
+    }
+    println!("  matches the clear run");
+    Ok(())
+}
