@@ -191,6 +191,11 @@ fn signed_div_mod() {
 #[test]
 fn signed_mul_high() {
     check_bivariate("SMULM", |a, b| ((a as i16 * b as i16) >> 8) as i8);
+    let c = Inst::new("SMULM", BB, 0).circuit.cost();
+    assert!(
+        c.blind_rotations <= 19 && c.packing_keyswitches <= 9 && c.depth <= 5,
+        "SMULM cost {c:?}"
+    );
 }
 
 #[test]
@@ -309,6 +314,11 @@ fn fmul_ref(a: u16, c: u16) -> u16 {
 fn fixed_mul() {
     let inst = Inst::new("FMUL", &[Kind::Fixed, Kind::Fixed], 0);
     eprintln!("{}", inst.cost_line("FMUL"));
+    let c = inst.circuit.cost();
+    assert!(
+        c.blind_rotations <= 61 && c.packing_keyswitches <= 17 && c.depth <= 8,
+        "FMUL cost {c:?}"
+    );
     // Operands carrying the largest allowed noise stay within the budget.
     let mut b = Builder::new();
     let mut heavy = || {

@@ -6,8 +6,10 @@
 
 use encint_core::circuit::{Builder, NodeId};
 
-use super::common::{const_byte, nibble_lut, refresh, tree};
-use super::signed::{add_nibbles, byte_arg, byte_nibbles, fixed_arg, imm_arg, lut_on, pm_ge0_lut};
+use super::common::{const_byte, nibble_lut, tree};
+use super::signed::{
+    add_nibbles, byte_arg, byte_nibbles, fixed_arg, imm_arg, pm_ge0_lut, signed_product_columns,
+};
 use super::{Arg, Kind, Signature, Value};
 use crate::{Byte, Fixed, IsaError};
 
@@ -173,120 +175,11 @@ fn fmuli(b: &mut Builder, x: Fixed, c: i64) -> Result<Fixed, IsaError> {
     Ok(from_nibbles(&r))
 }
 
-/// `s mod 16` (any `s`) and the carry flag `2·[s mod 32 ≥ 16]` of a linear node, from the
-/// negacyclic ±8 and ±1 steps of `s` (one blind rotation for both).
-fn split16(b: &mut Builder, s: NodeId) -> Result<(NodeId, NodeId), IsaError> {
-    let t8 = lut_on(b, s, 0..=15, |_| -8)?;
-    let t1 = lut_on(b, s, 0..=15, |_| -1)?;
-    Ok((b.linear(&[(s, 1), (t8, -1)], -8), b.linear(&[(t1, 1)], 1)))
-}
-
-/// A nibble-valued term of a column sum and its largest value.
-#[derive(Debug, Clone, Copy)]
-struct Term {
-    node: NodeId,
-    max: i64,
-}
-
-/// Bootstrap input budget.
-const BUDGET: u64 = 25;
-
-/// FMUL: `⌊x·y / 256⌋ mod 2^16` on raw signed 16-bit values.
-///
-/// With little-endian nibbles `x_i`, `y_j` (the top ones signed), the product is
-/// `Σ x_i·y_j·16^(i+j)`; bits 8..24 are the columns 2..=5 plus the carry out of column 1.
-/// Level 1: every needed partial product as trees with first selector `x_i` (low nibble
-/// `L_ij` to column `i+j`, high part `H_ij` to column `i+j+1`; a signed high part is
-/// stored biased by 8, the biases summing to a constant of the top column). Columns are
-/// then reduced low to high: two terms at a time by one ±8/±1 step bootstrap (`s mod 16`
-/// stays, the carry goes up as a `0/2` flag), the flags of a column summed into a code
-/// that the column's last nibble reads by trees (result nibble and carry out). The top
-/// column is needed only mod 16: one step of its whole sum.
+/// FMUL: `⌊x·y / 256⌋ mod 2^16` on raw signed 16-bit values, i.e. columns 2..=5 of the
+/// signed nibble product (see [`signed_product_columns`]).
 fn fmul(b: &mut Builder, x: Fixed, y: Fixed) -> Result<Fixed, IsaError> {
-    let xs = nibbles(x);
-    let ys = nibbles(y);
-    let val = |i: usize, v: u8| -> i64 {
-        if i == 3 {
-            (((v << 4) as i8) >> 4) as i64
-        } else {
-            v as i64
-        }
-    };
-    let mut cols: Vec<Vec<Term>> = vec![Vec::new(); 6];
-    let mut bias = 0i64;
-    for i in 0..4 {
-        for j in 0..4 {
-            let k = i + j;
-            if (1..=5).contains(&k) {
-                let node = tree(b, xs[i], ys[j], move |p, q| {
-                    (val(i, p) * val(j, q)).rem_euclid(16) as u8
-                })?;
-                cols[k].push(Term { node, max: 15 });
-            }
-            if k < 5 {
-                let off = if i == 3 || j == 3 { 8 } else { 0 };
-                bias += off << (4 * (k + 1));
-                let node = tree(b, xs[i], ys[j], move |p, q| {
-                    ((val(i, p) * val(j, q)).div_euclid(16) + off) as u8
-                })?;
-                cols[k + 1].push(Term { node, max: 14 });
-            }
-        }
-    }
-    // Correction constant: only its top nibble is non-zero (biases sit in columns 4, 5).
-    let correction = (-bias).rem_euclid(1 << 24);
-    debug_assert_eq!(correction & 0xfffff, 0);
-    let top_const = correction >> 20;
-    let mut flags: Vec<Vec<NodeId>> = vec![Vec::new(); 7];
-    let mut out = Vec::with_capacity(4);
-    for k in 1..=5 {
-        let mut terms = std::mem::take(&mut cols[k]);
-        let n = if k == 5 {
-            let lin: Vec<(NodeId, i64)> = terms.iter().map(|t| (t.node, 1)).collect();
-            let s = b.linear(&lin, top_const);
-            if b.qweight(s) > BUDGET {
-                return Err(super::signed::bad("FMUL", "top column too heavy"));
-            }
-            split16(b, s)?.0
-        } else {
-            while terms.len() > 1 {
-                terms.sort_by_key(|t| (b.depth(t.node), b.qweight(t.node)));
-                let mut p = terms.remove(0);
-                let mut q = terms.remove(0);
-                debug_assert!(p.max + q.max < 32);
-                if b.qweight(p.node) + b.qweight(q.node) > BUDGET {
-                    q.node = refresh(b, q.node);
-                    if b.qweight(p.node) + b.qweight(q.node) > BUDGET {
-                        p.node = refresh(b, p.node);
-                    }
-                }
-                let s = b.add(p.node, q.node);
-                let (r, f) = split16(b, s)?;
-                flags[k + 1].push(f);
-                terms.push(Term { node: r, max: 15 });
-            }
-            terms[0].node
-        };
-        if k == 1 {
-            debug_assert!(flags[1].is_empty());
-            continue;
-        }
-        if flags[k].is_empty() {
-            out.push(refresh(b, n));
-            continue;
-        }
-        if flags[k].len() > 7 {
-            return Err(super::signed::bad("FMUL", "carry code overflow"));
-        }
-        let lin: Vec<(NodeId, i64)> = flags[k].iter().map(|&f| (f, 1)).collect();
-        let code = b.linear(&lin, 0);
-        out.push(tree(b, code, n, |h, l| l + h / 2)?);
-        if k < 5 {
-            let c = tree(b, code, n, |h, l| 2 * ((l + h / 2) >> 4))?;
-            flags[k + 1].push(c);
-        }
-    }
-    Ok(from_nibbles(&out))
+    let r = signed_product_columns(b, &nibbles(x), &nibbles(y), 2, 5)?;
+    Ok(from_nibbles(&r))
 }
 
 /// The sigmoid of the instruction set on a raw signed 16-bit value: `256` (1.0) when

@@ -13,7 +13,7 @@
 use encint_core::circuit::{Builder, NodeId};
 use encint_core::lut::NegacyclicLut;
 
-use super::common::{bool_byte, tree};
+use super::common::{bool_byte, refresh, tree};
 use super::{Arg, Kind, Signature, Value};
 use crate::{Byte, Fixed, IsaError};
 
@@ -162,6 +162,12 @@ fn emit_known(b: &mut Builder, name: &str, args: &[Arg]) -> Result<Value, IsaErr
     let x = byte_arg(name, args, 0)?;
     let out = match name {
         "NEG" => neg(b, x)?,
+        // Two trees sharing the first rotation (3 BR, 2 KS, depth 1). Seed 004's Table 4
+        // says 2/1, but with exact nibble outputs nothing cheaper exists here: both result
+        // nibbles depend on the sign and on `lo` (one tree gives one such interaction, and
+        // lo' and hi' need non-proportional ones), and the plain two-level forms (a LUT of
+        // `hi`, then one negacyclic LUT of `lo + 16·[hi ≥ 8]`-like inputs) fail on parity:
+        // the carry `[x < 0 ∧ lo = 0]` into hi' would need `2c ≡ 1 (mod 32)`.
         "ABS" => byte_map(b, x, |v| (v as i8).wrapping_abs() as u8)?,
         "SMULM" => smulm(b, x, byte_arg(name, args, 1)?)?,
         "SDIV" | "SMOD" => sdivmod(b, name, x, byte_arg(name, args, 1)?)?,
@@ -418,6 +424,135 @@ pub(crate) fn add_nibbles(
     Ok(out)
 }
 
+/// `s mod 16` (any `s`) and the carry flag `2·[s mod 32 ≥ 16]` of a linear node, from the
+/// negacyclic ±8 and ±1 steps of `s` (one blind rotation for both).
+fn split16(b: &mut Builder, s: NodeId) -> Result<(NodeId, NodeId), IsaError> {
+    let t8 = lut_on(b, s, 0..=15, |_| -8)?;
+    let t1 = lut_on(b, s, 0..=15, |_| -1)?;
+    Ok((b.linear(&[(s, 1), (t8, -1)], -8), b.linear(&[(t1, 1)], 1)))
+}
+
+/// Bootstrap input budget of the column reductions.
+const BUDGET: u64 = 25;
+
+/// Columns `lo_col..=top` (the value `⌊P / 16^lo_col⌋ mod 16^(top+1-lo_col)`) of the product
+/// `P` of two signed little-endian nibble vectors of length `n` (the top nibbles two's
+/// complement, the others unsigned), `1 ≤ lo_col ≤ top < 2n`.
+///
+/// The product is `Σ x_i·y_j·16^(i+j)`. Level 1: every needed partial product by trees with
+/// first selector `x_i`: its low nibble `L_ij` goes to column `i+j`, its high part `H_ij`
+/// to column `i+j+1` (a signed high part is stored biased by 8, which keeps it in `0..=14` and
+/// shares its table between columns; the biases sum to a constant of the top column). Column 0 holds `L_00` alone, so it never
+/// carries and is skipped. Columns are then reduced low to high: two terms at a time by
+/// one ±8/±1 step bootstrap (`s mod 16` stays, the carry goes up as a `0/2` flag); the
+/// flags entering a column sum to a code read by trees with the column's last nibble
+/// (result nibble, and the carry out as one more flag). The top column is needed only
+/// mod 16: one step of its whole sum.
+pub(crate) fn signed_product_columns(
+    b: &mut Builder,
+    xs: &[NodeId],
+    ys: &[NodeId],
+    lo_col: usize,
+    top: usize,
+) -> Result<Vec<NodeId>, IsaError> {
+    let n = xs.len();
+    if n < 2 || ys.len() != n || lo_col < 1 || lo_col > top || top >= 2 * n {
+        return Err(bad("product", "bad operand lengths or columns"));
+    }
+    let val = move |i: usize, v: u8| -> i64 {
+        if i == n - 1 {
+            (((v << 4) as i8) >> 4) as i64
+        } else {
+            v as i64
+        }
+    };
+    let mut cols: Vec<Vec<(NodeId, i64)>> = vec![Vec::new(); top + 1];
+    let mut bias = 0i64;
+    for (i, &xi) in xs.iter().enumerate() {
+        for (j, &yj) in ys.iter().enumerate() {
+            let k = i + j;
+            if (1..=top).contains(&k) {
+                let node = tree(b, xi, yj, move |p, q| {
+                    (val(i, p) * val(j, q)).rem_euclid(16) as u8
+                })?;
+                cols[k].push((node, 15));
+            }
+            if k < top {
+                let signed = i == n - 1 || j == n - 1;
+                let off = if signed { 8 } else { 0 };
+                bias += off << (4 * (k + 1));
+                let node = tree(b, xi, yj, move |p, q| {
+                    ((val(i, p) * val(j, q)).div_euclid(16) + off).rem_euclid(16) as u8
+                })?;
+                cols[k + 1].push((node, 14));
+            }
+        }
+    }
+    let correction = (-bias).rem_euclid(1 << (4 * (top + 1)));
+    if correction & ((1 << (4 * top)) - 1) != 0 {
+        return Err(bad("product", "bias correction below the top column"));
+    }
+    let top_const = correction >> (4 * top);
+    let mut flags: Vec<Vec<NodeId>> = vec![Vec::new(); top + 2];
+    let mut out = Vec::with_capacity(top + 1 - lo_col);
+    for k in 1..=top {
+        let mut terms = std::mem::take(&mut cols[k]);
+        let last = if k == top {
+            let lin: Vec<(NodeId, i64)> = terms.iter().map(|t| (t.0, 1)).collect();
+            let s = b.linear(&lin, top_const);
+            if b.qweight(s) > BUDGET {
+                return Err(bad("product", "top column too heavy"));
+            }
+            split16(b, s)?.0
+        } else {
+            while terms.len() > 1 {
+                terms.sort_by_key(|t| (b.depth(t.0), b.qweight(t.0)));
+                let (mut p, pm) = terms.remove(0);
+                let (mut q, qm) = terms.remove(0);
+                if pm + qm > 31 {
+                    return Err(bad("product", "column pair exceeds 31"));
+                }
+                if b.qweight(p) + b.qweight(q) > BUDGET {
+                    q = refresh(b, q);
+                    if b.qweight(p) + b.qweight(q) > BUDGET {
+                        p = refresh(b, p);
+                    }
+                }
+                let s = b.add(p, q);
+                let (r, f) = split16(b, s)?;
+                flags[k + 1].push(f);
+                terms.push((r, 15));
+            }
+            terms[0].0
+        };
+        if k < lo_col {
+            if !flags[k].is_empty() {
+                // The carry out of a lower column must still go up.
+                let lin: Vec<(NodeId, i64)> = flags[k].iter().map(|&f| (f, 1)).collect();
+                let code = b.linear(&lin, 0);
+                let c = tree(b, code, last, |h, l| 2 * ((l + h / 2) >> 4))?;
+                flags[k + 1].push(c);
+            }
+            continue;
+        }
+        if flags[k].is_empty() {
+            out.push(refresh(b, last));
+            continue;
+        }
+        if flags[k].len() > 7 {
+            return Err(bad("product", "carry code exceeds a nibble"));
+        }
+        let lin: Vec<(NodeId, i64)> = flags[k].iter().map(|&f| (f, 1)).collect();
+        let code = b.linear(&lin, 0);
+        out.push(tree(b, code, last, |h, l| l + h / 2)?);
+        if k < top {
+            let c = tree(b, code, last, |h, l| 2 * ((l + h / 2) >> 4))?;
+            flags[k + 1].push(c);
+        }
+    }
+    Ok(out)
+}
+
 // ---------------------------------------------------------------------------------------
 // Signed instructions.
 
@@ -512,46 +647,10 @@ fn sshr(b: &mut Builder, x: Byte, k: Byte) -> Result<Byte, IsaError> {
     })
 }
 
-/// High byte of the signed 16-bit product.
-///
-/// With `x = 16·a + p`, `y = 16·c + q` (`a`, `c` signed nibbles, `p`, `q` unsigned):
-/// `x·y = 256·a·c + 16·(a·q + p·c) + p·q`, so the high byte is
-/// `a·c + ⌊(a·q + p·c + ⌊p·q/16⌋) / 16⌋`. Level 1 computes the nibble products by trees
-/// (`a·q` and `p·c` as a signed high part and a low nibble), then nibble adders finish.
+/// High byte of the signed 16-bit product: columns 2 and 3 of the signed nibble product
+/// (see [`signed_product_columns`]).
 fn smulm(b: &mut Builder, x: Byte, y: Byte) -> Result<Byte, IsaError> {
-    let sn = |v: u8| (((v << 4) as i8) >> 4) as i16;
-    // a·c mod 256 as a byte.
-    let ac_hi = tree(b, x.hi, y.hi, move |a, c| {
-        (((sn(a) * sn(c)) as u8) >> 4) & 15
-    })?;
-    let ac_lo = tree(b, x.hi, y.hi, move |a, c| ((sn(a) * sn(c)) as u8) & 15)?;
-    // a·q = 16·u1 + u0 (u1 signed in -8..=6, stored mod 16), p·c = 16·v1 + v0.
-    let u0 = tree(b, x.hi, y.lo, move |a, q| ((sn(a) * q as i16) as u8) & 15)?;
-    let u1 = tree(b, x.hi, y.lo, move |a, q| {
-        (((sn(a) * q as i16) >> 4) as u8) & 15
-    })?;
-    let v0 = tree(b, x.lo, y.hi, move |p, c| ((p as i16 * sn(c)) as u8) & 15)?;
-    let v1 = tree(b, x.lo, y.hi, move |p, c| {
-        (((p as i16 * sn(c)) >> 4) as u8) & 15
-    })?;
-    let w = tree(b, x.lo, y.lo, |p, q| ((p as u16 * q as u16) >> 4) as u8)?;
-    // carry c = ⌊(u0 + v0 + w) / 16⌋ in 0..=2: s = (u0 + v0) mod 16, k1 = carry of that,
-    // k2 = carry of s + w.
-    let s = tree(b, u0, v0, |p, q| p + q)?;
-    let k1 = tree(b, u0, v0, |p, q| (p + q) >> 4)?;
-    let k2 = tree(b, s, w, |p, q| (p + q) >> 4)?;
-    // high = ac + u1 + v1 + k1 + k2 (mod 256), u1 and v1 sign-extended: add the byte
-    // (sext(u1) + k1) and the byte (sext(v1) + k2) to ac.
-    let t1 = tree(b, k1, u1, move |k, u| ((sn(u) + k as i16) as u8) & 15)?;
-    let t1h = tree(b, k1, u1, move |k, u| {
-        (((sn(u) + k as i16) >> 4) as u8) & 15
-    })?;
-    let t2 = tree(b, k2, v1, move |k, v| ((sn(v) + k as i16) as u8) & 15)?;
-    let t2h = tree(b, k2, v1, move |k, v| {
-        (((sn(v) + k as i16) >> 4) as u8) & 15
-    })?;
-    let m = add_nibbles(b, &[t1, t1h], &[t2, t2h], 0)?;
-    let r = add_nibbles(b, &[ac_lo, ac_hi], &m, 0)?;
+    let r = signed_product_columns(b, &[x.lo, x.hi], &[y.lo, y.hi], 2, 3)?;
     Ok(Byte { hi: r[1], lo: r[0] })
 }
 
