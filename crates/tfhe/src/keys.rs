@@ -135,6 +135,20 @@ impl ClientKey {
         &self.params
     }
 
+    /// The GLWE secret key (its LWE reading is the big key of every [`Digit`]).
+    pub(crate) fn glwe_secret_key(&self) -> &GlweSecretKeyOwned<u64> {
+        &self.glwe_sk
+    }
+
+    /// Run `f` with the key's encryption CSPRNG (locked for the duration of `f`).
+    pub(crate) fn with_rng<R>(
+        &self,
+        f: impl FnOnce(&mut EncryptionRandomGenerator<Gen>) -> R,
+    ) -> R {
+        let mut rng = self.rng.lock().unwrap_or_else(|e| e.into_inner());
+        f(&mut rng)
+    }
+
     /// Encrypt `m mod 32` under the big key (noise: the GLWE noise distribution, far below a
     /// bootstrap output's).
     pub fn encrypt_digit(&self, m: i64) -> Digit {

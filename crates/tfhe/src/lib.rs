@@ -12,7 +12,10 @@
 //! * [`NegacyclicLut`] and [`ServerKey::bootstrap`] / [`ServerKey::bootstrap_batch`]: keyswitch
 //!   followed by a programmable bootstrap evaluating a negacyclic table;
 //! * [`envelope`]: versioned, checked, bounded serialization of keys and ciphertexts;
-//! * [`peer`]: timing helpers for the TFHE-rs high-level integer API (benchmark baseline).
+//! * [`peer`]: timing helpers for the TFHE-rs high-level integer API (benchmark baseline);
+//!   [`peer8`]: the same for `FheUint8` byte operations;
+//! * [`io`]: compressed nibble input (seeded LWE lists) and output (packed, modulus-switched
+//!   GLWE).
 //!
 //! # Threads
 //!
@@ -25,12 +28,15 @@
 mod bootstrap;
 mod digit;
 pub mod envelope;
+pub mod io;
 mod keys;
 pub mod params;
 pub mod peer;
+pub mod peer8;
 
 pub use digit::{signed_rep, Digit, NegacyclicLut};
 pub use envelope::{EnvelopeError, Kind, Validate};
+pub use io::{IoError, PackedNibbles, PackingKey, SeededNibbles};
 pub use keys::{ClientKey, ServerKey};
 pub use params::{DigitParameters, DEFAULT_PARAMETERS};
 
@@ -55,4 +61,7 @@ pub enum TfheError {
     /// A TFHE-rs high-level API operation failed or returned a wrong result (module [`peer`]).
     #[error("peer benchmark: {0}")]
     Peer(String),
+    /// Compressed input/output was given bad input (module [`io`]).
+    #[error("io: {0}")]
+    Io(io::IoError),
 }

@@ -1,0 +1,233 @@
+//! Compressed nibble input/output: round trips, sizes and typed errors.
+
+use std::sync::OnceLock;
+
+use encint_tfhe::io::{IoError, PackedNibbles, PackingKey, SeededNibbles, MAX_NIBBLES};
+use encint_tfhe::{
+    envelope, ClientKey, Digit, EnvelopeError, Kind, NegacyclicLut, ServerKey, TfheError,
+    DEFAULT_PARAMETERS,
+};
+use rand::{Rng, SeedableRng};
+
+struct Keys {
+    ck: ClientKey,
+    sk: ServerKey,
+    pk: PackingKey,
+}
+
+fn keys() -> &'static Keys {
+    static KEYS: OnceLock<Keys> = OnceLock::new();
+    KEYS.get_or_init(|| {
+        let (ck, sk) = ClientKey::generate_seeded(&DEFAULT_PARAMETERS, 2024);
+        let pk = PackingKey::generate(&ck);
+        Keys { ck, sk, pk }
+    })
+}
+
+fn random_nibbles(n: usize, seed: u64) -> Vec<u8> {
+    let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+    (0..n).map(|_| rng.gen_range(0..16)).collect()
+}
+
+#[test]
+fn seeded_uplink_round_trip() {
+    let k = keys();
+    for n in [0usize, 1, 37, 600] {
+        let values = random_nibbles(n, n as u64);
+        let seeded = k.ck.encrypt_nibbles_seeded(&values).unwrap();
+        assert_eq!(seeded.len(), n);
+        let bytes = seeded.to_bytes();
+        assert_eq!(bytes.len(), SeededNibbles::encoded_len(n));
+        assert_eq!(bytes, bincode::serialize(&seeded).unwrap());
+        let back = SeededNibbles::from_bytes(&bytes).unwrap();
+        assert_eq!(back, seeded);
+        let digits = back.expand().unwrap();
+        assert_eq!(digits.len(), n);
+        for (d, &v) in digits.iter().zip(&values) {
+            assert_eq!(d.lwe_dimension(), 2048);
+            assert_eq!(k.ck.decrypt_digit(d), i64::from(v));
+            // Fresh-encryption noise (GLWE distribution, σ ≈ 2^-47.8).
+            assert!(k.ck.phase_error(d, i64::from(v)).abs() < 2f64.powi(-40));
+        }
+    }
+}
+
+#[test]
+fn expanded_digits_bootstrap_correctly() {
+    let k = keys();
+    let values = random_nibbles(8, 5);
+    let digits =
+        k.ck.encrypt_nibbles_seeded(&values)
+            .unwrap()
+            .expand()
+            .unwrap();
+    let lut = NegacyclicLut::from_fn(|x| 15 - x);
+    for (d, &v) in digits.iter().zip(&values) {
+        let out = k.sk.bootstrap(d, &lut);
+        assert_eq!(k.ck.decrypt_digit(&out), lut.eval(i64::from(v)));
+    }
+}
+
+#[test]
+fn seeded_uplink_errors() {
+    let k = keys();
+    assert_eq!(
+        k.ck.encrypt_nibbles_seeded(&[1, 2, 16, 3]).unwrap_err(),
+        TfheError::Io(IoError::NotANibble {
+            index: 2,
+            value: 16
+        })
+    );
+    assert!(matches!(
+        k.ck.encrypt_nibbles_seeded(&vec![0u8; MAX_NIBBLES + 1]),
+        Err(TfheError::Io(IoError::TooMany { .. }))
+    ));
+    let bytes = k.ck.encrypt_nibbles_seeded(&[1, 2, 3]).unwrap().to_bytes();
+    let malformed = |b: &[u8]| {
+        matches!(
+            SeededNibbles::from_bytes(b),
+            Err(EnvelopeError::Malformed(_))
+        )
+    };
+    // Truncated anywhere, one byte too many, garbage.
+    for cut in 0..bytes.len() {
+        assert!(malformed(&bytes[..cut]), "cut at {cut}");
+    }
+    let mut longer = bytes.clone();
+    longer.push(0);
+    assert!(malformed(&longer));
+    assert!(malformed(b"definitely not a ciphertext list"));
+    // Wrong dimension (bytes 16..24).
+    let mut dim = bytes.clone();
+    dim[16..24].copy_from_slice(&1024u64.to_le_bytes());
+    assert!(malformed(&dim));
+    // Wrong count: more bodies announced than present, and a huge count.
+    let mut count = bytes.clone();
+    count[24..32].copy_from_slice(&4u64.to_le_bytes());
+    assert!(malformed(&count));
+    count[24..32].copy_from_slice(&(1u64 << 40).to_le_bytes());
+    assert!(malformed(&count));
+    // Over MAX_NIBBLES bodies, all present: rejected by the count bound.
+    let mut over = bytes[..24].to_vec();
+    over.extend_from_slice(&((MAX_NIBBLES + 1) as u64).to_le_bytes());
+    over.resize(over.len() + 8 * (MAX_NIBBLES + 1), 0);
+    assert!(malformed(&over));
+}
+
+#[test]
+fn seeded_uplink_in_an_envelope() {
+    let k = keys();
+    let id = DEFAULT_PARAMETERS.id();
+    let seeded = k.ck.encrypt_nibbles_seeded(&[7, 0, 15]).unwrap();
+    let bytes = envelope::seal(Kind::Ciphertext, id, &seeded).unwrap();
+    let back: SeededNibbles = envelope::open(&bytes, Kind::Ciphertext, id).unwrap();
+    let d = back.expand().unwrap();
+    let got: Vec<i64> = d.iter().map(|d| k.ck.decrypt_digit(d)).collect();
+    assert_eq!(got, vec![7, 0, 15]);
+}
+
+/// Realistic downlink input: nibbles that went through a bootstrap (output noise), some
+/// summed with weight 2 into digits outside 0..16.
+#[test]
+fn packed_downlink_round_trip_of_bootstrap_outputs() {
+    let k = keys();
+    let n = 2048 + 300; // two GLWEs, the second partly filled
+    let values = random_nibbles(n, 77);
+    let fresh: Vec<Digit> = values
+        .iter()
+        .map(|&v| k.ck.encrypt_digit(i64::from(v)))
+        .collect();
+    let lut = NegacyclicLut::identity();
+    // Bootstrap a sample (bootstraps are the slow part); the rest stay fresh.
+    let mut digits = fresh.clone();
+    let jobs: Vec<(&Digit, &NegacyclicLut)> = fresh.iter().step_by(8).map(|d| (d, &lut)).collect();
+    let outs = k.sk.bootstrap_batch(&jobs);
+    for (i, out) in outs.into_iter().enumerate() {
+        digits[i * 8] = out;
+    }
+    // A few weight-5 combinations (quadratic weight 25): 5·x, read mod 32.
+    let mut expected: Vec<u8> = values.clone();
+    for i in (0..n).step_by(97) {
+        digits[i] = digits[i].scale(5);
+        expected[i] = (5 * values[i]) % 32;
+    }
+    let packed = k.pk.pack(&digits).unwrap();
+    assert_eq!(packed.len(), n);
+    let bytes = packed.to_bytes();
+    assert_eq!(bytes.len(), PackedNibbles::encoded_len(n));
+    assert_eq!(bytes, bincode::serialize(&packed).unwrap());
+    let back = PackedNibbles::from_bytes(&bytes).unwrap();
+    assert_eq!(back, packed);
+    assert_eq!(k.ck.decrypt_packed(&back).unwrap(), expected);
+}
+
+#[test]
+fn packed_downlink_small_and_empty() {
+    let k = keys();
+    for n in [0usize, 1, 16] {
+        let values = random_nibbles(n, 3 + n as u64);
+        let digits =
+            k.ck.encrypt_nibbles_seeded(&values)
+                .unwrap()
+                .expand()
+                .unwrap();
+        let packed = k.pk.pack(&digits).unwrap();
+        let back = PackedNibbles::from_bytes(&packed.to_bytes()).unwrap();
+        assert_eq!(k.ck.decrypt_packed(&back).unwrap(), values);
+    }
+}
+
+#[test]
+fn packed_downlink_errors() {
+    let k = keys();
+    let digits: Vec<Digit> = (0..5).map(|v| k.ck.encrypt_digit(v)).collect();
+    let bytes = k.pk.pack(&digits).unwrap().to_bytes();
+    let malformed = |b: &[u8]| {
+        matches!(
+            PackedNibbles::from_bytes(b),
+            Err(EnvelopeError::Malformed(_))
+        )
+    };
+    for cut in (0..bytes.len()).step_by(7) {
+        assert!(malformed(&bytes[..cut]), "cut at {cut}");
+    }
+    let mut longer = bytes.clone();
+    longer.push(0);
+    assert!(malformed(&longer));
+    assert!(malformed(&[0xff; 64]));
+    // Wrong count (more or fewer digits than the words hold), wrong N, wrong b.
+    for (range, value) in [
+        (0..8, 10u64),
+        (0..8, 4),
+        (0..8, u64::MAX),
+        (16..24, 1024),
+        (8..16, 0),
+    ] {
+        let mut b = bytes.clone();
+        b[range].copy_from_slice(&value.to_le_bytes());
+        assert!(malformed(&b), "{value}");
+    }
+    let mut b = bytes.clone();
+    b[24..28].copy_from_slice(&16u32.to_le_bytes());
+    assert!(malformed(&b));
+    // Non-zero padding bits in the last word.
+    let mut b = bytes.clone();
+    let last = b.len() - 1;
+    b[last] |= 0x80;
+    assert!(malformed(&b));
+}
+
+#[test]
+fn packing_key_serialization_is_validated() {
+    let k = keys();
+    let bytes = bincode::serialize(&k.pk).unwrap();
+    let back: PackingKey = bincode::deserialize(&bytes).unwrap();
+    let digits: Vec<Digit> = (0..3).map(|v| k.ck.encrypt_digit(v + 4)).collect();
+    assert_eq!(
+        k.ck.decrypt_packed(&back.pack(&digits).unwrap()).unwrap(),
+        vec![4, 5, 6]
+    );
+    // Truncation anywhere in the key data is an error, not a panic.
+    assert!(bincode::deserialize::<PackingKey>(&bytes[..bytes.len() - 8]).is_err());
+    assert!(bincode::deserialize::<PackingKey>(&bytes[..200]).is_err());
+}
