@@ -197,6 +197,11 @@ impl ClientKey {
         e as f64 / 2f64.powi(64)
     }
 
+    /// The small LWE key and the GLWE key (for client-side generation of extra evaluation keys).
+    pub(crate) fn secret_keys(&self) -> (&LweSecretKeyOwned<u64>, &GlweSecretKeyOwned<u64>) {
+        (&self.lwe_sk, &self.glwe_sk)
+    }
+
     /// Noise of the *blind-rotation input* of a bootstrap of `c`: keyswitch `c` with `server`,
     /// modulus-switch it to `2N` like [`ServerKey::bootstrap`] does, and return the error of the
     /// switched phase with respect to `expected·Δ`, as a fraction of the torus. This is the

@@ -33,12 +33,17 @@ mod keys;
 pub mod params;
 pub mod peer;
 pub mod peer8;
+mod tree;
 
 pub use digit::{signed_rep, Digit, NegacyclicLut};
 pub use envelope::{EnvelopeError, Kind, Validate};
 pub use io::{IoError, PackedNibbles, PackingKey, SeededNibbles};
 pub use keys::{ClientKey, ServerKey};
 pub use params::{DigitParameters, DEFAULT_PARAMETERS};
+pub use tree::{
+    Accumulator, Table256, TreeKey, FIRST_LEVEL_QWEIGHT_BOUND, PACKING_BASE_LOG, PACKING_LEVEL,
+    PRECISE_PBS_BASE_LOG, PRECISE_PBS_LEVEL, SECOND_LEVEL_QWEIGHT_BOUND,
+};
 
 /// Errors of the crypto layer (other than serialization, see [`EnvelopeError`]).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -58,6 +63,15 @@ pub enum TfheError {
     /// [`ServerKey::bootstrap_many`] was given an unsupported number of tables.
     #[error("bootstrap_many supports 1 or 2 tables, got {0}")]
     UnsupportedLutCount(usize),
+    /// Two argument lists that must have the same length do not (e.g. the inputs and tables of
+    /// [`TreeKey::mv_lut_eval`]).
+    #[error("argument list has length {found}, expected {expected}")]
+    LengthMismatch {
+        /// The length required.
+        expected: usize,
+        /// The length found.
+        found: usize,
+    },
     /// A TFHE-rs high-level API operation failed or returned a wrong result (module [`peer`]).
     #[error("peer benchmark: {0}")]
     Peer(String),
