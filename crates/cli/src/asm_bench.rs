@@ -85,12 +85,15 @@ fn decrypt(k: &Keys, out: &[Digit]) -> Vec<i64> {
     out.iter().map(|d| k.client.decrypt_digit(d)).collect()
 }
 
+/// Named output data of a program run.
+pub type Outputs = Vec<(String, Datum)>;
+
 /// Runs a compiled program on encrypted inputs (fresh keys) and decrypts the outputs.
 pub fn run_encrypted(
     c: &Compiled,
     data: &HashMap<String, Datum>,
     threads: Option<usize>,
-) -> Result<(Vec<(String, Datum)>, Timing), Box<dyn std::error::Error>> {
+) -> Result<(Outputs, Timing), Box<dyn std::error::Error>> {
     let pool = pool(threads)?;
     let t = Instant::now();
     let k = keys();

@@ -115,7 +115,8 @@ pub fn run_tree(
             Node::Lut { lut, .. } => to_tfhe_lut(circuit.lut(*lut)),
             _ => unreachable!("only LUT nodes are in a group's LUT list"),
         };
-        let (multi, plain): (Vec<&(NodeId, Group)>, Vec<&(NodeId, Group)>) = groups
+        type Groups<'a> = Vec<&'a (NodeId, Group)>;
+        let (multi, plain): (Groups, Groups) = groups
             .iter()
             .partition(|(_, g)| !g.tables.is_empty() || g.luts.len() > 1);
         // First levels (multi-value) and plain bootstraps, in one parallel step.

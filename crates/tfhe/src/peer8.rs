@@ -171,6 +171,11 @@ pub fn time_peer8(op: Peer8Op, runs: usize) -> Result<Peer8Timing, TfheError> {
     let a_c: u8 = rng.gen();
     let b_c: u8 = if matches!(op, Peer8Op::Div | Peer8Op::Rem) {
         rng.gen_range(1..=255)
+    } else if matches!(op, Peer8Op::Shl | Peer8Op::RotateLeft) {
+        // Amounts below 8: TFHE-rs' shift paths disagree on larger amounts (one reads the
+        // amount mod 8, another returns 0, as its documentation says), and below 8 every
+        // definition, encint's included, agrees.
+        rng.gen_range(0..8)
     } else {
         rng.gen()
     };
