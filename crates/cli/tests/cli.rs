@@ -60,3 +60,48 @@ fn clear_demo_checks_itself_and_errors_are_reported() {
     let (ok, _, err) = encint(&["chains", "--show", "4"]);
     assert!(!ok && err.contains("odd"), "{err}");
 }
+
+fn example(name: &str) -> String {
+    format!("{}/../../examples/{name}", env!("CARGO_MANIFEST_DIR"))
+}
+
+#[test]
+fn asm_run_clear_sorts_and_reports_cost() {
+    let f = example("bubble_sort.asm");
+    let (ok, out, err) = encint(&["asm", "run", &f, "--clear", "--input", "a=9,3,200,0,17"]);
+    assert!(ok, "{err}");
+    let got: Vec<&str> = out
+        .lines()
+        .filter(|l| l.trim_start().starts_with("out a["))
+        .map(|l| {
+            l.split('=')
+                .nth(1)
+                .unwrap()
+                .split_whitespace()
+                .next()
+                .unwrap()
+        })
+        .collect();
+    assert_eq!(got, ["0", "3", "9", "17", "200"], "{out}");
+    assert!(out.contains("blind rotations"), "{out}");
+}
+
+#[test]
+fn asm_errors_are_typed_with_positions() {
+    let dir = std::env::temp_dir().join(format!("encint-asm-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let bad = dir.join("bad.asm");
+    std::fs::write(&bad, "input a\nx = ADD a\n").unwrap();
+    let (ok, _, err) = encint(&["asm", "run", bad.to_str().unwrap(), "--clear"]);
+    assert!(!ok);
+    assert!(err.contains("line 2, column 5"), "{err}");
+    let f = example("array_max.asm");
+    for arg in ["a=1,2", "b=3", "a=1,2,3,4,999"] {
+        let (ok, _, err) = encint(&["asm", "run", &f, "--clear", "--input", arg]);
+        assert!(!ok && err.starts_with("error:"), "{arg}: {err}");
+    }
+    let (ok, _, _) = encint(&["asm", "run", "/nonexistent.asm", "--clear"]);
+    assert!(!ok);
+    let (ok, out, _) = encint(&["asm", "list"]);
+    assert!(ok && out.lines().count() >= 80);
+}
