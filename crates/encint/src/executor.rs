@@ -48,21 +48,45 @@ pub fn check_budget(server: &ServerKey, circuit: &Circuit) -> Result<()> {
     }
 }
 
-fn get(values: &[Option<Digit>], id: encint_core::circuit::NodeId) -> &Digit {
+pub(crate) fn get(values: &[Option<Digit>], id: encint_core::circuit::NodeId) -> &Digit {
     values[id.index()]
         .as_ref()
         .expect("the schedule computes every operand first")
 }
 
+/// Errors unless `inputs` has one digit per circuit input.
+pub(crate) fn check_input_count(circuit: &Circuit, inputs: &[&Digit]) -> Result<()> {
+    if inputs.len() == circuit.inputs().len() {
+        return Ok(());
+    }
+    Err(Error::InvalidInput(format!(
+        "circuit expects {} input digits, got {}",
+        circuit.inputs().len(),
+        inputs.len()
+    )))
+}
+
+/// The value of an input, constant or linear node (`None` for other kinds).
+pub(crate) fn eval_plain(
+    node: &Node,
+    values: &[Option<Digit>],
+    inputs: &[&Digit],
+    params: &encint_tfhe::DigitParameters,
+) -> Result<Option<Digit>> {
+    Ok(Some(match node {
+        Node::Input { index, .. } => inputs[*index as usize].clone(),
+        Node::Const(c) => Digit::trivial(*c, params),
+        Node::Linear { terms, constant } => {
+            let t: Vec<(&Digit, i64)> = terms.iter().map(|&(n, w)| (get(values, n), w)).collect();
+            Digit::linear(&t, *constant)?
+        }
+        _ => return Ok(None),
+    }))
+}
+
 /// Runs `circuit` on `inputs` (one digit per circuit input) and returns its outputs.
 pub fn run(server: &ServerKey, circuit: &Circuit, inputs: &[&Digit]) -> Result<Vec<Digit>> {
-    if inputs.len() != circuit.inputs().len() {
-        return Err(Error::InvalidInput(format!(
-            "circuit expects {} input digits, got {}",
-            circuit.inputs().len(),
-            inputs.len()
-        )));
-    }
+    check_input_count(circuit, inputs)?;
     check_budget(server, circuit)?;
     let params = *server.params();
     let mut values: Vec<Option<Digit>> = vec![None; circuit.nodes().len()];
@@ -103,14 +127,11 @@ pub fn run(server: &ServerKey, circuit: &Circuit, inputs: &[&Digit]) -> Result<V
         }
         let mut many_out: std::collections::HashMap<usize, Vec<Digit>> = many.into_iter().collect();
         for &id in &level.others {
+            if let Some(v) = eval_plain(circuit.node(id), &values, inputs, &params)? {
+                values[id.index()] = Some(v);
+                continue;
+            }
             let v = match circuit.node(id) {
-                Node::Input { index, .. } => inputs[*index as usize].clone(),
-                Node::Const(c) => Digit::trivial(*c, &params),
-                Node::Linear { terms, constant } => {
-                    let t: Vec<(&Digit, i64)> =
-                        terms.iter().map(|&(n, w)| (get(&values, n), w)).collect();
-                    Digit::linear(&t, *constant)?
-                }
                 Node::Extract { group, index } => many_out
                     .get_mut(&group.index())
                     .map(|outs| outs[*index as usize].clone())

@@ -21,7 +21,7 @@ use std::collections::HashMap;
 use encint_core::circuit::{Circuit, Node, NodeId, TREE_QWEIGHT};
 use encint_tfhe::{Accumulator, Digit, NegacyclicLut, ServerKey, Table256, TreeKey};
 
-use crate::executor::to_tfhe_lut;
+use crate::executor::{check_input_count, eval_plain, get, to_tfhe_lut};
 use crate::{Error, Result};
 
 /// Checks that `circuit` can run on the tree executor within the key's noise budget.
@@ -42,12 +42,6 @@ pub fn check_tree_circuit(server: &ServerKey, circuit: &Circuit) -> Result<()> {
     }
 }
 
-fn get(values: &[Option<Digit>], id: NodeId) -> &Digit {
-    values[id.index()]
-        .as_ref()
-        .expect("the schedule computes every operand first")
-}
-
 fn to_table(t: &encint_core::lut::Table256) -> Table256 {
     Table256(t.entries)
 }
@@ -59,13 +53,7 @@ pub fn run_tree(
     circuit: &Circuit,
     inputs: &[&Digit],
 ) -> Result<Vec<Digit>> {
-    if inputs.len() != circuit.inputs().len() {
-        return Err(Error::InvalidInput(format!(
-            "circuit expects {} input digits, got {}",
-            circuit.inputs().len(),
-            inputs.len()
-        )));
-    }
+    check_input_count(circuit, inputs)?;
     check_tree_circuit(server, circuit)?;
     let params = *server.params();
     let mut values: Vec<Option<Digit>> = vec![None; circuit.nodes().len()];
@@ -182,21 +170,12 @@ pub fn run_tree(
             values[id.index()] = Some(d);
         }
         for &id in &level.others {
-            let v = match circuit.node(id) {
-                Node::Input { index, .. } => inputs[*index as usize].clone(),
-                Node::Const(c) => Digit::trivial(*c, &params),
-                Node::Linear { terms, constant } => {
-                    let t: Vec<(&Digit, i64)> =
-                        terms.iter().map(|&(n, w)| (get(&values, n), w)).collect();
-                    Digit::linear(&t, *constant)?
-                }
-                _ => {
-                    return Err(Error::InvalidInput(format!(
-                        "node {} is not supported by the tree executor",
-                        id.0
-                    )))
-                }
-            };
+            let v = eval_plain(circuit.node(id), &values, inputs, &params)?.ok_or_else(|| {
+                Error::InvalidInput(format!(
+                    "node {} is not supported by the tree executor",
+                    id.0
+                ))
+            })?;
             values[id.index()] = Some(v);
         }
     }

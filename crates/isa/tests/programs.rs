@@ -120,9 +120,10 @@ fn neuron_inputs(r: &mut rand::rngs::StdRng) -> (i16, i16) {
     (r.gen_range(-256..=256), r.gen_range(-256..=256))
 }
 
-#[test]
-fn neuron_with_heaviside() {
-    let c = load("neuron_heaviside.asm");
+/// Runs a neuron program on random inputs in [-1, 1]: the pre-activation must be exact,
+/// `check(z, y)` judges the activation's raw output `y`.
+fn check_neuron(file: &str, check: impl Fn(i16, i16)) {
+    let c = load(file);
     let mut r = rng();
     for _ in 0..300 {
         let (x1, x2) = neuron_inputs(&mut r);
@@ -132,29 +133,29 @@ fn neuron_with_heaviside() {
         let (out, _) = run_clear(&c, &data).unwrap();
         let z = fmuli(x1, 192).wrapping_add(fmuli(x2, -128));
         assert_eq!(out[0].1, Datum::Fixed(z));
-        assert_eq!(out[1].1, Datum::Fixed(if z >= 0 { 256 } else { 0 }));
+        let Datum::Fixed(y) = out[1].1 else {
+            panic!("fixed-point output expected")
+        };
+        check(z, y);
     }
 }
 
 #[test]
+fn neuron_with_heaviside() {
+    check_neuron("neuron_heaviside.asm", |z, y| {
+        assert_eq!(y, if z >= 0 { 256 } else { 0 })
+    });
+}
+
+#[test]
 fn neuron_with_sigmoid() {
-    let c = load("neuron_sigmoid.asm");
-    let mut r = rng();
-    for _ in 0..300 {
-        let (x1, x2) = neuron_inputs(&mut r);
-        let mut data = HashMap::new();
-        data.insert("x1".into(), Datum::Fixed(x1));
-        data.insert("x2".into(), Datum::Fixed(x2));
-        let (out, _) = run_clear(&c, &data).unwrap();
-        let z = fmuli(x1, 192).wrapping_add(fmuli(x2, -128));
-        assert_eq!(out[0].1, Datum::Fixed(z));
+    check_neuron("neuron_sigmoid.asm", |z, y| {
         let s = 1.0 / (1.0 + (-(z as f64) / 256.0).exp());
-        let Datum::Fixed(y) = out[1].1 else { panic!() };
         assert!(
             ((y as f64) / 256.0 - s).abs() <= 1.0 / 256.0,
             "sigmoid({}) = {} vs {s}",
             z as f64 / 256.0,
             y as f64 / 256.0
         );
-    }
+    });
 }
