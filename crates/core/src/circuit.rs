@@ -59,6 +59,16 @@ pub enum Node {
         /// Index into [`Circuit::luts`].
         lut: u32,
     },
+    /// One half-step bootstrap: the table holds odd values `h(x)` in units of one half
+    /// (`h(x + 16) = -h(x)`), and the node's value is `(h(x) + 1) / 2`. It evaluates the
+    /// functions with `f(x + 16) = 1 - f(x) (mod 32)`, e.g. the unit carry `[x >= 16]` of a
+    /// sum `x` in `0..32`, which no negacyclic table can. Costs one plain bootstrap.
+    HalfLut {
+        /// Selector.
+        input: NodeId,
+        /// Index into [`Circuit::luts`] (values in half units).
+        lut: u32,
+    },
     /// Several tables of one input sharing one blind rotation (many-LUT). Its
     /// outputs are read by [`Node::Extract`]. With `k` tables the input's noise
     /// margin shrinks `k` times, so the cost reports `q · k²` as its effective
@@ -97,7 +107,7 @@ impl Node {
     pub fn is_bootstrap(&self) -> bool {
         matches!(
             self,
-            Node::Lut { .. } | Node::ManyLut { .. } | Node::Tree { .. }
+            Node::Lut { .. } | Node::HalfLut { .. } | Node::ManyLut { .. } | Node::Tree { .. }
         )
     }
 }
@@ -215,7 +225,7 @@ impl Circuit {
     /// Effective quadratic weight at the input of a bootstrap node.
     pub fn bootstrap_input_qweight(&self, id: NodeId) -> Option<u64> {
         match self.node(id) {
-            Node::Lut { input, .. } => Some(self.qweight(*input)),
+            Node::Lut { input, .. } | Node::HalfLut { input, .. } => Some(self.qweight(*input)),
             Node::ManyLut { input, luts } => {
                 let k = luts.len() as u64;
                 Some(self.qweight(*input).saturating_mul(k * k))
@@ -235,7 +245,9 @@ impl Circuit {
             }
             match self.node(id) {
                 Node::Linear { terms, .. } => stack.extend(terms.iter().map(|t| t.0)),
-                Node::Lut { input, .. } | Node::ManyLut { input, .. } => stack.push(*input),
+                Node::Lut { input, .. }
+                | Node::HalfLut { input, .. }
+                | Node::ManyLut { input, .. } => stack.push(*input),
                 Node::Extract { group, .. } => stack.push(*group),
                 Node::Tree { hi, lo, .. } => stack.extend([*hi, *lo]),
                 Node::Input { .. } | Node::Const(_) => {}
@@ -341,6 +353,17 @@ impl Circuit {
     }
 }
 
+/// The value of a half-step table (see [`Node::HalfLut`]) at `x`, in `[-16, 16)`.
+pub fn half_eval(half: &NegacyclicLut, x: i64) -> i64 {
+    let x = x.rem_euclid(32);
+    let h = if x < 16 {
+        half.table[x as usize] as i64
+    } else {
+        -(half.table[x as usize - 16] as i64)
+    };
+    reduce((h + 1).div_euclid(2))
+}
+
 /// Records a circuit. Folds constants, merges repeated terms, and shares
 /// identical bootstraps (same input, same table).
 #[derive(Debug, Clone)]
@@ -349,6 +372,7 @@ pub struct Builder {
     consts: HashMap<i64, NodeId>,
     lut_index: HashMap<NegacyclicLut, u32>,
     lut_nodes: HashMap<(NodeId, u32), NodeId>,
+    half_nodes: HashMap<(NodeId, u32), NodeId>,
     table_index: HashMap<Table256, u32>,
     tree_nodes: HashMap<(NodeId, NodeId, u32), NodeId>,
     label_index: HashMap<String, u32>,
@@ -377,6 +401,7 @@ impl Builder {
             consts: HashMap::new(),
             lut_index: HashMap::new(),
             lut_nodes: HashMap::new(),
+            half_nodes: HashMap::new(),
             table_index: HashMap::new(),
             tree_nodes: HashMap::new(),
             label_index: HashMap::new(),
@@ -564,6 +589,32 @@ impl Builder {
         let id = self.push(Node::Lut { input, lut: index }, depth, 1);
         self.lut_nodes.insert((input, index), id);
         id
+    }
+
+    /// One half-step bootstrap of `input` (see [`Node::HalfLut`]): `half` holds odd values in
+    /// half units on `0..16`. Folded on constants, shared when repeated; an even value is an
+    /// error.
+    pub fn half_lut(
+        &mut self,
+        input: NodeId,
+        half: &NegacyclicLut,
+    ) -> Result<NodeId, crate::CoreError> {
+        if let Some(&v) = half.table.iter().find(|v| v.rem_euclid(2) == 0) {
+            return Err(crate::CoreError::InvalidArgument(format!(
+                "half-step table value {v} is even"
+            )));
+        }
+        if let Some(c) = self.const_value(input) {
+            return Ok(self.constant(half_eval(half, c)));
+        }
+        let index = self.intern_lut(half);
+        if let Some(&id) = self.half_nodes.get(&(input, index)) {
+            return Ok(id);
+        }
+        let depth = self.depth(input) + 1;
+        let id = self.push(Node::HalfLut { input, lut: index }, depth, 1);
+        self.half_nodes.insert((input, index), id);
+        Ok(id)
     }
 
     /// Several tables on one input in one blind rotation (see [`Node::ManyLut`]).
@@ -779,6 +830,27 @@ mod tests {
         for v in 0..16 {
             let (o, _) = crate::clear::run(&c, &[v]).unwrap();
             assert_eq!(o, vec![(15 + v) % 16, (3 * v + 5) % 16]);
+        }
+    }
+
+    #[test]
+    fn half_step_carry_is_exact_and_one_bootstrap() {
+        let mut b = Builder::new();
+        let (x, y) = (b.input(), b.input());
+        let s = b.add(x, y);
+        let carry = NegacyclicLut { table: [-1; 16] };
+        let c = b.half_lut(s, &carry).unwrap();
+        assert_eq!(b.half_lut(s, &carry).unwrap(), c, "shared");
+        assert!(b.half_lut(s, &NegacyclicLut { table: [2; 16] }).is_err());
+        let k = b.constant(20);
+        assert_eq!(b.half_lut(k, &carry).map(|n| b.const_value(n)), Ok(Some(1)));
+        let circuit = b.finish(vec![c]);
+        assert_eq!(circuit.cost().blind_rotations, 1);
+        for xv in 0..16 {
+            for yv in 0..16 {
+                let (o, _) = crate::clear::run(&circuit, &[xv, yv]).unwrap();
+                assert_eq!(o[0], (xv + yv >= 16) as i64);
+            }
         }
     }
 }

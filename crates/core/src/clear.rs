@@ -32,6 +32,9 @@ pub fn run(circuit: &Circuit, inputs: &[i64]) -> Result<(Vec<i64>, Cost), CoreEr
         for &id in &level.bootstraps {
             values[id.index()] = match circuit.node(id) {
                 Node::Lut { input, lut } => circuit.lut(*lut).eval(values[input.index()]),
+                Node::HalfLut { input, lut } => {
+                    crate::circuit::half_eval(circuit.lut(*lut), values[input.index()])
+                }
                 Node::Tree { hi, lo, table } => {
                     let (h, l) = (values[hi.index()], values[lo.index()]);
                     circuit.table(*table).eval(h, l).ok_or_else(|| {
@@ -60,7 +63,10 @@ pub fn run(circuit: &Circuit, inputs: &[i64]) -> Result<(Vec<i64>, Cost), CoreEr
                         .eval(values[input.index()]),
                     _ => unreachable!("Extract always points at a ManyLut"),
                 },
-                Node::Lut { .. } | Node::ManyLut { .. } | Node::Tree { .. } => {
+                Node::Lut { .. }
+                | Node::HalfLut { .. }
+                | Node::ManyLut { .. }
+                | Node::Tree { .. } => {
                     unreachable!("bootstraps run above")
                 }
             };

@@ -96,7 +96,7 @@ pub fn run(server: &ServerKey, circuit: &Circuit, inputs: &[&Digit]) -> Result<V
             .bootstraps
             .iter()
             .map(|&id| match circuit.node(id) {
-                Node::Lut { lut, .. } => to_tfhe_lut(circuit.lut(*lut)),
+                Node::Lut { lut, .. } | Node::HalfLut { lut, .. } => to_tfhe_lut(circuit.lut(*lut)),
                 _ => NegacyclicLut::identity(),
             })
             .collect();
@@ -113,6 +113,19 @@ pub fn run(server: &ServerKey, circuit: &Circuit, inputs: &[&Digit]) -> Result<V
             singles.iter().map(|&(k, d)| (d, &luts[k])).collect();
         let outs = server.try_bootstrap_batch(&jobs)?;
         let slots: Vec<usize> = singles.iter().map(|&(k, _)| k).collect();
+        let halves: Vec<(usize, &Digit)> = level
+            .bootstraps
+            .iter()
+            .enumerate()
+            .filter_map(|(k, &id)| match circuit.node(id) {
+                Node::HalfLut { input, .. } => Some((k, get(&values, *input))),
+                _ => None,
+            })
+            .collect();
+        let half_jobs: Vec<(&Digit, &NegacyclicLut)> =
+            halves.iter().map(|&(k, d)| (d, &luts[k])).collect();
+        let half_outs = server.try_bootstrap_half_batch(&half_jobs)?;
+        let half_slots: Vec<usize> = halves.iter().map(|&(k, _)| k).collect();
         let mut many: Vec<(usize, Vec<Digit>)> = Vec::new();
         for &id in &level.bootstraps {
             if let Node::ManyLut { input, luts } = circuit.node(id) {
@@ -121,6 +134,9 @@ pub fn run(server: &ServerKey, circuit: &Circuit, inputs: &[&Digit]) -> Result<V
                 let out = server.bootstrap_many(get(&values, *input), &tables)?;
                 many.push((id.index(), out));
             }
+        }
+        for (k, d) in half_slots.into_iter().zip(half_outs) {
+            values[level.bootstraps[k].index()] = Some(d);
         }
         for (k, d) in slots.into_iter().zip(outs) {
             values[level.bootstraps[k].index()] = Some(d);

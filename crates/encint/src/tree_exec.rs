@@ -78,12 +78,14 @@ pub fn run_tree(
             })
         };
         let mut trees: Vec<NodeId> = Vec::new();
+        let mut halves: Vec<NodeId> = Vec::new();
         for &id in &level.bootstraps {
             match circuit.node(id) {
                 Node::Lut { input, .. } => {
                     let g = group_of(*input, &mut groups);
                     groups[g].1.luts.push(id);
                 }
+                Node::HalfLut { .. } => halves.push(id),
                 Node::Tree { hi, table, .. } => {
                     let g = group_of(*hi, &mut groups);
                     if !groups[g].1.tables.contains(table) {
@@ -140,11 +142,34 @@ pub fn run_tree(
             .zip(&plain_luts)
             .map(|((x, _), l)| (get(&values, *x), l))
             .collect();
-        let (first, singles) = rayon::join(
+        let half_luts: Vec<NegacyclicLut> = halves
+            .iter()
+            .map(|&id| match circuit.node(id) {
+                Node::HalfLut { lut, .. } => to_tfhe_lut(circuit.lut(*lut)),
+                _ => unreachable!("only half-step nodes are in the half list"),
+            })
+            .collect();
+        let half_jobs: Vec<(&Digit, &NegacyclicLut)> = halves
+            .iter()
+            .zip(&half_luts)
+            .map(|(&id, l)| match circuit.node(id) {
+                Node::HalfLut { input, .. } => (get(&values, *input), l),
+                _ => unreachable!("only half-step nodes are in the half list"),
+            })
+            .collect();
+        let (first, (singles, half_outs)) = rayon::join(
             || tree.first_level_batch(server, &first_jobs),
-            || server.try_bootstrap_batch(&plain_jobs),
+            || {
+                rayon::join(
+                    || server.try_bootstrap_batch(&plain_jobs),
+                    || server.try_bootstrap_half_batch(&half_jobs),
+                )
+            },
         );
-        let (first, singles) = (first?, singles?);
+        let (first, singles, half_outs) = (first?, singles?, half_outs?);
+        for (&id, d) in halves.iter().zip(half_outs) {
+            values[id.index()] = Some(d);
+        }
         let mut accs: HashMap<(NodeId, u32), Accumulator> = HashMap::new();
         for ((x, g), (outs, acc)) in multi.iter().zip(first) {
             for (&id, d) in g.luts.iter().zip(outs) {

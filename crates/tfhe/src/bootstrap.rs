@@ -7,7 +7,7 @@ use tfhe::core_crypto::prelude::*;
 
 use crate::digit::{encode, Digit, NegacyclicLut};
 use crate::keys::{ServerKey, ServerKeyInner};
-use crate::params::{DIGIT_MODULUS, HALF_MODULUS};
+use crate::params::{DELTA, DIGIT_MODULUS, HALF_MODULUS};
 use crate::TfheError;
 
 /// Per-thread scratch memory of a bootstrap, reused across calls.
@@ -54,7 +54,13 @@ thread_local! {
 /// coefficient `p` for `p < N` and `-coefficient (p - N)` for `p >= N`, which realizes the
 /// negacyclic extension `f(x + 16) = -f(x)` automatically. With `k > 1` tables the phase is
 /// rounded to a multiple of `k` and table `j` is read at offset `j`.
+#[cfg(test)]
 fn fill_test_polynomial(body: &mut [u64], luts: &[NegacyclicLut]) {
+    fill_test_polynomial_scaled(body, luts, false);
+}
+
+/// [`fill_test_polynomial`] with values in units of `Δ` or, when `half`, of `Δ/2`.
+fn fill_test_polynomial_scaled(body: &mut [u64], luts: &[NegacyclicLut], half: bool) {
     let n = body.len();
     let k = luts.len();
     let boxw = 2 * n / DIGIT_MODULUS as usize;
@@ -68,7 +74,11 @@ fn fill_test_polynomial(body: &mut [u64], luts: &[NegacyclicLut]) {
         } else {
             -luts[j].values[0]
         };
-        *c = encode(v);
+        *c = if half {
+            (v as u64).wrapping_mul(DELTA / 2)
+        } else {
+            encode(v)
+        };
     }
 }
 
@@ -86,6 +96,12 @@ impl ServerKeyInner {
     /// Keyswitch + modulus switch + blind rotation of `input` over the test polynomial of
     /// `luts`, then extract `luts.len()` samples.
     fn bootstrap_impl(&self, input: &Digit, luts: &[NegacyclicLut]) -> Vec<Digit> {
+        self.bootstrap_scaled(input, luts, false)
+    }
+
+    /// Bootstrap with table values in units of `Δ/2` when `half`, then `Δ/2` added to each
+    /// output (see [`ServerKey::try_bootstrap_half_batch`]).
+    fn bootstrap_scaled(&self, input: &Digit, luts: &[NegacyclicLut], half: bool) -> Vec<Digit> {
         let p = &self.params;
         SCRATCH.with(|cell| {
             let mut slot = cell.borrow_mut();
@@ -102,7 +118,7 @@ impl ServerKeyInner {
             keyswitch_lwe_ciphertext(&self.ksk, &input.ct, &mut s.small);
 
             s.acc.get_mut_mask().as_mut().fill(0);
-            fill_test_polynomial(s.acc.get_mut_body().as_mut(), luts);
+            fill_test_polynomial_scaled(s.acc.get_mut_body().as_mut(), luts, half);
 
             let log_mod = p.polynomial_size.to_blind_rotation_input_modulus_log();
             let k = luts.len();
@@ -137,6 +153,10 @@ impl ServerKeyInner {
                         p.ciphertext_modulus,
                     );
                     extract_lwe_sample_from_glwe_ciphertext(&s.acc, &mut out, MonomialDegree(j));
+                    if half {
+                        let b = out.get_mut_body().data;
+                        *b = b.wrapping_add(DELTA / 2);
+                    }
                     Digit::from_ct(out)
                 })
                 .collect()
@@ -236,6 +256,35 @@ impl ServerKey {
             .with_max_len(1)
             .map(|(d, l)| {
                 let mut out = self.inner.bootstrap_impl(d, std::slice::from_ref(*l));
+                out.pop().expect("one table gives one output")
+            })
+            .collect())
+    }
+
+    /// Half-step bootstraps: each table holds *odd* values `h(x)` in units of `Δ/2` (with the
+    /// negacyclic extension `h(x + 16) = -h(x)`), and `Δ/2` is added after the rotation, so
+    /// job `(d, h)` returns an encryption of `(h(m) + 1) / 2` for the digit `m` of `d`. This
+    /// evaluates functions with `f(x + 16) = 1 - f(x) (mod 32)`, e.g. the carry `[x >= 16]`
+    /// of a sum `x` in `0..32` at unit scale, which no ordinary negacyclic table can. Same
+    /// cost, noise and failure probability as [`ServerKey::bootstrap`]; values must be odd
+    /// ([`TfheError::EvenHalfStep`] otherwise). Runs in parallel on the current rayon pool.
+    pub fn try_bootstrap_half_batch(
+        &self,
+        jobs: &[(&Digit, &NegacyclicLut)],
+    ) -> Result<Vec<Digit>, TfheError> {
+        for (d, l) in jobs {
+            self.inner.check(d)?;
+            if let Some(&v) = l.values.iter().find(|v| v.rem_euclid(2) == 0) {
+                return Err(TfheError::EvenHalfStep(v));
+            }
+        }
+        Ok(jobs
+            .par_iter()
+            .with_max_len(1)
+            .map(|(d, l)| {
+                let mut out = self
+                    .inner
+                    .bootstrap_scaled(d, std::slice::from_ref(*l), true);
                 out.pop().expect("one table gives one output")
             })
             .collect())

@@ -72,6 +72,9 @@ pub enum TfheError {
         /// The length found.
         found: usize,
     },
+    /// A half-step table ([`ServerKey::try_bootstrap_half_batch`]) has an even value.
+    #[error("half-step table value {0} is even (half-step values are odd multiples of Δ/2)")]
+    EvenHalfStep(i64),
     /// A TFHE-rs high-level API operation failed or returned a wrong result (module [`peer`]).
     #[error("peer benchmark: {0}")]
     Peer(String),

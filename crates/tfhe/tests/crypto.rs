@@ -298,3 +298,34 @@ fn noise_matches_model() {
     // Sanity: the measured noise is not zero (the measurement itself works).
     assert!(sigma_out > 0.0 && sigma_pre > sigma_combo);
 }
+
+#[test]
+fn half_step_bootstrap_gives_unit_carries() {
+    let (ck, sk) = keys();
+    // h = -1 on 0..16 (so +1 on 16..32): (h + 1) / 2 is the carry [x >= 16] of a sum in 0..32.
+    let carry = NegacyclicLut::new([-1; 16]);
+    // Another family: h(x) = 2·(x mod 4) - 3, odd; f(x + 16) = 1 - f(x).
+    let other = NegacyclicLut::from_fn(|x| 2 * (x % 4) - 3);
+    let digits: Vec<Digit> = (0..32).map(|x| ck.encrypt_digit(x)).collect();
+    let jobs: Vec<(&Digit, &NegacyclicLut)> = digits
+        .iter()
+        .flat_map(|d| [(d, &carry), (d, &other)])
+        .collect();
+    let out = sk.try_bootstrap_half_batch(&jobs).unwrap();
+    for x in 0..32i64 {
+        let c = ck.decrypt_digit(&out[2 * x as usize]);
+        assert_eq!(c, (x >= 16) as i64, "carry of {x}");
+        let h = if x < 16 {
+            2 * (x % 4) - 3
+        } else {
+            -(2 * ((x - 16) % 4) - 3)
+        };
+        assert_eq!(
+            ck.decrypt_digit(&out[2 * x as usize + 1]),
+            (h + 1) / 2,
+            "x = {x}"
+        );
+    }
+    let even = NegacyclicLut::new([2; 16]);
+    assert!(sk.try_bootstrap_half_batch(&[(&digits[0], &even)]).is_err());
+}

@@ -442,30 +442,33 @@ pub fn univariate(b: &mut Builder, x: Byte, f: impl Fn(u8) -> u8) -> Result<Byte
 // ---------------------------------------------------------------------------------------
 // Bivariate instructions.
 
-fn add(b: &mut Builder, x: Byte, y: Byte) -> Result<Byte, IsaError> {
-    let s = b.add(x.lo, y.lo);
+/// `[s mod 32 ≥ 16]` at unit scale: one half-step bootstrap (the carry of a sum in `0..32`,
+/// the borrow of a difference in `-16..16`).
+fn unit_flag(b: &mut Builder, s: NodeId) -> Result<NodeId, IsaError> {
+    Ok(b.half_lut(s, &NegacyclicLut { table: [-1; 16] })?)
+}
+
+/// `x ± y`: the low sum is reduced by one step bootstrap while a half-step bootstrap of the
+/// same sum gives the unit carry (borrow); the high sum plus it is reduced by one more. Three
+/// plain bootstraps, depth 2, no tree.
+fn add_sub(b: &mut Builder, x: Byte, y: Byte, sign: i64) -> Result<Byte, IsaError> {
+    let s = b.linear(&[(x.lo, 1), (y.lo, sign)], 0);
     let lo = mod16(b, s)?;
-    let c8 = flag(b, s, 4)?;
-    let u = b.add(x.hi, y.hi);
-    let w = mod16(b, u)?;
-    let hi = tree(b, c8, w, |h, l| (l + (h == 8) as u8) & 15)?;
+    let c = unit_flag(b, s)?;
+    let z = b.linear(&[(x.hi, 1), (y.hi, sign), (c, sign)], 0);
+    let hi = mod16(b, z)?;
     Ok(Byte {
-        hi,
+        hi: refresh(b, hi),
         lo: refresh(b, lo),
     })
 }
 
+fn add(b: &mut Builder, x: Byte, y: Byte) -> Result<Byte, IsaError> {
+    add_sub(b, x, y, 1)
+}
+
 fn sub(b: &mut Builder, x: Byte, y: Byte) -> Result<Byte, IsaError> {
-    let s = b.linear(&[(x.lo, 1), (y.lo, -1)], 0);
-    let lo = mod16(b, s)?;
-    let c8 = flag(b, s, 4)?;
-    let u = b.linear(&[(x.hi, 1), (y.hi, -1)], 0);
-    let w = mod16(b, u)?;
-    let hi = tree(b, c8, w, |h, l| (l + 16 - (h == 8) as u8) & 15)?;
-    Ok(Byte {
-        hi,
-        lo: refresh(b, lo),
-    })
+    add_sub(b, x, y, -1)
 }
 
 fn bitwise(b: &mut Builder, x: Byte, y: Byte, f: fn(u8, u8) -> u8) -> Result<Byte, IsaError> {
