@@ -276,6 +276,14 @@ fn edge_raws() -> Vec<u16> {
 fn fixed_add_sub() {
     let add = Inst::new("FADD", &[Kind::Fixed, Kind::Fixed], 0);
     let sub = Inst::new("FSUB", &[Kind::Fixed, Kind::Fixed], 0);
+    // A ripple of unit carries: 7 plain bootstraps, depth 4, no tree (was 17/7/3).
+    for inst in [&add, &sub] {
+        let c = inst.circuit.cost();
+        assert!(
+            c.blind_rotations <= 7 && c.packing_keyswitches == 0 && c.depth <= 4,
+            "FADD/FSUB cost {c:?}"
+        );
+    }
     let mut rng = rand::rngs::StdRng::seed_from_u64(4);
     let mut pairs: Vec<(u16, u16)> = (0..20000).map(|_| (rng.gen(), rng.gen())).collect();
     for &a in &edge_raws() {
@@ -297,6 +305,12 @@ fn fixed_add_sub() {
 fn fixed_mul_imm() {
     for c in [256i64, -256, 128, 384, -300, 1, 32767, -32768] {
         let inst = Inst::new("FMULI", &[Kind::Fixed, Kind::Imm], c);
+        // Two univariate byte functions, then the unit-carry adder (was 26/14/4).
+        let cost = inst.circuit.cost();
+        assert!(
+            cost.blind_rotations <= 19 && cost.packing_keyswitches <= 7 && cost.depth <= 6,
+            "FMULI({c}) cost {cost:?}"
+        );
         for raw in 0..=65535u16 {
             let [i, f] = fx(raw);
             let want = ((raw as i16 as i64 * c).div_euclid(256) as u64 & 0xffff) as u16;

@@ -376,13 +376,11 @@ pub(crate) fn pred_byte(
 
 /// Adds two little-endian nibble vectors of equal length plus a carry in (0 or 1), modulo
 /// `16^n`. `y`'s nibbles may be linear nodes (e.g. `15 - b` for subtraction) with values in
-/// `0..16`. Operand weights up to 4; result nibbles are tree outputs (weight 2).
+/// `0..16`, operand weights up to 4 (heavier results are refreshed).
 ///
-/// Level 1: `s_i = (x_i + y_i) mod 16` by trees and the carry status of each nibble by a
-/// sign bootstrap of `x_i + y_i - 15` (`-1` kill, `0` propagate, `1` generate; the lowest
-/// one, with the carry in, is `±1`). Level `i`: the carry into nibble `i` is the sign of
-/// `3 d_{i-1} + e_{i-2}`, where `e` is the sign of the lower part (never zero), read by
-/// the tree that adds it to `s_i`.
+/// A ripple of unit carries: level `i` reduces `s_i = x_i + y_i + c_i` mod 16 (one step
+/// bootstrap) and reads `c_{i+1} = [s_i ≥ 16]` by one half-step bootstrap of the same sum.
+/// `2n − 1` plain bootstraps, depth `n`, no tree.
 pub(crate) fn add_nibbles(
     b: &mut Builder,
     x: &[NodeId],
@@ -396,29 +394,23 @@ pub(crate) fn add_nibbles(
             message: "adder operands must have the same positive length".into(),
         });
     }
-    let cin = carry_in;
+    // Ripple of unit carries: nibble i is `s_i = x_i + y_i + c_i` reduced mod 16 by one
+    // step bootstrap, and `c_{i+1} = [s_i ≥ 16]` is one half-step bootstrap of the same
+    // `s_i ∈ 0..32` (two plain bootstraps per level, no tree).
     let mut out = Vec::with_capacity(n);
-    out.push(tree(b, x[0], y[0], move |p, q| p + q + cin)?);
-    if n == 1 {
-        return Ok(out);
-    }
-    // e_0 = ±1 sign of (x_0 + y_0 + carry_in - 16): +1 iff nibble 0 carries.
-    let low = b.linear(&[(x[0], 1), (y[0], 1)], cin as i64 - 16);
-    let e0 = pm_ge0_lut(b, low)?;
-    let sel = b.linear(&[(e0, 1)], 1); // 0 or 2
-    let s1 = tree(b, x[1], y[1], |p, q| p + q)?;
-    out.push(tree(b, sel, s1, |h, l| l + (h == 2) as u8)?);
-    // For i >= 2: code_i = 3 d_{i-1} + e_{i-2} + 4 in 0..=8, never 4; nibble i receives a
-    // carry iff code_i > 4, and e_{i-1} = ±1 is that fact (shares the tree's first rotation).
-    let mut e = e0;
-    for i in 2..n {
-        let diff = b.linear(&[(x[i - 1], 1), (y[i - 1], 1)], -15);
-        let d = sign_lut(b, diff)?;
-        let code = b.linear(&[(d, 3), (e, 1)], 4);
-        let s = tree(b, x[i], y[i], |p, q| p + q)?;
-        out.push(tree(b, code, s, |h, l| l + (h > 4) as u8)?);
+    let mut carry: Option<NodeId> = None;
+    for i in 0..n {
+        let mut terms = vec![(x[i], 1), (y[i], 1)];
+        if let Some(c) = carry {
+            terms.push((c, 1));
+        }
+        let cst = if i == 0 { carry_in as i64 } else { 0 };
+        let s = b.linear(&terms, cst);
+        let t = lut_on(b, s, 0..=15, |_| -8)?;
+        let r = b.linear(&[(s, 1), (t, -1)], -8);
+        out.push(refresh(b, r));
         if i + 1 < n {
-            e = lut_on(b, code, 0..=8, |c| if c > 4 { 1 } else { -1 })?;
+            carry = Some(b.half_lut(s, &NegacyclicLut { table: [-1; 16] })?);
         }
     }
     Ok(out)
