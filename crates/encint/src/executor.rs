@@ -84,6 +84,13 @@ pub(crate) fn eval_plain(
     }))
 }
 
+/// The `(input, table)` pairs of `(slot, input, table)` jobs.
+fn job_pairs<'a>(
+    jobs: &[(usize, &'a Digit, &'a NegacyclicLut)],
+) -> Vec<(&'a Digit, &'a NegacyclicLut)> {
+    jobs.iter().map(|&(_, d, l)| (d, l)).collect()
+}
+
 /// Runs `circuit` on `inputs` (one digit per circuit input) and returns its outputs.
 pub fn run(server: &ServerKey, circuit: &Circuit, inputs: &[&Digit]) -> Result<Vec<Digit>> {
     check_input_count(circuit, inputs)?;
@@ -100,32 +107,20 @@ pub fn run(server: &ServerKey, circuit: &Circuit, inputs: &[&Digit]) -> Result<V
                 _ => NegacyclicLut::identity(),
             })
             .collect();
-        let singles: Vec<(usize, &Digit)> = level
-            .bootstraps
-            .iter()
-            .enumerate()
-            .filter_map(|(k, &id)| match circuit.node(id) {
-                Node::Lut { input, .. } => Some((k, get(&values, *input))),
-                _ => None,
-            })
-            .collect();
-        let jobs: Vec<(&Digit, &NegacyclicLut)> =
-            singles.iter().map(|&(k, d)| (d, &luts[k])).collect();
-        let outs = server.try_bootstrap_batch(&jobs)?;
-        let slots: Vec<usize> = singles.iter().map(|&(k, _)| k).collect();
-        let halves: Vec<(usize, &Digit)> = level
-            .bootstraps
-            .iter()
-            .enumerate()
-            .filter_map(|(k, &id)| match circuit.node(id) {
-                Node::HalfLut { input, .. } => Some((k, get(&values, *input))),
-                _ => None,
-            })
-            .collect();
-        let half_jobs: Vec<(&Digit, &NegacyclicLut)> =
-            halves.iter().map(|&(k, d)| (d, &luts[k])).collect();
-        let half_outs = server.try_bootstrap_half_batch(&half_jobs)?;
-        let half_slots: Vec<usize> = halves.iter().map(|&(k, _)| k).collect();
+        // Plain and half-step bootstraps: (slot in the level, input, table), then one batch each.
+        let mut plain: Vec<(usize, &Digit, &NegacyclicLut)> = Vec::new();
+        let mut halves: Vec<(usize, &Digit, &NegacyclicLut)> = Vec::new();
+        for (k, &id) in level.bootstraps.iter().enumerate() {
+            match circuit.node(id) {
+                Node::Lut { input, .. } => plain.push((k, get(&values, *input), &luts[k])),
+                Node::HalfLut { input, .. } => halves.push((k, get(&values, *input), &luts[k])),
+                _ => {}
+            }
+        }
+        let outs = server.try_bootstrap_batch(&job_pairs(&plain))?;
+        let half_outs = server.try_bootstrap_half_batch(&job_pairs(&halves))?;
+        let slots: Vec<usize> = plain.iter().map(|j| j.0).collect();
+        let half_slots: Vec<usize> = halves.iter().map(|j| j.0).collect();
         let mut many: Vec<(usize, Vec<Digit>)> = Vec::new();
         for &id in &level.bootstraps {
             if let Node::ManyLut { input, luts } = circuit.node(id) {

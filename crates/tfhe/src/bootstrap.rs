@@ -10,14 +10,15 @@ use crate::keys::{ServerKey, ServerKeyInner};
 use crate::params::{DELTA, DIGIT_MODULUS, HALF_MODULUS};
 use crate::TfheError;
 
-/// Per-thread scratch memory of a bootstrap, reused across calls.
-struct Scratch {
+/// Per-thread scratch memory of a blind rotation (plain bootstraps and both tree levels),
+/// reused across calls.
+pub(crate) struct Scratch {
     /// `(n, N, k + 1)` this scratch was sized for.
     shape: (LweDimension, PolynomialSize, GlweSize),
-    fft: Fft,
-    buffers: ComputationBuffers,
-    small: LweCiphertextOwned<u64>,
-    acc: GlweCiphertextOwned<u64>,
+    pub(crate) fft: Fft,
+    pub(crate) buffers: ComputationBuffers,
+    pub(crate) small: LweCiphertextOwned<u64>,
+    pub(crate) acc: GlweCiphertextOwned<u64>,
 }
 
 impl Scratch {
@@ -34,17 +35,37 @@ impl Scratch {
             .unaligned_bytes_required(),
         );
         Scratch {
-            shape: (p.lwe_dimension, p.polynomial_size, glwe_size),
+            shape: Self::shape(p),
             fft,
             buffers,
             small: LweCiphertext::new(0, p.lwe_dimension.to_lwe_size(), p.ciphertext_modulus),
             acc: GlweCiphertext::new(0, glwe_size, p.polynomial_size, p.ciphertext_modulus),
         }
     }
+
+    fn shape(p: &crate::DigitParameters) -> (LweDimension, PolynomialSize, GlweSize) {
+        (
+            p.lwe_dimension,
+            p.polynomial_size,
+            p.glwe_dimension.to_glwe_size(),
+        )
+    }
 }
 
 thread_local! {
     static SCRATCH: RefCell<Option<Scratch>> = const { RefCell::new(None) };
+}
+
+/// Run `f` with this thread's scratch. `f` must not call back into rayon (another job stolen
+/// by this thread would find the scratch borrowed).
+pub(crate) fn with_scratch<R>(p: &crate::DigitParameters, f: impl FnOnce(&mut Scratch) -> R) -> R {
+    SCRATCH.with(|cell| {
+        let mut slot = cell.borrow_mut();
+        if slot.as_ref().map(|s| s.shape) != Some(Scratch::shape(p)) {
+            *slot = Some(Scratch::new(p));
+        }
+        f(slot.as_mut().expect("scratch was just initialized"))
+    })
 }
 
 /// Write the test polynomial of `lut` with `k` interleaved functions into `body`.
@@ -103,18 +124,7 @@ impl ServerKeyInner {
     /// output (see [`ServerKey::try_bootstrap_half_batch`]).
     fn bootstrap_scaled(&self, input: &Digit, luts: &[NegacyclicLut], half: bool) -> Vec<Digit> {
         let p = &self.params;
-        SCRATCH.with(|cell| {
-            let mut slot = cell.borrow_mut();
-            let shape = (
-                p.lwe_dimension,
-                p.polynomial_size,
-                p.glwe_dimension.to_glwe_size(),
-            );
-            if slot.as_ref().map(|s| s.shape) != Some(shape) {
-                *slot = Some(Scratch::new(p));
-            }
-            let s = slot.as_mut().expect("scratch was just initialized");
-
+        with_scratch(p, |s| {
             keyswitch_lwe_ciphertext(&self.ksk, &input.ct, &mut s.small);
 
             s.acc.get_mut_mask().as_mut().fill(0);
@@ -248,6 +258,16 @@ impl ServerKey {
         &self,
         jobs: &[(&Digit, &NegacyclicLut)],
     ) -> Result<Vec<Digit>, TfheError> {
+        self.batch(jobs, false)
+    }
+
+    /// Checked, parallel single-table bootstraps (`half`: see
+    /// [`ServerKey::try_bootstrap_half_batch`]).
+    fn batch(
+        &self,
+        jobs: &[(&Digit, &NegacyclicLut)],
+        half: bool,
+    ) -> Result<Vec<Digit>, TfheError> {
         for (d, _) in jobs {
             self.inner.check(d)?;
         }
@@ -255,7 +275,9 @@ impl ServerKey {
             .par_iter()
             .with_max_len(1)
             .map(|(d, l)| {
-                let mut out = self.inner.bootstrap_impl(d, std::slice::from_ref(*l));
+                let mut out = self
+                    .inner
+                    .bootstrap_scaled(d, std::slice::from_ref(*l), half);
                 out.pop().expect("one table gives one output")
             })
             .collect())
@@ -272,22 +294,12 @@ impl ServerKey {
         &self,
         jobs: &[(&Digit, &NegacyclicLut)],
     ) -> Result<Vec<Digit>, TfheError> {
-        for (d, l) in jobs {
-            self.inner.check(d)?;
+        for (_, l) in jobs {
             if let Some(&v) = l.values.iter().find(|v| v.rem_euclid(2) == 0) {
                 return Err(TfheError::EvenHalfStep(v));
             }
         }
-        Ok(jobs
-            .par_iter()
-            .with_max_len(1)
-            .map(|(d, l)| {
-                let mut out = self
-                    .inner
-                    .bootstrap_scaled(d, std::slice::from_ref(*l), true);
-                out.pop().expect("one table gives one output")
-            })
-            .collect())
+        self.batch(jobs, true)
     }
 
     /// Evaluate `k = luts.len()` tables (`k ∈ {1, 2}`) on one input with a single keyswitch and

@@ -38,7 +38,6 @@
 //! executor should charge these weights when such outputs enter a linear combination.
 //! Outputs of one first level share a blind rotation and are *not independent* of each other.
 
-use std::cell::RefCell;
 use std::fmt;
 use std::sync::Arc;
 
@@ -47,6 +46,7 @@ use tfhe::core_crypto::commons::generators::DeterministicSeeder;
 use tfhe::core_crypto::commons::math::random::Seed;
 use tfhe::core_crypto::prelude::*;
 
+use crate::bootstrap::{with_scratch, Scratch};
 use crate::digit::{signed_rep, Digit, NegacyclicLut};
 use crate::keys::{ClientKey, ServerKey, ServerKeyInner};
 use crate::params::{DigitParameters, DIGIT_MODULUS, HALF_MODULUS};
@@ -187,62 +187,6 @@ fn jumps(lut: &NegacyclicLut) -> [i64; 16] {
 fn boundaries(n: usize) -> [usize; 16] {
     let b = box_width(n);
     std::array::from_fn(|k| (k + 1) * b - b / 2)
-}
-
-/// Per-thread scratch memory of the tree evaluation.
-struct Scratch {
-    shape: (LweDimension, PolynomialSize, GlweSize),
-    fft: Fft,
-    buffers: ComputationBuffers,
-    small: LweCiphertextOwned<u64>,
-    acc: GlweCiphertextOwned<u64>,
-}
-
-impl Scratch {
-    fn new(p: &DigitParameters) -> Scratch {
-        let glwe_size = p.glwe_dimension.to_glwe_size();
-        let fft = Fft::new(p.polynomial_size);
-        let mut buffers = ComputationBuffers::new();
-        buffers.resize(
-            blind_rotate_assign_mem_optimized_requirement::<u64>(
-                glwe_size,
-                p.polynomial_size,
-                fft.as_view(),
-            )
-            .unaligned_bytes_required(),
-        );
-        Scratch {
-            shape: Self::shape(p),
-            fft,
-            buffers,
-            small: LweCiphertext::new(0, p.lwe_dimension.to_lwe_size(), p.ciphertext_modulus),
-            acc: GlweCiphertext::new(0, glwe_size, p.polynomial_size, p.ciphertext_modulus),
-        }
-    }
-
-    fn shape(p: &DigitParameters) -> (LweDimension, PolynomialSize, GlweSize) {
-        (
-            p.lwe_dimension,
-            p.polynomial_size,
-            p.glwe_dimension.to_glwe_size(),
-        )
-    }
-}
-
-thread_local! {
-    static SCRATCH: RefCell<Option<Scratch>> = const { RefCell::new(None) };
-}
-
-/// Run `f` with this thread's scratch. `f` must not call back into rayon (another job stolen
-/// by this thread would find the scratch borrowed).
-fn with_scratch<R>(p: &DigitParameters, f: impl FnOnce(&mut Scratch) -> R) -> R {
-    SCRATCH.with(|cell| {
-        let mut slot = cell.borrow_mut();
-        if slot.as_ref().map(|s| s.shape) != Some(Scratch::shape(p)) {
-            *slot = Some(Scratch::new(p));
-        }
-        f(slot.as_mut().expect("scratch was just initialized"))
-    })
 }
 
 /// Keyswitch `input` to the small key, modulus-switch it to `2N` and blind-rotate `s.acc`.
