@@ -53,10 +53,7 @@ pub fn keys() -> Keys {
 fn pool(threads: Option<usize>) -> Result<rayon::ThreadPool, Box<dyn std::error::Error>> {
     let mut b = rayon::ThreadPoolBuilder::new();
     if let Some(t) = threads {
-        if t == 0 {
-            return Err("--threads must be at least 1".into());
-        }
-        b = b.num_threads(t);
+        b = b.num_threads(encint::check_threads(t)?);
     }
     Ok(b.build()?)
 }

@@ -10,6 +10,9 @@ use encint_tfhe::DigitParameters;
 use indicatif::{ProgressBar, ProgressStyle};
 use rand::{Rng, SeedableRng};
 
+use zeroize::Zeroizing;
+
+use crate::safe_file::{self, Mode, Output};
 use crate::CliResult;
 
 /// A spinner on stderr while long work runs (hidden when stderr is not a terminal).
@@ -29,43 +32,43 @@ fn params_of(bytes: &[u8]) -> Result<DigitParameters, Box<dyn std::error::Error>
         .ok_or_else(|| format!("unknown parameter set `{}`", header.params_id).into())
 }
 
-fn read(path: &Path) -> Result<Vec<u8>, Box<dyn std::error::Error>> {
-    std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()).into())
+/// Reads an envelope file of the given kind, refusing files larger than the envelope's
+/// own limit ([`envelope::max_len`]) before reading them.
+pub fn read_envelope(path: &Path, kind: Kind) -> Result<Vec<u8>, Box<dyn std::error::Error>> {
+    safe_file::read_bounded(path, envelope::max_len(kind))
 }
 
-/// Loads a client key file.
+/// Opens an envelope read from `path`, naming the path in errors.
+fn open_at<T: serde::de::DeserializeOwned + encint_tfhe::Validate>(
+    path: &Path,
+    bytes: &[u8],
+    kind: Kind,
+) -> Result<T, Box<dyn std::error::Error>> {
+    let p = params_of(bytes).map_err(|e| format!("{}: {e}", path.display()))?;
+    envelope::open(bytes, kind, p.id()).map_err(|e| format!("{}: {e}", path.display()).into())
+}
+
+/// Loads a client key file (the buffer that held the key's bytes is zeroized).
 pub fn load_client(path: &Path) -> Result<ClientKey, Box<dyn std::error::Error>> {
-    let bytes = read(path)?;
-    let p = params_of(&bytes)?;
-    Ok(envelope::open(&bytes, Kind::ClientKey, p.id())?)
+    let bytes = Zeroizing::new(read_envelope(path, Kind::ClientKey)?);
+    open_at(path, &bytes, Kind::ClientKey)
 }
 
 /// Loads a server key file.
 pub fn load_server(path: &Path) -> Result<ServerKey, Box<dyn std::error::Error>> {
-    let bytes = read(path)?;
-    let p = params_of(&bytes)?;
-    Ok(envelope::open(&bytes, Kind::ServerKey, p.id())?)
+    open_at(
+        path,
+        &read_envelope(path, Kind::ServerKey)?,
+        Kind::ServerKey,
+    )
 }
 
-fn load_ct(path: &Path) -> Result<(EncInt, DigitParameters), Box<dyn std::error::Error>> {
-    let bytes = read(path)?;
-    let p = params_of(&bytes)?;
-    Ok((EncInt::from_bytes(&bytes, &p)?, p))
-}
-
-/// Writes a file without overwriting anything unless asked to (and atomically).
-fn write_new(path: &Path, bytes: &[u8], secret: bool) -> CliResult {
-    let tmp = path.with_extension("tmp-encint");
-    std::fs::write(&tmp, bytes).map_err(|e| format!("cannot write {}: {e}", tmp.display()))?;
-    #[cfg(unix)]
-    if secret {
-        use std::os::unix::fs::PermissionsExt;
-        std::fs::set_permissions(&tmp, std::fs::Permissions::from_mode(0o600))?;
-    }
-    #[cfg(not(unix))]
-    let _ = secret;
-    std::fs::rename(&tmp, path).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-    Ok(())
+fn load_ct(path: &Path) -> Result<EncInt, Box<dyn std::error::Error>> {
+    open_at(
+        path,
+        &read_envelope(path, Kind::Ciphertext)?,
+        Kind::Ciphertext,
+    )
 }
 
 /// `encint keygen`.
@@ -74,6 +77,9 @@ pub struct KeygenArgs {
     /// Directory for client.key (secret, keep it) and server.key (give it to the server).
     #[arg(long)]
     out: PathBuf,
+    /// Replace existing key files (every ciphertext of the old keys becomes undecryptable).
+    #[arg(long)]
+    force: bool,
 }
 
 /// `encint encrypt`.
@@ -91,6 +97,9 @@ pub struct EncryptArgs {
     /// Output ciphertext file.
     #[arg(long)]
     out: PathBuf,
+    /// Replace the output file if it exists.
+    #[arg(long)]
+    force: bool,
 }
 
 /// `encint eval`.
@@ -106,18 +115,25 @@ pub struct EvalArgs {
     /// Input ciphertext(s): one or two, as the operation needs.
     #[arg(long = "in", required = true)]
     inputs: Vec<PathBuf>,
-    /// The clear scalar of scalar_mul.
-    #[arg(long, allow_hyphen_values = true)]
+    /// The clear scalar of scalar_mul (only with `--op scalar_mul`).
+    #[arg(long, allow_hyphen_values = true, conflicts_with = "position")]
     scalar: Option<i64>,
-    /// The bit position of round.
+    /// The bit position of round (only with `--op round`).
     #[arg(long)]
     position: Option<i64>,
     /// Output ciphertext file.
     #[arg(long)]
     out: PathBuf,
-    /// Threads for bootstrapping (default: all cores).
+    /// Replace the output file if it exists.
+    #[arg(long)]
+    force: bool,
+    /// Threads for bootstrapping (default: all cores; at most 4 per core).
     #[arg(long)]
     threads: Option<usize>,
+    /// Largest circuit to build and run, in nodes (default 2097152; checked from an
+    /// estimate before building).
+    #[arg(long = "max-nodes")]
+    max_nodes: Option<u64>,
 }
 
 /// `encint decrypt`.
@@ -132,34 +148,46 @@ pub struct DecryptArgs {
 }
 
 pub fn keygen(a: KeygenArgs) -> CliResult {
-    std::fs::create_dir_all(&a.out)?;
+    let (client_path, server_path) = (a.out.join("client.key"), a.out.join("server.key"));
+    // Refuse before generating anything; written files are checked again atomically.
+    safe_file::check_new(&[&client_path, &server_path], a.force)?;
+    std::fs::create_dir_all(&a.out)
+        .map_err(|e| format!("cannot create {}: {e}", a.out.display()))?;
     let pb = spinner("generating keys");
     let (client, server) = ClientKey::generate(&DEFAULT_PARAMETERS);
     pb.set_message("writing keys");
     let id = DEFAULT_PARAMETERS.id();
-    write_new(
-        &a.out.join("client.key"),
-        &envelope::seal(Kind::ClientKey, id, &client)?,
-        true,
-    )?;
-    write_new(
-        &a.out.join("server.key"),
-        &envelope::seal(Kind::ServerKey, id, &server)?,
-        false,
+    let client_bytes = Zeroizing::new(envelope::seal(Kind::ClientKey, id, &client)?);
+    let server_bytes = envelope::seal(Kind::ServerKey, id, &server)?;
+    safe_file::write_all(
+        &[
+            Output {
+                path: &client_path,
+                bytes: &client_bytes,
+                mode: Mode::Secret,
+            },
+            Output {
+                path: &server_path,
+                bytes: &server_bytes,
+                mode: Mode::Public,
+            },
+        ],
+        a.force,
     )?;
     pb.finish_and_clear();
     println!(
         "wrote {} and {} (parameters {id})",
-        a.out.join("client.key").display(),
-        a.out.join("server.key").display()
+        client_path.display(),
+        server_path.display()
     );
     Ok(())
 }
 
 pub fn encrypt_cmd(a: EncryptArgs) -> CliResult {
+    safe_file::check_new(&[&a.out], a.force)?;
     let client = load_client(&a.key)?;
     let x = encrypt(&client, a.value, a.bits)?;
-    write_new(&a.out, &x.to_bytes(client.params())?, false)?;
+    safe_file::write_one(&a.out, &x.to_bytes(client.params())?, Mode::Public, a.force)?;
     println!(
         "encrypted {} as {} digits into {}",
         a.value,
@@ -170,8 +198,23 @@ pub fn encrypt_cmd(a: EncryptArgs) -> CliResult {
 }
 
 pub fn eval(a: EvalArgs) -> CliResult {
-    let arg = a.scalar.or(a.position);
+    let arg = match (a.op.as_str(), a.scalar, a.position) {
+        ("scalar_mul", s, None) => s,
+        ("round", None, p) => p,
+        (_, None, None) => None,
+        (op, _, _) => {
+            return Err(format!(
+                "`--scalar` goes only with `--op scalar_mul` and `--position` only with \
+                 `--op round` (got `--op {op}`)"
+            )
+            .into())
+        }
+    };
     let op = Op::parse(&a.op, arg)?;
+    if let Some(t) = a.threads {
+        encint::check_threads(t)?;
+    }
+    safe_file::check_new(&[&a.out], a.force)?;
     if a.inputs.len() != op.arity() {
         return Err(format!(
             "`{}` takes {} input ciphertext(s), got {}",
@@ -185,28 +228,22 @@ pub fn eval(a: EvalArgs) -> CliResult {
     let key = load_server(&a.server_key)?;
     let mut ins = Vec::new();
     for p in &a.inputs {
-        let (x, params) = load_ct(p)?;
-        if params.id() != key.params().id() {
-            return Err(format!(
-                "{} was made with parameters {}, the key has {}",
-                p.display(),
-                params.id(),
-                key.params().id()
-            )
-            .into());
-        }
-        ins.push(x);
+        ins.push(load_ct(p)?);
     }
-    let server = match a.threads {
+    let mut server = match a.threads {
         Some(t) => Server::with_threads(key, t)?,
         None => Server::new(key),
     };
+    if let Some(n) = a.max_nodes {
+        server.set_max_nodes(n);
+    }
     pb.set_message(format!("evaluating {}", a.op));
     let start = Instant::now();
     let refs: Vec<&EncInt> = ins.iter().collect();
     let (out, cost) = server.apply(op, &refs)?;
     pb.finish_and_clear();
-    write_new(&a.out, &out.to_bytes(server.key().params())?, false)?;
+    let bytes = out.to_bytes(server.key().params())?;
+    safe_file::write_one(&a.out, &bytes, Mode::Public, a.force)?;
     println!(
         "{} done in {:.1} ms: {} bootstraps, depth {}, {} output digits -> {}",
         a.op,
@@ -221,15 +258,7 @@ pub fn eval(a: EvalArgs) -> CliResult {
 
 pub fn decrypt_cmd(a: DecryptArgs) -> CliResult {
     let client = load_client(&a.key)?;
-    let (x, params) = load_ct(&a.input)?;
-    if params.id() != client.params().id() {
-        return Err(format!(
-            "ciphertext parameters {} do not match the key's {}",
-            params.id(),
-            client.params().id()
-        )
-        .into());
-    }
+    let x = load_ct(&a.input)?;
     println!("{}", decrypt(&client, &x)?);
     Ok(())
 }

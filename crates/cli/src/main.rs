@@ -6,6 +6,7 @@ mod asm_bench;
 mod asm_cmds;
 mod bench;
 mod crypto_cmds;
+mod safe_file;
 
 use std::process::ExitCode;
 
@@ -93,6 +94,9 @@ struct ChainsArgs {
     /// Search all shortest chains again and write the table to FILE (a few seconds).
     #[arg(long, value_name = "FILE")]
     generate: Option<std::path::PathBuf>,
+    /// With --generate: replace FILE if it exists.
+    #[arg(long, requires = "generate")]
+    force: bool,
 }
 
 fn main() -> ExitCode {
@@ -191,9 +195,11 @@ fn appendix_b_windows() -> Vec<u64> {
 
 fn chains_cmd(a: ChainsArgs) -> CliResult {
     if let Some(path) = a.generate {
+        safe_file::check_new(&[&path], a.force)?;
         eprintln!("searching shortest chains for every odd k < 4096 ...");
         let table = chains::search(4096);
-        std::fs::write(&path, chains::render_table(&table))?;
+        let text = chains::render_table(&table);
+        safe_file::write_one(&path, text.as_bytes(), safe_file::Mode::Public, a.force)?;
         eprintln!("wrote {} chains to {}", table.len(), path.display());
     }
     if let Some(k) = a.show {

@@ -1,19 +1,8 @@
 //! The `encint` binary's machine-readable outputs, checked against the
 //! acceptance figures (Parmesan's bootstraps and depth, the chain statistic).
 
-use std::process::Command;
-
-fn encint(args: &[&str]) -> (bool, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_encint"))
-        .args(args)
-        .output()
-        .expect("the encint binary runs");
-    (
-        out.status.success(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+mod common;
+use common::encint;
 
 #[test]
 fn cost_json_is_never_worse_than_parmesan() {

@@ -2,16 +2,23 @@
 //! encryption and decryption.
 
 use encint_tfhe::envelope::{self, Kind};
-use encint_tfhe::{ClientKey, Digit, DigitParameters, Validate};
+use encint_tfhe::{ClientKey, Digit, DigitParameters, KeySetId, Validate};
 use serde::{Deserialize, Serialize};
 
 use crate::{Error, Result};
 
+/// Most digits an [`EncInt`] may have: checked on encryption, on decoding and on every
+/// operation's output before it runs (so the server never writes a ciphertext that the
+/// client cannot read back).
+pub const MAX_DIGITS: usize = 4096;
+
 /// An encrypted integer: signed binary digits (least significant first), each an
-/// LWE ciphertext of -1, 0 or 1. Every digit is fresh (a bootstrap output or a
-/// new encryption), so any operation may take it as input.
+/// LWE ciphertext of -1, 0 or 1, and the [`KeySetId`] of the keys it belongs to. Every
+/// digit is fresh (a bootstrap output or a new encryption), so any operation may take it
+/// as input.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct EncInt {
+    pub(crate) key_set: KeySetId,
     pub(crate) digits: Vec<Digit>,
 }
 
@@ -31,9 +38,15 @@ impl EncInt {
         &self.digits
     }
 
-    /// Builds an integer from digit ciphertexts (each must hold -1, 0 or 1).
-    pub fn from_digits(digits: Vec<Digit>) -> Self {
-        EncInt { digits }
+    /// The key set the integer was encrypted under.
+    pub fn key_set(&self) -> KeySetId {
+        self.key_set
+    }
+
+    /// Builds an integer of key set `key_set` from digit ciphertexts (each must hold
+    /// -1, 0 or 1).
+    pub fn from_digits(digits: Vec<Digit>, key_set: KeySetId) -> Self {
+        EncInt { key_set, digits }
     }
 
     /// Serializes into a versioned envelope (kind, format version, parameter set).
@@ -50,9 +63,9 @@ impl EncInt {
 
 impl Validate for EncInt {
     fn validate(&self, params: &DigitParameters) -> std::result::Result<(), String> {
-        if self.digits.len() > 4096 {
+        if self.digits.len() > MAX_DIGITS {
             return Err(format!(
-                "{} digits is more than the 4096 allowed",
+                "{} digits is more than the {MAX_DIGITS} allowed",
                 self.digits.len()
             ));
         }
@@ -61,14 +74,21 @@ impl Validate for EncInt {
 }
 
 /// Encrypts `value` as exactly `digits` signed binary digits (its binary
-/// expansion with the sign on every digit). Errors if it does not fit.
+/// expansion with the sign on every digit). Errors if it does not fit or `digits`
+/// exceeds [`MAX_DIGITS`].
 pub fn encrypt(client: &ClientKey, value: i128, digits: usize) -> Result<EncInt> {
+    if digits > MAX_DIGITS {
+        return Err(Error::LimitExceeded(format!(
+            "{digits} digits is more than the {MAX_DIGITS} allowed"
+        )));
+    }
     let d = encint_core::signed::from_i128_len(value, digits).map_err(|_| {
         Error::InvalidInput(format!(
             "{value} does not fit in {digits} signed binary digits"
         ))
     })?;
     Ok(EncInt {
+        key_set: client.key_set(),
         digits: d
             .iter()
             .map(|&x| client.encrypt_digit(i64::from(x)))
@@ -76,9 +96,15 @@ pub fn encrypt(client: &ClientKey, value: i128, digits: usize) -> Result<EncInt>
     })
 }
 
-/// Decrypts an integer. Errors if a digit is not -1, 0 or 1 or the value
-/// overflows i128.
+/// Decrypts an integer. Errors if it belongs to another key set
+/// ([`Error::WrongClientKey`]), a digit is not -1, 0 or 1 or the value overflows i128.
 pub fn decrypt(client: &ClientKey, x: &EncInt) -> Result<i128> {
+    if x.key_set != client.key_set() {
+        return Err(Error::WrongClientKey {
+            key: client.key_set(),
+            ciphertext: x.key_set,
+        });
+    }
     let mut acc: i128 = 0;
     for (position, d) in x.digits.iter().enumerate().rev() {
         let value = client.decrypt_digit(d);

@@ -29,9 +29,11 @@ pub mod tree_exec;
 
 pub use encint_arith::{Arith, Config, SInt};
 pub use encint_core::circuit::Cost;
-pub use encint_tfhe::{ClientKey, ServerKey, DEFAULT_PARAMETERS};
-pub use int::{decrypt, encrypt, EncInt};
-pub use server::{set_server, unset_server, Op, Server};
+pub use encint_tfhe::{ClientKey, KeySetId, ServerKey, DEFAULT_PARAMETERS};
+pub use int::{decrypt, encrypt, EncInt, MAX_DIGITS};
+pub use server::{
+    check_threads, set_server, unset_server, Op, Server, DEFAULT_MAX_NODES, MAX_THREADS_PER_CORE,
+};
 pub use trace::Tracer;
 
 /// Everything that can go wrong in `encint`.
@@ -63,9 +65,31 @@ pub enum Error {
     /// No server is set for operator syntax (see [`set_server`]).
     #[error("no server key is set on this thread: call encint::set_server first")]
     NoServer,
-    /// The thread pool could not be built.
+    /// The thread pool could not be built, or the thread count is out of range.
     #[error("thread pool: {0}")]
     ThreadPool(String),
+    /// The server was given a ciphertext of another key set than its server key's.
+    #[error("ciphertext {position} belongs to key set {found}, the server key to {expected}")]
+    KeySetMismatch {
+        /// Index of the offending input.
+        position: usize,
+        /// The server key's key set.
+        expected: KeySetId,
+        /// The ciphertext's key set.
+        found: KeySetId,
+    },
+    /// Decryption with the client key of another key set.
+    #[error("the ciphertext belongs to key set {ciphertext}, the client key to {key}")]
+    WrongClientKey {
+        /// The client key's key set.
+        key: KeySetId,
+        /// The ciphertext's key set.
+        ciphertext: KeySetId,
+    },
+    /// A stated resource limit (digits, circuit size, threads) would be exceeded; nothing
+    /// was allocated or run.
+    #[error("limit exceeded: {0}")]
+    LimitExceeded(String),
 }
 
 /// Result alias of this crate.

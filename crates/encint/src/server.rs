@@ -118,13 +118,51 @@ impl Op {
     }
 }
 
+/// Default largest circuit a [`Server`] builds or runs, in nodes (about 2·10⁶: a
+/// 512 × 512-digit product has 0.63·10⁶ nodes; each node costs a few hundred bytes while
+/// building). Raise it with [`Server::set_max_nodes`].
+pub const DEFAULT_MAX_NODES: u64 = 1 << 21;
+
+/// Most threads per core a [`Server`] pool may have ([`check_threads`]).
+pub const MAX_THREADS_PER_CORE: usize = 4;
+
+/// Checks a thread count: at least 1 and at most [`MAX_THREADS_PER_CORE`] times the
+/// machine's cores (more only adds contention, and huge counts take minutes to spawn).
+pub fn check_threads(threads: usize) -> Result<usize> {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let max = MAX_THREADS_PER_CORE * cores;
+    if (1..=max).contains(&threads) {
+        Ok(threads)
+    } else {
+        Err(Error::ThreadPool(format!(
+            "{threads} threads requested; between 1 and {max} ({MAX_THREADS_PER_CORE} per core) allowed"
+        )))
+    }
+}
+
+/// Upper bound on the nodes [`Op::build`] creates for operands of `n` and `m` digits
+/// (measured: a product has at most 6.9·n·m nodes for n ≥ 16, a scalar product at most
+/// about 8 nodes per digit and chain step, the linear-size operations at most 13 nodes
+/// per digit), so an oversized operation is refused before anything is allocated.
+fn node_estimate(op: Op, n: u64, m: u64) -> u64 {
+    match op {
+        Op::Mul | Op::MulLow => 7u64.saturating_mul(n).saturating_mul(m) + 4096,
+        Op::Square => 7u64.saturating_mul(n).saturating_mul(n) + 4096,
+        Op::ScalarMul(_) => 256u64.saturating_mul(n + 64),
+        _ => 16u64.saturating_mul(n + m) + 256,
+    }
+}
+
 /// Evaluates operations with a server key. Holds the arithmetic configured for
-/// the key's noise budget and, optionally, its own thread pool.
+/// the key's noise budget, the circuit size limit and, optionally, its own thread pool.
+///
+/// Every input must belong to the server key's key set ([`Error::KeySetMismatch`]).
 #[derive(Debug)]
 pub struct Server {
     key: ServerKey,
     arith: Arith,
     pool: Option<rayon::ThreadPool>,
+    max_nodes: u64,
 }
 
 impl Server {
@@ -137,11 +175,35 @@ impl Server {
                 max_qweight: budget,
             }),
             pool: None,
+            max_nodes: DEFAULT_MAX_NODES,
         }
     }
 
-    /// A server with its own pool of `threads` threads.
+    /// Sets the largest circuit (in nodes) this server builds or runs (default
+    /// [`DEFAULT_MAX_NODES`]).
+    pub fn set_max_nodes(&mut self, max_nodes: u64) {
+        self.max_nodes = max_nodes;
+    }
+
+    /// The largest circuit (in nodes) this server builds or runs.
+    pub fn max_nodes(&self) -> u64 {
+        self.max_nodes
+    }
+
+    fn check_nodes(&self, nodes: u64, what: &str) -> Result<()> {
+        if nodes > self.max_nodes {
+            return Err(Error::LimitExceeded(format!(
+                "{what}: {nodes} circuit nodes, more than the {} allowed (raise the limit \
+                 with Server::set_max_nodes or --max-nodes)",
+                self.max_nodes
+            )));
+        }
+        Ok(())
+    }
+
+    /// A server with its own pool of `threads` threads (see [`check_threads`]).
     pub fn with_threads(key: ServerKey, threads: usize) -> Result<Self> {
+        check_threads(threads)?;
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(threads)
             .build()
@@ -164,11 +226,33 @@ impl Server {
     /// Builds a circuit with `build` on integers shaped like `inputs`, checks it,
     /// runs it and returns the results with the circuit's cost. Every output digit
     /// is made fresh (refreshed if its noise is not), so results compose.
+    ///
+    /// Refused before anything runs: an input of another key set
+    /// ([`Error::KeySetMismatch`]), more than [`MAX_DIGITS`](crate::MAX_DIGITS) digits in an
+    /// input or output, or a circuit of more than [`Server::max_nodes`] nodes
+    /// ([`Error::LimitExceeded`]; [`Server::apply`] checks an estimate before building).
     pub fn eval(
         &self,
         inputs: &[&EncInt],
         build: impl FnOnce(&Arith, &mut Builder, &[SInt]) -> Vec<SInt>,
     ) -> Result<(Vec<EncInt>, Cost)> {
+        let key_set = self.key.key_set();
+        for (position, x) in inputs.iter().enumerate() {
+            if x.key_set != key_set {
+                return Err(Error::KeySetMismatch {
+                    position,
+                    expected: key_set,
+                    found: x.key_set,
+                });
+            }
+            if x.len() > crate::MAX_DIGITS {
+                return Err(Error::LimitExceeded(format!(
+                    "input {position} has {} digits, more than the {} allowed",
+                    x.len(),
+                    crate::MAX_DIGITS
+                )));
+            }
+        }
         let mut b = Builder::new();
         let ins: Vec<SInt> = inputs
             .iter()
@@ -190,7 +274,14 @@ impl Server {
                 flat.push(fresh);
             }
         }
+        if let Some(n) = lens.iter().find(|&&n| n > crate::MAX_DIGITS) {
+            return Err(Error::LimitExceeded(format!(
+                "an output of {n} digits, more than the {} allowed",
+                crate::MAX_DIGITS
+            )));
+        }
         let circuit = b.finish(flat);
+        self.check_nodes(circuit.nodes().len() as u64, "the circuit")?;
         let cost = circuit.cost();
         let digits: Vec<&Digit> = inputs.iter().flat_map(|x| x.digits.iter()).collect();
         let run = || executor::run(&self.key, &circuit, &digits);
@@ -202,6 +293,7 @@ impl Server {
         let results = lens
             .into_iter()
             .map(|n| EncInt {
+                key_set,
                 digits: it.by_ref().take(n).collect(),
             })
             .collect();
@@ -217,8 +309,17 @@ impl Server {
                 args.len()
             )));
         }
+        let n = args.first().map_or(0, |x| x.len() as u64);
+        let m = args.get(1).map_or(0, |x| x.len() as u64);
+        self.check_nodes(
+            node_estimate(op, n, m),
+            &format!("{op:?} on {n} and {m} digits"),
+        )?;
         let (mut out, cost) = self.eval(args, |ar, b, x| vec![op.build(ar, b, x)])?;
-        Ok((out.pop().unwrap_or_default(), cost))
+        let out = out
+            .pop()
+            .ok_or_else(|| Error::InvalidInput("the operation built no output".into()))?;
+        Ok((out, cost))
     }
 
     fn one(&self, op: Op, args: &[&EncInt]) -> Result<EncInt> {

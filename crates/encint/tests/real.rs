@@ -182,11 +182,74 @@ fn serialization_and_bad_input() {
 
 #[test]
 fn wrong_key_gives_a_typed_error() {
-    let (client, _) = keys();
-    let (other, _) = ClientKey::generate(&DEFAULT_PARAMETERS);
+    let (client, server) = keys();
+    let (other, other_server) = ClientKey::generate(&DEFAULT_PARAMETERS);
+    assert_ne!(client.key_set(), other.key_set());
+    assert_eq!(other.key_set(), other_server.key_set());
     let x = encrypt(client, 77, 12).unwrap();
+    let y = encrypt(&other, 5, 12).unwrap();
     assert!(matches!(
         decrypt(&other, &x),
-        Err(Error::DigitOutOfRange { .. })
+        Err(Error::WrongClientKey { key, ciphertext }) if key == other.key_set() && ciphertext == client.key_set()
     ));
+    // The binding survives serialization.
+    let back = EncInt::from_bytes(
+        &y.to_bytes(&DEFAULT_PARAMETERS).unwrap(),
+        &DEFAULT_PARAMETERS,
+    )
+    .unwrap();
+    assert_eq!(back.key_set(), other.key_set());
+    assert!(matches!(
+        decrypt(client, &back),
+        Err(Error::WrongClientKey { .. })
+    ));
+    // Ciphertexts of two key sets are never combined, nor used with another set's server key.
+    assert!(matches!(
+        server.add(&x, &back),
+        Err(Error::KeySetMismatch { position: 1, .. })
+    ));
+    let other_server = Server::new(other_server);
+    assert!(matches!(
+        other_server.neg(&x),
+        Err(Error::KeySetMismatch { position: 0, .. })
+    ));
+    // The right pairing still works.
+    assert_eq!(decrypt(&other, &other_server.neg(&y).unwrap()).unwrap(), -5);
+}
+
+#[test]
+fn limits_are_checked_before_any_work() {
+    let (client, server) = keys();
+    // Today's panics and aborts: huge digit counts are refused before allocating.
+    for bits in [usize::MAX, 1_000_000_000, encint::MAX_DIGITS + 1] {
+        assert!(
+            matches!(encrypt(client, 1, bits), Err(Error::LimitExceeded(_))),
+            "{bits}"
+        );
+    }
+    // A 4096 x 4096-digit product would need ~10^8 nodes: refused from the estimate, at once.
+    let big = EncInt::from_digits(
+        vec![client.encrypt_digit(0); encint::MAX_DIGITS],
+        client.key_set(),
+    );
+    let t = std::time::Instant::now();
+    assert!(matches!(
+        server.mul(&big, &big),
+        Err(Error::LimitExceeded(_))
+    ));
+    assert!(t.elapsed().as_secs() < 5, "{:?}", t.elapsed());
+    // An output longer than MAX_DIGITS (which no one could decode) is refused too: a
+    // small circuit (about 10^6 nodes) but 4096 + 63 output digits.
+    let t = std::time::Instant::now();
+    assert!(matches!(
+        server.apply(Op::ScalarMul(i64::MAX), &[&big]),
+        Err(Error::LimitExceeded(m)) if m.contains("output")
+    ));
+    assert!(t.elapsed().as_secs() < 30, "{:?}", t.elapsed());
+    assert!(matches!(
+        encint::check_threads(100_000),
+        Err(Error::ThreadPool(_))
+    ));
+    assert!(encint::check_threads(0).is_err());
+    assert_eq!(encint::check_threads(1).unwrap(), 1);
 }

@@ -25,8 +25,9 @@ use crate::params::DigitParameters;
 /// Magic bytes at the start of every envelope.
 pub const MAGIC: [u8; 8] = *b"ENCINT\0T";
 
-/// Current format version.
-pub const FORMAT_VERSION: u16 = 1;
+/// Current format version (2: keys and integer ciphertexts record their [`crate::KeySetId`];
+/// files of version 1 are refused as [`EnvelopeError::UnsupportedVersion`]).
+pub const FORMAT_VERSION: u16 = 2;
 
 const HEADER_FIXED: usize = MAGIC.len() + 2 + 1 + 2;
 
@@ -70,6 +71,12 @@ impl Kind {
             Kind::Ciphertext => 256 << 20,
         }
     }
+}
+
+/// Largest envelope of this kind that [`open`] can accept, header included: callers reading
+/// an envelope from a file or socket should refuse to read more than this.
+pub fn max_len(kind: Kind) -> u64 {
+    HEADER_FIXED as u64 + u64::from(u16::MAX) + kind.size_limit()
 }
 
 /// Errors of [`seal`] and [`open`].
@@ -156,6 +163,10 @@ fn options(limit: u64) -> impl Options {
 }
 
 /// Serialize `value` into an envelope of the given kind for the parameter set `params_id`.
+///
+/// The payload is encoded directly into the returned buffer, allocated once at its final
+/// size, so no intermediate copy of the value's bytes is left in freed memory (for a
+/// [`Kind::ClientKey`], wrap the result in `zeroize::Zeroizing`).
 pub fn seal<T: Serialize>(
     kind: Kind,
     params_id: &str,
@@ -163,16 +174,25 @@ pub fn seal<T: Serialize>(
 ) -> Result<Vec<u8>, EnvelopeError> {
     let id_len = u16::try_from(params_id.len())
         .map_err(|_| EnvelopeError::Malformed("parameter id longer than 65535 bytes".into()))?;
-    let payload = options(kind.size_limit())
-        .serialize(value)
-        .map_err(|e| EnvelopeError::Malformed(format!("cannot encode payload: {e}")))?;
-    let mut out = Vec::with_capacity(HEADER_FIXED + params_id.len() + payload.len());
+    let encode_err =
+        |e: bincode::Error| EnvelopeError::Malformed(format!("cannot encode payload: {e}"));
+    let payload_len = options(kind.size_limit())
+        .serialized_size(value)
+        .map_err(encode_err)?;
+    let total = usize::try_from(payload_len)
+        .ok()
+        .and_then(|n| n.checked_add(HEADER_FIXED + params_id.len()))
+        .ok_or_else(|| EnvelopeError::Malformed("payload too large".into()))?;
+    let mut out = Vec::with_capacity(total);
     out.extend_from_slice(&MAGIC);
     out.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
     out.push(kind.tag());
     out.extend_from_slice(&id_len.to_le_bytes());
     out.extend_from_slice(params_id.as_bytes());
-    out.extend_from_slice(&payload);
+    options(kind.size_limit())
+        .serialize_into(&mut out, value)
+        .map_err(encode_err)?;
+    debug_assert_eq!(out.len(), total, "the buffer never grew (no stray copy)");
     Ok(out)
 }
 
@@ -314,10 +334,10 @@ mod tests {
             }
         );
         let mut v2 = bytes.clone();
-        v2[8] = 2;
+        v2[8] = 1;
         assert_eq!(
             open::<Vec<Digit>>(&v2, Kind::Ciphertext, id()).unwrap_err(),
-            EnvelopeError::UnsupportedVersion(2)
+            EnvelopeError::UnsupportedVersion(1)
         );
         assert!(matches!(
             open::<Vec<Digit>>(&bytes, Kind::Ciphertext, "other-params").unwrap_err(),

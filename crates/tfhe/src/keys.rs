@@ -15,6 +15,29 @@ use crate::params::DigitParameters;
 
 type Gen = DefaultRandomGenerator;
 
+/// The identifier of a key set (one client key and the server key generated with it).
+///
+/// 128 random bits drawn at key generation, after and independently of the secret key's
+/// randomness (a fresh output of the key generation's seeder), so it reveals nothing about
+/// the secret. Every key and every integer ciphertext records it; the server refuses to
+/// combine ciphertexts of different key sets and decryption refuses a ciphertext of another
+/// set, so a mix-up is a typed error instead of a garbage value. It is a label, not an
+/// authenticator: whoever can modify a file can also change its identifier.
+#[derive(Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct KeySetId(pub [u8; 16]);
+
+impl fmt::Display for KeySetId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.iter().try_for_each(|b| write!(f, "{b:02x}"))
+    }
+}
+
+impl fmt::Debug for KeySetId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "KeySetId({self})")
+    }
+}
+
 /// The secret key: the small LWE key (keyswitch target) and the GLWE key (whose LWE reading is
 /// the big key digits are encrypted under).
 ///
@@ -23,6 +46,7 @@ type Gen = DefaultRandomGenerator;
 /// threads.
 pub struct ClientKey {
     params: DigitParameters,
+    key_set: KeySetId,
     lwe_sk: LweSecretKeyOwned<u64>,
     glwe_sk: GlweSecretKeyOwned<u64>,
     rng: Mutex<EncryptionRandomGenerator<Gen>>,
@@ -57,6 +81,7 @@ pub struct ServerKey {
 
 pub(crate) struct ServerKeyInner {
     pub(crate) params: DigitParameters,
+    pub(crate) key_set: KeySetId,
     pub(crate) bsk: LweBootstrapKeyOwned<u64>,
     pub(crate) fourier_bsk: FourierLweBootstrapKeyOwned,
     pub(crate) ksk: LweKeyswitchKeyOwned<u64>,
@@ -77,7 +102,8 @@ impl ClientKey {
         let seeder = seeder.as_mut();
         let secret = SecretRandomGenerator::<Gen>::new(seeder.seed());
         let enc = EncryptionRandomGenerator::<Gen>::new(seeder.seed(), seeder);
-        Self::generate_with(params, secret, enc)
+        let id = KeySetId(seeder.seed().0.to_le_bytes());
+        Self::generate_with(params, id, secret, enc)
     }
 
     /// Generate a key pair deterministically from `seed` (tests and reproducible benchmarks
@@ -87,11 +113,13 @@ impl ClientKey {
         let mut seeder = DeterministicSeeder::<Gen>::new(Seed(seed));
         let secret = SecretRandomGenerator::<Gen>::new(seeder.seed());
         let enc = EncryptionRandomGenerator::<Gen>::new(seeder.seed(), &mut seeder);
-        Self::generate_with(params, secret, enc)
+        let id = KeySetId(seeder.seed().0.to_le_bytes());
+        Self::generate_with(params, id, secret, enc)
     }
 
     fn generate_with(
         params: &DigitParameters,
+        key_set: KeySetId,
         mut secret: SecretRandomGenerator<Gen>,
         mut enc: EncryptionRandomGenerator<Gen>,
     ) -> (ClientKey, ServerKey) {
@@ -120,9 +148,10 @@ impl ClientKey {
             params.ciphertext_modulus,
             &mut enc,
         );
-        let server = ServerKey::from_parts(*params, bsk, ksk);
+        let server = ServerKey::from_parts(*params, key_set, bsk, ksk);
         let client = ClientKey {
             params: *params,
+            key_set,
             lwe_sk,
             glwe_sk,
             rng: Mutex::new(enc),
@@ -133,6 +162,11 @@ impl ClientKey {
     /// The parameter set of this key.
     pub fn params(&self) -> &DigitParameters {
         &self.params
+    }
+
+    /// The key set this key belongs to.
+    pub fn key_set(&self) -> KeySetId {
+        self.key_set
     }
 
     /// The GLWE secret key (its LWE reading is the big key of every [`Digit`]).
@@ -245,6 +279,7 @@ impl ClientKey {
 impl ServerKey {
     pub(crate) fn from_parts(
         params: DigitParameters,
+        key_set: KeySetId,
         bsk: LweBootstrapKeyOwned<u64>,
         ksk: LweKeyswitchKeyOwned<u64>,
     ) -> ServerKey {
@@ -259,6 +294,7 @@ impl ServerKey {
         ServerKey {
             inner: Arc::new(ServerKeyInner {
                 params,
+                key_set,
                 bsk,
                 fourier_bsk,
                 ksk,
@@ -270,6 +306,11 @@ impl ServerKey {
     pub fn params(&self) -> &DigitParameters {
         &self.inner.params
     }
+
+    /// The key set this key belongs to (that of the client key it was generated with).
+    pub fn key_set(&self) -> KeySetId {
+        self.inner.key_set
+    }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -278,6 +319,7 @@ impl ServerKey {
 #[derive(Serialize)]
 struct ClientKeyWireRef<'a> {
     params_id: &'a str,
+    key_set: KeySetId,
     lwe_sk: &'a LweSecretKeyOwned<u64>,
     glwe_sk: &'a GlweSecretKeyOwned<u64>,
 }
@@ -285,6 +327,7 @@ struct ClientKeyWireRef<'a> {
 #[derive(Deserialize)]
 struct ClientKeyWire {
     params_id: String,
+    key_set: KeySetId,
     lwe_sk: LweSecretKeyOwned<u64>,
     glwe_sk: GlweSecretKeyOwned<u64>,
 }
@@ -300,6 +343,7 @@ impl Serialize for ClientKey {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         ClientKeyWireRef {
             params_id: self.params.name,
+            key_set: self.key_set,
             lwe_sk: &self.lwe_sk,
             glwe_sk: &self.glwe_sk,
         }
@@ -337,6 +381,7 @@ impl<'de> Deserialize<'de> for ClientKey {
         );
         Ok(ClientKey {
             params,
+            key_set: w.key_set,
             lwe_sk,
             glwe_sk,
             rng: Mutex::new(rng),
@@ -360,6 +405,7 @@ impl Validate for ClientKey {
 #[derive(Serialize)]
 struct ServerKeyWireRef<'a> {
     params_id: &'a str,
+    key_set: KeySetId,
     bsk: &'a LweBootstrapKeyOwned<u64>,
     ksk: &'a LweKeyswitchKeyOwned<u64>,
 }
@@ -367,6 +413,7 @@ struct ServerKeyWireRef<'a> {
 #[derive(Deserialize)]
 struct ServerKeyWire {
     params_id: String,
+    key_set: KeySetId,
     bsk: LweBootstrapKeyOwned<u64>,
     ksk: LweKeyswitchKeyOwned<u64>,
 }
@@ -375,6 +422,7 @@ impl Serialize for ServerKey {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         ServerKeyWireRef {
             params_id: self.inner.params.name,
+            key_set: self.inner.key_set,
             bsk: &self.inner.bsk,
             ksk: &self.inner.ksk,
         }
@@ -429,7 +477,7 @@ impl<'de> Deserialize<'de> for ServerKey {
         let params = DigitParameters::from_id(&w.params_id)
             .ok_or_else(|| D::Error::custom(format!("unknown parameter set {}", w.params_id)))?;
         check_server_parts(&params, &w.bsk, &w.ksk).map_err(D::Error::custom)?;
-        Ok(ServerKey::from_parts(params, w.bsk, w.ksk))
+        Ok(ServerKey::from_parts(params, w.key_set, w.bsk, w.ksk))
     }
 }
 

@@ -38,7 +38,7 @@ mod tree;
 pub use digit::{signed_rep, Digit, NegacyclicLut};
 pub use envelope::{EnvelopeError, Kind, Validate};
 pub use io::{IoError, PackedNibbles, PackingKey, SeededNibbles};
-pub use keys::{ClientKey, ServerKey};
+pub use keys::{ClientKey, KeySetId, ServerKey};
 pub use params::{DigitParameters, DEFAULT_PARAMETERS};
 pub use tree::{
     Accumulator, Table256, TreeKey, FIRST_LEVEL_QWEIGHT_BOUND, PACKING_BASE_LOG, PACKING_LEVEL,

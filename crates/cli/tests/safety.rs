@@ -1,0 +1,263 @@
+//! The binary on hostile and careless input: files are never overwritten or leaked,
+//! ciphertexts of different key sets are never combined, limits and argument conflicts
+//! are errors before any work (issue 12).
+
+use std::path::{Path, PathBuf};
+mod common;
+use common::encint;
+
+fn scratch(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("encint-safety-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn s(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+fn names(d: &Path) -> Vec<String> {
+    let mut v: Vec<String> = std::fs::read_dir(d)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    v.sort();
+    v
+}
+
+/// One test with real keys (two key generations): safe output, key-set binding.
+#[test]
+fn files_are_kept_and_key_sets_are_bound() {
+    let d = scratch("keys");
+    let (k1, k2) = (d.join("k1"), d.join("k2"));
+    let (ok, _, err) = encint(&["keygen", "--out", s(&k1)]);
+    assert!(ok, "{err}");
+    assert_eq!(
+        names(&k1),
+        ["client.key", "server.key"],
+        "no temporary left"
+    );
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(k1.join("client.key"))
+            .unwrap()
+            .permissions()
+            .mode();
+        assert_eq!(mode & 0o777, 0o600);
+    }
+    let client1 = std::fs::read(k1.join("client.key")).unwrap();
+    let server1_len = std::fs::metadata(k1.join("server.key")).unwrap().len();
+
+    // keygen into an existing key directory: refused, both keys kept.
+    let (ok, _, err) = encint(&["keygen", "--out", s(&k1)]);
+    assert!(!ok && err.contains("already exists"), "{err}");
+    assert!(
+        err.contains("client.key"),
+        "the error names the path: {err}"
+    );
+    assert_eq!(std::fs::read(k1.join("client.key")).unwrap(), client1);
+    assert_eq!(names(&k1), ["client.key", "server.key"]);
+
+    let key1 = k1.join("client.key");
+    let a = d.join("a.ct");
+    let (ok, _, err) = encint(&[
+        "encrypt",
+        "--key",
+        s(&key1),
+        "--value",
+        "-1234",
+        "--bits",
+        "16",
+        "--out",
+        s(&a),
+    ]);
+    assert!(ok, "{err}");
+    // encrypt --out onto the secret key: refused, the key is intact.
+    let (ok, _, err) = encint(&[
+        "encrypt",
+        "--key",
+        s(&key1),
+        "--value",
+        "5",
+        "--bits",
+        "4",
+        "--out",
+        s(&key1),
+    ]);
+    assert!(!ok && err.contains("already exists"), "{err}");
+    assert_eq!(std::fs::read(&key1).unwrap(), client1);
+    // A planted symlink at the destination is not followed.
+    #[cfg(unix)]
+    {
+        let target = d.join("stolen");
+        let link = d.join("link.ct");
+        std::os::unix::fs::symlink(&target, &link).unwrap();
+        let (ok, _, err) = encint(&[
+            "encrypt",
+            "--key",
+            s(&key1),
+            "--value",
+            "5",
+            "--bits",
+            "4",
+            "--out",
+            s(&link),
+        ]);
+        assert!(!ok, "{err}");
+        assert!(!target.exists());
+    }
+    // --force replaces.
+    let (ok, _, err) = encint(&[
+        "encrypt",
+        "--key",
+        s(&key1),
+        "--value",
+        "7",
+        "--bits",
+        "4",
+        "--out",
+        s(&a),
+        "--force",
+    ]);
+    assert!(ok, "{err}");
+    let (ok, out, err) = encint(&["decrypt", "--key", s(&key1), "--in", s(&a)]);
+    assert!(ok && out.trim() == "7", "{out}{err}");
+
+    // A second key set: its ciphertexts are never combined with the first's.
+    let (ok, _, err) = encint(&["keygen", "--out", s(&k2)]);
+    assert!(ok, "{err}");
+    let b = d.join("b.ct");
+    let (ok, _, err) = encint(&[
+        "encrypt",
+        "--key",
+        s(&k2.join("client.key")),
+        "--value",
+        "3",
+        "--bits",
+        "4",
+        "--out",
+        s(&b),
+    ]);
+    assert!(ok, "{err}");
+    let c = d.join("c.ct");
+    let (ok, _, err) = encint(&[
+        "eval",
+        "--server-key",
+        s(&k1.join("server.key")),
+        "--op",
+        "add",
+        "--in",
+        s(&a),
+        "--in",
+        s(&b),
+        "--out",
+        s(&c),
+    ]);
+    assert!(!ok && err.contains("key set"), "{err}");
+    assert!(!c.exists());
+    let (ok, _, err) = encint(&["decrypt", "--key", s(&key1), "--in", s(&b)]);
+    assert!(!ok && err.contains("key set"), "{err}");
+    // The matching key set works, and eval does not overwrite its output either.
+    let (ok, _, err) = encint(&[
+        "eval",
+        "--server-key",
+        s(&k1.join("server.key")),
+        "--op",
+        "add",
+        "--in",
+        s(&a),
+        "--in",
+        s(&a),
+        "--out",
+        s(&c),
+    ]);
+    assert!(ok, "{err}");
+    let (ok, out, err) = encint(&["decrypt", "--key", s(&key1), "--in", s(&c)]);
+    assert!(ok && out.trim() == "14", "{out}{err}");
+    let (ok, _, err) = encint(&[
+        "eval",
+        "--server-key",
+        s(&k1.join("server.key")),
+        "--op",
+        "neg",
+        "--in",
+        s(&a),
+        "--out",
+        s(&c),
+    ]);
+    assert!(!ok && err.contains("already exists"), "{err}");
+    let (ok, out, _) = encint(&["decrypt", "--key", s(&key1), "--in", s(&c)]);
+    assert!(ok && out.trim() == "14", "{out}");
+
+    // Limits: a huge digit count is an error, not a panic or an abort.
+    for bits in ["18446744073709551615", "1000000000", "4097"] {
+        let (ok, _, err) = encint(&[
+            "encrypt",
+            "--key",
+            s(&key1),
+            "--value",
+            "1",
+            "--bits",
+            bits,
+            "--out",
+            s(&d.join("big.ct")),
+        ]);
+        assert!(!ok && err.contains("limit exceeded"), "{bits}: {err}");
+        assert!(!err.contains("panicked"), "{err}");
+    }
+    assert_eq!(
+        std::fs::metadata(k1.join("server.key")).unwrap().len(),
+        server1_len
+    );
+    std::fs::remove_dir_all(&d).unwrap();
+}
+
+#[test]
+fn argument_conflicts_and_limits_are_errors_before_work() {
+    let d = scratch("args");
+    let missing = d.join("missing");
+    let out = d.join("o.ct");
+    let base = [
+        "eval",
+        "--server-key",
+        s(&missing),
+        "--in",
+        s(&missing),
+        "--out",
+        s(&out),
+    ];
+    let run = |extra: &[&str]| {
+        let mut v: Vec<&str> = base.to_vec();
+        v.extend_from_slice(extra);
+        encint(&v)
+    };
+    // --scalar with round (which takes --position) used to round at the scalar.
+    let (ok, _, err) = run(&["--op", "round", "--scalar", "3"]);
+    assert!(!ok && err.contains("--scalar"), "{err}");
+    let (ok, _, err) = run(&["--op", "round", "--scalar", "3", "--position", "5"]);
+    assert!(!ok && err.contains("--scalar"), "{err}");
+    let (ok, _, err) = run(&["--op", "scalar_mul", "--position", "5"]);
+    assert!(!ok && err.contains("--position"), "{err}");
+    let (ok, _, err) = run(&["--op", "add", "--scalar", "5"]);
+    assert!(!ok && err.contains("--scalar"), "{err}");
+    // Threads: capped, refused before loading anything.
+    let (ok, _, err) = run(&["--op", "add", "--threads", "100000"]);
+    assert!(!ok && err.contains("threads"), "{err}");
+    // Reads are bounded: an endless file fails after at most the envelope limit.
+    #[cfg(target_os = "linux")]
+    {
+        let t = std::time::Instant::now();
+        let (ok, _, err) = encint(&["decrypt", "--key", "/dev/zero", "--in", "/dev/zero"]);
+        assert!(!ok && err.contains("larger than"), "{err}");
+        assert!(t.elapsed().as_secs() < 20, "{:?}", t.elapsed());
+    }
+    // chains --generate does not overwrite either.
+    let f = d.join("table.rs");
+    std::fs::write(&f, "keep").unwrap();
+    let (ok, _, err) = encint(&["chains", "--generate", s(&f)]);
+    assert!(!ok && err.contains("already exists"), "{err}");
+    assert_eq!(std::fs::read_to_string(&f).unwrap(), "keep");
+    std::fs::remove_dir_all(&d).unwrap();
+}
