@@ -94,6 +94,28 @@ pub const MOVE: &str = "MOVE";
 /// Largest number of instructions a program may unroll to.
 pub const MAX_INSTRUCTIONS: usize = 100_000;
 
+/// Largest source text [`assemble`] accepts, in bytes.
+pub const MAX_SOURCE_BYTES: usize = 1 << 20;
+
+/// Deepest nesting of `for` blocks.
+pub const MAX_LOOP_NESTING: usize = 32;
+
+/// Most loop-body executions in one program, all loops together (empty bodies included).
+pub const MAX_LOOP_ITERATIONS: u64 = 1_000_000;
+
+/// Deepest nesting of parentheses and unary minus signs in a constant expression.
+pub const MAX_EXPR_DEPTH: usize = 64;
+
+/// Largest array (input or grown by assignment): indices run below this.
+pub const MAX_ARRAY_LEN: usize = 4096;
+
+/// Most lines processed while assembling, loop bodies counted once per iteration (bounds
+/// the work of loops whose bodies emit nothing).
+pub const MAX_ASSEMBLY_STEPS: u64 = 4_000_000;
+
+/// Most output entries (`output` names, an array counting as its length).
+pub const MAX_OUTPUTS: usize = 4096;
+
 struct Line<'a> {
     no: usize,
     text: &'a str,
@@ -123,7 +145,7 @@ fn is_ident(s: &str) -> bool {
 fn eval(expr: &str, env: &HashMap<String, i64>) -> Result<i64, String> {
     let toks = tokenize_expr(expr)?;
     let mut pos = 0;
-    let v = parse_sum(&toks, &mut pos, env)?;
+    let v = parse_sum(&toks, &mut pos, env, 0)?;
     if pos != toks.len() {
         return Err(format!("unexpected `{}` in expression `{expr}`", toks[pos]));
     }
@@ -157,12 +179,14 @@ fn tokenize_expr(s: &str) -> Result<Vec<String>, String> {
     Ok(out)
 }
 
-fn parse_sum(t: &[String], pos: &mut usize, env: &HashMap<String, i64>) -> Result<i64, String> {
-    let mut v = parse_prod(t, pos, env)?;
+type Env = HashMap<String, i64>;
+
+fn parse_sum(t: &[String], pos: &mut usize, env: &Env, depth: usize) -> Result<i64, String> {
+    let mut v = parse_prod(t, pos, env, depth)?;
     while *pos < t.len() && (t[*pos] == "+" || t[*pos] == "-") {
         let plus = t[*pos] == "+";
         *pos += 1;
-        let r = parse_prod(t, pos, env)?;
+        let r = parse_prod(t, pos, env, depth)?;
         v = if plus {
             v.checked_add(r)
         } else {
@@ -173,22 +197,33 @@ fn parse_sum(t: &[String], pos: &mut usize, env: &HashMap<String, i64>) -> Resul
     Ok(v)
 }
 
-fn parse_prod(t: &[String], pos: &mut usize, env: &HashMap<String, i64>) -> Result<i64, String> {
-    let mut v = parse_atom(t, pos, env)?;
+fn parse_prod(t: &[String], pos: &mut usize, env: &Env, depth: usize) -> Result<i64, String> {
+    let mut v = parse_atom(t, pos, env, depth)?;
     while *pos < t.len() && t[*pos] == "*" {
         *pos += 1;
-        v = v.checked_mul(parse_atom(t, pos, env)?).ok_or("overflow")?;
+        v = v
+            .checked_mul(parse_atom(t, pos, env, depth)?)
+            .ok_or("overflow")?;
     }
     Ok(v)
 }
 
-fn parse_atom(t: &[String], pos: &mut usize, env: &HashMap<String, i64>) -> Result<i64, String> {
+/// An atom; `depth` counts the enclosing parentheses and minus signs (the recursion depth
+/// is bounded by [`MAX_EXPR_DEPTH`], so no input can overflow the stack).
+fn parse_atom(t: &[String], pos: &mut usize, env: &Env, depth: usize) -> Result<i64, String> {
     let tok = t.get(*pos).ok_or("expression ends too early")?;
     *pos += 1;
+    if (tok == "-" || tok == "(") && depth >= MAX_EXPR_DEPTH {
+        return Err(format!(
+            "expression nested deeper than {MAX_EXPR_DEPTH} levels"
+        ));
+    }
     match tok.as_str() {
-        "-" => Ok(-parse_atom(t, pos, env)?),
+        "-" => parse_atom(t, pos, env, depth + 1)?
+            .checked_neg()
+            .ok_or_else(|| "overflow".into()),
         "(" => {
-            let v = parse_sum(t, pos, env)?;
+            let v = parse_sum(t, pos, env, depth + 1)?;
             if t.get(*pos).map(String::as_str) != Some(")") {
                 return Err("missing `)`".into());
             }
@@ -235,6 +270,11 @@ struct Assembler<'a> {
     lines: Vec<Line<'a>>,
     prog: Program,
     consts: HashMap<String, i64>,
+    iterations: u64,
+    steps: u64,
+    output_entries: usize,
+    /// For each line ending with `{`, the index of its matching `}` line.
+    closes: HashMap<usize, usize>,
 }
 
 /// Assembles `src` into a [`Program`].
@@ -245,7 +285,21 @@ struct Assembler<'a> {
 /// let e = encint_isa::asm::assemble("input a\ns = FOO a\n").unwrap_err();
 /// assert_eq!((e.line, e.col), (2, 5));
 /// ```
+///
+/// Every resource is bounded before it is used: [`MAX_SOURCE_BYTES`], [`MAX_LOOP_NESTING`],
+/// [`MAX_LOOP_ITERATIONS`], [`MAX_EXPR_DEPTH`], [`MAX_ARRAY_LEN`], [`MAX_OUTPUTS`] and
+/// [`MAX_INSTRUCTIONS`]; constant arithmetic is checked (overflow is an error).
 pub fn assemble(src: &str) -> Result<Program, AsmError> {
+    if src.len() > MAX_SOURCE_BYTES {
+        return Err(err(
+            1,
+            1,
+            format!(
+                "source of {} bytes, more than the {MAX_SOURCE_BYTES} allowed",
+                src.len()
+            ),
+        ));
+    }
     let lines = src
         .lines()
         .enumerate()
@@ -256,12 +310,29 @@ pub fn assemble(src: &str) -> Result<Program, AsmError> {
                 text: &l[..cut],
             }
         })
+        // Blank lines do nothing: dropping them here keeps every visited line counted.
+        .filter(|l| !l.text.trim().is_empty())
         .collect();
     let mut a = Assembler {
         lines,
         prog: Program::default(),
         consts: HashMap::new(),
+        iterations: 0,
+        steps: 0,
+        output_entries: 0,
+        closes: HashMap::new(),
     };
+    let mut open = Vec::new();
+    for (j, l) in a.lines.iter().enumerate() {
+        let t = l.text.trim();
+        if t.ends_with('{') {
+            open.push(j);
+        } else if t == "}" {
+            if let Some(o) = open.pop() {
+                a.closes.insert(o, j);
+            }
+        }
+    }
     let n = a.lines.len();
     let end = a.block(0, n, 0)?;
     if end != n {
@@ -286,6 +357,14 @@ impl Assembler<'_> {
             if t.is_empty() {
                 i += 1;
                 continue;
+            }
+            self.steps += 1;
+            if self.steps > MAX_ASSEMBLY_STEPS {
+                return Err(err(
+                    no,
+                    1,
+                    format!("assembly takes more than {MAX_ASSEMBLY_STEPS} steps"),
+                ));
             }
             let col = col_of(text, t);
             if t == "}" {
@@ -340,22 +419,29 @@ impl Assembler<'_> {
             .ok_or_else(|| err(no, col_of(text, range), "expected a range START..END"))?;
         let a = eval(a, &self.consts).map_err(|m| err(no, col_of(text, a), m))?;
         let b = eval(b, &self.consts).map_err(|m| err(no, col_of(text, b), m))?;
-        // Find the matching close brace.
-        let mut d = 0usize;
-        let mut close = None;
-        for j in i + 1..end {
-            let t = self.lines[j].text.trim();
-            if t.ends_with('{') {
-                d += 1;
-            } else if t == "}" {
-                if d == 0 {
-                    close = Some(j);
-                    break;
-                }
-                d -= 1;
-            }
+        if depth + 1 > MAX_LOOP_NESTING {
+            return Err(err(
+                no,
+                c,
+                format!("`for` nested deeper than {MAX_LOOP_NESTING} levels"),
+            ));
         }
-        let close = close.ok_or_else(|| err(no, 1, "`for` block is not closed with `}`"))?;
+        let count = u64::try_from((i128::from(b) - i128::from(a)).max(0)).unwrap_or(u64::MAX);
+        if count > MAX_LOOP_ITERATIONS - self.iterations {
+            return Err(err(
+                no,
+                c,
+                format!("loops run more than {MAX_LOOP_ITERATIONS} iterations in all"),
+            ));
+        }
+        self.iterations += count;
+        // The matching close brace (precomputed).
+        let close = self
+            .closes
+            .get(&i)
+            .copied()
+            .filter(|&j| j < end)
+            .ok_or_else(|| err(no, 1, "`for` block is not closed with `}`"))?;
         let saved = self.consts.get(var).copied();
         for v in a..b {
             self.consts.insert(var.to_string(), v);
@@ -403,8 +489,12 @@ impl Assembler<'_> {
                         .strip_suffix(']')
                         .ok_or_else(|| err(no, c, "expected `name[LENGTH]`"))?;
                     let len = eval(l, &self.consts).map_err(|m| err(no, c, m))?;
-                    if !(1..=4096).contains(&len) {
-                        return Err(err(no, c, format!("array length {len} not in 1..=4096")));
+                    if !(1..=MAX_ARRAY_LEN as i64).contains(&len) {
+                        return Err(err(
+                            no,
+                            c,
+                            format!("array length {len} not in 1..={MAX_ARRAY_LEN}"),
+                        ));
                     }
                     (n.trim(), Some(len as usize))
                 }
@@ -430,12 +520,19 @@ impl Assembler<'_> {
         for part in split_commas(rest) {
             let p = part.trim();
             let c = col_of(text, p);
-            if self.prog.arrays.contains_key(p) {
-                self.prog.outputs.push((p.to_string(), no, c));
-            } else {
-                let name = self.reg_name(no, text, p)?;
-                self.prog.outputs.push((name, no, c));
+            let (name, entries) = match self.prog.arrays.get(p) {
+                Some(&len) => (p.to_string(), len),
+                None => (self.reg_name(no, text, p)?, 1),
+            };
+            self.output_entries += entries;
+            if self.output_entries > MAX_OUTPUTS {
+                return Err(err(
+                    no,
+                    c,
+                    format!("more than {MAX_OUTPUTS} output entries"),
+                ));
             }
+            self.prog.outputs.push((name, no, c));
         }
         Ok(())
     }
@@ -500,6 +597,13 @@ impl Assembler<'_> {
                 }
                 if k < 0 {
                     return Err(err(no, c, format!("negative index {k}")));
+                }
+                if k >= MAX_ARRAY_LEN as i64 {
+                    return Err(err(
+                        no,
+                        c,
+                        format!("index {k} not below the array limit {MAX_ARRAY_LEN}"),
+                    ));
                 }
                 if !is_ident(n) {
                     return Err(err(no, c, format!("`{n}` is not a valid name")));

@@ -1,0 +1,101 @@
+//! The assembler on hostile sources (issue 12): every one is a typed error, at once,
+//! instead of a stack overflow, a hang, an exhausted memory, a panic or a silent wrap.
+
+use std::time::{Duration, Instant};
+
+use encint_isa::asm::{self, assemble};
+
+fn refused(name: &str, src: &str, needle: &str) {
+    let t = Instant::now();
+    let e = assemble(src).expect_err(name);
+    assert!(
+        e.message.contains(needle),
+        "{name}: `{}` lacks `{needle}`",
+        e.message
+    );
+    assert!(
+        t.elapsed() < Duration::from_secs(10),
+        "{name} took {:?}",
+        t.elapsed()
+    );
+}
+
+#[test]
+fn deep_nesting_is_refused_without_recursing_deeply() {
+    let n = 50_000;
+    let parens = format!("const x = {}1{}\n", "(".repeat(n), ")".repeat(n));
+    refused("50k parentheses", &parens, "nested deeper");
+    let minus = format!("const x = {}1\n", "-".repeat(200_000));
+    refused("200k minus signs", &minus, "nested deeper");
+    let fors = format!(
+        "{}{}",
+        "for i in 0..1 {\n".repeat(20_000),
+        "}\n".repeat(20_000)
+    );
+    refused("20k nested for", &fors, "nested deeper");
+    // Within the limits, nesting still works.
+    let ok = format!("const x = {}7{}\n", "(".repeat(60), ")".repeat(60));
+    assert!(assemble(&ok).is_ok());
+}
+
+#[test]
+fn loops_outputs_and_arrays_are_bounded() {
+    refused(
+        "1e9 iterations",
+        "for i in 0..1000000000 {\n}\n",
+        "iterations",
+    );
+    refused(
+        "nested i64::MAX loops",
+        "for i in 0..9223372036854775807 {\nfor j in 0..9223372036854775807 {\n}\n}\n",
+        "iterations",
+    );
+    refused(
+        "full-range loop",
+        "const m = -9223372036854775807 - 1\nfor i in m..9223372036854775807 {\n}\n",
+        "iterations",
+    );
+    refused(
+        "output in a huge loop",
+        "input a\nfor i in 0..1000000 {\noutput a\n}\n",
+        "output entries",
+    );
+    refused(
+        "huge array index",
+        "input a\nys[100000000] = a\n",
+        "array limit",
+    );
+    refused(
+        "index near i64::MAX",
+        "input a\nys[9223372036854775806] = a\n",
+        "array limit",
+    );
+    // Loops of empty bodies with many lines: bounded work.
+    let body = "for j in 0..0 {\n}\n".repeat(1000);
+    let src = format!("for i in 0..100000 {{\n{body}}}\n");
+    refused("many empty inner loops", &src, "steps");
+    let big = "x".repeat(asm::MAX_SOURCE_BYTES + 1);
+    refused("oversized source", &big, "bytes");
+}
+
+#[test]
+fn constant_arithmetic_is_checked() {
+    refused(
+        "-i64::MIN",
+        "const m = -9223372036854775807 - 1\nconst x = -m\n",
+        "overflow",
+    );
+    refused(
+        "product overflow",
+        "const x = 4294967296 * 4294967296\n",
+        "overflow",
+    );
+    refused(
+        "bad number",
+        "const x = 99999999999999999999\n",
+        "bad number",
+    );
+    let p = assemble("const m = -9223372036854775807 - 1\ninput a\nys[0 - -1] = a\noutput ys\n")
+        .unwrap();
+    assert_eq!(p.arrays["ys"], 2);
+}
