@@ -65,7 +65,7 @@ fn encrypt_nibbles(k: &Keys, nibbles: &[i64]) -> Result<Vec<Digit>, Box<dyn std:
     let seeded = k.client.encrypt_nibbles_seeded(&vals)?;
     let bytes = seeded.to_bytes();
     let back = encint_tfhe::SeededNibbles::from_bytes(&bytes)?;
-    Ok(back.expand()?)
+    Ok(back.expand_for(&k.server)?)
 }
 
 fn eval(

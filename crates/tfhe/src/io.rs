@@ -54,7 +54,7 @@ use tfhe::core_crypto::prelude::*;
 use crate::digit::{decode, encode, Digit};
 use crate::envelope::{EnvelopeError, Validate};
 use crate::params::{DigitParameters, DIGIT_MODULUS};
-use crate::{ClientKey, TfheError, DEFAULT_PARAMETERS};
+use crate::{ClientKey, KeySetId, ServerKey, TfheError, DEFAULT_PARAMETERS};
 
 /// Largest number of nibbles in one [`SeededNibbles`] or [`PackedNibbles`].
 pub const MAX_NIBBLES: usize = 1 << 20;
@@ -93,6 +93,22 @@ pub enum IoError {
     /// The keys or ciphertexts belong to another parameter set.
     #[error("parameter mismatch: {0}")]
     ParameterMismatch(String),
+    /// The packet belongs to another key set than the key it is used with.
+    #[error("the packet belongs to key set {found}, the key to {expected}")]
+    KeySetMismatch {
+        /// The key's key set.
+        expected: KeySetId,
+        /// The packet's key set.
+        found: KeySetId,
+    },
+}
+
+fn same_key_set(expected: KeySetId, found: KeySetId) -> Result<(), IoError> {
+    if expected == found {
+        Ok(())
+    } else {
+        Err(IoError::KeySetMismatch { expected, found })
+    }
 }
 
 impl From<IoError> for TfheError {
@@ -145,12 +161,14 @@ fn check_count(count: usize) -> Result<(), IoError> {
 
 /// Seeded encryptions of nibbles: one CSPRNG seed for all masks and one `u64` body per nibble.
 ///
-/// Serialized (bincode) as `seed: u128, lwe_dimension: u64, bodies: Vec<u64>`
+/// Serialized (bincode) as `key_set: [u8; 16], seed: u128, lwe_dimension: u64,
+/// bodies: Vec<u64>`
 /// ([`SeededNibbles::encoded_len`] bytes); deserialization accepts only the big LWE dimension
 /// of a known parameter set and at most [`MAX_NIBBLES`] bodies.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(try_from = "SeededNibblesWire")]
 pub struct SeededNibbles {
+    key_set: KeySetId,
     seed: u128,
     lwe_dimension: u64,
     bodies: Vec<u64>,
@@ -158,6 +176,7 @@ pub struct SeededNibbles {
 
 #[derive(Deserialize)]
 struct SeededNibblesWire {
+    key_set: KeySetId,
     seed: u128,
     lwe_dimension: u64,
     bodies: Vec<u64>,
@@ -175,6 +194,7 @@ impl TryFrom<SeededNibblesWire> for SeededNibbles {
         }
         check_count(w.bodies.len()).map_err(|e| e.to_string())?;
         Ok(SeededNibbles {
+            key_set: w.key_set,
             seed: w.seed,
             lwe_dimension: w.lwe_dimension,
             bodies: w.bodies,
@@ -213,6 +233,7 @@ impl ClientKey {
         let seed = seeder.seed();
         if values.is_empty() {
             return Ok(SeededNibbles {
+                key_set: self.key_set(),
                 seed: seed.0,
                 lwe_dimension: lwe_dimension.0 as u64,
                 bodies: Vec::new(),
@@ -239,6 +260,7 @@ impl ClientKey {
             seeder,
         );
         Ok(SeededNibbles {
+            key_set: self.key_set(),
             seed: seed.0,
             lwe_dimension: lwe_dimension.0 as u64,
             bodies: list.into_container(),
@@ -257,7 +279,20 @@ impl SeededNibbles {
         self.bodies.is_empty()
     }
 
+    /// The key set of the client key that encrypted the nibbles.
+    pub fn key_set(&self) -> KeySetId {
+        self.key_set
+    }
+
+    /// [`SeededNibbles::expand`] for the holder of `server`: refuses nibbles of another key
+    /// set ([`IoError::KeySetMismatch`]), whose digits would compute garbage.
+    pub fn expand_for(&self, server: &ServerKey) -> Result<Vec<Digit>, TfheError> {
+        same_key_set(server.key_set(), self.key_set)?;
+        self.expand()
+    }
+
     /// Regenerate the masks from the seed (on the current rayon pool): the ordinary digits.
+    /// (Does not check the key set: see [`SeededNibbles::expand_for`].)
     ///
     /// Errors with [`IoError::ParameterMismatch`] / [`IoError::TooMany`] only for a value that
     /// did not come from [`ClientKey::encrypt_nibbles_seeded`] or a validated decoding (which
@@ -300,10 +335,10 @@ impl SeededNibbles {
             .collect())
     }
 
-    /// Encoded size in bytes of `count` seeded nibbles: seed (16), dimension (8), body count
-    /// (8) and one `u64` body per nibble.
+    /// Encoded size in bytes of `count` seeded nibbles: key set (16), seed (16), dimension
+    /// (8), body count (8) and one `u64` body per nibble.
     pub fn encoded_len(count: usize) -> usize {
-        16 + 8 + 8 + 8 * count
+        16 + 16 + 8 + 8 + 8 * count
     }
 
     /// Serialize (bincode, fixed-width little-endian integers; [`SeededNibbles::encoded_len`]
@@ -329,6 +364,7 @@ impl SeededNibbles {
 #[serde(try_from = "PackingKeyWire")]
 pub struct PackingKey {
     params_id: String,
+    key_set: KeySetId,
     key: LwePackingKeyswitchKeyOwned<u64>,
     #[serde(skip)]
     params: Option<DigitParameters>,
@@ -337,6 +373,7 @@ pub struct PackingKey {
 #[derive(Deserialize)]
 struct PackingKeyWire {
     params_id: String,
+    key_set: KeySetId,
     key: LwePackingKeyswitchKeyOwned<u64>,
 }
 
@@ -383,6 +420,7 @@ impl TryFrom<PackingKeyWire> for PackingKey {
         check_packing_key(&params, &w.key)?;
         Ok(PackingKey {
             params_id: w.params_id,
+            key_set: w.key_set,
             key: w.key,
             params: Some(params),
         })
@@ -420,9 +458,15 @@ impl PackingKey {
         });
         PackingKey {
             params_id: params.name.to_owned(),
+            key_set: client.key_set(),
             key,
             params: Some(params),
         }
+    }
+
+    /// The key set of the client key this packing key was generated from.
+    pub fn key_set(&self) -> KeySetId {
+        self.key_set
     }
 
     fn params(&self) -> Result<DigitParameters, TfheError> {
@@ -481,6 +525,7 @@ impl PackingKey {
             }
         }
         Ok(PackedNibbles {
+            key_set: self.key_set,
             count: digits.len() as u64,
             glwe_dimension: k as u64,
             polynomial_size: n as u64,
@@ -539,13 +584,14 @@ fn read_bits(words: &[u64], i: usize, b: u32) -> u64 {
 ///
 /// Layout: for each GLWE, its `k·N` mask coefficients, then one body coefficient per digit it
 /// holds, all [`PACKED_LOG_MODULUS`] bits wide and concatenated little-endian into `u64`
-/// words. Serialized (bincode) as `count, glwe_dimension, polynomial_size: u64,
-/// log_modulus: u32, words: Vec<u64>` ([`PackedNibbles::encoded_len`] bytes); deserialization
+/// words. Serialized (bincode) as `key_set: [u8; 16], count, glwe_dimension,
+/// polynomial_size: u64, log_modulus: u32, words: Vec<u64>` ([`PackedNibbles::encoded_len`] bytes); deserialization
 /// checks the shape against a known parameter set, the count bound, the exact word count and
 /// that the padding bits are zero.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(try_from = "PackedNibblesWire")]
 pub struct PackedNibbles {
+    key_set: KeySetId,
     count: u64,
     glwe_dimension: u64,
     polynomial_size: u64,
@@ -555,6 +601,7 @@ pub struct PackedNibbles {
 
 #[derive(Deserialize)]
 struct PackedNibblesWire {
+    key_set: KeySetId,
     count: u64,
     glwe_dimension: u64,
     polynomial_size: u64,
@@ -606,6 +653,7 @@ impl TryFrom<PackedNibblesWire> for PackedNibbles {
             }
         }
         Ok(PackedNibbles {
+            key_set: w.key_set,
             count: w.count,
             glwe_dimension: w.glwe_dimension,
             polynomial_size: w.polynomial_size,
@@ -633,6 +681,11 @@ impl Validate for PackedNibbles {
 }
 
 impl PackedNibbles {
+    /// The key set of the packing key that packed the digits.
+    pub fn key_set(&self) -> KeySetId {
+        self.key_set
+    }
+
     /// Number of packed digits.
     pub fn len(&self) -> usize {
         self.count as usize
@@ -655,7 +708,7 @@ impl PackedNibbles {
     pub fn encoded_len(count: usize) -> usize {
         let p = DEFAULT_PARAMETERS;
         let total = Self::coefficient_count(count, p.glwe_dimension.0, p.polynomial_size.0);
-        3 * 8 + 4 + 8 + 8 * (total * PACKED_LOG_MODULUS as usize).div_ceil(64)
+        16 + 3 * 8 + 4 + 8 + 8 * (total * PACKED_LOG_MODULUS as usize).div_ceil(64)
     }
 
     /// Serialize (bincode, fixed-width little-endian integers; [`PackedNibbles::encoded_len`]
@@ -674,10 +727,12 @@ impl PackedNibbles {
 impl ClientKey {
     /// Decrypt packed digits: their values mod 32, in `0..32` (a nibble decrypts to itself).
     ///
-    /// Errors with [`IoError::ParameterMismatch`] when the packed GLWE shape is not that of the
-    /// key's parameters.
+    /// Errors with [`IoError::KeySetMismatch`] for digits packed with another key set's
+    /// packing key, [`IoError::ParameterMismatch`] when the packed GLWE shape is not that of
+    /// the key's parameters.
     pub fn decrypt_packed(&self, packed: &PackedNibbles) -> Result<Vec<u8>, TfheError> {
         let p = *self.params();
+        same_key_set(self.key_set(), packed.key_set)?;
         packed.validate(&p).map_err(IoError::ParameterMismatch)?;
         check_count(packed.len())?;
         let (k, n) = (p.glwe_dimension.0, p.polynomial_size.0);

@@ -97,18 +97,18 @@ fn seeded_uplink_errors() {
     longer.push(0);
     assert!(malformed(&longer));
     assert!(malformed(b"definitely not a ciphertext list"));
-    // Wrong dimension (bytes 16..24).
+    // Wrong dimension (bytes 32..40, after the key set and the seed).
     let mut dim = bytes.clone();
-    dim[16..24].copy_from_slice(&1024u64.to_le_bytes());
+    dim[32..40].copy_from_slice(&1024u64.to_le_bytes());
     assert!(malformed(&dim));
     // Wrong count: more bodies announced than present, and a huge count.
     let mut count = bytes.clone();
-    count[24..32].copy_from_slice(&4u64.to_le_bytes());
+    count[40..48].copy_from_slice(&4u64.to_le_bytes());
     assert!(malformed(&count));
-    count[24..32].copy_from_slice(&(1u64 << 40).to_le_bytes());
+    count[40..48].copy_from_slice(&(1u64 << 40).to_le_bytes());
     assert!(malformed(&count));
     // Over MAX_NIBBLES bodies, all present: rejected by the count bound.
-    let mut over = bytes[..24].to_vec();
+    let mut over = bytes[..40].to_vec();
     over.extend_from_slice(&((MAX_NIBBLES + 1) as u64).to_le_bytes());
     over.resize(over.len() + 8 * (MAX_NIBBLES + 1), 0);
     assert!(malformed(&over));
@@ -195,20 +195,21 @@ fn packed_downlink_errors() {
     longer.push(0);
     assert!(malformed(&longer));
     assert!(malformed(&[0xff; 64]));
-    // Wrong count (more or fewer digits than the words hold), wrong N, wrong b.
+    // Wrong count (more or fewer digits than the words hold), wrong N, wrong b (all after
+    // the 16-byte key set).
     for (range, value) in [
-        (0..8, 10u64),
-        (0..8, 4),
-        (0..8, u64::MAX),
-        (16..24, 1024),
-        (8..16, 0),
+        (16..24, 10u64),
+        (16..24, 4),
+        (16..24, u64::MAX),
+        (32..40, 1024),
+        (24..32, 0),
     ] {
         let mut b = bytes.clone();
         b[range].copy_from_slice(&value.to_le_bytes());
         assert!(malformed(&b), "{value}");
     }
     let mut b = bytes.clone();
-    b[24..28].copy_from_slice(&16u32.to_le_bytes());
+    b[40..44].copy_from_slice(&16u32.to_le_bytes());
     assert!(malformed(&b));
     // Non-zero padding bits in the last word.
     let mut b = bytes.clone();
@@ -230,4 +231,36 @@ fn packing_key_serialization_is_validated() {
     // Truncation anywhere in the key data is an error, not a panic.
     assert!(bincode::deserialize::<PackingKey>(&bytes[..bytes.len() - 8]).is_err());
     assert!(bincode::deserialize::<PackingKey>(&bytes[..200]).is_err());
+}
+
+#[test]
+fn packets_of_another_key_set_are_refused() {
+    let k = keys();
+    let (ck2, sk2) = ClientKey::generate_seeded(&DEFAULT_PARAMETERS, 2025);
+    assert_ne!(ck2.key_set(), k.ck.key_set());
+    // Uplink: the server refuses to expand another key set's nibbles.
+    let seeded = ck2.encrypt_nibbles_seeded(&[1, 2, 3]).unwrap();
+    let back = SeededNibbles::from_bytes(&seeded.to_bytes()).unwrap();
+    assert_eq!(back.key_set(), ck2.key_set());
+    assert_eq!(
+        back.expand_for(&k.sk).unwrap_err(),
+        TfheError::Io(IoError::KeySetMismatch {
+            expected: k.sk.key_set(),
+            found: ck2.key_set()
+        })
+    );
+    assert_eq!(back.expand_for(&sk2).unwrap().len(), 3);
+    // Downlink: decrypting digits packed under another key set is an error, not garbage.
+    let digits =
+        k.ck.encrypt_nibbles_seeded(&[4, 5])
+            .unwrap()
+            .expand()
+            .unwrap();
+    let packed = PackedNibbles::from_bytes(&k.pk.pack(&digits).unwrap().to_bytes()).unwrap();
+    assert_eq!(packed.key_set(), k.ck.key_set());
+    assert!(matches!(
+        ck2.decrypt_packed(&packed),
+        Err(TfheError::Io(IoError::KeySetMismatch { .. }))
+    ));
+    assert_eq!(k.ck.decrypt_packed(&packed).unwrap(), [4, 5]);
 }
