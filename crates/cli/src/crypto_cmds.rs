@@ -278,6 +278,9 @@ pub struct DemoArgs {
 }
 
 pub fn demo(a: DemoArgs) -> CliResult {
+    if let Some(t) = a.threads {
+        encint::check_threads(t)?;
+    }
     let seed = a.seed.unwrap_or_else(|| rand::thread_rng().gen());
     let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
     let bits = 16usize;

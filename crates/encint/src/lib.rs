@@ -78,6 +78,14 @@ pub enum Error {
         /// The ciphertext's key set.
         found: KeySetId,
     },
+    /// A tree key used with the server key of another key set.
+    #[error("the tree key belongs to key set {tree}, the server key to {server}")]
+    TreeKeyMismatch {
+        /// The server key's key set.
+        server: KeySetId,
+        /// The tree key's key set.
+        tree: KeySetId,
+    },
     /// Decryption with the client key of another key set.
     #[error("the ciphertext belongs to key set {ciphertext}, the client key to {key}")]
     WrongClientKey {

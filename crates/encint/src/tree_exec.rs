@@ -55,6 +55,12 @@ pub fn run_tree(
 ) -> Result<Vec<Digit>> {
     check_input_count(circuit, inputs)?;
     check_tree_circuit(server, circuit)?;
+    if tree.key_set() != server.key_set() {
+        return Err(Error::TreeKeyMismatch {
+            server: server.key_set(),
+            tree: tree.key_set(),
+        });
+    }
     let params = *server.params();
     let mut values: Vec<Option<Digit>> = vec![None; circuit.nodes().len()];
     for level in circuit.schedule() {

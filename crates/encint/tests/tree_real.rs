@@ -141,3 +141,19 @@ fn example_programs_encrypted_match_clear() {
     }
     assert_eq!(n, 6);
 }
+
+#[test]
+fn tree_key_of_another_key_set_is_refused() {
+    let (c, s, _) = keys();
+    let (other, _) = ClientKey::generate_seeded(&DEFAULT_PARAMETERS, 0x0004_0003);
+    let t2 = TreeKey::generate_seeded(&other, 0x0004_0004);
+    assert_eq!(t2.key_set(), other.key_set());
+    let mut b = Builder::new();
+    let x = b.input();
+    let circuit = b.finish(vec![x]);
+    let d = c.encrypt_digit(3);
+    assert!(matches!(
+        run_tree(s, &t2, &circuit, &[&d]),
+        Err(encint::Error::TreeKeyMismatch { server, tree }) if server == s.key_set() && tree == other.key_set()
+    ));
+}

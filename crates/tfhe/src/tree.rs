@@ -129,6 +129,7 @@ pub struct TreeKey {
 
 struct TreeKeyInner {
     params: DigitParameters,
+    key_set: crate::KeySetId,
     fourier_bsk: FourierLweBootstrapKeyOwned,
     /// Rows `(t, l)`, `t` over the big key, `l` over the levels; each row a GLWE ciphertext
     /// (`k + 1` polynomials of `N`) of `s_t · box(X) · q / B^(l+1)`.
@@ -402,6 +403,7 @@ impl TreeKeyInner {
             });
         TreeKeyInner {
             params: p,
+            key_set: client.key_set(),
             fourier_bsk,
             packing,
         }
@@ -606,6 +608,11 @@ impl TreeKey {
     /// The parameter set of this key.
     pub fn params(&self) -> &DigitParameters {
         &self.inner.params
+    }
+
+    /// The key set of the client key this tree key was generated from.
+    pub fn key_set(&self) -> crate::KeySetId {
+        self.inner.key_set
     }
 
     /// First level of the tree on `input`: one keyswitch, modulus switch and blind rotation
