@@ -1,36 +1,84 @@
-//! Property tests of every operation against i128 arithmetic, run by the clear
-//! executor, in Parmesan's form and within the 25 noise budget.
+//! Property tests of every operation against i128 / BigInt arithmetic, run by the
+//! clear executor in every configuration the library ships: Parmesan's form
+//! (`Config::PARMESAN`) and the budgeted form the `Server` builds for the default
+//! parameters (`Config::BUDGET_25`, quadratic weight 25; `encint`'s `real.rs` checks
+//! that the server's configuration is this one). Every circuit is checked against its
+//! configuration's budget, so in the budgeted runs the budget assertion can fail.
+//! Outputs are decoded with folds written here, not with the library's `value_of`.
 
-use encint_arith::{value_of, Arith, Config, SInt};
+use encint_arith::{Arith, Config, MulPlan, SInt, SquarePlan};
 use encint_core::circuit::Builder;
 use encint_core::clear;
 use num_bigint::BigInt;
 use proptest::prelude::*;
 use proptest::test_runner::Config as PtConfig;
 
-/// A random signed binary vector of exactly `len` digits (non-canonical in general).
+/// Every configuration the library ships.
+const CONFIGS: [Config; 2] = [Config::PARMESAN, Config::BUDGET_25];
+
+/// The edge vectors of width `len`: zero, all -1 (the minimum, `-(2^len - 1)`), all 1
+/// (the maximum), the canonical two's-complement extremes `-2^(len-1)` and
+/// `2^(len-1) - 1` (`i64::MIN` / `i64::MAX` at 64 digits), and `(-1, ..., -1, 1)` = 1.
+fn edge(len: usize, kind: u8) -> Vec<i8> {
+    match kind {
+        0 => vec![0; len],
+        1 => vec![-1; len],
+        2 => vec![1; len],
+        3 => (0..len)
+            .map(|i| if i + 1 == len { -1 } else { 0 })
+            .collect(),
+        4 => (0..len).map(|i| if i + 1 == len { 0 } else { 1 }).collect(),
+        _ => (0..len)
+            .map(|i| if i + 1 == len { 1 } else { -1 })
+            .collect(),
+    }
+}
+
+/// A signed binary vector of exactly `len` digits: random (non-canonical in general),
+/// or one of the edge vectors.
 fn digits(len: usize) -> impl Strategy<Value = Vec<i8>> {
-    prop::collection::vec(
-        prop_oneof![4 => -1i8..=1, 1 => Just(-1i8), 1 => Just(0i8)],
-        len..=len,
-    )
+    prop_oneof![
+        6 => prop::collection::vec(
+            prop_oneof![4 => -1i8..=1, 1 => Just(-1i8), 1 => Just(0i8)],
+            len..=len,
+        ),
+        1 => (0u8..6).prop_map(move |k| edge(len, k)),
+    ]
+}
+
+/// A width in 1..=64, with the extremes 1 and 64 drawn often.
+fn width() -> impl Strategy<Value = usize> {
+    prop_oneof![4 => 1usize..=64, 1 => Just(1usize), 1 => Just(64usize)]
 }
 
 /// Two operands of random (possibly unequal) widths in 1..=64.
 fn two_operands() -> impl Strategy<Value = (Vec<i8>, Vec<i8>)> {
-    (1usize..=64, 1usize..=64).prop_flat_map(|(a, b)| (digits(a), digits(b)))
+    (width(), width()).prop_flat_map(|(a, b)| (digits(a), digits(b)))
 }
 
 fn one_operand() -> impl Strategy<Value = Vec<i8>> {
-    (1usize..=64).prop_flat_map(digits)
+    width().prop_flat_map(digits)
 }
 
+/// Scalars: random, small, and the edges 0, ±1, ±2^m, i64::MIN, i64::MAX, i64::MIN + 1.
+fn scalar() -> impl Strategy<Value = i64> {
+    prop_oneof![
+        2 => any::<i64>(),
+        2 => -5000i64..5000,
+        1 => any::<i64>().prop_map(|k| k >> 40),
+        1 => prop::sample::select(vec![0i64, 1, -1, i64::MIN, i64::MAX, i64::MIN + 1]),
+        1 => (0u32..63, any::<bool>()).prop_map(|(m, neg)| if neg { -(1i64 << m) } else { 1i64 << m }),
+    ]
+}
+
+/// Value of an input vector (test-side fold, i128 is wide enough for 64 digits).
 fn value(d: &[i8]) -> i128 {
     d.iter().rev().fold(0i128, |a, &x| a * 2 + i128::from(x))
 }
 
-/// Builds `op` on fresh inputs shaped like the operands, runs it in the clear on
-/// their digits, checks digits stay in {-1,0,1} and returns the output value(s).
+/// Builds `op` on fresh inputs shaped like the operands, checks the circuit against the
+/// configuration's noise budget, runs it in the clear on their digits and returns the
+/// output digits.
 fn run(
     config: Config,
     operands: &[&[i8]],
@@ -59,24 +107,28 @@ fn run(
     out
 }
 
-/// Exact value of output digits (products of 64-digit operands exceed i128).
-fn as_big(out: &[i64]) -> BigInt {
+fn check_range(out: &[i64]) {
     assert!(
         out.iter().all(|d| (-1..=1).contains(d)),
         "digits out of range: {out:?}"
     );
+}
+
+/// Exact value of output digits (products of 64-digit operands exceed i128).
+fn as_big(out: &[i64]) -> BigInt {
+    check_range(out);
     out.iter().rev().fold(BigInt::from(0), |a, &d| a * 2 + d)
 }
 
+/// Value of output digits as i128 (a test-side fold; panics if it does not fit).
 fn as_int(out: &[i64]) -> i128 {
-    assert!(
-        out.iter().all(|d| (-1..=1).contains(d)),
-        "digits out of range: {out:?}"
-    );
-    value_of(out).unwrap()
+    check_range(out);
+    out.iter().rev().fold(0i128, |a, &d| {
+        a.checked_mul(2)
+            .and_then(|a| a.checked_add(i128::from(d)))
+            .expect("output fits in i128")
+    })
 }
-
-const CONFIGS: [Config; 2] = [Config::PARMESAN, Config::BUDGET_25];
 
 fn cases(n: u32) -> PtConfig {
     PtConfig {
@@ -90,104 +142,238 @@ proptest! {
 
     #[test]
     fn add((x, y) in two_operands()) {
-        let out = run(Config::PARMESAN, &[&x, &y], |a, b, i| a.add(b, &i[0], &i[1]).digits);
-        prop_assert_eq!(as_int(&out), value(&x) + value(&y));
+        for c in CONFIGS {
+            let out = run(c, &[&x, &y], |a, b, i| a.add(b, &i[0], &i[1]).digits);
+            prop_assert_eq!(as_int(&out), value(&x) + value(&y));
+        }
     }
 
     #[test]
     fn sub((x, y) in two_operands()) {
-        let out = run(Config::PARMESAN, &[&x, &y], |a, b, i| a.sub(b, &i[0], &i[1]).digits);
-        prop_assert_eq!(as_int(&out), value(&x) - value(&y));
+        for c in CONFIGS {
+            let out = run(c, &[&x, &y], |a, b, i| a.sub(b, &i[0], &i[1]).digits);
+            prop_assert_eq!(as_int(&out), value(&x) - value(&y));
+        }
+    }
+
+    /// `x ± 2^k·x`: both operands carry the same input noises (the shared-noise branch
+    /// of the addition in budgeted forms).
+    #[test]
+    fn add_shared_noise(x in one_operand(), k in 0usize..6) {
+        for c in CONFIGS {
+            let out = run(c, &[&x], |a, b, i| {
+                let s = i[0].shl(b, k);
+                a.add(b, &i[0], &s).digits
+            });
+            prop_assert_eq!(as_int(&out), value(&x) + (value(&x) << k));
+            let out = run(c, &[&x], |a, b, i| {
+                let s = i[0].shl(b, k);
+                a.sub(b, &s, &i[0]).digits
+            });
+            prop_assert_eq!(as_int(&out), (value(&x) << k) - value(&x));
+        }
     }
 
     #[test]
     fn neg_and_shl(x in one_operand(), k in 0usize..20) {
-        let out = run(Config::PARMESAN, &[&x], |_, b, i| {
-            let n = i[0].neg(b);
-            n.shl(b, k).digits
-        });
-        prop_assert_eq!(as_int(&out), -value(&x) << k);
+        for c in CONFIGS {
+            let out = run(c, &[&x], |_, b, i| {
+                let n = i[0].neg(b);
+                n.shl(b, k).digits
+            });
+            prop_assert_eq!(as_int(&out), -value(&x) << k);
+        }
     }
 
     #[test]
-    fn shr(x in one_operand(), k in 0usize..70, c in 0usize..2) {
-        let out = run(CONFIGS[c], &[&x], |a, b, i| a.shr(b, &i[0], k).digits);
-        prop_assert_eq!(as_int(&out), value(&x).div_euclid(1i128 << k));
+    fn shr(x in one_operand(), k in 0usize..70) {
+        for c in CONFIGS {
+            let out = run(c, &[&x], |a, b, i| a.shr(b, &i[0], k).digits);
+            prop_assert_eq!(as_int(&out), value(&x).div_euclid(1i128 << k));
+        }
     }
 
     #[test]
-    fn scalar_mul(x in one_operand(), k in any::<i64>(), small in -5000i64..5000, pick in 0u8..3) {
-        let k = match pick { 0 => k, 1 => small, _ => k >> 40 };
-        let out = run(Config::PARMESAN, &[&x], |a, b, i| a.scalar_mul(b, &i[0], k).digits);
-        prop_assert_eq!(as_int(&out), value(&x) * i128::from(k));
+    fn scalar_mul(x in one_operand(), k in scalar()) {
+        for c in CONFIGS {
+            let out = run(c, &[&x], |a, b, i| a.scalar_mul(b, &i[0], k).digits);
+            prop_assert_eq!(as_int(&out), value(&x) * i128::from(k));
+        }
     }
 
     #[test]
-    fn signum(x in one_operand(), c in 0usize..2) {
-        let out = run(CONFIGS[c], &[&x], |a, b, i| vec![a.signum(b, &i[0])]);
-        prop_assert_eq!(i128::from(out[0]), value(&x).signum());
+    fn signum(x in one_operand()) {
+        for c in CONFIGS {
+            let out = run(c, &[&x], |a, b, i| vec![a.signum(b, &i[0])]);
+            prop_assert_eq!(i128::from(out[0]), value(&x).signum());
+        }
     }
 
     #[test]
-    fn comparisons((x, y) in two_operands(), c in 0usize..2) {
-        let out = run(CONFIGS[c], &[&x, &y], |a, b, i| vec![
-            a.lt(b, &i[0], &i[1]), a.le(b, &i[0], &i[1]), a.gt(b, &i[0], &i[1]),
-            a.ge(b, &i[0], &i[1]), a.eq(b, &i[0], &i[1]), a.ne(b, &i[0], &i[1]),
-        ]);
-        let (vx, vy) = (value(&x), value(&y));
-        let want = [vx < vy, vx <= vy, vx > vy, vx >= vy, vx == vy, vx != vy].map(i64::from);
-        prop_assert_eq!(out, want.to_vec());
+    fn comparisons((x, y) in two_operands()) {
+        for c in CONFIGS {
+            let out = run(c, &[&x, &y], |a, b, i| vec![
+                a.lt(b, &i[0], &i[1]), a.le(b, &i[0], &i[1]), a.gt(b, &i[0], &i[1]),
+                a.ge(b, &i[0], &i[1]), a.eq(b, &i[0], &i[1]), a.ne(b, &i[0], &i[1]),
+            ]);
+            let (vx, vy) = (value(&x), value(&y));
+            let want = [vx < vy, vx <= vy, vx > vy, vx >= vy, vx == vy, vx != vy].map(i64::from);
+            prop_assert_eq!(out, want.to_vec());
+        }
     }
 
     #[test]
-    fn max_min((x, y) in two_operands(), c in 0usize..2) {
-        let mx = run(CONFIGS[c], &[&x, &y], |a, b, i| a.max(b, &i[0], &i[1]).digits);
-        let mn = run(CONFIGS[c], &[&x, &y], |a, b, i| a.min(b, &i[0], &i[1]).digits);
-        prop_assert_eq!(as_int(&mx), value(&x).max(value(&y)));
-        prop_assert_eq!(as_int(&mn), value(&x).min(value(&y)));
+    fn max_min((x, y) in two_operands()) {
+        for c in CONFIGS {
+            let mx = run(c, &[&x, &y], |a, b, i| a.max(b, &i[0], &i[1]).digits);
+            let mn = run(c, &[&x, &y], |a, b, i| a.min(b, &i[0], &i[1]).digits);
+            prop_assert_eq!(as_int(&mx), value(&x).max(value(&y)));
+            prop_assert_eq!(as_int(&mn), value(&x).min(value(&y)));
+        }
     }
 
     #[test]
-    fn abs(x in one_operand(), c in 0usize..2) {
-        let out = run(CONFIGS[c], &[&x], |a, b, i| a.abs(b, &i[0]).digits);
-        prop_assert_eq!(as_int(&out), value(&x).abs());
+    fn abs(x in one_operand()) {
+        for c in CONFIGS {
+            let out = run(c, &[&x], |a, b, i| a.abs(b, &i[0]).digits);
+            prop_assert_eq!(as_int(&out), value(&x).abs());
+        }
     }
 
     #[test]
-    fn round(x in one_operand(), i in 0usize..70, c in 0usize..2) {
-        let out = run(CONFIGS[c], &[&x], |a, b, ins| a.round_at(b, &ins[0], i).digits);
-        let v = value(&x);
-        let want = if i == 0 { v } else { (v + (1i128 << (i - 1))).div_euclid(1i128 << i) << i };
-        prop_assert_eq!(as_int(&out), want);
+    fn round(x in one_operand(), i in 0usize..70) {
+        for c in CONFIGS {
+            let out = run(c, &[&x], |a, b, ins| a.round_at(b, &ins[0], i).digits);
+            let v = value(&x);
+            let want = if i == 0 { v } else { (v + (1i128 << (i - 1))).div_euclid(1i128 << i) << i };
+            prop_assert_eq!(as_int(&out), want);
+        }
     }
 }
 
 proptest! {
-    // Products of 64-digit operands are large circuits: fewer cases per run, but
-    // every width 1..=64 is reached across cases (and by the exhaustive tests below).
-    #![proptest_config(cases(1000))]
+    // Products of up to 64-digit operands are large circuits; every width 1..=64 is
+    // reached across cases (and by the exhaustive tests below).
+    #![proptest_config(cases(500))]
 
     #[test]
-    fn mul((x, y) in (1usize..=64, 1usize..=64).prop_flat_map(|(a, b)| (digits(a), digits(b)))) {
-        let out = run(Config::PARMESAN, &[&x, &y], |a, b, i| a.mul(b, &i[0], &i[1]).digits);
-        prop_assert_eq!(as_big(&out), BigInt::from(value(&x)) * value(&y));
+    fn mul((x, y) in two_operands()) {
+        for c in CONFIGS {
+            let out = run(c, &[&x, &y], |a, b, i| a.mul(b, &i[0], &i[1]).digits);
+            prop_assert_eq!(as_big(&out), BigInt::from(value(&x)) * value(&y));
+        }
     }
 
     #[test]
     fn mul_low((x, y) in two_operands()) {
         let n = x.len().max(y.len());
-        let out = run(Config::BUDGET_25, &[&x, &y], |a, b, i| a.mul_low(b, &i[0], &i[1], n).digits);
-        prop_assert!(out.len() <= n);
-        let modulus = BigInt::from(1) << n;
-        let got = as_big(&out);
-        let want = BigInt::from(value(&x)) * value(&y);
-        prop_assert_eq!(((got - want) % &modulus + &modulus) % &modulus, BigInt::from(0));
+        for c in CONFIGS {
+            let out = run(c, &[&x, &y], |a, b, i| a.mul_low(b, &i[0], &i[1], n).digits);
+            prop_assert!(out.len() <= n);
+            let modulus = BigInt::from(1) << n;
+            let got = as_big(&out);
+            let want = BigInt::from(value(&x)) * value(&y);
+            prop_assert_eq!(((got - want) % &modulus + &modulus) % &modulus, BigInt::from(0));
+        }
     }
 
     #[test]
     fn square(x in one_operand()) {
-        let out = run(Config::PARMESAN, &[&x], |a, b, i| a.square(b, &i[0]).digits);
-        prop_assert_eq!(as_big(&out), BigInt::from(value(&x)) * value(&x));
+        for c in CONFIGS {
+            let out = run(c, &[&x], |a, b, i| a.square(b, &i[0]).digits);
+            prop_assert_eq!(as_big(&out), BigInt::from(value(&x)) * value(&x));
+        }
+    }
+}
+
+/// The multiplication plans a product of these lengths can take: both schoolbook
+/// summations and Karatsuba at the splits the cost model considers (`n/2`, `⌈n/2⌉`)
+/// plus a random split in `1..n`.
+fn mul_plans(n: usize, m: usize, split: usize) -> Vec<MulPlan> {
+    let mut plans = vec![
+        MulPlan::Schoolbook { tree: false },
+        MulPlan::Schoolbook { tree: true },
+    ];
+    if n >= 2 {
+        for low in [n / 2, n.div_ceil(2), 1 + split % (n - 1)] {
+            if low < n.max(m) && !plans.contains(&MulPlan::Karatsuba { low }) {
+                plans.push(MulPlan::Karatsuba { low });
+            }
+        }
+    }
+    plans
+}
+
+/// The squaring plans of a length: direct (up to 3 digits), symmetric, and divide and
+/// conquer at `n/2`, `⌈n/2⌉` and a random split.
+fn square_plans(n: usize, split: usize) -> Vec<SquarePlan> {
+    let mut plans = vec![SquarePlan::Symmetric];
+    if n <= 3 {
+        plans.push(SquarePlan::Direct);
+    }
+    if n >= 2 {
+        for low in [n / 2, n.div_ceil(2), 1 + split % (n - 1)] {
+            if (1..n).contains(&low) && !plans.contains(&SquarePlan::DivideAndConquer { low }) {
+                plans.push(SquarePlan::DivideAndConquer { low });
+            }
+        }
+    }
+    plans
+}
+
+proptest! {
+    // Every plan, called directly (the cost model picks only one per length).
+    #![proptest_config(cases(200))]
+
+    #[test]
+    fn every_mul_plan((x, y) in two_operands(), split in any::<usize>()) {
+        let want = BigInt::from(value(&x)) * value(&y);
+        for plan in mul_plans(x.len(), y.len(), split) {
+            for c in CONFIGS {
+                let out = run(c, &[&x, &y], |a, b, i| match plan {
+                    MulPlan::Schoolbook { tree } => a.mul_schoolbook(b, &i[0], &i[1], tree),
+                    MulPlan::Karatsuba { low } => a.mul_karatsuba(b, &i[0], &i[1], low),
+                }.digits);
+                prop_assert_eq!(as_big(&out), want.clone(), "{:?} {:?}", plan, c);
+            }
+        }
+    }
+
+    #[test]
+    fn every_square_plan(x in one_operand(), split in any::<usize>()) {
+        let want = BigInt::from(value(&x)) * value(&x);
+        for plan in square_plans(x.len(), split) {
+            for c in CONFIGS {
+                let out = run(c, &[&x], |a, b, i| match plan {
+                    SquarePlan::Direct => a.square_direct(b, &i[0]),
+                    SquarePlan::Symmetric => a.square_symmetric(b, &i[0]),
+                    SquarePlan::DivideAndConquer { low } => a.square_dnc(b, &i[0], low),
+                }.digits);
+                prop_assert_eq!(as_big(&out), want.clone(), "{:?} {:?}", plan, c);
+            }
+        }
+    }
+}
+
+/// The plans the cost model picks are among those tested above, for every length pair.
+#[test]
+fn chosen_plans_are_tested_plans() {
+    for c in CONFIGS {
+        let ar = Arith::new(c);
+        for n in 1..=64usize {
+            for m in [1, n.div_ceil(2), n] {
+                let p = ar.mul_plan(n, m);
+                assert!(
+                    match p {
+                        MulPlan::Schoolbook { .. } => true,
+                        MulPlan::Karatsuba { low } => low == n / 2 || low == n.div_ceil(2),
+                    },
+                    "{n}x{m}: {p:?}"
+                );
+            }
+            let s = ar.square_plan(n);
+            assert!(square_plans(n, 0).contains(&s), "{n}: {s:?}");
+        }
     }
 }
 
@@ -285,7 +471,8 @@ fn edge_cases_all_ops() {
 
 #[test]
 fn exhaustive_small_widths() {
-    // Every pair of 3-digit signed binary vectors (27 x 27), unequal lengths too.
+    // Every pair of 3-digit signed binary vectors (27 x 27) and every 3-digit vector
+    // against every 2-digit one (27 x 9, unequal lengths), in every configuration.
     let all = |n: usize| -> Vec<Vec<i8>> {
         (0..3usize.pow(n as u32))
             .map(|mut v| {
@@ -299,9 +486,11 @@ fn exhaustive_small_widths() {
             })
             .collect()
     };
-    for x in all(3) {
-        for y in all(2) {
-            check_all(Config::BUDGET_25, &x, &y);
+    for c in CONFIGS {
+        for x in all(3) {
+            for y in all(3).into_iter().chain(all(2)) {
+                check_all(c, &x, &y);
+            }
         }
     }
 }

@@ -28,8 +28,128 @@ fn chain_statistic_beats_parmesan() {
     let (ok, out, err) = encint(&["chains", "--stats", "--json"]);
     assert!(ok, "{err}");
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    // Paper bound (seed 000, Appendix B: Parmesan's average is 3.10).
     assert!(v["average"].as_f64().unwrap() <= 3.10, "{v}");
-    assert!(v["windows"].as_u64().unwrap() > 0);
+    // Exact figures of README.md ("1552 distinct windows, 4720 additions, average 3.04").
+    assert!(
+        readme().contains("1552 distinct windows, 4720 additions, average 3.04"),
+        "README.md no longer states the chain statistic this test pins"
+    );
+    assert_eq!(v["windows"].as_u64(), Some(1552), "{v}");
+    assert_eq!(v["total"].as_u64(), Some(4720), "{v}");
+    assert_eq!(format!("{:.2}", v["average"].as_f64().unwrap()), "3.04");
+}
+
+fn readme() -> String {
+    std::fs::read_to_string(format!("{}/../../README.md", env!("CARGO_MANIFEST_DIR")))
+        .expect("README.md")
+}
+
+/// One row of the README's cost table: op, bits, scalar argument, bootstraps, depth,
+/// Parmesan's bootstraps and depth.
+type Row = (&'static str, u64, Option<i64>, u64, u64, u64, u64);
+
+/// The rows of README.md's "Cost of the operations" table (Parmesan's forms). Each group
+/// is one table line, quoted in `README_LINES` below.
+const README_ROWS: &[Row] = &[
+    ("add", 4, None, 8, 2, 8, 2),
+    ("add", 8, None, 16, 2, 16, 2),
+    ("add", 16, None, 32, 2, 32, 2),
+    ("add", 32, None, 64, 2, 64, 2),
+    ("sub", 4, None, 8, 2, 8, 2),
+    ("sub", 8, None, 16, 2, 16, 2),
+    ("sub", 16, None, 32, 2, 32, 2),
+    ("sub", 32, None, 64, 2, 64, 2),
+    ("scalar_mul", 16, Some(4095), 32, 2, 32, 2),
+    ("scalar_mul", 16, Some(4097), 32, 2, 32, 2),
+    ("scalar_mul", 16, Some(4096), 0, 0, 0, 0),
+    ("scalar_mul", 16, Some(805), 108, 6, 114, 6),
+    ("scalar_mul", 16, Some(3195), 108, 6, 114, 6),
+    ("mul", 4, None, 40, 7, 40, 7),
+    ("mul", 8, None, 176, 15, 176, 15),
+    ("mul", 16, None, 725, 23, 725, 23),
+    ("mul", 32, None, 2617, 41, 2617, 41),
+    ("squ", 4, None, 24, 5, 24, 5),
+    ("squ", 8, None, 118, 7, 122, 11),
+    ("squ", 16, None, 454, 9, 488, 19),
+    ("squ", 32, None, 1722, 11, 1837, 27),
+    ("sgn", 32, None, 11, 3, 11, 3),
+    ("max", 32, None, 109, 6, 109, 6),
+    ("round", 32, Some(5), 56, 4, 56, 4),
+];
+
+/// The README lines `README_ROWS` transcribes (the test fails if one is edited without it).
+const README_LINES: &[&str] = &[
+    "| add, sub | 4, 8, 16, 32 | 8, 16, 32, 64 / 2 | same |",
+    "| scalar_mul x4095, x4097 | 16 | 32 / 2 | 32 / 2 |",
+    "| scalar_mul x4096 | 16 | 0 / 0 | 0 / 0 |",
+    "| scalar_mul x805, x3195 | 16 | **108** / 6 | 114 / 6 |",
+    "| mul | 4, 8, 16, 32 | 40, 176, 725, 2617 / 7, 15, 23, 41 | same |",
+    "| squ | 4, 8, 16, 32 | 24, **118, 454, 1722** / 5, **7, 9, 11** | 24, 122, 488, 1837 / 5, 11, 19, 27 |",
+    "| sgn | 32 | 11 / 3 | 11 / 3 |",
+    "| max | 32 | 109 / 6 | 109 / 6 |",
+    "| round at 5 | 32 | 56 / 4 | 56 / 4 |",
+    // The budget forms and the weights of Parmesan's forms:
+    "sgn 15 / 3, max 143 / 7, round 58 / 5 (all other rows unchanged, weight <= 21).",
+    "have LUT inputs of quadratic",
+    "weight 85 (signum's first level)",
+];
+
+fn cost_rows(args: &[&str]) -> Vec<serde_json::Value> {
+    let (ok, out, err) = encint(args);
+    assert!(ok, "{err}");
+    serde_json::from_str(&out).expect("JSON array")
+}
+
+fn check_row(r: &serde_json::Value, want: &Row, pbs: u64, depth: u64) {
+    let (op, bits, arg, _, _, ppbs, pdepth) = *want;
+    assert_eq!(r["op"].as_str(), Some(op), "{r}");
+    assert_eq!(r["bits"].as_u64(), Some(bits), "{r}");
+    assert_eq!(r["arg"].as_i64(), arg, "{r}");
+    assert_eq!(
+        (r["pbs"].as_u64(), r["depth"].as_u64()),
+        (Some(pbs), Some(depth)),
+        "{r}"
+    );
+    assert_eq!(
+        (r["parmesan_pbs"].as_u64(), r["parmesan_depth"].as_u64()),
+        (Some(ppbs), Some(pdepth)),
+        "{r}"
+    );
+}
+
+/// Pins every row of README.md's cost table ("Cost of the operations") and the budget
+/// forms stated below it ("sgn 15 / 3, max 143 / 7, round 58 / 5 ... weight <= 21").
+#[test]
+fn cost_rows_match_the_readme_exactly() {
+    let text = readme();
+    for line in README_LINES {
+        assert!(text.contains(line), "README.md no longer contains: {line}");
+    }
+    let rows = cost_rows(&["cost", "--json"]);
+    assert_eq!(rows.len(), README_ROWS.len());
+    for (r, want) in rows.iter().zip(README_ROWS) {
+        check_row(r, want, want.3, want.4);
+        // Parmesan's forms: signum, maximum and rounding at weight 85, the rest <= 20.
+        let q = r["qweight"].as_u64().unwrap();
+        if matches!(want.0, "sgn" | "max" | "round") {
+            assert_eq!(q, 85, "{r}");
+        } else {
+            assert!(q <= 20, "{r}");
+        }
+    }
+    let budget = cost_rows(&["cost", "--json", "--budget", "25"]);
+    assert_eq!(budget.len(), README_ROWS.len());
+    for (r, want) in budget.iter().zip(README_ROWS) {
+        let (pbs, depth) = match want.0 {
+            "sgn" => (15, 3),
+            "max" => (143, 7),
+            "round" => (58, 5),
+            _ => (want.3, want.4),
+        };
+        check_row(r, want, pbs, depth);
+        assert!(r["qweight"].as_u64().unwrap() <= 21, "{r}");
+    }
 }
 
 #[test]
@@ -91,6 +211,8 @@ fn asm_errors_are_typed_with_positions() {
     }
     let (ok, _, _) = encint(&["asm", "run", "/nonexistent.asm", "--clear"]);
     assert!(!ok);
+    // README.md and docs/ISA.md: "89 instructions" / "`encint asm list` prints all 89".
     let (ok, out, _) = encint(&["asm", "list"]);
-    assert!(ok && out.lines().count() >= 80);
+    assert!(ok);
+    assert_eq!(out.lines().count(), 89, "{out}");
 }

@@ -252,26 +252,66 @@ mod tests {
 
         #[test]
         fn standard_binary_matches(d in signed_vec(100)) {
-            let v = to_i128(&d).unwrap();
+            // The value by a fold written here (not `to_i128`).
+            let v = fold(&d);
             let (neg, bits) = to_standard_binary(&d).unwrap();
             prop_assert_eq!(bits.len(), d.len());
-            let mag: i128 = bits.iter().enumerate().map(|(i, &b)| i128::from(b) << i).sum();
-            prop_assert_eq!(if neg { -mag } else { mag }, v);
             prop_assert!(bits.iter().all(|&b| b <= 1));
+            prop_assert_eq!(neg, v < 0);
+            // The bits of |v| by shifts of the native integer.
+            for (i, &b) in bits.iter().enumerate() {
+                let want = if i < 127 { ((v.unsigned_abs() >> i) & 1) as u8 } else { 0 };
+                prop_assert_eq!(b, want, "bit {}", i);
+            }
         }
 
         #[test]
         fn twos_complement_matches(d in signed_vec(70), width in 1u32..=100) {
-            let v = to_i128(&d).unwrap();
+            let v = fold(&d);
             let fits = v >= -(1i128 << (width - 1)) && v < (1i128 << (width - 1));
             match to_twos_complement(&d, width) {
                 Ok(bits) => {
                     prop_assert!(fits);
                     prop_assert_eq!(bits.len(), width as usize);
-                    prop_assert_eq!(from_twos_complement(&bits).unwrap(), v);
+                    // Against the machine's own two's complement: bit i of the i128
+                    // (an arithmetic shift sign-extends), not against our inverse.
+                    for (i, &b) in bits.iter().enumerate() {
+                        prop_assert_eq!(b, ((v >> i) & 1) as u8, "bit {}", i);
+                    }
                 }
                 Err(_) => prop_assert!(!fits),
             }
+        }
+
+        #[test]
+        fn from_twos_complement_matches(v in any::<i64>(), width in 1u32..=100) {
+            // Reduce v into the width's range by arithmetic, then give the machine's bits.
+            let w = width.min(64);
+            let v = i128::from(v) >> (64 - w);
+            let bits: Vec<u8> = (0..width).map(|i| ((v >> i) & 1) as u8).collect();
+            prop_assert_eq!(from_twos_complement(&bits).unwrap(), v);
+        }
+    }
+
+    /// Value of a digit vector by a fold written in the test.
+    fn fold(d: &[i8]) -> i128 {
+        d.iter().rev().fold(0i128, |a, &x| 2 * a + i128::from(x))
+    }
+
+    #[test]
+    fn twos_complement_edges() {
+        // -2^(w-1) and 2^(w-1) - 1 at every width, written directly in binary.
+        for w in 1u32..=100 {
+            let min: Vec<u8> = (0..w).map(|i| u8::from(i + 1 == w)).collect();
+            let max: Vec<u8> = (0..w).map(|i| u8::from(i + 1 != w)).collect();
+            let vmin = -(1i128 << (w - 1));
+            let vmax = (1i128 << (w - 1)) - 1;
+            assert_eq!(to_twos_complement(&from_i128(vmin), w).unwrap(), min);
+            assert_eq!(to_twos_complement(&from_i128(vmax), w).unwrap(), max);
+            assert_eq!(from_twos_complement(&min).unwrap(), vmin);
+            assert_eq!(from_twos_complement(&max).unwrap(), vmax);
+            assert!(to_twos_complement(&from_i128(vmax + 1), w).is_err());
+            assert!(to_twos_complement(&from_i128(vmin - 1), w).is_err());
         }
     }
 }

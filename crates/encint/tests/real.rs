@@ -1,4 +1,5 @@
-//! Real encrypted execution of every operation at small widths, against i128.
+//! Real encrypted execution of every operation (random operands at 2, 5, 8 bits; edge
+//! operands at 8 and 16 bits; edge scalars), against i128.
 
 use std::sync::{Arc, OnceLock};
 
@@ -44,32 +45,10 @@ fn reference(op: Op, x: i128, y: i128, bits: usize) -> i128 {
 
 #[test]
 fn every_operation_at_small_widths() {
-    let (client, server) = keys();
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
-    let ops = [
-        Op::Add,
-        Op::Sub,
-        Op::Neg,
-        Op::Mul,
-        Op::MulLow,
-        Op::ScalarMul(-805),
-        Op::ScalarMul(4097),
-        Op::Square,
-        Op::Signum,
-        Op::Max,
-        Op::Min,
-        Op::Abs,
-        Op::Round(3),
-        Op::Lt,
-        Op::Le,
-        Op::Gt,
-        Op::Ge,
-        Op::Eq,
-        Op::Ne,
-    ];
     for bits in [2usize, 5, 8] {
         let lim = (1i128 << (bits - 1)) - 1;
-        for op in ops {
+        for op in OPS {
             let x: i128 = rng.gen_range(-lim..=lim);
             // Equal operands now and then, so eq/le/ge see both outcomes.
             let y: i128 = if rng.gen_bool(0.25) {
@@ -77,25 +56,90 @@ fn every_operation_at_small_widths() {
             } else {
                 rng.gen_range(-lim..=lim)
             };
-            let ex = encrypt(client, x, bits).unwrap();
-            let ey = encrypt(client, y, bits).unwrap();
-            let args: Vec<&EncInt> = if op.arity() == 1 {
-                vec![&ex]
-            } else {
-                vec![&ex, &ey]
-            };
-            let (out, cost) = server.apply(op, &args).unwrap();
-            let mut got = decrypt(client, &out).unwrap();
-            if op == Op::MulLow {
-                got = got.rem_euclid(1i128 << bits);
-            }
-            assert_eq!(
-                got,
-                reference(op, x, y, bits),
-                "{op:?} x={x} y={y} bits={bits} cost={cost:?}"
-            );
+            check(op, x, y, bits);
         }
     }
+}
+
+/// Every operation with its arguments at one width.
+const OPS: [Op; 19] = [
+    Op::Add,
+    Op::Sub,
+    Op::Neg,
+    Op::Mul,
+    Op::MulLow,
+    Op::ScalarMul(-805),
+    Op::ScalarMul(4097),
+    Op::Square,
+    Op::Signum,
+    Op::Max,
+    Op::Min,
+    Op::Abs,
+    Op::Round(3),
+    Op::Lt,
+    Op::Le,
+    Op::Gt,
+    Op::Ge,
+    Op::Eq,
+    Op::Ne,
+];
+
+/// Runs `op` on encrypted `x`, `y` (`bits` digits each), checks against i128 and returns
+/// the number of bootstraps.
+fn check(op: Op, x: i128, y: i128, bits: usize) -> u64 {
+    let (client, server) = keys();
+    let ex = encrypt(client, x, bits).unwrap();
+    let ey = encrypt(client, y, bits).unwrap();
+    let args: Vec<&EncInt> = if op.arity() == 1 {
+        vec![&ex]
+    } else {
+        vec![&ex, &ey]
+    };
+    let (out, cost) = server.apply(op, &args).unwrap();
+    let mut got = decrypt(client, &out).unwrap();
+    if op == Op::MulLow {
+        got = got.rem_euclid(1i128 << bits);
+    }
+    assert_eq!(
+        got,
+        reference(op, x, y, bits),
+        "{op:?} x={x} y={y} bits={bits} cost={cost:?}"
+    );
+    cost.bootstraps
+}
+
+/// Edge operands of a width: 0, ±1, the two's-complement extremes and the extremes of
+/// the digit vector (all digits 1 / all -1).
+fn edges(bits: usize) -> [i128; 7] {
+    let half = 1i128 << (bits - 1);
+    let full = (1i128 << bits) - 1;
+    [0, 1, -1, half - 1, -half, full, -full]
+}
+
+/// Every operation on edge operands: at 16 bits once each (operation `i` on edges `i` and
+/// `i + 3`, so every edge appears on both sides), at 8 bits on the extreme digit vectors
+/// `(2^8-1, -(2^8-1))` and the two's-complement extremes `(-128, 127)`; edge scalars
+/// (0, ±1, i64::MIN, i64::MAX, -2^20) at 8 bits. About 3600 bootstraps. The server runs the
+/// budgeted forms.
+#[test]
+fn every_operation_on_edge_values_at_8_and_16_bits() {
+    let (_, server) = keys();
+    // The configuration the arith property tests cover as "the server's" is this one.
+    assert_eq!(server.arith().config(), encint::Config::BUDGET_25);
+    let mut pbs = 0;
+    let e16 = edges(16);
+    for (i, op) in OPS.into_iter().enumerate() {
+        pbs += check(op, e16[i % 7], e16[(i + 3) % 7], 16);
+    }
+    let e8 = edges(8);
+    for op in OPS {
+        pbs += check(op, e8[5], e8[6], 8);
+        pbs += check(op, e8[4], e8[3], 8);
+    }
+    for k in [0i64, 1, -1, -(1 << 20), i64::MAX, i64::MIN] {
+        pbs += check(Op::ScalarMul(k), e8[4], 0, 8);
+    }
+    eprintln!("{pbs} bootstraps");
 }
 
 #[test]

@@ -84,7 +84,7 @@ fn lut_eval_random_and_extreme_pairs() {
         alternating(),
         random_table(&mut rng),
     ];
-    // 16 random pairs per table plus the extreme nibbles {0, 1, 14, 15}².
+    // 8 random pairs per table plus the extreme nibbles {0, 1, 14, 15}².
     let mut pairs: Vec<(i64, i64, usize)> = Vec::new();
     for ti in 0..tables.len() {
         for _ in 0..8 {
@@ -247,26 +247,56 @@ fn measure(samples: usize, seed: u64) -> (f64, f64, f64) {
     (vf, v1, v2)
 }
 
-/// Slack for the estimation error of a variance ratio over `n` samples (≈ 3 standard errors).
-fn slack(n: usize) -> f64 {
-    1.0 + 3.0 * (4.0 / n as f64).sqrt()
+/// The quadratic weight the IR charges a tree-LUT output (`encint_core::circuit::TREE_QWEIGHT`;
+/// `crates/encint/src/tree_exec.rs` checks at compile time that it covers
+/// [`SECOND_LEVEL_QWEIGHT_BOUND`]).
+const CHARGED_TREE_QWEIGHT: f64 = 2.0;
+
+/// Relative standard error of a ratio of two independent sample variances over `n` samples
+/// each (`sqrt(2/n)` each, added in quadrature).
+fn ratio_se(n: usize) -> f64 {
+    (4.0 / n as f64).sqrt()
 }
 
-/// Cheap noise check (64 samples, bounds widened by the estimation error).
+/// LUTeval and first-level noise against the weights the IR charges, over 400 samples.
+///
+/// The failure probability of a circuit (2^-129.6 per rotation) holds if every rotation
+/// input stays within quadratic weight 25, with a LUTeval output counted as weight
+/// [`CHARGED_TREE_QWEIGHT`] = 2 and a first-level output as [`FIRST_LEVEL_QWEIGHT_BOUND`]
+/// (0.25) of a fresh bootstrap's variance. So the claims to test are
+/// `r2 = var(LUTeval) / var(PBS) <= 2` and `r1 = var(first level) / var(PBS) <= 0.25`.
+///
+/// Threshold derivation: the ratio estimate `r̂` has relative standard error
+/// `s = sqrt(4/n)` (0.1 at n = 400). We require the 3-standard-error *upper* confidence bound
+/// to lie within the charge: `r̂·(1 + 3s) <= 2`, i.e. `r̂ <= 1.54`. If the true ratio were at
+/// or above the charge, `r̂` would have to fall about 3 standard errors below it, which
+/// happens with probability ≈ 0.13 %; the former check (`r̂ <= 1.25·(1 + 3·sqrt(4/64))`,
+/// i.e. 2.19 over 64 samples) accepted ratios above the charge. The documented measurement
+/// (docs/ISA.md: "1.19 of a fresh bootstrap's variance (measured; bound used: 1.25)") is
+/// checked the other way, as a claim that must not be rejected at 3 standard errors:
+/// `r̂ <= 1.25·(1 + 3s)`.
+///
+/// Measured (seeded keys): σ fresh 2^-14.93, first level 2^-16.44 (ratio 0.124), lut_eval
+/// 2^-14.86 (ratio 1.09).
 #[test]
-fn noise_cheap() {
-    let (vf, v1, v2) = measure(64, 4);
-    assert!(v1 / vf <= FIRST_LEVEL_QWEIGHT_BOUND * slack(64));
-    assert!(v2 / vf <= SECOND_LEVEL_QWEIGHT_BOUND * slack(64));
-}
-
-/// Noise measurement over 400 samples: `cargo test --release -p encint-tfhe --test tree --
-/// --ignored --nocapture`. Measured: σ fresh 2^-14.81, first level 2^-16.42 (ratio 0.11),
-/// lut_eval 2^-14.69 (ratio 1.19).
-#[test]
-#[ignore]
-fn noise_measurement() {
-    let (vf, v1, v2) = measure(400, 5);
-    assert!(v1 / vf <= FIRST_LEVEL_QWEIGHT_BOUND);
-    assert!(v2 / vf <= SECOND_LEVEL_QWEIGHT_BOUND * slack(400));
+fn noise_within_charged_weights() {
+    let n = 400;
+    let (vf, v1, v2) = measure(n, 5);
+    let s = ratio_se(n);
+    assert!(
+        v2 / vf * (1.0 + 3.0 * s) <= CHARGED_TREE_QWEIGHT,
+        "LUTeval variance ratio {:.3}: its upper bound {:.3} exceeds the charged weight 2",
+        v2 / vf,
+        v2 / vf * (1.0 + 3.0 * s)
+    );
+    assert!(
+        v2 / vf <= SECOND_LEVEL_QWEIGHT_BOUND * (1.0 + 3.0 * s),
+        "LUTeval variance ratio {:.3} rejects the documented bound 1.25",
+        v2 / vf
+    );
+    assert!(
+        v1 / vf * (1.0 + 3.0 * s) <= FIRST_LEVEL_QWEIGHT_BOUND,
+        "first-level variance ratio {:.3} exceeds the bound 0.25",
+        v1 / vf
+    );
 }
