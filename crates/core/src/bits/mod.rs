@@ -340,6 +340,12 @@ impl BitBuilder {
         if then == other {
             return then;
         }
+        if sel == then {
+            return self.or(sel, other);
+        }
+        if sel == other {
+            return self.and(sel, then);
+        }
         match (self.const_value(then), self.const_value(other)) {
             (Some(true), Some(false)) => sel,
             (Some(false), Some(true)) => self.not(sel),
