@@ -156,6 +156,14 @@ impl Server {
         &self.key
     }
 
+    /// Runs `f` on this server's thread pool (or the current one if it has none).
+    pub(crate) fn install<R: Send>(&self, f: impl FnOnce() -> R + Send) -> R {
+        match &self.pool {
+            Some(p) => p.install(f),
+            None => f(),
+        }
+    }
+
     /// The arithmetic (its configuration follows the key's noise budget).
     pub fn arith(&self) -> &Arith {
         &self.arith

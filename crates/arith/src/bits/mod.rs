@@ -28,10 +28,12 @@
 
 mod div;
 mod mul;
+mod ops;
 mod shift;
 
 pub use div::{div_rem_signed, div_rem_unsigned};
 pub use mul::{conv2d_v1, conv2d_v2, dot, dot_accumulate, mul, mul_csa, mul_full, mul_full_signed};
+pub use ops::BitOp;
 pub use shift::{rotl, rotl_var, rotr, rotr_var, sar, sar_var, shl, shl_var, shr, shr_var};
 
 use std::collections::HashMap;

@@ -1,0 +1,116 @@
+//! Bit-vector operations on real ciphertexts at small widths, against plain arithmetic
+//! and against the clear run of the same boolean circuit.
+
+use std::sync::OnceLock;
+
+use encint::bits::{decrypt_bits, encrypt_bits, EncBits};
+use encint::{decrypt, encrypt, ClientKey, Server, DEFAULT_PARAMETERS};
+use encint_arith::bits::{self, BitOp};
+use rand::{Rng, SeedableRng};
+
+fn keys() -> &'static (ClientKey, Server) {
+    static KEYS: OnceLock<(ClientKey, Server)> = OnceLock::new();
+    KEYS.get_or_init(|| {
+        let (client, key) = ClientKey::generate(&DEFAULT_PARAMETERS);
+        (client, Server::new(key))
+    })
+}
+
+fn wrap(v: i128, w: usize, signed: bool) -> i128 {
+    let u = v.rem_euclid(1 << w);
+    if signed && u >= 1 << (w - 1) {
+        u - (1 << w)
+    } else {
+        u
+    }
+}
+
+#[test]
+fn eager_operations_at_four_bits() {
+    let (client, server) = keys();
+    let mut rng = rand::rngs::StdRng::seed_from_u64(3);
+    let w = 4;
+    for signed in [false, true] {
+        let (lo, hi) = if signed { (-8i128, 7i128) } else { (0, 15) };
+        for _ in 0..2 {
+            let (x, y) = (rng.gen_range(lo..=hi), rng.gen_range(lo..=hi));
+            let (ex, ey) = (
+                encrypt_bits(client, x, w, signed).unwrap(),
+                encrypt_bits(client, y, w, signed).unwrap(),
+            );
+            let d = |r: EncBits| decrypt_bits(client, &r).unwrap();
+            assert_eq!(
+                d(server.bits_add(&ex, &ey).unwrap()),
+                wrap(x + y, w, signed)
+            );
+            assert_eq!(
+                d(server.bits_sub(&ex, &ey).unwrap()),
+                wrap(x - y, w, signed)
+            );
+            assert_eq!(
+                d(server.bits_mul(&ex, &ey).unwrap()),
+                wrap(x * y, w, signed)
+            );
+            assert_eq!(
+                d(server.bits_xor(&ex, &ey).unwrap()),
+                wrap(x ^ y, w, signed)
+            );
+            assert_eq!(d(server.bits_lt(&ex, &ey).unwrap()), i128::from(x < y));
+            let (q, r) = if y == 0 {
+                (
+                    if signed && x < 0 {
+                        1
+                    } else {
+                        wrap(-1, w, signed)
+                    },
+                    x,
+                )
+            } else {
+                (wrap(x.wrapping_div(y), w, signed), x.wrapping_rem(y))
+            };
+            assert_eq!(d(server.bits_div(&ex, &ey).unwrap()), q, "{x} / {y}");
+            assert_eq!(d(server.bits_rem(&ex, &ey).unwrap()), r, "{x} % {y}");
+        }
+    }
+}
+
+#[test]
+fn named_rows_match_the_clear_circuit() {
+    let (client, server) = keys();
+    let mut rng = rand::rngs::StdRng::seed_from_u64(4);
+    for (op, w, n) in [
+        (BitOp::MulFull, 3, 1),
+        (BitOp::Dot, 3, 2),
+        (BitOp::ConvV2, 2, 1),
+    ] {
+        let c = op.circuit(w, n).unwrap();
+        let vals: Vec<u128> = (0..op.input_words(n))
+            .map(|_| rng.gen_range(0..1u128 << w))
+            .collect();
+        let ins: Vec<EncBits> = vals
+            .iter()
+            .map(|&v| encrypt_bits(client, v as i128, w, false).unwrap())
+            .collect();
+        let refs: Vec<&EncBits> = ins.iter().collect();
+        let (out, cost) = server.bits_run(&c, &refs, false).unwrap();
+        assert!(cost.max_qweight <= 25);
+        let clear: Vec<bool> = vals.iter().flat_map(|&v| bits::to_bits(v, w)).collect();
+        let want = bits::from_bits(&c.eval(&clear).unwrap());
+        assert_eq!(decrypt_bits(client, &out).unwrap() as u128, want, "{op:?}");
+    }
+}
+
+#[test]
+fn conversions_between_digits_and_bits() {
+    let (client, server) = keys();
+    for v in [-7i128, 0, 5] {
+        let x = encrypt(client, v, 3).unwrap();
+        let b = server.bits_from_int(&x, 5).unwrap();
+        assert_eq!(decrypt_bits(client, &b).unwrap(), v);
+        let back = server.bits_to_int(&b).unwrap();
+        assert_eq!(decrypt(client, &back).unwrap(), v);
+    }
+    assert!(encrypt_bits(client, 16, 4, false).is_err());
+    assert!(encrypt_bits(client, -9, 4, true).is_err());
+    assert!(encrypt_bits(client, 1, 0, false).is_err());
+}
