@@ -402,6 +402,31 @@ fn sixteen_bit_wrapping_multiplication_within_220_bootstraps() {
 }
 
 #[test]
+fn adder_choice_follows_the_thread_count() {
+    let build = |threads: usize| {
+        let mut b = BitBuilder::new();
+        let (x, y) = (Word::input(&mut b, 32), Word::input(&mut b, 32));
+        let s = bits::add_for_threads(&mut b, &x, &y, threads);
+        lower(&b.finish(s.bits)).unwrap().cost()
+    };
+    let (few, many) = (build(2), build(64));
+    // Two threads: the counter ripple (fewest bootstraps); 64: the prefix adder (shallow).
+    assert!(few.bootstraps < many.bootstraps, "{few:?} {many:?}");
+    assert!(many.depth < few.depth, "{few:?} {many:?}");
+    for t in [1, 2, 64] {
+        let mut b = BitBuilder::new();
+        let (x, y) = (Word::input(&mut b, 9), Word::input(&mut b, 9));
+        let s = bits::add_for_threads(&mut b, &x, &y, t);
+        let c = b.finish(s.bits);
+        for (p, q) in [(0u128, 0u128), (511, 1), (300, 400), (255, 256)] {
+            let mut ins = bits::to_bits(p, 9);
+            ins.extend(bits::to_bits(q, 9));
+            assert_eq!(bits::from_bits(&c.eval(&ins).unwrap()), (p + q) % 512);
+        }
+    }
+}
+
+#[test]
 fn dot_products_and_convolutions() {
     let mut rng = rand::rngs::StdRng::seed_from_u64(12);
     for (len, w) in [(1usize, 4usize), (3, 8), (7, 16), (16, 12)] {

@@ -34,6 +34,9 @@ pub struct Select {
     /// Widths in bits (rows of other widths are skipped).
     #[arg(long, value_delimiter = ',')]
     bits: Option<Vec<usize>>,
+    /// Sizes `n` (vector length of `dot`, kernel or map side of `conv_v1` / `conv_v2`).
+    #[arg(long, value_delimiter = ',')]
+    n: Option<Vec<usize>>,
     /// Print a JSON array instead of a table.
     #[arg(long)]
     json: bool,
@@ -120,6 +123,7 @@ fn selected(s: &Select) -> Result<Vec<Row>, Box<dyn std::error::Error>> {
                 .is_none_or(|o| o.iter().any(|n| n == r.op.name()))
         })
         .filter(|r| s.bits.as_ref().is_none_or(|b| b.contains(&r.bits)))
+        .filter(|r| s.n.as_ref().is_none_or(|n| n.contains(&r.n)))
         .collect())
 }
 

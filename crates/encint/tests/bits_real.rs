@@ -114,3 +114,55 @@ fn conversions_between_digits_and_bits() {
     assert!(encrypt_bits(client, -9, 4, true).is_err());
     assert!(encrypt_bits(client, 1, 0, false).is_err());
 }
+
+#[test]
+fn traced_circuit_of_every_other_operation_at_three_bits() {
+    let (client, server) = keys();
+    let w = 3;
+    for (x, y) in [(3i128, 2i128), (-4, 3), (-1, -4)] {
+        let ex = encrypt_bits(client, x, w, true).unwrap();
+        let ey = encrypt_bits(client, y, w, true).unwrap();
+        let (out, cost) = server
+            .bits_eval(&[&ex, &ey], |b, v| {
+                let (a, s) = (&v[0], &v[1]);
+                let sel = bits::ge_signed(b, a, s);
+                let eq = bits::eq(b, a, s);
+                vec![
+                    (bits::shl_var(b, a, s), false),
+                    (bits::shr_var(b, a, s), false),
+                    (bits::sar_var(b, a, s), true),
+                    (bits::rotl_var(b, a, s), false),
+                    (bits::neg(b, a), true),
+                    (bits::abs(b, a), false),
+                    (bits::select(b, sel, a, s), true),
+                    (bits::Word { bits: vec![eq] }, false),
+                    (bits::add_prefix(b, a, s), true),
+                    (bits::mul_full_signed(b, a, s), true),
+                    (bits::max_unsigned(b, a, s), false),
+                ]
+            })
+            .unwrap();
+        assert!(cost.max_qweight <= 25);
+        let d: Vec<i128> = out
+            .iter()
+            .map(|r| decrypt_bits(client, r).unwrap())
+            .collect();
+        let (ux, uy) = (x.rem_euclid(8), y.rem_euclid(8));
+        let sh = |v: i128| if uy >= 3 { 0 } else { v };
+        let k = (uy % 3) as u32;
+        let want = vec![
+            sh((ux << uy.min(3)) & 7),
+            sh(ux >> uy.min(3)),
+            if uy >= 3 { x >> 2 } else { x >> uy },
+            ((ux << k) | (ux >> ((3 - k) % 3))) & 7,
+            wrap(-x, w, true),
+            x.abs().rem_euclid(8),
+            x.max(y),
+            i128::from(x == y),
+            wrap(x + y, w, true),
+            x * y,
+            ux.max(uy),
+        ];
+        assert_eq!(d, want, "x = {x}, y = {y}");
+    }
+}

@@ -8,7 +8,7 @@ use super::{abs, cond_neg, sum_columns, Word};
 ///
 /// Non-restoring: an `n + 1`-bit two's-complement partial remainder `R`; for each
 /// dividend bit from the top, `R ← 2R + x_i - d` if `R ≥ 0`, else `2R + x_i + d` (the
-/// divisor's bits XORed with the operation bit, one counter ripple); the quotient bit is
+/// divisor's bits XORed with the operation bit, a ripple of full adders); the quotient bit is
 /// `R ≥ 0`. A final step adds `d` back to a negative remainder.
 ///
 /// Division by zero is defined: `x / 0 = 2^n - 1` (all ones) and `x % 0 = x`, which is
@@ -21,17 +21,22 @@ pub fn div_rem_unsigned(b: &mut BitBuilder, x: &Word, d: &Word) -> (Word, Word) 
     let mut q = vec![zero; n];
     for i in (0..n).rev() {
         let sub = b.not(r[n]);
-        let mut cols: Vec<Vec<Bit>> = vec![Vec::new(); n + 1];
-        cols[0].push(x.bits[i]);
-        for k in 0..n {
-            cols[k + 1].push(r[k]);
-        }
-        for (k, col) in cols.iter_mut().enumerate() {
+        // (2R + x_i) ± d: a ripple of full adders on (r, d_k ⊕ sub, carry), each one
+        // counter whose XOR input the TFHE lowering fuses into its selector
+        // (`r + c + 3(d_k + sub)`): two bootstraps per bit.
+        let mut carry = sub;
+        let mut next = Vec::with_capacity(n + 1);
+        for k in 0..=n {
+            let rk = if k == 0 { x.bits[i] } else { r[k - 1] };
             let dk = d.bits.get(k).copied().unwrap_or(zero);
-            col.push(b.xor(dk, sub));
+            let t = b.xor(dk, sub);
+            let outs = b
+                .count(&[(rk, 1), (t, 1), (carry, 1)], 0)
+                .expect("three unit bits");
+            next.push(outs[0]);
+            carry = outs.get(1).copied().unwrap_or(zero);
         }
-        cols[0].push(sub);
-        r = sum_columns(b, cols, n + 1).bits;
+        r = next;
         q[i] = b.not(r[n]);
     }
     let neg = r[n];

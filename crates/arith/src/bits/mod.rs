@@ -242,6 +242,39 @@ pub fn add_prefix(b: &mut BitBuilder, x: &Word, y: &Word) -> Word {
     Word { bits: out }
 }
 
+/// Estimated time of a lowered circuit in bootstrap rounds on `threads` threads: each
+/// level's batch takes `⌈bootstraps / threads⌉` rounds.
+pub fn makespan(circuit: &encint_core::circuit::Circuit, threads: usize) -> u64 {
+    let t = threads.max(1) as u64;
+    circuit
+        .schedule()
+        .iter()
+        .map(|l| (l.bootstraps.len() as u64).div_ceil(t))
+        .sum()
+}
+
+/// `x + y` by the adder with the smaller [`makespan`] at `threads` threads, chosen on
+/// trial circuits of the same widths: the ripple of counters ([`add`]) with few threads,
+/// the Sklansky prefix adder ([`add_prefix`]) when enough threads hide its extra
+/// bootstraps.
+pub fn add_for_threads(b: &mut BitBuilder, x: &Word, y: &Word, threads: usize) -> Word {
+    let trial = |f: fn(&mut BitBuilder, &Word, &Word) -> Word| {
+        let mut t = BitBuilder::new();
+        let (p, q) = (
+            Word::input(&mut t, x.width()),
+            Word::input(&mut t, y.width()),
+        );
+        let out = f(&mut t, &p, &q);
+        let c = t.finish(out.bits);
+        encint_core::bits::lower(&c).map_or(u64::MAX, |d| makespan(&d, threads))
+    };
+    if trial(add_prefix) < trial(add) {
+        add_prefix(b, x, y)
+    } else {
+        add(b, x, y)
+    }
+}
+
 /// `¬x` bitwise (free).
 pub fn not(b: &mut BitBuilder, x: &Word) -> Word {
     Word {

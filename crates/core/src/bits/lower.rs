@@ -48,8 +48,59 @@ fn gate_sum(g: &Gate) -> Option<GateSum> {
     })
 }
 
+/// A gate's table as a function of its operands' sum.
+type PairFn = fn(i64) -> i64;
+
+/// Who uses a bit: a gate index, or a counter's shared selector.
+type UseKey = (usize, Option<(Vec<(super::Bit, u32)>, u32)>);
+
+/// A 2-input gate that is a function of `a + b` (AND, OR, XOR): its operands and table.
+fn pair_gate(g: &Gate) -> Option<(super::Bit, super::Bit, PairFn)> {
+    match *g {
+        Gate::And(a, b) => Some((a, b, |v| i64::from(v == 2))),
+        Gate::Or(a, b) => Some((a, b, |v| i64::from(v >= 1))),
+        Gate::Xor(a, b) => Some((a, b, |v| i64::from(v == 1))),
+        _ => None,
+    }
+}
+
+/// The key under which a bootstrapped gate uses its operands: the counter outputs of one
+/// sum share one selector, so they count as one use.
+fn use_key(i: usize, g: &Gate) -> UseKey {
+    match g {
+        Gate::Count { terms, offset, .. } => (usize::MAX, Some((terms.clone(), *offset))),
+        _ => (i, None),
+    }
+}
+
+/// How many distinct selectors (or NOT gates, or outputs) use each bit.
+fn use_counts(circuit: &BitCircuit, live: &[bool]) -> Vec<u32> {
+    let mut users: Vec<std::collections::HashSet<_>> =
+        vec![Default::default(); circuit.gates().len()];
+    for (i, g) in circuit.gates().iter().enumerate() {
+        if live[i] {
+            for x in super::operands(g) {
+                users[x.index()].insert(use_key(i, g));
+            }
+        }
+    }
+    let mut n: Vec<u32> = users.iter().map(|u| u.len() as u32).collect();
+    for o in circuit.outputs() {
+        n[o.index()] += 1;
+    }
+    n
+}
+
 /// Lowers `circuit` into `b`, with `inputs[k]` the digit node of input bit `k`
 /// (each holding 0 or 1); returns the digit nodes of its outputs.
+///
+/// Fusion: an AND, OR or XOR whose only user is one bootstrapped gate (or one counter's
+/// outputs) is not bootstrapped on its own: its operands' sum `v = a + b` (0, 1 or 2)
+/// enters the user's selector in a mixed radix, `r + M·v` with `M` one more than the
+/// span of the user's other terms `r`, when the selector still spans at most 16 values
+/// and its quadratic weight stays within [`super::QWEIGHT_BUDGET`]; the table decodes
+/// `v`. Up to two such gates per selector (e.g. a full adder on `(r, c, d ⊕ s)`:
+/// `r + c + 3(d + s)`, weight 20; two partial products `(a+b) + 3(c+d)`, weight 20).
 pub fn lower_into(
     b: &mut Builder,
     circuit: &BitCircuit,
@@ -62,6 +113,7 @@ pub fn lower_into(
         });
     }
     let live = circuit.live();
+    let uses = use_counts(circuit, &live);
     let mut d: Vec<Option<NodeId>> = vec![None; circuit.gates().len()];
     let mut sums: HashMap<(Vec<(NodeId, i64)>, i64), NodeId> = HashMap::new();
     for (i, g) in circuit.gates().iter().enumerate() {
@@ -75,15 +127,74 @@ pub fn lower_into(
             Gate::Not(a) => b.linear(&[(get(*a), -1)], 1),
             _ => {
                 let (terms, offset, f) = gate_sum(g).expect("a bootstrapped gate");
-                let span: i64 = terms.iter().map(|t| t.1).sum();
-                let lut = NegacyclicLut::from_fn(offset..=offset + span, &f)?;
-                let digit_terms: Vec<(NodeId, i64)> =
-                    terms.iter().map(|&(t, w)| (get(t), w)).collect();
-                let key = (digit_terms, offset);
+                // Fusable terms: single-use pair gates (their own digit is then never used).
+                let mut raw: Vec<(NodeId, i64)> = Vec::new();
+                let mut slots: Vec<(super::Bit, i64)> = Vec::new();
+                for &(t, w) in &terms {
+                    let fusable = uses[t.index()] == 1 && pair_gate(circuit.gate(t)).is_some();
+                    if fusable && slots.len() < 2 {
+                        slots.push((t, w));
+                    } else {
+                        raw.push((get(t), w));
+                    }
+                }
+                // The largest subset of the slots that fits (the others are raw terms).
+                let subsets: &[&[usize]] = match slots.len() {
+                    2 => &[&[0, 1], &[0], &[1]],
+                    1 => &[&[0]],
+                    _ => &[],
+                };
+                let mut chosen: Vec<(super::Bit, i64)> = Vec::new();
+                for subset in subsets {
+                    let mut r = raw.clone();
+                    let mut c = Vec::new();
+                    for (j, &(t, w)) in slots.iter().enumerate() {
+                        if subset.contains(&j) {
+                            c.push((t, w));
+                        } else {
+                            r.push((get(t), w));
+                        }
+                    }
+                    let r_span: i64 = r.iter().map(|t| t.1).sum();
+                    let span = (r_span + 1) * 3i64.pow(c.len() as u32) - 1;
+                    let linear = fused_terms(circuit, &r, r_span, &c, &get);
+                    if span <= 15 && b.linear_qweight(&linear) <= super::QWEIGHT_BUDGET {
+                        chosen = c;
+                        break;
+                    }
+                }
+                for &(t, w) in &slots {
+                    if !chosen.iter().any(|c| c.0 == t) {
+                        raw.push((get(t), w));
+                    }
+                }
+                let raw_span: i64 = raw.iter().map(|t| t.1).sum();
+                let (key, lut) = if chosen.is_empty() {
+                    let lut = NegacyclicLut::from_fn(offset..=offset + raw_span, &f)?;
+                    ((raw, offset), lut)
+                } else {
+                    let linear = fused_terms(circuit, &raw, raw_span, &chosen, &get);
+                    let m = raw_span + 1;
+                    let gates: Vec<(i64, PairFn)> = chosen
+                        .iter()
+                        .map(|&(t, w)| (w, pair_gate(circuit.gate(t)).expect("a pair gate").2))
+                        .collect();
+                    let top = m * 3i64.pow(chosen.len() as u32) - 1;
+                    let lut = NegacyclicLut::from_fn(0..=top, |x| {
+                        let mut s = offset + x % m;
+                        let mut rest = x / m;
+                        for &(w, gf) in &gates {
+                            s += w * gf(rest % 3);
+                            rest /= 3;
+                        }
+                        f(s)
+                    })?;
+                    ((linear, 0), lut)
+                };
                 let s = match sums.get(&key) {
                     Some(&s) => s,
                     None => {
-                        let s = b.linear(&key.0, offset);
+                        let s = b.linear(&key.0, key.1);
                         sums.insert(key, s);
                         s
                     }
@@ -98,6 +209,25 @@ pub fn lower_into(
         .iter()
         .map(|o| d[o.index()].expect("outputs are live"))
         .collect())
+}
+
+/// The selector's digit terms with fused slots: `raw + M·(a₁ + b₁) + 3M·(a₂ + b₂)`.
+fn fused_terms(
+    circuit: &BitCircuit,
+    raw: &[(NodeId, i64)],
+    raw_span: i64,
+    slots: &[(super::Bit, i64)],
+    get: &impl Fn(super::Bit) -> NodeId,
+) -> Vec<(NodeId, i64)> {
+    let mut out = raw.to_vec();
+    let mut m = raw_span + 1;
+    for &(t, _) in slots {
+        let (a, c, _) = pair_gate(circuit.gate(t)).expect("a pair gate");
+        out.push((get(a), m));
+        out.push((get(c), m));
+        m *= 3;
+    }
+    out
 }
 
 /// Lowers `circuit` to a digit circuit with one fresh input digit per input bit
@@ -189,6 +319,41 @@ mod tests {
             let (out, _) = clear::run(&digits, &ins).unwrap();
             let got: Vec<bool> = out.iter().map(|&v| v == 1).collect();
             assert!(out.iter().all(|&v| v == 0 || v == 1));
+            assert_eq!(got, want, "inputs {bits:?}");
+        }
+    }
+
+    #[test]
+    fn single_use_pair_gates_fuse_into_their_user() {
+        let mut b = BitBuilder::new();
+        let (r, c, d, s, p, q) = (
+            b.input(),
+            b.input(),
+            b.input(),
+            b.input(),
+            b.input(),
+            b.input(),
+        );
+        // A full adder on (r, c, d ⊕ s): 2 bootstraps instead of 3.
+        let t = b.xor(d, s);
+        let mut outs = b.count(&[(r, 1), (c, 1), (t, 1)], 0).unwrap();
+        // Two partial products summed: 2 bootstraps instead of 4.
+        let (pp1, pp2) = (b.and(r, p), b.and(q, s));
+        outs.extend(b.count(&[(pp1, 1), (pp2, 1)], 0).unwrap());
+        // A gate used twice is not fused.
+        let shared = b.or(p, q);
+        outs.push(b.maj(shared, c, d));
+        outs.push(shared);
+        let circuit = b.finish(outs);
+        let digits = lower(&circuit).unwrap();
+        assert_eq!(digits.cost().bootstraps, 2 + 2 + 2);
+        assert!(digits.cost().max_qweight <= 25);
+        for m in 0..64u32 {
+            let bits: Vec<bool> = (0..6).map(|k| (m >> k) & 1 == 1).collect();
+            let want = circuit.eval(&bits).unwrap();
+            let ins: Vec<i64> = bits.iter().map(|&v| i64::from(v)).collect();
+            let (out, _) = clear::run(&digits, &ins).unwrap();
+            let got: Vec<bool> = out.iter().map(|&v| v == 1).collect();
             assert_eq!(got, want, "inputs {bits:?}");
         }
     }
