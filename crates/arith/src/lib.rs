@@ -26,6 +26,7 @@
 #![deny(missing_docs)]
 
 mod add;
+pub mod bits;
 mod compare;
 mod luts;
 mod mul;

@@ -5,7 +5,9 @@
 mod asm_bench;
 mod asm_cmds;
 mod bench;
+mod bits_cmds;
 mod crypto_cmds;
+mod peer_uint;
 mod safe_file;
 
 use std::process::ExitCode;
@@ -62,6 +64,12 @@ enum Command {
         #[command(subcommand)]
         command: asm_cmds::AsmCommand,
     },
+    /// Boolean circuits on TFHE (seeds 001, 003): cost rows and benchmarks of bit-vector
+    /// arithmetic beside TFHE-rs FheUint and the paper.
+    Bits {
+        #[command(subcommand)]
+        command: bits_cmds::BitsCommand,
+    },
     /// The FV scheme (BEHZ, HPS, HPR): single-threaded benchmarks and practical depth.
     Fv {
         #[command(subcommand)]
@@ -111,6 +119,7 @@ fn main() -> ExitCode {
         Command::Cost(a) => cost(a),
         Command::Chains(a) => chains_cmd(a),
         Command::Asm { command } => asm_cmds::run(command),
+        Command::Bits { command } => bits_cmds::run(command),
         Command::Fv { command } => encint_fv::cli::run(command).map_err(Into::into),
     };
     match result {

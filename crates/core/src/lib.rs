@@ -8,6 +8,7 @@
 //! [`circuit::Builder`]; executors run them. Nothing here touches cryptography.
 #![deny(missing_docs)]
 
+pub mod bits;
 pub mod chains;
 pub mod circuit;
 pub mod clear;

@@ -21,6 +21,7 @@
 //! ```
 #![deny(missing_docs)]
 
+pub mod bits;
 pub mod executor;
 mod int;
 mod server;

@@ -218,6 +218,33 @@ impl Server {
         &self.key
     }
 
+    /// Errors ([`Error::KeySetMismatch`]) unless `found`, the key set of input number
+    /// `position`, is the server key's.
+    pub(crate) fn check_key_set(
+        &self,
+        position: usize,
+        found: encint_tfhe::KeySetId,
+    ) -> Result<()> {
+        let expected = self.key.key_set();
+        if found == expected {
+            Ok(())
+        } else {
+            Err(Error::KeySetMismatch {
+                position,
+                expected,
+                found,
+            })
+        }
+    }
+
+    /// Runs `f` on this server's thread pool (or the current one if it has none).
+    pub(crate) fn install<R: Send>(&self, f: impl FnOnce() -> R + Send) -> R {
+        match &self.pool {
+            Some(p) => p.install(f),
+            None => f(),
+        }
+    }
+
     /// The arithmetic (its configuration follows the key's noise budget).
     pub fn arith(&self) -> &Arith {
         &self.arith
@@ -236,15 +263,8 @@ impl Server {
         inputs: &[&EncInt],
         build: impl FnOnce(&Arith, &mut Builder, &[SInt]) -> Vec<SInt>,
     ) -> Result<(Vec<EncInt>, Cost)> {
-        let key_set = self.key.key_set();
         for (position, x) in inputs.iter().enumerate() {
-            if x.key_set != key_set {
-                return Err(Error::KeySetMismatch {
-                    position,
-                    expected: key_set,
-                    found: x.key_set,
-                });
-            }
+            self.check_key_set(position, x.key_set)?;
             if x.len() > crate::MAX_DIGITS {
                 return Err(Error::LimitExceeded(format!(
                     "input {position} has {} digits, more than the {} allowed",
@@ -293,7 +313,7 @@ impl Server {
         let results = lens
             .into_iter()
             .map(|n| EncInt {
-                key_set,
+                key_set: self.key.key_set(),
                 digits: it.by_ref().take(n).collect(),
             })
             .collect();

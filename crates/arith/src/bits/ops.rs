@@ -1,0 +1,133 @@
+//! Named whole-operation circuits, as the CLI's `bits cost` and `bits bench` rows
+//! and the facade's eager operations use them.
+
+use encint_core::bits::{BitBuilder, BitCircuit};
+use encint_core::CoreError;
+
+use super::{add, div_rem_unsigned, dot, mul, mul_full, sub, sum_columns, Word};
+
+/// A named bit-vector operation on `bits`-bit unsigned operands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum BitOp {
+    /// `x + y mod 2^bits`.
+    Add,
+    /// `x - y mod 2^bits`.
+    Sub,
+    /// `x · y mod 2^bits`.
+    Mul,
+    /// `x · y`, `2·bits` bits.
+    MulFull,
+    /// `Σ x_i · y_i mod 2^bits` over `n` pairs.
+    Dot,
+    /// One output of a 2-D convolution, Version 1 (seed 001): the dot product of an
+    /// `n × n` kernel with its window (`n²` pairs).
+    ConvV1,
+    /// One kernel position of a 2-D convolution, Version 2 (seed 001): an `n × n` feature
+    /// map, each output `acc_ij + x_ij · k` (inputs: `n²` accumulators, `n²` map values,
+    /// one kernel value).
+    ConvV2,
+    /// `x / y` unsigned (`x / 0` = all ones).
+    Div,
+    /// `x % y` unsigned (`x % 0 = x`).
+    Rem,
+}
+
+impl BitOp {
+    /// Every operation, in report order.
+    pub const ALL: [BitOp; 9] = [
+        BitOp::Add,
+        BitOp::Sub,
+        BitOp::Mul,
+        BitOp::MulFull,
+        BitOp::Dot,
+        BitOp::ConvV1,
+        BitOp::ConvV2,
+        BitOp::Div,
+        BitOp::Rem,
+    ];
+
+    /// The operation's name (`add`, `sub`, `mul`, `mul_full`, `dot`, `conv_v1`,
+    /// `conv_v2`, `div`, `rem`).
+    pub fn name(self) -> &'static str {
+        match self {
+            BitOp::Add => "add",
+            BitOp::Sub => "sub",
+            BitOp::Mul => "mul",
+            BitOp::MulFull => "mul_full",
+            BitOp::Dot => "dot",
+            BitOp::ConvV1 => "conv_v1",
+            BitOp::ConvV2 => "conv_v2",
+            BitOp::Div => "div",
+            BitOp::Rem => "rem",
+        }
+    }
+
+    /// The operation of a name.
+    pub fn parse(name: &str) -> Result<BitOp, CoreError> {
+        BitOp::ALL
+            .into_iter()
+            .find(|op| op.name() == name)
+            .ok_or_else(|| CoreError::InvalidArgument(format!("unknown bit operation `{name}`")))
+    }
+
+    /// Number of `bits`-bit input words for size `n` (see each variant).
+    pub fn input_words(self, n: usize) -> usize {
+        match self {
+            BitOp::Dot => 2 * n,
+            BitOp::ConvV1 => 2 * n * n,
+            BitOp::ConvV2 => 2 * n * n + 1,
+            _ => 2,
+        }
+    }
+
+    /// The circuit on `bits`-bit words (1..=128), inputs word after word, least
+    /// significant bit first; `n` sizes `dot`, `conv_v1`, `conv_v2` (ignored otherwise).
+    pub fn circuit(self, bits: usize, n: usize) -> Result<BitCircuit, CoreError> {
+        if !(1..=128).contains(&bits) {
+            return Err(CoreError::InvalidArgument(format!(
+                "width {bits} outside 1..=128"
+            )));
+        }
+        if matches!(self, BitOp::Dot | BitOp::ConvV1 | BitOp::ConvV2) && n == 0 {
+            return Err(CoreError::InvalidArgument(
+                "size n must be at least 1".into(),
+            ));
+        }
+        let mut b = BitBuilder::new();
+        let words: Vec<Word> = (0..self.input_words(n))
+            .map(|_| Word::input(&mut b, bits))
+            .collect();
+        let out = match self {
+            BitOp::Add => add(&mut b, &words[0], &words[1]),
+            BitOp::Sub => sub(&mut b, &words[0], &words[1]),
+            BitOp::Mul => mul(&mut b, &words[0], &words[1]),
+            BitOp::MulFull => mul_full(&mut b, &words[0], &words[1]),
+            BitOp::Dot | BitOp::ConvV1 => {
+                let half = words.len() / 2;
+                dot(&mut b, &words[..half], &words[half..], bits)
+            }
+            BitOp::ConvV2 => {
+                let m = n * n;
+                let k = &words[2 * m];
+                let mut bits_out = Vec::new();
+                for i in 0..m {
+                    // acc + x · k: the accumulator's bits join the partial products' columns.
+                    let mut cols: Vec<Vec<_>> = words[i].bits.iter().map(|&v| vec![v]).collect();
+                    for (p, &xp) in words[m + i].bits.iter().enumerate() {
+                        for (q, &kq) in k.bits.iter().enumerate() {
+                            if p + q < bits {
+                                let pp = b.and(xp, kq);
+                                cols[p + q].push(pp);
+                            }
+                        }
+                    }
+                    bits_out.extend(sum_columns(&mut b, cols, bits).bits);
+                }
+                Word { bits: bits_out }
+            }
+            BitOp::Div => div_rem_unsigned(&mut b, &words[0], &words[1]).0,
+            BitOp::Rem => div_rem_unsigned(&mut b, &words[0], &words[1]).1,
+        };
+        Ok(b.finish(out.bits))
+    }
+}

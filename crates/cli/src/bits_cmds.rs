@@ -1,0 +1,292 @@
+//! `encint bits`: boolean circuits (seeds 001 and 003) on TFHE: cost rows from the clear
+//! cost model, and benchmarks on real ciphertexts beside TFHE-rs `FheUint8/16/32`.
+
+use std::time::Instant;
+
+use clap::{Args, Subcommand};
+use encint::bits::{decrypt_bits, encrypt_bits, EncBits};
+use encint::{ClientKey, Server, DEFAULT_PARAMETERS};
+use encint_arith::bits::BitOp;
+use encint_core::bits::{fv, lower};
+use rand::{Rng, SeedableRng};
+
+use crate::crypto_cmds::spinner;
+use crate::peer_uint::{time_peer_uint, PeerUintOp};
+use crate::CliResult;
+
+/// `encint bits ...`.
+#[derive(Subcommand)]
+pub enum BitsCommand {
+    /// Bootstraps and depth on TFHE, ciphertext products and multiplicative depth on FV,
+    /// of each benchmark row, from the clear cost model (no keys, seconds).
+    Cost(CostArgs),
+    /// Time the rows on real ciphertexts beside TFHE-rs FheUint8/16/32 (same process, same
+    /// threads) and the paper's (seed 001) 64-thread figures.
+    Bench(BenchArgs),
+}
+
+/// Row selection shared by `cost` and `bench`.
+#[derive(Args)]
+pub struct Select {
+    /// Operations (add, sub, mul, mul_full, dot, conv_v1, conv_v2, div, rem).
+    #[arg(long, value_delimiter = ',')]
+    only: Option<Vec<String>>,
+    /// Widths in bits (rows of other widths are skipped).
+    #[arg(long, value_delimiter = ',')]
+    bits: Option<Vec<usize>>,
+    /// Sizes `n` (vector length of `dot`, kernel or map side of `conv_v1` / `conv_v2`).
+    #[arg(long, value_delimiter = ',')]
+    n: Option<Vec<usize>>,
+    /// Print a JSON array instead of a table.
+    #[arg(long)]
+    json: bool,
+}
+
+/// `encint bits cost`.
+#[derive(Args)]
+pub struct CostArgs {
+    #[command(flatten)]
+    select: Select,
+}
+
+/// `encint bits bench`.
+#[derive(Args)]
+pub struct BenchArgs {
+    #[command(flatten)]
+    select: Select,
+    /// Threads for both us and TFHE-rs.
+    #[arg(long, default_value_t = 2)]
+    threads: usize,
+    /// Skip TFHE-rs.
+    #[arg(long)]
+    no_peer: bool,
+}
+
+/// One benchmark row: operation, width, size, the paper's 64-thread time (seed 001,
+/// Tables I, III, V, VI; CSA+ternary / parallel CSA) where it has one.
+#[derive(Clone, Copy)]
+struct Row {
+    op: BitOp,
+    bits: usize,
+    n: usize,
+    paper_ms: Option<f64>,
+}
+
+const fn row(op: BitOp, bits: usize, n: usize, paper_ms: Option<f64>) -> Row {
+    Row {
+        op,
+        bits,
+        n,
+        paper_ms,
+    }
+}
+
+/// The rows: mul 8/16/32 (n-bit), add, dot of 16-bit vectors of length 16/32/64,
+/// convolution V1 5x5 and 7x7 and V2 16x16 (single channel, 16-bit), division 8/16.
+const ROWS: [Row; 22] = [
+    row(BitOp::Add, 8, 1, None),
+    row(BitOp::Add, 16, 1, None),
+    row(BitOp::Add, 32, 1, None),
+    row(BitOp::Sub, 16, 1, None),
+    row(BitOp::Mul, 8, 1, Some(630.0)),
+    row(BitOp::Mul, 16, 1, Some(1420.0)),
+    row(BitOp::Mul, 32, 1, Some(7140.0)),
+    row(BitOp::MulFull, 8, 1, None),
+    row(BitOp::MulFull, 16, 1, None),
+    row(BitOp::Dot, 16, 16, Some(11220.0)),
+    row(BitOp::Dot, 16, 32, Some(20630.0)),
+    row(BitOp::Dot, 16, 64, Some(47140.0)),
+    row(BitOp::Dot, 32, 16, Some(38070.0)),
+    row(BitOp::ConvV1, 16, 5, Some(24340.0)),
+    row(BitOp::ConvV1, 16, 7, Some(40610.0)),
+    row(BitOp::ConvV2, 16, 16, Some(211720.0)),
+    row(BitOp::Div, 8, 1, None),
+    row(BitOp::Div, 16, 1, None),
+    row(BitOp::Rem, 8, 1, None),
+    row(BitOp::Rem, 16, 1, None),
+    row(BitOp::Div, 32, 1, None),
+    row(BitOp::Mul, 64, 1, None),
+];
+
+fn selected(s: &Select) -> Result<Vec<Row>, Box<dyn std::error::Error>> {
+    if let Some(only) = &s.only {
+        for name in only {
+            BitOp::parse(name)?;
+        }
+    }
+    Ok(ROWS
+        .iter()
+        .copied()
+        .filter(|r| {
+            s.only
+                .as_ref()
+                .is_none_or(|o| o.iter().any(|n| n == r.op.name()))
+        })
+        .filter(|r| s.bits.as_ref().is_none_or(|b| b.contains(&r.bits)))
+        .filter(|r| s.n.as_ref().is_none_or(|n| n.contains(&r.n)))
+        .collect())
+}
+
+/// Runs `encint bits ...`.
+pub fn run(cmd: BitsCommand) -> CliResult {
+    match cmd {
+        BitsCommand::Cost(a) => cost(a),
+        BitsCommand::Bench(a) => bench(a),
+    }
+}
+
+fn cost(a: CostArgs) -> CliResult {
+    let rows = selected(&a.select)?;
+    let mut out = Vec::new();
+    if !a.select.json {
+        println!(
+            "{:<9} {:>4} {:>4} {:>8} {:>6} {:>10} {:>8}",
+            "op", "bits", "n", "pbs", "depth", "fv_prod", "fv_depth"
+        );
+    }
+    for r in rows {
+        let c = r.op.circuit(r.bits, r.n)?;
+        let tfhe = lower(&c)?.cost();
+        let f = fv::cost(&c);
+        if a.select.json {
+            out.push(serde_json::json!({
+                "op": r.op.name(), "bits": r.bits, "n": r.n,
+                "pbs": tfhe.bootstraps, "depth": tfhe.depth,
+                "fv_products": f.products, "fv_depth": f.depth,
+            }));
+        } else {
+            println!(
+                "{:<9} {:>4} {:>4} {:>8} {:>6} {:>10} {:>8}",
+                r.op.name(),
+                r.bits,
+                r.n,
+                tfhe.bootstraps,
+                tfhe.depth,
+                f.products,
+                f.depth
+            );
+        }
+    }
+    if a.select.json {
+        println!("{}", serde_json::to_string_pretty(&out)?);
+    }
+    Ok(())
+}
+
+fn peer_op(op: BitOp) -> Option<PeerUintOp> {
+    match op {
+        BitOp::Add => Some(PeerUintOp::Add),
+        BitOp::Sub => Some(PeerUintOp::Sub),
+        BitOp::Mul => Some(PeerUintOp::Mul),
+        BitOp::Div => Some(PeerUintOp::Div),
+        BitOp::Rem => Some(PeerUintOp::Rem),
+        BitOp::Dot | BitOp::ConvV1 => Some(PeerUintOp::Dot),
+        _ => None,
+    }
+}
+
+fn bench(a: BenchArgs) -> CliResult {
+    if a.threads == 0 {
+        return Err("--threads must be at least 1".into());
+    }
+    let rows = selected(&a.select)?;
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(a.threads)
+        .build()?;
+    let pb = spinner("generating keys");
+    let (client, key) = ClientKey::generate(&DEFAULT_PARAMETERS);
+    let server = Server::with_threads(key, a.threads)?;
+    if !a.no_peer {
+        pool.install(crate::peer_uint::init_keys);
+    }
+    pb.finish_and_clear();
+    let mut rng = rand::rngs::StdRng::seed_from_u64(1);
+    let mut out = Vec::new();
+    if !a.select.json {
+        println!(
+            "{:<9} {:>4} {:>4} {:>7} {:>11} {:>11} {:>6} {:>11} {:>7} {:>6} {:>5}",
+            "op",
+            "bits",
+            "n",
+            "threads",
+            "ours ms",
+            "TFHE-rs ms",
+            "ratio",
+            "paper ms",
+            "ratio",
+            "pbs",
+            "depth"
+        );
+    }
+    for r in rows {
+        let pb = spinner(&format!("{} {}-bit n={}", r.op.name(), r.bits, r.n));
+        let circuit = r.op.circuit(r.bits, r.n)?;
+        let words = r.op.input_words(r.n);
+        let m = if r.bits >= 128 {
+            u128::MAX
+        } else {
+            (1u128 << r.bits) - 1
+        };
+        let values: Vec<u128> = (0..words).map(|_| rng.gen::<u128>() & m).collect();
+        let ins: Vec<EncBits> = values
+            .iter()
+            .map(|&v| encrypt_bits(&client, v as i128, r.bits, false))
+            .collect::<encint::Result<_>>()?;
+        let refs: Vec<&EncBits> = ins.iter().collect();
+        let t = Instant::now();
+        let (res, cost) = server.bits_run(&circuit, &refs, false)?;
+        let ours_ms = t.elapsed().as_secs_f64() * 1e3;
+        // Check the result against the clear run of the same circuit.
+        let clear_in: Vec<bool> = values
+            .iter()
+            .flat_map(|&v| encint_arith::bits::to_bits(v, r.bits))
+            .collect();
+        let want = circuit.eval(&clear_in)?;
+        let got = decrypt_bits(&client, &res)?;
+        if encint_arith::bits::from_bits(&want) != got as u128 {
+            return Err(format!("{} {}-bit: wrong result", r.op.name(), r.bits).into());
+        }
+        let peer_ms = match (a.no_peer, peer_op(r.op)) {
+            (false, Some(p)) if matches!(r.bits, 8 | 16 | 32) => {
+                let n = if r.op == BitOp::ConvV1 {
+                    r.n * r.n
+                } else {
+                    r.n
+                };
+                Some(pool.install(|| time_peer_uint(p, r.bits as u32, n))?)
+            }
+            _ => None,
+        };
+        pb.finish_and_clear();
+        let ratio = |x: Option<f64>| x.map(|p| ours_ms / p);
+        if a.select.json {
+            out.push(serde_json::json!({
+                "op": r.op.name(), "bits": r.bits, "n": r.n, "threads": a.threads,
+                "ours_ms": ours_ms, "peer_ms": peer_ms, "paper_ms": r.paper_ms,
+                "pbs": cost.bootstraps, "depth": cost.depth,
+            }));
+        } else {
+            let f = |x: Option<f64>, p: usize| {
+                x.map(|v| format!("{v:.p$}")).unwrap_or_else(|| "-".into())
+            };
+            println!(
+                "{:<9} {:>4} {:>4} {:>7} {:>11.1} {:>11} {:>6} {:>11} {:>7} {:>6} {:>5}",
+                r.op.name(),
+                r.bits,
+                r.n,
+                a.threads,
+                ours_ms,
+                f(peer_ms, 1),
+                f(ratio(peer_ms), 2),
+                f(r.paper_ms, 0),
+                f(ratio(r.paper_ms), 3),
+                cost.bootstraps,
+                cost.depth
+            );
+        }
+    }
+    if a.select.json {
+        println!("{}", serde_json::to_string_pretty(&out)?);
+    }
+    Ok(())
+}
