@@ -70,3 +70,15 @@ pub enum Error {
 
 /// Result alias of this crate.
 pub type Result<T> = std::result::Result<T, Error>;
+
+impl From<encint_core::CoreError> for Error {
+    fn from(e: encint_core::CoreError) -> Self {
+        match e {
+            encint_core::CoreError::NoiseBudget(v) => Error::NoiseBudget(v.to_string()),
+            encint_core::CoreError::InputCount { expected, found } => Error::InvalidInput(format!(
+                "circuit expects {expected} input digits, got {found}"
+            )),
+            other => Error::InvalidInput(other.to_string()),
+        }
+    }
+}
