@@ -3,6 +3,7 @@
 use std::collections::HashMap;
 use std::time::Instant;
 
+use crate::peer8::{init_peer8_keys, time_peer8, Peer8Op};
 use clap::Args;
 use encint::tree_exec::run_tree;
 use encint_core::circuit::{Builder, Circuit, Cost};
@@ -10,7 +11,6 @@ use encint_core::clear;
 use encint_isa::instr::{emit, signature, Arg, Kind, Value};
 use encint_isa::vm::{self, Compiled, Datum};
 use encint_isa::Byte;
-use encint_tfhe::peer8::{init_peer8_keys, time_peer8, Peer8Op};
 use encint_tfhe::{ClientKey, Digit, ServerKey, TreeKey, DEFAULT_PARAMETERS};
 use rand::{Rng, SeedableRng};
 use serde::Serialize;

@@ -6,6 +6,8 @@ mod asm_bench;
 mod asm_cmds;
 mod bench;
 mod crypto_cmds;
+mod peer;
+mod peer8;
 
 use std::process::ExitCode;
 
