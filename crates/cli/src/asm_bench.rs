@@ -194,7 +194,7 @@ fn instruction_circuit(
     rng: &mut impl Rng,
 ) -> Result<(Circuit, Vec<i64>), Box<dyn std::error::Error>> {
     let sig = signature(name).ok_or_else(|| format!("unknown instruction `{name}`"))?;
-    let mut b = Builder::new();
+    let mut b = Builder::with_budget(encint_tfhe::DEFAULT_PARAMETERS.max_quadratic_weight());
     let mut args = Vec::new();
     let mut vals = Vec::new();
     let boolean_first = matches!(

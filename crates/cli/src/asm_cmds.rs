@@ -72,7 +72,8 @@ pub fn load(path: &std::path::Path) -> Result<Compiled, Box<dyn std::error::Erro
     let src = std::fs::read_to_string(path)
         .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
     let prog = assemble(&src).map_err(|e| format!("{}: {e}", path.display()))?;
-    Ok(compile(&prog).map_err(|e| format!("{}: {e}", path.display()))?)
+    let budget = encint_tfhe::DEFAULT_PARAMETERS.max_quadratic_weight();
+    Ok(compile(&prog, budget).map_err(|e| format!("{}: {e}", path.display()))?)
 }
 
 /// Parses `--input` arguments; inputs not given get random values from `seed`.

@@ -32,7 +32,7 @@ fn run_real(circuit: &Circuit, vals: &[i64]) -> Vec<i64> {
 
 /// A circuit for `name` on random operands (booleans where the instruction needs them).
 fn instance(name: &str, kinds: &[Kind], rng: &mut impl Rng) -> Option<(Circuit, Vec<i64>)> {
-    let mut b = Builder::new();
+    let mut b = Builder::with_budget(DEFAULT_PARAMETERS.max_quadratic_weight());
     let mut args = Vec::new();
     let mut vals = Vec::new();
     let boolean_first = matches!(
@@ -124,7 +124,11 @@ fn example_programs_encrypted_match_clear() {
             continue;
         }
         let src = std::fs::read_to_string(&path).unwrap();
-        let c = compile(&encint_isa::asm::assemble(&src).unwrap()).unwrap();
+        let c = compile(
+            &encint_isa::asm::assemble(&src).unwrap(),
+            DEFAULT_PARAMETERS.max_quadratic_weight(),
+        )
+        .unwrap();
         let mut data = HashMap::new();
         for (name, kind) in &c.inputs {
             let d = match kind {

@@ -8,6 +8,11 @@ use encint_core::clear;
 use encint_isa::instr::{emit, Arg, Value};
 use encint_isa::{Byte, IsaError};
 
+/// The default parameter set's noise budget (the circuits are built for it).
+fn budget() -> u64 {
+    encint_tfhe::DEFAULT_PARAMETERS.max_quadratic_weight()
+}
+
 /// A non-byte operand of an instruction under test.
 #[derive(Clone)]
 enum Extra {
@@ -17,7 +22,7 @@ enum Extra {
 
 /// Builds `name` on `bytes` encrypted bytes (inputs of weight `q`) followed by `extra`.
 fn build_q(name: &str, bytes: usize, extra: &[Extra], q: u64) -> Result<Circuit, IsaError> {
-    let mut b = Builder::new();
+    let mut b = Builder::with_budget(budget());
     let mut args = Vec::new();
     for _ in 0..bytes {
         let hi = b.input_with_qweight(q);
@@ -55,9 +60,9 @@ fn run(c: &Circuit, vals: &[u8]) -> u8 {
 
 fn check_discipline(name: &str, c: &Circuit) {
     assert!(
-        c.budget_violations(25).is_empty(),
+        c.budget_violations(budget()).is_empty(),
         "{name}: {:?}",
-        c.budget_violations(25)
+        c.budget_violations(budget())
     );
     assert!(c.max_output_qweight() <= 4, "{name}: output weight");
 }
@@ -317,7 +322,7 @@ fn user_tables() {
 
 #[test]
 fn bad_operands_are_errors() {
-    let mut b = Builder::new();
+    let mut b = Builder::with_budget(budget());
     let x = Byte {
         hi: b.input(),
         lo: b.input(),

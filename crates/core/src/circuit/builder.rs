@@ -18,6 +18,7 @@ pub struct Builder {
     tree_nodes: HashMap<(NodeId, NodeId, u32), NodeId>,
     label_index: HashMap<String, u32>,
     current_label: u32,
+    budget: Option<u64>,
 }
 
 impl Default for Builder {
@@ -47,9 +48,24 @@ impl Builder {
             tree_nodes: HashMap::new(),
             label_index: HashMap::new(),
             current_label: 0,
+            budget: None,
         };
         b.current_label = b.intern_label("circuit");
         b
+    }
+
+    /// An empty builder for a parameter set whose bootstrap inputs may carry quadratic
+    /// weight up to `budget` (its `max_quadratic_weight`): algorithms that choose where to
+    /// refresh read it with [`Builder::budget`] instead of assuming one.
+    pub fn with_budget(budget: u64) -> Self {
+        let mut b = Self::new();
+        b.budget = Some(budget);
+        b
+    }
+
+    /// The noise budget this builder was made for ([`Builder::with_budget`]), if any.
+    pub fn budget(&self) -> Option<u64> {
+        self.budget
     }
 
     fn intern_label(&mut self, name: &str) -> u32 {
