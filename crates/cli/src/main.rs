@@ -6,6 +6,7 @@ mod asm_bench;
 mod asm_cmds;
 mod bench;
 mod crypto_cmds;
+mod fv_cmds;
 mod peer;
 mod peer8;
 
@@ -66,7 +67,7 @@ enum Command {
     /// The FV scheme (BEHZ, HPS, HPR): single-threaded benchmarks and practical depth.
     Fv {
         #[command(subcommand)]
-        command: encint_fv::cli::FvCommand,
+        command: crate::fv_cmds::FvCommand,
     },
 }
 
@@ -109,7 +110,7 @@ fn main() -> ExitCode {
         Command::Cost(a) => cost(a),
         Command::Chains(a) => chains_cmd(a),
         Command::Asm { command } => asm_cmds::run(command),
-        Command::Fv { command } => encint_fv::cli::run(command).map_err(Into::into),
+        Command::Fv { command } => crate::fv_cmds::run(command).map_err(Into::into),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
