@@ -5,9 +5,8 @@ use std::collections::HashMap;
 use std::path::PathBuf;
 
 use clap::{Args, Subcommand};
-use encint_isa::asm::assemble;
 use encint_isa::instr::signatures;
-use encint_isa::vm::{self, compile, run_clear, Compiled, Datum};
+use encint_isa::vm::{run_clear, Compiled, Datum};
 
 use crate::CliResult;
 
@@ -67,36 +66,6 @@ pub fn run(cmd: AsmCommand) -> CliResult {
     }
 }
 
-/// Loads, assembles and compiles a program file.
-pub fn load(path: &std::path::Path) -> Result<Compiled, Box<dyn std::error::Error>> {
-    let src = std::fs::read_to_string(path)
-        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    let prog = assemble(&src).map_err(|e| format!("{}: {e}", path.display()))?;
-    let budget = encint_tfhe::DEFAULT_PARAMETERS.max_quadratic_weight();
-    Ok(compile(&prog, budget).map_err(|e| format!("{}: {e}", path.display()))?)
-}
-
-/// Parses `--input` arguments; inputs not given get random values from `seed`.
-pub fn inputs_from_args(
-    c: &Compiled,
-    args: &[String],
-    seed: u64,
-) -> Result<HashMap<String, Datum>, Box<dyn std::error::Error>> {
-    use rand::{Rng, SeedableRng};
-    let mut data = HashMap::new();
-    for a in args {
-        vm::parse_input_arg(c, a, &mut data)?;
-    }
-    let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
-    for (name, kind) in &c.inputs {
-        data.entry(name.clone()).or_insert_with(|| match kind {
-            encint_isa::instr::Kind::Fixed => Datum::Fixed(rng.gen_range(-256..=256)),
-            _ => Datum::Byte(rng.gen()),
-        });
-    }
-    Ok(data)
-}
-
 fn print_inputs(c: &Compiled, data: &HashMap<String, Datum>) {
     for (name, _) in &c.inputs {
         println!("  in  {name} = {}", data[name]);
@@ -110,8 +79,8 @@ fn print_outputs(out: &[(String, Datum)]) {
 }
 
 fn run_program(a: RunArgs) -> CliResult {
-    let c = load(&a.file)?;
-    let data = inputs_from_args(&c, &a.inputs, a.seed)?;
+    let c = crate::asm_run::load(&a.file)?;
+    let data = crate::asm_run::inputs_from_args(&c, &a.inputs, a.seed)?;
     let (clear_out, cost) = run_clear(&c, &data)?;
     println!("{}:", a.file.display());
     print_inputs(&c, &data);
@@ -123,7 +92,7 @@ fn run_program(a: RunArgs) -> CliResult {
         print_outputs(&clear_out);
         return Ok(());
     }
-    let (out, timing) = crate::asm_bench::run_encrypted(&c, &data, a.threads)?;
+    let (out, timing) = crate::asm_run::run_encrypted(&c, &data, a.threads)?;
     print_outputs(&out);
     println!(
         "  encrypted run: keys {:.1} s, encrypt {:.2} s, evaluate {:.2} s, decrypt {:.3} s",

@@ -6,6 +6,9 @@
 //! and run by the [`executor`], level by level, each level's bootstraps as one
 //! parallel batch. Results are exact: a product is as long as it needs to be.
 //!
+//! The byte processor of seed 004 runs encrypted programs through [`processor`]; the FV
+//! scheme of seed 002 is reachable through [`fv`].
+//!
 //! The client side holds the secret [`ClientKey`]; the server side needs only the
 //! [`ServerKey`] and never sees the client key.
 //!
@@ -22,7 +25,9 @@
 #![deny(missing_docs)]
 
 pub mod executor;
+pub mod fv;
 mod int;
+pub mod processor;
 mod server;
 mod trace;
 pub mod tree_exec;
@@ -63,6 +68,12 @@ pub enum Error {
     /// No server is set for operator syntax (see [`set_server`]).
     #[error("no server key is set on this thread: call encint::set_server first")]
     NoServer,
+    /// A byte-processor program does not assemble or compile.
+    #[error(transparent)]
+    Asm(#[from] encint_isa::asm::AsmError),
+    /// A byte-processor run got bad inputs or produced a bad output.
+    #[error(transparent)]
+    Run(#[from] encint_isa::vm::RunError),
     /// The thread pool could not be built.
     #[error("thread pool: {0}")]
     ThreadPool(String),
