@@ -18,6 +18,13 @@ pub enum AsmCommand {
     Run(RunArgs),
     /// List the instruction set (mnemonic, operands, result, description).
     List,
+    /// Generate a client key (secret) and the server's keys (server, tree, packing) into a
+    /// directory.
+    Keygen(crate::asm_files::KeygenArgs),
+    /// Encrypt a program's inputs with the client key (the seeded uplink).
+    Encrypt(crate::asm_files::EncryptArgs),
+    /// Decrypt the result of `encint asm run --server-key` with the client key.
+    Decrypt(crate::asm_files::DecryptArgs),
     /// Time instructions on random encrypted bytes beside TFHE-rs FheUint8 (same process,
     /// same threads), or the example programs (--programs).
     Bench(crate::asm_bench::AsmBenchArgs),
@@ -43,6 +50,16 @@ pub struct RunArgs {
     /// Seed for the random inputs that are not given.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// Run as a server: the directory of server.key, tree.key and packing.key (from
+    /// `encint asm keygen`); reads --in (from `encint asm encrypt`), writes --out.
+    #[arg(long, requires_all = ["input_file", "out"], conflicts_with = "clear")]
+    pub server_key: Option<PathBuf>,
+    /// With --server-key: the encrypted inputs.
+    #[arg(long = "in", id = "input_file")]
+    pub input_file: Option<PathBuf>,
+    /// With --server-key: the output file (the packed downlink).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
 }
 
 /// Runs `encint asm`.
@@ -63,6 +80,9 @@ pub fn run(cmd: AsmCommand) -> CliResult {
             Ok(())
         }
         AsmCommand::Bench(a) => crate::asm_bench::bench(a),
+        AsmCommand::Keygen(a) => crate::asm_files::keygen(a),
+        AsmCommand::Encrypt(a) => crate::asm_files::encrypt(a),
+        AsmCommand::Decrypt(a) => crate::asm_files::decrypt(a),
     }
 }
 
@@ -79,6 +99,9 @@ fn print_outputs(out: &[(String, Datum)]) {
 }
 
 fn run_program(a: RunArgs) -> CliResult {
+    if let (Some(dir), Some(input), Some(out)) = (&a.server_key, &a.input_file, &a.out) {
+        return crate::asm_files::run(&a.file, dir, input, out, a.threads);
+    }
     let c = crate::asm_run::load(&a.file)?;
     let data = crate::asm_run::inputs_from_args(&c, &a.inputs, a.seed)?;
     let (clear_out, cost) = run_clear(&c, &data)?;

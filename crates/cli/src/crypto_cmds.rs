@@ -29,7 +29,7 @@ fn params_of(bytes: &[u8]) -> Result<DigitParameters, Box<dyn std::error::Error>
         .ok_or_else(|| format!("unknown parameter set `{}`", header.params_id).into())
 }
 
-fn read(path: &Path) -> Result<Vec<u8>, Box<dyn std::error::Error>> {
+pub(crate) fn read(path: &Path) -> Result<Vec<u8>, Box<dyn std::error::Error>> {
     std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()).into())
 }
 
@@ -54,7 +54,7 @@ fn load_ct(path: &Path) -> Result<(EncInt, DigitParameters), Box<dyn std::error:
 }
 
 /// Writes a file without overwriting anything unless asked to (and atomically).
-fn write_new(path: &Path, bytes: &[u8], secret: bool) -> CliResult {
+pub(crate) fn write_new(path: &Path, bytes: &[u8], secret: bool) -> CliResult {
     let tmp = path.with_extension("tmp-encint");
     std::fs::write(&tmp, bytes).map_err(|e| format!("cannot write {}: {e}", tmp.display()))?;
     #[cfg(unix)]

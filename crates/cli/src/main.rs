@@ -4,6 +4,7 @@
 
 mod asm_bench;
 mod asm_cmds;
+mod asm_files;
 mod asm_run;
 mod bench;
 mod crypto_cmds;

@@ -12,6 +12,8 @@
 //! let src = "input x\ny = ADDI x, 3\nz = EQI y, 20\noutput y\noutput z\n";
 //! let program = Program::assemble(src, &DEFAULT_PARAMETERS).unwrap();
 //! let (client, server) = ProcessorKeys::generate(&DEFAULT_PARAMETERS);
+//! // The server-side keys travel (or are saved) in checked envelopes.
+//! let server = ProcessorKeys::open(&server.seal().unwrap()).unwrap();
 //! let data = HashMap::from([("x".to_string(), Datum::Byte(17))]);
 //! let uplink = program.encrypt_inputs(&client, &data).unwrap();          // client
 //! let downlink = program.run(&server, &uplink).unwrap();                 // server
@@ -26,6 +28,7 @@ use std::collections::HashMap;
 use encint_core::circuit::{Cost, Plan};
 use encint_core::exec;
 use encint_isa::vm::{self, Compiled, Datum};
+use encint_tfhe::envelope::{self, Kind};
 use encint_tfhe::{
     ClientKey, DigitParameters, PackedNibbles, PackingKey, SeededNibbles, ServerKey, TreeKey,
 };
@@ -65,6 +68,45 @@ impl ProcessorKeys {
             packing: PackingKey::generate(client),
             server,
         }
+    }
+}
+
+/// The server-side keys in checked envelopes (kind [`Kind::ServerKey`]), to save and load
+/// like the digit keys: the digit server key, the tree key and the packing key.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SealedProcessorKeys {
+    /// The [`ServerKey`] envelope (the same bytes as a digit `server.key`).
+    pub server: Vec<u8>,
+    /// The [`TreeKey`] envelope.
+    pub tree: Vec<u8>,
+    /// The [`PackingKey`] envelope.
+    pub packing: Vec<u8>,
+}
+
+impl ProcessorKeys {
+    /// Seals the three keys in checked envelopes.
+    pub fn seal(&self) -> Result<SealedProcessorKeys> {
+        let id = self.server.params().id();
+        Ok(SealedProcessorKeys {
+            server: envelope::seal(Kind::ServerKey, id, &self.server)?,
+            tree: envelope::seal(Kind::ServerKey, id, &self.tree)?,
+            packing: envelope::seal(Kind::ServerKey, id, &self.packing)?,
+        })
+    }
+
+    /// Opens sealed keys, checking every envelope and that all three are of the server
+    /// key's parameter set.
+    pub fn open(sealed: &SealedProcessorKeys) -> Result<ProcessorKeys> {
+        let (header, _) = envelope::read_header(&sealed.server)?;
+        let params = DigitParameters::from_id(&header.params_id).ok_or_else(|| {
+            Error::InvalidInput(format!("unknown parameter set `{}`", header.params_id))
+        })?;
+        let id = params.id();
+        Ok(ProcessorKeys {
+            server: envelope::open(&sealed.server, Kind::ServerKey, id)?,
+            tree: envelope::open(&sealed.tree, Kind::ServerKey, id)?,
+            packing: envelope::open(&sealed.packing, Kind::ServerKey, id)?,
+        })
     }
 }
 

@@ -145,3 +145,29 @@ fn example_programs_encrypted_match_clear() {
     }
     assert_eq!(n, 6);
 }
+
+#[test]
+fn tree_keys_round_trip_and_bad_envelopes_are_errors() {
+    use encint_tfhe::envelope::{open, seal, Kind};
+    let (c, _, t) = keys();
+    let id = DEFAULT_PARAMETERS.id();
+    let bytes = seal(Kind::ServerKey, id, t).unwrap();
+    let back: TreeKey = open(&bytes, Kind::ServerKey, id).unwrap();
+    // The reopened key evaluates a tree like the original: ADD's low nibble on 0..16².
+    let mut b = Builder::with_budget(DEFAULT_PARAMETERS.max_quadratic_weight());
+    let (x, y) = (b.input(), b.input());
+    let table = encint_core::lut::Table256::from_fn(|i, j| ((i + j) % 16) as i64).unwrap();
+    let s = b.tree(x, y, &table).unwrap();
+    let circuit = b.finish(vec![s]);
+    let (_, server, _) = keys();
+    for (xv, yv) in [(3i64, 9i64), (15, 15), (0, 7)] {
+        let ins = [c.encrypt_digit(xv), c.encrypt_digit(yv)];
+        let out = run_tree(server, &back, &circuit, &[&ins[0], &ins[1]]).unwrap();
+        assert_eq!(c.decrypt_digit(&out[0]), (xv + yv) % 16);
+    }
+    // Truncated, of another kind, or with a corrupted length: errors, never panics.
+    assert!(open::<TreeKey>(&bytes[..bytes.len() / 2], Kind::ServerKey, id).is_err());
+    assert!(open::<TreeKey>(&bytes, Kind::Ciphertext, id).is_err());
+    let server_bytes = seal(Kind::ServerKey, id, server).unwrap();
+    assert!(open::<TreeKey>(&server_bytes, Kind::ServerKey, id).is_err());
+}
