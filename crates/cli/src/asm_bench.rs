@@ -1,34 +1,22 @@
 //! Encrypted runs of byte-processor programs and `encint asm bench`.
 
-use std::collections::HashMap;
 use std::time::Instant;
 
+use crate::peer8::{init_peer8_keys, time_peer8, Peer8Op};
 use clap::Args;
 use encint::tree_exec::run_tree;
 use encint_core::circuit::{Builder, Circuit, Cost};
 use encint_core::clear;
 use encint_isa::instr::{emit, signature, Arg, Kind, Value};
-use encint_isa::vm::{self, Compiled, Datum};
+use encint_isa::vm;
 use encint_isa::Byte;
-use encint_tfhe::peer8::{init_peer8_keys, time_peer8, Peer8Op};
 use encint_tfhe::{ClientKey, Digit, ServerKey, TreeKey, DEFAULT_PARAMETERS};
 use rand::{Rng, SeedableRng};
 use serde::Serialize;
 
+use crate::asm_run::pool;
 use crate::crypto_cmds::spinner;
 use crate::CliResult;
-
-/// Wall-clock times of an encrypted run, in seconds.
-pub struct Timing {
-    /// Key generation (client, server, tree keys).
-    pub keys_s: f64,
-    /// Encryption of the inputs (seeded uplink form, then expanded by the server).
-    pub encrypt_s: f64,
-    /// Evaluation of the program's circuit.
-    pub eval_s: f64,
-    /// Decryption of the outputs.
-    pub decrypt_s: f64,
-}
 
 /// Client, server and tree keys of one process.
 pub struct Keys {
@@ -48,14 +36,6 @@ pub fn keys() -> Keys {
         server,
         tree,
     }
-}
-
-fn pool(threads: Option<usize>) -> Result<rayon::ThreadPool, Box<dyn std::error::Error>> {
-    let mut b = rayon::ThreadPoolBuilder::new();
-    if let Some(t) = threads {
-        b = b.num_threads(encint::check_threads(t)?);
-    }
-    Ok(b.build()?)
 }
 
 /// Encrypts circuit input nibbles with the seeded uplink (one seed, bodies only) and lets the
@@ -80,46 +60,6 @@ fn eval(
 
 fn decrypt(k: &Keys, out: &[Digit]) -> Vec<i64> {
     out.iter().map(|d| k.client.decrypt_digit(d)).collect()
-}
-
-/// Named output data of a program run.
-pub type Outputs = Vec<(String, Datum)>;
-
-/// Runs a compiled program on encrypted inputs (fresh keys) and decrypts the outputs.
-pub fn run_encrypted(
-    c: &Compiled,
-    data: &HashMap<String, Datum>,
-    threads: Option<usize>,
-) -> Result<(Outputs, Timing), Box<dyn std::error::Error>> {
-    let pool = pool(threads)?;
-    let t = Instant::now();
-    let k = keys();
-    let keys_s = t.elapsed().as_secs_f64();
-    let nibbles = vm::encode_inputs(c, data)?;
-    let t = Instant::now();
-    let inputs = encrypt_nibbles(&k, &nibbles)?;
-    let encrypt_s = t.elapsed().as_secs_f64();
-    let sp = spinner(&format!(
-        "evaluating {} blind rotations on {} thread(s)",
-        c.circuit.cost().blind_rotations,
-        pool.current_num_threads()
-    ));
-    let t = Instant::now();
-    let out = eval(&k, &c.circuit, &inputs, &pool)?;
-    let eval_s = t.elapsed().as_secs_f64();
-    sp.finish_and_clear();
-    let t = Instant::now();
-    let vals = decrypt(&k, &out);
-    let decrypt_s = t.elapsed().as_secs_f64();
-    Ok((
-        vm::decode_outputs(c, &vals)?,
-        Timing {
-            keys_s,
-            encrypt_s,
-            eval_s,
-            decrypt_s,
-        },
-    ))
 }
 
 /// Arguments of `encint asm bench`.
@@ -191,7 +131,7 @@ fn instruction_circuit(
     rng: &mut impl Rng,
 ) -> Result<(Circuit, Vec<i64>), Box<dyn std::error::Error>> {
     let sig = signature(name).ok_or_else(|| format!("unknown instruction `{name}`"))?;
-    let mut b = Builder::new();
+    let mut b = Builder::with_budget(encint_tfhe::DEFAULT_PARAMETERS.max_quadratic_weight());
     let mut args = Vec::new();
     let mut vals = Vec::new();
     let boolean_first = matches!(
@@ -389,8 +329,8 @@ fn bench_programs(
             .unwrap_or_default()
             .to_string_lossy()
             .to_string();
-        let c = crate::asm_cmds::load(&f)?;
-        let data = crate::asm_cmds::inputs_from_args(&c, &[], 7)?;
+        let c = crate::asm_run::load(&f)?;
+        let data = crate::asm_run::inputs_from_args(&c, &[], 7)?;
         let vals = vm::encode_inputs(&c, &data)?;
         let sp = spinner(&format!("{stem} on {threads} thread(s)"));
         let (ms, cost) = time_circuit(k, &c.circuit, &vals, a.runs.min(1), pool)?;

@@ -5,9 +5,8 @@ use std::collections::HashMap;
 use std::path::PathBuf;
 
 use clap::{Args, Subcommand};
-use encint_isa::asm::assemble;
 use encint_isa::instr::signatures;
-use encint_isa::vm::{self, compile, run_clear, Compiled, Datum};
+use encint_isa::vm::{run_clear, Compiled, Datum};
 
 use crate::CliResult;
 
@@ -19,6 +18,13 @@ pub enum AsmCommand {
     Run(RunArgs),
     /// List the instruction set (mnemonic, operands, result, description).
     List,
+    /// Generate a client key (secret) and the server's keys (server, tree, packing) into a
+    /// directory.
+    Keygen(crate::asm_files::KeygenArgs),
+    /// Encrypt a program's inputs with the client key (the seeded uplink).
+    Encrypt(crate::asm_files::EncryptArgs),
+    /// Decrypt the result of `encint asm run --server-key` with the client key.
+    Decrypt(crate::asm_files::DecryptArgs),
     /// Time instructions on random encrypted bytes beside TFHE-rs FheUint8 (same process,
     /// same threads), or the example programs (--programs).
     Bench(crate::asm_bench::AsmBenchArgs),
@@ -44,6 +50,19 @@ pub struct RunArgs {
     /// Seed for the random inputs that are not given.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// Run as a server: the directory of server.key, tree.key and packing.key (from
+    /// `encint asm keygen`); reads --in (from `encint asm encrypt`), writes --out.
+    #[arg(long, requires_all = ["input_file", "out"], conflicts_with = "clear")]
+    pub server_key: Option<PathBuf>,
+    /// With --server-key: the encrypted inputs.
+    #[arg(long = "in", id = "input_file")]
+    pub input_file: Option<PathBuf>,
+    /// With --server-key: the output file (the packed downlink).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// With --server-key: replace the output file if it exists.
+    #[arg(long, requires = "server_key")]
+    pub force: bool,
 }
 
 /// Runs `encint asm`.
@@ -64,37 +83,10 @@ pub fn run(cmd: AsmCommand) -> CliResult {
             Ok(())
         }
         AsmCommand::Bench(a) => crate::asm_bench::bench(a),
+        AsmCommand::Keygen(a) => crate::asm_files::keygen(a),
+        AsmCommand::Encrypt(a) => crate::asm_files::encrypt(a),
+        AsmCommand::Decrypt(a) => crate::asm_files::decrypt(a),
     }
-}
-
-/// Loads, assembles and compiles a program file.
-pub fn load(path: &std::path::Path) -> Result<Compiled, Box<dyn std::error::Error>> {
-    let bytes = crate::safe_file::read_bounded(path, encint_isa::asm::MAX_SOURCE_BYTES as u64)?;
-    let src = String::from_utf8(bytes)
-        .map_err(|_| format!("cannot read {}: not UTF-8 text", path.display()))?;
-    let prog = assemble(&src).map_err(|e| format!("{}: {e}", path.display()))?;
-    Ok(compile(&prog).map_err(|e| format!("{}: {e}", path.display()))?)
-}
-
-/// Parses `--input` arguments; inputs not given get random values from `seed`.
-pub fn inputs_from_args(
-    c: &Compiled,
-    args: &[String],
-    seed: u64,
-) -> Result<HashMap<String, Datum>, Box<dyn std::error::Error>> {
-    use rand::{Rng, SeedableRng};
-    let mut data = HashMap::new();
-    for a in args {
-        vm::parse_input_arg(c, a, &mut data)?;
-    }
-    let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
-    for (name, kind) in &c.inputs {
-        data.entry(name.clone()).or_insert_with(|| match kind {
-            encint_isa::instr::Kind::Fixed => Datum::Fixed(rng.gen_range(-256..=256)),
-            _ => Datum::Byte(rng.gen()),
-        });
-    }
-    Ok(data)
 }
 
 fn print_inputs(c: &Compiled, data: &HashMap<String, Datum>) {
@@ -110,8 +102,11 @@ fn print_outputs(out: &[(String, Datum)]) {
 }
 
 fn run_program(a: RunArgs) -> CliResult {
-    let c = load(&a.file)?;
-    let data = inputs_from_args(&c, &a.inputs, a.seed)?;
+    if let (Some(dir), Some(input), Some(out)) = (&a.server_key, &a.input_file, &a.out) {
+        return crate::asm_files::run(&a.file, dir, (input, out), a.threads, a.force);
+    }
+    let c = crate::asm_run::load(&a.file)?;
+    let data = crate::asm_run::inputs_from_args(&c, &a.inputs, a.seed)?;
     let (clear_out, cost) = run_clear(&c, &data)?;
     println!("{}:", a.file.display());
     print_inputs(&c, &data);
@@ -123,7 +118,7 @@ fn run_program(a: RunArgs) -> CliResult {
         print_outputs(&clear_out);
         return Ok(());
     }
-    let (out, timing) = crate::asm_bench::run_encrypted(&c, &data, a.threads)?;
+    let (out, timing) = crate::asm_run::run_encrypted(&c, &data, a.threads)?;
     print_outputs(&out);
     println!(
         "  encrypted run: keys {:.1} s, encrypt {:.2} s, evaluate {:.2} s, decrypt {:.3} s",

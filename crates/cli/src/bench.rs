@@ -3,9 +3,9 @@
 
 use std::time::Instant;
 
+use crate::peer::{init_peer_keys, time_peer, PeerOp};
 use clap::Args;
 use encint::{encrypt, ClientKey, EncInt, Op, Server, DEFAULT_PARAMETERS};
-use encint_tfhe::peer::{init_peer_keys, time_peer, PeerOp};
 use rand::{Rng, SeedableRng};
 
 use crate::crypto_cmds::spinner;

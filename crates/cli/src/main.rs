@@ -4,9 +4,14 @@
 
 mod asm_bench;
 mod asm_cmds;
+mod asm_files;
+mod asm_run;
 mod bench;
 mod bits_cmds;
 mod crypto_cmds;
+mod fv_cmds;
+mod peer;
+mod peer8;
 mod peer_uint;
 mod safe_file;
 
@@ -73,7 +78,7 @@ enum Command {
     /// The FV scheme (BEHZ, HPS, HPR): single-threaded benchmarks and practical depth.
     Fv {
         #[command(subcommand)]
-        command: encint_fv::cli::FvCommand,
+        command: crate::fv_cmds::FvCommand,
     },
 }
 
@@ -120,7 +125,7 @@ fn main() -> ExitCode {
         Command::Chains(a) => chains_cmd(a),
         Command::Asm { command } => asm_cmds::run(command),
         Command::Bits { command } => bits_cmds::run(command),
-        Command::Fv { command } => encint_fv::cli::run(command).map_err(Into::into),
+        Command::Fv { command } => crate::fv_cmds::run(command).map_err(Into::into),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -216,3 +216,56 @@ fn asm_errors_are_typed_with_positions() {
     assert!(ok);
     assert_eq!(out.lines().count(), 89, "{out}");
 }
+
+#[test]
+fn asm_over_files_keygen_encrypt_run_decrypt() {
+    // Client and server steps as separate processes, keys and links through files; the
+    // result must be the plain maximum.
+    let dir = std::env::temp_dir().join(format!("encint-asm-files-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let keys = dir.join("keys");
+    let (k, s) = (keys.to_str().unwrap(), dir.to_str().unwrap());
+    let f = example("array_max.asm");
+    let (ok, _, err) = encint(&["asm", "keygen", "--out", k]);
+    assert!(ok, "{err}");
+    let client = format!("{k}/client.key");
+    let (input, output) = (format!("{s}/in.ct"), format!("{s}/out.ct"));
+    let (ok, _, err) = encint(&[
+        "asm",
+        "encrypt",
+        &f,
+        "--key",
+        &client,
+        "--input",
+        "a=9,3,200,0,17",
+        "--out",
+        &input,
+    ]);
+    assert!(ok, "{err}");
+    let run = |keys_dir: &str| {
+        encint(&[
+            "asm",
+            "run",
+            &f,
+            "--server-key",
+            keys_dir,
+            "--in",
+            &input,
+            "--out",
+            &output,
+            "--threads",
+            "2",
+        ])
+    };
+    let (ok, _, err) = run(k);
+    assert!(ok, "{err}");
+    let (ok, out, err) = encint(&["asm", "decrypt", &f, "--key", &client, "--in", &output]);
+    assert!(ok, "{err}");
+    assert!(out.contains("out m = 200"), "{out}");
+    // The uplink is not a result, and a run without keys is refused.
+    let (ok, _, err) = encint(&["asm", "decrypt", &f, "--key", &client, "--in", &input]);
+    assert!(!ok && err.contains("envelope"), "{err}");
+    let (ok, _, _) = run(s);
+    assert!(!ok);
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -376,7 +376,7 @@ target!(fuzz_io_packets, input(|s| &s.packets), |bytes| {
 
 target!(fuzz_assembler, asm_input(), |src| {
     if let Ok(p) = encint_isa::asm::assemble(&src) {
-        let _ = encint_isa::vm::compile(&p);
+        let _ = encint_isa::vm::compile(&p, encint_tfhe::DEFAULT_PARAMETERS.max_quadratic_weight());
     }
 });
 
@@ -390,7 +390,8 @@ target!(
                 "input a, f: fixed, xs[3]\ny = ADD a, xs[0]\noutput y, f, xs\n",
             )
             .unwrap();
-            encint_isa::vm::compile(&p).unwrap()
+            encint_isa::vm::compile(&p, encint_tfhe::DEFAULT_PARAMETERS.max_quadratic_weight())
+                .unwrap()
         });
         encint_isa::vm::parse_input_arg(c, &arg, &mut HashMap::new()).is_ok()
     }

@@ -1,8 +1,10 @@
 //! The clear executor: runs a circuit on plaintext digits, exactly as the
 //! encrypted executors would (all arithmetic mod 32, LUTs negacyclic), and
-//! reports the cost. It is the oracle the other executors are tested against.
+//! reports the cost. It is the oracle the other executors are tested against, and the
+//! simplest [`Backend`] of the level walker in [`crate::exec`].
 
-use crate::circuit::{Circuit, Cost, Node};
+use crate::circuit::{half_eval, Circuit, Cost, Node, NodeId, PlannedLevel};
+use crate::exec::{self, Backend, Output, Values};
 use crate::lut::reduce;
 use crate::CoreError;
 
@@ -21,63 +23,80 @@ use crate::CoreError;
 /// assert_eq!(cost.bootstraps, 1);
 /// ```
 pub fn run(circuit: &Circuit, inputs: &[i64]) -> Result<(Vec<i64>, Cost), CoreError> {
-    if inputs.len() != circuit.inputs().len() {
-        return Err(CoreError::InputCount {
-            expected: circuit.inputs().len(),
-            found: inputs.len(),
-        });
+    let plan = circuit.plan();
+    let reduced: Vec<i64> = inputs.iter().map(|&v| reduce(v)).collect();
+    let refs: Vec<&i64> = reduced.iter().collect();
+    let outputs = exec::run(&Clear, circuit, &plan, &refs)?;
+    Ok((outputs, plan.cost(circuit)))
+}
+
+/// The clear backend of the level walker: digits are plaintexts in `[-16, 16)`, every
+/// node kind runs, and there is no noise budget.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Clear;
+
+impl Backend for Clear {
+    type Value = i64;
+    type Error = CoreError;
+
+    fn budget(&self) -> Option<u64> {
+        None
     }
-    let mut values: Vec<i64> = vec![0; circuit.nodes().len()];
-    for level in circuit.schedule() {
-        for &id in &level.bootstraps {
-            values[id.index()] = match circuit.node(id) {
-                Node::Lut { input, lut } => circuit.lut(*lut).eval(values[input.index()]),
-                Node::HalfLut { input, lut } => {
-                    crate::circuit::half_eval(circuit.lut(*lut), values[input.index()])
-                }
-                Node::Tree { hi, lo, table } => {
-                    let (h, l) = (values[hi.index()], values[lo.index()]);
-                    circuit.table(*table).eval(h, l).ok_or_else(|| {
-                        CoreError::TreeInputOutOfRange {
-                            node: id.0,
-                            operation: circuit.label(id).to_string(),
-                            value: if (0..16).contains(&h) { l } else { h },
-                        }
-                    })?
-                }
-                _ => 0,
-            };
-        }
-        for &id in &level.others {
-            values[id.index()] = match circuit.node(id) {
-                Node::Input { index, .. } => reduce(inputs[*index as usize]),
-                Node::Const(v) => *v,
-                Node::Linear { terms, constant } => reduce(
-                    terms
-                        .iter()
-                        .fold(*constant, |acc, &(t, w)| acc + w * values[t.index()]),
-                ),
-                Node::Extract { group, index } => match circuit.node(*group) {
-                    Node::ManyLut { input, luts } => circuit
-                        .lut(luts[*index as usize])
-                        .eval(values[input.index()]),
-                    _ => unreachable!("Extract always points at a ManyLut"),
-                },
-                Node::Lut { .. }
-                | Node::HalfLut { .. }
-                | Node::ManyLut { .. }
-                | Node::Tree { .. } => {
-                    unreachable!("bootstraps run above")
-                }
-            };
-        }
+
+    fn constant(&self, value: i64) -> i64 {
+        value
     }
-    let outputs = circuit
-        .outputs()
-        .iter()
-        .map(|o| values[o.index()])
-        .collect();
-    Ok((outputs, circuit.cost()))
+
+    fn linear(&self, terms: &[(&i64, i64)], constant: i64) -> Result<i64, CoreError> {
+        Ok(reduce(
+            terms.iter().fold(constant, |acc, &(v, w)| acc + w * *v),
+        ))
+    }
+
+    fn bootstrap_level(
+        &self,
+        circuit: &Circuit,
+        level: &PlannedLevel,
+        values: &Values<i64>,
+    ) -> Result<Vec<(NodeId, Output<i64>)>, CoreError> {
+        level
+            .level
+            .bootstraps
+            .iter()
+            .map(|&id| {
+                let out = match circuit.node(id) {
+                    Node::Lut { input, lut } => {
+                        Output::One(circuit.lut(*lut).eval(*values.get(*input)))
+                    }
+                    Node::HalfLut { input, lut } => {
+                        Output::One(half_eval(circuit.lut(*lut), *values.get(*input)))
+                    }
+                    Node::ManyLut { input, luts } => Output::Many(
+                        luts.iter()
+                            .map(|&l| circuit.lut(l).eval(*values.get(*input)))
+                            .collect(),
+                    ),
+                    Node::Tree { hi, lo, table } => {
+                        let (h, l) = (*values.get(*hi), *values.get(*lo));
+                        Output::One(circuit.table(*table).eval(h, l).ok_or_else(|| {
+                            CoreError::TreeInputOutOfRange {
+                                node: id.0,
+                                operation: circuit.label(id).to_string(),
+                                value: if (0..16).contains(&h) { l } else { h },
+                            }
+                        })?)
+                    }
+                    Node::Input { .. }
+                    | Node::Const(_)
+                    | Node::Linear { .. }
+                    | Node::Extract { .. } => {
+                        unreachable!("the schedule puts only bootstraps in a level's batch")
+                    }
+                };
+                Ok((id, out))
+            })
+            .collect()
+    }
 }
 
 #[cfg(test)]

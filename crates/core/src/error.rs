@@ -49,4 +49,7 @@ pub enum CoreError {
         /// Inputs that were supplied.
         found: usize,
     },
+    /// A bootstrap input exceeds the backend's noise budget.
+    #[error("noise budget exceeded: {0}")]
+    NoiseBudget(crate::circuit::BudgetViolation),
 }

@@ -5,7 +5,7 @@
 //! 5-bit digits, the clear executor and the cost model.
 //!
 //! Algorithms (in `encint-arith`) build [`circuit::Circuit`]s with a
-//! [`circuit::Builder`]; executors run them. Nothing here touches cryptography.
+//! [`circuit::Builder`]; executors (backends of the level walker in [`exec`]) run them. Nothing here touches cryptography.
 #![deny(missing_docs)]
 
 pub mod bits;
@@ -13,6 +13,7 @@ pub mod chains;
 pub mod circuit;
 pub mod clear;
 mod error;
+pub mod exec;
 pub mod lut;
 pub mod recode;
 pub mod signed;

@@ -6,6 +6,9 @@
 //! and run by the [`executor`], level by level, each level's bootstraps as one
 //! parallel batch. Results are exact: a product is as long as it needs to be.
 //!
+//! The byte processor of seed 004 runs encrypted programs through [`processor`]; the FV
+//! scheme of seed 002 is reachable through [`fv`].
+//!
 //! The client side holds the secret [`ClientKey`]; the server side needs only the
 //! [`ServerKey`] and never sees the client key.
 //!
@@ -23,7 +26,9 @@
 
 pub mod bits;
 pub mod executor;
+pub mod fv;
 mod int;
+pub mod processor;
 mod server;
 mod trace;
 pub mod tree_exec;
@@ -66,6 +71,12 @@ pub enum Error {
     /// No server is set for operator syntax (see [`set_server`]).
     #[error("no server key is set on this thread: call encint::set_server first")]
     NoServer,
+    /// A byte-processor program does not assemble or compile.
+    #[error(transparent)]
+    Asm(#[from] encint_isa::asm::AsmError),
+    /// A byte-processor run got bad inputs or produced a bad output.
+    #[error(transparent)]
+    Run(#[from] encint_isa::vm::RunError),
     /// The thread pool could not be built, or the thread count is out of range.
     #[error("thread pool: {0}")]
     ThreadPool(String),
@@ -87,6 +98,14 @@ pub enum Error {
         /// The tree key's key set.
         tree: KeySetId,
     },
+    /// A packing key used with the server key of another key set.
+    #[error("the packing key belongs to key set {packing}, the server key to {server}")]
+    PackingKeyMismatch {
+        /// The server key's key set.
+        server: KeySetId,
+        /// The packing key's key set.
+        packing: KeySetId,
+    },
     /// Decryption with the client key of another key set.
     #[error("the ciphertext belongs to key set {ciphertext}, the client key to {key}")]
     WrongClientKey {
@@ -103,3 +122,15 @@ pub enum Error {
 
 /// Result alias of this crate.
 pub type Result<T> = std::result::Result<T, Error>;
+
+impl From<encint_core::CoreError> for Error {
+    fn from(e: encint_core::CoreError) -> Self {
+        match e {
+            encint_core::CoreError::NoiseBudget(v) => Error::NoiseBudget(v.to_string()),
+            encint_core::CoreError::InputCount { expected, found } => Error::InvalidInput(format!(
+                "circuit expects {expected} input digits, got {found}"
+            )),
+            other => Error::InvalidInput(other.to_string()),
+        }
+    }
+}

@@ -302,9 +302,11 @@ impl Server {
         }
         let circuit = b.finish(flat);
         self.check_nodes(circuit.nodes().len() as u64, "the circuit")?;
-        let cost = circuit.cost();
+        // Schedule, liveness and grouping once, for the cost and the run.
+        let plan = circuit.plan();
+        let cost = plan.cost(&circuit);
         let digits: Vec<&Digit> = inputs.iter().flat_map(|x| x.digits.iter()).collect();
-        let run = || executor::run(&self.key, &circuit, &digits);
+        let run = || executor::run_planned(&self.key, &circuit, &plan, &digits);
         let out = match &self.pool {
             Some(p) => p.install(run)?,
             None => run()?,

@@ -32,7 +32,7 @@ fn run_real(circuit: &Circuit, vals: &[i64]) -> Vec<i64> {
 
 /// A circuit for `name` on random operands (booleans where the instruction needs them).
 fn instance(name: &str, kinds: &[Kind], rng: &mut impl Rng) -> Option<(Circuit, Vec<i64>)> {
-    let mut b = Builder::new();
+    let mut b = Builder::with_budget(DEFAULT_PARAMETERS.max_quadratic_weight());
     let mut args = Vec::new();
     let mut vals = Vec::new();
     let boolean_first = matches!(
@@ -125,7 +125,11 @@ fn example_programs_encrypted_match_clear() {
             continue;
         }
         let src = std::fs::read_to_string(&path).unwrap();
-        let c = compile(&encint_isa::asm::assemble(&src).unwrap()).unwrap();
+        let c = compile(
+            &encint_isa::asm::assemble(&src).unwrap(),
+            DEFAULT_PARAMETERS.max_quadratic_weight(),
+        )
+        .unwrap();
         let mut data = HashMap::new();
         for (name, kind) in &c.inputs {
             let d = match kind {
@@ -157,4 +161,35 @@ fn tree_key_of_another_key_set_is_refused() {
         run_tree(s, &t2, &circuit, &[&d]),
         Err(encint::Error::TreeKeyMismatch { server, tree }) if server == s.key_set() && tree == other.key_set()
     ));
+}
+
+#[test]
+fn tree_keys_round_trip_and_bad_envelopes_are_errors() {
+    use encint_tfhe::envelope::{open, seal, Kind};
+    let (c, _, t) = keys();
+    let id = DEFAULT_PARAMETERS.id();
+    let bytes = seal(Kind::ServerKey, id, t).unwrap();
+    let back: TreeKey = open(&bytes, Kind::ServerKey, id).unwrap();
+    assert_eq!(
+        back.key_set(),
+        t.key_set(),
+        "the key set survives the envelope"
+    );
+    // The reopened key evaluates a tree like the original: ADD's low nibble on 0..16².
+    let mut b = Builder::with_budget(DEFAULT_PARAMETERS.max_quadratic_weight());
+    let (x, y) = (b.input(), b.input());
+    let table = encint_core::lut::Table256::from_fn(|i, j| ((i + j) % 16) as i64).unwrap();
+    let s = b.tree(x, y, &table).unwrap();
+    let circuit = b.finish(vec![s]);
+    let (_, server, _) = keys();
+    for (xv, yv) in [(3i64, 9i64), (15, 15), (0, 7)] {
+        let ins = [c.encrypt_digit(xv), c.encrypt_digit(yv)];
+        let out = run_tree(server, &back, &circuit, &[&ins[0], &ins[1]]).unwrap();
+        assert_eq!(c.decrypt_digit(&out[0]), (xv + yv) % 16);
+    }
+    // Truncated, of another kind, or with a corrupted length: errors, never panics.
+    assert!(open::<TreeKey>(&bytes[..bytes.len() / 2], Kind::ServerKey, id).is_err());
+    assert!(open::<TreeKey>(&bytes, Kind::Ciphertext, id).is_err());
+    let server_bytes = seal(Kind::ServerKey, id, server).unwrap();
+    assert!(open::<TreeKey>(&server_bytes, Kind::ServerKey, id).is_err());
 }

@@ -10,8 +10,10 @@
 //! - [`poly`]: polynomials in RNS form and in Hybrid Position-Residue (HPR) form;
 //! - [`bfv`]: keys, encryption, decryption, addition, multiplication and relinearisation in
 //!   three variants ([`bfv::Variant::Behz`], [`bfv::Variant::Hps`], [`bfv::Variant::Hpr`]),
-//!   the batching encoder and the parameter sets;
-//! - [`cli`]: the `encint fv bench` and `encint fv depth` commands.
+//!   the batching encoder and the parameter sets.
+//!
+//! The library prints nothing and sets no process-wide state: the `encint fv bench` and
+//! `encint fv depth` commands live in the `encint-cli` binary.
 #![deny(missing_docs)]
 
 pub mod error;
@@ -20,6 +22,5 @@ pub mod zq;
 
 pub use error::FvError;
 pub mod bfv;
-pub mod cli;
 pub mod poly;
 pub mod rns;

@@ -94,8 +94,56 @@ impl NttOperator {
     }
 }
 
+/// Exact negacyclic product modulo `t` (through one NTT prime `p > 2 n t^2`).
+pub fn plain_mul(a: &[u64], b: &[u64], t: u64) -> Result<Vec<u64>, FvError> {
+    let n = a.len();
+    let need = 2.0 * n as f64 * (t as f64) * (t as f64);
+    if need >= 2f64.powi(60) {
+        return Err(FvError::InvalidParameters(
+            "plaintext too large for plain_mul".into(),
+        ));
+    }
+    let p = crate::zq::primes::ntt_primes(61, n, 1, &[])?[0];
+    let op = NttOperator::new(n, p)?;
+    let (mut x, mut y) = (a.to_vec(), b.to_vec());
+    op.forward(&mut x);
+    op.forward(&mut y);
+    op.mul_assign(&mut x, &y);
+    op.backward(&mut x);
+    Ok(x.iter()
+        .map(|&v| {
+            let c = op.modulus().center(v);
+            c.rem_euclid(t as i64) as u64
+        })
+        .collect())
+}
+
 #[cfg(test)]
 mod tests {
+    use rand_chacha::ChaCha20Rng;
+
+    #[test]
+    fn plain_mul_matches_schoolbook() {
+        let t = 65537u64;
+        let n = 64;
+        let mut rng = ChaCha20Rng::seed_from_u64(1);
+        let a: Vec<u64> = (0..n).map(|_| rng.gen_range(0..t)).collect();
+        let b: Vec<u64> = (0..n).map(|_| rng.gen_range(0..t)).collect();
+        let mut c = vec![0i128; n];
+        for i in 0..n {
+            for j in 0..n {
+                let p = a[i] as i128 * b[j] as i128;
+                if i + j < n {
+                    c[i + j] += p
+                } else {
+                    c[i + j - n] -= p
+                }
+            }
+        }
+        let want: Vec<u64> = c.iter().map(|x| x.rem_euclid(t as i128) as u64).collect();
+        assert_eq!(plain_mul(&a, &b, t).unwrap(), want);
+    }
+
     use super::*;
     use crate::zq::primes::ntt_primes;
     use rand::{Rng, SeedableRng};

@@ -50,4 +50,11 @@ pub enum IsaError {
     /// An error from the circuit layer.
     #[error(transparent)]
     Core(#[from] encint_core::CoreError),
+    /// The circuit builder carries no noise budget (instructions choose their refreshes by
+    /// the parameter set's budget).
+    #[error(
+        "the circuit builder has no noise budget: make it with \
+         Builder::with_budget(parameters.max_quadratic_weight())"
+    )]
+    NoBudget,
 }

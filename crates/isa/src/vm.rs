@@ -77,9 +77,10 @@ fn arg_of(v: &Value) -> Arg {
     }
 }
 
-/// Compiles `program` into one circuit.
-pub fn compile(program: &Program) -> Result<Compiled, AsmError> {
-    let mut b = Builder::new();
+/// Compiles `program` into one circuit for a parameter set whose bootstrap inputs may
+/// carry quadratic weight up to `budget` (its `max_quadratic_weight`).
+pub fn compile(program: &Program, budget: u64) -> Result<Compiled, AsmError> {
+    let mut b = Builder::with_budget(budget);
     let mut regs: HashMap<String, Value> = HashMap::new();
     let mut inputs = Vec::new();
     for d in &program.inputs {

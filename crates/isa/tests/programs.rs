@@ -7,13 +7,18 @@ use encint_isa::asm::assemble;
 use encint_isa::vm::{compile, run_clear, Compiled, Datum};
 use rand::{Rng, SeedableRng};
 
+/// The default parameter set's noise budget (the circuits are built for it).
+fn budget() -> u64 {
+    encint_tfhe::DEFAULT_PARAMETERS.max_quadratic_weight()
+}
+
 fn load(name: &str) -> Compiled {
     let path = format!("{}/../../examples/{name}", env!("CARGO_MANIFEST_DIR"));
     let src = std::fs::read_to_string(&path).unwrap();
     let p = assemble(&src).unwrap_or_else(|e| panic!("{name}: {e}"));
-    let c = compile(&p).unwrap_or_else(|e| panic!("{name}: {e}"));
+    let c = compile(&p, budget()).unwrap_or_else(|e| panic!("{name}: {e}"));
     assert!(
-        c.circuit.budget_violations(25).is_empty(),
+        c.circuit.budget_violations(budget()).is_empty(),
         "{name}: noise budget"
     );
     c

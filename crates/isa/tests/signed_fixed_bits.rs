@@ -7,6 +7,7 @@ use encint_isa::{Byte, Fixed};
 use rand::{Rng, SeedableRng};
 
 mod common;
+use common::budget;
 
 /// An instruction's circuit with fresh inputs for its encrypted operands.
 struct Inst {
@@ -16,7 +17,7 @@ struct Inst {
 impl Inst {
     /// Builds `name` with operand kinds `kinds`; `imm` fills the immediate operands.
     fn new(name: &str, kinds: &[Kind], imm: i64) -> Inst {
-        let mut b = Builder::new();
+        let mut b = Builder::with_budget(budget());
         let byte = |b: &mut Builder| {
             let hi = b.input();
             let lo = b.input();
@@ -43,7 +44,7 @@ impl Inst {
             Value::Bits(v) => v,
         };
         let circuit = b.finish(outputs);
-        let v = circuit.budget_violations(25);
+        let v = circuit.budget_violations(budget());
         assert!(v.is_empty(), "{name}: {}", v[0]);
         assert!(
             circuit.max_output_qweight() <= MAX_OPERAND_QWEIGHT,
@@ -242,7 +243,7 @@ fn signed_univariate() {
 
 #[test]
 fn bad_operands_are_errors() {
-    let mut b = Builder::new();
+    let mut b = Builder::with_budget(budget());
     let x = Byte {
         hi: b.input(),
         lo: b.input(),
@@ -337,7 +338,7 @@ fn fixed_mul() {
         "FMUL cost {c:?}"
     );
     // Operands carrying the largest allowed noise stay within the budget.
-    let mut b = Builder::new();
+    let mut b = Builder::with_budget(budget());
     let mut heavy = || {
         let mut n = || b.input_with_qweight(MAX_OPERAND_QWEIGHT);
         let int = Byte { hi: n(), lo: n() };
@@ -349,7 +350,7 @@ fn fixed_mul() {
         panic!("FMUL: not a fixed value")
     };
     let heavy = b.finish(vec![r.int.hi, r.int.lo, r.frac.hi, r.frac.lo]);
-    assert!(heavy.budget_violations(25).is_empty());
+    assert!(heavy.budget_violations(budget()).is_empty());
     assert!(heavy.max_output_qweight() <= MAX_OPERAND_QWEIGHT);
 
     let mut edges: Vec<u16> = edge_raws();
@@ -446,4 +447,25 @@ fn bits_roundtrip_and_ops() {
             assert_eq!(from_bits(&bxor.run(&both)), x ^ y);
         }
     }
+}
+
+#[test]
+fn instructions_take_the_budget_from_the_builder() {
+    // The signed product's column reductions and bit recomposition refresh by the
+    // parameter set's budget: a builder without one is refused, not given a default.
+    let mut b = Builder::new();
+    let (xh, xl, yh, yl) = (b.input(), b.input(), b.input(), b.input());
+    let args = [
+        Arg::Byte(Byte { hi: xh, lo: xl }),
+        Arg::Byte(Byte { hi: yh, lo: yl }),
+    ];
+    assert!(matches!(
+        emit(&mut b, "SMULM", &args),
+        Err(encint_isa::IsaError::NoBudget)
+    ));
+    let bits: Vec<_> = (0..8).map(|_| b.input()).collect();
+    assert!(matches!(
+        emit(&mut b, "UNBITS", &[Arg::Bits(bits)]),
+        Err(encint_isa::IsaError::NoBudget)
+    ));
 }

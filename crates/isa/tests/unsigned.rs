@@ -9,6 +9,7 @@ use encint_isa::instr::{emit, Arg, Value};
 use encint_isa::{Byte, IsaError};
 
 mod common;
+use common::budget;
 
 /// A non-byte operand of an instruction under test.
 #[derive(Clone)]
@@ -19,7 +20,7 @@ enum Extra {
 
 /// Builds `name` on `bytes` encrypted bytes (inputs of weight `q`) followed by `extra`.
 fn build_q(name: &str, bytes: usize, extra: &[Extra], q: u64) -> Result<Circuit, IsaError> {
-    let mut b = Builder::new();
+    let mut b = Builder::with_budget(budget());
     let mut args = Vec::new();
     for _ in 0..bytes {
         let hi = b.input_with_qweight(q);
@@ -57,9 +58,9 @@ fn run(c: &Circuit, vals: &[u8]) -> u8 {
 
 fn check_discipline(name: &str, c: &Circuit) {
     assert!(
-        c.budget_violations(25).is_empty(),
+        c.budget_violations(budget()).is_empty(),
         "{name}: {:?}",
-        c.budget_violations(25)
+        c.budget_violations(budget())
     );
     assert!(c.max_output_qweight() <= 4, "{name}: output weight");
 }
@@ -318,7 +319,7 @@ fn user_tables() {
 
 #[test]
 fn bad_operands_are_errors() {
-    let mut b = Builder::new();
+    let mut b = Builder::with_budget(budget());
     let x = Byte {
         hi: b.input(),
         lo: b.input(),

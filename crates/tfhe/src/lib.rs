@@ -12,8 +12,6 @@
 //! * [`NegacyclicLut`] and [`ServerKey::bootstrap`] / [`ServerKey::bootstrap_batch`]: keyswitch
 //!   followed by a programmable bootstrap evaluating a negacyclic table;
 //! * [`envelope`]: versioned, checked, bounded serialization of keys and ciphertexts;
-//! * [`peer`]: timing helpers for the TFHE-rs high-level integer API (benchmark baseline);
-//!   [`peer8`]: the same for `FheUint8` byte operations;
 //! * [`io`]: compressed nibble input (seeded LWE lists) and output (packed, modulus-switched
 //!   GLWE).
 //!
@@ -31,8 +29,6 @@ pub mod envelope;
 pub mod io;
 mod keys;
 pub mod params;
-pub mod peer;
-pub mod peer8;
 mod tree;
 
 pub use digit::{signed_rep, Digit, NegacyclicLut};
@@ -75,9 +71,6 @@ pub enum TfheError {
     /// A half-step table ([`ServerKey::try_bootstrap_half_batch`]) has an even value.
     #[error("half-step table value {0} is even (half-step values are odd multiples of Δ/2)")]
     EvenHalfStep(i64),
-    /// A TFHE-rs high-level API operation failed or returned a wrong result (module [`peer`]).
-    #[error("peer benchmark: {0}")]
-    Peer(String),
     /// Compressed input/output was given bad input (module [`io`]).
     #[error("io: {0}")]
     Io(io::IoError),

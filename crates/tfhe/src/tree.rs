@@ -848,3 +848,105 @@ mod tests {
         }
     }
 }
+
+mod wire {
+    //! The serialized form of a [`TreeKey`] (inside a checked envelope of kind
+    //! [`crate::Kind::ServerKey`]): the parameter set's id, the Fourier coefficients of the
+    //! precise bootstrapping key and the packing rows. The dimensions come from the
+    //! parameter set and every length is checked before the key is rebuilt; lengths read from
+    //! the bytes only size plain vectors, which the envelope's limit bounds (tfhe's own
+    //! Fourier-key deserializer would allocate whatever the bytes claim).
+
+    use super::*;
+    use crate::envelope::Validate;
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+    use tfhe::core_crypto::fft_impl::fft64::c64;
+
+    #[derive(Serialize)]
+    struct TreeKeyWireRef<'a> {
+        params_id: &'a str,
+        key_set: crate::KeySetId,
+        fourier: &'a [c64],
+        packing: &'a [u64],
+    }
+
+    #[derive(Deserialize)]
+    struct TreeKeyWire {
+        params_id: String,
+        key_set: crate::KeySetId,
+        fourier: Vec<c64>,
+        packing: Vec<u64>,
+    }
+
+    impl Serialize for TreeKey {
+        fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+            TreeKeyWireRef {
+                params_id: self.inner.params.name,
+                key_set: self.inner.key_set,
+                fourier: self.inner.fourier_bsk.as_view().data(),
+                packing: &self.inner.packing,
+            }
+            .serialize(serializer)
+        }
+    }
+
+    fn rebuild(p: DigitParameters, w: TreeKeyWire) -> Result<TreeKey, String> {
+        let glwe_size = p.glwe_dimension.to_glwe_size();
+        let mut fourier_bsk = FourierLweBootstrapKey::new(
+            p.lwe_dimension,
+            glwe_size,
+            p.polynomial_size,
+            DecompositionBaseLog(PRECISE_PBS_BASE_LOG),
+            DecompositionLevelCount(PRECISE_PBS_LEVEL),
+        );
+        let dst = fourier_bsk.as_mut_view().data();
+        if dst.len() != w.fourier.len() {
+            return Err(format!(
+                "tree bootstrapping key has {} coefficients, expected {}",
+                w.fourier.len(),
+                dst.len()
+            ));
+        }
+        dst.copy_from_slice(&w.fourier);
+        let packing_len =
+            p.big_lwe_dimension().0 * PACKING_LEVEL * glwe_size.0 * p.polynomial_size.0;
+        if w.packing.len() != packing_len {
+            return Err(format!(
+                "tree packing key has {} coefficients, expected {packing_len}",
+                w.packing.len()
+            ));
+        }
+        Ok(TreeKey {
+            inner: Arc::new(TreeKeyInner {
+                params: p,
+                key_set: w.key_set,
+                fourier_bsk,
+                packing: w.packing,
+            }),
+        })
+    }
+
+    impl<'de> Deserialize<'de> for TreeKey {
+        fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+            use serde::de::Error;
+            let w = TreeKeyWire::deserialize(deserializer)?;
+            let params = DigitParameters::from_id(&w.params_id).ok_or_else(|| {
+                D::Error::custom(format!("unknown parameter set {}", w.params_id))
+            })?;
+            rebuild(params, w).map_err(D::Error::custom)
+        }
+    }
+
+    impl Validate for TreeKey {
+        fn validate(&self, params: &DigitParameters) -> Result<(), String> {
+            if self.inner.params.name == params.name {
+                Ok(())
+            } else {
+                Err(format!(
+                    "tree key for {}, expected {}",
+                    self.inner.params.name, params.name
+                ))
+            }
+        }
+    }
+}

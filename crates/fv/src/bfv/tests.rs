@@ -85,7 +85,7 @@ fn roundtrip_and_ops(which: &str, seed: u64) {
         .collect();
     // Large sets use the NTT-based reference (itself tested against the schoolbook one).
     let prod = if ctx.parameters().n > 1 << 14 {
-        crate::cli::plain_mul(&m1.coeffs, &m2.coeffs, t).unwrap()
+        crate::ntt::plain_mul(&m1.coeffs, &m2.coeffs, t).unwrap()
     } else {
         naive_negacyclic(&m1.coeffs, &m2.coeffs, t)
     };

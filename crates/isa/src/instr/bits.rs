@@ -108,13 +108,13 @@ pub fn bits(b: &mut Builder, x: Byte) -> Vec<NodeId> {
 /// One nibble `c0 + 2 c1 + 4 c2 + 8 c3` from four bits (values 0/1).
 ///
 /// When the bits are fresh enough, `2 c1 + 4 c2 + 8 c3` is one bootstrap of
-/// `c1 + 2 c2 + 4 c3` (weight `q1 + 4 q2 + 16 q3 ≤ 25`) and `c0` is added for free;
+/// `c1 + 2 c2 + 4 c3` (weight `q1 + 4 q2 + 16 q3` within the budget) and `c0` is added for free;
 /// otherwise each bit is scaled by its own bootstrap (seed 004 §5.4), and the sum of four
 /// fresh outputs has weight 4.
 fn unbits_nibble(b: &mut Builder, c: &[NodeId]) -> Result<NodeId, IsaError> {
     let upper = b.linear(&[(c[1], 1), (c[2], 2), (c[3], 4)], 0);
     let c0_ok = b.qweight(c[0]) < MAX_OPERAND_QWEIGHT;
-    if b.qweight(upper) <= 25 && c0_ok {
+    if b.qweight(upper) <= super::common::budget_of(b)? && c0_ok {
         let scaled = lut_on(b, upper, 0..=7, |v| 2 * v)?;
         return Ok(b.add(c[0], scaled));
     }

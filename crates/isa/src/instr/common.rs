@@ -72,3 +72,9 @@ pub fn refresh_byte(b: &mut Builder, x: Byte) -> Byte {
         lo: refresh(b, x.lo),
     }
 }
+
+/// The noise budget the builder was made for (the parameter set's largest bootstrap-input
+/// quadratic weight, [`Builder::with_budget`]).
+pub(crate) fn budget_of(b: &Builder) -> Result<u64, IsaError> {
+    b.budget().ok_or(IsaError::NoBudget)
+}

@@ -5,7 +5,8 @@
 //! Noise discipline: every operand nibble may carry quadratic weight up to [`MAX_OPERAND_QWEIGHT`]
 //! and every result nibble has at most that weight (instructions refresh a result with an
 //! identity bootstrap only when it would exceed it), so instructions compose without any
-//! bootstrap input exceeding the budget of 25.
+//! bootstrap input exceeding the budget. The budget is the parameter set's: instructions
+//! read it from the builder ([`Builder::with_budget`]) and refuse a builder without one.
 
 use std::sync::Arc;
 

@@ -424,9 +424,6 @@ fn split16(b: &mut Builder, s: NodeId) -> Result<(NodeId, NodeId), IsaError> {
     Ok((b.linear(&[(s, 1), (t8, -1)], -8), b.linear(&[(t1, 1)], 1)))
 }
 
-/// Bootstrap input budget of the column reductions.
-const BUDGET: u64 = 25;
-
 /// Columns `lo_col..=top` (the value `⌊P / 16^lo_col⌋ mod 16^(top+1-lo_col)`) of the product
 /// `P` of two signed little-endian nibble vectors of length `n` (the top nibbles two's
 /// complement, the others unsigned), `1 ≤ lo_col ≤ top < 2n`.
@@ -447,6 +444,7 @@ pub(crate) fn signed_product_columns(
     lo_col: usize,
     top: usize,
 ) -> Result<Vec<NodeId>, IsaError> {
+    let budget = super::common::budget_of(b)?;
     let n = xs.len();
     if n < 2 || ys.len() != n || lo_col < 1 || lo_col > top || top >= 2 * n {
         return Err(bad("product", "bad operand lengths or columns"));
@@ -492,7 +490,7 @@ pub(crate) fn signed_product_columns(
         let last = if k == top {
             let lin: Vec<(NodeId, i64)> = terms.iter().map(|t| (t.0, 1)).collect();
             let s = b.linear(&lin, top_const);
-            if b.qweight(s) > BUDGET {
+            if b.qweight(s) > budget {
                 return Err(bad("product", "top column too heavy"));
             }
             split16(b, s)?.0
@@ -504,9 +502,9 @@ pub(crate) fn signed_product_columns(
                 if pm + qm > 31 {
                     return Err(bad("product", "column pair exceeds 31"));
                 }
-                if b.qweight(p) + b.qweight(q) > BUDGET {
+                if b.qweight(p) + b.qweight(q) > budget {
                     q = refresh(b, q);
-                    if b.qweight(p) + b.qweight(q) > BUDGET {
+                    if b.qweight(p) + b.qweight(q) > budget {
                         p = refresh(b, p);
                     }
                 }

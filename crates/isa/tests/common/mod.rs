@@ -39,3 +39,8 @@ pub fn name_and_imm(cell: &str) -> (&str, Option<i64>) {
         None => (cell, None),
     }
 }
+
+/// The default parameter set's noise budget (the circuits are built for it).
+pub fn budget() -> u64 {
+    encint_tfhe::DEFAULT_PARAMETERS.max_quadratic_weight()
+}

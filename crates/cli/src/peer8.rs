@@ -1,7 +1,7 @@
 //! Timing of TFHE-rs `FheUint8` byte operations, the baseline of encint's byte processor.
 //!
 //! Same conventions as [`crate::peer`]: keys from `ConfigBuilder::default()` (the parameter set
-//! [`crate::DEFAULT_PARAMETERS`] is read from), generated once per process (independently of
+//! [`encint_tfhe::DEFAULT_PARAMETERS`] is read from), generated once per process (independently of
 //! [`crate::peer`]'s); TFHE-rs' own parallelism runs on the current rayon pool, so the caller
 //! chooses the thread count with `rayon::ThreadPool::install`; every operation is
 //! encrypted-by-encrypted and its first result is decrypted and checked against plain `u8`
@@ -14,7 +14,7 @@ use rand::Rng;
 use tfhe::prelude::*;
 use tfhe::{ConfigBuilder, FheBool, FheUint8};
 
-use crate::TfheError;
+use crate::peer::PeerError;
 
 /// A binary `FheUint8` operation, both operands encrypted.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -47,7 +47,8 @@ pub enum Peer8Op {
 }
 
 impl Peer8Op {
-    /// All operations, in declaration order.
+    /// All operations, in declaration order (the tests time every one).
+    #[cfg_attr(not(test), allow(dead_code))]
     pub const ALL: [Peer8Op; 12] = [
         Peer8Op::Add,
         Peer8Op::Sub,
@@ -160,10 +161,10 @@ fn median(xs: &mut [f64]) -> f64 {
 /// result is decrypted (outside the timed region) and compared with [`Peer8Op::eval`]. Keys
 /// are generated on the first call (several seconds; see [`init_peer8_keys`]).
 ///
-/// Errors: [`TfheError::Peer`] for `runs == 0`, an encryption failure or a wrong result.
-pub fn time_peer8(op: Peer8Op, runs: usize) -> Result<Peer8Timing, TfheError> {
+/// Errors: [`PeerError`] for `runs == 0`, an encryption failure or a wrong result.
+pub fn time_peer8(op: Peer8Op, runs: usize) -> Result<Peer8Timing, PeerError> {
     if runs == 0 {
-        return Err(TfheError::Peer("runs must be at least 1".into()));
+        return Err(PeerError("runs must be at least 1".into()));
     }
     let (ck, sk) = peer8_keys();
     tfhe::set_server_key(sk.clone());
@@ -181,9 +182,9 @@ pub fn time_peer8(op: Peer8Op, runs: usize) -> Result<Peer8Timing, TfheError> {
     };
     let want = op
         .eval(a_c, b_c)
-        .ok_or_else(|| TfheError::Peer("division by zero".into()))?;
-    let a = FheUint8::try_encrypt(a_c, ck).map_err(|e| TfheError::Peer(e.to_string()))?;
-    let b = FheUint8::try_encrypt(b_c, ck).map_err(|e| TfheError::Peer(e.to_string()))?;
+        .ok_or_else(|| PeerError("division by zero".into()))?;
+    let a = FheUint8::try_encrypt(a_c, ck).map_err(|e| PeerError(e.to_string()))?;
+    let b = FheUint8::try_encrypt(b_c, ck).map_err(|e| PeerError(e.to_string()))?;
     let mut times = Vec::with_capacity(runs);
     for _ in 0..runs {
         let t = Instant::now();
@@ -197,7 +198,7 @@ pub fn time_peer8(op: Peer8Op, runs: usize) -> Result<Peer8Timing, TfheError> {
             }
         };
         if got != want {
-            return Err(TfheError::Peer(format!(
+            return Err(PeerError(format!(
                 "FheUint8 {}: decrypted {got}, expected {want} (a = {a_c}, b = {b_c})",
                 op.name()
             )));
@@ -210,4 +211,51 @@ pub fn time_peer8(op: Peer8Op, runs: usize) -> Result<Peer8Timing, TfheError> {
         runs,
         threads: rayon::current_num_threads(),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_stable() {
+        let names: Vec<&str> = Peer8Op::ALL.iter().map(|op| op.name()).collect();
+        assert_eq!(
+            names,
+            [
+                "add",
+                "sub",
+                "mul",
+                "div",
+                "rem",
+                "min",
+                "max",
+                "eq",
+                "lt",
+                "shl",
+                "rotate_left",
+                "bitand"
+            ]
+        );
+        assert_eq!(Peer8Op::Shl.eval(0b1001_0011, 10), Some(0b0100_1100));
+        assert_eq!(Peer8Op::RotateLeft.eval(0b1001_0011, 9), Some(0b0010_0111));
+        assert_eq!(Peer8Op::Div.eval(7, 0), None);
+    }
+
+    #[test]
+    fn every_op_once_on_two_threads() {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .build()
+            .unwrap();
+        pool.install(|| {
+            init_peer8_keys();
+            for op in Peer8Op::ALL {
+                let t = time_peer8(op, 1).unwrap_or_else(|e| panic!("{}: {e}", op.name()));
+                assert_eq!((t.op, t.runs, t.threads), (op, 1, 2));
+                assert!(t.median_ms > 0.0 && t.min_ms <= t.median_ms);
+            }
+            assert!(time_peer8(Peer8Op::Add, 0).is_err());
+        });
+    }
 }

@@ -1,10 +1,11 @@
 //! Timing of the TFHE-rs high-level integer API, the baseline the encint circuits are compared
-//! with.
+//! with. It lives in the binary, not in a library: it caches keys process-wide and needs
+//! tfhe's `integer` feature, which no library crate of encint does.
 //!
 //! Keys are generated once per process with `ConfigBuilder::default()` and cached. In TFHE-rs
 //! 1.8.2 (CPU) that default is `PARAM_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128`, the very set
-//! [`crate::DEFAULT_PARAMETERS`] is read from, so one TFHE-rs bootstrap costs the same as one
-//! [`crate::ServerKey::bootstrap`]: the comparison is of circuits, not of parameters. TFHE-rs
+//! [`encint_tfhe::DEFAULT_PARAMETERS`] is read from, so one TFHE-rs bootstrap costs the same as one
+//! [`encint_tfhe::ServerKey::bootstrap`]: the comparison is of circuits, not of parameters. TFHE-rs
 //! keeps its server key in a thread-local; [`time_peer`] installs it on the calling thread, and
 //! TFHE-rs' own rayon parallelism runs on the current rayon pool, so the caller controls the
 //! thread count with `rayon::ThreadPool::install`.
@@ -16,9 +17,22 @@ use rand::Rng;
 use tfhe::prelude::*;
 use tfhe::{ConfigBuilder, FheBool, FheInt16, FheInt32, FheInt8};
 
-use crate::TfheError;
+/// A TFHE-rs high-level API operation failed or returned a wrong result, or the request
+/// (width, operation, run count) is not one the peer can time.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PeerError(pub String);
 
-/// An operation of the peer (TFHE-rs) integer API.
+impl std::fmt::Display for PeerError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "peer benchmark: {}", self.0)
+    }
+}
+
+impl std::error::Error for PeerError {}
+
+/// An operation of the peer (TFHE-rs) integer API (the comparisons are timed by the tests
+/// only: `encint bench` has no comparison rows yet).
+#[cfg_attr(not(test), allow(dead_code))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum PeerOp {
     /// `a + b` (wrapping).
@@ -37,7 +51,7 @@ pub enum PeerOp {
     /// comparisons, two casts and a subtraction: TFHE-rs has no signum).
     Signum,
     /// Rounding (encint's `round`): TFHE-rs has no equivalent; [`time_peer`] returns
-    /// [`TfheError::Peer`].
+    /// [`PeerError`].
     Round,
     /// `a < b`.
     Lt,
@@ -48,7 +62,8 @@ pub enum PeerOp {
 }
 
 impl PeerOp {
-    /// All operations, in declaration order.
+    /// All operations, in declaration order (the tests time every one).
+    #[cfg_attr(not(test), allow(dead_code))]
     pub const ALL: [PeerOp; 11] = [
         PeerOp::Add,
         PeerOp::Sub,
@@ -106,8 +121,8 @@ macro_rules! time_width {
         let a_c: $clear = rng.gen();
         let b_c: $clear = rng.gen();
         let s_c: $clear = $scalar as $clear;
-        let a = <$fhe>::try_encrypt(a_c, ck).map_err(|e| TfheError::Peer(e.to_string()))?;
-        let b = <$fhe>::try_encrypt(b_c, ck).map_err(|e| TfheError::Peer(e.to_string()))?;
+        let a = <$fhe>::try_encrypt(a_c, ck).map_err(|e| PeerError(e.to_string()))?;
+        let b = <$fhe>::try_encrypt(b_c, ck).map_err(|e| PeerError(e.to_string()))?;
         let dec = |x: &$fhe| -> i64 {
             let v: $clear = x.decrypt(ck);
             v as i64
@@ -116,7 +131,7 @@ macro_rules! time_width {
             let v: bool = x.decrypt(ck);
             v as i64
         };
-        let check = |run: usize, got: &dyn Fn() -> i64, want: i64| -> Result<(), TfheError> {
+        let check = |run: usize, got: &dyn Fn() -> i64, want: i64| -> Result<(), PeerError> {
             if run > 0 {
                 return Ok(());
             }
@@ -124,7 +139,7 @@ macro_rules! time_width {
             if got == want {
                 Ok(())
             } else {
-                Err(TfheError::Peer(format!(
+                Err(PeerError(format!(
                     "{:?} on {}: decrypted {got}, expected {want} (a = {a_c}, b = {b_c}, c = {s_c})",
                     $op, $name
                 )))
@@ -172,7 +187,7 @@ macro_rules! time_width {
                     check(run, &|| dec(&r), a_c.signum() as i64)?;
                 }
                 PeerOp::Round => {
-                    return Err(TfheError::Peer(
+                    return Err(PeerError(
                         "round has no TFHE-rs equivalent (no encrypted rounding primitive)".into(),
                     ));
                 }
@@ -213,24 +228,22 @@ macro_rules! time_width {
 /// [`PeerOp::ScalarMul`] (default 3, truncated to the width). Keys are generated on the first
 /// call (several seconds; see [`init_peer_keys`]).
 ///
-/// Errors: [`TfheError::Peer`] for an unsupported width, `runs == 0`, [`PeerOp::Round`] (no
+/// Errors: [`PeerError`] for an unsupported width, `runs == 0`, [`PeerOp::Round`] (no
 /// TFHE-rs equivalent) or a wrong decrypted result.
 pub fn time_peer(
     op: PeerOp,
     bits: u32,
     scalar: Option<i64>,
     runs: usize,
-) -> Result<PeerTiming, TfheError> {
+) -> Result<PeerTiming, PeerError> {
     if runs == 0 {
-        return Err(TfheError::Peer("runs must be at least 1".into()));
+        return Err(PeerError("runs must be at least 1".into()));
     }
     if !matches!(bits, 8 | 16 | 32) {
-        return Err(TfheError::Peer(format!(
-            "unsupported width {bits} (8, 16 or 32)"
-        )));
+        return Err(PeerError(format!("unsupported width {bits} (8, 16 or 32)")));
     }
     if op == PeerOp::Round {
-        return Err(TfheError::Peer(
+        return Err(PeerError(
             "round has no TFHE-rs equivalent (no encrypted rounding primitive)".into(),
         ));
     }
@@ -241,9 +254,7 @@ pub fn time_peer(
         8 => time_width!(FheInt8, i8, "FheInt8", op, scalar, runs),
         16 => time_width!(FheInt16, i16, "FheInt16", op, scalar, runs),
         32 => time_width!(FheInt32, i32, "FheInt32", op, scalar, runs),
-        _ => Err(TfheError::Peer(format!(
-            "unsupported width {bits} (8, 16 or 32)"
-        ))),
+        _ => Err(PeerError(format!("unsupported width {bits} (8, 16 or 32)"))),
     }
 }
 
@@ -256,7 +267,7 @@ mod tests {
         for op in PeerOp::ALL {
             let r = time_peer(op, 8, Some(-5), 1);
             if op == PeerOp::Round {
-                assert!(matches!(r, Err(TfheError::Peer(_))));
+                assert!(matches!(r, Err(PeerError(_))));
             } else {
                 let t = r.unwrap_or_else(|e| panic!("{op:?}: {e}"));
                 assert_eq!((t.op, t.bits, t.runs, t.type_name), (op, 8, 1, "FheInt8"));
@@ -269,11 +280,11 @@ mod tests {
     fn bad_requests_are_errors() {
         assert!(matches!(
             time_peer(PeerOp::Add, 12, None, 1),
-            Err(TfheError::Peer(_))
+            Err(PeerError(_))
         ));
         assert!(matches!(
             time_peer(PeerOp::Add, 8, None, 0),
-            Err(TfheError::Peer(_))
+            Err(PeerError(_))
         ));
     }
 }

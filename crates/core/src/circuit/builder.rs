@@ -1,0 +1,367 @@
+//! The builder: records a circuit, folding constants and sharing identical bootstraps.
+
+use std::collections::HashMap;
+
+use super::{half_eval, Circuit, Info, Node, NodeId, TREE_QWEIGHT};
+use crate::lut::{reduce, NegacyclicLut, Table256};
+
+/// Records a circuit. Folds constants, merges repeated terms, and shares
+/// identical bootstraps (same input, same table).
+#[derive(Debug, Clone)]
+pub struct Builder {
+    circuit: Circuit,
+    consts: HashMap<i64, NodeId>,
+    lut_index: HashMap<NegacyclicLut, u32>,
+    lut_nodes: HashMap<(NodeId, u32), NodeId>,
+    half_nodes: HashMap<(NodeId, u32), NodeId>,
+    table_index: HashMap<Table256, u32>,
+    tree_nodes: HashMap<(NodeId, NodeId, u32), NodeId>,
+    label_index: HashMap<String, u32>,
+    current_label: u32,
+    budget: Option<u64>,
+}
+
+impl Default for Builder {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Builder {
+    /// An empty builder.
+    pub fn new() -> Self {
+        let mut b = Builder {
+            circuit: Circuit {
+                nodes: Vec::new(),
+                info: Vec::new(),
+                luts: Vec::new(),
+                tables: Vec::new(),
+                labels: Vec::new(),
+                inputs: Vec::new(),
+                outputs: Vec::new(),
+            },
+            consts: HashMap::new(),
+            lut_index: HashMap::new(),
+            lut_nodes: HashMap::new(),
+            half_nodes: HashMap::new(),
+            table_index: HashMap::new(),
+            tree_nodes: HashMap::new(),
+            label_index: HashMap::new(),
+            current_label: 0,
+            budget: None,
+        };
+        b.current_label = b.intern_label("circuit");
+        b
+    }
+
+    /// An empty builder for a parameter set whose bootstrap inputs may carry quadratic
+    /// weight up to `budget` (its `max_quadratic_weight`): algorithms that choose where to
+    /// refresh read it with [`Builder::budget`] instead of assuming one.
+    pub fn with_budget(budget: u64) -> Self {
+        let mut b = Self::new();
+        b.budget = Some(budget);
+        b
+    }
+
+    /// The noise budget this builder was made for ([`Builder::with_budget`]), if any.
+    pub fn budget(&self) -> Option<u64> {
+        self.budget
+    }
+
+    fn intern_label(&mut self, name: &str) -> u32 {
+        if let Some(&i) = self.label_index.get(name) {
+            return i;
+        }
+        let i = self.circuit.labels.len() as u32;
+        self.circuit.labels.push(name.to_string());
+        self.label_index.insert(name.to_string(), i);
+        i
+    }
+
+    /// Runs `f` with nodes labelled `name` (restores the previous label after).
+    pub fn labelled<T>(&mut self, name: &str, f: impl FnOnce(&mut Self) -> T) -> T {
+        let previous = self.current_label;
+        self.current_label = self.intern_label(name);
+        let out = f(self);
+        self.current_label = previous;
+        out
+    }
+
+    fn push(&mut self, node: Node, depth: u32, qweight: u64) -> NodeId {
+        let id = NodeId(self.circuit.nodes.len() as u32);
+        self.circuit.nodes.push(node);
+        self.circuit.info.push(Info {
+            depth,
+            qweight,
+            label: self.current_label,
+        });
+        id
+    }
+
+    /// A fresh encrypted input digit (quadratic weight 1).
+    pub fn input(&mut self) -> NodeId {
+        self.input_with_qweight(1)
+    }
+
+    /// An encrypted input digit whose noise has the given quadratic weight.
+    pub fn input_with_qweight(&mut self, qweight: u64) -> NodeId {
+        let index = self.circuit.inputs.len() as u32;
+        let id = self.push(Node::Input { index, qweight }, 0, qweight);
+        self.circuit.inputs.push(id);
+        id
+    }
+
+    /// A known digit (reduced into `[-16, 16)`).
+    pub fn constant(&mut self, value: i64) -> NodeId {
+        let v = reduce(value);
+        if let Some(&id) = self.consts.get(&v) {
+            return id;
+        }
+        let id = self.push(Node::Const(v), 0, 0);
+        self.consts.insert(v, id);
+        id
+    }
+
+    /// The value of a constant node, if it is one.
+    pub fn const_value(&self, id: NodeId) -> Option<i64> {
+        match self.circuit.nodes[id.index()] {
+            Node::Const(v) => Some(v),
+            _ => None,
+        }
+    }
+
+    /// Quadratic weight of a node built so far.
+    pub fn qweight(&self, id: NodeId) -> u64 {
+        self.circuit.info[id.index()].qweight
+    }
+
+    /// Bootstrap depth of a node built so far.
+    pub fn depth(&self, id: NodeId) -> u32 {
+        self.circuit.info[id.index()].depth
+    }
+
+    /// Normal form of `Σ weight · term + constant`: linear terms expanded into the
+    /// fresh nodes they are made of, constants summed, repeated terms merged, zero
+    /// weights dropped. Every repeated use of one noise is thus merged, so the
+    /// quadratic weight is exact.
+    fn normalize(&self, terms: &[(NodeId, i64)], constant: i64) -> (Vec<(NodeId, i64)>, i64) {
+        let mut constant = constant;
+        let mut merged: Vec<(NodeId, i64)> = Vec::with_capacity(terms.len());
+        let mut expanded: Vec<(NodeId, i64)> = Vec::with_capacity(terms.len());
+        for &(id, w) in terms {
+            match &self.circuit.nodes[id.index()] {
+                Node::Linear {
+                    terms: inner,
+                    constant: c,
+                } => {
+                    constant += w * c;
+                    expanded.extend(inner.iter().map(|&(t, v)| (t, v * w)));
+                }
+                _ => expanded.push((id, w)),
+            }
+        }
+        for (id, w) in expanded {
+            if w == 0 {
+                continue;
+            }
+            if let Some(c) = self.const_value(id) {
+                constant += w * c;
+                continue;
+            }
+            match merged.iter_mut().find(|t| t.0 == id) {
+                Some(t) => t.1 += w,
+                None => merged.push((id, w)),
+            }
+        }
+        merged.retain(|t| t.1 != 0);
+        (merged, reduce(constant))
+    }
+
+    fn weight_of(&self, terms: &[(NodeId, i64)]) -> u64 {
+        terms.iter().fold(0u64, |acc, &(id, w)| {
+            let w2 = (w.unsigned_abs()).saturating_mul(w.unsigned_abs());
+            acc.saturating_add(w2.saturating_mul(self.qweight(id)))
+        })
+    }
+
+    /// The quadratic weight `linear(terms, _)` would have, without building it.
+    pub fn linear_qweight(&self, terms: &[(NodeId, i64)]) -> u64 {
+        self.weight_of(&self.normalize(terms, 0).0)
+    }
+
+    /// `Σ weight · term + constant`, folded (see the normal form above); a lone
+    /// `1 · x` is `x` itself.
+    pub fn linear(&mut self, terms: &[(NodeId, i64)], constant: i64) -> NodeId {
+        let (mut merged, constant) = self.normalize(terms, constant);
+        if merged.is_empty() {
+            return self.constant(constant);
+        }
+        if merged.len() == 1 && merged[0].1 == 1 && constant == 0 {
+            return merged[0].0;
+        }
+        merged.sort_by_key(|t| t.0);
+        let depth = merged.iter().map(|t| self.depth(t.0)).max().unwrap_or(0);
+        let qweight = self.weight_of(&merged);
+        self.push(
+            Node::Linear {
+                terms: merged,
+                constant,
+            },
+            depth,
+            qweight,
+        )
+    }
+
+    /// `a + b`.
+    pub fn add(&mut self, a: NodeId, b: NodeId) -> NodeId {
+        self.linear(&[(a, 1), (b, 1)], 0)
+    }
+
+    /// `-a`.
+    pub fn neg(&mut self, a: NodeId) -> NodeId {
+        self.linear(&[(a, -1)], 0)
+    }
+
+    fn intern_lut(&mut self, lut: &NegacyclicLut) -> u32 {
+        if let Some(&i) = self.lut_index.get(lut) {
+            return i;
+        }
+        let i = self.circuit.luts.len() as u32;
+        self.circuit.luts.push(*lut);
+        self.lut_index.insert(*lut, i);
+        i
+    }
+
+    /// One bootstrap evaluating `lut` on `input` (folded if `input` is constant;
+    /// shared with an identical earlier bootstrap).
+    pub fn lut(&mut self, input: NodeId, lut: &NegacyclicLut) -> NodeId {
+        if let Some(c) = self.const_value(input) {
+            return self.constant(lut.eval(c));
+        }
+        let index = self.intern_lut(lut);
+        if let Some(&id) = self.lut_nodes.get(&(input, index)) {
+            return id;
+        }
+        let depth = self.depth(input) + 1;
+        let id = self.push(Node::Lut { input, lut: index }, depth, 1);
+        self.lut_nodes.insert((input, index), id);
+        id
+    }
+
+    /// One half-step bootstrap of `input` (see [`Node::HalfLut`]): `half` holds odd values in
+    /// half units on `0..16`. Folded on constants, shared when repeated; an even value is an
+    /// error.
+    pub fn half_lut(
+        &mut self,
+        input: NodeId,
+        half: &NegacyclicLut,
+    ) -> Result<NodeId, crate::CoreError> {
+        if let Some(&v) = half.table.iter().find(|v| v.rem_euclid(2) == 0) {
+            return Err(crate::CoreError::InvalidArgument(format!(
+                "half-step table value {v} is even"
+            )));
+        }
+        if let Some(c) = self.const_value(input) {
+            return Ok(self.constant(half_eval(half, c)));
+        }
+        let index = self.intern_lut(half);
+        if let Some(&id) = self.half_nodes.get(&(input, index)) {
+            return Ok(id);
+        }
+        let depth = self.depth(input) + 1;
+        let id = self.push(Node::HalfLut { input, lut: index }, depth, 1);
+        self.half_nodes.insert((input, index), id);
+        Ok(id)
+    }
+
+    /// Several tables on one input in one blind rotation (see [`Node::ManyLut`]).
+    pub fn many_lut(&mut self, input: NodeId, luts: &[NegacyclicLut]) -> Vec<NodeId> {
+        if let Some(c) = self.const_value(input) {
+            return luts.iter().map(|l| self.constant(l.eval(c))).collect();
+        }
+        let indices: Vec<u32> = luts.iter().map(|l| self.intern_lut(l)).collect();
+        let depth = self.depth(input) + 1;
+        let group = self.push(
+            Node::ManyLut {
+                input,
+                luts: indices,
+            },
+            depth,
+            0,
+        );
+        (0..luts.len() as u32)
+            .map(|index| self.push(Node::Extract { group, index }, depth, 1))
+            .collect()
+    }
+
+    /// A tree LUT `table[16·hi + lo]` on two nibbles (see [`Node::Tree`]). Folded when an
+    /// input is a constant: both constant gives a constant; one constant nibble leaves a
+    /// univariate table of the other, one plain bootstrap. Identical trees are shared.
+    /// Constant inputs outside `0..16` are rejected.
+    pub fn tree(
+        &mut self,
+        hi: NodeId,
+        lo: NodeId,
+        table: &Table256,
+    ) -> Result<NodeId, crate::CoreError> {
+        let nibble = |v: i64| -> Result<u8, crate::CoreError> {
+            u8::try_from(v).ok().filter(|&n| n < 16).ok_or_else(|| {
+                crate::CoreError::InvalidArgument(format!(
+                    "tree input constant {v} is not a nibble"
+                ))
+            })
+        };
+        match (self.const_value(hi), self.const_value(lo)) {
+            (Some(h), Some(l)) => {
+                let v = table.entries[16 * nibble(h)? as usize + nibble(l)? as usize];
+                return Ok(self.constant(v as i64));
+            }
+            (Some(h), None) => {
+                let row = table.row(nibble(h)?);
+                let lut = NegacyclicLut {
+                    table: row.map(|v| v as i8),
+                };
+                return Ok(self.lut(lo, &lut));
+            }
+            (None, Some(l)) => {
+                let l = nibble(l)? as usize;
+                let mut col = [0i8; 16];
+                for (h, c) in col.iter_mut().enumerate() {
+                    *c = table.entries[16 * h + l] as i8;
+                }
+                return Ok(self.lut(hi, &NegacyclicLut { table: col }));
+            }
+            (None, None) => {}
+        }
+        let index = match self.table_index.get(table) {
+            Some(&i) => i,
+            None => {
+                let i = self.circuit.tables.len() as u32;
+                self.circuit.tables.push(*table);
+                self.table_index.insert(*table, i);
+                i
+            }
+        };
+        if let Some(&id) = self.tree_nodes.get(&(hi, lo, index)) {
+            return Ok(id);
+        }
+        let depth = self.depth(hi).max(self.depth(lo)) + 1;
+        let id = self.push(
+            Node::Tree {
+                hi,
+                lo,
+                table: index,
+            },
+            depth,
+            TREE_QWEIGHT,
+        );
+        self.tree_nodes.insert((hi, lo, index), id);
+        Ok(id)
+    }
+
+    /// Finishes the circuit with the given outputs.
+    pub fn finish(mut self, outputs: Vec<NodeId>) -> Circuit {
+        self.circuit.outputs = outputs;
+        self.circuit
+    }
+}

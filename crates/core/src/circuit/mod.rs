@@ -1,0 +1,37 @@
+//! The circuit IR: a DAG over encrypted 5-bit digits.
+//!
+//! Algorithms never touch ciphertexts: they call a [`Builder`], which records
+//! [`Node`]s. Executors (backends of the level walker in [`crate::exec`]: the clear one
+//! in [`crate::clear`], the TFHE ones in `encint`) run the finished [`Circuit`] level
+//! by level, following its [`Plan`]: all bootstraps of one level are independent.
+//!
+//! Every node knows its *bootstrap depth* (consecutive bootstraps from the inputs)
+//! and its *quadratic weight* (seed 000 §2.2.1): fresh digits (inputs, bootstrap
+//! outputs) have weight 1, constants 0, and a linear combination `Σ w_i c_i` has
+//! `Σ w_i² q(c_i)`, assuming independent noises. A LUT's input weight bounds the
+//! noise a bootstrap must tolerate; parameter sets declare their budget.
+//!
+//! One idea per file: [`Node`] kinds (`node.rs`), the finished [`Circuit`]
+//! (`graph.rs`), the [`Builder`] (`builder.rs`), the schedule and [`Plan`]
+//! (`schedule.rs`), the grouping of a level into blind rotations ([`LevelGroups`],
+//! `grouping.rs`), the [`Cost`] model (`cost.rs`) and the noise-budget check
+//! (`budget.rs`).
+
+mod budget;
+mod builder;
+mod cost;
+mod graph;
+mod grouping;
+mod node;
+mod schedule;
+#[cfg(test)]
+mod tests;
+
+pub use budget::BudgetViolation;
+pub use builder::Builder;
+pub use cost::Cost;
+pub use graph::Circuit;
+pub(crate) use graph::Info;
+pub use grouping::{FirstLevelGroup, LevelGroups};
+pub use node::{half_eval, Node, NodeId, TREE_QWEIGHT};
+pub use schedule::{Level, Plan, PlannedLevel};

@@ -1,0 +1,280 @@
+//! The executor layer: one level walker for every backend.
+//!
+//! [`run`] takes a [`Circuit`] and its [`Plan`] (schedule, liveness and grouping,
+//! computed once), checks what the backend supports and its noise budget once, and then
+//! walks the levels: it hands each level's bootstraps to the [`Backend`] as one batch,
+//! evaluates the level's inputs, constants, linear nodes and many-LUT extracts through
+//! the backend, and frees every value after its last use. Backends only say how to
+//! bootstrap a level and how to combine values linearly: the clear backend
+//! ([`crate::clear`]), the TFHE digit and tree backends (in `encint`), and later ones
+//! (gate, FV-slot, GPU, distributed) plug in here.
+
+use std::collections::HashMap;
+
+use crate::circuit::{Circuit, Node, NodeId, Plan, PlannedLevel};
+use crate::CoreError;
+
+/// The values computed so far, indexed by node; freed ones are gone.
+#[derive(Debug)]
+pub struct Values<V> {
+    slots: Vec<Option<V>>,
+}
+
+impl<V> Values<V> {
+    /// The value of a node computed in an earlier level (or earlier in this level).
+    ///
+    /// # Panics
+    /// If the node has not been computed or was freed: the plan orders every operand
+    /// before its readers and frees it only after its last reader, so a backend that
+    /// reads the operands of the level it was given never sees this.
+    pub fn get(&self, id: NodeId) -> &V {
+        self.slots[id.index()]
+            .as_ref()
+            .expect("the plan computes every operand first and frees it after its last use")
+    }
+
+    /// How many values are held now.
+    pub fn held(&self) -> usize {
+        self.slots.iter().filter(|v| v.is_some()).count()
+    }
+}
+
+/// What a backend returns for one bootstrap node.
+#[derive(Debug, Clone)]
+pub enum Output<V> {
+    /// The value of a single-output bootstrap (LUT, half-step LUT, tree).
+    One(V),
+    /// The outputs of a [`Node::ManyLut`], read by its [`Node::Extract`] nodes.
+    Many(Vec<V>),
+}
+
+/// The outputs of one level's bootstraps: each bootstrap node with its output.
+pub type LevelOutputs<V> = Vec<(NodeId, Output<V>)>;
+
+/// A way of running circuits: clear values, TFHE digits, TFHE trees, ...
+pub trait Backend {
+    /// The value of one node (a clear digit, a ciphertext).
+    type Value: Clone;
+    /// The backend's error; the walker's own errors ([`CoreError::InputCount`],
+    /// [`CoreError::NoiseBudget`]) convert into it.
+    type Error: From<CoreError>;
+
+    /// Refuses circuits with node kinds the backend cannot run (called once, before
+    /// anything runs). The default accepts everything.
+    fn check(&self, _circuit: &Circuit, _plan: &Plan) -> Result<(), Self::Error> {
+        Ok(())
+    }
+
+    /// The largest quadratic weight a bootstrap input may have (`None`: no noise).
+    fn budget(&self) -> Option<u64>;
+
+    /// A known digit (a trivial ciphertext).
+    fn constant(&self, value: i64) -> Self::Value;
+
+    /// `Σ weight · value + constant`.
+    fn linear(
+        &self,
+        terms: &[(&Self::Value, i64)],
+        constant: i64,
+    ) -> Result<Self::Value, Self::Error>;
+
+    /// Runs every bootstrap of `level` (their operands are in `values`) and returns
+    /// each bootstrap node with its output.
+    fn bootstrap_level(
+        &self,
+        circuit: &Circuit,
+        level: &PlannedLevel,
+        values: &Values<Self::Value>,
+    ) -> Result<LevelOutputs<Self::Value>, Self::Error>;
+}
+
+/// Runs `circuit` on `backend` following `plan` (which must be `circuit.plan()`), with
+/// one value per circuit input, and returns the outputs.
+pub fn run<B: Backend>(
+    backend: &B,
+    circuit: &Circuit,
+    plan: &Plan,
+    inputs: &[&B::Value],
+) -> Result<Vec<B::Value>, B::Error> {
+    if inputs.len() != circuit.inputs().len() {
+        return Err(CoreError::InputCount {
+            expected: circuit.inputs().len(),
+            found: inputs.len(),
+        }
+        .into());
+    }
+    if !plan.fits(circuit) {
+        return Err(CoreError::InvalidArgument("the plan is of another circuit".into()).into());
+    }
+    backend.check(circuit, plan)?;
+    if let Some(budget) = backend.budget() {
+        if let Some(v) = plan.budget_violations(circuit, budget).into_iter().next() {
+            return Err(CoreError::NoiseBudget(v).into());
+        }
+    }
+    let mut values = Values {
+        slots: (0..circuit.nodes().len()).map(|_| None).collect(),
+    };
+    for planned in plan.levels() {
+        let mut many: HashMap<NodeId, Vec<B::Value>> = HashMap::new();
+        if !planned.level.bootstraps.is_empty() {
+            for (id, out) in backend.bootstrap_level(circuit, planned, &values)? {
+                match out {
+                    Output::One(v) => values.slots[id.index()] = Some(v),
+                    Output::Many(vs) => {
+                        many.insert(id, vs);
+                    }
+                }
+            }
+        }
+        for &id in &planned.level.others {
+            let v = match circuit.node(id) {
+                Node::Input { index, .. } => inputs[*index as usize].clone(),
+                Node::Const(c) => backend.constant(*c),
+                Node::Linear { terms, constant } => {
+                    let t: Vec<(&B::Value, i64)> =
+                        terms.iter().map(|&(n, w)| (values.get(n), w)).collect();
+                    backend.linear(&t, *constant)?
+                }
+                Node::Extract { group, index } => many
+                    .get(group)
+                    .and_then(|outs| outs.get(*index as usize))
+                    .cloned()
+                    .ok_or_else(|| {
+                        CoreError::InvalidArgument(format!(
+                            "node {}: the backend returned no output {index} of many-LUT node {}",
+                            id.0, group.0
+                        ))
+                    })?,
+                Node::Lut { .. }
+                | Node::HalfLut { .. }
+                | Node::ManyLut { .. }
+                | Node::Tree { .. } => {
+                    unreachable!("the schedule puts bootstraps in the level's batch")
+                }
+            };
+            values.slots[id.index()] = Some(v);
+        }
+        for &id in &planned.frees {
+            values.slots[id.index()] = None;
+        }
+    }
+    Ok(circuit
+        .outputs()
+        .iter()
+        .map(|&o| values.get(o).clone())
+        .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::circuit::Builder;
+    use crate::clear::Clear;
+    use crate::lut::NegacyclicLut;
+    use std::cell::Cell;
+
+    /// The clear backend, recording the most values held when a level's batch starts.
+    struct Counting {
+        most: Cell<usize>,
+    }
+
+    impl Backend for Counting {
+        type Value = i64;
+        type Error = CoreError;
+        fn budget(&self) -> Option<u64> {
+            Some(1)
+        }
+        fn constant(&self, value: i64) -> i64 {
+            Clear.constant(value)
+        }
+        fn linear(&self, terms: &[(&i64, i64)], constant: i64) -> Result<i64, CoreError> {
+            Clear.linear(terms, constant)
+        }
+        fn bootstrap_level(
+            &self,
+            circuit: &Circuit,
+            level: &PlannedLevel,
+            values: &Values<i64>,
+        ) -> Result<Vec<(NodeId, Output<i64>)>, CoreError> {
+            self.most.set(self.most.get().max(values.held()));
+            Clear.bootstrap_level(circuit, level, values)
+        }
+    }
+
+    /// `x → x+1 → ... ` as `n` bootstraps, each on the previous output plus the input.
+    fn chain(n: usize) -> Circuit {
+        let mut b = Builder::new();
+        let x = b.input();
+        let inc = NegacyclicLut::from_fn(-8..=7, |v| (v + 1).clamp(-8, 7)).unwrap();
+        let mut y = b.lut(x, &inc);
+        for _ in 1..n {
+            y = b.lut(y, &inc);
+        }
+        b.finish(vec![y])
+    }
+
+    #[test]
+    fn values_are_freed_after_their_last_use() {
+        let c = chain(40);
+        let plan = c.plan();
+        let backend = Counting { most: Cell::new(0) };
+        let out = run(&backend, &c, &plan, &[&-8]).unwrap();
+        // The fold, written here: 40 increments of -8, saturating at 7.
+        let expected = (0..40).fold(-8i64, |v, _| (v + 1).min(7));
+        assert_eq!(out, vec![expected]);
+        // Without freeing, level k would start with k values held.
+        assert!(backend.most.get() <= 2, "held {}", backend.most.get());
+        // Every freed node is read in its level and never after.
+        for (l, level) in plan.levels().iter().enumerate() {
+            for &f in &level.frees {
+                let reads = |lv: &PlannedLevel| {
+                    lv.level
+                        .bootstraps
+                        .iter()
+                        .chain(&lv.level.others)
+                        .any(|&r| c.node(r).operands().contains(&f))
+                };
+                assert!(reads(level));
+                assert!(!plan.levels()[l + 1..].iter().any(reads));
+            }
+        }
+    }
+
+    #[test]
+    fn the_budget_is_checked_once_before_running() {
+        let mut b = Builder::new();
+        let x = b.input();
+        let s = b.linear(&[(x, 2)], 0);
+        let y = b.lut(s, &NegacyclicLut::identity());
+        let c = b.finish(vec![y]);
+        let backend = Counting { most: Cell::new(0) };
+        let err = run(&backend, &c, &c.plan(), &[&1]).unwrap_err();
+        assert!(matches!(err, CoreError::NoiseBudget(v) if v.qweight == 4 && v.budget == 1));
+        assert!(matches!(
+            run(&Clear, &c, &c.plan(), &[]),
+            Err(CoreError::InputCount {
+                expected: 1,
+                found: 0
+            })
+        ));
+        let other = chain(2);
+        assert!(
+            run(&Clear, &c, &other.plan(), &[&1]).is_err(),
+            "a plan of another circuit"
+        );
+    }
+
+    #[test]
+    fn cost_and_backends_share_the_grouping() {
+        let c = chain(3);
+        let plan = c.plan();
+        let by_level: u64 = plan
+            .levels()
+            .iter()
+            .map(|l| c.level_rotations(&l.level).0)
+            .sum();
+        assert_eq!(plan.cost(&c).blind_rotations, by_level);
+        assert_eq!(plan.cost(&c), c.cost());
+    }
+}

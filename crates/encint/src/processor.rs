@@ -1,0 +1,214 @@
+//! The byte processor (seed 004) as a library: assemble a program, generate keys, encrypt
+//! the inputs through the seeded uplink, run the program's circuit on the server with the
+//! tree backend, return the outputs through the packed downlink and decrypt them.
+//!
+//! ```
+//! use std::collections::HashMap;
+//! use encint::processor::{Program, ProcessorKeys};
+//! use encint::DEFAULT_PARAMETERS;
+//! use encint_isa::vm::Datum;
+//!
+//! // y = x + 3 (mod 256) and z = (y == 20).
+//! let src = "input x\ny = ADDI x, 3\nz = EQI y, 20\noutput y\noutput z\n";
+//! let program = Program::assemble(src, &DEFAULT_PARAMETERS).unwrap();
+//! let (client, server) = ProcessorKeys::generate(&DEFAULT_PARAMETERS);
+//! // The server-side keys travel (or are saved) in checked envelopes.
+//! let server = ProcessorKeys::open(&server.seal().unwrap()).unwrap();
+//! let data = HashMap::from([("x".to_string(), Datum::Byte(17))]);
+//! let uplink = program.encrypt_inputs(&client, &data).unwrap();          // client
+//! let downlink = program.run(&server, &uplink).unwrap();                 // server
+//! let out = program.decrypt_outputs(&client, &downlink).unwrap();        // client
+//! assert_eq!(out, program.run_clear(&data).unwrap().0);
+//! assert_eq!(out[0], ("y".to_string(), Datum::Byte(20)));
+//! assert_eq!(out[1], ("z".to_string(), Datum::Byte(1)));
+//! ```
+
+use std::collections::HashMap;
+
+use encint_core::circuit::{Cost, Plan};
+use encint_core::exec;
+use encint_isa::vm::{self, Compiled, Datum};
+use encint_tfhe::envelope::{self, Kind};
+use encint_tfhe::{
+    ClientKey, DigitParameters, PackedNibbles, PackingKey, SeededNibbles, ServerKey, TreeKey,
+};
+
+use crate::tree_exec::TreeBackend;
+use crate::{Error, Result};
+
+/// Named output data of a program run, in declaration order.
+pub type Outputs = Vec<(String, Datum)>;
+
+/// The keys a byte-processor server needs: the digit server key, the tree key (first-level
+/// multi-value bootstraps and packing keyswitches) and the downlink packing key. All are
+/// generated from the client key; none reveals it.
+#[derive(Debug, Clone)]
+pub struct ProcessorKeys {
+    /// Plain and half-step bootstraps, keyswitches.
+    pub server: ServerKey,
+    /// Tree LUTs (seed 004's `LUTeval`/`MVLUTeval`).
+    pub tree: TreeKey,
+    /// Packs the outputs into a few GLWE ciphertexts for the downlink.
+    pub packing: PackingKey,
+}
+
+impl ProcessorKeys {
+    /// Generates a client key and the matching server-side keys (a few seconds and a few
+    /// hundred MB: the tree key holds a precise bootstrapping key).
+    pub fn generate(params: &DigitParameters) -> (ClientKey, ProcessorKeys) {
+        let (client, server) = ClientKey::generate(params);
+        let keys = ProcessorKeys::for_client(&client, server);
+        (client, keys)
+    }
+
+    /// The tree and packing keys of `client`, beside its existing `server` key.
+    pub fn for_client(client: &ClientKey, server: ServerKey) -> ProcessorKeys {
+        ProcessorKeys {
+            tree: TreeKey::generate(client),
+            packing: PackingKey::generate(client),
+            server,
+        }
+    }
+}
+
+/// The server-side keys in checked envelopes (kind [`Kind::ServerKey`]), to save and load
+/// like the digit keys: the digit server key, the tree key and the packing key.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SealedProcessorKeys {
+    /// The [`ServerKey`] envelope (the same bytes as a digit `server.key`).
+    pub server: Vec<u8>,
+    /// The [`TreeKey`] envelope.
+    pub tree: Vec<u8>,
+    /// The [`PackingKey`] envelope.
+    pub packing: Vec<u8>,
+}
+
+impl ProcessorKeys {
+    /// Seals the three keys in checked envelopes.
+    pub fn seal(&self) -> Result<SealedProcessorKeys> {
+        let id = self.server.params().id();
+        Ok(SealedProcessorKeys {
+            server: envelope::seal(Kind::ServerKey, id, &self.server)?,
+            tree: envelope::seal(Kind::ServerKey, id, &self.tree)?,
+            packing: envelope::seal(Kind::ServerKey, id, &self.packing)?,
+        })
+    }
+
+    /// Opens sealed keys, checking every envelope and that all three are of the server
+    /// key's parameter set.
+    pub fn open(sealed: &SealedProcessorKeys) -> Result<ProcessorKeys> {
+        let (header, _) = envelope::read_header(&sealed.server)?;
+        let params = DigitParameters::from_id(&header.params_id).ok_or_else(|| {
+            Error::InvalidInput(format!("unknown parameter set `{}`", header.params_id))
+        })?;
+        let id = params.id();
+        let keys = ProcessorKeys {
+            server: envelope::open(&sealed.server, Kind::ServerKey, id)?,
+            tree: envelope::open(&sealed.tree, Kind::ServerKey, id)?,
+            packing: envelope::open(&sealed.packing, Kind::ServerKey, id)?,
+        };
+        keys.check_key_sets()?;
+        Ok(keys)
+    }
+
+    /// Errors unless the tree and packing keys belong to the server key's key set
+    /// ([`Error::TreeKeyMismatch`], [`Error::PackingKeyMismatch`]).
+    pub fn check_key_sets(&self) -> Result<()> {
+        let server = self.server.key_set();
+        if self.tree.key_set() != server {
+            return Err(Error::TreeKeyMismatch {
+                server,
+                tree: self.tree.key_set(),
+            });
+        }
+        if self.packing.key_set() != server {
+            return Err(Error::PackingKeyMismatch {
+                server,
+                packing: self.packing.key_set(),
+            });
+        }
+        Ok(())
+    }
+}
+
+/// An assembled and compiled byte-processor program, with its execution plan.
+#[derive(Debug, Clone)]
+pub struct Program {
+    compiled: Compiled,
+    plan: Plan,
+}
+
+impl Program {
+    /// Assembles `src` (the format of `examples/*.asm`) and compiles it for `params`: the
+    /// instructions refresh by that parameter set's noise budget.
+    pub fn assemble(src: &str, params: &DigitParameters) -> Result<Program> {
+        let program = encint_isa::asm::assemble(src)?;
+        let compiled = vm::compile(&program, params.max_quadratic_weight())?;
+        Ok(Program::from_compiled(compiled))
+    }
+
+    /// A program compiled elsewhere (e.g. by [`vm::compile`]).
+    pub fn from_compiled(compiled: Compiled) -> Program {
+        let plan = compiled.circuit.plan();
+        Program { compiled, plan }
+    }
+
+    /// The compiled program: circuit, inputs and outputs.
+    pub fn compiled(&self) -> &Compiled {
+        &self.compiled
+    }
+
+    /// The cost of an encrypted run (blind rotations, packing keyswitches, depth).
+    pub fn cost(&self) -> Cost {
+        self.plan.cost(&self.compiled.circuit)
+    }
+
+    /// Runs the program on plain data: the outputs an encrypted run returns, and its cost.
+    pub fn run_clear(&self, data: &HashMap<String, Datum>) -> Result<(Outputs, Cost)> {
+        Ok(vm::run_clear(&self.compiled, data)?)
+    }
+
+    /// Client side: encrypts the inputs (every input of the program, by name) as one seeded
+    /// LWE list (one seed and one body per nibble).
+    pub fn encrypt_inputs(
+        &self,
+        client: &ClientKey,
+        data: &HashMap<String, Datum>,
+    ) -> Result<SeededNibbles> {
+        let nibbles = vm::encode_inputs(&self.compiled, data)?;
+        let values: Vec<u8> = nibbles.iter().map(|&v| v as u8).collect();
+        Ok(client.encrypt_nibbles_seeded(&values)?)
+    }
+
+    /// Server side: expands the uplink, runs the program's circuit on the current rayon
+    /// pool (tree backend, budget checked first) and packs the outputs for the downlink.
+    /// Keys or an uplink of another key set are refused before any work.
+    pub fn run(&self, keys: &ProcessorKeys, inputs: &SeededNibbles) -> Result<PackedNibbles> {
+        keys.check_key_sets()?;
+        let digits = inputs.expand_for(&keys.server)?;
+        let refs: Vec<_> = digits.iter().collect();
+        let backend = TreeBackend {
+            server: &keys.server,
+            tree: &keys.tree,
+        };
+        let out = exec::run(&backend, &self.compiled.circuit, &self.plan, &refs)?;
+        Ok(keys.packing.pack(&out)?)
+    }
+
+    /// Client side: decrypts the downlink into named outputs.
+    pub fn decrypt_outputs(&self, client: &ClientKey, packed: &PackedNibbles) -> Result<Outputs> {
+        let values: Vec<i64> = client
+            .decrypt_packed(packed)?
+            .into_iter()
+            .map(i64::from)
+            .collect();
+        if values.len() != self.compiled.circuit.outputs().len() {
+            return Err(Error::InvalidInput(format!(
+                "the downlink holds {} nibbles, the program has {} output nibbles",
+                values.len(),
+                self.compiled.circuit.outputs().len()
+            )));
+        }
+        Ok(vm::decode_outputs(&self.compiled, &values)?)
+    }
+}
