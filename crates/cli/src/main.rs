@@ -113,6 +113,7 @@ struct ChainsArgs {
 }
 
 fn main() -> ExitCode {
+    restore_default_sigpipe();
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Demo(a) => crypto_cmds::demo(a),
@@ -133,6 +134,18 @@ fn main() -> ExitCode {
             eprintln!("error: {e}");
             ExitCode::FAILURE
         }
+    }
+}
+
+/// Rust ignores SIGPIPE, so `encint asm list | head` made `println!` panic once `head`
+/// closed the pipe. Restoring the default action ends the process quietly instead, as
+/// other command-line tools do.
+fn restore_default_sigpipe() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: called first thing in `main`, before any thread exists; it only resets a
+    // signal's disposition to the system default.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
 }
 

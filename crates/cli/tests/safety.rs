@@ -261,3 +261,21 @@ fn argument_conflicts_and_limits_are_errors_before_work() {
     assert_eq!(std::fs::read_to_string(&f).unwrap(), "keep");
     std::fs::remove_dir_all(&d).unwrap();
 }
+
+/// `encint asm list | head -1` used to panic ("failed printing to stdout") once the
+/// reader closed the pipe; the process must end quietly instead.
+#[test]
+fn closed_stdout_pipe_is_not_a_panic() {
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_encint"))
+        .args(["asm", "list"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the encint binary starts");
+    // Close the reading end before the child has printed anything.
+    drop(child.stdout.take());
+    let out = child.wait_with_output().expect("the child ends");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stderr.contains("panicked"), "stderr: {stderr}");
+}
