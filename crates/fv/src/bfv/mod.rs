@@ -23,6 +23,7 @@ mod context;
 mod encoder;
 mod hpr_ops;
 mod keys;
+mod linear;
 mod parameters;
 mod plaintext;
 mod rns_ops;
