@@ -114,7 +114,12 @@ fn prefix_carries(
     let mut g: Vec<Bit> = (0..w).map(|k| b.and(x.bits[k], y.bits[k])).collect();
     let mut p = p0.clone();
     if let (Some(c), true) = (cin, w > 0) {
-        g[0] = b.mux(p[0], c, g[0]);
+        g[0] = match b.const_value(c) {
+            // Carry in 1 (subtraction): the carry out of bit 0 is x_0 ∨ y_0 (depth 1).
+            Some(true) => b.or(x.bits[0], y.bits[0]),
+            Some(false) => g[0],
+            None => b.mux(p[0], c, g[0]),
+        };
     }
     let mut s = 1;
     while s < w {
