@@ -359,3 +359,59 @@ fn seed_rows_full_batches() {
         check_op(cl, sv, *w, &c, reference.as_ref(), &mut rng);
     }
 }
+
+#[test]
+fn keys_and_words_round_trip_through_checked_envelopes() {
+    let set = FvBitSet::by_name("128-8192").unwrap();
+    let (client, server) = FvBitsClientKey::generate(&set).unwrap();
+    let xs: Vec<u64> = (0..100).map(|i| (i * 7) % 16).collect();
+    let ys: Vec<u64> = (0..100).map(|i| (i * 3 + 1) % 16).collect();
+    let a = client.encrypt(&xs, 4, false).unwrap();
+    let b = client.encrypt(&ys, 4, false).unwrap();
+    // Client key, server key and words travel as bytes.
+    let client2 = FvBitsClientKey::from_bytes(&client.to_bytes().unwrap()).unwrap();
+    let server2 = FvBitsServerKey::from_bytes(&server.to_bytes().unwrap()).unwrap();
+    let a2 = server2
+        .word_from_bytes(&client.word_to_bytes(&a).unwrap())
+        .unwrap();
+    let b2 = server2
+        .word_from_bytes(&client.word_to_bytes(&b).unwrap())
+        .unwrap();
+    let s = server2.add(&a2, &b2).unwrap();
+    let back = client2
+        .word_from_bytes(&server2.word_to_bytes(&s).unwrap())
+        .unwrap();
+    let got = client2.decrypt(&back).unwrap();
+    for i in 0..100 {
+        assert_eq!(got[i], (xs[i] + ys[i]) % 16);
+    }
+    // Tampering: truncated, wrong kind, flipped bytes, another key set.
+    let bytes = client.word_to_bytes(&a).unwrap();
+    assert!(matches!(
+        server.word_from_bytes(&bytes[..bytes.len() - 1]),
+        Err(FvBitsError::Envelope(_))
+    ));
+    assert!(matches!(
+        server.word_from_bytes(&bytes[..5]),
+        Err(FvBitsError::Envelope(_))
+    ));
+    let kb = server.to_bytes().unwrap();
+    assert!(matches!(
+        server.word_from_bytes(&kb),
+        Err(FvBitsError::Envelope(_))
+    ));
+    let mut bad = bytes.clone();
+    let last = bad.len() - 1;
+    bad[last] = 0xff; // top byte of the last residue: unreduced
+    assert!(matches!(
+        server.word_from_bytes(&bad),
+        Err(FvBitsError::Fv(encint_fv::FvError::MalformedCiphertext(_)))
+    ));
+    let (_, other) = FvBitsClientKey::generate(&set).unwrap();
+    assert!(matches!(
+        other.word_from_bytes(&bytes),
+        Err(FvBitsError::WrongKeySet { .. })
+    ));
+    assert!(FvBitsServerKey::from_bytes(&bytes).is_err());
+    assert!(FvBitsClientKey::from_bytes(&kb).is_err());
+}
