@@ -13,6 +13,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha20Rng;
 
 type Build = dyn Fn(&mut BitBuilder, &Word, &Word) -> Vec<Bit>;
+type Reference = Box<dyn Fn(u64, u64) -> u64>;
 
 fn circuit(w: usize, f: &Build) -> BitCircuit {
     let mut b = BitBuilder::new();
@@ -156,7 +157,7 @@ fn full_batches_match_clear_runs_and_integers_at_the_smallest_set() {
     let mut rng = ChaCha20Rng::seed_from_u64(11);
     let w = 4;
     let m = mask(w);
-    let ops: Vec<(&str, Box<Build>, Box<dyn Fn(u64, u64) -> u64>)> = vec![
+    let ops: Vec<(&str, Box<Build>, Reference)> = vec![
         (
             "add",
             Box::new(|b, x, y| leveled::add_sklansky(b, x, y, None).bits),
@@ -299,7 +300,7 @@ fn foreign_words_and_too_deep_circuits_are_refused() {
 #[ignore]
 fn seed_rows_full_batches() {
     let mut rng = ChaCha20Rng::seed_from_u64(5);
-    type Row = (usize, Box<Build>, Box<dyn Fn(u64, u64) -> u64>);
+    type Row = (usize, Box<Build>, Reference);
     let rows: Vec<Row> = vec![
         (
             16,
@@ -339,7 +340,7 @@ fn seed_rows_full_batches() {
         (
             4,
             Box::new(|b, x, y| leveled::div_rem_unsigned(b, x, y).0.bits),
-            Box::new(|x, y| if y == 0 { 15 } else { x / y }),
+            Box::new(|x, y| x.checked_div(y).unwrap_or(15)),
         ),
         (
             4,

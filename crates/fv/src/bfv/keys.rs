@@ -144,6 +144,9 @@ pub(crate) enum RlkData {
     },
 }
 
+/// The raw parts `(k0, k1)` of an RNS relinearisation key ([`RelinKey::to_raw_rns`]).
+pub type RawRnsKey<'a> = (&'a [Vec<u64>], &'a [Vec<u64>]);
+
 /// A relinearisation key (pseudo-encryptions of the gadget times `s^2`).
 #[derive(Debug, Clone)]
 pub struct RelinKey {
@@ -166,7 +169,7 @@ impl RelinKey {
 
     /// The raw RNS key `(k0, k1)`: `K` pairs of flat residue vectors in NTT form (BEHZ
     /// and HPS keys); `None` for an HPR key.
-    pub fn to_raw_rns(&self) -> Option<(&[Vec<u64>], &[Vec<u64>])> {
+    pub fn to_raw_rns(&self) -> Option<RawRnsKey<'_>> {
         match &self.data {
             RlkData::Rns { k0, k1 } => Some((k0, k1)),
             RlkData::Hpr { .. } => None,
