@@ -54,8 +54,9 @@ use rand::{RngCore, SeedableRng};
 use rand_chacha::ChaCha20Rng;
 use rayon::prelude::*;
 
-/// The FV variant the bit executor uses (HPS: the fastest multiplication with
-/// relinearisation at the 128-bit sets measured in docs/FV.md).
+/// The FV variant the bit executor uses: HPS, the fastest multiplication with
+/// relinearisation at sets A and B (`n = 2^13, 2^14`, the sizes of the first two 128-bit
+/// sets) in docs/FV.md; the 128-bit sets themselves were not benchmarked per variant.
 pub const VARIANT: Variant = Variant::Hps;
 
 /// Errors of the bit-sliced FV layer.
