@@ -15,6 +15,12 @@ pub enum FvCommand {
     Bench(BenchArgs),
     /// Practical multiplicative depth: square a fresh ciphertext until decryption fails.
     Depth(DepthArgs),
+    /// Bit-sliced binary arithmetic (seed 003): one bit of a different integer per slot.
+    Bits {
+        /// What to run.
+        #[command(subcommand)]
+        command: crate::fv_bits_cmds::BitsCommand,
+    },
 }
 
 /// Arguments of `encint fv bench`.
@@ -281,6 +287,7 @@ pub fn run(cmd: FvCommand) -> Result<(), FvError> {
                 }
             }
         }
+        FvCommand::Bits { command } => crate::fv_bits_cmds::run(command)?,
         FvCommand::Depth(a) => {
             let rows = depth(&a)?;
             if a.json {

@@ -9,6 +9,7 @@ mod asm_run;
 mod bench;
 mod bits_cmds;
 mod crypto_cmds;
+mod fv_bits_cmds;
 mod fv_cmds;
 mod peer;
 mod peer8;

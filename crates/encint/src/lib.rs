@@ -27,6 +27,7 @@
 pub mod bits;
 pub mod executor;
 pub mod fv;
+pub mod fv_bits;
 mod int;
 pub mod processor;
 mod server;

@@ -27,6 +27,7 @@
 //! ```
 
 mod div;
+pub mod leveled;
 mod mul;
 mod ops;
 mod shift;

@@ -17,9 +17,17 @@ pub struct FvCost {
     pub depth: u32,
 }
 
-/// Products and depth increase of one gate, given its operands' depths.
+/// Products and depth of one gate, given its operands' depths (indexed by bit).
 fn gate_cost(g: &Gate, d: &[u32]) -> (u64, u32) {
-    let dd = |b: &Bit| d[b.index()];
+    gate_cost_by(g, |b| d[b.index()])
+}
+
+/// Products and FV depth of one gate, given a function giving each operand's depth.
+/// AND, OR, XOR and MUX cost one product (depth of the deepest operand plus one), XOR3
+/// and MAJ two (the deepest operand enters last), NOT and constants none. Counters must
+/// be expanded first ([`expand_counters`]): a counter reports depth `u32::MAX / 2`.
+pub fn gate_cost_by(g: &Gate, d: impl Fn(&Bit) -> u32) -> (u64, u32) {
+    let dd = |b: &Bit| d(b);
     match g {
         Gate::Input(_) | Gate::Const(_) => (0, 0),
         Gate::Not(a) => (0, dd(a)),
@@ -31,7 +39,7 @@ fn gate_cost(g: &Gate, d: &[u32]) -> (u64, u32) {
             v.sort_unstable();
             (2, (v[1] + 1).max(v[2]) + 1)
         }
-        Gate::Count { .. } => unreachable!("counters are expanded first"),
+        _ => (0, u32::MAX / 2),
     }
 }
 

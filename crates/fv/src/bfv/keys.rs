@@ -41,6 +41,12 @@ impl SecretKey {
         Self::build(ctx, s)
     }
 
+    /// The ternary coefficients (for the client's own key storage, e.g. a sealed
+    /// envelope: never give them to a server).
+    pub fn coefficients(&self) -> &[i64] {
+        &self.coeffs
+    }
+
     /// A secret key from given coefficients, each in `{-1, 0, 1}`.
     pub fn from_coefficients(ctx: &FvContext, coeffs: &[i64]) -> Result<Self, FvError> {
         let n = ctx.parameters().n;
@@ -138,6 +144,9 @@ pub(crate) enum RlkData {
     },
 }
 
+/// The raw parts `(k0, k1)` of an RNS relinearisation key ([`RelinKey::to_raw_rns`]).
+pub type RawRnsKey<'a> = (&'a [Vec<u64>], &'a [Vec<u64>]);
+
 /// A relinearisation key (pseudo-encryptions of the gadget times `s^2`).
 #[derive(Debug, Clone)]
 pub struct RelinKey {
@@ -156,6 +165,59 @@ impl RelinKey {
     pub fn with_variant(mut self, v: Variant) -> Result<Self, FvError> {
         self.variant = reinterpret(self.variant, v)?;
         Ok(self)
+    }
+
+    /// The raw RNS key `(k0, k1)`: `K` pairs of flat residue vectors in NTT form (BEHZ
+    /// and HPS keys); `None` for an HPR key.
+    pub fn to_raw_rns(&self) -> Option<RawRnsKey<'_>> {
+        match &self.data {
+            RlkData::Rns { k0, k1 } => Some((k0, k1)),
+            RlkData::Hpr { .. } => None,
+        }
+    }
+
+    /// Rebuilds a BEHZ or HPS key from [`Self::to_raw_rns`]'s parts, checking the number
+    /// of components, every length and that every residue is reduced.
+    pub fn from_raw_rns(
+        ctx: &FvContext,
+        variant: Variant,
+        k0: Vec<Vec<u64>>,
+        k1: Vec<Vec<u64>>,
+    ) -> Result<Self, FvError> {
+        if variant == Variant::Hpr {
+            return Err(FvError::VariantMismatch(
+                "an RNS key cannot serve HPR".into(),
+            ));
+        }
+        let moduli = ctx.rns.q.moduli();
+        let (k, n) = (moduli.len(), ctx.parameters().n);
+        if k0.len() != k || k1.len() != k {
+            return Err(FvError::InvalidParameters(format!(
+                "relinearisation key with {} and {} components, expected {k}",
+                k0.len(),
+                k1.len()
+            )));
+        }
+        for v in k0.iter().chain(&k1) {
+            if v.len() != k * n {
+                return Err(FvError::LengthMismatch {
+                    expected: k * n,
+                    got: v.len(),
+                });
+            }
+            for (i, m) in moduli.iter().enumerate() {
+                if v[i * n..(i + 1) * n].iter().any(|&x| x >= m.value()) {
+                    return Err(FvError::InvalidParameters(
+                        "unreduced relinearisation key residue".into(),
+                    ));
+                }
+            }
+        }
+        Ok(Self {
+            variant,
+            ctx_id: ctx.id(),
+            data: RlkData::Rns { k0, k1 },
+        })
     }
 
     /// Number of polynomials stored (each of `n` words per residue), a measure of size.

@@ -23,6 +23,7 @@ mod context;
 mod encoder;
 mod hpr_ops;
 mod keys;
+mod linear;
 mod parameters;
 mod plaintext;
 mod rns_ops;
@@ -31,7 +32,7 @@ pub mod sampling;
 pub use ciphertext::Ciphertext;
 pub use context::FvContext;
 pub use encoder::BatchEncoder;
-pub use keys::{HprDecomposition, PublicKey, RelinKey, SecretKey};
+pub use keys::{HprDecomposition, PublicKey, RawRnsKey, RelinKey, SecretKey};
 pub use parameters::FvParameters;
 pub use plaintext::Plaintext;
 

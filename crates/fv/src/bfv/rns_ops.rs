@@ -71,7 +71,7 @@ impl RnsContext {
         (k0, k1)
     }
 
-    fn add_delta_m(&self, c0: &mut [u64], m: &[u64]) {
+    pub(crate) fn add_delta_m(&self, c0: &mut [u64], m: &[u64]) {
         let n = self.n;
         for (i, md) in self.q.moduli().iter().enumerate() {
             let dl = self.delta_q[i];
@@ -161,7 +161,7 @@ impl RnsContext {
     }
 
     /// `c0 + c1 s` in coefficient form.
-    fn phase(&self, s_q: &[u64], c: &[RnsPoly]) -> Vec<u64> {
+    pub(crate) fn phase(&self, s_q: &[u64], c: &[RnsPoly]) -> Vec<u64> {
         let n = self.n;
         let mut x = c[1].data.clone();
         for (i, op) in self.ntt_q.iter().enumerate() {
