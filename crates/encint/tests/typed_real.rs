@@ -1,0 +1,106 @@
+//! Typed operations on real ciphertexts against plain i128 arithmetic: every operation
+//! at 4 bits (signed and unsigned alternately) with every algorithm; 8 bits behind
+//! `#[ignore]`.
+
+use std::sync::OnceLock;
+
+use encint::typed::{decrypt_typed, encrypt_typed, IntOp, IntType};
+use encint::{encrypt, ClientKey, Server, DEFAULT_PARAMETERS};
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+
+#[path = "../../arith/tests/common/typed_reference.rs"]
+mod typed_reference;
+use typed_reference::reference;
+
+fn keys() -> &'static (ClientKey, Server) {
+    static KEYS: OnceLock<(ClientKey, Server)> = OnceLock::new();
+    KEYS.get_or_init(|| {
+        let (client, key) = ClientKey::generate(&DEFAULT_PARAMETERS);
+        (client, Server::new(key))
+    })
+}
+
+fn scalar_for(op: IntOp, ty: IntType) -> IntOp {
+    match op {
+        IntOp::DivScalar(_) => IntOp::DivScalar(if ty.signed { -3 } else { 3 }),
+        IntOp::RemScalar(_) => IntOp::RemScalar(if ty.signed { -3 } else { 3 }),
+        IntOp::WrappingScalarMul(_) => IntOp::WrappingScalarMul(805),
+        other => other,
+    }
+}
+
+fn run_all(bits: usize, seed: u64) {
+    let (client, server) = keys();
+    let mut rng = StdRng::seed_from_u64(seed);
+    let mut ops = IntOp::all_samples();
+    ops.push(IntOp::Cast(IntType::new(bits + 3, true).unwrap()));
+    ops.push(IntOp::Cast(IntType::new(bits - 1, false).unwrap()));
+    for (i, template) in ops.into_iter().enumerate() {
+        let ty = IntType::new(bits, i % 2 == 1).unwrap();
+        let op = scalar_for(template, ty);
+        let values: Vec<i128> = (0..op.arity())
+            .map(|_| rng.gen_range(ty.min()..=ty.max()))
+            .collect();
+        let args: Vec<_> = values
+            .iter()
+            .map(|&v| encrypt_typed(client, v, ty).unwrap())
+            .collect();
+        let refs: Vec<_> = args.iter().collect();
+        let want = reference(op, ty, &values);
+        let plan = server.typed_plan(op, ty).unwrap();
+        for e in &plan.estimates {
+            let (out, cost) = server.typed_apply_with(op, ty, e.algorithm, &refs).unwrap();
+            assert_eq!(cost, e.cost, "{op} {ty} {:?}: cost as planned", e.algorithm);
+            let got = decrypt_typed(client, &out, op.result_type(ty)).unwrap();
+            assert_eq!(got, want, "{op} {ty} {:?} on {values:?}", e.algorithm);
+        }
+    }
+}
+
+#[test]
+fn every_operation_at_four_bits() {
+    run_all(4, 17);
+}
+
+#[test]
+#[ignore = "heavy: every operation at 8 bits on real ciphertexts"]
+fn every_operation_at_eight_bits() {
+    run_all(8, 18);
+}
+
+/// Lazy representatives: a wrapping sum that left the type's range as digits still
+/// compares, divides and decrypts as its canonical value.
+#[test]
+fn representatives_chain_into_canonical_operations() {
+    let (client, server) = keys();
+    let ty = IntType::new(4, true).unwrap();
+    let a = encrypt_typed(client, 7, ty).unwrap();
+    let b = encrypt_typed(client, 6, ty).unwrap();
+    let (s, _) = server
+        .typed_apply(IntOp::WrappingAdd, ty, &[&a, &b])
+        .unwrap();
+    assert_eq!(decrypt_typed(client, &s, ty).unwrap(), -3); // 13 mod 16 as i4
+    let (lt, _) = server.typed_apply(IntOp::Lt, ty, &[&s, &a]).unwrap();
+    assert_eq!(decrypt_typed(client, &lt, IntType::BOOL).unwrap(), 1);
+    // Any digits are a representative: 12 digits of -1 hold -4095 ≡ 1 (mod 16).
+    let long = encrypt(client, -4095, 12).unwrap();
+    let (q, _) = server.typed_apply(IntOp::Div, ty, &[&long, &a]).unwrap();
+    assert_eq!(decrypt_typed(client, &q, ty).unwrap(), 0);
+}
+
+#[test]
+fn typed_errors_before_running() {
+    let (client, server) = keys();
+    let ty = IntType::new(4, false).unwrap();
+    assert!(encrypt_typed(client, 16, ty).is_err());
+    assert!(encrypt_typed(client, -1, ty).is_err());
+    let a = encrypt_typed(client, 5, ty).unwrap();
+    assert!(server.typed_apply(IntOp::DivScalar(0), ty, &[&a]).is_err());
+    assert!(server.typed_apply(IntOp::Div, ty, &[&a]).is_err());
+    let bad = IntType {
+        bits: 0,
+        signed: false,
+    };
+    assert!(server.typed_apply(IntOp::Not, bad, &[&a]).is_err());
+}
