@@ -3,16 +3,17 @@
 //! or more **algorithms** (forms), and a **planner** that picks the one with the lowest
 //! estimated time on a given thread count.
 //!
-//! A value of an [`IntType`] is held as signed-binary digits (an [`SInt`]) whose value is
-//! *any* representative of the integer modulo `2^n` (lazy normalisation): wrapping
+//! A value of an [`IntType`] is held as signed-binary digits (an [`SInt`]) in one of two
+//! [`Form`]s: canonical (two's-complement bits as digits, the top one negated when
+//! signed: what encryption and every boolean-layer result give, bits for free) or lazy,
+//! *any* representative of the integer modulo `2^n` (no normalisation): wrapping
 //! addition, subtraction, negation, multiplication and left shifts keep working on
 //! representatives (Parmesan's digit circuits, truncated to `n` digits, so digits `≥ n`
-//! are never built), and only the operations that need the canonical value (comparisons,
-//! division, bitwise logic, right shifts, rotations, casts) convert to two's-complement
-//! bits ([`encint_core::bits::signed_digits_to_bits`], three bootstraps per two bits)
-//! and run a boolean circuit of [`crate::bits`]. Their results are canonical digits
-//! (free conversion back). The client reads any representative with
-//! [`IntType::wrap`].
+//! are never built), and the operations that need the canonical value (comparisons,
+//! division, bitwise logic, right shifts, rotations, casts) take the bits of canonical
+//! operands as they are and convert lazy ones ([`encint_core::bits::signed_digits_to_bits`],
+//! three bootstraps per two bits), then run a boolean circuit of [`crate::bits`]. Their
+//! results are canonical. The client reads either form with [`IntType::wrap`].
 //!
 //! Two algorithms exist for several operations:
 //! - [`Algorithm::Digits`]: Parmesan's signed-binary circuits (seed 000) on
@@ -22,16 +23,17 @@
 //!   partial-product columns and reduced with counters (one bootstrap removes several
 //!   bits), non-restoring division, carry chains of counters.
 //!
-//! [`plan`] builds every algorithm's circuit for the operation and width, and picks the
-//! one whose estimated time ([`crate::bits::makespan`]: the sum over levels of
+//! [`plan`] builds every algorithm's circuit for the operation, width and operand forms,
+//! and picks the one whose estimated time ([`crate::bits::makespan`]: the sum over levels of
 //! `⌈level width / threads⌉` bootstrap times) is lowest, ties going to fewer bootstraps.
 //!
 //! ```
-//! use encint_arith::typed::{plan, IntOp, IntType};
+//! use encint_arith::typed::{plan, Form, IntOp, IntType};
 //! use encint_arith::{Arith, Config};
 //! let ar = Arith::new(Config { max_qweight: 25 });
 //! let ty = IntType::new(16, false).unwrap();
-//! let p = plan(&ar, IntOp::WrappingMul, ty, 2).unwrap();
+//! let fresh = [Form::Canonical, Form::Canonical];
+//! let p = plan(&ar, IntOp::WrappingMul, ty, &fresh, 2).unwrap();
 //! // Columns of partial products reduced by counters beat Parmesan's mul_low here.
 //! assert!(p.chosen().cost.bootstraps < 376);
 //! ```
@@ -260,6 +262,23 @@ pub enum Algorithm {
     Bits,
 }
 
+/// The representation of a typed value's digits.
+///
+/// Conversions: canonical to lazy is free (a canonical value is a representative);
+/// lazy to canonical is a circuit ([`encint_core::bits::signed_digits_to_bits`], three
+/// bootstraps per two bits), which the Bits algorithm pays on every lazy operand.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Form {
+    /// Two's-complement digits: exactly `n` digits, bit `i` of the canonical value as
+    /// digit `i`, the top one negated for a signed type (`v = Σ b_i 2^i - b_{n-1} 2^n`
+    /// for signed). Its bits are free: a fresh encryption, and every Bits result, has
+    /// this form.
+    Canonical,
+    /// Any signed-binary digits (each -1, 0 or 1) whose value is congruent to the value
+    /// modulo `2^n`: Parmesan's wrapping results (no normalisation).
+    Lazy,
+}
+
 impl IntOp {
     /// Every operation with a sample scalar (for tables and tests).
     pub fn all_samples() -> Vec<IntOp> {
@@ -376,10 +395,10 @@ fn truncated(x: SInt, n: usize) -> SInt {
     }
 }
 
-/// Records `op` on operands `x` (each any representative of a value of `ty`; the
-/// condition of [`IntOp::Select`] any integer) with `algorithm`; returns the result's
-/// digits (a representative of a value of `op.result_type(ty)`, at most that many
-/// digits).
+/// Records `op` on operands `x` of forms `forms` (each a value of `ty`; the condition
+/// of [`IntOp::Select`] any integer, canonical if it is a 1-digit [`IntType::BOOL`])
+/// with `algorithm`; returns the result's digits (a value of `op.result_type(ty)`, at
+/// most that many digits) and their form.
 pub fn build(
     ar: &Arith,
     b: &mut Builder,
@@ -387,17 +406,27 @@ pub fn build(
     ty: IntType,
     algorithm: Algorithm,
     x: &[SInt],
-) -> Result<SInt, TypedError> {
-    if x.len() != op.arity() {
+    forms: &[Form],
+) -> Result<(SInt, Form), TypedError> {
+    if x.len() != op.arity() || forms.len() != op.arity() {
         return Err(TypedError::Arity {
             expected: op.arity(),
-            found: x.len(),
+            found: x.len().min(forms.len()),
         });
     }
     check_type(op, ty)?;
     match algorithm {
-        Algorithm::Digits => build_digits(ar, b, op, ty, x),
-        Algorithm::Bits => build_bits(b, op, ty, x),
+        Algorithm::Digits => {
+            let out = build_digits(ar, b, op, ty, x)?;
+            // A digitwise select of two canonical values is canonical.
+            let form = if op == IntOp::Select && forms[1..].iter().all(|&f| f == Form::Canonical) {
+                Form::Canonical
+            } else {
+                Form::Lazy
+            };
+            Ok((out, form))
+        }
+        Algorithm::Bits => Ok((build_bits(b, op, ty, x, forms)?, Form::Canonical)),
     }
 }
 
@@ -504,12 +533,28 @@ fn build_digits(
     })
 }
 
-/// Two's-complement bits of `x` modulo `2^n` (a circuit: three bootstraps per two bits).
-fn to_bits(b: &mut Builder, x: &SInt, n: usize) -> Vec<NodeId> {
+/// Two's-complement bits of `x` modulo `2^n`: free for a canonical `x` of `n` digits
+/// (the top digit negated back when `signed`), else a circuit (three bootstraps per two
+/// bits).
+fn to_bits(b: &mut Builder, x: &SInt, n: usize, signed: bool, form: Form) -> Vec<NodeId> {
+    if form == Form::Canonical && x.len() == n {
+        let mut bits = x.digits.clone();
+        if signed {
+            let top = b.neg(bits[n - 1]);
+            bits[n - 1] = top;
+        }
+        return bits;
+    }
     encint_core::bits::signed_digits_to_bits(b, &x.digits, n)
 }
 
-fn build_bits(b: &mut Builder, op: IntOp, ty: IntType, x: &[SInt]) -> Result<SInt, TypedError> {
+fn build_bits(
+    b: &mut Builder,
+    op: IntOp,
+    ty: IntType,
+    x: &[SInt],
+    forms: &[Form],
+) -> Result<SInt, TypedError> {
     let n = ty.bits;
     let mut bb = BitBuilder::new();
     // Bit inputs: every operand converted to n bits (the select condition to 1 bit).
@@ -518,8 +563,12 @@ fn build_bits(b: &mut Builder, op: IntOp, ty: IntType, x: &[SInt]) -> Result<SIn
         .iter()
         .enumerate()
         .map(|(i, s)| {
-            let w = if op == IntOp::Select && i == 0 { 1 } else { n };
-            digit_bits.extend(to_bits(b, s, w));
+            let (w, signed) = if op == IntOp::Select && i == 0 {
+                (1, false)
+            } else {
+                (n, ty.signed)
+            };
+            digit_bits.extend(to_bits(b, s, w, signed, forms[i]));
             Word::input(&mut bb, w)
         })
         .collect();
@@ -626,13 +675,14 @@ fn build_bits(b: &mut Builder, op: IntOp, ty: IntType, x: &[SInt]) -> Result<SIn
 }
 
 /// The circuit of `op` on `ty` with `algorithm`, on operands of `ty.bits` digits each
-/// (the select condition: one digit), outputs made fresh (an identity table on any
-/// output digit of quadratic weight above 1, as [`crate`] users' servers do).
+/// (the select condition: one digit) of forms `forms`, outputs made fresh (an identity
+/// table on any output digit of quadratic weight above 1, as the servers do).
 pub fn circuit(
     ar: &Arith,
     op: IntOp,
     ty: IntType,
     algorithm: Algorithm,
+    forms: &[Form],
 ) -> Result<Circuit, TypedError> {
     let mut b = Builder::new();
     let inputs: Vec<SInt> = (0..op.arity())
@@ -645,7 +695,7 @@ pub fn circuit(
             SInt::input(&mut b, len)
         })
         .collect();
-    let out = build(ar, &mut b, op, ty, algorithm, &inputs)?;
+    let (out, _) = build(ar, &mut b, op, ty, algorithm, &inputs, forms)?;
     let id = crate::luts::identity();
     let outs = out
         .digits
@@ -662,6 +712,8 @@ pub struct Estimate {
     pub algorithm: Algorithm,
     /// Its circuit's cost.
     pub cost: Cost,
+    /// The result's form.
+    pub form: Form,
     /// Estimated time in bootstrap rounds at the plan's thread count: the sum over levels
     /// of `⌈bootstraps in the level / threads⌉`.
     pub rounds: u64,
@@ -674,6 +726,8 @@ pub struct Plan {
     pub op: IntOp,
     /// The operand type.
     pub ty: IntType,
+    /// The operands' forms.
+    pub forms: Vec<Form>,
     /// Threads the estimate assumes.
     pub threads: usize,
     /// Estimates, the chosen (fewest rounds, then fewest bootstraps) first.
@@ -687,20 +741,37 @@ impl Plan {
     }
 }
 
-/// Plans `op` on `ty` for `threads` threads: builds each algorithm's circuit and orders
-/// them by estimated time ([`crate::bits::makespan`]), then bootstraps.
-pub fn plan(ar: &Arith, op: IntOp, ty: IntType, threads: usize) -> Result<Plan, TypedError> {
+/// Plans `op` on `ty` with operands of forms `forms` for `threads` threads: builds each
+/// algorithm's circuit and orders them by estimated time ([`crate::bits::makespan`]),
+/// then bootstraps.
+pub fn plan(
+    ar: &Arith,
+    op: IntOp,
+    ty: IntType,
+    forms: &[Form],
+    threads: usize,
+) -> Result<Plan, TypedError> {
     check_type(op, ty)?;
     let mut estimates = Vec::new();
     for &algorithm in op.algorithms() {
-        let c = match circuit(ar, op, ty, algorithm) {
+        let c = match circuit(ar, op, ty, algorithm, forms) {
             Ok(c) => c,
             Err(TypedError::Unsupported(..)) => continue,
             Err(e) => return Err(e),
         };
+        let form = match algorithm {
+            Algorithm::Bits => Form::Canonical,
+            Algorithm::Digits
+                if op == IntOp::Select && forms[1..].iter().all(|&f| f == Form::Canonical) =>
+            {
+                Form::Canonical
+            }
+            Algorithm::Digits => Form::Lazy,
+        };
         estimates.push(Estimate {
             algorithm,
             cost: c.cost(),
+            form,
             rounds: ops::makespan(&c, threads),
         });
     }
@@ -711,6 +782,7 @@ pub fn plan(ar: &Arith, op: IntOp, ty: IntType, threads: usize) -> Result<Plan, 
     Ok(Plan {
         op,
         ty,
+        forms: forms.to_vec(),
         threads,
         estimates,
     })

@@ -5,7 +5,7 @@
 
 use std::collections::HashMap;
 
-use encint_arith::typed::{build, circuit, plan, Algorithm, IntOp, IntType, TypedError};
+use encint_arith::typed::{build, circuit, plan, Algorithm, Form, IntOp, IntType, TypedError};
 use encint_arith::{Arith, Config};
 use encint_core::circuit::Circuit;
 use encint_core::{clear, signed};
@@ -16,25 +16,39 @@ use rand::{Rng, SeedableRng};
 mod typed_reference;
 use typed_reference::reference;
 
-/// A random operand: random digits (a representative) or a canonical value's binary
-/// expansion, biased to edges.
-fn operand(rng: &mut StdRng, ty: IntType, len: usize) -> Vec<i64> {
-    match rng.gen_range(0..4) {
-        0 | 1 => (0..len).map(|_| rng.gen_range(-1..=1)).collect(),
-        _ => {
-            let v = match rng.gen_range(0..6) {
-                0 => ty.min(),
-                1 => ty.max(),
-                2 => 0,
-                3 => rng.gen_range(-2i128..=2).clamp(ty.min(), ty.max()),
-                _ => rng.gen_range(ty.min()..=ty.max()),
-            };
-            signed::from_i128_len(v, len)
-                .expect("a value of the type fits its width")
-                .iter()
-                .map(|&d| i64::from(d))
-                .collect()
-        }
+/// A random value of the type, biased to edges.
+fn value(rng: &mut StdRng, ty: IntType) -> i128 {
+    match rng.gen_range(0..6) {
+        0 => ty.min(),
+        1 => ty.max(),
+        2 => 0,
+        3 => rng.gen_range(-2i128..=2).clamp(ty.min(), ty.max()),
+        _ => rng.gen_range(ty.min()..=ty.max()),
+    }
+}
+
+/// The canonical digits of a value: two's-complement bits, the top one negated if signed.
+fn canonical(v: i128, ty: IntType) -> Vec<i64> {
+    let u = v as u128;
+    let mut d: Vec<i64> = (0..ty.bits).map(|k| ((u >> k) & 1) as i64).collect();
+    if ty.signed {
+        d[ty.bits - 1] = -d[ty.bits - 1];
+    }
+    d
+}
+
+/// A random operand of a form: canonical digits, or (lazy) random digits or a value's
+/// binary expansion.
+fn operand(rng: &mut StdRng, ty: IntType, form: Form) -> Vec<i64> {
+    let len = ty.bits;
+    match (form, rng.gen_range(0..2)) {
+        (Form::Canonical, _) => canonical(value(rng, ty), ty),
+        (Form::Lazy, 0) => (0..len).map(|_| rng.gen_range(-1..=1)).collect(),
+        (Form::Lazy, _) => signed::from_i128_len(value(rng, ty), len)
+            .expect("a value of the type fits its width")
+            .iter()
+            .map(|&d| i64::from(d))
+            .collect(),
     }
 }
 
@@ -75,28 +89,52 @@ fn with_scalar(op: IntOp, ty: IntType, rng: &mut StdRng) -> Option<IntOp> {
 fn check_op(template: IntOp, algorithm: Algorithm, cases: usize, seed: u64) {
     let ar = Arith::new(Config { max_qweight: 25 });
     let mut rng = StdRng::seed_from_u64(seed);
-    let mut cache: HashMap<(IntOp, IntType), Circuit> = HashMap::new();
+    let mut cache: HashMap<(IntOp, IntType, Vec<Form>), (Circuit, Form)> = HashMap::new();
+    // Circuits are built per (operation, type, forms): draw the cases' types from a pool
+    // of 16 (widths 1 and 64 always among them) and the forms from three patterns, so
+    // 1000 cases share a few dozen circuits.
+    let mut pool: Vec<IntType> = (0..14).map(|_| random_type(&mut rng)).collect();
+    pool.push(IntType::new(1, rng.gen_bool(0.5)).unwrap());
+    pool.push(IntType::new(64, rng.gen_bool(0.5)).unwrap());
     let mut done = 0;
     while done < cases {
-        let ty = random_type(&mut rng);
+        let ty = pool[rng.gen_range(0..pool.len())];
         let Some(op) = with_scalar(template, ty, &mut rng) else {
             continue;
         };
-        let c = cache
-            .entry((op, ty))
-            .or_insert_with(|| circuit(&ar, op, ty, algorithm).expect("builds"));
+        let pattern = rng.gen_range(0..3);
+        let forms: Vec<Form> = (0..op.arity())
+            .map(|i| match pattern {
+                0 => Form::Canonical,
+                1 => Form::Lazy,
+                _ if i % 2 == 0 => Form::Lazy,
+                _ => Form::Canonical,
+            })
+            .collect();
+        let (c, out_form) = cache.entry((op, ty, forms.clone())).or_insert_with(|| {
+            let form = plan(&ar, op, ty, &forms, 1)
+                .unwrap()
+                .estimates
+                .iter()
+                .find(|e| e.algorithm == algorithm)
+                .expect("the algorithm is planned")
+                .form;
+            (
+                circuit(&ar, op, ty, algorithm, &forms).expect("builds"),
+                form,
+            )
+        });
+        let out_form = *out_form;
         let mut inputs = Vec::new();
         let mut values = Vec::new();
-        for i in 0..op.arity() {
-            let len = if op == IntOp::Select && i == 0 {
-                1
+        for (i, &form) in forms.iter().enumerate() {
+            let d = if op == IntOp::Select && i == 0 {
+                match form {
+                    Form::Canonical => vec![rng.gen_range(0..=1)],
+                    Form::Lazy => vec![rng.gen_range(-1..=1)],
+                }
             } else {
-                ty.bits
-            };
-            let d = if len == ty.bits {
-                operand(&mut rng, ty, len)
-            } else {
-                vec![rng.gen_range(-1..=1)]
+                operand(&mut rng, ty, form)
             };
             values.push(signed::eval_digits(&d).unwrap());
             inputs.extend(d);
@@ -115,8 +153,12 @@ fn check_op(template: IntOp, algorithm: Algorithm, cases: usize, seed: u64) {
             want,
             "{op} {ty} {algorithm:?} on {values:?} (digits {inputs:?})"
         );
-        if algorithm == Algorithm::Bits {
-            assert_eq!(got, want, "{op} {ty}: Bits results are canonical");
+        if out_form == Form::Canonical {
+            assert_eq!(
+                out,
+                canonical(want, rt),
+                "{op} {ty} {algorithm:?}: canonical"
+            );
         }
         done += 1;
     }
@@ -176,11 +218,11 @@ fn typed_errors() {
     assert_eq!(IntType::new(0, true), Err(TypedError::Width(0)));
     assert_eq!(IntType::new(129, false), Err(TypedError::Width(129)));
     assert_eq!(
-        plan(&ar, IntOp::DivScalar(0), ty, 2).unwrap_err(),
+        plan(&ar, IntOp::DivScalar(0), ty, &[Form::Lazy], 2).unwrap_err(),
         TypedError::DivisionByZero
     );
     assert_eq!(
-        plan(&ar, IntOp::RemScalar(200), ty, 2).unwrap_err(),
+        plan(&ar, IntOp::RemScalar(200), ty, &[Form::Lazy], 2).unwrap_err(),
         TypedError::ScalarRange(200)
     );
     let bad = IntType {
@@ -188,13 +230,22 @@ fn typed_errors() {
         signed: false,
     };
     assert_eq!(
-        plan(&ar, IntOp::Cast(bad), ty, 2).unwrap_err(),
+        plan(&ar, IntOp::Cast(bad), ty, &[Form::Lazy], 2).unwrap_err(),
         TypedError::Width(0)
     );
     let mut b = encint_core::circuit::Builder::new();
     let x = encint_arith::SInt::input(&mut b, 8);
     assert_eq!(
-        build(&ar, &mut b, IntOp::And, ty, Algorithm::Bits, &[x.clone()]).unwrap_err(),
+        build(
+            &ar,
+            &mut b,
+            IntOp::And,
+            ty,
+            Algorithm::Bits,
+            &[x.clone()],
+            &[Form::Lazy]
+        )
+        .unwrap_err(),
         TypedError::Arity {
             expected: 2,
             found: 1
@@ -207,7 +258,8 @@ fn typed_errors() {
             IntOp::Div,
             ty,
             Algorithm::Digits,
-            &[x.clone(), x]
+            &[x.clone(), x],
+            &[Form::Lazy; 2]
         ),
         Err(TypedError::Unsupported(IntOp::Div, Algorithm::Digits))
     ));
@@ -222,7 +274,8 @@ fn planner_orders_by_estimated_time() {
         for threads in [1, 2, 16] {
             for op in IntOp::all_samples() {
                 let ty = IntType::new(bits, true).unwrap();
-                let p = plan(&ar, op, ty, threads).unwrap();
+                let forms = vec![Form::Canonical; op.arity()];
+                let p = plan(&ar, op, ty, &forms, threads).unwrap();
                 let rounds: Vec<u64> = p.estimates.iter().map(|e| e.rounds).collect();
                 assert!(rounds.windows(2).all(|w| w[0] <= w[1]), "{op} {rounds:?}");
                 for e in &p.estimates {

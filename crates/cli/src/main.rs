@@ -99,8 +99,17 @@ struct CostArgs {
     #[arg(long, value_name = "N")]
     threads: Option<usize>,
     /// With --threads: widths in bits.
-    #[arg(long, value_delimiter = ',', default_value = "8,16,32,64", requires = "threads")]
+    #[arg(
+        long,
+        value_delimiter = ',',
+        default_value = "8,16,32,64",
+        requires = "threads"
+    )]
     bits: Vec<usize>,
+    /// With --threads: operands in lazy form (wrapping results) instead of canonical
+    /// (fresh encryptions).
+    #[arg(long, requires = "threads")]
+    lazy: bool,
 }
 
 #[derive(Args)]
@@ -151,7 +160,7 @@ pub(crate) type CliResult = Result<(), Box<dyn std::error::Error>>;
 
 fn cost(a: CostArgs) -> CliResult {
     if let Some(threads) = a.threads {
-        return typed_cost::print(threads, &a.bits, a.json);
+        return typed_cost::print(threads, &a.bits, a.lazy, a.json);
     }
     let config = match a.budget {
         Some(q) => Config { max_qweight: q },

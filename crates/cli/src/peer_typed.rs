@@ -13,8 +13,8 @@ use std::time::Instant;
 use encint::typed::{IntOp, IntType};
 use tfhe::prelude::*;
 use tfhe::{
-    ConfigBuilder, FheBool, FheInt16, FheInt32, FheInt64, FheInt8, FheUint16, FheUint32,
-    FheUint64, FheUint8,
+    ConfigBuilder, FheBool, FheInt16, FheInt32, FheInt64, FheInt8, FheUint16, FheUint32, FheUint64,
+    FheUint8,
 };
 
 fn keys() -> &'static (tfhe::ClientKey, tfhe::ServerKey) {

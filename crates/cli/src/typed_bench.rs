@@ -1,6 +1,6 @@
 //! `encint bench --typed OPS`: the typed (TFHE-rs-like) operations on real ciphertexts
-//! beside TFHE-rs' `FheInt` / `FheUint` of the same width, same process, same threads,
-//! same clear inputs. Both results are decrypted and checked against each other (casts:
+//! (fresh, canonical operands, like TFHE-rs' fresh ones) beside TFHE-rs' `FheInt` /
+//! `FheUint` of the same width, same process, same threads, same clear inputs. Both results are decrypted and checked against each other (casts:
 //! against plain arithmetic); a mismatch is an error, never a row.
 
 use std::time::Instant;
@@ -120,7 +120,6 @@ pub fn run(
                     s: rng.gen_range(0..ty.bits as u32),
                     c: rng.gen(),
                 };
-                let plan = server.typed_plan(op, ty)?;
                 let ea = encrypt_typed(&client, x.a, ty)?;
                 let eb = encrypt_typed(&client, x.b, ty)?;
                 let es = encrypt_typed(&client, i128::from(x.s), ty)?;
@@ -133,18 +132,19 @@ pub fn run(
                     _ if op.arity() == 1 => vec![&ea],
                     _ => vec![&ea, &eb],
                 };
+                let plan = server.typed_plan(op, &args)?;
                 let mut times = Vec::new();
                 let mut value = None;
                 let mut n = runs;
                 let mut i = 0;
                 while i < n {
                     let t = Instant::now();
-                    let (r, cost) = server.typed_apply(op, ty, &args)?;
+                    let (r, cost) = server.typed_apply(op, &args)?;
                     times.push(t.elapsed().as_secs_f64() * 1e3);
                     if cost.bootstraps > 1500 {
                         n = 1;
                     }
-                    value.get_or_insert(decrypt_typed(&client, &r, op.result_type(ty))?);
+                    value.get_or_insert(decrypt_typed(&client, &r)?);
                     i += 1;
                 }
                 times.sort_by(|p, q| p.total_cmp(q));
@@ -163,10 +163,9 @@ pub fn run(
                             .map_err(|e| format!("peer {op} {ty}: {e}"))?;
                         let peer = op.result_type(ty).wrap(p.value);
                         if ours != peer {
-                            return Err(format!(
-                                "{op} {ty} on {x:?}: ours {ours}, TFHE-rs {peer}"
-                            )
-                            .into());
+                            return Err(
+                                format!("{op} {ty} on {x:?}: ours {ours}, TFHE-rs {peer}").into()
+                            );
                         }
                         Some(p.median_ms)
                     }
@@ -210,7 +209,16 @@ fn print_row(r: &Row, threads: usize, header: bool) {
     if header {
         println!(
             "{:<16} {:>4} {:<6} {:>7} {:>10} {:>10} {:>7} {:>6} {:>5} {:>6}",
-            "op", "type", "form", "threads", "ours ms", "peer ms", "ratio", "pbs", "depth", "rounds"
+            "op",
+            "type",
+            "form",
+            "threads",
+            "ours ms",
+            "peer ms",
+            "ratio",
+            "pbs",
+            "depth",
+            "rounds"
         );
     }
     let ratio = match (r.peer_ms, r.ratio()) {

@@ -1,4 +1,5 @@
-//! `encint cost --threads N`: the planner's table for the typed (TFHE-rs-like) operations.
+//! `encint cost --threads N [--lazy]`: the planner's table for the typed (TFHE-rs-like)
+//! operations on canonical (or, with `--lazy`, lazy) operands.
 //! For each operation, type and form: bootstraps, depth, widest level, largest LUT-input
 //! quadratic weight and the estimated time in bootstrap rounds at N threads (the sum over
 //! levels of `⌈level width / N⌉`); the chosen form first, marked `*`. Beside them,
@@ -6,7 +7,7 @@
 //! counter, 2 threads; FheInt for add/sub/mul/squ/scalar_mul/ge/max, FheUint for
 //! div/rem/and/shl_var).
 
-use encint::typed::{plan, IntOp, IntType};
+use encint::typed::{plan, Form, IntOp, IntType};
 use encint::{Arith, Config};
 
 use crate::CliResult;
@@ -36,7 +37,7 @@ fn tfhe_rs_pbs(op: IntOp, ty: IntType) -> Option<u64> {
 }
 
 /// Prints the planner's table (or JSON).
-pub fn print(threads: usize, bits: &[usize], json: bool) -> CliResult {
+pub fn print(threads: usize, bits: &[usize], lazy: bool, json: bool) -> CliResult {
     if threads == 0 {
         return Err("--threads must be at least 1".into());
     }
@@ -54,15 +55,17 @@ pub fn print(threads: usize, bits: &[usize], json: bool) -> CliResult {
         for signed in [true, false] {
             let ty = IntType::new(b, signed)?;
             for &op in &ops {
-                let p = plan(&ar, op, ty, threads)?;
+                let form = if lazy { Form::Lazy } else { Form::Canonical };
+                let mut forms = vec![form; op.arity()];
+                if op == IntOp::Select {
+                    // The condition: a comparison's canonical bit.
+                    forms[0] = Form::Canonical;
+                }
+                let p = plan(&ar, op, ty, &forms, threads)?;
                 for (k, e) in p.estimates.iter().enumerate() {
                     let peer = tfhe_rs_pbs(op, ty);
-                    let form = format!(
-                        "{}{:?}",
-                        if k == 0 { "*" } else { " " },
-                        e.algorithm
-                    )
-                    .to_lowercase();
+                    let form = format!("{}{:?}", if k == 0 { "*" } else { " " }, e.algorithm)
+                        .to_lowercase();
                     if json {
                         out.push(serde_json::json!({
                             "op": op.to_string(), "type": ty.to_string(), "threads": threads,
@@ -99,8 +102,13 @@ pub fn print(threads: usize, bits: &[usize], json: bool) -> CliResult {
         println!(
             "\nrounds = estimated time in bootstrap times at {threads} thread(s): the sum over \
 levels of ceil(bootstraps in the level / {threads}). * = the planner's choice (fewest \
-rounds, then fewest bootstraps).\nTFHE-rs = bootstraps of TFHE-rs 1.8.2 (pbs-stats, issue 17), \
-where measured."
+rounds, then fewest bootstraps). Operands: {}.\nTFHE-rs = bootstraps of TFHE-rs 1.8.2 (pbs-stats, issue 17), \
+where measured.",
+            if lazy {
+                "lazy (wrapping results, any representative: bits cost a conversion)"
+            } else {
+                "canonical (fresh encryptions and boolean-layer results: bits for free)"
+            }
         );
     }
     Ok(())

@@ -1,10 +1,10 @@
 //! Typed operations on real ciphertexts against plain i128 arithmetic: every operation
-//! at 4 bits (signed and unsigned alternately) with every algorithm; 8 bits behind
-//! `#[ignore]`.
+//! at 4 bits (signed and unsigned alternately) with every algorithm, on canonical and on
+//! lazy operands; 8 bits behind `#[ignore]`.
 
 use std::sync::OnceLock;
 
-use encint::typed::{decrypt_typed, encrypt_typed, IntOp, IntType};
+use encint::typed::{decrypt_typed, encrypt_typed, Algorithm, EncTyped, Form, IntOp, IntType};
 use encint::{encrypt, ClientKey, Server, DEFAULT_PARAMETERS};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -39,21 +39,48 @@ fn run_all(bits: usize, seed: u64) {
     for (i, template) in ops.into_iter().enumerate() {
         let ty = IntType::new(bits, i % 2 == 1).unwrap();
         let op = scalar_for(template, ty);
-        let values: Vec<i128> = (0..op.arity())
-            .map(|_| rng.gen_range(ty.min()..=ty.max()))
+        let types: Vec<IntType> = (0..op.arity())
+            .map(|k| {
+                if op == IntOp::Select && k == 0 {
+                    IntType::BOOL
+                } else {
+                    ty
+                }
+            })
             .collect();
-        let args: Vec<_> = values
+        let values: Vec<i128> = types
             .iter()
-            .map(|&v| encrypt_typed(client, v, ty).unwrap())
+            .map(|t| rng.gen_range(t.min()..=t.max()))
             .collect();
-        let refs: Vec<_> = args.iter().collect();
+        // Canonical operands (fresh), and lazy ones (a wrapping sum of the value and 0).
+        let canonical: Vec<EncTyped> = values
+            .iter()
+            .zip(&types)
+            .map(|(&v, &t)| encrypt_typed(client, v, t).unwrap())
+            .collect();
+        let lazy: Vec<EncTyped> = canonical
+            .iter()
+            .map(|x| {
+                let zero = encrypt_typed(client, 0, x.ty()).unwrap();
+                let (s, _) = server
+                    .typed_apply_with(IntOp::WrappingAdd, Algorithm::Digits, &[x, &zero])
+                    .unwrap();
+                assert_eq!(s.form(), Form::Lazy);
+                s
+            })
+            .collect();
         let want = reference(op, ty, &values);
-        let plan = server.typed_plan(op, ty).unwrap();
-        for e in &plan.estimates {
-            let (out, cost) = server.typed_apply_with(op, ty, e.algorithm, &refs).unwrap();
-            assert_eq!(cost, e.cost, "{op} {ty} {:?}: cost as planned", e.algorithm);
-            let got = decrypt_typed(client, &out, op.result_type(ty)).unwrap();
-            assert_eq!(got, want, "{op} {ty} {:?} on {values:?}", e.algorithm);
+        for args in [&canonical, &lazy] {
+            let refs: Vec<&EncTyped> = args.iter().collect();
+            let plan = server.typed_plan(op, &refs).unwrap();
+            for e in &plan.estimates {
+                let (out, cost) = server.typed_apply_with(op, e.algorithm, &refs).unwrap();
+                assert_eq!(cost, e.cost, "{op} {ty} {:?}: cost as planned", e.algorithm);
+                assert_eq!(out.form(), e.form);
+                assert_eq!(out.ty(), op.result_type(ty));
+                let got = decrypt_typed(client, &out).unwrap();
+                assert_eq!(got, want, "{op} {ty} {:?} on {values:?}", e.algorithm);
+            }
         }
     }
 }
@@ -69,24 +96,28 @@ fn every_operation_at_eight_bits() {
     run_all(8, 18);
 }
 
-/// Lazy representatives: a wrapping sum that left the type's range as digits still
-/// compares, divides and decrypts as its canonical value.
+/// Lazy results chain into operations that need the canonical value.
 #[test]
-fn representatives_chain_into_canonical_operations() {
+fn lazy_results_chain_into_canonical_operations() {
     let (client, server) = keys();
     let ty = IntType::new(4, true).unwrap();
     let a = encrypt_typed(client, 7, ty).unwrap();
     let b = encrypt_typed(client, 6, ty).unwrap();
     let (s, _) = server
-        .typed_apply(IntOp::WrappingAdd, ty, &[&a, &b])
+        .typed_apply_with(IntOp::WrappingAdd, Algorithm::Digits, &[&a, &b])
         .unwrap();
-    assert_eq!(decrypt_typed(client, &s, ty).unwrap(), -3); // 13 mod 16 as i4
-    let (lt, _) = server.typed_apply(IntOp::Lt, ty, &[&s, &a]).unwrap();
-    assert_eq!(decrypt_typed(client, &lt, IntType::BOOL).unwrap(), 1);
+    assert_eq!(s.form(), Form::Lazy);
+    assert_eq!(decrypt_typed(client, &s).unwrap(), -3); // 13 mod 16 as i4
+    let (lt, _) = server.typed_apply(IntOp::Lt, &[&s, &a]).unwrap();
+    assert_eq!(lt.form(), Form::Canonical);
+    assert_eq!(decrypt_typed(client, &lt).unwrap(), 1);
     // Any digits are a representative: 12 digits of -1 hold -4095 ≡ 1 (mod 16).
-    let long = encrypt(client, -4095, 12).unwrap();
-    let (q, _) = server.typed_apply(IntOp::Div, ty, &[&long, &a]).unwrap();
-    assert_eq!(decrypt_typed(client, &q, ty).unwrap(), 0);
+    let long = EncTyped::from_int(encrypt(client, -4095, 12).unwrap(), ty).unwrap();
+    let (q, _) = server.typed_apply(IntOp::Div, &[&long, &a]).unwrap();
+    assert_eq!(decrypt_typed(client, &q).unwrap(), 0);
+    // The comparison bit selects (canonical condition: its bit is free).
+    let (m, _) = server.typed_apply(IntOp::Select, &[&lt, &a, &b]).unwrap();
+    assert_eq!(decrypt_typed(client, &m).unwrap(), 7);
 }
 
 #[test]
@@ -96,11 +127,18 @@ fn typed_errors_before_running() {
     assert!(encrypt_typed(client, 16, ty).is_err());
     assert!(encrypt_typed(client, -1, ty).is_err());
     let a = encrypt_typed(client, 5, ty).unwrap();
-    assert!(server.typed_apply(IntOp::DivScalar(0), ty, &[&a]).is_err());
-    assert!(server.typed_apply(IntOp::Div, ty, &[&a]).is_err());
+    assert!(server.typed_apply(IntOp::DivScalar(0), &[&a]).is_err());
+    assert!(server.typed_apply(IntOp::Div, &[&a]).is_err());
+    let other = encrypt_typed(client, 5, IntType::new(5, false).unwrap()).unwrap();
+    assert!(server
+        .typed_apply(IntOp::WrappingAdd, &[&a, &other])
+        .is_err());
+    assert!(server
+        .typed_apply_with(IntOp::Div, Algorithm::Digits, &[&a, &a])
+        .is_err());
     let bad = IntType {
         bits: 0,
         signed: false,
     };
-    assert!(server.typed_apply(IntOp::Not, bad, &[&a]).is_err());
+    assert!(EncTyped::from_int(a.as_int().clone(), bad).is_err());
 }
