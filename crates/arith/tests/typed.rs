@@ -242,7 +242,7 @@ fn typed_errors() {
             IntOp::And,
             ty,
             Algorithm::Bits,
-            &[x.clone()],
+            std::slice::from_ref(&x),
             &[Form::Lazy]
         )
         .unwrap_err(),
