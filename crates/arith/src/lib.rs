@@ -33,6 +33,7 @@ mod mul;
 mod scalar;
 mod square;
 pub mod table;
+pub mod typed;
 
 use std::collections::HashMap;
 use std::sync::Mutex;

@@ -42,6 +42,17 @@ pub struct BenchArgs {
     /// Timed runs per row (medians); rows above 1500 bootstraps run once.
     #[arg(long, default_value_t = 3)]
     runs: usize,
+    /// Typed (TFHE-rs-like, wrapping) operations instead of --ops, beside TFHE-rs'
+    /// FheInt/FheUint of the same width (8, 16, 32, 64), each in the planner's form:
+    /// add, sub, neg, mul, squ, scalar_mul, and, or, xor, not, shl, shr, rotl, rotr,
+    /// shl_var, shr_var, rotl_var, rotr_var, select, min, max, lt, le, gt, ge, eq, ne,
+    /// div, rem, div_scalar, rem_scalar, cast, or all. Rows whose two times are both
+    /// below 1 ms get no ratio.
+    #[arg(long, value_delimiter = ',')]
+    typed: Vec<String>,
+    /// With --typed: signed (i: FheInt) and/or unsigned (u: FheUint) types.
+    #[arg(long, value_delimiter = ',', default_value = "i,u")]
+    types: Vec<String>,
 }
 
 struct Row {
@@ -63,6 +74,9 @@ fn median(mut v: Vec<f64>) -> f64 {
 pub fn bench(a: BenchArgs) -> CliResult {
     if a.runs == 0 {
         return Err("--runs must be at least 1".into());
+    }
+    if !a.typed.is_empty() {
+        return crate::typed_bench::run(&a.typed, &a.types, &a.bits, a.threads, a.runs, a.json);
     }
     encint::check_threads(a.threads)?;
     for &b in &a.bits {

@@ -13,8 +13,11 @@ mod fv_bits_cmds;
 mod fv_cmds;
 mod peer;
 mod peer8;
+mod peer_typed;
 mod peer_uint;
 mod safe_file;
+mod typed_bench;
+mod typed_cost;
 
 use std::process::ExitCode;
 
@@ -91,6 +94,23 @@ struct CostArgs {
     /// Noise budget (largest quadratic weight at a LUT input); default: Parmesan's forms, unbounded.
     #[arg(long)]
     budget: Option<u64>,
+    /// Print the planner's table instead: for each typed (TFHE-rs-like) operation and
+    /// width, every form's bootstraps, depth and estimated time at N threads (the sum over
+    /// levels of ceil(level width / N) bootstrap times), the chosen form first.
+    #[arg(long, value_name = "N")]
+    threads: Option<usize>,
+    /// With --threads: widths in bits.
+    #[arg(
+        long,
+        value_delimiter = ',',
+        default_value = "8,16,32,64",
+        requires = "threads"
+    )]
+    bits: Vec<usize>,
+    /// With --threads: operands in lazy form (wrapping results) instead of canonical
+    /// (fresh encryptions).
+    #[arg(long, requires = "threads")]
+    lazy: bool,
 }
 
 #[derive(Args)]
@@ -153,6 +173,9 @@ fn restore_default_sigpipe() {
 pub(crate) type CliResult = Result<(), Box<dyn std::error::Error>>;
 
 fn cost(a: CostArgs) -> CliResult {
+    if let Some(threads) = a.threads {
+        return typed_cost::print(threads, &a.bits, a.lazy, a.json);
+    }
     let config = match a.budget {
         Some(q) => Config { max_qweight: q },
         None => Config::PARMESAN,

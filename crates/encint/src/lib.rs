@@ -33,6 +33,7 @@ pub mod processor;
 mod server;
 mod trace;
 pub mod tree_exec;
+pub mod typed;
 
 pub use encint_arith::{Arith, Config, SInt};
 pub use encint_core::circuit::Cost;

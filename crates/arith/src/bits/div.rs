@@ -33,7 +33,9 @@ pub fn div_rem_unsigned(b: &mut BitBuilder, x: &Word, d: &Word) -> (Word, Word) 
             let outs = b
                 .count(&[(rk, 1), (t, 1), (carry, 1)], 0)
                 .expect("three unit bits");
-            next.push(outs[0]);
+            // A counter of constants only (a constant divisor's top steps) may have no
+            // output bits: its value is then 0.
+            next.push(outs.first().copied().unwrap_or(zero));
             carry = outs.get(1).copied().unwrap_or(zero);
         }
         r = next;

@@ -1,0 +1,296 @@
+//! Typed (TFHE-rs-like) operations against plain i128 arithmetic: every operation, every
+//! algorithm, 1000 random cases each over widths 1..=64, signed and unsigned, operands
+//! given as random signed-binary representatives (any digits in {-1, 0, 1}) or as
+//! canonical values, run by the clear executor.
+
+use std::collections::HashMap;
+
+use encint_arith::typed::{build, circuit, plan, Algorithm, Form, IntOp, IntType, TypedError};
+use encint_arith::{Arith, Config};
+use encint_core::circuit::Circuit;
+use encint_core::{clear, signed};
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+
+#[path = "common/typed_reference.rs"]
+mod typed_reference;
+use typed_reference::reference;
+
+/// A random value of the type, biased to edges.
+fn value(rng: &mut StdRng, ty: IntType) -> i128 {
+    match rng.gen_range(0..6) {
+        0 => ty.min(),
+        1 => ty.max(),
+        2 => 0,
+        3 => rng.gen_range(-2i128..=2).clamp(ty.min(), ty.max()),
+        _ => rng.gen_range(ty.min()..=ty.max()),
+    }
+}
+
+/// The canonical digits of a value: two's-complement bits, the top one negated if signed.
+fn canonical(v: i128, ty: IntType) -> Vec<i64> {
+    let u = v as u128;
+    let mut d: Vec<i64> = (0..ty.bits).map(|k| ((u >> k) & 1) as i64).collect();
+    if ty.signed {
+        d[ty.bits - 1] = -d[ty.bits - 1];
+    }
+    d
+}
+
+/// A random operand of a form: canonical digits, or (lazy) random digits or a value's
+/// binary expansion.
+fn operand(rng: &mut StdRng, ty: IntType, form: Form) -> Vec<i64> {
+    let len = ty.bits;
+    match (form, rng.gen_range(0..2)) {
+        (Form::Canonical, _) => canonical(value(rng, ty), ty),
+        (Form::Lazy, 0) => (0..len).map(|_| rng.gen_range(-1..=1)).collect(),
+        (Form::Lazy, _) => signed::from_i128_len(value(rng, ty), len)
+            .expect("a value of the type fits its width")
+            .iter()
+            .map(|&d| i64::from(d))
+            .collect(),
+    }
+}
+
+fn random_type(rng: &mut StdRng) -> IntType {
+    IntType::new(rng.gen_range(1..=64), rng.gen_bool(0.5)).unwrap()
+}
+
+/// A scalar for a scalar-taking operation of type `ty` (varied, but from a few values per
+/// width so circuits are shared).
+fn with_scalar(op: IntOp, ty: IntType, rng: &mut StdRng) -> Option<IntOp> {
+    let pick = |rng: &mut StdRng| -> i128 {
+        let v = [1i128, 2, 3, 7, 805, -1, -3, 4095, ty.max(), ty.min()][rng.gen_range(0..10)];
+        ty.wrap(v)
+    };
+    let n = ty.bits as u32;
+    Some(match op {
+        IntOp::WrappingScalarMul(_) => IntOp::WrappingScalarMul(pick(rng)),
+        IntOp::Shl(_) => IntOp::Shl(rng.gen_range(0..=n + 1)),
+        IntOp::Shr(_) => IntOp::Shr(rng.gen_range(0..=n + 1)),
+        IntOp::Rotl(_) => IntOp::Rotl(rng.gen_range(0..=n + 1)),
+        IntOp::Rotr(_) => IntOp::Rotr(rng.gen_range(0..=n + 1)),
+        IntOp::DivScalar(_) | IntOp::RemScalar(_) => {
+            let k = pick(rng);
+            if k == 0 {
+                return None;
+            }
+            if matches!(op, IntOp::DivScalar(_)) {
+                IntOp::DivScalar(k)
+            } else {
+                IntOp::RemScalar(k)
+            }
+        }
+        IntOp::Cast(_) => IntOp::Cast(random_type(rng)),
+        other => other,
+    })
+}
+
+fn check_op(template: IntOp, algorithm: Algorithm, cases: usize, seed: u64) {
+    let ar = Arith::new(Config { max_qweight: 25 });
+    let mut rng = StdRng::seed_from_u64(seed);
+    let mut cache: HashMap<(IntOp, IntType, Vec<Form>), (Circuit, Form)> = HashMap::new();
+    // Circuits are built per (operation, type, forms): draw the cases' types from a pool
+    // of 16 (widths 1 and 64 always among them) and the forms from three patterns, so
+    // 1000 cases share a few dozen circuits.
+    let mut pool: Vec<IntType> = (0..14).map(|_| random_type(&mut rng)).collect();
+    pool.push(IntType::new(1, rng.gen_bool(0.5)).unwrap());
+    pool.push(IntType::new(64, rng.gen_bool(0.5)).unwrap());
+    let mut done = 0;
+    while done < cases {
+        let ty = pool[rng.gen_range(0..pool.len())];
+        let Some(op) = with_scalar(template, ty, &mut rng) else {
+            continue;
+        };
+        let pattern = rng.gen_range(0..3);
+        let forms: Vec<Form> = (0..op.arity())
+            .map(|i| match pattern {
+                0 => Form::Canonical,
+                1 => Form::Lazy,
+                _ if i % 2 == 0 => Form::Lazy,
+                _ => Form::Canonical,
+            })
+            .collect();
+        let (c, out_form) = cache.entry((op, ty, forms.clone())).or_insert_with(|| {
+            let form = plan(&ar, op, ty, &forms, 1)
+                .unwrap()
+                .estimates
+                .iter()
+                .find(|e| e.algorithm == algorithm)
+                .expect("the algorithm is planned")
+                .form;
+            (
+                circuit(&ar, op, ty, algorithm, &forms).expect("builds"),
+                form,
+            )
+        });
+        let out_form = *out_form;
+        let mut inputs = Vec::new();
+        let mut values = Vec::new();
+        for (i, &form) in forms.iter().enumerate() {
+            let d = if op == IntOp::Select && i == 0 {
+                match form {
+                    Form::Canonical => vec![rng.gen_range(0..=1)],
+                    Form::Lazy => vec![rng.gen_range(-1..=1)],
+                }
+            } else {
+                operand(&mut rng, ty, form)
+            };
+            values.push(signed::eval_digits(&d).unwrap());
+            inputs.extend(d);
+        }
+        let (out, _) = clear::run(c, &inputs).unwrap();
+        let rt = op.result_type(ty);
+        assert!(out.len() <= rt.bits, "{op} {ty}: {} digits", out.len());
+        assert!(
+            out.iter().all(|d| (-1..=1).contains(d)),
+            "{op} {ty}: {out:?}"
+        );
+        let got = signed::eval_digits(&out).unwrap();
+        let want = reference(op, ty, &values);
+        assert_eq!(
+            rt.wrap(got),
+            want,
+            "{op} {ty} {algorithm:?} on {values:?} (digits {inputs:?})"
+        );
+        if out_form == Form::Canonical {
+            assert_eq!(
+                out,
+                canonical(want, rt),
+                "{op} {ty} {algorithm:?}: canonical"
+            );
+        }
+        done += 1;
+    }
+}
+
+fn check_all_algorithms(template: IntOp, seed: u64) {
+    for &a in template.algorithms() {
+        check_op(template, a, 1000, seed);
+    }
+}
+
+macro_rules! op_tests {
+    ($($name:ident => $op:expr, $seed:expr;)*) => {
+        $(#[test] fn $name() { check_all_algorithms($op, $seed); })*
+    };
+}
+
+op_tests! {
+    wrapping_add => IntOp::WrappingAdd, 1;
+    wrapping_sub => IntOp::WrappingSub, 2;
+    wrapping_neg => IntOp::WrappingNeg, 3;
+    wrapping_mul => IntOp::WrappingMul, 4;
+    wrapping_square => IntOp::WrappingSquare, 5;
+    wrapping_scalar_mul => IntOp::WrappingScalarMul(0), 6;
+    bit_and => IntOp::And, 7;
+    bit_or => IntOp::Or, 8;
+    bit_xor => IntOp::Xor, 9;
+    bit_not => IntOp::Not, 10;
+    shl_scalar => IntOp::Shl(0), 11;
+    shr_scalar => IntOp::Shr(0), 12;
+    rotl_scalar => IntOp::Rotl(0), 13;
+    rotr_scalar => IntOp::Rotr(0), 14;
+    shl_encrypted => IntOp::ShlVar, 15;
+    shr_encrypted => IntOp::ShrVar, 16;
+    rotl_encrypted => IntOp::RotlVar, 17;
+    rotr_encrypted => IntOp::RotrVar, 18;
+    select => IntOp::Select, 19;
+    min => IntOp::Min, 20;
+    max => IntOp::Max, 21;
+    lt => IntOp::Lt, 22;
+    le => IntOp::Le, 23;
+    gt => IntOp::Gt, 24;
+    ge => IntOp::Ge, 25;
+    eq => IntOp::Eq, 26;
+    ne => IntOp::Ne, 27;
+    div => IntOp::Div, 28;
+    rem => IntOp::Rem, 29;
+    div_scalar => IntOp::DivScalar(0), 30;
+    rem_scalar => IntOp::RemScalar(0), 31;
+    cast => IntOp::Cast(IntType::BOOL), 32;
+}
+
+#[test]
+fn typed_errors() {
+    let ar = Arith::new(Config { max_qweight: 25 });
+    let ty = IntType::new(8, true).unwrap();
+    assert_eq!(IntType::new(0, true), Err(TypedError::Width(0)));
+    assert_eq!(IntType::new(129, false), Err(TypedError::Width(129)));
+    assert_eq!(
+        plan(&ar, IntOp::DivScalar(0), ty, &[Form::Lazy], 2).unwrap_err(),
+        TypedError::DivisionByZero
+    );
+    assert_eq!(
+        plan(&ar, IntOp::RemScalar(200), ty, &[Form::Lazy], 2).unwrap_err(),
+        TypedError::ScalarRange(200)
+    );
+    let bad = IntType {
+        bits: 0,
+        signed: false,
+    };
+    assert_eq!(
+        plan(&ar, IntOp::Cast(bad), ty, &[Form::Lazy], 2).unwrap_err(),
+        TypedError::Width(0)
+    );
+    let mut b = encint_core::circuit::Builder::new();
+    let x = encint_arith::SInt::input(&mut b, 8);
+    assert_eq!(
+        build(
+            &ar,
+            &mut b,
+            IntOp::And,
+            ty,
+            Algorithm::Bits,
+            std::slice::from_ref(&x),
+            &[Form::Lazy]
+        )
+        .unwrap_err(),
+        TypedError::Arity {
+            expected: 2,
+            found: 1
+        }
+    );
+    assert!(matches!(
+        build(
+            &ar,
+            &mut b,
+            IntOp::Div,
+            ty,
+            Algorithm::Digits,
+            &[x.clone(), x],
+            &[Form::Lazy; 2]
+        ),
+        Err(TypedError::Unsupported(IntOp::Div, Algorithm::Digits))
+    ));
+}
+
+/// The planner orders estimates by rounds at the thread count, and every chosen circuit
+/// fits the noise budget of the default parameters.
+#[test]
+fn planner_orders_by_estimated_time() {
+    let ar = Arith::new(Config { max_qweight: 25 });
+    for bits in [8, 16, 32] {
+        for threads in [1, 2, 16] {
+            for op in IntOp::all_samples() {
+                let ty = IntType::new(bits, true).unwrap();
+                let forms = vec![Form::Canonical; op.arity()];
+                let p = plan(&ar, op, ty, &forms, threads).unwrap();
+                let rounds: Vec<u64> = p.estimates.iter().map(|e| e.rounds).collect();
+                assert!(rounds.windows(2).all(|w| w[0] <= w[1]), "{op} {rounds:?}");
+                for e in &p.estimates {
+                    assert!(
+                        e.cost.max_qweight <= 25,
+                        "{op} {:?}: {:?}",
+                        e.algorithm,
+                        e.cost
+                    );
+                    // One thread: the rounds are the bootstraps.
+                    if threads == 1 {
+                        assert_eq!(e.rounds, e.cost.bootstraps);
+                    }
+                }
+            }
+        }
+    }
+}

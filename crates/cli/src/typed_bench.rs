@@ -1,0 +1,244 @@
+//! `encint bench --typed OPS`: the typed (TFHE-rs-like) operations on real ciphertexts
+//! (fresh, canonical operands, like TFHE-rs' fresh ones) beside TFHE-rs' `FheInt` /
+//! `FheUint` of the same width, same process, same threads, same clear inputs. Both results are decrypted and checked against each other (casts:
+//! against plain arithmetic); a mismatch is an error, never a row.
+
+use std::time::Instant;
+
+use encint::typed::{decrypt_typed, encrypt_typed, IntOp, IntType};
+use encint::{ClientKey, Server, DEFAULT_PARAMETERS};
+use rand::{Rng, SeedableRng};
+
+use crate::crypto_cmds::spinner;
+use crate::peer_typed::{init_keys, time_typed_peer, Inputs};
+use crate::CliResult;
+
+/// Names accepted by `--typed` (`all` for every one).
+pub const TYPED_NAMES: &str = "add, sub, neg, mul, squ, scalar_mul (805 and 4095), and, or, \
+xor, not, shl, shr, rotl, rotr (by 3), shl_var, shr_var, rotl_var, rotr_var, select, min, max, \
+lt, le, gt, ge, eq, ne, div, rem, div_scalar, rem_scalar (by 7), cast (to the next width)";
+
+/// The operations named `name` (several for `all` and `scalar_mul`).
+fn ops_named(name: &str, ty: IntType) -> Result<Vec<IntOp>, String> {
+    if name == "all" {
+        let mut v: Vec<IntOp> = IntOp::all_samples();
+        v.insert(6, IntOp::WrappingScalarMul(4095));
+        v.push(cast_op(ty));
+        return Ok(v);
+    }
+    if name == "scalar_mul" {
+        return Ok(vec![
+            IntOp::WrappingScalarMul(805),
+            IntOp::WrappingScalarMul(4095),
+        ]);
+    }
+    if name == "cast" {
+        return Ok(vec![cast_op(ty)]);
+    }
+    IntOp::all_samples()
+        .into_iter()
+        .find(|op| op.name() == name)
+        .map(|op| vec![op])
+        .ok_or_else(|| format!("unknown typed operation `{name}` (known: {TYPED_NAMES}, all)"))
+}
+
+fn cast_op(ty: IntType) -> IntOp {
+    IntOp::Cast(IntType {
+        bits: (ty.bits * 2).min(128),
+        signed: ty.signed,
+    })
+}
+
+struct Row {
+    op: String,
+    ty: IntType,
+    algorithm: String,
+    ours_ms: f64,
+    peer_ms: Option<f64>,
+    pbs: u64,
+    depth: u32,
+    rounds: u64,
+}
+
+impl Row {
+    /// Ours / peer, when at least one time is 1 ms or more.
+    fn ratio(&self) -> Option<f64> {
+        self.peer_ms
+            .filter(|&p| p >= 1.0 || self.ours_ms >= 1.0)
+            .map(|p| self.ours_ms / p)
+    }
+}
+
+/// Runs the typed rows.
+pub fn run(
+    names: &[String],
+    types: &[String],
+    bits: &[u32],
+    threads: usize,
+    runs: usize,
+    json: bool,
+) -> CliResult {
+    if runs == 0 {
+        return Err("--runs must be at least 1".into());
+    }
+    encint::check_threads(threads)?;
+    let mut tys = Vec::new();
+    for &b in bits {
+        if !matches!(b, 8 | 16 | 32 | 64) {
+            return Err(format!("unsupported width {b}: 8, 16, 32 or 64").into());
+        }
+        for t in types {
+            let signed = match t.as_str() {
+                "i" => true,
+                "u" => false,
+                other => return Err(format!("unknown type kind `{other}` (i or u)").into()),
+            };
+            tys.push(IntType::new(b as usize, signed)?);
+        }
+    }
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()?;
+    let pb = spinner("generating keys (ours and TFHE-rs)");
+    let (client, key) = ClientKey::generate(&DEFAULT_PARAMETERS);
+    let server = Server::with_threads(key, threads)?;
+    pool.install(init_keys);
+    pb.finish_and_clear();
+    let mut rng = rand::rngs::StdRng::seed_from_u64(17);
+    let mut rows = Vec::new();
+    for &ty in &tys {
+        for name in names {
+            for op in ops_named(name, ty)? {
+                let pb = spinner(&format!("{op} {ty}"));
+                let mut b = rng.gen_range(ty.min()..=ty.max());
+                if b == 0 {
+                    b = 1;
+                }
+                let x = Inputs {
+                    a: rng.gen_range(ty.min()..=ty.max()),
+                    b,
+                    s: rng.gen_range(0..ty.bits as u32),
+                    c: rng.gen(),
+                };
+                let ea = encrypt_typed(&client, x.a, ty)?;
+                let eb = encrypt_typed(&client, x.b, ty)?;
+                let es = encrypt_typed(&client, i128::from(x.s), ty)?;
+                let ec = encrypt_typed(&client, i128::from(x.c), IntType::BOOL)?;
+                let args = match op {
+                    IntOp::ShlVar | IntOp::ShrVar | IntOp::RotlVar | IntOp::RotrVar => {
+                        vec![&ea, &es]
+                    }
+                    IntOp::Select => vec![&ec, &ea, &eb],
+                    _ if op.arity() == 1 => vec![&ea],
+                    _ => vec![&ea, &eb],
+                };
+                let plan = server.typed_plan(op, &args)?;
+                let mut times = Vec::new();
+                let mut value = None;
+                let mut n = runs;
+                let mut i = 0;
+                while i < n {
+                    let t = Instant::now();
+                    let (r, cost) = server.typed_apply(op, &args)?;
+                    times.push(t.elapsed().as_secs_f64() * 1e3);
+                    if cost.bootstraps > 1500 {
+                        n = 1;
+                    }
+                    value.get_or_insert(decrypt_typed(&client, &r)?);
+                    i += 1;
+                }
+                times.sort_by(|p, q| p.total_cmp(q));
+                let ours_ms = times[times.len() / 2];
+                let ours = value.expect("one run");
+                let peer_ms = match op {
+                    IntOp::Cast(to) => {
+                        if ours != to.wrap(x.a) {
+                            return Err(format!("{op} {ty} on {x:?}: ours {ours}").into());
+                        }
+                        None
+                    }
+                    _ => {
+                        let p = pool
+                            .install(|| time_typed_peer(op, ty, x, n))
+                            .map_err(|e| format!("peer {op} {ty}: {e}"))?;
+                        let peer = op.result_type(ty).wrap(p.value);
+                        if ours != peer {
+                            return Err(
+                                format!("{op} {ty} on {x:?}: ours {ours}, TFHE-rs {peer}").into()
+                            );
+                        }
+                        Some(p.median_ms)
+                    }
+                };
+                pb.finish_and_clear();
+                let chosen = plan.chosen();
+                let row = Row {
+                    op: op.to_string(),
+                    ty,
+                    algorithm: format!("{:?}", chosen.algorithm).to_lowercase(),
+                    ours_ms,
+                    peer_ms,
+                    pbs: chosen.cost.bootstraps,
+                    depth: chosen.cost.depth,
+                    rounds: chosen.rounds,
+                };
+                if !json {
+                    print_row(&row, threads, rows.is_empty());
+                }
+                rows.push(row);
+            }
+        }
+    }
+    if json {
+        let arr: Vec<serde_json::Value> = rows
+            .iter()
+            .map(|r| {
+                serde_json::json!({
+                    "op": r.op, "type": r.ty.to_string(), "threads": threads,
+                    "algorithm": r.algorithm, "ours_ms": r.ours_ms, "peer_ms": r.peer_ms,
+                    "ratio": r.ratio(), "pbs": r.pbs, "depth": r.depth, "rounds": r.rounds,
+                })
+            })
+            .collect();
+        println!("{}", serde_json::to_string_pretty(&arr)?);
+    }
+    Ok(())
+}
+
+fn print_row(r: &Row, threads: usize, header: bool) {
+    if header {
+        println!(
+            "{:<16} {:>4} {:<6} {:>7} {:>10} {:>10} {:>7} {:>6} {:>5} {:>6}",
+            "op",
+            "type",
+            "form",
+            "threads",
+            "ours ms",
+            "peer ms",
+            "ratio",
+            "pbs",
+            "depth",
+            "rounds"
+        );
+    }
+    let ratio = match (r.peer_ms, r.ratio()) {
+        (None, _) => "-".to_string(),
+        (Some(_), None) => "<1ms".to_string(),
+        (Some(_), Some(x)) => format!("{x:.2}"),
+    };
+    println!(
+        "{:<16} {:>4} {:<6} {:>7} {:>10.1} {:>10} {:>7} {:>6} {:>5} {:>6}",
+        r.op,
+        r.ty.to_string(),
+        r.algorithm,
+        threads,
+        r.ours_ms,
+        r.peer_ms
+            .map(|p| format!("{p:.1}"))
+            .unwrap_or_else(|| "-".into()),
+        ratio,
+        r.pbs,
+        r.depth,
+        r.rounds
+    );
+}

@@ -1,0 +1,115 @@
+//! `encint cost --threads N [--lazy]`: the planner's table for the typed (TFHE-rs-like)
+//! operations on canonical (or, with `--lazy`, lazy) operands.
+//! For each operation, type and form: bootstraps, depth, widest level, largest LUT-input
+//! quadratic weight and the estimated time in bootstrap rounds at N threads (the sum over
+//! levels of `⌈level width / N⌉`); the chosen form first, marked `*`. Beside them,
+//! TFHE-rs 1.8.2's bootstrap counts where issue 17 measured them (its `pbs-stats`
+//! counter, 2 threads; FheInt for add/sub/mul/squ/scalar_mul/ge/max, FheUint for
+//! div/rem/and/shl_var).
+
+use encint::typed::{plan, Form, IntOp, IntType};
+use encint::{Arith, Config};
+
+use crate::CliResult;
+
+/// TFHE-rs 1.8.2 bootstraps (issue 17's table) for `op` on `ty`, if measured.
+fn tfhe_rs_pbs(op: IntOp, ty: IntType) -> Option<u64> {
+    let i = match ty.bits {
+        8 => 0,
+        16 => 1,
+        32 => 2,
+        _ => return None,
+    };
+    let n = ty.bits as u64;
+    let row: [u64; 3] = match (op, ty.signed) {
+        (IntOp::WrappingAdd | IntOp::WrappingSub, true) => return Some(n),
+        (IntOp::WrappingMul | IntOp::WrappingSquare, true) => [28, 111, 440],
+        (IntOp::WrappingScalarMul(805), true) => [10, 33, 73],
+        (IntOp::WrappingScalarMul(4095), true) => [20, 62, 150],
+        (IntOp::Ge, true) => [6, 11, 23],
+        (IntOp::Max, true) => [18, 35, 71],
+        (IntOp::Div | IntOp::Rem, false) => [164, 518, 1789],
+        (IntOp::And, false) => [4, 8, 16],
+        (IntOp::ShlVar, false) => [21, 50, 119],
+        _ => return None,
+    };
+    Some(row[i])
+}
+
+/// Prints the planner's table (or JSON).
+pub fn print(threads: usize, bits: &[usize], lazy: bool, json: bool) -> CliResult {
+    if threads == 0 {
+        return Err("--threads must be at least 1".into());
+    }
+    let ar = Arith::new(Config { max_qweight: 25 });
+    let mut ops = IntOp::all_samples();
+    ops.insert(6, IntOp::WrappingScalarMul(4095));
+    let mut out = Vec::new();
+    if !json {
+        println!(
+            "{:<16} {:>4} {:<7} {:>7} {:>6} {:>6} {:>8} {:>7} | {:>7}",
+            "op", "type", "form", "pbs", "depth", "width", "qweight", "rounds", "TFHE-rs"
+        );
+    }
+    for &b in bits {
+        for signed in [true, false] {
+            let ty = IntType::new(b, signed)?;
+            for &op in &ops {
+                let form = if lazy { Form::Lazy } else { Form::Canonical };
+                let mut forms = vec![form; op.arity()];
+                if op == IntOp::Select {
+                    // The condition: a comparison's canonical bit.
+                    forms[0] = Form::Canonical;
+                }
+                let p = plan(&ar, op, ty, &forms, threads)?;
+                for (k, e) in p.estimates.iter().enumerate() {
+                    let peer = tfhe_rs_pbs(op, ty);
+                    let form = format!("{}{:?}", if k == 0 { "*" } else { " " }, e.algorithm)
+                        .to_lowercase();
+                    if json {
+                        out.push(serde_json::json!({
+                            "op": op.to_string(), "type": ty.to_string(), "threads": threads,
+                            "form": format!("{:?}", e.algorithm).to_lowercase(),
+                            "chosen": k == 0, "pbs": e.cost.bootstraps,
+                            "depth": e.cost.depth, "width": e.cost.width,
+                            "qweight": e.cost.max_qweight, "rounds": e.rounds,
+                            "tfhe_rs_pbs": if k == 0 { peer } else { None },
+                        }));
+                    } else {
+                        println!(
+                            "{:<16} {:>4} {:<7} {:>7} {:>6} {:>6} {:>8} {:>7} | {:>7}",
+                            op.to_string(),
+                            ty.to_string(),
+                            form,
+                            e.cost.bootstraps,
+                            e.cost.depth,
+                            e.cost.width,
+                            e.cost.max_qweight,
+                            e.rounds,
+                            match (k, peer) {
+                                (0, Some(p)) => p.to_string(),
+                                _ => String::new(),
+                            }
+                        );
+                    }
+                }
+            }
+        }
+    }
+    if json {
+        println!("{}", serde_json::to_string_pretty(&out)?);
+    } else {
+        println!(
+            "\nrounds = estimated time in bootstrap times at {threads} thread(s): the sum over \
+levels of ceil(bootstraps in the level / {threads}). * = the planner's choice (fewest \
+rounds, then fewest bootstraps). Operands: {}.\nTFHE-rs = bootstraps of TFHE-rs 1.8.2 (pbs-stats, issue 17), \
+where measured.",
+            if lazy {
+                "lazy (wrapping results, any representative: bits cost a conversion)"
+            } else {
+                "canonical (fresh encryptions and boolean-layer results: bits for free)"
+            }
+        );
+    }
+    Ok(())
+}

@@ -1,0 +1,212 @@
+//! The integer API of TFHE-rs' `FheInt` / `FheUint` on [`EncInt`]s: typed values
+//! (`n` bits, signed or unsigned, results modulo `2^n`), every operation planned before
+//! it runs. See [`encint_arith::typed`] for the operations, their semantics and the two
+//! algorithms (Parmesan's digits, the boolean layer's bits) the planner chooses from.
+//!
+//! An [`EncTyped`] carries its type and the [`Form`] of its digits: canonical
+//! (two's-complement bits, what encryption and boolean-layer results give; their bits are
+//! free) or lazy (any representative modulo `2^n`: wrapping arithmetic with no
+//! normalisation). [`decrypt_typed`] reduces on the client. The planner sees the forms: an
+//! operation on canonical operands skips the conversion to bits.
+//!
+//! ```no_run
+//! use encint::typed::{decrypt_typed, encrypt_typed, IntOp, IntType};
+//! use encint::{ClientKey, Server, DEFAULT_PARAMETERS};
+//!
+//! let (client, key) = ClientKey::generate(&DEFAULT_PARAMETERS);
+//! let server = Server::new(key);
+//! let u8t = IntType::new(8, false).unwrap();
+//! let a = encrypt_typed(&client, 200, u8t).unwrap();
+//! let b = encrypt_typed(&client, 100, u8t).unwrap();
+//! // Cost before running: the planner's choice for this server's thread count.
+//! let plan = server.typed_plan(IntOp::WrappingAdd, &[&a, &b]).unwrap();
+//! println!("{} bootstraps", plan.chosen().cost.bootstraps);
+//! let (sum, _) = server.typed_apply(IntOp::WrappingAdd, &[&a, &b]).unwrap();
+//! assert_eq!(decrypt_typed(&client, &sum).unwrap(), 44); // 300 mod 256
+//! let (q, _) = server.typed_apply(IntOp::Div, &[&a, &b]).unwrap();
+//! assert_eq!(decrypt_typed(&client, &q).unwrap(), 2);
+//! ```
+
+pub use encint_arith::typed::{
+    build, circuit, plan, Algorithm, Estimate, Form, IntOp, IntType, Plan, TypedError,
+    MAX_TYPED_BITS,
+};
+use encint_core::circuit::Cost;
+use encint_tfhe::{ClientKey, KeySetId};
+
+use crate::{decrypt, EncInt, Error, Result, Server};
+
+fn typed_error(e: TypedError) -> Error {
+    Error::InvalidInput(e.to_string())
+}
+
+/// An encrypted value of an [`IntType`] (like TFHE-rs' `FheInt8`, `FheUint64`, ...): its
+/// digits, its type and their [`Form`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EncTyped {
+    value: EncInt,
+    ty: IntType,
+    form: Form,
+}
+
+impl EncTyped {
+    /// The type.
+    pub fn ty(&self) -> IntType {
+        self.ty
+    }
+    /// The digits' form.
+    pub fn form(&self) -> Form {
+        self.form
+    }
+    /// The digits as an [`EncInt`] (a representative of the value modulo `2^n`).
+    pub fn as_int(&self) -> &EncInt {
+        &self.value
+    }
+    /// The key set.
+    pub fn key_set(&self) -> KeySetId {
+        self.value.key_set()
+    }
+    /// Reads any [`EncInt`] as a value of `ty` (its value modulo `2^n`): a lazy form, no
+    /// cost.
+    pub fn from_int(value: EncInt, ty: IntType) -> Result<Self> {
+        let ty = IntType::new(ty.bits, ty.signed).map_err(typed_error)?;
+        Ok(EncTyped {
+            value,
+            ty,
+            form: Form::Lazy,
+        })
+    }
+}
+
+/// Encrypts a value of type `ty` in canonical form (`ty.bits` digits: its two's-complement
+/// bits, the top one negated when signed). Errors if `value` is not a value of the type
+/// (an unsigned 127- or 128-bit type takes values up to `i128::MAX`).
+pub fn encrypt_typed(client: &ClientKey, value: i128, ty: IntType) -> Result<EncTyped> {
+    let ty = IntType::new(ty.bits, ty.signed).map_err(typed_error)?;
+    if !ty.contains(value) {
+        return Err(Error::InvalidInput(format!(
+            "{value} is not a value of {ty}"
+        )));
+    }
+    let u = value as u128;
+    let n = ty.bits;
+    let digits = (0..n)
+        .map(|k| {
+            let bit = i64::from((u >> k) & 1 == 1);
+            let d = if ty.signed && k == n - 1 { -bit } else { bit };
+            client.encrypt_digit(d)
+        })
+        .collect();
+    Ok(EncTyped {
+        value: EncInt::from_digits(digits, client.key_set()),
+        ty,
+        form: Form::Canonical,
+    })
+}
+
+/// Decrypts a typed value: the value of its type congruent to the decrypted digits
+/// modulo `2^n`.
+pub fn decrypt_typed(client: &ClientKey, x: &EncTyped) -> Result<i128> {
+    Ok(x.ty.wrap(decrypt(client, &x.value)?))
+}
+
+fn form_of(x: &EncTyped, select_condition: bool) -> Form {
+    // A select condition is read as one bit: canonical only as a 1-bit unsigned value.
+    if select_condition && x.ty != IntType::BOOL {
+        Form::Lazy
+    } else {
+        x.form
+    }
+}
+
+impl Server {
+    /// The threads this server's evaluations run on.
+    pub fn threads(&self) -> usize {
+        self.install(rayon::current_num_threads)
+    }
+
+    /// The operand type and forms of `op` on `args`; errors unless every operand has the
+    /// same type (the select condition excepted) and the right count.
+    fn typed_operands(&self, op: IntOp, args: &[&EncTyped]) -> Result<(IntType, Vec<Form>)> {
+        if args.len() != op.arity() {
+            return Err(typed_error(TypedError::Arity {
+                expected: op.arity(),
+                found: args.len(),
+            }));
+        }
+        let first = usize::from(op == IntOp::Select);
+        let ty = args[first].ty;
+        if let Some(x) = args[first..].iter().find(|x| x.ty != ty) {
+            return Err(Error::InvalidInput(format!(
+                "{op}: operands of types {ty} and {}",
+                x.ty
+            )));
+        }
+        let forms = args
+            .iter()
+            .enumerate()
+            .map(|(i, x)| form_of(x, op == IntOp::Select && i == 0))
+            .collect();
+        Ok((ty, forms))
+    }
+
+    /// The planner's estimates for `op` on `args` (their types and forms) at this
+    /// server's thread count, the chosen algorithm first: the cost before running (no key
+    /// needed: circuits only).
+    pub fn typed_plan(&self, op: IntOp, args: &[&EncTyped]) -> Result<Plan> {
+        let (ty, forms) = self.typed_operands(op, args)?;
+        plan(self.arith(), op, ty, &forms, self.threads()).map_err(typed_error)
+    }
+
+    /// Runs `op` on typed operands with the planner's algorithm; returns the result (of
+    /// type `op.result_type(ty)`) and its cost.
+    pub fn typed_apply(&self, op: IntOp, args: &[&EncTyped]) -> Result<(EncTyped, Cost)> {
+        let algorithm = self.typed_plan(op, args)?.chosen().algorithm;
+        self.typed_apply_with(op, algorithm, args)
+    }
+
+    /// Runs `op` with a given algorithm (errors if it does not implement the operation).
+    pub fn typed_apply_with(
+        &self,
+        op: IntOp,
+        algorithm: Algorithm,
+        args: &[&EncTyped],
+    ) -> Result<(EncTyped, Cost)> {
+        let (ty, forms) = self.typed_operands(op, args)?;
+        // Refuse bad requests before anything runs.
+        if !op.algorithms().contains(&algorithm) {
+            return Err(typed_error(TypedError::Unsupported(op, algorithm)));
+        }
+        plan(self.arith(), op, ty, &forms, 1).map_err(typed_error)?;
+        let ints: Vec<&EncInt> = args.iter().map(|x| &x.value).collect();
+        let mut result = None;
+        let (mut out, cost) = self.eval(&ints, |ar, b, x| {
+            match build(ar, b, op, ty, algorithm, x, &forms) {
+                Ok((r, form)) => {
+                    result = Some(Ok(form));
+                    vec![r]
+                }
+                Err(e) => {
+                    result = Some(Err(e));
+                    Vec::new()
+                }
+            }
+        })?;
+        let form = match result {
+            Some(Ok(f)) => f,
+            Some(Err(e)) => return Err(typed_error(e)),
+            None => return Err(Error::InvalidInput("the operation built nothing".into())),
+        };
+        let value = out
+            .pop()
+            .ok_or_else(|| Error::InvalidInput("the operation built no output".into()))?;
+        Ok((
+            EncTyped {
+                value,
+                ty: op.result_type(ty),
+                form,
+            },
+            cost,
+        ))
+    }
+}

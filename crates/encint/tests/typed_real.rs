@@ -1,0 +1,144 @@
+//! Typed operations on real ciphertexts against plain i128 arithmetic: every operation
+//! at 4 bits (signed and unsigned alternately) with every algorithm, on canonical and on
+//! lazy operands; 8 bits behind `#[ignore]`.
+
+use std::sync::OnceLock;
+
+use encint::typed::{decrypt_typed, encrypt_typed, Algorithm, EncTyped, Form, IntOp, IntType};
+use encint::{encrypt, ClientKey, Server, DEFAULT_PARAMETERS};
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+
+#[path = "../../arith/tests/common/typed_reference.rs"]
+mod typed_reference;
+use typed_reference::reference;
+
+fn keys() -> &'static (ClientKey, Server) {
+    static KEYS: OnceLock<(ClientKey, Server)> = OnceLock::new();
+    KEYS.get_or_init(|| {
+        let (client, key) = ClientKey::generate(&DEFAULT_PARAMETERS);
+        (client, Server::new(key))
+    })
+}
+
+fn scalar_for(op: IntOp, ty: IntType) -> IntOp {
+    match op {
+        IntOp::DivScalar(_) => IntOp::DivScalar(if ty.signed { -3 } else { 3 }),
+        IntOp::RemScalar(_) => IntOp::RemScalar(if ty.signed { -3 } else { 3 }),
+        IntOp::WrappingScalarMul(_) => IntOp::WrappingScalarMul(805),
+        other => other,
+    }
+}
+
+fn run_all(bits: usize, seed: u64) {
+    let (client, server) = keys();
+    let mut rng = StdRng::seed_from_u64(seed);
+    let mut ops = IntOp::all_samples();
+    ops.push(IntOp::Cast(IntType::new(bits + 3, true).unwrap()));
+    ops.push(IntOp::Cast(IntType::new(bits - 1, false).unwrap()));
+    for (i, template) in ops.into_iter().enumerate() {
+        let ty = IntType::new(bits, i % 2 == 1).unwrap();
+        let op = scalar_for(template, ty);
+        let types: Vec<IntType> = (0..op.arity())
+            .map(|k| {
+                if op == IntOp::Select && k == 0 {
+                    IntType::BOOL
+                } else {
+                    ty
+                }
+            })
+            .collect();
+        let values: Vec<i128> = types
+            .iter()
+            .map(|t| rng.gen_range(t.min()..=t.max()))
+            .collect();
+        // Canonical operands (fresh), and lazy ones (a wrapping sum of the value and 0).
+        let canonical: Vec<EncTyped> = values
+            .iter()
+            .zip(&types)
+            .map(|(&v, &t)| encrypt_typed(client, v, t).unwrap())
+            .collect();
+        let lazy: Vec<EncTyped> = canonical
+            .iter()
+            .map(|x| {
+                let zero = encrypt_typed(client, 0, x.ty()).unwrap();
+                let (s, _) = server
+                    .typed_apply_with(IntOp::WrappingAdd, Algorithm::Digits, &[x, &zero])
+                    .unwrap();
+                assert_eq!(s.form(), Form::Lazy);
+                s
+            })
+            .collect();
+        let want = reference(op, ty, &values);
+        for args in [&canonical, &lazy] {
+            let refs: Vec<&EncTyped> = args.iter().collect();
+            let plan = server.typed_plan(op, &refs).unwrap();
+            for e in &plan.estimates {
+                let (out, cost) = server.typed_apply_with(op, e.algorithm, &refs).unwrap();
+                assert_eq!(cost, e.cost, "{op} {ty} {:?}: cost as planned", e.algorithm);
+                assert_eq!(out.form(), e.form);
+                assert_eq!(out.ty(), op.result_type(ty));
+                let got = decrypt_typed(client, &out).unwrap();
+                assert_eq!(got, want, "{op} {ty} {:?} on {values:?}", e.algorithm);
+            }
+        }
+    }
+}
+
+#[test]
+fn every_operation_at_four_bits() {
+    run_all(4, 17);
+}
+
+#[test]
+#[ignore = "heavy: every operation at 8 bits on real ciphertexts"]
+fn every_operation_at_eight_bits() {
+    run_all(8, 18);
+}
+
+/// Lazy results chain into operations that need the canonical value.
+#[test]
+fn lazy_results_chain_into_canonical_operations() {
+    let (client, server) = keys();
+    let ty = IntType::new(4, true).unwrap();
+    let a = encrypt_typed(client, 7, ty).unwrap();
+    let b = encrypt_typed(client, 6, ty).unwrap();
+    let (s, _) = server
+        .typed_apply_with(IntOp::WrappingAdd, Algorithm::Digits, &[&a, &b])
+        .unwrap();
+    assert_eq!(s.form(), Form::Lazy);
+    assert_eq!(decrypt_typed(client, &s).unwrap(), -3); // 13 mod 16 as i4
+    let (lt, _) = server.typed_apply(IntOp::Lt, &[&s, &a]).unwrap();
+    assert_eq!(lt.form(), Form::Canonical);
+    assert_eq!(decrypt_typed(client, &lt).unwrap(), 1);
+    // Any digits are a representative: 12 digits of -1 hold -4095 ≡ 1 (mod 16).
+    let long = EncTyped::from_int(encrypt(client, -4095, 12).unwrap(), ty).unwrap();
+    let (q, _) = server.typed_apply(IntOp::Div, &[&long, &a]).unwrap();
+    assert_eq!(decrypt_typed(client, &q).unwrap(), 0);
+    // The comparison bit selects (canonical condition: its bit is free).
+    let (m, _) = server.typed_apply(IntOp::Select, &[&lt, &a, &b]).unwrap();
+    assert_eq!(decrypt_typed(client, &m).unwrap(), 7);
+}
+
+#[test]
+fn typed_errors_before_running() {
+    let (client, server) = keys();
+    let ty = IntType::new(4, false).unwrap();
+    assert!(encrypt_typed(client, 16, ty).is_err());
+    assert!(encrypt_typed(client, -1, ty).is_err());
+    let a = encrypt_typed(client, 5, ty).unwrap();
+    assert!(server.typed_apply(IntOp::DivScalar(0), &[&a]).is_err());
+    assert!(server.typed_apply(IntOp::Div, &[&a]).is_err());
+    let other = encrypt_typed(client, 5, IntType::new(5, false).unwrap()).unwrap();
+    assert!(server
+        .typed_apply(IntOp::WrappingAdd, &[&a, &other])
+        .is_err());
+    assert!(server
+        .typed_apply_with(IntOp::Div, Algorithm::Digits, &[&a, &a])
+        .is_err());
+    let bad = IntType {
+        bits: 0,
+        signed: false,
+    };
+    assert!(EncTyped::from_int(a.as_int().clone(), bad).is_err());
+}
