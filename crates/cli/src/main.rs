@@ -10,6 +10,7 @@ mod bench;
 mod bits_cmds;
 mod crypto_cmds;
 mod fv_cmds;
+mod mpi_cmds;
 mod peer;
 mod peer8;
 mod peer_uint;
@@ -90,6 +91,8 @@ struct CostArgs {
     /// Noise budget (largest quadratic weight at a LUT input); default: Parmesan's forms, unbounded.
     #[arg(long)]
     budget: Option<u64>,
+    #[command(flatten)]
+    scale: mpi_cmds::ScaleArgs,
 }
 
 #[derive(Args)]
@@ -139,6 +142,9 @@ fn main() -> ExitCode {
 pub(crate) type CliResult = Result<(), Box<dyn std::error::Error>>;
 
 fn cost(a: CostArgs) -> CliResult {
+    if a.scale.nodes.is_some() {
+        return mpi_cmds::scale(&a.scale, a.json);
+    }
     let config = match a.budget {
         Some(q) => Config { max_qweight: q },
         None => Config::PARMESAN,
