@@ -161,9 +161,8 @@ pub fn scale(a: &ScaleArgs, json: bool) -> CliResult {
     if k == 0 || k > 1 << 20 || a.node_threads == 0 || a.node_threads > 1 << 16 {
         return Err("--nodes and --threads must be between 1 and 2^20 (threads 2^16)".into());
     }
-    if !(a.pbs_ms > 0.0 && a.gbps > 0.0 && a.latency_us >= 0.0)
-        || !(a.pbs_ms.is_finite() && a.gbps.is_finite() && a.latency_us.is_finite())
-    {
+    let finite = a.pbs_ms.is_finite() && a.gbps.is_finite() && a.latency_us.is_finite();
+    if !(finite && a.pbs_ms > 0.0 && a.gbps > 0.0 && a.latency_us >= 0.0) {
         return Err("--pbs-ms and --gbps must be positive, --latency-us not negative".into());
     }
     let widths = level_widths(&a.op, a.op_bits)?;
