@@ -16,13 +16,13 @@ use crate::CliResult;
 pub struct BenchArgs {
     /// Print a JSON array instead of a table.
     #[arg(long)]
-    json: bool,
+    pub(crate) json: bool,
     /// Threads for both us and TFHE-rs.
     #[arg(long, default_value_t = 2)]
-    threads: usize,
+    pub(crate) threads: usize,
     /// Widths in bits (8, 16, 32).
     #[arg(long, value_delimiter = ',', default_value = "8,16,32")]
-    bits: Vec<u32>,
+    pub(crate) bits: Vec<u32>,
     /// Operations: add, sub, mul (ours exact vs TFHE-rs wrapping), mul_low (both
     /// wrapping: like with like), scalar_mul, squ, sgn, max, round.
     #[arg(
@@ -30,7 +30,7 @@ pub struct BenchArgs {
         value_delimiter = ',',
         default_value = "add,sub,mul,mul_low,scalar_mul,squ,sgn,max,round"
     )]
-    ops: Vec<String>,
+    pub(crate) ops: Vec<String>,
     /// Scalars for scalar_mul.
     #[arg(
         long,
@@ -38,10 +38,10 @@ pub struct BenchArgs {
         default_value = "4095,4097,4096,805,3195",
         allow_hyphen_values = true
     )]
-    scalars: Vec<i64>,
+    pub(crate) scalars: Vec<i64>,
     /// Timed runs per row (medians); rows above 1500 bootstraps run once.
     #[arg(long, default_value_t = 3)]
-    runs: usize,
+    pub(crate) runs: usize,
     /// Typed (TFHE-rs-like, wrapping) operations instead of --ops, beside TFHE-rs'
     /// FheInt/FheUint of the same width (8, 16, 32, 64), each in the planner's form:
     /// add, sub, neg, mul, squ, scalar_mul, and, or, xor, not, shl, shr, rotl, rotr,
@@ -53,6 +53,8 @@ pub struct BenchArgs {
     /// With --typed: signed (i: FheInt) and/or unsigned (u: FheUint) types.
     #[arg(long, value_delimiter = ',', default_value = "i,u")]
     types: Vec<String>,
+    #[command(flatten)]
+    pub(crate) backend: crate::mpi_cmds::BackendArgs,
 }
 
 struct Row {
@@ -72,6 +74,14 @@ fn median(mut v: Vec<f64>) -> f64 {
 }
 
 pub fn bench(a: BenchArgs) -> CliResult {
+    if a.backend.wants_mpi()? {
+        if !a.typed.is_empty() {
+            return Err(
+                "--typed runs on the local CPU backend only (not with --backend mpi)".into(),
+            );
+        }
+        return crate::mpi_cmds::bench(&a);
+    }
     if a.runs == 0 {
         return Err("--runs must be at least 1".into());
     }

@@ -63,7 +63,7 @@ pub fn load_server(path: &Path) -> Result<ServerKey, Box<dyn std::error::Error>>
     )
 }
 
-fn load_ct(path: &Path) -> Result<EncInt, Box<dyn std::error::Error>> {
+pub(crate) fn load_ct(path: &Path) -> Result<EncInt, Box<dyn std::error::Error>> {
     open_at(
         path,
         &read_envelope(path, Kind::Ciphertext)?,
@@ -107,33 +107,35 @@ pub struct EncryptArgs {
 pub struct EvalArgs {
     /// The server key file.
     #[arg(long = "server-key")]
-    server_key: PathBuf,
+    pub(crate) server_key: PathBuf,
     /// Operation: add, sub, neg, mul, mul_low, scalar_mul, squ, sgn, max, min, abs,
     /// round, lt, le, gt, ge, eq, ne.
     #[arg(long)]
-    op: String,
+    pub(crate) op: String,
     /// Input ciphertext(s): one or two, as the operation needs.
     #[arg(long = "in", required = true)]
-    inputs: Vec<PathBuf>,
+    pub(crate) inputs: Vec<PathBuf>,
     /// The clear scalar of scalar_mul (only with `--op scalar_mul`).
     #[arg(long, allow_hyphen_values = true, conflicts_with = "position")]
-    scalar: Option<i64>,
+    pub(crate) scalar: Option<i64>,
     /// The bit position of round (only with `--op round`).
     #[arg(long)]
-    position: Option<i64>,
+    pub(crate) position: Option<i64>,
     /// Output ciphertext file.
     #[arg(long)]
-    out: PathBuf,
+    pub(crate) out: PathBuf,
     /// Replace the output file if it exists.
     #[arg(long)]
-    force: bool,
+    pub(crate) force: bool,
     /// Threads for bootstrapping (default: all cores; at most 4 per core).
     #[arg(long)]
-    threads: Option<usize>,
+    pub(crate) threads: Option<usize>,
     /// Largest circuit to build and run, in nodes (default 2097152; checked from an
     /// estimate before building).
     #[arg(long = "max-nodes")]
-    max_nodes: Option<u64>,
+    pub(crate) max_nodes: Option<u64>,
+    #[command(flatten)]
+    pub(crate) backend: crate::mpi_cmds::BackendArgs,
 }
 
 /// `encint decrypt`.
@@ -223,6 +225,9 @@ pub fn eval(a: EvalArgs) -> CliResult {
             a.inputs.len()
         )
         .into());
+    }
+    if a.backend.wants_mpi()? {
+        return crate::mpi_cmds::eval(&a, op);
     }
     let pb = spinner("loading the server key");
     let key = load_server(&a.server_key)?;

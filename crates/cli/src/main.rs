@@ -11,6 +11,7 @@ mod bits_cmds;
 mod crypto_cmds;
 mod fv_bits_cmds;
 mod fv_cmds;
+mod mpi_cmds;
 mod peer;
 mod peer8;
 mod peer_typed;
@@ -96,21 +97,20 @@ struct CostArgs {
     budget: Option<u64>,
     /// Print the planner's table instead: for each typed (TFHE-rs-like) operation and
     /// width, every form's bootstraps, depth and estimated time at N threads (the sum over
-    /// levels of ceil(level width / N) bootstrap times), the chosen form first.
+    /// levels of ceil(level width / N) bootstrap times), the chosen form first. With
+    /// --nodes: threads per node (default 1).
     #[arg(long, value_name = "N")]
     threads: Option<usize>,
-    /// With --threads: widths in bits.
-    #[arg(
-        long,
-        value_delimiter = ',',
-        default_value = "8,16,32,64",
-        requires = "threads"
-    )]
+    /// With --threads: widths in bits (default 8,16,32,64). With --nodes: the one operand
+    /// width of the scale model (default 32).
+    #[arg(long, value_delimiter = ',')]
     bits: Vec<usize>,
     /// With --threads: operands in lazy form (wrapping results) instead of canonical
     /// (fresh encryptions).
-    #[arg(long, requires = "threads")]
+    #[arg(long, requires = "threads", conflicts_with = "nodes")]
     lazy: bool,
+    #[command(flatten)]
+    scale: mpi_cmds::ScaleArgs,
 }
 
 #[derive(Args)]
@@ -173,8 +173,24 @@ fn restore_default_sigpipe() {
 pub(crate) type CliResult = Result<(), Box<dyn std::error::Error>>;
 
 fn cost(a: CostArgs) -> CliResult {
+    if a.scale.nodes.is_some() {
+        let bits = match a.bits.as_slice() {
+            [] => 32,
+            [b] => *b,
+            _ => return Err("with --nodes, --bits takes one width".into()),
+        };
+        return mpi_cmds::scale(&a.scale, a.threads.unwrap_or(1), bits, a.json);
+    }
     if let Some(threads) = a.threads {
-        return typed_cost::print(threads, &a.bits, a.lazy, a.json);
+        let bits = if a.bits.is_empty() {
+            vec![8, 16, 32, 64]
+        } else {
+            a.bits.clone()
+        };
+        return typed_cost::print(threads, &bits, a.lazy, a.json);
+    }
+    if !a.bits.is_empty() {
+        return Err("--bits needs --threads (the planner) or --nodes (the scale model)".into());
     }
     let config = match a.budget {
         Some(q) => Config { max_qweight: q },

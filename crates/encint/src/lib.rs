@@ -29,6 +29,8 @@ pub mod executor;
 pub mod fv;
 pub mod fv_bits;
 mod int;
+#[cfg(feature = "mpi")]
+pub mod mpi;
 pub mod processor;
 mod server;
 mod trace;
@@ -120,6 +122,10 @@ pub enum Error {
     /// was allocated or run.
     #[error("limit exceeded: {0}")]
     LimitExceeded(String),
+    /// A run over several processes (feature `mpi`) failed: a rank died, hung, holds
+    /// another key, or answered with an error.
+    #[error("cluster: {0}")]
+    Cluster(String),
 }
 
 /// Result alias of this crate.

@@ -184,14 +184,26 @@ impl Program {
     /// pool (tree backend, budget checked first) and packs the outputs for the downlink.
     /// Keys or an uplink of another key set are refused before any work.
     pub fn run(&self, keys: &ProcessorKeys, inputs: &SeededNibbles) -> Result<PackedNibbles> {
-        keys.check_key_sets()?;
-        let digits = inputs.expand_for(&keys.server)?;
-        let refs: Vec<_> = digits.iter().collect();
         let backend = TreeBackend {
             server: &keys.server,
             tree: &keys.tree,
         };
-        let out = exec::run(&backend, &self.compiled.circuit, &self.plan, &refs)?;
+        self.run_on(&backend, keys, inputs)
+    }
+
+    /// [`Program::run`] with another backend for the circuit (e.g.
+    /// `encint::mpi::MpiBackend` with the tree key, feature `mpi`); `keys` expand the
+    /// uplink and pack the downlink, and must be the backend's.
+    pub fn run_on<B: exec::Backend<Value = encint_tfhe::Digit, Error = Error>>(
+        &self,
+        backend: &B,
+        keys: &ProcessorKeys,
+        inputs: &SeededNibbles,
+    ) -> Result<PackedNibbles> {
+        keys.check_key_sets()?;
+        let digits = inputs.expand_for(&keys.server)?;
+        let refs: Vec<_> = digits.iter().collect();
+        let out = exec::run(backend, &self.compiled.circuit, &self.plan, &refs)?;
         Ok(keys.packing.pack(&out)?)
     }
 

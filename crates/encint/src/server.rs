@@ -6,7 +6,8 @@ use std::cell::RefCell;
 use std::sync::Arc;
 
 use encint_arith::{Arith, Config, SInt};
-use encint_core::circuit::{Builder, Cost};
+use encint_core::circuit::{Builder, Circuit, Cost, Plan};
+use encint_core::exec::Backend;
 use encint_tfhe::{Digit, ServerKey};
 
 use crate::{executor, EncInt, Error, Result};
@@ -263,6 +264,35 @@ impl Server {
         inputs: &[&EncInt],
         build: impl FnOnce(&Arith, &mut Builder, &[SInt]) -> Vec<SInt>,
     ) -> Result<(Vec<EncInt>, Cost)> {
+        self.eval_with(inputs, build, |circuit, plan, digits| {
+            let run = || executor::run_planned(&self.key, circuit, plan, digits);
+            match &self.pool {
+                Some(p) => p.install(run),
+                None => run(),
+            }
+        })
+    }
+
+    /// [`Server::eval`] on another backend (e.g. `encint::mpi::MpiBackend`, feature
+    /// `mpi`): the same circuit, checks and outputs; the backend runs on the calling thread
+    /// and uses its own threads. Its server key must be this server's.
+    pub fn eval_on<B: Backend<Value = Digit, Error = Error>>(
+        &self,
+        backend: &B,
+        inputs: &[&EncInt],
+        build: impl FnOnce(&Arith, &mut Builder, &[SInt]) -> Vec<SInt>,
+    ) -> Result<(Vec<EncInt>, Cost)> {
+        self.eval_with(inputs, build, |circuit, plan, digits| {
+            encint_core::exec::run(backend, circuit, plan, digits)
+        })
+    }
+
+    fn eval_with(
+        &self,
+        inputs: &[&EncInt],
+        build: impl FnOnce(&Arith, &mut Builder, &[SInt]) -> Vec<SInt>,
+        exec: impl FnOnce(&Circuit, &Plan, &[&Digit]) -> Result<Vec<Digit>>,
+    ) -> Result<(Vec<EncInt>, Cost)> {
         for (position, x) in inputs.iter().enumerate() {
             self.check_key_set(position, x.key_set)?;
             if x.len() > crate::MAX_DIGITS {
@@ -306,11 +336,7 @@ impl Server {
         let plan = circuit.plan();
         let cost = plan.cost(&circuit);
         let digits: Vec<&Digit> = inputs.iter().flat_map(|x| x.digits.iter()).collect();
-        let run = || executor::run_planned(&self.key, &circuit, &plan, &digits);
-        let out = match &self.pool {
-            Some(p) => p.install(run)?,
-            None => run()?,
-        };
+        let out = exec(&circuit, &plan, &digits)?;
         let mut it = out.into_iter();
         let results = lens
             .into_iter()
@@ -324,6 +350,28 @@ impl Server {
 
     /// Runs one operation; returns the result and the circuit's cost.
     pub fn apply(&self, op: Op, args: &[&EncInt]) -> Result<(EncInt, Cost)> {
+        self.apply_checked(op, args, |args, build| self.eval(args, build))
+    }
+
+    /// [`Server::apply`] on another backend (see [`Server::eval_on`]).
+    pub fn apply_on<B: Backend<Value = Digit, Error = Error>>(
+        &self,
+        backend: &B,
+        op: Op,
+        args: &[&EncInt],
+    ) -> Result<(EncInt, Cost)> {
+        self.apply_checked(op, args, |args, build| self.eval_on(backend, args, build))
+    }
+
+    fn apply_checked(
+        &self,
+        op: Op,
+        args: &[&EncInt],
+        eval: impl FnOnce(
+            &[&EncInt],
+            &dyn Fn(&Arith, &mut Builder, &[SInt]) -> Vec<SInt>,
+        ) -> Result<(Vec<EncInt>, Cost)>,
+    ) -> Result<(EncInt, Cost)> {
         if args.len() != op.arity() {
             return Err(Error::InvalidInput(format!(
                 "{op:?} takes {} operand(s), got {}",
@@ -337,7 +385,7 @@ impl Server {
             node_estimate(op, n, m),
             &format!("{op:?} on {n} and {m} digits"),
         )?;
-        let (mut out, cost) = self.eval(args, |ar, b, x| vec![op.build(ar, b, x)])?;
+        let (mut out, cost) = eval(args, &|ar, b, x| vec![op.build(ar, b, x)])?;
         let out = out
             .pop()
             .ok_or_else(|| Error::InvalidInput("the operation built no output".into()))?;

@@ -1,0 +1,260 @@
+//! `--backend mpi` under `mpirun -n 3` (feature `mpi`; needs Open MPI's `mpirun`):
+//! a product and a byte-processor program against plain arithmetic and the clear run,
+//! a dead rank, a hung rank and a key mismatch ending with a clear error on rank 0.
+//!
+//! Run: `cargo test --workspace --release --features encint-cli/mpi --test mpi`.
+#![cfg(feature = "mpi")]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+mod common;
+use common::encint;
+
+/// No mpirun of these tests may run longer than this (the fault bound is far below).
+const LIMIT: Duration = Duration::from_secs(300);
+
+struct Run {
+    ok: bool,
+    out: String,
+    err: String,
+    secs: f64,
+}
+
+/// `mpirun` with `groups` (each: ranks, arguments), killed after [`LIMIT`].
+fn mpirun(groups: &[(u32, Vec<String>)]) -> Run {
+    let mut cmd = Command::new("mpirun");
+    cmd.args(["--allow-run-as-root", "--oversubscribe"]);
+    for (k, (n, args)) in groups.iter().enumerate() {
+        if k > 0 {
+            cmd.arg(":");
+        }
+        cmd.args(["-n", &n.to_string(), env!("CARGO_BIN_EXE_encint")]);
+        cmd.args(args);
+    }
+    let dir = std::env::temp_dir();
+    let tag = format!("{}-{:?}", std::process::id(), Instant::now());
+    let (o, e) = (
+        dir.join(format!("mpi-out-{tag}")),
+        dir.join(format!("mpi-err-{tag}")),
+    );
+    cmd.stdout(Stdio::from(std::fs::File::create(&o).unwrap()))
+        .stderr(Stdio::from(std::fs::File::create(&e).unwrap()));
+    let start = Instant::now();
+    let mut child = cmd.spawn().expect("mpirun runs (install openmpi-bin)");
+    let status = loop {
+        if let Some(s) = child.try_wait().unwrap() {
+            break s;
+        }
+        if start.elapsed() > LIMIT {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("mpirun ran past {LIMIT:?}: a hang");
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    };
+    let read = |p: &Path| std::fs::read_to_string(p).unwrap_or_default();
+    let run = Run {
+        ok: status.success(),
+        out: read(&o),
+        err: read(&e),
+        secs: start.elapsed().as_secs_f64(),
+    };
+    let _ = std::fs::remove_file(o);
+    let _ = std::fs::remove_file(e);
+    run
+}
+
+fn s(args: &[&str]) -> Vec<String> {
+    args.iter().map(|a| a.to_string()).collect()
+}
+
+fn p(path: &Path) -> String {
+    path.display().to_string()
+}
+
+/// Keys (two key sets) and two encrypted 8-bit operands in a fresh directory.
+fn setup(name: &str, x: i128, y: i128) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("encint-mpi-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    for keys in ["keys", "other"] {
+        let (ok, _, err) = encint(&["keygen", "--out", &p(&d.join(keys))]);
+        assert!(ok, "{err}");
+    }
+    for (v, f) in [(x, "x.ct"), (y, "y.ct")] {
+        let (ok, _, err) = encint(&[
+            "encrypt",
+            "--key",
+            &p(&d.join("keys/client.key")),
+            "--value",
+            &v.to_string(),
+            "--bits",
+            "8",
+            "--out",
+            &p(&d.join(f)),
+        ]);
+        assert!(ok, "{err}");
+    }
+    d
+}
+
+fn eval_args(d: &Path, key: &str, out: &str, extra: &[&str]) -> Vec<String> {
+    let mut a = s(&[
+        "eval",
+        "--backend",
+        "mpi",
+        "--threads",
+        "1",
+        "--server-key",
+        &p(&d.join(key)),
+        "--op",
+        "mul",
+        "--in",
+        &p(&d.join("x.ct")),
+        "--in",
+        &p(&d.join("y.ct")),
+        "--out",
+        &p(&d.join(out)),
+        "--mpi-timeout",
+        "10",
+    ]);
+    a.extend(s(extra));
+    a
+}
+
+fn decrypt(d: &Path, f: &str) -> i128 {
+    let (ok, out, err) = encint(&[
+        "decrypt",
+        "--key",
+        &p(&d.join("keys/client.key")),
+        "--in",
+        &p(&d.join(f)),
+    ]);
+    assert!(ok, "{err}");
+    out.trim().parse().unwrap()
+}
+
+#[test]
+fn mul_dead_rank_hung_rank_and_key_mismatch() {
+    let (x, y) = (-117i128, 93i128);
+    let d = setup("mul", x, y);
+    // A product over 3 ranks: the plain product, and the same as one process.
+    let r = mpirun(&[(3, eval_args(&d, "keys/server.key", "p3.ct", &[]))]);
+    assert!(r.ok, "{}\n{}", r.out, r.err);
+    assert!(r.out.contains("mpi: 3 rank(s)"), "{}", r.out);
+    assert_eq!(decrypt(&d, "p3.ct"), x * y);
+    let (ok, _, err) = encint(&[
+        "eval",
+        "--threads",
+        "1",
+        "--server-key",
+        &p(&d.join("keys/server.key")),
+        "--op",
+        "mul",
+        "--in",
+        &p(&d.join("x.ct")),
+        "--in",
+        &p(&d.join("y.ct")),
+        "--out",
+        &p(&d.join("p1.ct")),
+    ]);
+    assert!(ok, "{err}");
+    assert_eq!(decrypt(&d, "p1.ct"), decrypt(&d, "p3.ct"));
+
+    // Rank 2 holds another key set: refused before any work, on rank 0.
+    let r = mpirun(&[
+        (2, eval_args(&d, "keys/server.key", "k.ct", &[])),
+        (1, eval_args(&d, "other/server.key", "k.ct", &[])),
+    ]);
+    assert!(!r.ok);
+    assert!(
+        r.err
+            .contains("error: cluster: key mismatch: rank 2 holds server key set"),
+        "{}",
+        r.err
+    );
+    assert!(!d.join("k.ct").exists(), "no output after an error");
+
+    // Rank 2 stops answering at level 1: rank 0 gives up after its bound (10 s + 4x its
+    // own share) with a clear error, and the job ends.
+    let r = mpirun(&[
+        (2, eval_args(&d, "keys/server.key", "h.ct", &[])),
+        (
+            1,
+            eval_args(&d, "keys/server.key", "h.ct", &["--mpi-fault", "hang:1"]),
+        ),
+    ]);
+    assert!(!r.ok);
+    assert!(
+        r.err.contains(
+            "error: cluster: rank 2 did not send its results of level 1 within the timeout"
+        ),
+        "{}",
+        r.err
+    );
+    assert!(r.secs < 120.0, "took {} s", r.secs);
+    assert!(!d.join("h.ct").exists());
+
+    // Rank 1 dies at level 2: the job ends with an error and no output, never a result.
+    let r = mpirun(&[
+        (1, eval_args(&d, "keys/server.key", "e.ct", &[])),
+        (
+            1,
+            eval_args(&d, "keys/server.key", "e.ct", &["--mpi-fault", "exit:2"]),
+        ),
+        (1, eval_args(&d, "keys/server.key", "e.ct", &[])),
+    ]);
+    assert!(!r.ok);
+    assert!(
+        r.err
+            .contains("error: cluster: the MPI runtime is ending the job (a rank died"),
+        "{}",
+        r.err
+    );
+    assert!(r.secs < 120.0, "took {} s", r.secs);
+    assert!(!d.join("e.ct").exists());
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+#[test]
+fn byte_program_matches_the_clear_run() {
+    let d = std::env::temp_dir().join(format!("encint-mpi-asm-{}", std::process::id()));
+    std::fs::create_dir_all(&d).unwrap();
+    let prog = d.join("p.asm");
+    std::fs::write(
+        &prog,
+        "input x, y\ns = ADD x, y\nm = MAX s, y\nz = EQI m, 200\noutput s, m, z\n",
+    )
+    .unwrap();
+    let inputs = ["--input", "x=77", "--input", "y=123"];
+    // The clear run, and plain arithmetic: s = 200, m = max(200, 123), z = 1.
+    let (ok, clear, err) = encint(&[&["asm", "run", &p(&prog), "--clear"][..], &inputs].concat());
+    assert!(ok, "{err}");
+    for line in ["out s = 200", "out m = 200", "out z = 1"] {
+        assert!(clear.contains(line), "{clear}");
+    }
+    let mut args = s(&[
+        "asm",
+        "run",
+        &p(&prog),
+        "--backend",
+        "mpi",
+        "--threads",
+        "1",
+    ]);
+    args.extend(s(&inputs));
+    let r = mpirun(&[(3, args)]);
+    assert!(r.ok, "{}\n{}", r.out, r.err);
+    for line in [
+        "out s = 200",
+        "out m = 200",
+        "out z = 1",
+        "matches the clear run",
+    ] {
+        assert!(r.out.contains(line), "{}", r.out);
+    }
+    assert!(r.out.contains("mpi: 3 rank(s)"), "{}", r.out);
+    let _ = std::fs::remove_dir_all(&d);
+}
