@@ -63,6 +63,8 @@ pub struct RunArgs {
     /// With --server-key: replace the output file if it exists.
     #[arg(long, requires = "server_key")]
     pub force: bool,
+    #[command(flatten)]
+    pub backend: crate::gpu_cmds::BackendArg,
 }
 
 /// Runs `encint asm`.
@@ -102,6 +104,9 @@ fn print_outputs(out: &[(String, Datum)]) {
 }
 
 fn run_program(a: RunArgs) -> CliResult {
+    if !a.clear {
+        a.backend.check_processor()?;
+    }
     if let (Some(dir), Some(input), Some(out)) = (&a.server_key, &a.input_file, &a.out) {
         return crate::asm_files::run(&a.file, dir, (input, out), a.threads, a.force);
     }

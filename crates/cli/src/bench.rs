@@ -42,6 +42,10 @@ pub struct BenchArgs {
     /// Timed runs per row (medians); rows above 1500 bootstraps run once.
     #[arg(long, default_value_t = 3)]
     runs: usize,
+    /// Our rows on `cpu` or `gpu` (TFHE-rs stays on the CPU here; `encint gpu bench` puts
+    /// TFHE-rs on the GPU too).
+    #[command(flatten)]
+    backend: crate::gpu_cmds::BackendArg,
 }
 
 struct Row {
@@ -65,6 +69,7 @@ pub fn bench(a: BenchArgs) -> CliResult {
         return Err("--runs must be at least 1".into());
     }
     encint::check_threads(a.threads)?;
+    a.backend.check()?;
     for &b in &a.bits {
         if !matches!(b, 8 | 16 | 32) {
             return Err(format!("unsupported width {b}: TFHE-rs has FheInt8/16/32").into());
@@ -75,7 +80,7 @@ pub fn bench(a: BenchArgs) -> CliResult {
         .build()?;
     let pb = spinner("generating keys (ours and TFHE-rs)");
     let (client, key) = ClientKey::generate(&DEFAULT_PARAMETERS);
-    let server = Server::with_threads(key, a.threads)?;
+    let server = Server::with_threads(key, a.threads)?.with_backend(a.backend.backend)?;
     pool.install(init_peer_keys);
     pb.finish_and_clear();
     let mut rng = rand::rngs::StdRng::seed_from_u64(1);

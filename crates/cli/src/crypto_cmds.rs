@@ -275,9 +275,14 @@ pub struct DemoArgs {
     /// Threads for bootstrapping (default: all cores).
     #[arg(long)]
     threads: Option<usize>,
+    #[command(flatten)]
+    backend: crate::gpu_cmds::BackendArg,
 }
 
 pub fn demo(a: DemoArgs) -> CliResult {
+    if !a.clear {
+        a.backend.check()?;
+    }
     if let Some(t) = a.threads {
         encint::check_threads(t)?;
     }
@@ -312,7 +317,8 @@ pub fn demo(a: DemoArgs) -> CliResult {
     let server = match a.threads {
         Some(n) => Server::with_threads(key, n)?,
         None => Server::new(key),
-    };
+    }
+    .with_backend(a.backend.backend)?;
     let ex = encrypt(&client, x, bits)?;
     let ey = encrypt(&client, y, bits)?;
     println!(

@@ -10,6 +10,7 @@ mod bench;
 mod bits_cmds;
 mod crypto_cmds;
 mod fv_cmds;
+mod gpu_cmds;
 mod peer;
 mod peer8;
 mod peer_uint;
@@ -80,6 +81,12 @@ enum Command {
         #[command(subcommand)]
         command: crate::fv_cmds::FvCommand,
     },
+    /// The GPU backend (cargo feature `gpu`): device info, a self-test against the clear
+    /// executor, bootstrap throughput, benchmarks beside TFHE-rs' GPU API (docs/GPU.md).
+    Gpu {
+        #[command(subcommand)]
+        command: gpu_cmds::GpuCommand,
+    },
 }
 
 #[derive(Args)]
@@ -126,6 +133,7 @@ fn main() -> ExitCode {
         Command::Asm { command } => asm_cmds::run(command),
         Command::Bits { command } => bits_cmds::run(command),
         Command::Fv { command } => crate::fv_cmds::run(command).map_err(Into::into),
+        Command::Gpu { command } => gpu_cmds::run(command),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
