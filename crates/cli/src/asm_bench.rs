@@ -87,6 +87,8 @@ pub struct AsmBenchArgs {
     /// Directory of the example programs (with --programs).
     #[arg(long, default_value = "examples")]
     pub examples: std::path::PathBuf,
+    #[command(flatten)]
+    pub backend: crate::backend_args::BackendArgs,
 }
 
 /// The instructions of seed 004's Table 4 with their one-core times there (ms), the
@@ -220,6 +222,7 @@ fn time_circuit(
 
 /// `encint asm bench`.
 pub fn bench(a: AsmBenchArgs) -> CliResult {
+    a.backend.check_processor()?;
     let pool = pool(a.threads)?;
     let threads = pool.current_num_threads();
     let k = keys();

@@ -64,7 +64,7 @@ pub struct RunArgs {
     #[arg(long, requires = "server_key")]
     pub force: bool,
     #[command(flatten)]
-    pub backend: crate::mpi_cmds::BackendArgs,
+    pub backend: crate::backend_args::BackendArgs,
 }
 
 /// Runs `encint asm`.
@@ -104,8 +104,11 @@ fn print_outputs(out: &[(String, Datum)]) {
 }
 
 fn run_program(a: RunArgs) -> CliResult {
-    if !a.clear && a.backend.wants_mpi()? {
-        return crate::mpi_cmds::asm_run(&a);
+    if !a.clear {
+        if a.backend.wants_mpi()? {
+            return crate::mpi_cmds::asm_run(&a);
+        }
+        a.backend.check_processor()?;
     }
     if let (Some(dir), Some(input), Some(out)) = (&a.server_key, &a.input_file, &a.out) {
         return crate::asm_files::run(&a.file, dir, (input, out), a.threads, a.force);

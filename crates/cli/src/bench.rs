@@ -53,8 +53,10 @@ pub struct BenchArgs {
     /// With --typed: signed (i: FheInt) and/or unsigned (u: FheUint) types.
     #[arg(long, value_delimiter = ',', default_value = "i,u")]
     types: Vec<String>,
+    /// Our rows on this backend (TFHE-rs stays on the CPU here; `encint gpu bench` puts
+    /// TFHE-rs on the GPU too).
     #[command(flatten)]
-    pub(crate) backend: crate::mpi_cmds::BackendArgs,
+    pub(crate) backend: crate::backend_args::BackendArgs,
 }
 
 struct Row {
@@ -74,12 +76,10 @@ fn median(mut v: Vec<f64>) -> f64 {
 }
 
 pub fn bench(a: BenchArgs) -> CliResult {
+    if !a.typed.is_empty() && a.backend.backend != crate::backend_args::BackendKind::Cpu {
+        return Err("--typed runs on the CPU backend only".into());
+    }
     if a.backend.wants_mpi()? {
-        if !a.typed.is_empty() {
-            return Err(
-                "--typed runs on the local CPU backend only (not with --backend mpi)".into(),
-            );
-        }
         return crate::mpi_cmds::bench(&a);
     }
     if a.runs == 0 {
@@ -89,6 +89,7 @@ pub fn bench(a: BenchArgs) -> CliResult {
         return crate::typed_bench::run(&a.typed, &a.types, &a.bits, a.threads, a.runs, a.json);
     }
     encint::check_threads(a.threads)?;
+    a.backend.check()?;
     for &b in &a.bits {
         if !matches!(b, 8 | 16 | 32) {
             return Err(format!("unsupported width {b}: TFHE-rs has FheInt8/16/32").into());
@@ -99,7 +100,7 @@ pub fn bench(a: BenchArgs) -> CliResult {
         .build()?;
     let pb = spinner("generating keys (ours and TFHE-rs)");
     let (client, key) = ClientKey::generate(&DEFAULT_PARAMETERS);
-    let server = Server::with_threads(key, a.threads)?;
+    let server = Server::with_threads(key, a.threads)?.with_backend(a.backend.in_process())?;
     pool.install(init_peer_keys);
     pb.finish_and_clear();
     let mut rng = rand::rngs::StdRng::seed_from_u64(1);

@@ -135,7 +135,7 @@ pub struct EvalArgs {
     #[arg(long = "max-nodes")]
     pub(crate) max_nodes: Option<u64>,
     #[command(flatten)]
-    pub(crate) backend: crate::mpi_cmds::BackendArgs,
+    pub(crate) backend: crate::backend_args::BackendArgs,
 }
 
 /// `encint decrypt`.
@@ -229,6 +229,7 @@ pub fn eval(a: EvalArgs) -> CliResult {
     if a.backend.wants_mpi()? {
         return crate::mpi_cmds::eval(&a, op);
     }
+    a.backend.check()?;
     let pb = spinner("loading the server key");
     let key = load_server(&a.server_key)?;
     let mut ins = Vec::new();
@@ -238,7 +239,8 @@ pub fn eval(a: EvalArgs) -> CliResult {
     let mut server = match a.threads {
         Some(t) => Server::with_threads(key, t)?,
         None => Server::new(key),
-    };
+    }
+    .with_backend(a.backend.in_process())?;
     if let Some(n) = a.max_nodes {
         server.set_max_nodes(n);
     }
@@ -280,9 +282,14 @@ pub struct DemoArgs {
     /// Threads for bootstrapping (default: all cores).
     #[arg(long)]
     threads: Option<usize>,
+    #[command(flatten)]
+    backend: crate::backend_args::BackendArgs,
 }
 
 pub fn demo(a: DemoArgs) -> CliResult {
+    if !a.clear {
+        a.backend.check()?;
+    }
     if let Some(t) = a.threads {
         encint::check_threads(t)?;
     }
@@ -317,7 +324,8 @@ pub fn demo(a: DemoArgs) -> CliResult {
     let server = match a.threads {
         Some(n) => Server::with_threads(key, n)?,
         None => Server::new(key),
-    };
+    }
+    .with_backend(a.backend.in_process())?;
     let ex = encrypt(&client, x, bits)?;
     let ey = encrypt(&client, y, bits)?;
     println!(

@@ -6,11 +6,13 @@ mod asm_bench;
 mod asm_cmds;
 mod asm_files;
 mod asm_run;
+mod backend_args;
 mod bench;
 mod bits_cmds;
 mod crypto_cmds;
 mod fv_bits_cmds;
 mod fv_cmds;
+mod gpu_cmds;
 mod mpi_cmds;
 mod peer;
 mod peer8;
@@ -85,6 +87,12 @@ enum Command {
         #[command(subcommand)]
         command: crate::fv_cmds::FvCommand,
     },
+    /// The GPU backend (cargo feature `gpu`): device info, a self-test against the clear
+    /// executor, bootstrap throughput, benchmarks beside TFHE-rs' GPU API (docs/GPU.md).
+    Gpu {
+        #[command(subcommand)]
+        command: gpu_cmds::GpuCommand,
+    },
 }
 
 #[derive(Args)]
@@ -148,6 +156,7 @@ fn main() -> ExitCode {
         Command::Asm { command } => asm_cmds::run(command),
         Command::Bits { command } => bits_cmds::run(command),
         Command::Fv { command } => crate::fv_cmds::run(command).map_err(Into::into),
+        Command::Gpu { command } => gpu_cmds::run(command),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -1,54 +1,9 @@
-//! `--backend` for `eval`, `bench` and `asm run` (`mpi` with the cargo feature `mpi`), and
+//! `--backend mpi` for `eval`, `bench` and `asm run` (with the cargo feature `mpi`), and
 //! the scale model of `encint cost --nodes K` (always built). See docs/MPI.md.
 
-use clap::{Args, ValueEnum};
+use clap::Args;
 
 use crate::CliResult;
-
-/// Where a circuit's bootstraps run.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
-pub enum BackendKind {
-    /// This process, on its rayon pool.
-    #[default]
-    Cpu,
-    /// Every rank of an MPI job (`mpirun -n K encint ... --backend mpi`): rank 0 owns
-    /// inputs and outputs, each level's bootstraps are spread over the ranks.
-    Mpi,
-    /// A GPU (not built in this version).
-    Gpu,
-}
-
-/// The backend options shared by `eval`, `bench` and `asm run`.
-#[derive(Args, Clone, Debug)]
-pub struct BackendArgs {
-    /// Where bootstraps run: cpu (this process), mpi (every rank of `mpirun -n K`; needs
-    /// a build with `--features mpi`), gpu (not built).
-    #[arg(long, value_enum, default_value_t = BackendKind::Cpu)]
-    pub backend: BackendKind,
-    /// With --backend mpi: seconds rank 0 waits for a rank beyond 4x its own share of a
-    /// level before it reports the rank dead and ends the job.
-    #[arg(long = "mpi-timeout", default_value_t = 60, value_name = "SECS")]
-    pub mpi_timeout: u64,
-    /// Fault injection for the tests: `exit:LEVEL` or `hang:LEVEL` on a rank other than 0.
-    #[arg(long = "mpi-fault", hide = true)]
-    pub mpi_fault: Option<String>,
-}
-
-impl BackendArgs {
-    /// `Ok(false)` for the CPU backend, `Ok(true)` for MPI (when built with it), and an
-    /// error for a backend this binary does not have.
-    pub fn wants_mpi(&self) -> Result<bool, Box<dyn std::error::Error>> {
-        match self.backend {
-            BackendKind::Cpu => Ok(false),
-            BackendKind::Mpi if cfg!(feature = "mpi") => Ok(true),
-            BackendKind::Mpi => Err("this encint was built without the `mpi` feature: build it \
-                 with `cargo build --release -p encint-cli --features mpi` (needs an MPI \
-                 library, see docs/MPI.md)"
-                .into()),
-            BackendKind::Gpu => Err("this encint was built without the `gpu` feature".into()),
-        }
-    }
-}
 
 /// The scale model's options of `encint cost`.
 #[derive(Args, Clone, Debug)]
@@ -290,7 +245,7 @@ mod with_mpi {
     use encint_tfhe::envelope::{self, Kind};
     use rand::{Rng, SeedableRng};
 
-    use super::BackendArgs;
+    use crate::backend_args::BackendArgs;
     use crate::CliResult;
 
     type AnyResult<T> = Result<T, Box<dyn std::error::Error>>;

@@ -9,7 +9,7 @@ fn backends_not_built_are_clear_errors() {
     let dir = std::env::temp_dir().join(format!("encint-backend-{}", std::process::id()));
     let out = dir.join("never.ct");
     let out = out.to_str().unwrap();
-    for (backend, says) in [("mpi", "--features mpi"), ("gpu", "`gpu` feature")] {
+    for (backend, says) in [("mpi", "--features mpi"), ("gpu", "`gpu` cargo feature")] {
         let (ok, _, err) = encint(&[
             "eval",
             "--backend",

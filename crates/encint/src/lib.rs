@@ -28,6 +28,7 @@ pub mod bits;
 pub mod executor;
 pub mod fv;
 pub mod fv_bits;
+pub mod gpu;
 mod int;
 #[cfg(feature = "mpi")]
 pub mod mpi;
@@ -40,6 +41,7 @@ pub mod typed;
 pub use encint_arith::{Arith, Config, SInt};
 pub use encint_core::circuit::Cost;
 pub use encint_tfhe::{ClientKey, KeySetId, ServerKey, DEFAULT_PARAMETERS};
+pub use gpu::{BackendKind, GpuError};
 pub use int::{decrypt, encrypt, EncInt, MAX_DIGITS};
 pub use server::{
     check_threads, set_server, unset_server, Op, Server, DEFAULT_MAX_NODES, MAX_THREADS_PER_CORE,
@@ -118,6 +120,9 @@ pub enum Error {
         /// The ciphertext's key set.
         ciphertext: KeySetId,
     },
+    /// The GPU backend is not built in, has no device, or cannot run the request.
+    #[error(transparent)]
+    Gpu(#[from] gpu::GpuError),
     /// A stated resource limit (digits, circuit size, threads) would be exceeded; nothing
     /// was allocated or run.
     #[error("limit exceeded: {0}")]

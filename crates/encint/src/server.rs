@@ -164,6 +164,7 @@ pub struct Server {
     arith: Arith,
     pool: Option<rayon::ThreadPool>,
     max_nodes: u64,
+    engine: crate::gpu::Engine,
 }
 
 impl Server {
@@ -177,7 +178,32 @@ impl Server {
             }),
             pool: None,
             max_nodes: DEFAULT_MAX_NODES,
+            engine: crate::gpu::Engine::default(),
         }
+    }
+
+    /// This server, running its circuits on `kind` ([`BackendKind::Cpu`] by default).
+    /// For [`BackendKind::Gpu`] the server key is uploaded to the GPU once, here; errors
+    /// ([`Error::Gpu`]) without the `gpu` feature or without a usable device.
+    ///
+    /// ```
+    /// # use encint::{BackendKind, ClientKey, Server, DEFAULT_PARAMETERS};
+    /// # fn gpu(server: Server) -> encint::Result<Server> {
+    /// let server = server.with_backend(BackendKind::Gpu)?;
+    /// assert_eq!(server.backend(), BackendKind::Gpu);
+    /// # Ok(server) }
+    /// ```
+    ///
+    /// [`BackendKind::Cpu`]: crate::BackendKind::Cpu
+    /// [`BackendKind::Gpu`]: crate::BackendKind::Gpu
+    pub fn with_backend(mut self, kind: crate::BackendKind) -> Result<Self> {
+        self.engine = crate::gpu::Engine::new(kind, &self.key)?;
+        Ok(self)
+    }
+
+    /// The backend this server runs its circuits on.
+    pub fn backend(&self) -> crate::BackendKind {
+        self.engine.kind()
     }
 
     /// Sets the largest circuit (in nodes) this server builds or runs (default
@@ -265,11 +291,10 @@ impl Server {
         build: impl FnOnce(&Arith, &mut Builder, &[SInt]) -> Vec<SInt>,
     ) -> Result<(Vec<EncInt>, Cost)> {
         self.eval_with(inputs, build, |circuit, plan, digits| {
-            let run = || executor::run_planned(&self.key, circuit, plan, digits);
-            match &self.pool {
-                Some(p) => p.install(run),
-                None => run(),
+            if let Some(out) = self.engine.run(circuit, plan, digits) {
+                return out;
             }
+            self.install(|| executor::run_planned(&self.key, circuit, plan, digits))
         })
     }
 
@@ -337,15 +362,35 @@ impl Server {
         let cost = plan.cost(&circuit);
         let digits: Vec<&Digit> = inputs.iter().flat_map(|x| x.digits.iter()).collect();
         let out = exec(&circuit, &plan, &digits)?;
+        Ok((self.regroup(lens, out), cost))
+    }
+
+    /// Splits the output digits into integers of `lens` digits.
+    fn regroup(&self, lens: Vec<usize>, out: Vec<Digit>) -> Vec<EncInt> {
         let mut it = out.into_iter();
-        let results = lens
-            .into_iter()
+        lens.into_iter()
             .map(|n| EncInt {
                 key_set: self.key.key_set(),
                 digits: it.by_ref().take(n).collect(),
             })
-            .collect();
-        Ok((results, cost))
+            .collect()
+    }
+
+    /// Runs a digit circuit of the caller's (plain and half-step tables, linear nodes) on this
+    /// server's backend and pool, one digit per circuit input; checked like [`Server::eval`]'s
+    /// circuits (size limit, noise budget, node kinds) before anything runs. The digits must
+    /// belong to this server's key set (they carry no key-set label to check).
+    pub fn run_circuit(
+        &self,
+        circuit: &encint_core::circuit::Circuit,
+        inputs: &[&Digit],
+    ) -> Result<Vec<Digit>> {
+        self.check_nodes(circuit.nodes().len() as u64, "the circuit")?;
+        let plan = circuit.plan();
+        if let Some(out) = self.engine.run(circuit, &plan, inputs) {
+            return out;
+        }
+        self.install(|| executor::run_planned(&self.key, circuit, &plan, inputs))
     }
 
     /// Runs one operation; returns the result and the circuit's cost.

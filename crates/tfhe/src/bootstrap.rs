@@ -103,6 +103,18 @@ fn fill_test_polynomial_scaled(body: &mut [u64], luts: &[NegacyclicLut], half: b
     }
 }
 
+/// The body of the accumulator (test polynomial, mask zero) that [`ServerKey::bootstrap`]
+/// blind-rotates for `lut`, for a polynomial size of `polynomial_size`: values in units of `Δ`,
+/// or of `Δ/2` when `half` (the half-step bootstrap of
+/// [`ServerKey::try_bootstrap_half_batch`], whose outputs then get `Δ/2` added to the body).
+/// Backends that blind-rotate elsewhere (the GPU backend) use exactly this polynomial, so both
+/// evaluate the same table with the same boxes.
+pub fn test_polynomial(lut: &NegacyclicLut, half: bool, polynomial_size: usize) -> Vec<u64> {
+    let mut body = vec![0u64; polynomial_size];
+    fill_test_polynomial_scaled(&mut body, std::slice::from_ref(lut), half);
+    body
+}
+
 impl ServerKeyInner {
     fn check(&self, input: &Digit) -> Result<(), TfheError> {
         let expected = self.params.big_lwe_dimension().0;
@@ -354,6 +366,25 @@ impl ServerKey {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn public_test_polynomial_centres_each_box_on_its_digit() {
+        let lut = NegacyclicLut::from_fn(|x| 3 * x - 7);
+        let (n, boxw) = (2048usize, 128usize);
+        let full = test_polynomial(&lut, false, n);
+        let half_lut = NegacyclicLut::from_fn(|x| 2 * x + 1);
+        let half = test_polynomial(&half_lut, true, n);
+        for m in 0..16i64 {
+            // Box m spans [m·B - B/2, m·B + B/2); its centre and both ends hold f(m).
+            let c = m as usize * boxw;
+            for pos in [c.saturating_sub(boxw / 2), c, c + boxw / 2 - 1] {
+                assert_eq!(full[pos], encode(3 * m - 7), "m = {m}, pos = {pos}");
+                assert_eq!(half[pos], ((2 * m + 1) as u64).wrapping_mul(DELTA / 2));
+            }
+        }
+        // The last half box belongs to x = 16: f(16) = -f(0).
+        assert_eq!(full[n - 1], encode(7));
+    }
 
     #[test]
     fn test_polynomial_layout() {

@@ -110,6 +110,27 @@ impl Digit {
         Digit { ct }
     }
 
+    /// The ciphertext's coefficients (mask, then body), for backends that move digits to other
+    /// memory (the GPU backend uploads them as they are).
+    pub fn as_raw(&self) -> &[u64] {
+        self.ct.as_ref()
+    }
+
+    /// A digit from coefficients read back from other memory (mask, then body): the inverse of
+    /// [`Digit::as_raw`]. Errors unless `data` has the LWE size of `params`.
+    pub fn from_raw(data: Vec<u64>, params: &DigitParameters) -> Result<Digit, TfheError> {
+        let expected = params.big_lwe_dimension().0;
+        if data.len() != expected + 1 {
+            return Err(TfheError::DimensionMismatch {
+                expected,
+                found: data.len().saturating_sub(1),
+            });
+        }
+        Ok(Digit {
+            ct: LweCiphertext::from_container(data, params.ciphertext_modulus),
+        })
+    }
+
     /// LWE dimension of the ciphertext (2048 for the default parameters).
     pub fn lwe_dimension(&self) -> usize {
         self.ct.as_ref().len() - 1

@@ -311,6 +311,19 @@ impl ServerKey {
     pub fn key_set(&self) -> KeySetId {
         self.inner.key_set
     }
+
+    /// The standard-domain bootstrapping key (small LWE key → GLWE key): public evaluation-key
+    /// material, for backends that convert it to their own layout (the GPU backend uploads it
+    /// once and converts it to the device's Fourier form).
+    pub fn bootstrap_key(&self) -> &LweBootstrapKeyOwned<u64> {
+        &self.inner.bsk
+    }
+
+    /// The keyswitching key (big LWE key → small LWE key): public evaluation-key material, for
+    /// backends that keyswitch in other memory (the GPU backend).
+    pub fn keyswitch_key(&self) -> &LweKeyswitchKeyOwned<u64> {
+        &self.inner.ksk
+    }
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -31,6 +31,7 @@ mod keys;
 pub mod params;
 mod tree;
 
+pub use bootstrap::test_polynomial;
 pub use digit::{signed_rep, Digit, NegacyclicLut};
 pub use envelope::{EnvelopeError, Kind, Validate};
 pub use io::{IoError, PackedNibbles, PackingKey, SeededNibbles};

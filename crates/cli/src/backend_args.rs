@@ -1,0 +1,95 @@
+//! `--backend cpu|mpi|gpu`: the one option by which every command that runs circuits
+//! picks its executor (docs/MPI.md, docs/GPU.md). Checked before any key is generated.
+
+use clap::{Args, ValueEnum};
+
+use crate::CliResult;
+
+/// Where a circuit's bootstraps run.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
+pub enum BackendKind {
+    /// This process, on its rayon pool.
+    #[default]
+    Cpu,
+    /// Every rank of an MPI job (`mpirun -n K encint ... --backend mpi`): rank 0 owns
+    /// inputs and outputs, each level's bootstraps are spread over the ranks.
+    Mpi,
+    /// An NVIDIA GPU: each level's bootstraps as one batch.
+    Gpu,
+}
+
+fn parse_backend(s: &str) -> Result<BackendKind, String> {
+    BackendKind::from_str(s, true)
+        .map_err(|_| format!("unknown backend `{s}` (expected cpu, mpi or gpu)"))
+}
+
+/// The backend options of `demo`, `eval`, `bench`, `asm run` and `asm bench`.
+#[derive(Args, Clone, Debug)]
+pub struct BackendArgs {
+    /// Where bootstraps run: cpu (this process), mpi (every rank of `mpirun -n K`; eval,
+    /// bench and asm run; needs a build with `--features mpi`, see docs/MPI.md), gpu (an
+    /// NVIDIA GPU; needs a build with `--features gpu`, see docs/GPU.md). Checked before
+    /// any key is generated.
+    #[arg(long, default_value = "cpu", value_parser = parse_backend)]
+    pub backend: BackendKind,
+    /// With --backend mpi: seconds rank 0 waits for a rank beyond 4x its own share of a
+    /// level before it reports the rank dead and ends the job.
+    #[arg(long = "mpi-timeout", default_value_t = 60, value_name = "SECS")]
+    pub mpi_timeout: u64,
+    /// Fault injection for the tests: `exit:LEVEL` or `hang:LEVEL` on a rank other than 0.
+    #[arg(long = "mpi-fault", hide = true)]
+    pub mpi_fault: Option<String>,
+}
+
+const NO_MPI: &str = "this encint was built without the `mpi` feature: build it with \
+     `cargo build --release -p encint-cli --features mpi` (needs an MPI library, see docs/MPI.md)";
+
+impl BackendArgs {
+    /// `Ok(true)` for MPI (when built with it), `Ok(false)` for the in-process backends
+    /// (which [`BackendArgs::check`] then checks), an error for MPI in a build without it.
+    pub fn wants_mpi(&self) -> Result<bool, Box<dyn std::error::Error>> {
+        match self.backend {
+            BackendKind::Mpi if cfg!(feature = "mpi") => Ok(true),
+            BackendKind::Mpi => Err(NO_MPI.into()),
+            BackendKind::Cpu | BackendKind::Gpu => Ok(false),
+        }
+    }
+
+    /// Errors now if the in-process backend cannot run here (GPU: feature off, no
+    /// device), or for MPI on a command that has no MPI path.
+    pub fn check(&self) -> CliResult {
+        match self.backend {
+            BackendKind::Cpu => Ok(()),
+            BackendKind::Gpu => Ok(encint::gpu::check_backend(encint::gpu::BackendKind::Gpu)?),
+            BackendKind::Mpi if cfg!(feature = "mpi") => Err(
+                "--backend mpi runs `eval`, `bench` and `asm run` (under mpirun); this \
+                     command runs on cpu or gpu"
+                    .into(),
+            ),
+            BackendKind::Mpi => Err(NO_MPI.into()),
+        }
+    }
+
+    /// [`BackendArgs::check`], and an error unless the backend can run circuits with tree
+    /// LUTs (the byte processor): the GPU backend cannot yet (docs/GPU.md).
+    pub fn check_processor(&self) -> CliResult {
+        self.check()?;
+        match self.backend {
+            BackendKind::Cpu | BackendKind::Mpi => Ok(()),
+            BackendKind::Gpu => Err(encint::Error::Gpu(encint::GpuError::Unsupported(
+                "the byte processor's tree LUTs run on the CPU backend only (docs/GPU.md \
+                 says what a GPU path needs)"
+                    .into(),
+            ))
+            .into()),
+        }
+    }
+
+    /// The library's in-process backend for [`encint::Server::with_backend`].
+    pub fn in_process(&self) -> encint::gpu::BackendKind {
+        match self.backend {
+            BackendKind::Gpu => encint::gpu::BackendKind::Gpu,
+            BackendKind::Cpu | BackendKind::Mpi => encint::gpu::BackendKind::Cpu,
+        }
+    }
+}

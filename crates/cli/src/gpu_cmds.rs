@@ -1,0 +1,530 @@
+//! `--backend cpu|gpu` and `encint gpu ...`: the GPU backend from the command line.
+//!
+//! Without the `gpu` cargo feature every GPU request is a typed error
+//! ([`encint::GpuError::NotBuilt`]); with it and no usable device, [`encint::GpuError::NoDevice`].
+//! Both are reported before any key is generated.
+
+use std::time::Instant;
+
+use clap::{Args, Subcommand};
+use encint::{BackendKind, ClientKey, EncInt, Op, Server, DEFAULT_PARAMETERS};
+use rand::{Rng, SeedableRng};
+
+use crate::crypto_cmds::spinner;
+use crate::CliResult;
+
+/// `encint gpu`.
+#[derive(Subcommand)]
+pub enum GpuCommand {
+    /// Whether this build has the GPU backend, and the device it sees.
+    Info,
+    /// On the GPU: checks every digit-level node kind (all 32 digit values through plain and
+    /// half-step tables, linear nodes) and every digit operation at 8 to 64 bits against the
+    /// clear executor and plain i128 arithmetic; exits non-zero on any mismatch.
+    Selftest(SelftestArgs),
+    /// Bootstraps per second of one level of N independent bootstraps, GPU against CPU.
+    Throughput(ThroughputArgs),
+    /// Add, wrapping mul, ge and max at 8 to 64 bits on the GPU backend beside TFHE-rs' GPU
+    /// integer API (FheUint with a CUDA server key), same process, same card.
+    Bench(GpuBenchArgs),
+}
+
+/// Arguments of `encint gpu selftest`.
+#[derive(Args)]
+pub struct SelftestArgs {
+    /// Seed of the operands and tables.
+    #[arg(long, default_value_t = 14)]
+    seed: u64,
+    /// Widths in bits (signed digits) of the operation checks.
+    #[arg(long, value_delimiter = ',', default_value = "8,16,32,64")]
+    bits: Vec<usize>,
+    /// Random operand pairs per operation and width (edge values are always checked too).
+    #[arg(long, default_value_t = 2)]
+    cases: usize,
+}
+
+/// Arguments of `encint gpu throughput`.
+#[derive(Args)]
+pub struct ThroughputArgs {
+    /// Bootstraps in the level.
+    #[arg(long, default_value_t = 4096)]
+    width: usize,
+    /// CPU threads for the comparison (0: skip the CPU run).
+    #[arg(long, default_value_t = 2)]
+    threads: usize,
+    /// Timed runs (median).
+    #[arg(long, default_value_t = 3)]
+    runs: usize,
+}
+
+/// Arguments of `encint gpu bench`.
+#[derive(Args)]
+pub struct GpuBenchArgs {
+    /// Widths in bits (8, 16, 32, 64).
+    #[arg(long, value_delimiter = ',', default_value = "8,16,32,64")]
+    bits: Vec<u32>,
+    /// Timed runs per row (median).
+    #[arg(long, default_value_t = 5)]
+    runs: usize,
+    /// Skip TFHE-rs.
+    #[arg(long)]
+    no_peer: bool,
+}
+
+/// Runs `encint gpu`.
+pub fn run(cmd: GpuCommand) -> CliResult {
+    match cmd {
+        GpuCommand::Info => info(),
+        GpuCommand::Selftest(a) => selftest(a),
+        GpuCommand::Throughput(a) => throughput(a),
+        GpuCommand::Bench(a) => bench(a),
+    }
+}
+
+fn info() -> CliResult {
+    let built = cfg!(feature = "gpu");
+    println!(
+        "gpu feature: {}",
+        if built { "built in" } else { "not built" }
+    );
+    let i = encint::gpu::probe()?;
+    println!("CUDA devices: {} (device 0: {} SMs)", i.devices, i.sms);
+    Ok(())
+}
+
+fn gpu_server(threads: Option<usize>) -> Result<(ClientKey, Server), Box<dyn std::error::Error>> {
+    encint::gpu::check_backend(BackendKind::Gpu)?;
+    let sp = spinner("generating keys and uploading the server key to the GPU");
+    let (client, key) = ClientKey::generate(&DEFAULT_PARAMETERS);
+    let server = match threads {
+        Some(t) => Server::with_threads(key, t)?,
+        None => Server::new(key),
+    }
+    .with_backend(BackendKind::Gpu)?;
+    sp.finish_and_clear();
+    Ok((client, server))
+}
+
+/// The plain-arithmetic value of `op` on operands of `digits` signed digits.
+fn plain(op: Op, x: i128, y: i128, digits: usize) -> i128 {
+    match op {
+        Op::Add => x + y,
+        Op::Sub => x - y,
+        Op::Neg => -x,
+        Op::Mul => x * y,
+        Op::ScalarMul(k) => x * i128::from(k),
+        Op::Square => x * x,
+        Op::Signum => x.signum(),
+        Op::Max => x.max(y),
+        Op::Min => x.min(y),
+        Op::Abs => x.abs(),
+        Op::Round(i) => {
+            let m = 1i128 << i;
+            (x + m / 2).div_euclid(m) * m
+        }
+        Op::Lt => i128::from(x < y),
+        Op::Le => i128::from(x <= y),
+        Op::Gt => i128::from(x > y),
+        Op::Ge => i128::from(x >= y),
+        Op::Eq => i128::from(x == y),
+        Op::Ne => i128::from(x != y),
+        Op::MulLow => (x * y).rem_euclid(1i128 << digits),
+    }
+}
+
+/// Every operation of the eager API (with two scalars and two rounding positions).
+fn all_ops() -> Vec<Op> {
+    vec![
+        Op::Add,
+        Op::Sub,
+        Op::Neg,
+        Op::Mul,
+        Op::MulLow,
+        Op::ScalarMul(805),
+        Op::ScalarMul(-4097),
+        Op::Square,
+        Op::Signum,
+        Op::Max,
+        Op::Min,
+        Op::Abs,
+        Op::Round(1),
+        Op::Round(5),
+        Op::Lt,
+        Op::Le,
+        Op::Gt,
+        Op::Ge,
+        Op::Eq,
+        Op::Ne,
+    ]
+}
+
+/// Runs `op` on the clear executor with the digits the ciphertexts hold.
+fn clear_result(
+    server: &Server,
+    client: &ClientKey,
+    op: Op,
+    args: &[&EncInt],
+) -> Result<i128, Box<dyn std::error::Error>> {
+    let mut b = encint_core::circuit::Builder::new();
+    let ins: Vec<encint::SInt> = args
+        .iter()
+        .map(|x| encint::SInt::input(&mut b, x.len()))
+        .collect();
+    let out = op.build(server.arith(), &mut b, &ins);
+    let circuit = b.finish(out.digits);
+    let inputs: Vec<i64> = args
+        .iter()
+        .flat_map(|x| x.digits().iter().map(|d| client.decrypt_digit(d)))
+        .collect();
+    let (digits, _) = encint_core::clear::run(&circuit, &inputs)?;
+    Ok(encint_arith::value_of(&digits).ok_or("clear result overflows i128")?)
+}
+
+fn selftest(a: SelftestArgs) -> CliResult {
+    let (client, server) = gpu_server(None)?;
+    let mut rng = rand::rngs::StdRng::seed_from_u64(a.seed);
+    let mut failures = 0usize;
+    let mut checks = 0usize;
+    failures += digit_level(&client, &server, &mut rng, &mut checks)?;
+    println!(
+        "{:<14} {:>4} {:>22} {:>22} {:>22} {:>6} result",
+        "operation", "bits", "x", "y", "gpu", "pbs"
+    );
+    for &bits in &a.bits {
+        if !(2..=126).contains(&bits) {
+            return Err(format!("width {bits} out of 2..=126").into());
+        }
+        let lim = (1i128 << (bits - 1)) - 1;
+        let mut pairs = vec![(lim, -lim), (-lim, lim), (0, lim), (lim, lim)];
+        for _ in 0..a.cases {
+            pairs.push((rng.gen_range(-lim..=lim), rng.gen_range(-lim..=lim)));
+        }
+        for op in all_ops() {
+            for &(x, y) in &pairs {
+                let ex = encint::encrypt(&client, x, bits)?;
+                let ey = encint::encrypt(&client, y, bits)?;
+                let args: Vec<&EncInt> = if op.arity() == 1 {
+                    vec![&ex]
+                } else {
+                    vec![&ex, &ey]
+                };
+                let (r, cost) = server.apply(op, &args)?;
+                let got = encint::decrypt(&client, &r)?;
+                let want_clear = clear_result(&server, &client, op, &args)?;
+                let want = plain(op, x, y, bits);
+                let ok = got == want_clear && got == want;
+                checks += 1;
+                if !ok {
+                    failures += 1;
+                }
+                println!(
+                    "{:<14} {:>4} {:>22} {:>22} {:>22} {:>6} {}",
+                    format!("{op:?}"),
+                    bits,
+                    x,
+                    y,
+                    got,
+                    cost.bootstraps,
+                    if ok {
+                        "ok".to_string()
+                    } else {
+                        format!("MISMATCH (clear {want_clear}, plain {want})")
+                    }
+                );
+            }
+        }
+    }
+    println!("byte processor: not run (tree LUTs are not on the GPU backend yet; see docs/GPU.md)");
+    if failures > 0 {
+        return Err(format!("{failures} of {checks} GPU checks failed").into());
+    }
+    println!("all {checks} GPU checks match the clear executor (and plain arithmetic)");
+    Ok(())
+}
+
+/// Every digit value through random plain and half-step tables, and linear nodes, in one
+/// circuit on the GPU, against the clear executor. Returns the number of mismatches.
+fn digit_level(
+    client: &ClientKey,
+    server: &Server,
+    rng: &mut rand::rngs::StdRng,
+    checks: &mut usize,
+) -> Result<usize, Box<dyn std::error::Error>> {
+    use encint_core::lut::NegacyclicLut;
+    let mut b = encint_core::circuit::Builder::new();
+    let xs: Vec<_> = (0..32).map(|_| b.input()).collect();
+    let mut outs = Vec::new();
+    let tables: Vec<NegacyclicLut> = (0..4)
+        .map(|_| NegacyclicLut {
+            table: std::array::from_fn(|_| rng.gen_range(-16i8..16)),
+        })
+        .collect();
+    let halves: Vec<NegacyclicLut> = (0..2)
+        .map(|_| NegacyclicLut {
+            table: std::array::from_fn(|_| 2 * rng.gen_range(-8i8..8) + 1),
+        })
+        .collect();
+    for &x in &xs {
+        for t in &tables {
+            outs.push(b.lut(x, t));
+        }
+        for h in &halves {
+            outs.push(b.half_lut(x, h)?);
+        }
+    }
+    // Linear nodes on bootstrap outputs (quadratic weight 4² + 3² = 25), then a second level.
+    let mut second = Vec::new();
+    for w in outs.chunks(2) {
+        let s = b.linear(&[(w[0], 4), (w[1], -3)], 7);
+        second.push(s);
+        second.push(b.lut(s, &tables[0]));
+    }
+    outs.extend(second);
+    let circuit = b.finish(outs);
+    let values: Vec<i64> = (-16..16).collect();
+    let digits: Vec<encint_tfhe::Digit> = values.iter().map(|&m| client.encrypt_digit(m)).collect();
+    let refs: Vec<&encint_tfhe::Digit> = digits.iter().collect();
+    let (want, cost) = encint_core::clear::run(&circuit, &values)?;
+    let got = server.run_circuit(&circuit, &refs)?;
+    let mut bad = 0;
+    for (i, (g, w)) in got.iter().zip(&want).enumerate() {
+        let g = client.decrypt_digit(g);
+        if (g - w).rem_euclid(32) != 0 {
+            bad += 1;
+            if bad <= 10 {
+                println!("digit level: output {i}: gpu {g}, clear {w}");
+            }
+        }
+    }
+    *checks += want.len();
+    println!(
+        "digit level: {} outputs ({} bootstraps, depth {}: 32 digit values x {} tables, {} \
+         half-step tables, linear nodes): {}",
+        want.len(),
+        cost.bootstraps,
+        cost.depth,
+        tables.len(),
+        halves.len(),
+        if bad == 0 {
+            "all match the clear executor".to_string()
+        } else {
+            format!("{bad} MISMATCH(ES)")
+        }
+    );
+    Ok(bad)
+}
+
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(|a, b| a.total_cmp(b));
+    v[v.len() / 2]
+}
+
+fn throughput(a: ThroughputArgs) -> CliResult {
+    if a.runs == 0 || a.width == 0 || a.width > encint::MAX_DIGITS {
+        return Err(format!(
+            "--runs >= 1 and --width in 1..={} needed",
+            encint::MAX_DIGITS
+        )
+        .into());
+    }
+    let (client, server) = gpu_server(None)?;
+    let table = encint_core::lut::NegacyclicLut::identity();
+    let digits: Vec<encint_tfhe::Digit> = (0..a.width)
+        .map(|i| client.encrypt_digit((i % 3) as i64 - 1))
+        .collect();
+    let x = EncInt::from_digits(digits, client.key_set());
+    let level = |s: &Server| -> Result<f64, Box<dyn std::error::Error>> {
+        let t = Instant::now();
+        let (out, cost) = s.eval(&[&x], |_, b, ins| {
+            vec![encint::SInt {
+                digits: ins[0].digits.iter().map(|&d| b.lut(d, &table)).collect(),
+            }]
+        })?;
+        let secs = t.elapsed().as_secs_f64();
+        if cost.bootstraps != a.width as u64 || cost.depth != 1 {
+            return Err(format!("expected one level of {} bootstraps", a.width).into());
+        }
+        for (i, d) in out[0].digits().iter().enumerate() {
+            if client.decrypt_digit(d) != (i % 3) as i64 - 1 {
+                return Err(format!("bootstrap {i} decrypts wrong").into());
+            }
+        }
+        Ok(secs)
+    };
+    level(&server)?; // warm-up (PBS scratch, caches)
+    let gpu = median(
+        (0..a.runs)
+            .map(|_| level(&server))
+            .collect::<Result<_, _>>()?,
+    );
+    println!(
+        "gpu: one level of {} bootstraps in {:.1} ms (upload, keyswitch, PBS, download): {:.0} \
+         bootstraps/s",
+        a.width,
+        gpu * 1e3,
+        a.width as f64 / gpu
+    );
+    if a.threads > 0 {
+        let cpu_server = Server::with_threads(server.key().clone(), a.threads)?;
+        let cpu = median(
+            (0..a.runs.min(2))
+                .map(|_| level(&cpu_server))
+                .collect::<Result<_, _>>()?,
+        );
+        println!(
+            "cpu ({} threads): {:.1} ms: {:.0} bootstraps/s; gpu/cpu throughput {:.1}x",
+            a.threads,
+            cpu * 1e3,
+            a.width as f64 / cpu,
+            cpu / gpu
+        );
+    }
+    Ok(())
+}
+
+fn bench(a: GpuBenchArgs) -> CliResult {
+    if a.runs == 0 {
+        return Err("--runs must be at least 1".into());
+    }
+    for &b in &a.bits {
+        if !matches!(b, 8 | 16 | 32 | 64) {
+            return Err(format!("unsupported width {b} (8, 16, 32, 64)").into());
+        }
+    }
+    let (client, server) = gpu_server(None)?;
+    #[cfg(feature = "gpu")]
+    let peer = if a.no_peer {
+        None
+    } else {
+        let sp = spinner("generating TFHE-rs keys and its CUDA server key");
+        let k = peer_gpu::Peer::new();
+        sp.finish_and_clear();
+        Some(k)
+    };
+    let mut rng = rand::rngs::StdRng::seed_from_u64(64);
+    println!(
+        "{:<8} {:>4} {:>12} {:>14} {:>8} {:>6} (ms, median of {}, incl. upload/download and \
+         decryption)",
+        "op", "bits", "encint gpu", "TFHE-rs gpu", "ratio", "pbs", a.runs
+    );
+    for &bits in &a.bits {
+        let lim = (1i128 << (bits - 1)) - 1;
+        for (name, op) in [
+            ("add", Op::Add),
+            ("mul", Op::MulLow),
+            ("ge", Op::Ge),
+            ("max", Op::Max),
+        ] {
+            let x = rng.gen_range(-lim..=lim);
+            let y = rng.gen_range(-lim..=lim);
+            let ex = encint::encrypt(&client, x, bits as usize)?;
+            let ey = encint::encrypt(&client, y, bits as usize)?;
+            let mut times = Vec::new();
+            let mut pbs = 0;
+            for _ in 0..=a.runs {
+                let t = Instant::now();
+                let (r, cost) = server.apply(op, &[&ex, &ey])?;
+                let v = encint::decrypt(&client, &r)?;
+                times.push(t.elapsed().as_secs_f64() * 1e3);
+                pbs = cost.bootstraps;
+                let want = plain(op, x, y, bits as usize);
+                if v != want {
+                    return Err(format!("{name} {bits}: gpu gave {v}, expected {want}").into());
+                }
+            }
+            times.remove(0); // warm-up
+            let ours = median(times);
+            #[cfg(feature = "gpu")]
+            let theirs = match &peer {
+                Some(p) => Some(p.time(name, bits, a.runs)?),
+                None => None,
+            };
+            #[cfg(not(feature = "gpu"))]
+            let theirs: Option<f64> = None;
+            println!(
+                "{:<8} {:>4} {:>12.1} {:>14} {:>8} {:>6}",
+                name,
+                bits,
+                ours,
+                theirs.map_or("-".into(), |t| format!("{t:.1}")),
+                theirs.map_or("-".into(), |t| format!("{:.2}", ours / t)),
+                pbs
+            );
+        }
+    }
+    Ok(())
+}
+
+#[cfg(feature = "gpu")]
+mod peer_gpu {
+    //! TFHE-rs' GPU integer API (the `gpu` feature of tfhe): `FheUint` operations with a
+    //! `CudaServerKey` from `ConfigBuilder::default()` (the parameter set encint's default
+    //! parameters are read from), each result decrypted and checked.
+
+    use std::time::Instant;
+
+    use rand::Rng;
+    use tfhe::prelude::*;
+    use tfhe::{CompressedServerKey, ConfigBuilder, FheUint16, FheUint32, FheUint64, FheUint8};
+
+    pub struct Peer {
+        ck: tfhe::ClientKey,
+    }
+
+    macro_rules! time_gpu {
+        ($ck:expr, $fhe:ty, $clear:ty, $name:expr, $runs:expr) => {{
+            let mut rng = rand::thread_rng();
+            let (x, y): ($clear, $clear) = (rng.gen(), rng.gen());
+            let mut a = <$fhe>::encrypt(x, $ck);
+            let mut b = <$fhe>::encrypt(y, $ck);
+            a.move_to_current_device();
+            b.move_to_current_device();
+            let mut times = Vec::new();
+            for _ in 0..=$runs {
+                let t = Instant::now();
+                let (got, want): ($clear, $clear) = match $name {
+                    "add" => ((&a + &b).decrypt($ck), x.wrapping_add(y)),
+                    "mul" => ((&a * &b).decrypt($ck), x.wrapping_mul(y)),
+                    "ge" => {
+                        let r: bool = a.ge(&b).decrypt($ck);
+                        (r as $clear, (x >= y) as $clear)
+                    }
+                    "max" => (a.max(&b).decrypt($ck), x.max(y)),
+                    other => return Err(format!("no peer for {other}").into()),
+                };
+                times.push(t.elapsed().as_secs_f64() * 1e3);
+                if got != want {
+                    return Err(format!("TFHE-rs gpu {} gave {got}, expected {want}", $name).into());
+                }
+            }
+            times.remove(0);
+            times.sort_by(|p, q| p.total_cmp(q));
+            Ok(times[times.len() / 2])
+        }};
+    }
+
+    impl Peer {
+        pub fn new() -> Peer {
+            let ck = tfhe::ClientKey::generate(ConfigBuilder::default().build());
+            let sk = CompressedServerKey::new(&ck).decompress_to_gpu();
+            tfhe::set_server_key(sk);
+            Peer { ck }
+        }
+
+        pub fn time(
+            &self,
+            name: &str,
+            bits: u32,
+            runs: usize,
+        ) -> Result<f64, Box<dyn std::error::Error>> {
+            let ck = &self.ck;
+            match bits {
+                8 => time_gpu!(ck, FheUint8, u8, name, runs),
+                16 => time_gpu!(ck, FheUint16, u16, name, runs),
+                32 => time_gpu!(ck, FheUint32, u32, name, runs),
+                64 => time_gpu!(ck, FheUint64, u64, name, runs),
+                _ => Err(format!("no FheUint{bits}").into()),
+            }
+        }
+    }
+}
