@@ -1,0 +1,133 @@
+"""encint: exact arithmetic on encrypted integers, from Python.
+
+Quick start::
+
+    import encint
+    ck = encint.ClientKey.generate()          # secret key (stays with you)
+    encint.set_server_key(ck.server_key())    # evaluation key (for the server)
+    a, b = ck.encrypt(-1234), ck.encrypt(567)
+    assert ck.decrypt(a * b + 1) == -1234 * 567 + 1
+
+Types:
+
+- ``EncInt``: exact signed integers (results never wrap), Python operators,
+  comparisons returning encrypted 0/1, ``select``/``min``/``max``;
+- ``EncBits``: fixed-width integers (unsigned or two's complement) that wrap like
+  machine integers;
+- ``trace(fn, *args)`` runs a whole function as one circuit; ``cost(fn, widths)``
+  gives its cost before any key exists;
+- ``Program``/``ProcessorKeys``: the encrypted byte processor;
+- ``FvKeys``/``FvBatch``: FV batches of NumPy arrays.
+
+``ClientKey.clear()`` is the clear mode: the same circuits evaluated on plain digits
+(no security), for tests, prototypes and wide sweeps.
+
+Errors derive from ``encint.Error`` (``InvalidInputError``, ``NoiseBudgetError``,
+``FormatError``, ``KeyRoleError``, ``KeyMismatchError``, ``DecryptionError``,
+``LimitError``, ``NoServerKeyError``, ``ProgramError``, ``FvError``).
+"""
+
+from __future__ import annotations
+
+from . import _encint
+from ._encint import (  # noqa: F401
+    MAX_DIGITS,
+    PARAMETERS,
+    ClientKey,
+    DecryptionError,
+    EncBits,
+    EncInt,
+    Error,
+    FormatError,
+    FvBatch,
+    FvError,
+    InvalidInputError,
+    KeyMismatchError,
+    KeyRoleError,
+    LimitError,
+    NoiseBudgetError,
+    NoServerKeyError,
+    ProcessorKeys,
+    Program,
+    ProgramError,
+    ServerKey,
+    Traced,
+    set_server_key,
+    set_threads,
+)
+from .fv import FvKeys  # noqa: F401
+
+__all__ = [
+    "MAX_DIGITS", "PARAMETERS", "ClientKey", "ServerKey", "EncInt", "EncBits", "Traced",
+    "Program", "ProcessorKeys", "FvKeys", "FvBatch", "set_server_key", "set_threads",
+    "select", "min", "max", "trace", "cost",
+    "Error", "InvalidInputError", "NoiseBudgetError", "FormatError", "KeyRoleError",
+    "KeyMismatchError", "DecryptionError", "LimitError", "NoServerKeyError",
+    "ProgramError", "FvError",
+]
+
+_min, _max = min, max
+
+
+def select(cond, a, b):
+    """``a if cond else b`` without revealing ``cond`` (an encrypted 0 or 1).
+
+    ``cond`` is an ``EncInt`` (e.g. ``x < y``) or a 1-bit ``EncBits``; ``a`` and ``b``
+    are values of the same type or Python ints. Works on traced values too.
+    """
+    if isinstance(cond, Traced):
+        return _encint._traced_select(cond, a, b)
+    return _encint.select(cond, a, b)
+
+
+def min(a, b):  # noqa: A001 - mirrors the builtin for encrypted values
+    """``min(a, b)`` of two encrypted values (or one encrypted value and an int)."""
+    if isinstance(a, (EncInt, EncBits, Traced)):
+        return a.min(b)
+    if isinstance(b, (EncInt, EncBits, Traced)):
+        return b.min(a)
+    return _min(a, b)
+
+
+def max(a, b):  # noqa: A001 - mirrors the builtin for encrypted values
+    """``max(a, b)`` of two encrypted values (or one encrypted value and an int)."""
+    if isinstance(a, (EncInt, EncBits, Traced)):
+        return a.max(b)
+    if isinstance(b, (EncInt, EncBits, Traced)):
+        return b.max(a)
+    return _max(a, b)
+
+
+def _record(fn, widths):
+    tape = _encint.Tape(list(widths))
+    out = fn(*tape.inputs())
+    single = isinstance(out, Traced)
+    outs = [out] if single else list(out)
+    return tape, outs, single
+
+
+def trace(fn, *args):
+    """Runs ``fn(*args)`` as ONE circuit: independent operations share bootstrap batches.
+
+    ``fn`` receives stand-ins (``Traced``) for the ``EncInt`` arguments and returns one
+    of them or a tuple/list; it may use ``+ - *``, unary ``-``, ``abs``, comparisons,
+    ``encint.min``/``max``/``select``, ``.square()``, ``.sign()`` and Python ints, but no
+    ``if`` on encrypted values. Returns an ``EncInt`` or a tuple of them.
+    """
+    for a in args:
+        if not isinstance(a, EncInt):
+            raise TypeError(f"trace arguments must be EncInt, not {type(a).__name__}")
+    tape, outs, single = _record(fn, [a.width for a in args])
+    results = tape.run(list(args), outs)
+    return results[0] if single else tuple(results)
+
+
+def cost(fn, widths):
+    """The cost of ``trace(fn, ...)`` on inputs of ``widths`` digits, without any key.
+
+    Returns a dict: ``bootstraps``, ``blind_rotations``, ``packing_keyswitches``,
+    ``depth`` (bootstrap levels on the longest path), ``width`` (largest level),
+    ``max_qweight`` and ``nodes``.
+    """
+    tape, outs, _ = _record(fn, widths)
+    return tape.cost(outs)

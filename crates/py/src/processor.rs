@@ -1,0 +1,259 @@
+//! The byte processor (seed 004): `Program` assembles source text and runs it on clear
+//! data or, with `ProcessorKeys`, on encrypted data (seeded uplink, packed downlink).
+//! Inputs are a dict of name → int (a byte), float (a fixed-point value) or list of them
+//! (an array); outputs come back the same way.
+
+use std::collections::HashMap;
+use std::sync::Mutex;
+
+use encint::processor::{
+    Outputs, ProcessorKeys as RKeys, Program as RProgram, SealedProcessorKeys,
+};
+use encint::DEFAULT_PARAMETERS;
+use encint_isa::vm::Datum;
+use encint_tfhe::{PackedNibbles, SeededNibbles};
+use pyo3::exceptions::PyTypeError;
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyDict, PyFloat, PyList};
+
+use crate::int::cost_dict;
+use crate::keys::ClientKey;
+use crate::{detached, envelope_err, invalid, to_py};
+
+/// The server-side keys of the byte processor (digit server key, tree key, packing key;
+/// a few hundred MB). Made with `ProcessorKeys.generate()`, which also returns the
+/// client key.
+#[pyclass(module = "encint._encint", frozen)]
+pub struct ProcessorKeys {
+    keys: RKeys,
+}
+
+#[pymethods]
+impl ProcessorKeys {
+    /// Generates `(client_key, processor_keys)` (several seconds, GIL released).
+    #[staticmethod]
+    fn generate(py: Python<'_>) -> PyResult<(ClientKey, ProcessorKeys)> {
+        let (client, keys) = detached(py, || Ok(RKeys::generate(&DEFAULT_PARAMETERS)))?;
+        let ck = ClientKey::from_parts(client, Some(keys.server.clone()));
+        Ok((ck, ProcessorKeys { keys }))
+    }
+
+    /// The three keys as checked envelopes `(server, tree, packing)`.
+    fn to_bytes<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> PyResult<(
+        Bound<'py, PyBytes>,
+        Bound<'py, PyBytes>,
+        Bound<'py, PyBytes>,
+    )> {
+        let s = detached(py, || self.keys.seal().map_err(to_py))?;
+        Ok((
+            PyBytes::new(py, &s.server),
+            PyBytes::new(py, &s.tree),
+            PyBytes::new(py, &s.packing),
+        ))
+    }
+
+    /// Reads keys written by `to_bytes` (every envelope checked, key sets matched).
+    #[staticmethod]
+    fn from_bytes(
+        py: Python<'_>,
+        server: Vec<u8>,
+        tree: Vec<u8>,
+        packing: Vec<u8>,
+    ) -> PyResult<ProcessorKeys> {
+        let sealed = SealedProcessorKeys {
+            server,
+            tree,
+            packing,
+        };
+        let keys = detached(py, || RKeys::open(&sealed).map_err(to_py))?;
+        Ok(ProcessorKeys { keys })
+    }
+
+    fn __reduce__(&self, py: Python<'_>) -> PyResult<(PyObject, (PyObject, PyObject, PyObject))> {
+        let (a, b, c) = self.to_bytes(py)?;
+        Ok((
+            py.get_type::<ProcessorKeys>()
+                .getattr("from_bytes")?
+                .unbind(),
+            (
+                a.into_any().unbind(),
+                b.into_any().unbind(),
+                c.into_any().unbind(),
+            ),
+        ))
+    }
+}
+
+/// An assembled byte-processor program (the format of `examples/*.asm`).
+#[pyclass(module = "encint._encint", frozen)]
+pub struct Program {
+    program: RProgram,
+    /// Serializes encrypted runs of one program (they use the global pool fully).
+    lock: Mutex<()>,
+}
+
+fn data_of(d: &Bound<'_, PyDict>) -> PyResult<HashMap<String, Datum>> {
+    fn datum(name: &str, v: &Bound<'_, PyAny>) -> PyResult<Datum> {
+        if v.is_instance_of::<PyFloat>() {
+            let f: f64 = v.extract()?;
+            let raw = (f * 256.0).round();
+            if !(i16::MIN as f64..=i16::MAX as f64).contains(&raw) {
+                return Err(invalid(format!(
+                    "{name}: {f} is outside the fixed-point range"
+                )));
+            }
+            return Ok(Datum::Fixed(raw as i16));
+        }
+        let i: i64 = v.extract().map_err(|_| {
+            PyTypeError::new_err(format!("{name}: expected an int, a float or a list"))
+        })?;
+        if (-128..=255).contains(&i) {
+            Ok(Datum::Byte(i as u8))
+        } else {
+            Err(invalid(format!("{name}: {i} is not a byte (-128..=255)")))
+        }
+    }
+    let mut out = HashMap::new();
+    for (k, v) in d.iter() {
+        let name: String = k.extract()?;
+        if let Ok(list) = v.downcast::<PyList>() {
+            for (i, x) in list.iter().enumerate() {
+                let n = format!("{name}[{i}]");
+                out.insert(n.clone(), datum(&n, &x)?);
+            }
+        } else {
+            out.insert(name.clone(), datum(&name, &v)?);
+        }
+    }
+    Ok(out)
+}
+
+fn outputs_dict<'py>(py: Python<'py>, out: &Outputs) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    let value = |x: &Datum| -> PyResult<PyObject> {
+        Ok(match *x {
+            Datum::Byte(b) => b.into_pyobject(py)?.into_any().unbind(),
+            Datum::Fixed(r) => (f64::from(r) / 256.0)
+                .into_pyobject(py)?
+                .into_any()
+                .unbind(),
+        })
+    };
+    for (name, x) in out {
+        match name.split_once('[') {
+            Some((base, _)) => {
+                let list = match d.get_item(base)? {
+                    Some(l) => l.downcast_into::<PyList>()?,
+                    None => {
+                        let l = PyList::empty(py);
+                        d.set_item(base, &l)?;
+                        l
+                    }
+                };
+                list.append(value(x)?)?;
+            }
+            None => d.set_item(name, value(x)?)?,
+        }
+    }
+    Ok(d)
+}
+
+#[pymethods]
+impl Program {
+    /// Assembles and compiles `source` (raises `ProgramError` with the assembler's message).
+    #[new]
+    fn new(py: Python<'_>, source: String) -> PyResult<Program> {
+        let program = detached(py, || {
+            RProgram::assemble(&source, &DEFAULT_PARAMETERS).map_err(to_py)
+        })?;
+        Ok(Program {
+            program,
+            lock: Mutex::new(()),
+        })
+    }
+
+    /// Input element names in circuit order (arrays as `name[i]`).
+    #[getter]
+    fn inputs(&self) -> Vec<String> {
+        self.program
+            .compiled()
+            .inputs
+            .iter()
+            .map(|(n, _)| n.clone())
+            .collect()
+    }
+
+    /// The cost of an encrypted run (bootstraps, blind rotations, depth, ...).
+    fn cost<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        cost_dict(py, &self.program.cost())
+    }
+
+    /// Runs on clear data: `{name: value or list}` → `{name: value or list}`.
+    fn run_clear<'py>(
+        &self,
+        py: Python<'py>,
+        data: &Bound<'py, PyDict>,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        let data = data_of(data)?;
+        let (out, _) = detached(py, || self.program.run_clear(&data).map_err(to_py))?;
+        outputs_dict(py, &out)
+    }
+
+    /// Client side: encrypts the inputs into the uplink (bytes).
+    fn encrypt_inputs<'py>(
+        &self,
+        py: Python<'py>,
+        key: &ClientKey,
+        data: &Bound<'py, PyDict>,
+    ) -> PyResult<Bound<'py, PyBytes>> {
+        let client = key
+            .real()
+            .ok_or_else(|| invalid("the processor needs a real client key"))?;
+        let data = data_of(data)?;
+        let up = detached(py, || {
+            self.program.encrypt_inputs(client, &data).map_err(to_py)
+        })?;
+        Ok(PyBytes::new(py, &up.to_bytes()))
+    }
+
+    /// Server side: runs the program on an uplink; returns the packed downlink (bytes).
+    fn run<'py>(
+        &self,
+        py: Python<'py>,
+        keys: &ProcessorKeys,
+        uplink: Vec<u8>,
+    ) -> PyResult<Bound<'py, PyBytes>> {
+        let down = detached(py, || {
+            let up = SeededNibbles::from_bytes(&uplink).map_err(envelope_err)?;
+            let _g = self.lock.lock().unwrap_or_else(|p| p.into_inner());
+            self.program.run(&keys.keys, &up).map_err(to_py)
+        })?;
+        Ok(PyBytes::new(py, &down.to_bytes()))
+    }
+
+    /// Client side: decrypts a downlink into `{name: value or list}`.
+    fn decrypt_outputs<'py>(
+        &self,
+        py: Python<'py>,
+        key: &ClientKey,
+        downlink: Vec<u8>,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        let client = key
+            .real()
+            .ok_or_else(|| invalid("the processor needs a real client key"))?;
+        let out = detached(py, || {
+            let packed = PackedNibbles::from_bytes(&downlink).map_err(envelope_err)?;
+            self.program.decrypt_outputs(client, &packed).map_err(to_py)
+        })?;
+        outputs_dict(py, &out)
+    }
+}
+
+pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<ProcessorKeys>()?;
+    m.add_class::<Program>()?;
+    Ok(())
+}

@@ -1,0 +1,343 @@
+//! Traced evaluation: a Python function over `Traced` stand-ins is recorded on a tape,
+//! then replayed as ONE circuit on encrypted (or clear-mode) inputs, so independent
+//! operations share bootstrap batches; or replayed on input shapes alone for its cost.
+//! `encint.trace(fn, *args)` and `encint.cost(fn, widths)` (in `python/encint`) drive it.
+
+use std::sync::Mutex;
+
+use encint::Op;
+use encint_arith::{Arith, SInt};
+use encint_core::circuit::Builder;
+use num_bigint::BigInt;
+use pyo3::exceptions::PyTypeError;
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+
+use crate::int::{const_sint, cost_dict, finish, run, EncInt, Val};
+use crate::{detached, invalid};
+
+/// One recorded operation's operand: an earlier node or a constant.
+#[derive(Clone, Debug)]
+enum TArg {
+    Node(usize),
+    Const(BigInt),
+}
+
+/// One recorded operation.
+#[derive(Clone, Debug)]
+enum TOp {
+    Op(Op),
+    /// `b + c·(a - b)`
+    Select,
+}
+
+#[derive(Default, Debug)]
+struct TapeInner {
+    input_lens: Vec<usize>,
+    ops: Vec<(TOp, Vec<TArg>)>,
+}
+
+impl TapeInner {
+    /// Replays the tape on circuit inputs; returns every node.
+    fn replay(&self, ar: &Arith, b: &mut Builder, ins: &[SInt]) -> Vec<SInt> {
+        let mut nodes: Vec<SInt> = ins.to_vec();
+        for (op, args) in &self.ops {
+            let xs: Vec<SInt> = args
+                .iter()
+                .map(|a| match a {
+                    TArg::Node(i) => nodes[*i].clone(),
+                    TArg::Const(k) => const_sint(b, k),
+                })
+                .collect();
+            let r = match op {
+                TOp::Op(op) => op.build(ar, b, &xs),
+                TOp::Select => {
+                    let d = ar.sub(b, &xs[1], &xs[2]);
+                    let p = ar.mul(b, &xs[0], &d);
+                    ar.add(b, &xs[2], &p)
+                }
+            };
+            nodes.push(r);
+        }
+        nodes
+    }
+}
+
+/// A tape of recorded operations (internal; use `encint.trace` / `encint.cost`).
+#[pyclass(module = "encint._encint", frozen)]
+pub struct Tape {
+    inner: Mutex<TapeInner>,
+}
+
+/// A stand-in for an `EncInt` while a function is traced: supports `+ - * -x abs()`,
+/// comparisons, `min`, `max`, `square`, `sign` and `encint.select`, with Python int
+/// operands.
+#[pyclass(module = "encint._encint", frozen)]
+pub struct Traced {
+    tape: Py<Tape>,
+    node: usize,
+}
+
+impl Tape {
+    fn lock(&self) -> std::sync::MutexGuard<'_, TapeInner> {
+        self.inner.lock().unwrap_or_else(|p| p.into_inner())
+    }
+}
+
+fn targ(tape: &Py<Tape>, o: &Bound<'_, PyAny>) -> PyResult<Option<TArg>> {
+    if let Ok(t) = o.downcast::<Traced>() {
+        let t = t.get();
+        if !t.tape.is(tape) {
+            return Err(invalid("a traced value of another trace"));
+        }
+        return Ok(Some(TArg::Node(t.node)));
+    }
+    if o.is_instance_of::<EncInt>() {
+        return Err(PyTypeError::new_err(
+            "an EncInt inside a traced function: pass it as an argument of encint.trace",
+        ));
+    }
+    Ok(o.extract::<BigInt>().ok().map(TArg::Const))
+}
+
+fn record(py: Python<'_>, tape: &Py<Tape>, op: TOp, args: Vec<TArg>) -> PyResult<PyObject> {
+    let node = {
+        let mut t = tape.get().lock();
+        t.ops.push((op, args));
+        t.input_lens.len() + t.ops.len() - 1
+    };
+    Ok(Py::new(
+        py,
+        Traced {
+            tape: tape.clone_ref(py),
+            node,
+        },
+    )?
+    .into_any())
+}
+
+impl Traced {
+    fn bin(&self, py: Python<'_>, o: &Bound<'_, PyAny>, op: Op, swap: bool) -> PyResult<PyObject> {
+        let Some(arg) = targ(&self.tape, o)? else {
+            return Ok(py.NotImplemented());
+        };
+        let me = TArg::Node(self.node);
+        let args = if swap { vec![arg, me] } else { vec![me, arg] };
+        record(py, &self.tape, TOp::Op(op), args)
+    }
+    fn un(&self, py: Python<'_>, op: Op) -> PyResult<PyObject> {
+        record(py, &self.tape, TOp::Op(op), vec![TArg::Node(self.node)])
+    }
+}
+
+#[pymethods]
+impl Traced {
+    fn __add__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+        self.bin(py, o, Op::Add, false)
+    }
+    fn __radd__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+        self.bin(py, o, Op::Add, true)
+    }
+    fn __sub__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+        self.bin(py, o, Op::Sub, false)
+    }
+    fn __rsub__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+        self.bin(py, o, Op::Sub, true)
+    }
+    fn __mul__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+        if let Some(TArg::Const(k)) = targ(&self.tape, o)? {
+            if let Ok(k) = i64::try_from(&k) {
+                return self.un(py, Op::ScalarMul(k));
+            }
+        }
+        self.bin(py, o, Op::Mul, false)
+    }
+    fn __rmul__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+        self.__mul__(py, o)
+    }
+    fn __neg__(&self, py: Python<'_>) -> PyResult<PyObject> {
+        self.un(py, Op::Neg)
+    }
+    fn __abs__(&self, py: Python<'_>) -> PyResult<PyObject> {
+        self.un(py, Op::Abs)
+    }
+    fn __lt__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+        self.bin(py, o, Op::Lt, false)
+    }
+    fn __le__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+        self.bin(py, o, Op::Le, false)
+    }
+    fn __gt__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+        self.bin(py, o, Op::Gt, false)
+    }
+    fn __ge__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+        self.bin(py, o, Op::Ge, false)
+    }
+    fn __eq__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+        self.bin(py, o, Op::Eq, false)
+    }
+    fn __ne__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+        self.bin(py, o, Op::Ne, false)
+    }
+    fn __bool__(&self) -> PyResult<bool> {
+        Err(PyTypeError::new_err(
+            "a traced value has no truth value: use encint.select instead of if",
+        ))
+    }
+    fn __hash__(&self) -> PyResult<isize> {
+        Err(PyTypeError::new_err("Traced is not hashable"))
+    }
+    /// `min(self, other)`.
+    fn min(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+        self.bin(py, o, Op::Min, false)
+    }
+    /// `max(self, other)`.
+    fn max(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+        self.bin(py, o, Op::Max, false)
+    }
+    /// `self²`.
+    fn square(&self, py: Python<'_>) -> PyResult<PyObject> {
+        self.un(py, Op::Square)
+    }
+    /// `sgn(self)`.
+    fn sign(&self, py: Python<'_>) -> PyResult<PyObject> {
+        self.un(py, Op::Signum)
+    }
+    fn __repr__(&self) -> String {
+        format!("Traced(node {})", self.node)
+    }
+}
+
+fn out_nodes(tape: &Py<Tape>, outputs: &Bound<'_, PyAny>) -> PyResult<Vec<usize>> {
+    let mut nodes = Vec::new();
+    for o in outputs.try_iter()? {
+        let o = o?;
+        match targ(tape, &o)? {
+            Some(TArg::Node(i)) => nodes.push(i),
+            _ => {
+                return Err(PyTypeError::new_err(
+                    "a traced function must return traced values (results of operations on its arguments)",
+                ))
+            }
+        }
+    }
+    Ok(nodes)
+}
+
+#[pymethods]
+impl Tape {
+    #[new]
+    fn new(input_lens: Vec<usize>) -> PyResult<Tape> {
+        if let Some(n) = input_lens
+            .iter()
+            .find(|&&n| n == 0 || n > encint::MAX_DIGITS)
+        {
+            return Err(crate::LimitError::new_err(format!(
+                "input width {n} outside 1..={}",
+                encint::MAX_DIGITS
+            )));
+        }
+        Ok(Tape {
+            inner: Mutex::new(TapeInner {
+                input_lens,
+                ops: Vec::new(),
+            }),
+        })
+    }
+
+    /// The traced inputs.
+    fn inputs(slf: &Bound<'_, Tape>) -> PyResult<Vec<Py<Traced>>> {
+        let py = slf.py();
+        let n = slf.get().lock().input_lens.len();
+        (0..n)
+            .map(|node| {
+                Py::new(
+                    py,
+                    Traced {
+                        tape: slf.clone().unbind(),
+                        node,
+                    },
+                )
+            })
+            .collect()
+    }
+
+    /// Runs the recorded function on `args` as one circuit; returns the `outputs`' values.
+    fn run<'py>(
+        slf: &Bound<'py, Tape>,
+        args: Vec<PyRef<'py, EncInt>>,
+        outputs: &Bound<'py, PyAny>,
+    ) -> PyResult<Vec<EncInt>> {
+        let py = slf.py();
+        let tape = slf.clone().unbind();
+        let nodes = out_nodes(&tape, outputs)?;
+        let inner = slf.get().lock();
+        if args.len() != inner.input_lens.len() {
+            return Err(invalid(format!(
+                "the function was traced with {} arguments, got {}",
+                inner.input_lens.len(),
+                args.len()
+            )));
+        }
+        let vals: Vec<&Val> = args.iter().map(|a| &a.val).collect();
+        let tape_ref: &TapeInner = &inner;
+        let (out, _) = run(py, &vals, move |ar, b, ins| {
+            let all = tape_ref.replay(ar, b, ins);
+            nodes.iter().map(|&i| all[i].clone()).collect()
+        })?;
+        Ok(out.into_iter().map(|val| EncInt { val }).collect())
+    }
+
+    /// The cost of the recorded function's circuit on inputs of the traced widths.
+    fn cost<'py>(
+        slf: &Bound<'py, Tape>,
+        outputs: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        let py = slf.py();
+        let tape = slf.clone().unbind();
+        let nodes = out_nodes(&tape, outputs)?;
+        let inner = slf.get().lock();
+        let tape_ref: &TapeInner = &inner;
+        let (cost, n) = detached(py, || {
+            let ar = crate::int::arith();
+            let mut b = Builder::new();
+            let ins: Vec<SInt> = tape_ref
+                .input_lens
+                .iter()
+                .map(|&n| SInt::input(&mut b, n))
+                .collect();
+            let all = tape_ref.replay(&ar, &mut b, &ins);
+            let outs = nodes.iter().map(|&i| all[i].clone()).collect();
+            let (circuit, _) = finish(b, outs)?;
+            Ok((circuit.plan().cost(&circuit), circuit.nodes().len()))
+        })?;
+        let d = cost_dict(py, &cost)?;
+        d.set_item("nodes", n)?;
+        Ok(d)
+    }
+}
+
+/// `encint.select` on traced values: records `b + c·(a - b)`.
+#[pyfunction]
+fn _traced_select(
+    py: Python<'_>,
+    cond: &Bound<'_, Traced>,
+    a: &Bound<'_, PyAny>,
+    b: &Bound<'_, PyAny>,
+) -> PyResult<PyObject> {
+    let tape = &cond.get().tape;
+    let c = TArg::Node(cond.get().node);
+    let (Some(x), Some(y)) = (targ(tape, a)?, targ(tape, b)?) else {
+        return Err(PyTypeError::new_err(
+            "select operands must be traced values or ints",
+        ));
+    };
+    record(py, tape, TOp::Select, vec![c, x, y])
+}
+
+pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<Tape>()?;
+    m.add_class::<Traced>()?;
+    m.add_function(wrap_pyfunction!(_traced_select, m)?)?;
+    Ok(())
+}
