@@ -90,6 +90,12 @@ create_exception!(
     Error,
     "An error of the FV scheme (bad parameters, plaintext out of range, ...)."
 );
+create_exception!(
+    encint,
+    BackendError,
+    Error,
+    "The chosen executor cannot run here or failed (GPU backend, MPI cluster)."
+);
 
 /// Maps a library error to the exception hierarchy, keeping the library's message.
 pub fn to_py(e: encint::Error) -> PyErr {
@@ -108,6 +114,7 @@ pub fn to_py(e: encint::Error) -> PyErr {
         | E::PackingKeyMismatch { .. }
         | E::WrongClientKey { .. } => KeyMismatchError::new_err(msg),
         E::LimitExceeded(_) => LimitError::new_err(msg),
+        E::Gpu(_) | E::Cluster(_) => BackendError::new_err(msg),
     }
 }
 
@@ -168,6 +175,7 @@ fn _encint(m: &Bound<'_, PyModule>) -> PyResult<()> {
         ("NoServerKeyError", py.get_type::<NoServerKeyError>()),
         ("ProgramError", py.get_type::<ProgramError>()),
         ("FvError", py.get_type::<FvError>()),
+        ("BackendError", py.get_type::<BackendError>()),
     ] {
         m.add(name, ty)?;
     }

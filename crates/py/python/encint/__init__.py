@@ -24,7 +24,7 @@ Types:
 
 Errors derive from ``encint.Error`` (``InvalidInputError``, ``NoiseBudgetError``,
 ``FormatError``, ``KeyRoleError``, ``KeyMismatchError``, ``DecryptionError``,
-``LimitError``, ``NoServerKeyError``, ``ProgramError``, ``FvError``).
+``LimitError``, ``NoServerKeyError``, ``ProgramError``, ``FvError``, ``BackendError``).
 """
 
 from __future__ import annotations
@@ -41,6 +41,7 @@ from ._encint import (  # noqa: F401
     FormatError,
     FvBatch,
     FvError,
+    BackendError,
     InvalidInputError,
     KeyMismatchError,
     KeyRoleError,
@@ -63,7 +64,7 @@ __all__ = [
     "select", "min", "max", "trace", "cost",
     "Error", "InvalidInputError", "NoiseBudgetError", "FormatError", "KeyRoleError",
     "KeyMismatchError", "DecryptionError", "LimitError", "NoServerKeyError",
-    "ProgramError", "FvError",
+    "ProgramError", "FvError", "BackendError",
 ]
 
 _min, _max = min, max
