@@ -165,21 +165,15 @@ impl Server {
         inputs: &[&EncBits],
         build: impl FnOnce(&mut BitBuilder, &[Word]) -> Vec<(Word, bool)>,
     ) -> Result<(Vec<EncBits>, Cost)> {
-        let mut b = BitBuilder::new();
-        let words: Vec<Word> = inputs
-            .iter()
-            .map(|x| Word::input(&mut b, x.width()))
-            .collect();
-        let outs = build(&mut b, &words);
-        let flat = outs.iter().flat_map(|(w, _)| w.bits.clone()).collect();
-        let circuit = b.finish(flat);
+        let widths: Vec<usize> = inputs.iter().map(|x| x.width()).collect();
+        let (circuit, shapes) = ops::trace_words(&widths, build);
         let (all, cost) = self.bits_run(&circuit, inputs, false)?;
         let mut it = all.bits.into_iter();
-        let results = outs
-            .iter()
-            .map(|(w, signed)| EncBits {
-                bits: it.by_ref().take(w.width()).collect(),
-                signed: *signed,
+        let results = shapes
+            .into_iter()
+            .map(|(width, signed)| EncBits {
+                bits: it.by_ref().take(width).collect(),
+                signed,
                 key_set: all.key_set,
             })
             .collect();

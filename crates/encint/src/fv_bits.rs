@@ -960,21 +960,15 @@ impl FvBitsServerKey {
         inputs: &[&FvWord],
         build: impl FnOnce(&mut BitBuilder, &[Word]) -> Vec<(Word, bool)>,
     ) -> Result<(Vec<FvWord>, RunStats)> {
-        let mut b = BitBuilder::new();
-        let words: Vec<Word> = inputs
-            .iter()
-            .map(|x| Word::input(&mut b, x.width()))
-            .collect();
-        let outs = build(&mut b, &words);
-        let flat = outs.iter().flat_map(|(w, _)| w.bits.clone()).collect();
-        let circuit = b.finish(flat);
+        let widths: Vec<usize> = inputs.iter().map(|x| x.width()).collect();
+        let (circuit, shapes) = ops::trace_words(&widths, build);
         let (all, stats) = self.run(&circuit, inputs)?;
         let mut it = all.bits.into_iter();
-        let words = outs
-            .iter()
-            .map(|(w, signed)| FvWord {
-                bits: it.by_ref().take(w.width()).collect(),
-                signed: *signed,
+        let words = shapes
+            .into_iter()
+            .map(|(width, signed)| FvWord {
+                bits: it.by_ref().take(width).collect(),
+                signed,
                 count: all.count,
                 level: all.level,
                 key_id: all.key_id,

@@ -39,7 +39,23 @@ pub use shift::{rotl, rotl_var, rotr, rotr_var, sar, sar_var, shl, shl_var, shr,
 
 use std::collections::HashMap;
 
-use encint_core::bits::{Bit, BitBuilder, MAX_COUNT_SPAN, QWEIGHT_BUDGET};
+use encint_core::bits::{Bit, BitBuilder, BitCircuit, MAX_COUNT_SPAN, QWEIGHT_BUDGET};
+
+/// Records a traced bit-level function as one circuit: an input word of each width in
+/// `widths` (in order), the words `build` returns (with their signedness) as the outputs.
+/// Returns the circuit and the (width, signed) shape of each result, to split the outputs
+/// again; shared by the executors of the boolean IR (TFHE and FV).
+pub fn trace_words(
+    widths: &[usize],
+    build: impl FnOnce(&mut BitBuilder, &[Word]) -> Vec<(Word, bool)>,
+) -> (BitCircuit, Vec<(usize, bool)>) {
+    let mut b = BitBuilder::new();
+    let words: Vec<Word> = widths.iter().map(|&w| Word::input(&mut b, w)).collect();
+    let outs = build(&mut b, &words);
+    let shapes = outs.iter().map(|(w, s)| (w.width(), *s)).collect();
+    let flat = outs.into_iter().flat_map(|(w, _)| w.bits).collect();
+    (b.finish(flat), shapes)
+}
 
 /// A bit vector, least significant bit first.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
