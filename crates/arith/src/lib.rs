@@ -27,6 +27,7 @@
 
 mod add;
 pub mod bits;
+pub mod blocks;
 mod compare;
 mod luts;
 mod mul;

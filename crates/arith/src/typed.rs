@@ -15,13 +15,17 @@
 //! three bootstraps per two bits), then run a boolean circuit of [`crate::bits`]. Their
 //! results are canonical. The client reads either form with [`IntType::wrap`].
 //!
-//! Two algorithms exist for several operations:
+//! Two or three algorithms exist for several operations:
 //! - [`Algorithm::Digits`]: Parmesan's signed-binary circuits (seed 000) on
 //!   representatives: parallel carry-free addition, `mul_low`, addition chains, free
 //!   shifts; a select by two table lookups per digit.
 //! - [`Algorithm::Bits`]: conversion to bits, then the boolean layer: products summed as
 //!   partial-product columns and reduced with counters (one bootstrap removes several
 //!   bits), non-restoring division, carry chains of counters.
+//! - [`Algorithm::Blocks`] (products, comparisons): conversion to bits paired into
+//!   radix-4 blocks, one bootstrap per digit of a block product, columns of digits reduced
+//!   five at a time; comparisons one bootstrap per pair of bits, then a tree
+//!   ([`crate::blocks`]).
 //!
 //! [`plan`] builds every algorithm's circuit for the operation, width and operand forms,
 //! and picks the one whose estimated time ([`crate::bits::makespan`]: the sum over levels of
@@ -260,6 +264,10 @@ pub enum Algorithm {
     Digits,
     /// Conversion to two's-complement bits and a boolean circuit.
     Bits,
+    /// Conversion to two's-complement bits, paired into radix-4 blocks whose products
+    /// are one bootstrap per digit, and compared two bits per bootstrap
+    /// ([`crate::blocks`]); the result as bits.
+    Blocks,
 }
 
 /// The representation of a typed value's digits.
@@ -382,8 +390,12 @@ impl IntOp {
     pub fn algorithms(self) -> &'static [Algorithm] {
         use IntOp::*;
         match self {
-            WrappingAdd | WrappingSub | WrappingNeg | WrappingMul | WrappingSquare
-            | WrappingScalarMul(_) | Not | Shl(_) | Select => &[Algorithm::Digits, Algorithm::Bits],
+            WrappingMul | WrappingSquare => {
+                &[Algorithm::Digits, Algorithm::Bits, Algorithm::Blocks]
+            }
+            Eq | Ne | Lt | Le | Gt | Ge => &[Algorithm::Bits, Algorithm::Blocks],
+            WrappingAdd | WrappingSub | WrappingNeg | WrappingScalarMul(_) | Not | Shl(_)
+            | Select => &[Algorithm::Digits, Algorithm::Bits],
             _ => &[Algorithm::Bits],
         }
     }
@@ -427,7 +439,52 @@ pub fn build(
             Ok((out, form))
         }
         Algorithm::Bits => Ok((build_bits(b, op, ty, x, forms)?, Form::Canonical)),
+        Algorithm::Blocks => Ok((build_blocks(ar, b, op, ty, x, forms)?, Form::Canonical)),
     }
+}
+
+/// Products on radix-4 blocks of the operands' bits ([`crate::blocks`]).
+fn build_blocks(
+    ar: &Arith,
+    b: &mut Builder,
+    op: IntOp,
+    ty: IntType,
+    x: &[SInt],
+    forms: &[Form],
+) -> Result<SInt, TypedError> {
+    let n = ty.bits;
+    let budget = ar
+        .config()
+        .max_qweight
+        .min(encint_core::bits::QWEIGHT_BUDGET);
+    let xs = to_bits(b, &x[0], n, ty.signed, forms[0]);
+    let out = match op {
+        IntOp::WrappingMul => {
+            let ys = to_bits(b, &x[1], n, ty.signed, forms[1]);
+            crate::blocks::mul(b, &xs, &ys, n, budget)
+        }
+        IntOp::WrappingSquare => crate::blocks::mul(b, &xs, &xs, n, budget),
+        IntOp::Eq | IntOp::Ne | IntOp::Lt | IntOp::Le | IntOp::Gt | IntOp::Ge => {
+            let ys = to_bits(b, &x[1], n, ty.signed, forms[1]);
+            let bit = match op {
+                IntOp::Eq => crate::blocks::eq(b, &xs, &ys),
+                IntOp::Ne => {
+                    let e = crate::blocks::eq(b, &xs, &ys);
+                    b.linear(&[(e, -1)], 1)
+                }
+                IntOp::Lt => crate::blocks::compare(b, &xs, &ys, ty.signed, |s| s < 0),
+                IntOp::Le => crate::blocks::compare(b, &xs, &ys, ty.signed, |s| s <= 0),
+                IntOp::Gt => crate::blocks::compare(b, &xs, &ys, ty.signed, |s| s > 0),
+                _ => crate::blocks::compare(b, &xs, &ys, ty.signed, |s| s >= 0),
+            };
+            vec![bit]
+        }
+        _ => return Err(TypedError::Unsupported(op, Algorithm::Blocks)),
+    };
+    let out_signed = op.result_type(ty).signed;
+    Ok(SInt {
+        digits: encint_core::bits::bits_to_signed_digits(b, &out, out_signed),
+    })
 }
 
 fn check_type(op: IntOp, ty: IntType) -> Result<(), TypedError> {
@@ -760,7 +817,7 @@ pub fn plan(
             Err(e) => return Err(e),
         };
         let form = match algorithm {
-            Algorithm::Bits => Form::Canonical,
+            Algorithm::Bits | Algorithm::Blocks => Form::Canonical,
             Algorithm::Digits
                 if op == IntOp::Select && forms[1..].iter().all(|&f| f == Form::Canonical) =>
             {

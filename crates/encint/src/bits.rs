@@ -103,6 +103,9 @@ pub fn decrypt_bits(client: &ClientKey, x: &EncBits) -> Result<i128> {
             ciphertext: x.key_set,
         });
     }
+    if x.bits.len() > 128 {
+        return Err(Error::Overflow);
+    }
     let mut u: u128 = 0;
     for (position, d) in x.bits.iter().enumerate() {
         let value = client.decrypt_digit(d);
@@ -123,6 +126,20 @@ pub fn decrypt_bits(client: &ClientKey, x: &EncBits) -> Result<i128> {
     }
 }
 
+/// Operands of a binary operation must have one width and one signedness.
+fn same_shape(a: &EncBits, b: &EncBits) -> Result<()> {
+    if a.width() != b.width() || a.signed != b.signed {
+        return Err(Error::InvalidInput(format!(
+            "operands differ: {} bits {} vs {} bits {}",
+            a.width(),
+            if a.signed { "signed" } else { "unsigned" },
+            b.width(),
+            if b.signed { "signed" } else { "unsigned" }
+        )));
+    }
+    Ok(())
+}
+
 impl Server {
     /// Runs a boolean circuit on encrypted bits (inputs in order) and returns its outputs
     /// as one bit vector, with the cost of the lowered digit circuit.
@@ -132,30 +149,16 @@ impl Server {
         inputs: &[&EncBits],
         signed: bool,
     ) -> Result<(EncBits, Cost)> {
-        for (position, x) in inputs.iter().enumerate() {
-            self.check_key_set(position, x.key_set)?;
-        }
-        let key_set = self.key().key_set();
-        let digits: Vec<&Digit> = inputs.iter().flat_map(|x| x.bits.iter()).collect();
-        if digits.len() != circuit.input_count() {
+        if inputs.iter().map(|x| x.width()).sum::<usize>() != circuit.input_count() {
             return Err(Error::InvalidInput(format!(
                 "circuit expects {} input bits, got {}",
                 circuit.input_count(),
-                digits.len()
+                inputs.iter().map(|x| x.width()).sum::<usize>()
             )));
         }
         let lowered =
             encint_core::bits::lower(circuit).map_err(|e| Error::InvalidInput(e.to_string()))?;
-        let cost = lowered.cost();
-        let out = self.install(|| executor::run(self.key(), &lowered, &digits))?;
-        Ok((
-            EncBits {
-                bits: out,
-                signed,
-                key_set,
-            },
-            cost,
-        ))
+        self.bits_run_digits(&lowered, inputs, signed)
     }
 
     /// Traced evaluation: `build` records operations on words shaped like `inputs` (any
@@ -186,15 +189,7 @@ impl Server {
         b: &EncBits,
         f: impl FnOnce(&mut BitBuilder, &Word, &Word) -> Word,
     ) -> Result<EncBits> {
-        if a.width() != b.width() || a.signed != b.signed {
-            return Err(Error::InvalidInput(format!(
-                "operands differ: {} bits {} vs {} bits {}",
-                a.width(),
-                if a.signed { "signed" } else { "unsigned" },
-                b.width(),
-                if b.signed { "signed" } else { "unsigned" }
-            )));
-        }
+        same_shape(a, b)?;
         let signed = a.signed;
         let (mut out, _) = self.bits_eval(&[a, b], |bb, w| vec![(f(bb, &w[0], &w[1]), signed)])?;
         Ok(out.pop().expect("one result"))
@@ -208,9 +203,46 @@ impl Server {
     pub fn bits_sub(&self, a: &EncBits, b: &EncBits) -> Result<EncBits> {
         self.bits_binary(a, b, ops::sub)
     }
-    /// `a · b` (wrapping).
+    /// `a · b` (wrapping): radix-4 block products ([`encint_arith::blocks`]) where they
+    /// cost fewer bootstraps than the boolean circuit ([`ops::BitOp::digit_circuit`]).
     pub fn bits_mul(&self, a: &EncBits, b: &EncBits) -> Result<EncBits> {
-        self.bits_binary(a, b, ops::mul)
+        same_shape(a, b)?;
+        let circuit = ops::BitOp::Mul
+            .digit_circuit(a.width(), 0)
+            .map_err(|e| Error::InvalidInput(e.to_string()))?;
+        Ok(self.bits_run_digits(&circuit, &[a, b], a.signed)?.0)
+    }
+
+    /// Runs a digit circuit on encrypted bits (one input digit per bit, the inputs' bits
+    /// in order; every output digit a bit, such as [`ops::BitOp::digit_circuit`] builds)
+    /// and returns its outputs as one bit vector, with the circuit's cost.
+    pub fn bits_run_digits(
+        &self,
+        circuit: &encint_core::circuit::Circuit,
+        inputs: &[&EncBits],
+        signed: bool,
+    ) -> Result<(EncBits, Cost)> {
+        for (position, x) in inputs.iter().enumerate() {
+            self.check_key_set(position, x.key_set)?;
+        }
+        let key_set = self.key().key_set();
+        let digits: Vec<&Digit> = inputs.iter().flat_map(|x| x.bits.iter()).collect();
+        if digits.len() != circuit.inputs().len() {
+            return Err(Error::InvalidInput(format!(
+                "circuit expects {} input bits, got {}",
+                circuit.inputs().len(),
+                digits.len()
+            )));
+        }
+        let out = self.run_circuit(circuit, &digits)?;
+        Ok((
+            EncBits {
+                bits: out,
+                signed,
+                key_set,
+            },
+            circuit.cost(),
+        ))
     }
     /// `a / b`, truncating; division by zero as documented in
     /// [`encint_arith::bits::div_rem_unsigned`] / [`encint_arith::bits::div_rem_signed`].

@@ -1,7 +1,8 @@
 //! Named whole-operation circuits, as the CLI's `bits cost` and `bits bench` rows
 //! and the facade's eager operations use them.
 
-use encint_core::bits::{BitBuilder, BitCircuit};
+use encint_core::bits::{BitBuilder, BitCircuit, QWEIGHT_BUDGET};
+use encint_core::circuit::{Builder, Circuit, NodeId};
 use encint_core::CoreError;
 
 use super::{add, div_rem_unsigned, dot, mul, mul_full, sub, sum_columns, Word};
@@ -129,5 +130,69 @@ impl BitOp {
             BitOp::Rem => div_rem_unsigned(&mut b, &words[0], &words[1]).1,
         };
         Ok(b.finish(out.bits))
+    }
+
+    /// The TFHE digit circuit of the operation (same inputs and outputs as
+    /// [`BitOp::circuit`], one digit per bit): the boolean circuit lowered, or for the
+    /// products (`mul`, `mul_full`, `dot`, `conv_v1`, `conv_v2`) the radix-4 block
+    /// circuit of [`crate::blocks`] when it has fewer bootstraps.
+    pub fn digit_circuit(self, bits: usize, n: usize) -> Result<Circuit, CoreError> {
+        let lowered = encint_core::bits::lower(&self.circuit(bits, n)?)?;
+        let Some(blocks) = self.block_circuit(bits, n) else {
+            return Ok(lowered);
+        };
+        Ok(if blocks.cost().bootstraps < lowered.cost().bootstraps {
+            blocks
+        } else {
+            lowered
+        })
+    }
+
+    /// The radix-4 block circuit of a product operation (`None` for the others); its
+    /// arguments are checked by [`BitOp::circuit`] first.
+    fn block_circuit(self, bits: usize, n: usize) -> Option<Circuit> {
+        use crate::blocks::sum_products;
+        let mut b = Builder::new();
+        let words: Vec<Vec<NodeId>> = (0..self.input_words(n))
+            .map(|_| (0..bits).map(|_| b.input()).collect())
+            .collect();
+        let out = match self {
+            BitOp::Mul | BitOp::MulFull => {
+                let width = if self == BitOp::Mul { bits } else { 2 * bits };
+                sum_products(
+                    &mut b,
+                    &[(&words[0], &words[1])],
+                    &[],
+                    width,
+                    QWEIGHT_BUDGET,
+                )
+            }
+            BitOp::Dot | BitOp::ConvV1 => {
+                let half = words.len() / 2;
+                let pairs: Vec<(&[NodeId], &[NodeId])> = words[..half]
+                    .iter()
+                    .zip(&words[half..])
+                    .map(|(x, y)| (x.as_slice(), y.as_slice()))
+                    .collect();
+                sum_products(&mut b, &pairs, &[], bits, QWEIGHT_BUDGET)
+            }
+            BitOp::ConvV2 => {
+                let m = n * n;
+                let k = &words[2 * m];
+                (0..m)
+                    .flat_map(|i| {
+                        sum_products(
+                            &mut b,
+                            &[(&words[m + i], k)],
+                            &[&words[i]],
+                            bits,
+                            QWEIGHT_BUDGET,
+                        )
+                    })
+                    .collect()
+            }
+            _ => return None,
+        };
+        Some(b.finish(out))
     }
 }

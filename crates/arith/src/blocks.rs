@@ -1,0 +1,449 @@
+//! Radix-4 block products on the digit IR (TFHE): sums of products of bit vectors with
+//! two bits per bootstrap input instead of one.
+//!
+//! A bit vector's bits pair up into blocks `A = a₀ + 2a₁` (values 0..=3; a linear
+//! combination, no bootstrap). One operand's blocks are refreshed (one identity
+//! bootstrap each, so their noise is that of a fresh digit); then a single bootstrap of
+//! the selector `4A + B` (16 values, quadratic weight `16·1 + 5 = 21` within the default
+//! budget of 25) reads any function of the two blocks: the low digit `(A·B) mod 4` of the
+//! block product into column `i + j` (weight `4^(i+j)`), and its high digit `(A·B) div 4`
+//! into column `i + j + 1`. Bit by bit, the same product needs four AND gates.
+//!
+//! Each column of digits (values `0..=3`, weight `4^c`) is then reduced from the least
+//! significant column up: up to five digits (span ≤ 15) are summed linearly and two
+//! bootstraps read the sum's low digit (back into the column) and its carry digit (into
+//! the next one); a column whose digits fit one sum gives its two result bits and its
+//! carry directly. Columns past the result width are never built.
+//!
+//! 16-bit wrapping multiplication: 117 bootstraps (bit by bit with counters, 193;
+//! TFHE-rs 1.8.2 on 2-bit blocks, 111). The result bits are fresh bootstrap outputs.
+//!
+//! ```
+//! use encint_arith::blocks;
+//! use encint_core::{circuit::Builder, clear};
+//! let mut b = Builder::new();
+//! let x: Vec<_> = (0..16).map(|_| b.input()).collect();
+//! let y: Vec<_> = (0..16).map(|_| b.input()).collect();
+//! let p = blocks::mul(&mut b, &x, &y, 16, 25);
+//! let c = b.finish(p);
+//! let bits = |v: u32| (0..16).map(move |k| i64::from((v >> k) & 1));
+//! let inputs: Vec<i64> = bits(1234).chain(bits(567)).collect();
+//! let (out, cost) = clear::run(&c, &inputs).unwrap();
+//! let value = out.iter().enumerate().fold(0u32, |acc, (k, &d)| acc | ((d as u32) << k));
+//! assert_eq!(value, (1234 * 567) % 65536);
+//! assert!(cost.bootstraps <= 120);
+//! ```
+
+use encint_core::circuit::{Builder, NodeId};
+use encint_core::lut::NegacyclicLut;
+
+/// Largest span of a bootstrap selector: 16 consecutive values (one negacyclic
+/// half-period of the 5-bit digit space).
+const MAX_SPAN: i64 = 15;
+
+/// A digit node whose value lies in `0..=max`.
+#[derive(Debug, Clone, Copy)]
+struct Digit {
+    node: NodeId,
+    max: i64,
+    /// For a table output: its selector, the selector's largest value (from 0), and the
+    /// digit's value at each selector value; so a column left with this digit alone reads
+    /// its bits from the selector directly.
+    origin: Option<(NodeId, i64, [i8; 16])>,
+}
+
+impl Digit {
+    fn new(node: NodeId, max: i64) -> Digit {
+        Digit {
+            node,
+            max,
+            origin: None,
+        }
+    }
+}
+
+/// One bootstrap of `f` on `node`, whose values lie in `lo..=hi`.
+fn table(b: &mut Builder, node: NodeId, lo: i64, hi: i64, f: impl Fn(i64) -> i64) -> NodeId {
+    let lut =
+        NegacyclicLut::from_fn(lo..=hi, f).expect("selectors span at most 16 consecutive values");
+    b.lut(node, &lut)
+}
+
+/// The blocks `bits[2i] + 2·bits[2i+1]` of a bit vector (the last one a single bit when
+/// the length is odd), at most `count` of them.
+fn blocks_of(b: &mut Builder, bits: &[NodeId], count: usize) -> Vec<Digit> {
+    bits.chunks(2)
+        .take(count)
+        .map(|pair| match *pair {
+            [lo, hi] => Digit::new(b.linear(&[(lo, 1), (hi, 2)], 0), 3),
+            [lo] => Digit::new(lo, 1),
+            _ => unreachable!("chunks of two"),
+        })
+        .collect()
+}
+
+/// `d` with the noise of a fresh digit: itself when it already has it (or is a
+/// constant), else one identity bootstrap.
+fn fresh(b: &mut Builder, d: Digit) -> Digit {
+    if b.const_value(d.node).is_some() || b.qweight(d.node) <= 1 {
+        return d;
+    }
+    Digit::new(table(b, d.node, 0, d.max, |x| x), d.max)
+}
+
+/// The low `width` bits of `Σ xₖ·yₖ` over `pairs` of unsigned bit vectors (least
+/// significant bit first; each node a digit holding 0 or 1): fresh bits, one digit node
+/// each. `budget` is the parameter set's quadratic-weight budget at a bootstrap input
+/// (25 for the default set); bits of any noise within it are accepted (noisier blocks are
+/// refreshed before use).
+pub fn mul_sum(
+    b: &mut Builder,
+    pairs: &[(&[NodeId], &[NodeId])],
+    width: usize,
+    budget: u64,
+) -> Vec<NodeId> {
+    sum_products(b, pairs, &[], width, budget)
+}
+
+/// The low `width` bits of `Σ xₖ·yₖ + Σ zₗ` over `pairs` and `addends` (unsigned bit
+/// vectors): [`mul_sum`] with the addends' blocks joining the digit columns as they are
+/// (linear, no bootstrap of their own).
+pub fn sum_products(
+    b: &mut Builder,
+    pairs: &[(&[NodeId], &[NodeId])],
+    addends: &[&[NodeId]],
+    width: usize,
+    budget: u64,
+) -> Vec<NodeId> {
+    let ncols = width.div_ceil(2);
+    let mut cols: Vec<Vec<Digit>> = vec![Vec::new(); ncols];
+    let mut offsets: Vec<i64> = vec![0; ncols];
+    for z in addends {
+        for (c, d) in blocks_of(b, z, ncols).into_iter().enumerate() {
+            push_digit(b, &mut cols[c], &mut offsets[c], d);
+        }
+    }
+    for &(x, y) in pairs {
+        if std::ptr::eq(x, y) {
+            square_into(b, x, &mut cols, &mut offsets, budget);
+            continue;
+        }
+        let mut a = blocks_of(b, x, ncols);
+        let mut c = blocks_of(b, y, ncols);
+        // Refresh the side with fewer blocks; the other enters the selector linearly.
+        if a.len() > c.len() {
+            std::mem::swap(&mut a, &mut c);
+        }
+        let a: Vec<Digit> = a.into_iter().map(|d| fresh(b, d)).collect();
+        let mut c_fresh: Vec<Option<Digit>> = vec![None; c.len()];
+        for (i, &ai) in a.iter().enumerate() {
+            for j in 0..c.len().min(ncols.saturating_sub(i)) {
+                let mut cj = c[j];
+                if b.linear_qweight(&[(ai.node, cj.max + 1), (cj.node, 1)]) > budget {
+                    cj = *c_fresh[j].get_or_insert_with(|| fresh(b, c[j]));
+                }
+                product_into(b, ai, cj, i + j, 1, &mut cols, &mut offsets);
+            }
+        }
+    }
+    reduce_columns(b, cols, offsets, width, budget)
+}
+
+/// The digits of `times · a·c` (`a` fresh, `c` within the budget at weight 1 beside `a`
+/// at weight `c.max + 1`) into column `col` (low digit) and the next (high digit): one
+/// bootstrap of the selector `(c.max + 1)·a + c` per digit; `times` copies of each.
+fn product_into(
+    b: &mut Builder,
+    a: Digit,
+    c: Digit,
+    col: usize,
+    times: usize,
+    cols: &mut [Vec<Digit>],
+    offsets: &mut [i64],
+) {
+    let m = c.max + 1;
+    let sel = b.linear(&[(a.node, m), (c.node, 1)], 0);
+    digits_into(
+        b,
+        sel,
+        a.max * m + c.max,
+        move |s| (s / m) * (s % m),
+        col,
+        times,
+        cols,
+        offsets,
+    );
+}
+
+/// The low and high radix-4 digits of `f(sel)` (`sel` in `0..=hi`, `f ≥ 0`) into column
+/// `col` and the next, `times` copies of each.
+#[allow(clippy::too_many_arguments)]
+fn digits_into(
+    b: &mut Builder,
+    sel: NodeId,
+    hi: i64,
+    f: impl Fn(i64) -> i64 + Copy,
+    col: usize,
+    times: usize,
+    cols: &mut [Vec<Digit>],
+    offsets: &mut [i64],
+) {
+    let fmax = (0..=hi).map(f).max().unwrap_or(0);
+    let lo = table(b, sel, 0, hi, move |s| f(s) % 4);
+    let mut values = [0i8; 16];
+    for (s, v) in values.iter_mut().enumerate().take(hi as usize + 1) {
+        *v = (f(s as i64) % 4) as i8;
+    }
+    for _ in 0..times {
+        let mut d = Digit::new(lo, fmax.min(3));
+        d.origin = Some((sel, hi, values));
+        push_digit(b, &mut cols[col], &mut offsets[col], d);
+    }
+    if fmax >= 4 && col + 1 < cols.len() {
+        let high = table(b, sel, 0, hi, move |s| f(s) / 4);
+        for _ in 0..times {
+            push(b, &mut cols[col + 1], &mut offsets[col + 1], high, fmax / 4);
+        }
+    }
+}
+
+/// The digits of `x²` into the columns: `A_i²` from one fresh block, each `A_i·A_j`
+/// (`i < j`) once, counted twice.
+fn square_into(
+    b: &mut Builder,
+    x: &[NodeId],
+    cols: &mut [Vec<Digit>],
+    offsets: &mut [i64],
+    budget: u64,
+) {
+    let ncols = cols.len();
+    let lin = blocks_of(b, x, ncols);
+    let a: Vec<Digit> = lin.iter().map(|&d| fresh(b, d)).collect();
+    for i in 0..a.len() {
+        if 2 * i < ncols {
+            digits_into(b, a[i].node, a[i].max, |s| s * s, 2 * i, 1, cols, offsets);
+        }
+        for j in i + 1..a.len().min(ncols.saturating_sub(i)) {
+            let c = if b.linear_qweight(&[(a[i].node, lin[j].max + 1), (lin[j].node, 1)]) > budget {
+                a[j]
+            } else {
+                lin[j]
+            };
+            product_into(b, a[i], c, i + j, 2, cols, offsets);
+        }
+    }
+}
+
+/// Appends a digit to a column (a constant joins the column's offset instead).
+fn push(b: &Builder, col: &mut Vec<Digit>, offset: &mut i64, node: NodeId, max: i64) {
+    push_digit(b, col, offset, Digit::new(node, max));
+}
+
+fn push_digit(b: &Builder, col: &mut Vec<Digit>, offset: &mut i64, d: Digit) {
+    match b.const_value(d.node) {
+        Some(v) => *offset += v,
+        None if d.max > 0 => col.push(d),
+        None => {}
+    }
+}
+
+/// Reduces digit columns (column `c` weighs `4^c`, plus its constant offset) to the low
+/// `width` bits of their sum.
+fn reduce_columns(
+    b: &mut Builder,
+    mut cols: Vec<Vec<Digit>>,
+    mut offsets: Vec<i64>,
+    width: usize,
+    budget: u64,
+) -> Vec<NodeId> {
+    let ncols = cols.len();
+    let mut out = Vec::with_capacity(width);
+    for c in 0..ncols {
+        let want_hi = 2 * c + 1 < width;
+        let has_next = c + 1 < ncols;
+        // Constant offsets carry whole multiples of 4 to the next column.
+        if has_next && offsets[c] >= 4 {
+            offsets[c + 1] += offsets[c] / 4;
+            offsets[c] %= 4;
+        }
+        let mut col = std::mem::take(&mut cols[c]);
+        loop {
+            let offset = offsets[c];
+            let total: i64 = offset + col.iter().map(|d| d.max).sum::<i64>();
+            let terms: Vec<(NodeId, i64)> = col.iter().map(|d| (d.node, 1)).collect();
+            if let ([d], 0) = (col.as_slice(), offset) {
+                if let Some((sel, hi, values)) = d.origin {
+                    // A lone table digit: its bits from its own selector (no carry: < 4).
+                    for k in 0..if want_hi { 2 } else { 1 } {
+                        let bit = table(b, sel, 0, hi, move |s| {
+                            (i64::from(values[s as usize]) >> k) & 1
+                        });
+                        out.push(bit);
+                    }
+                    break;
+                }
+            }
+            if total - offset <= MAX_SPAN && b.linear_qweight(&terms) <= budget {
+                // The whole column in one sum: its bits, and its carry.
+                let s = b.linear(&terms, offset);
+                let constant = b.const_value(s);
+                let bit = |b: &mut Builder, k: u32| match constant {
+                    Some(v) => b.constant((v >> k) & 1),
+                    None => table(b, s, offset, total, move |x| (x >> k) & 1),
+                };
+                out.push(bit(b, 0));
+                if want_hi {
+                    out.push(bit(b, 1));
+                }
+                if has_next && total >= 4 {
+                    let carry = match constant {
+                        Some(v) => b.constant(v >> 2),
+                        None => table(b, s, offset, total, |x| x >> 2),
+                    };
+                    push(b, &mut cols[c + 1], &mut offsets[c + 1], carry, total / 4);
+                }
+                break;
+            }
+            // A group of the oldest digits that fits one sum (at least two of them).
+            let mut take = 0;
+            let mut span = 0;
+            while take < col.len() {
+                let d = col[take];
+                let trial: Vec<(NodeId, i64)> = col[..=take].iter().map(|d| (d.node, 1)).collect();
+                if span + d.max > MAX_SPAN || b.linear_qweight(&trial) > budget {
+                    break;
+                }
+                span += d.max;
+                take += 1;
+            }
+            if take < 2 {
+                // Noisy digits (not produced here): refresh the first one and retry.
+                let d = col.remove(0);
+                let f = fresh(b, d);
+                col.push(f);
+                continue;
+            }
+            let group: Vec<Digit> = col.drain(..take).collect();
+            let terms: Vec<(NodeId, i64)> = group.iter().map(|d| (d.node, 1)).collect();
+            let s = b.linear(&terms, 0);
+            let low = table(b, s, 0, span, |x| x % 4);
+            col.push(Digit::new(low, span.min(3)));
+            if has_next && span >= 4 {
+                let carry = table(b, s, 0, span, |x| x / 4);
+                push(b, &mut cols[c + 1], &mut offsets[c + 1], carry, span / 4);
+            }
+        }
+    }
+    out.truncate(width);
+    while out.len() < width {
+        let zero = b.constant(0);
+        out.push(zero);
+    }
+    out
+}
+
+/// The low `width` bits of `x·y` (unsigned bit vectors, least significant first): the
+/// wrapping product when `width` is the operands' width, the full product at twice it.
+/// See [`mul_sum`].
+pub fn mul(b: &mut Builder, x: &[NodeId], y: &[NodeId], width: usize, budget: u64) -> Vec<NodeId> {
+    mul_sum(b, &[(x, y)], width, budget)
+}
+
+/// Differences of two bit vectors of one width, two bits at a time: `(x₀ − y₀) +
+/// 2(x₁ − y₁)` in `-3..=3` (linear; quadratic weight 10 on fresh bits), least
+/// significant pair first; zero exactly when the pair is equal, and of the sign of the
+/// pair's comparison. With `signed`, the top bit weighs negatively (two's complement).
+fn pair_differences(b: &mut Builder, x: &[NodeId], y: &[NodeId], signed: bool) -> Vec<NodeId> {
+    let n = x.len().min(y.len());
+    (0..n)
+        .step_by(2)
+        .map(|i| {
+            let mut terms = Vec::with_capacity(4);
+            for (k, w) in [(i, 1), (i + 1, 2)] {
+                if k < n {
+                    let w = if signed && k == n - 1 { -w } else { w };
+                    terms.push((x[k], w));
+                    terms.push((y[k], -w));
+                }
+            }
+            b.linear(&terms, 0)
+        })
+        .collect()
+}
+
+/// `[x == y]` for bit vectors of one width (each node a digit 0 or 1), as a bit: one
+/// bootstrap per two bits (`[(x₀ − y₀) + 2(x₁ − y₁) = 0]`), then the indicators ANDed
+/// fifteen at a time (`[Σ e = k]`). 16 bits: 9 bootstraps, depth 2.
+pub fn eq(b: &mut Builder, x: &[NodeId], y: &[NodeId]) -> NodeId {
+    let diffs = pair_differences(b, x, y, false);
+    let mut ind: Vec<NodeId> = diffs
+        .into_iter()
+        .map(|d| table(b, d, -3, 3, |v| i64::from(v == 0)))
+        .collect();
+    while ind.len() > 1 {
+        ind = ind
+            .chunks(MAX_SPAN as usize)
+            .map(|g| {
+                let k = g.len() as i64;
+                let terms: Vec<(NodeId, i64)> = g.iter().map(|&e| (e, 1)).collect();
+                let s = b.linear(&terms, 0);
+                table(b, s, 0, k, move |v| i64::from(v == k))
+            })
+            .collect();
+    }
+    ind.pop().unwrap_or_else(|| b.constant(1))
+}
+
+/// `pred(sign(x − y))` for bit vectors of one width (unsigned, or two's complement with
+/// `signed`), as a bit: the sign of each pair's difference in one bootstrap, then signs
+/// merged three at a time from the most significant (`sign(4s₂ + 2s₁ + s₀)`, quadratic
+/// weight 21), the last merge reading `pred` directly. 16 bits: 12 bootstraps, depth 3.
+pub fn compare(
+    b: &mut Builder,
+    x: &[NodeId],
+    y: &[NodeId],
+    signed: bool,
+    pred: fn(i64) -> bool,
+) -> NodeId {
+    let diffs = pair_differences(b, x, y, signed);
+    let bit = move |v: i64| i64::from(pred(v.signum()));
+    if let [d] = diffs.as_slice() {
+        return table(b, *d, -3, 3, bit);
+    }
+    let mut signs: Vec<NodeId> = diffs
+        .into_iter()
+        .map(|d| table(b, d, -3, 3, i64::signum))
+        .collect();
+    loop {
+        // Groups of three (least significant first), never a group of one: with one
+        // left over, the two lowest groups hold two each.
+        let last = signs.len() <= 3;
+        let mut sizes = match signs.len() % 3 {
+            1 if !last => vec![2, 2],
+            2 => vec![2],
+            _ => Vec::new(),
+        };
+        while sizes.iter().sum::<usize>() < signs.len() {
+            sizes.push(3);
+        }
+        let mut merged = Vec::new();
+        let mut start = 0;
+        for len in sizes {
+            let g = &signs[start..start + len];
+            let terms: Vec<(NodeId, i64)> =
+                g.iter().enumerate().map(|(k, &s)| (s, 1 << k)).collect();
+            let s = b.linear(&terms, 0);
+            let span = (1 << len) - 1;
+            merged.push(if last {
+                table(b, s, -span, span, bit)
+            } else {
+                table(b, s, -span, span, i64::signum)
+            });
+            start += len;
+        }
+        if last {
+            return merged[0];
+        }
+        signs = merged;
+    }
+}

@@ -1,0 +1,232 @@
+//! Radix-4 block products (`encint_arith::blocks`) against plain u128 arithmetic, run by
+//! the clear executor: products, squares and sums of products, widths 1..=64, random and
+//! edge operands, exhaustive at small widths; every bootstrap within the noise budget.
+
+use encint_arith::blocks;
+use encint_core::circuit::{Builder, Circuit, NodeId};
+use encint_core::clear;
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+
+const BUDGET: u64 = 25;
+
+fn mask(w: usize) -> u128 {
+    if w >= 128 {
+        u128::MAX
+    } else {
+        (1u128 << w) - 1
+    }
+}
+
+fn bits(v: u128, w: usize) -> Vec<i64> {
+    (0..w).map(|k| ((v >> k) & 1) as i64).collect()
+}
+
+fn value(out: &[i64]) -> u128 {
+    out.iter().enumerate().fold(0u128, |acc, (k, &d)| {
+        assert!(d == 0 || d == 1, "output digit {d} is not a bit");
+        acc | ((d as u128) << k)
+    })
+}
+
+/// A random operand of `w` bits, biased to edges (0, 1, all ones, top bit alone).
+fn operand(rng: &mut StdRng, w: usize) -> u128 {
+    match rng.gen_range(0..6) {
+        0 => 0,
+        1 => 1 & mask(w),
+        2 => mask(w),
+        3 => 1u128 << (w - 1),
+        _ => rng.gen::<u128>() & mask(w),
+    }
+}
+
+/// The circuit of `Σ x_k·y_k mod 2^width` over `pairs` operands of widths `(wx, wy)`
+/// (`square`: one operand per pair, squared).
+fn circuit(shapes: &[(usize, usize)], width: usize, square: bool) -> Circuit {
+    let mut b = Builder::new();
+    let ins: Vec<(Vec<NodeId>, Vec<NodeId>)> = shapes
+        .iter()
+        .map(|&(wx, wy)| {
+            let x: Vec<NodeId> = (0..wx).map(|_| b.input()).collect();
+            let y: Vec<NodeId> = if square {
+                Vec::new()
+            } else {
+                (0..wy).map(|_| b.input()).collect()
+            };
+            (x, y)
+        })
+        .collect();
+    let pairs: Vec<(&[NodeId], &[NodeId])> = ins
+        .iter()
+        .map(|(x, y)| {
+            if square {
+                (x.as_slice(), x.as_slice())
+            } else {
+                (x.as_slice(), y.as_slice())
+            }
+        })
+        .collect();
+    let out = blocks::mul_sum(&mut b, &pairs, width, BUDGET);
+    assert_eq!(out.len(), width);
+    let c = b.finish(out);
+    assert!(
+        c.budget_violations(BUDGET).is_empty(),
+        "{:?}",
+        c.budget_violations(BUDGET).first()
+    );
+    c
+}
+
+fn check(
+    c: &Circuit,
+    operands: &[(u128, u128)],
+    shapes: &[(usize, usize)],
+    width: usize,
+    square: bool,
+) {
+    let mut inputs = Vec::new();
+    let mut expect: u128 = 0;
+    for (&(x, y), &(wx, wy)) in operands.iter().zip(shapes) {
+        inputs.extend(bits(x, wx));
+        let y = if square { x } else { y };
+        if !square {
+            inputs.extend(bits(y, wy));
+        }
+        expect = expect.wrapping_add(x.wrapping_mul(y));
+    }
+    let (out, _) = clear::run(c, &inputs).unwrap();
+    assert_eq!(
+        value(&out),
+        expect & mask(width),
+        "operands {operands:?} shapes {shapes:?} width {width} square {square}"
+    );
+}
+
+#[test]
+fn products_match_u128_on_random_operands() {
+    let mut rng = StdRng::seed_from_u64(41);
+    for w in 1..=64usize {
+        for &width in &[w, 2 * w] {
+            if width > 128 {
+                continue;
+            }
+            let c = circuit(&[(w, w)], width, false);
+            for _ in 0..25 {
+                let (x, y) = (operand(&mut rng, w), operand(&mut rng, w));
+                check(&c, &[(x, y)], &[(w, w)], width, false);
+            }
+        }
+    }
+}
+
+#[test]
+fn squares_match_u128_on_random_operands() {
+    let mut rng = StdRng::seed_from_u64(42);
+    for w in 1..=64usize {
+        for &width in &[w, 2 * w] {
+            let c = circuit(&[(w, 0)], width, true);
+            for _ in 0..25 {
+                let x = operand(&mut rng, w);
+                check(&c, &[(x, 0)], &[(w, 0)], width, true);
+            }
+        }
+    }
+}
+
+#[test]
+fn products_exhaustive_at_small_widths() {
+    for wx in 1..=5usize {
+        for wy in 1..=5usize {
+            for width in [1, wx.max(wy), wx + wy] {
+                let c = circuit(&[(wx, wy)], width, false);
+                for x in 0..(1u128 << wx) {
+                    for y in 0..(1u128 << wy) {
+                        check(&c, &[(x, y)], &[(wx, wy)], width, false);
+                    }
+                }
+            }
+        }
+        let c = circuit(&[(wx, 0)], 2 * wx, true);
+        for x in 0..(1u128 << wx) {
+            check(&c, &[(x, 0)], &[(wx, 0)], 2 * wx, true);
+        }
+    }
+}
+
+#[test]
+fn sums_of_products_match_u128() {
+    let mut rng = StdRng::seed_from_u64(43);
+    for _ in 0..40 {
+        let n = rng.gen_range(1..=12usize);
+        let shapes: Vec<(usize, usize)> = (0..n)
+            .map(|_| (rng.gen_range(1..=24), rng.gen_range(1..=24)))
+            .collect();
+        let width = rng.gen_range(1..=56usize);
+        let c = circuit(&shapes, width, false);
+        for _ in 0..25 {
+            let ops: Vec<(u128, u128)> = shapes
+                .iter()
+                .map(|&(wx, wy)| (operand(&mut rng, wx), operand(&mut rng, wy)))
+                .collect();
+            check(&c, &ops, &shapes, width, false);
+        }
+    }
+}
+
+/// Bootstrap counts of wrapping products and squares (TFHE-rs 1.8.2 `FheUint` mul on
+/// 2-bit blocks: 28 / 111 / 440 for 8 / 16 / 32 bits, its `pbs-stats` counter).
+#[test]
+fn block_products_cost_at_most_tfhe_rs_plus_ten_percent() {
+    for (w, peer) in [(8usize, 28u64), (16, 111), (32, 440)] {
+        let mul = circuit(&[(w, w)], w, false).cost().bootstraps;
+        let squ = circuit(&[(w, 0)], w, true).cost().bootstraps;
+        assert!(mul * 10 <= peer * 11, "{w}-bit mul: {mul} bootstraps");
+        assert!(squ <= peer, "{w}-bit square: {squ} bootstraps");
+    }
+}
+
+/// `eq` and every comparison, exhaustive over widths 1..=5, signed and unsigned, against
+/// i128 comparisons of the two's-complement values.
+#[test]
+fn comparisons_exhaustive_at_small_widths() {
+    type Pred = fn(i64) -> bool;
+    type Reference = fn(i128, i128) -> bool;
+    let preds: [(&str, Pred, Reference); 4] = [
+        ("lt", |s| s < 0, |a, b| a < b),
+        ("le", |s| s <= 0, |a, b| a <= b),
+        ("gt", |s| s > 0, |a, b| a > b),
+        ("ge", |s| s >= 0, |a, b| a >= b),
+    ];
+    for w in 1..=5usize {
+        for signed in [false, true] {
+            let value = |u: u128| -> i128 {
+                if signed && (u >> (w - 1)) & 1 == 1 {
+                    u as i128 - (1i128 << w)
+                } else {
+                    u as i128
+                }
+            };
+            let mut b = Builder::new();
+            let x: Vec<NodeId> = (0..w).map(|_| b.input()).collect();
+            let y: Vec<NodeId> = (0..w).map(|_| b.input()).collect();
+            let mut outs = vec![blocks::eq(&mut b, &x, &y)];
+            for (_, p, _) in preds {
+                outs.push(blocks::compare(&mut b, &x, &y, signed, p));
+            }
+            let c = b.finish(outs);
+            assert!(c.budget_violations(BUDGET).is_empty());
+            for u in 0..(1u128 << w) {
+                for v in 0..(1u128 << w) {
+                    let mut inputs = bits(u, w);
+                    inputs.extend(bits(v, w));
+                    let (out, _) = clear::run(&c, &inputs).unwrap();
+                    let (a, bb) = (value(u), value(v));
+                    assert_eq!(out[0], i64::from(a == bb), "eq {a} {bb} w{w}");
+                    for (k, (name, _, r)) in preds.iter().enumerate() {
+                        assert_eq!(out[k + 1], i64::from(r(a, bb)), "{name} {a} {bb} w{w}");
+                    }
+                }
+            }
+        }
+    }
+}
