@@ -160,12 +160,33 @@ pub fn run(server: &ServerKey, circuit: &Circuit, inputs: &[&Digit]) -> Result<V
     run_planned(server, circuit, &circuit.plan(), inputs)
 }
 
-/// [`run`] with a plan the caller already holds (`circuit.plan()`).
+/// [`run`] with a plan the caller already holds (`circuit.plan()`). On the current
+/// rayon pool's `t` threads, the circuit runs on the list schedule of
+/// [`Circuit::plan_for_threads`] (levels of at most `t` bootstraps, critical path first)
+/// when that takes fewer bootstrap rounds than `plan`'s levels (`Σ ⌈width / t⌉`): narrow
+/// stretches, such as carry chains, then leave no thread idle.
 pub fn run_planned(
     server: &ServerKey,
     circuit: &Circuit,
     plan: &Plan,
     inputs: &[&Digit],
 ) -> Result<Vec<Digit>> {
+    let threads = rayon::current_num_threads().max(1);
+    let rounds: usize = plan
+        .levels()
+        .iter()
+        .map(|l| l.level.bootstraps.len().div_ceil(threads))
+        .sum();
+    let listed = circuit.plan_for_threads(threads);
+    let listed_rounds = listed
+        .levels()
+        .iter()
+        .filter(|l| !l.level.bootstraps.is_empty())
+        .count();
+    let plan = if listed_rounds < rounds {
+        &listed
+    } else {
+        plan
+    };
     exec::run(&DigitBackend { server }, circuit, plan, inputs)
 }

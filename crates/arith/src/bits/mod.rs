@@ -259,15 +259,24 @@ pub fn add_prefix(b: &mut BitBuilder, x: &Word, y: &Word) -> Word {
     Word { bits: out }
 }
 
-/// Estimated time of a lowered circuit in bootstrap rounds on `threads` threads: each
-/// level's batch takes `⌈bootstraps / threads⌉` rounds.
+/// Estimated time of a lowered circuit in bootstrap rounds on `threads` threads, as the
+/// CPU executor runs it: the fewer of the level schedule's rounds (each level's batch
+/// takes `⌈bootstraps / threads⌉`) and the list schedule's
+/// ([`encint_core::circuit::Circuit::schedule_for_threads`]: levels of at most `threads`
+/// bootstraps, the critical path first).
 pub fn makespan(circuit: &encint_core::circuit::Circuit, threads: usize) -> u64 {
     let t = threads.max(1) as u64;
-    circuit
+    let levels: u64 = circuit
         .schedule()
         .iter()
         .map(|l| (l.bootstraps.len() as u64).div_ceil(t))
-        .sum()
+        .sum();
+    let listed = circuit
+        .schedule_for_threads(threads)
+        .iter()
+        .filter(|l| !l.bootstraps.is_empty())
+        .count() as u64;
+    levels.min(listed)
 }
 
 /// `x + y` by the adder with the smaller [`makespan`] at `threads` threads, chosen on
