@@ -16,7 +16,9 @@ BIN="$TARGET/release/encint"
 CUDART="$ROOT/.cuda/py/nvidia/cu13/lib/libcudart.so.13"
 [[ -x "$BIN" ]] || { echo "no $BIN: build with --features gpu first (docs/GPU.md)" >&2; exit 1; }
 [[ -f "$CUDART" ]] || { echo "no $CUDART: run scripts/cuda-toolchain.sh" >&2; exit 1; }
-if ! strings "$BIN" | grep -q encint_gpu_linear_async; then
+# grep -c reads all of strings' output: with -q, strings could die of SIGPIPE and
+# pipefail would report a binary that has the symbol as one that has not.
+if ! strings "$BIN" | grep -c encint_gpu_linear_async >/dev/null; then
   echo "$BIN has no GPU backend (built without --features gpu?)" >&2
   exit 1
 fi
