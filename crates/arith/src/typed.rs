@@ -15,13 +15,17 @@
 //! three bootstraps per two bits), then run a boolean circuit of [`crate::bits`]. Their
 //! results are canonical. The client reads either form with [`IntType::wrap`].
 //!
-//! Two algorithms exist for several operations:
+//! Several operations have more than one algorithm:
 //! - [`Algorithm::Digits`]: Parmesan's signed-binary circuits (seed 000) on
 //!   representatives: parallel carry-free addition, `mul_low`, addition chains, free
 //!   shifts; a select by two table lookups per digit.
 //! - [`Algorithm::Bits`]: conversion to bits, then the boolean layer: products summed as
 //!   partial-product columns and reduced with counters (one bootstrap removes several
 //!   bits), non-restoring division, carry chains of counters.
+//! - [`Algorithm::Magic`], for division and remainder by a clear scalar only: the
+//!   quotient as the high bits of the dividend times a precomputed reciprocal, one column
+//!   sum (Granlund-Montgomery; [`crate::bits::div_rem_const`]), the remainder as
+//!   `x - k·q` on its low bits. Widths up to 64 bits; wider types keep the Bits divider.
 //!
 //! [`plan`] builds every algorithm's circuit for the operation, width and operand forms,
 //! and picks the one whose estimated time ([`crate::bits::makespan`]: the sum over levels of
@@ -260,6 +264,10 @@ pub enum Algorithm {
     Digits,
     /// Conversion to two's-complement bits and a boolean circuit.
     Bits,
+    /// Division and remainder by a clear scalar only: conversion to bits, then a
+    /// multiplication by a precomputed reciprocal ("magic number") and a shift, the
+    /// remainder as `x - k·q` ([`crate::bits::div_rem_const`]; widths up to 64 bits).
+    Magic,
 }
 
 /// The representation of a typed value's digits.
@@ -384,6 +392,7 @@ impl IntOp {
         match self {
             WrappingAdd | WrappingSub | WrappingNeg | WrappingMul | WrappingSquare
             | WrappingScalarMul(_) | Not | Shl(_) | Select => &[Algorithm::Digits, Algorithm::Bits],
+            DivScalar(_) | RemScalar(_) => &[Algorithm::Bits, Algorithm::Magic],
             _ => &[Algorithm::Bits],
         }
     }
@@ -426,7 +435,9 @@ pub fn build(
             };
             Ok((out, form))
         }
-        Algorithm::Bits => Ok((build_bits(b, op, ty, x, forms)?, Form::Canonical)),
+        Algorithm::Bits | Algorithm::Magic => {
+            Ok((build_bits(b, op, ty, x, forms, algorithm)?, Form::Canonical))
+        }
     }
 }
 
@@ -554,8 +565,13 @@ fn build_bits(
     ty: IntType,
     x: &[SInt],
     forms: &[Form],
+    algorithm: Algorithm,
 ) -> Result<SInt, TypedError> {
     let n = ty.bits;
+    let magic = algorithm == Algorithm::Magic;
+    if magic && !matches!(op, IntOp::DivScalar(_) | IntOp::RemScalar(_)) {
+        return Err(TypedError::Unsupported(op, algorithm));
+    }
     let mut bb = BitBuilder::new();
     // Bit inputs: every operand converted to n bits (the select condition to 1 bit).
     let mut digit_bits: Vec<NodeId> = Vec::new();
@@ -648,6 +664,12 @@ fn build_bits(
         IntOp::Eq | IntOp::Ne => {
             let e = ops::eq(&mut bb, &words[0], &words[1]);
             word(vec![if op == IntOp::Eq { e } else { bb.not(e) }])
+        }
+        IntOp::DivScalar(k) | IntOp::RemScalar(k) if magic => {
+            let want_q = matches!(op, IntOp::DivScalar(_));
+            let (q, r) = ops::div_rem_const(&mut bb, &words[0], k, signed, want_q, !want_q)
+                .ok_or(TypedError::Unsupported(op, algorithm))?;
+            q.or(r).expect("the requested result is built")
         }
         IntOp::Div | IntOp::Rem | IntOp::DivScalar(_) | IntOp::RemScalar(_) => {
             let d = match op {
@@ -760,7 +782,7 @@ pub fn plan(
             Err(e) => return Err(e),
         };
         let form = match algorithm {
-            Algorithm::Bits => Form::Canonical,
+            Algorithm::Bits | Algorithm::Magic => Form::Canonical,
             Algorithm::Digits
                 if op == IntOp::Select && forms[1..].iter().all(|&f| f == Form::Canonical) =>
             {
