@@ -17,7 +17,7 @@
 //! sign of `x`, so its extremes over all `x` of the type are reached at the vertices of
 //! that staircase region (at most six values of `x` per sign). A recipe is exact iff the
 //! offset `C` can put `g + C - D` into `[0, 2^s)` for every dropped error `0 ≤ D ≤ Dmax`,
-//! i.e. `max g - min g + Dmax < 2^s`. Among the exact recipes for a few shifts just above
+//! i.e. `max g - min g + Dmax < 2^s`. Among the exact recipes for the eight shifts just above
 //! the smallest exact one, both multipliers (`⌊2^s/|d|⌋`, `⌈2^s/|d|⌉`), both recodings and
 //! both column policies (all columns, or dropping the most that stays exact), the
 //! cheapest lowered circuit (bootstraps, then depth) is kept. A divisor that is a power of
@@ -346,18 +346,21 @@ fn g_range(xs: &[i128], d: i128, s: usize, m: I256, sign_extra: I256) -> Option<
     r
 }
 
-/// An exact recipe for shift `s` and multiplier `m` with columns below `t` dropped, if
-/// one exists; `dmax(t)` gives the largest dropped error for the terms of the recipe.
-fn exact_recipe(
+/// A division to compute: `n`-bit `x` (two's complement when `signed`) by `d`, the low
+/// `w` bits of the quotient.
+#[derive(Debug, Clone, Copy)]
+struct Problem {
     n: usize,
     signed: bool,
     d: i128,
-    s: usize,
-    m: I256,
     w: usize,
-    rec: Recoding,
-    drop: bool,
-) -> Option<Recipe> {
+}
+
+/// The exact recipe for shift `s` and multiplier `m`, if one exists: the sign bit's extra
+/// weight aligns the two signs' ranges of `g`, and with `drop` the columns below the
+/// largest `t ≤ s` whose dropped entries keep it exact are left out.
+fn exact_recipe(p: Problem, s: usize, m: I256, rec: Recoding, drop: bool) -> Option<Recipe> {
+    let Problem { n, signed, d, w } = p;
     let dd = d.unsigned_abs();
     let all = corners(n, signed, dd);
     let (neg, pos): (Vec<i128>, Vec<i128>) = all.iter().partition(|&&x| x < 0);
@@ -432,6 +435,9 @@ fn best_recipe(n: usize, signed: bool, d: i128, w: usize) -> Option<Recipe> {
     r
 }
 
+/// Exact shifts tried per multiplier kind.
+const SHIFTS_TRIED: usize = 8;
+
 fn search(n: usize, signed: bool, d: i128, w: usize) -> Option<Recipe> {
     if w == 0 {
         return Some(Recipe {
@@ -444,17 +450,20 @@ fn search(n: usize, signed: bool, d: i128, w: usize) -> Option<Recipe> {
             rec: Recoding::Binary,
         });
     }
+    let prob = Problem { n, signed, d, w };
     let dd = d.unsigned_abs();
     let l = (128 - (dd - 1).leading_zeros()) as usize; // ⌈log2 |d|⌉
     let s_max = (n + l + 1).min(126);
-    // Candidates: for each multiplier kind, the first three shifts that are exact.
+    // Candidates: for each multiplier kind, the first few shifts that are exact (the
+    // cheapest is rarely past the fourth: a larger shift widens the columns but leaves
+    // more room to drop low ones).
     let mut recipes: Vec<Recipe> = Vec::new();
     for ceil in [false, true] {
         let mut found = 0;
         for s in 0..=s_max {
             let p = 1u128 << s;
             let mut m = p / dd;
-            if ceil && p % dd != 0 {
+            if ceil && !p.is_multiple_of(dd) {
                 m += 1;
             }
             if m == 0 {
@@ -465,24 +474,24 @@ fn search(n: usize, signed: bool, d: i128, w: usize) -> Option<Recipe> {
             } else {
                 I256::from_i128(m as i128)
             };
-            if exact_recipe(n, signed, d, s, m, w, Recoding::Naf, false).is_none() {
+            if exact_recipe(prob, s, m, Recoding::Naf, false).is_none() {
                 continue;
             }
             for rec in [Recoding::Binary, Recoding::Naf] {
                 for drop in [false, true] {
-                    if let Some(r) = exact_recipe(n, signed, d, s, m, w, rec, drop) {
+                    if let Some(r) = exact_recipe(prob, s, m, rec, drop) {
                         recipes.push(r);
                     }
                 }
             }
             found += 1;
-            if found == 3 {
+            if found == SHIFTS_TRIED {
                 break;
             }
         }
     }
-    recipes.sort_by_key(|r| (r.s, r.t, r.rec == Recoding::Naf));
-    recipes.dedup();
+    let mut seen = std::collections::HashSet::new();
+    recipes.retain(|r| seen.insert(*r));
     recipes
         .into_iter()
         .map(|r| {
