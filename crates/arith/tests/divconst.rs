@@ -209,3 +209,29 @@ fn cheaper_than_the_general_divider() {
         }
     }
 }
+
+/// The widest type with the extreme divisors (quotients of one or two bits, shifts near
+/// the 126-bit limit of the search), at the dividends next to their multiples.
+#[test]
+fn extreme_divisors_at_64_bits() {
+    let n = 64;
+    let cases: [(bool, i128); 8] = [
+        (false, u64::MAX as i128),
+        (false, (1i128 << 63) + 1),
+        (false, (1i128 << 63) - 1),
+        (false, (1i128 << 32) + 1),
+        (true, i64::MIN as i128),
+        (true, i64::MAX as i128),
+        (true, -(i64::MAX as i128)),
+        (true, -(1i128 << 31) - 1),
+    ];
+    for (signed, d) in cases {
+        let c = circuit(n, signed, d);
+        let (lo, hi) = range(n, signed);
+        let mut xs = vec![lo, hi, 0, 1, -1, d, -d, 2 * d, d - 1, d + 1, hi - 1, lo + 1];
+        xs.extend([hi / d * d, hi / d * d - 1, lo / d * d, lo / d * d + 1]);
+        for x in xs.into_iter().filter(|&x| lo <= x && x <= hi) {
+            check(&c, n, signed, d, x);
+        }
+    }
+}
