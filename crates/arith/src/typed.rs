@@ -15,7 +15,7 @@
 //! three bootstraps per two bits), then run a boolean circuit of [`crate::bits`]. Their
 //! results are canonical. The client reads either form with [`IntType::wrap`].
 //!
-//! Two or three algorithms exist for several operations:
+//! Several operations have more than one algorithm:
 //! - [`Algorithm::Digits`]: Parmesan's signed-binary circuits (seed 000) on
 //!   representatives: parallel carry-free addition, `mul_low`, addition chains, free
 //!   shifts; a select by two table lookups per digit.
@@ -26,6 +26,10 @@
 //!   radix-4 blocks, one bootstrap per digit of a block product, columns of digits reduced
 //!   five at a time; comparisons one bootstrap per pair of bits, then a tree
 //!   ([`crate::blocks`]).
+//! - [`Algorithm::Magic`], for division and remainder by a clear scalar only: the
+//!   quotient as the high bits of the dividend times a precomputed reciprocal, one column
+//!   sum (Granlund-Montgomery; [`crate::bits::div_rem_const`]), the remainder as
+//!   `x - k·q` on its low bits. Widths up to 64 bits; wider types keep the Bits divider.
 //!
 //! [`plan`] builds every algorithm's circuit for the operation, width and operand forms,
 //! and picks the one whose estimated time ([`crate::bits::makespan`]: the sum over levels of
@@ -268,6 +272,10 @@ pub enum Algorithm {
     /// are one bootstrap per digit, and compared two bits per bootstrap
     /// ([`crate::blocks`]); the result as bits.
     Blocks,
+    /// Division and remainder by a clear scalar only: conversion to bits, then a
+    /// multiplication by a precomputed reciprocal ("magic number") and a shift, the
+    /// remainder as `x - k·q` ([`crate::bits::div_rem_const`]; widths up to 64 bits).
+    Magic,
 }
 
 /// The representation of a typed value's digits.
@@ -396,6 +404,7 @@ impl IntOp {
             Eq | Ne | Lt | Le | Gt | Ge => &[Algorithm::Bits, Algorithm::Blocks],
             WrappingAdd | WrappingSub | WrappingNeg | WrappingScalarMul(_) | Not | Shl(_)
             | Select => &[Algorithm::Digits, Algorithm::Bits],
+            DivScalar(_) | RemScalar(_) => &[Algorithm::Bits, Algorithm::Magic],
             _ => &[Algorithm::Bits],
         }
     }
@@ -438,7 +447,9 @@ pub fn build(
             };
             Ok((out, form))
         }
-        Algorithm::Bits => Ok((build_bits(b, op, ty, x, forms)?, Form::Canonical)),
+        Algorithm::Bits | Algorithm::Magic => {
+            Ok((build_bits(b, op, ty, x, forms, algorithm)?, Form::Canonical))
+        }
         Algorithm::Blocks => Ok((build_blocks(ar, b, op, ty, x, forms)?, Form::Canonical)),
     }
 }
@@ -611,8 +622,13 @@ fn build_bits(
     ty: IntType,
     x: &[SInt],
     forms: &[Form],
+    algorithm: Algorithm,
 ) -> Result<SInt, TypedError> {
     let n = ty.bits;
+    let magic = algorithm == Algorithm::Magic;
+    if magic && !matches!(op, IntOp::DivScalar(_) | IntOp::RemScalar(_)) {
+        return Err(TypedError::Unsupported(op, algorithm));
+    }
     let mut bb = BitBuilder::new();
     // Bit inputs: every operand converted to n bits (the select condition to 1 bit).
     let mut digit_bits: Vec<NodeId> = Vec::new();
@@ -705,6 +721,12 @@ fn build_bits(
         IntOp::Eq | IntOp::Ne => {
             let e = ops::eq(&mut bb, &words[0], &words[1]);
             word(vec![if op == IntOp::Eq { e } else { bb.not(e) }])
+        }
+        IntOp::DivScalar(k) | IntOp::RemScalar(k) if magic => {
+            let want_q = matches!(op, IntOp::DivScalar(_));
+            let (q, r) = ops::div_rem_const(&mut bb, &words[0], k, signed, want_q, !want_q)
+                .ok_or(TypedError::Unsupported(op, algorithm))?;
+            q.or(r).expect("the requested result is built")
         }
         IntOp::Div | IntOp::Rem | IntOp::DivScalar(_) | IntOp::RemScalar(_) => {
             let d = match op {
@@ -817,7 +839,7 @@ pub fn plan(
             Err(e) => return Err(e),
         };
         let form = match algorithm {
-            Algorithm::Bits | Algorithm::Blocks => Form::Canonical,
+            Algorithm::Bits | Algorithm::Blocks | Algorithm::Magic => Form::Canonical,
             Algorithm::Digits
                 if op == IntOp::Select && forms[1..].iter().all(|&f| f == Form::Canonical) =>
             {

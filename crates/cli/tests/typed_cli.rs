@@ -39,6 +39,23 @@ fn planner_table_chooses_the_fastest_form() {
                 .unwrap_or_else(|| panic!("no row {op} {ty}"));
             assert!(r["pbs"].as_u64().unwrap() <= tfhe_rs, "{r}");
         }
+        // Division by a scalar: the reciprocal (magic number) circuit, listed beside the
+        // general divider and chosen.
+        for ty in ["u8", "i8"] {
+            for op in ["div(7)", "rem(7)"] {
+                let of = |form: &str| {
+                    rows.iter()
+                        .find(|r| r["op"] == op && r["type"] == ty && r["form"] == form)
+                        .unwrap_or_else(|| panic!("no {form} row {op} {ty}"))
+                };
+                let (magic, bits) = (of("magic"), of("bits"));
+                assert_eq!(magic["chosen"], true, "{magic}");
+                assert!(
+                    magic["pbs"].as_u64() < bits["pbs"].as_u64(),
+                    "{magic} {bits}"
+                );
+            }
+        }
     }
     let (ok, _, err) = encint(&["cost", "--threads", "0"]);
     assert!(!ok && err.contains("at least 1"), "{err}");

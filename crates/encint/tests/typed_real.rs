@@ -142,3 +142,32 @@ fn typed_errors_before_running() {
     };
     assert!(EncTyped::from_int(a.as_int().clone(), bad).is_err());
 }
+
+/// Division and remainder by a clear scalar on real ciphertexts at 8 bits, by the
+/// planner's choice (the magic reciprocal), against plain i128 arithmetic: unsigned and
+/// signed, a negative divisor, `MIN / -1` (wrapping), values at the edges.
+#[test]
+fn scalar_division_by_the_reciprocal_at_eight_bits() {
+    let (client, server) = keys();
+    let u8t = IntType::new(8, false).unwrap();
+    let i8t = IntType::new(8, true).unwrap();
+    let cases = [
+        (u8t, 7, 200),
+        (u8t, 7, 6),
+        (u8t, 255, 255),
+        (i8t, -7, -128),
+        (i8t, 7, -100),
+        (i8t, -1, -128),
+    ];
+    for (ty, k, v) in cases {
+        let a = encrypt_typed(client, v, ty).unwrap();
+        for op in [IntOp::DivScalar(k), IntOp::RemScalar(k)] {
+            let plan = server.typed_plan(op, &[&a]).unwrap();
+            assert_eq!(plan.chosen().algorithm, Algorithm::Magic, "{op} {ty}");
+            let (out, cost) = server.typed_apply(op, &[&a]).unwrap();
+            assert_eq!(cost, plan.chosen().cost);
+            let want = reference(op, ty, &[v]);
+            assert_eq!(decrypt_typed(client, &out).unwrap(), want, "{v} {op} {ty}");
+        }
+    }
+}
