@@ -22,7 +22,9 @@ pub mod fv;
 pub mod int;
 pub mod keys;
 pub mod processor;
+pub mod progress;
 pub mod trace;
+pub mod typed;
 
 create_exception!(
     encint,
@@ -184,6 +186,8 @@ fn _encint(m: &Bound<'_, PyModule>) -> PyResult<()> {
     trace::register(m)?;
     processor::register(m)?;
     fv::register(m)?;
+    progress::register(m)?;
+    typed::register(m)?;
     m.add("PARAMETERS", encint::DEFAULT_PARAMETERS.id())?;
     m.add("MAX_DIGITS", encint::MAX_DIGITS)?;
     Ok(())
