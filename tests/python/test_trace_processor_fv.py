@@ -180,3 +180,41 @@ def test_processor_keys_files_and_progress(tmp_path, monkeypatch):
     (d / "tree.key").write_bytes(server[: len(server) // 2])
     with pytest.raises(encint.FormatError):
         encint.ProcessorKeys.load(str(d))
+
+
+def test_fv_words(rng):
+    keys = encint.FvBitsKeys()  # 128-8192: usable depth 4
+    assert keys.slots == 8192 and keys.usable_depth == 4
+    n = 64
+    xs = [rng.randrange(16) for _ in range(n)]
+    ys = [rng.randrange(16) for _ in range(n)]
+    a, b = keys.encrypt(xs, 4), keys.encrypt(ys, 4)
+    assert len(a) == n and a.width == 4 and not a.signed
+    assert keys.decrypt(a) == xs
+    assert keys.decrypt(a + b) == [(x + y) % 16 for x, y in zip(xs, ys)]
+    assert keys.decrypt(a - b) == [(x - y) % 16 for x, y in zip(xs, ys)]
+    assert keys.decrypt(a ^ b) == [x ^ y for x, y in zip(xs, ys)]
+    assert keys.decrypt(a & b) == [x & y for x, y in zip(xs, ys)]
+    lt = a < b
+    assert lt.width == 1 and keys.decrypt(lt) == [int(x < y) for x, y in zip(xs, ys)]
+    assert keys.decrypt(a == b) == [int(x == y) for x, y in zip(xs, ys)]
+    assert keys.decrypt(encint.select(lt, a, b)) == [min(x, y) for x, y in zip(xs, ys)]
+    s = keys.encrypt([-8, -1, 0, 7], 4, signed=True)
+    t = keys.encrypt([3, -2, 5, -8], 4, signed=True)
+    assert keys.decrypt(s + t) == [-5, -3, 5, -1]
+    assert keys.decrypt(s >= t) == [0, 1, 0, 1]
+    # Errors: depth beyond the keys' set (before any product), mixed words, bad values.
+    with pytest.raises(encint.NoiseBudgetError):
+        a // b
+    with pytest.raises(encint.InvalidInputError):
+        s // t  # signed division is not implemented on FV
+    with pytest.raises(encint.InvalidInputError):
+        a + s
+    with pytest.raises(encint.InvalidInputError):
+        keys.encrypt([16], 4)
+    with pytest.raises(encint.InvalidInputError):
+        keys.encrypt([], 4)
+    with pytest.raises(encint.KeyMismatchError):
+        encint.FvBitsKeys().decrypt(a)
+    with pytest.raises(TypeError):
+        a + 1

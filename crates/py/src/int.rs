@@ -1376,6 +1376,17 @@ fn select(
     if let Ok(c) = cond.downcast::<crate::typed::EncTyped>() {
         return crate::typed::select(py, c.get(), a, b);
     }
+    if let Ok(c) = cond.downcast::<crate::fv_bits::FvWord>() {
+        let (Ok(x), Ok(y)) = (
+            a.downcast::<crate::fv_bits::FvWord>(),
+            b.downcast::<crate::fv_bits::FvWord>(),
+        ) else {
+            return Err(PyTypeError::new_err(
+                "select with an FvWord condition needs FvWord operands",
+            ));
+        };
+        return crate::fv_bits::select(py, c.get(), x.get(), y.get());
+    }
     if let Ok(c) = cond.downcast::<EncBits>() {
         let c = c.get();
         if c.val.len() != 1 {

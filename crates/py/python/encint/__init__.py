@@ -21,6 +21,8 @@ Types:
   gives its cost before any key exists;
 - ``Program``/``ProcessorKeys``: the encrypted byte processor;
 - ``FvKeys``/``FvBatch``: FV batches of NumPy arrays;
+- ``FvBitsKeys``/``FvWord``: bit-sliced integers on FV (one operation on thousands of
+  integers at once);
 - ``set_progress``: progress bars (tqdm, when installed) for long operations.
 
 ``ClientKey.clear()`` is the clear mode: the same circuits evaluated on plain digits
@@ -45,7 +47,9 @@ from ._encint import (  # noqa: F401
     Error,
     FormatError,
     FvBatch,
+    FvBitsKeys,
     FvError,
+    FvWord,
     BackendError,
     InvalidInputError,
     KeyMismatchError,
@@ -66,7 +70,7 @@ from ._progress import set_progress  # noqa: F401
 
 __all__ = [
     "MAX_DIGITS", "PARAMETERS", "ClientKey", "ServerKey", "EncInt", "EncBits", "EncTyped", "Traced",
-    "Program", "ProcessorKeys", "FvKeys", "FvBatch", "set_server_key", "set_threads",
+    "Program", "ProcessorKeys", "FvKeys", "FvBatch", "FvBitsKeys", "FvWord", "set_server_key", "set_threads",
     "select", "min", "max", "trace", "cost", "set_progress",
     "Error", "InvalidInputError", "NoiseBudgetError", "FormatError", "KeyRoleError",
     "KeyMismatchError", "DecryptionError", "LimitError", "NoServerKeyError",
@@ -79,9 +83,9 @@ _min, _max = min, max
 def select(cond, a, b):
     """``a if cond else b`` without revealing ``cond`` (an encrypted 0 or 1).
 
-    ``cond`` is an ``EncInt`` (e.g. ``x < y``), a 1-bit ``EncBits`` or an ``EncTyped``
-    (odd: ``a``); ``a`` and ``b`` are values of the same type or Python ints. Works on
-    traced values too.
+    ``cond`` is an ``EncInt`` (e.g. ``x < y``), a 1-bit ``EncBits``, an ``EncTyped``
+    (odd: ``a``) or a 1-bit ``FvWord`` (slot by slot); ``a`` and ``b`` are values of the
+    same type or Python ints (not for ``FvWord``). Works on traced values too.
     """
     if isinstance(cond, Traced):
         return _encint._traced_select(cond, a, b)
