@@ -144,3 +144,28 @@ def test_other_key_and_no_server(keys):
     finally:
         encint.set_server_key(sk)
     assert ck.decrypt(ck.encrypt(1, 4) + ck.encrypt(2, 4)) == 3
+
+
+def test_encbits_signedness_in_envelope(keys):
+    ck, _ = keys
+    neg = ck.encrypt_bits(-5, 6, signed=True)
+    data = neg.to_bytes()
+    back = encint.EncBits.from_bytes(data)  # no flag given: the envelope holds it
+    assert back.signed and back.width == 6 and ck.decrypt(back) == -5
+    assert ck.decrypt(encint.EncBits.from_bytes(data, signed=True)) == -5
+    with pytest.raises(encint.InvalidInputError):
+        encint.EncBits.from_bytes(data, signed=False)
+    u = encint.EncBits.from_bytes(ck.encrypt_bits(59, 6).to_bytes())
+    assert not u.signed and ck.decrypt(u) == 59
+    p = pickle.loads(pickle.dumps(neg))
+    assert p.signed and ck.decrypt(p) == -5
+    # Bytes of the earlier format (the bits' EncInt envelope, no flag) still read, with
+    # the flag given: an unsigned EncBits' EncInt has the bits as its digits.
+    legacy = ck.encrypt_bits(59, 6).to_int().to_bytes()  # 111011: -5 in 6-bit signed
+    assert ck.decrypt(encint.EncBits.from_bytes(legacy, signed=True)) == -5
+    assert ck.decrypt(encint.EncBits.from_bytes(legacy)) == 59
+    for bad in (data[:-1], data[:20], b""):
+        with pytest.raises(encint.FormatError):
+            encint.EncBits.from_bytes(bad)
+    with pytest.raises(encint.KeyRoleError):
+        encint.EncBits.from_bytes(ck.to_bytes())

@@ -20,7 +20,12 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
 
 use crate::keys::{current_server, ClientKey};
-use crate::{detached, invalid, to_py, KeyMismatchError, LimitError};
+use crate::progress::Progress;
+use crate::{detached, envelope_err, invalid, to_py, KeyMismatchError, LimitError};
+use encint::executor::DigitBackend;
+use encint_tfhe::envelope::{self, Kind};
+use encint_tfhe::{DigitParameters, Validate};
+use serde::{Deserialize, Serialize};
 
 /// A value: encrypted digits, or plain digits in clear mode.
 #[derive(Clone, Debug)]
@@ -62,6 +67,17 @@ pub fn run(
     inputs: &[&Val],
     build: impl FnOnce(&Arith, &mut Builder, &[SInt]) -> Vec<SInt> + Send,
 ) -> PyResult<(Vec<Val>, Cost)> {
+    run_named(py, "encint", inputs, build)
+}
+
+/// [`run`] with the description a progress bar shows (circuits of at least
+/// `encint.set_progress`'s `min_bootstraps` bootstraps get one; see [`crate::progress`]).
+pub fn run_named(
+    py: Python<'_>,
+    description: &str,
+    inputs: &[&Val],
+    build: impl FnOnce(&Arith, &mut Builder, &[SInt]) -> Vec<SInt> + Send,
+) -> PyResult<(Vec<Val>, Cost)> {
     let clear = inputs.iter().filter(|v| v.is_clear()).count();
     if clear == 0 && !inputs.is_empty() {
         let server: Arc<Server> = current_server()?;
@@ -72,7 +88,18 @@ pub fn run(
                 Val::Clear(_) => unreachable!("checked above"),
             })
             .collect();
-        let (out, cost) = detached(py, || server.eval(&ins, build).map_err(to_py))?;
+        // The server of `set_server_key` is a CPU server on the global pool, so running
+        // its digit backend through `eval_on` is `eval` with progress reports.
+        let (out, cost) = detached(py, || {
+            let progress = Progress::new(
+                DigitBackend {
+                    server: server.key(),
+                },
+                description,
+            );
+            let result = server.eval_on(&progress, &ins, build);
+            progress.finish(result, to_py)
+        })?;
         Ok((out.into_iter().map(Val::Enc).collect(), cost))
     } else if clear == inputs.len() {
         let ins: Vec<&[i64]> = inputs
@@ -82,7 +109,7 @@ pub fn run(
                 Val::Enc(_) => unreachable!("checked above"),
             })
             .collect();
-        detached(py, || run_clear(&ins, build))
+        detached(py, || run_clear(description, &ins, build))
     } else {
         Err(invalid(
             "cannot mix clear-mode and encrypted values in one operation",
@@ -92,6 +119,7 @@ pub fn run(
 
 /// The clear path of [`run`]: the circuit `Server::eval` would build, on plain digits.
 fn run_clear(
+    description: &str,
     inputs: &[&[i64]],
     build: impl FnOnce(&Arith, &mut Builder, &[SInt]) -> Vec<SInt>,
 ) -> PyResult<(Vec<Val>, Cost)> {
@@ -112,8 +140,12 @@ fn run_clear(
     let outs = build(&ar, &mut b, &ins);
     let (circuit, lens) = finish(b, outs)?;
     let flat: Vec<i64> = inputs.iter().flat_map(|x| x.iter().copied()).collect();
-    let (out, cost) =
-        encint_core::clear::run(&circuit, &flat).map_err(|e| to_py(encint::Error::from(e)))?;
+    let plan = circuit.plan();
+    let cost = plan.cost(&circuit);
+    let refs: Vec<&i64> = flat.iter().collect();
+    let progress = Progress::new(encint_core::clear::Clear, description);
+    let result = encint_core::exec::run(&progress, &circuit, &plan, &refs);
+    let out = progress.finish(result, |e| to_py(encint::Error::from(e)))?;
     let mut it = out.into_iter();
     Ok((
         lens.into_iter()
@@ -200,7 +232,7 @@ pub fn value_of(digits: &[i64]) -> BigInt {
 
 /// Decrypts (or reads, in clear mode) the digits of a value, checking key sets and that
 /// every digit is in `allowed`.
-fn open_digits(
+pub(crate) fn open_digits(
     key: &ClientKey,
     v: &Val,
     allowed: std::ops::RangeInclusive<i64>,
@@ -241,7 +273,7 @@ fn open_digits(
 }
 
 /// Encrypts (or keeps, in clear mode) digits.
-fn seal_digits(key: &ClientKey, digits: Vec<i64>) -> Val {
+pub(crate) fn seal_digits(key: &ClientKey, digits: Vec<i64>) -> Val {
     match key.real() {
         Some(k) => Val::Enc(RInt::from_digits(
             digits.into_iter().map(|d| k.encrypt_digit(d)).collect(),
@@ -268,7 +300,7 @@ enum Arg {
 
 /// Bit operations and comparisons shared by both integer types.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum BitOp {
+pub(crate) enum BitOp {
     And,
     Or,
     Xor,
@@ -332,8 +364,65 @@ fn word_op(bb: &mut BitBuilder, op: BitOp, signed: bool, x: &Word, y: &Word) -> 
     }
 }
 
+/// `x op y` on exact integers: both in two's complement of a width that holds them and
+/// the exact result (`n + 2` bits for `n` digits), one boolean stage, back to digits.
+/// Division and remainder follow Python (floor; `x // 0` and `x % 0` give the boolean
+/// layer's values, see `floor_div_rem`).
+pub(crate) fn exact_bitwise(b: &mut Builder, op: BitOp, x: &SInt, y: &SInt) -> SInt {
+    let w = x.len().max(y.len()) + 2;
+    let xs = signed_digits_to_bits(b, &x.digits, w);
+    let ys = signed_digits_to_bits(b, &y.digits, w);
+    let out = bit_stage(b, &[xs, ys], |bb, ws| {
+        vec![word_op(bb, op, true, &ws[0], &ws[1])]
+    });
+    SInt {
+        digits: bits_to_signed_digits(b, &out[0], true),
+    }
+}
+
+/// `x << k` (exact: a product by `2^k`) or `x >> k` (floor, through two's complement).
+pub(crate) fn exact_shift(ar: &Arith, b: &mut Builder, x: &SInt, k: usize, left: bool) -> SInt {
+    if left {
+        let mut y = x.clone();
+        let mut left_over = k;
+        while left_over > 0 {
+            let s = left_over.min(62);
+            y = ar.scalar_mul(b, &y, 1i64 << s);
+            left_over -= s;
+        }
+        y
+    } else {
+        let w = x.len() + 1;
+        let xs = signed_digits_to_bits(b, &x.digits, w);
+        let out = bit_stage(b, &[xs], |bb, ws| vec![ops::sar(bb, &ws[0], k.min(w))]);
+        SInt {
+            digits: bits_to_signed_digits(b, &out[0], true),
+        }
+    }
+}
+
 fn not_implemented(py: Python<'_>) -> PyResult<PyObject> {
     Ok(py.NotImplemented())
+}
+
+/// The envelope payload of an `EncBits`: a tag (so that an `EncInt` envelope is never read
+/// as one), the signedness and the bit ciphertexts.
+#[derive(Serialize, Deserialize)]
+struct BitsPayload {
+    tag: [u8; 8],
+    signed: bool,
+    value: RInt,
+}
+
+const BITS_TAG: [u8; 8] = *b"ENCBITS1";
+
+impl Validate for BitsPayload {
+    fn validate(&self, params: &DigitParameters) -> Result<(), String> {
+        if self.tag != BITS_TAG {
+            return Err("not an EncBits payload".into());
+        }
+        self.value.validate(params)
+    }
 }
 
 // ---------------------------------------------------------------------------------------
@@ -440,17 +529,7 @@ impl EncInt {
                 return Err(PyZeroDivisionError::new_err("division by zero"));
             }
         }
-        let r = self.binary(py, arg, swap, move |_, b, x, y| {
-            let w = x.len().max(y.len()) + 2;
-            let xs = signed_digits_to_bits(b, &x.digits, w);
-            let ys = signed_digits_to_bits(b, &y.digits, w);
-            let out = bit_stage(b, &[xs, ys], |bb, ws| {
-                vec![word_op(bb, op, true, &ws[0], &ws[1])]
-            });
-            SInt {
-                digits: bits_to_signed_digits(b, &out[0], true),
-            }
-        });
+        let r = self.binary(py, arg, swap, move |_, b, x, y| exact_bitwise(b, op, x, y));
         Ok(Py::new(py, r?)?.into_any())
     }
 
@@ -469,25 +548,7 @@ impl EncInt {
                 "{n} digits shifted by {k} exceed the {MAX_DIGITS} allowed"
             )));
         }
-        let r = self.unary(py, move |ar, b, x| {
-            if left {
-                let mut y = x.clone();
-                let mut left_over = k;
-                while left_over > 0 {
-                    let s = left_over.min(62);
-                    y = ar.scalar_mul(b, &y, 1i64 << s);
-                    left_over -= s;
-                }
-                y
-            } else {
-                let w = x.len() + 1;
-                let xs = signed_digits_to_bits(b, &x.digits, w);
-                let out = bit_stage(b, &[xs], |bb, ws| vec![ops::sar(bb, &ws[0], k.min(w))]);
-                SInt {
-                    digits: bits_to_signed_digits(b, &out[0], true),
-                }
-            }
-        })?;
+        let r = self.unary(py, move |ar, b, x| exact_shift(ar, b, x, k, left))?;
         Ok(Py::new(py, r)?.into_any())
     }
 }
@@ -996,26 +1057,52 @@ impl EncBits {
         self.val.is_clear()
     }
 
-    /// The bit ciphertexts in a checked envelope (kind Ciphertext; the signedness is not
-    /// part of it: pass it to `from_bytes`).
+    /// The bits and their signedness in a checked envelope (kind Ciphertext).
     fn to_bytes<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
         match &self.val {
-            Val::Enc(x) => Ok(PyBytes::new(
-                py,
-                &x.to_bytes(&DEFAULT_PARAMETERS).map_err(to_py)?,
-            )),
+            Val::Enc(x) => {
+                let payload = BitsPayload {
+                    tag: BITS_TAG,
+                    signed: self.signed,
+                    value: x.clone(),
+                };
+                let bytes = envelope::seal(Kind::Ciphertext, DEFAULT_PARAMETERS.id(), &payload)
+                    .map_err(envelope_err)?;
+                Ok(PyBytes::new(py, &bytes))
+            }
             Val::Clear(_) => Err(invalid("a clear-mode value has no envelope")),
         }
     }
 
-    /// Reads bits written by `to_bytes`.
+    /// Reads bits written by `to_bytes` (their signedness is in the envelope; `signed`, if
+    /// given, must agree with it). Bytes of an `EncInt` envelope (what `to_bytes` wrote
+    /// before the flag was kept) are read as bits of signedness `signed` (default
+    /// unsigned).
     #[staticmethod]
-    #[pyo3(signature = (data, signed = false))]
-    fn from_bytes(py: Python<'_>, data: Vec<u8>, signed: bool) -> PyResult<EncBits> {
-        let x = detached(py, || {
-            RInt::from_bytes(&data, &DEFAULT_PARAMETERS).map_err(to_py)
+    #[pyo3(signature = (data, signed = None))]
+    fn from_bytes(py: Python<'_>, data: Vec<u8>, signed: Option<bool>) -> PyResult<EncBits> {
+        let id = DEFAULT_PARAMETERS.id();
+        let opened = detached(py, || {
+            match envelope::open::<BitsPayload>(&data, Kind::Ciphertext, id) {
+                Ok(p) => Ok((p.value, Some(p.signed))),
+                Err(new_format) => match RInt::from_bytes(&data, &DEFAULT_PARAMETERS) {
+                    Ok(x) => Ok((x, None)),
+                    Err(_) => Err(envelope_err(new_format)),
+                },
+            }
         })?;
+        let (x, stored) = opened;
         check_width(x.len(), MAX_DIGITS)?;
+        let signed = match (stored, signed) {
+            (Some(s), Some(given)) if s != given => {
+                return Err(invalid(format!(
+                    "the bytes hold {} bits, signed={given} was asked for",
+                    if s { "signed" } else { "unsigned" }
+                )))
+            }
+            (Some(s), _) => s,
+            (None, given) => given.unwrap_or(false),
+        };
         Ok(EncBits {
             val: Val::Enc(x),
             signed,
@@ -1267,8 +1354,11 @@ impl ClientKey {
                 u
             });
         }
+        if let Ok(x) = value.downcast::<crate::typed::EncTyped>() {
+            return self.decrypt_typed_impl(py, x.get());
+        }
         Err(PyTypeError::new_err(format!(
-            "decrypt takes an EncInt or EncBits, not {}",
+            "decrypt takes an EncInt, EncBits or EncTyped, not {}",
             value.get_type().name()?
         )))
     }
@@ -1283,6 +1373,20 @@ fn select(
     a: &Bound<'_, PyAny>,
     b: &Bound<'_, PyAny>,
 ) -> PyResult<PyObject> {
+    if let Ok(c) = cond.downcast::<crate::typed::EncTyped>() {
+        return crate::typed::select(py, c.get(), a, b);
+    }
+    if let Ok(c) = cond.downcast::<crate::fv_bits::FvWord>() {
+        let (Ok(x), Ok(y)) = (
+            a.downcast::<crate::fv_bits::FvWord>(),
+            b.downcast::<crate::fv_bits::FvWord>(),
+        ) else {
+            return Err(PyTypeError::new_err(
+                "select with an FvWord condition needs FvWord operands",
+            ));
+        };
+        return crate::fv_bits::select(py, c.get(), x.get(), y.get());
+    }
     if let Ok(c) = cond.downcast::<EncBits>() {
         let c = c.get();
         if c.val.len() != 1 {

@@ -30,7 +30,7 @@ pub fn current_server() -> PyResult<Arc<Server>> {
 }
 
 /// Reads a whole file, refusing one longer than the envelope limit of `kind`.
-fn read_bounded(path: &str, kind: Kind) -> PyResult<Vec<u8>> {
+pub(crate) fn read_bounded(path: &str, kind: Kind) -> PyResult<Vec<u8>> {
     let f = std::fs::File::open(path)?;
     let limit = envelope::max_len(kind);
     let mut bytes = Vec::new();
@@ -45,7 +45,7 @@ fn read_bounded(path: &str, kind: Kind) -> PyResult<Vec<u8>> {
 
 /// Writes `bytes` to a new file (mode 0600 for secrets); an existing file is replaced only
 /// with `overwrite`.
-fn write_new(path: &str, bytes: &[u8], overwrite: bool, secret: bool) -> PyResult<()> {
+pub(crate) fn write_new(path: &str, bytes: &[u8], overwrite: bool, secret: bool) -> PyResult<()> {
     let mut o = std::fs::OpenOptions::new();
     o.write(true);
     if overwrite {
@@ -103,8 +103,11 @@ impl ClientKey {
     /// `encint.PARAMETERS`; a few seconds, GIL released).
     #[staticmethod]
     fn generate(py: Python<'_>) -> PyResult<ClientKey> {
-        let (client, server) =
-            detached(py, || Ok(encint::ClientKey::generate(&DEFAULT_PARAMETERS)))?;
+        let (client, server) = crate::progress::steps(py, "generating keys", 1, |_| {
+            Ok(encint::ClientKey::generate(&DEFAULT_PARAMETERS))
+        })?
+        .pop()
+        .expect("one step");
         Ok(ClientKey {
             key: Some(client),
             server: Mutex::new(Some(server)),
@@ -219,8 +222,22 @@ impl ClientKey {
         self.encrypt_bits_impl(py, value, width, signed)
     }
 
-    /// Decrypts an `EncInt` or `EncBits` to a Python int. Raises `KeyMismatchError` for a
-    /// value of another key, `DecryptionError` for a corrupted one.
+    /// Encrypts a Python int as an `EncTyped` of `bits` bits (1..=128), unsigned
+    /// (`0 <= value < 2**bits`) or two's complement (`signed=True`), like TFHE-rs'
+    /// `FheUint8::encrypt` / `FheInt16::encrypt`.
+    #[pyo3(signature = (value, bits, signed = false))]
+    fn encrypt_typed(
+        &self,
+        py: Python<'_>,
+        value: BigInt,
+        bits: usize,
+        signed: bool,
+    ) -> PyResult<crate::typed::EncTyped> {
+        self.encrypt_typed_impl(py, value, bits, signed)
+    }
+
+    /// Decrypts an `EncInt`, `EncBits` or `EncTyped` to a Python int. Raises
+    /// `KeyMismatchError` for a value of another key, `DecryptionError` for a corrupted one.
     fn decrypt(&self, py: Python<'_>, value: &Bound<'_, PyAny>) -> PyResult<BigInt> {
         self.decrypt_impl(py, value)
     }

@@ -1,13 +1,15 @@
 //! Python bindings of encint (the `encint` Python package, built by maturin from
 //! `crates/py/pyproject.toml`). The Python-facing documentation is in the docstrings and
-//! in `python/encint/__init__.pyi`; this crate only adapts the library APIs:
+//! in `python/encint/_encint.pyi`; this crate only adapts the library APIs:
 //!
 //! - keys ([`keys`]): client and server keys, their checked envelopes, files, pickling;
 //! - integers ([`int`]): exact `EncInt` (signed binary digits) and wrapping `EncBits`,
 //!   whose operators build one circuit each and run it with the server key set by
 //!   `set_server_key` (encrypted) or with the clear executor (clear mode);
-//! - traced evaluation and costs ([`trace`]), the byte processor ([`processor`]) and FV
-//!   batches ([`fv`]).
+//! - typed integers ([`typed`]: TFHE-rs' `FheUint`/`FheInt` semantics);
+//! - traced evaluation and costs ([`trace`]), the byte processor ([`processor`]), FV
+//!   batches ([`fv`]) and bit-sliced FV integers ([`fv_bits`]);
+//! - progress bars of long operations ([`progress`]).
 //!
 //! Every library error becomes an exception of the `encint.Error` hierarchy; every call
 //! into the library runs under `catch_unwind`, so no Rust panic reaches Python.
@@ -19,10 +21,13 @@ use pyo3::exceptions::{PyException, PyValueError};
 use pyo3::prelude::*;
 
 pub mod fv;
+pub mod fv_bits;
 pub mod int;
 pub mod keys;
 pub mod processor;
+pub mod progress;
 pub mod trace;
+pub mod typed;
 
 create_exception!(
     encint,
@@ -184,6 +189,9 @@ fn _encint(m: &Bound<'_, PyModule>) -> PyResult<()> {
     trace::register(m)?;
     processor::register(m)?;
     fv::register(m)?;
+    fv_bits::register(m)?;
+    progress::register(m)?;
+    typed::register(m)?;
     m.add("PARAMETERS", encint::DEFAULT_PARAMETERS.id())?;
     m.add("MAX_DIGITS", encint::MAX_DIGITS)?;
     Ok(())

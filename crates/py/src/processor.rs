@@ -4,6 +4,7 @@
 //! (an array); outputs come back the same way.
 
 use std::collections::HashMap;
+use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
 use encint::processor::{
@@ -11,18 +12,22 @@ use encint::processor::{
 };
 use encint::DEFAULT_PARAMETERS;
 use encint_isa::vm::Datum;
+use encint_tfhe::envelope::Kind;
 use encint_tfhe::{PackedNibbles, SeededNibbles};
-use pyo3::exceptions::PyTypeError;
+use pyo3::exceptions::{PyFileExistsError, PyTypeError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyFloat, PyList};
 
 use crate::int::cost_dict;
-use crate::keys::ClientKey;
+use crate::keys::{read_bounded, write_new, ClientKey};
+use crate::progress::{self, Progress};
 use crate::{detached, envelope_err, invalid, to_py};
+use encint::tree_exec::TreeBackend;
 
 /// The server-side keys of the byte processor (digit server key, tree key, packing key;
 /// a few hundred MB). Made with `ProcessorKeys.generate()`, which also returns the
-/// client key.
+/// client key; saved and loaded as checked envelopes: `to_bytes`/`from_bytes` (three
+/// byte strings), `save`/`load` (a directory of three files, the CLI's layout), pickling.
 #[pyclass(module = "encint._encint", frozen)]
 pub struct ProcessorKeys {
     keys: RKeys,
@@ -33,7 +38,11 @@ impl ProcessorKeys {
     /// Generates `(client_key, processor_keys)` (several seconds, GIL released).
     #[staticmethod]
     fn generate(py: Python<'_>) -> PyResult<(ClientKey, ProcessorKeys)> {
-        let (client, keys) = detached(py, || Ok(RKeys::generate(&DEFAULT_PARAMETERS)))?;
+        let (client, keys) = progress::steps(py, "generating keys", 1, |_| {
+            Ok(RKeys::generate(&DEFAULT_PARAMETERS))
+        })?
+        .pop()
+        .expect("one step");
         let ck = ClientKey::from_parts(client, Some(keys.server.clone()));
         Ok((ck, ProcessorKeys { keys }))
     }
@@ -72,6 +81,42 @@ impl ProcessorKeys {
         Ok(ProcessorKeys { keys })
     }
 
+    /// Saves the three keys as checked envelopes in `directory` (created if missing):
+    /// `server.key`, `tree.key` and `packing.key`, the files `encint asm keygen` writes
+    /// and `encint asm run --server-key DIR` reads. Existing files are kept (raising
+    /// `FileExistsError` before anything is written) unless `overwrite=True`.
+    #[pyo3(signature = (directory, overwrite = false))]
+    fn save(&self, py: Python<'_>, directory: PathBuf, overwrite: bool) -> PyResult<()> {
+        let paths = key_paths(&directory)?;
+        if !overwrite {
+            if let Some(p) = paths.iter().find(|p| Path::new(p).exists()) {
+                return Err(PyFileExistsError::new_err(format!(
+                    "{p} exists (pass overwrite=True to replace it)"
+                )));
+            }
+        }
+        std::fs::create_dir_all(&directory)?;
+        let s = detached(py, || self.keys.seal().map_err(to_py))?;
+        for (path, bytes) in paths.iter().zip([&s.server, &s.tree, &s.packing]) {
+            write_new(path, bytes, overwrite, false)?;
+        }
+        Ok(())
+    }
+
+    /// Loads keys saved by `save` (or by `encint asm keygen`) from `directory`: every
+    /// envelope checked (kind, version, parameters, sizes), the three key sets matched.
+    #[staticmethod]
+    fn load(py: Python<'_>, directory: PathBuf) -> PyResult<ProcessorKeys> {
+        let [s, t, p] = key_paths(&directory)?;
+        let sealed = SealedProcessorKeys {
+            server: read_bounded(&s, Kind::ServerKey)?,
+            tree: read_bounded(&t, Kind::ServerKey)?,
+            packing: read_bounded(&p, Kind::ServerKey)?,
+        };
+        let keys = detached(py, || RKeys::open(&sealed).map_err(to_py))?;
+        Ok(ProcessorKeys { keys })
+    }
+
     fn __reduce__(&self, py: Python<'_>) -> PyResult<(PyObject, (PyObject, PyObject, PyObject))> {
         let (a, b, c) = self.to_bytes(py)?;
         Ok((
@@ -85,6 +130,20 @@ impl ProcessorKeys {
             ),
         ))
     }
+}
+
+/// The key files of a processor key directory (the CLI's names).
+fn key_paths(directory: &Path) -> PyResult<[String; 3]> {
+    let mut out = Vec::with_capacity(3);
+    for name in ["server.key", "tree.key", "packing.key"] {
+        let p = directory.join(name);
+        out.push(
+            p.to_str()
+                .ok_or_else(|| invalid(format!("{} is not valid UTF-8", p.display())))?
+                .to_string(),
+        );
+    }
+    Ok(out.try_into().expect("three paths"))
 }
 
 /// An assembled byte-processor program (the format of `examples/*.asm`).
@@ -229,7 +288,15 @@ impl Program {
         let down = detached(py, || {
             let up = SeededNibbles::from_bytes(&uplink).map_err(envelope_err)?;
             let _g = self.lock.lock().unwrap_or_else(|p| p.into_inner());
-            self.program.run(&keys.keys, &up).map_err(to_py)
+            let progress = Progress::new(
+                TreeBackend {
+                    server: &keys.keys.server,
+                    tree: &keys.keys.tree,
+                },
+                "processor",
+            );
+            let result = self.program.run_on(&progress, &keys.keys, &up);
+            progress.finish(result, to_py)
         })?;
         Ok(PyBytes::new(py, &down.to_bytes()))
     }

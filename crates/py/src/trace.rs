@@ -9,11 +9,13 @@ use encint::Op;
 use encint_arith::{Arith, SInt};
 use encint_core::circuit::Builder;
 use num_bigint::BigInt;
-use pyo3::exceptions::PyTypeError;
+use pyo3::exceptions::{PyTypeError, PyValueError, PyZeroDivisionError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-use crate::int::{const_sint, cost_dict, finish, run, EncInt, Val};
+use crate::int::{
+    const_sint, cost_dict, exact_bitwise, exact_shift, finish, run_named, BitOp, EncInt, Val,
+};
 use crate::{detached, invalid};
 
 /// One recorded operation's operand: an earlier node or a constant.
@@ -29,6 +31,10 @@ enum TOp {
     Op(Op),
     /// `b + c·(a - b)`
     Select,
+    /// `// % & | ^` (Python semantics, exact, like `EncInt`'s operators)
+    Bit(BitOp),
+    /// `x << k` (left) or `x >> k`
+    Shift(usize, bool),
 }
 
 #[derive(Default, Debug)]
@@ -56,6 +62,8 @@ impl TapeInner {
                     let p = ar.mul(b, &xs[0], &d);
                     ar.add(b, &xs[2], &p)
                 }
+                TOp::Bit(op) => exact_bitwise(b, *op, &xs[0], &xs[1]),
+                TOp::Shift(k, left) => exact_shift(ar, b, &xs[0], *k, *left),
             };
             nodes.push(r);
         }
@@ -69,9 +77,9 @@ pub struct Tape {
     inner: Mutex<TapeInner>,
 }
 
-/// A stand-in for an `EncInt` while a function is traced: supports `+ - * -x abs()`,
-/// comparisons, `min`, `max`, `square`, `sign` and `encint.select`, with Python int
-/// operands.
+/// A stand-in for an `EncInt` while a function is traced: supports `+ - * // % & | ^ ~
+/// -x abs()`, `<< k` and `>> k` (a Python int `k`), comparisons, `min`, `max`, `square`,
+/// `sign` and `encint.select`, with Python int operands (exact, like `EncInt`).
 #[pyclass(module = "encint._encint", frozen)]
 pub struct Traced {
     tape: Py<Tape>,
@@ -128,6 +136,50 @@ impl Traced {
     fn un(&self, py: Python<'_>, op: Op) -> PyResult<PyObject> {
         record(py, &self.tape, TOp::Op(op), vec![TArg::Node(self.node)])
     }
+    fn bit(
+        &self,
+        py: Python<'_>,
+        o: &Bound<'_, PyAny>,
+        op: BitOp,
+        swap: bool,
+    ) -> PyResult<PyObject> {
+        let Some(arg) = targ(&self.tape, o)? else {
+            return Ok(py.NotImplemented());
+        };
+        if let (BitOp::FloorDiv | BitOp::Mod, false, TArg::Const(k)) = (op, swap, &arg) {
+            if k.sign() == num_bigint::Sign::NoSign {
+                return Err(PyZeroDivisionError::new_err("division by zero"));
+            }
+        }
+        let me = TArg::Node(self.node);
+        let args = if swap { vec![arg, me] } else { vec![me, arg] };
+        record(py, &self.tape, TOp::Bit(op), args)
+    }
+    fn shift(&self, py: Python<'_>, o: &Bound<'_, PyAny>, left: bool) -> PyResult<PyObject> {
+        if o.is_instance_of::<Traced>() {
+            return Err(PyTypeError::new_err(
+                "a shift amount must be a Python int (not a traced value)",
+            ));
+        }
+        let Ok(k) = o.extract::<BigInt>() else {
+            return Ok(py.NotImplemented());
+        };
+        let k = usize::try_from(&k)
+            .ok()
+            .filter(|&k| k <= encint::MAX_DIGITS)
+            .ok_or_else(|| {
+                PyValueError::new_err(format!(
+                    "shift amount {k} outside 0..={}",
+                    encint::MAX_DIGITS
+                ))
+            })?;
+        record(
+            py,
+            &self.tape,
+            TOp::Shift(k, left),
+            vec![TArg::Node(self.node)],
+        )
+    }
 }
 
 #[pymethods]
@@ -157,6 +209,54 @@ impl Traced {
     }
     fn __neg__(&self, py: Python<'_>) -> PyResult<PyObject> {
         self.un(py, Op::Neg)
+    }
+    fn __pos__(slf: Py<Self>) -> Py<Self> {
+        slf
+    }
+    fn __floordiv__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+        self.bit(py, o, BitOp::FloorDiv, false)
+    }
+    fn __rfloordiv__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+        self.bit(py, o, BitOp::FloorDiv, true)
+    }
+    fn __mod__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+        self.bit(py, o, BitOp::Mod, false)
+    }
+    fn __rmod__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+        self.bit(py, o, BitOp::Mod, true)
+    }
+    fn __and__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+        self.bit(py, o, BitOp::And, false)
+    }
+    fn __rand__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+        self.bit(py, o, BitOp::And, true)
+    }
+    fn __or__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+        self.bit(py, o, BitOp::Or, false)
+    }
+    fn __ror__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+        self.bit(py, o, BitOp::Or, true)
+    }
+    fn __xor__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+        self.bit(py, o, BitOp::Xor, false)
+    }
+    fn __rxor__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+        self.bit(py, o, BitOp::Xor, true)
+    }
+    /// `~x = -x - 1`.
+    fn __invert__(&self, py: Python<'_>) -> PyResult<PyObject> {
+        record(
+            py,
+            &self.tape,
+            TOp::Op(Op::Sub),
+            vec![TArg::Const(BigInt::from(-1)), TArg::Node(self.node)],
+        )
+    }
+    fn __lshift__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+        self.shift(py, o, true)
+    }
+    fn __rshift__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+        self.shift(py, o, false)
     }
     fn __abs__(&self, py: Python<'_>) -> PyResult<PyObject> {
         self.un(py, Op::Abs)
@@ -281,7 +381,7 @@ impl Tape {
         }
         let vals: Vec<&Val> = args.iter().map(|a| &a.val).collect();
         let tape_ref: &TapeInner = &inner;
-        let (out, _) = run(py, &vals, move |ar, b, ins| {
+        let (out, _) = run_named(py, "trace", &vals, move |ar, b, ins| {
             let all = tape_ref.replay(ar, b, ins);
             nodes.iter().map(|&i| all[i].clone()).collect()
         })?;

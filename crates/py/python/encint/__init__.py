@@ -14,10 +14,16 @@ Types:
   comparisons returning encrypted 0/1, ``select``/``min``/``max``;
 - ``EncBits``: fixed-width integers (unsigned or two's complement) that wrap like
   machine integers;
+- ``EncTyped``: the typed integers of TFHE-rs (``FheUint8``, ``FheInt16``, ...):
+  wrapping, Rust's division semantics, shifts, rotations, casts, each operation planned
+  (digit or bit algorithm) for its operands;
 - ``trace(fn, *args)`` runs a whole function as one circuit; ``cost(fn, widths)``
   gives its cost before any key exists;
 - ``Program``/``ProcessorKeys``: the encrypted byte processor;
-- ``FvKeys``/``FvBatch``: FV batches of NumPy arrays.
+- ``FvKeys``/``FvBatch``: FV batches of NumPy arrays;
+- ``FvBitsKeys``/``FvWord``: bit-sliced integers on FV (one operation on thousands of
+  integers at once);
+- ``set_progress``: progress bars (tqdm, when installed) for long operations.
 
 ``ClientKey.clear()`` is the clear mode: the same circuits evaluated on plain digits
 (no security), for tests, prototypes and wide sweeps.
@@ -37,10 +43,13 @@ from ._encint import (  # noqa: F401
     DecryptionError,
     EncBits,
     EncInt,
+    EncTyped,
     Error,
     FormatError,
     FvBatch,
+    FvBitsKeys,
     FvError,
+    FvWord,
     BackendError,
     InvalidInputError,
     KeyMismatchError,
@@ -57,11 +66,12 @@ from ._encint import (  # noqa: F401
     set_threads,
 )
 from .fv import FvKeys  # noqa: F401
+from ._progress import set_progress  # noqa: F401
 
 __all__ = [
-    "MAX_DIGITS", "PARAMETERS", "ClientKey", "ServerKey", "EncInt", "EncBits", "Traced",
-    "Program", "ProcessorKeys", "FvKeys", "FvBatch", "set_server_key", "set_threads",
-    "select", "min", "max", "trace", "cost",
+    "MAX_DIGITS", "PARAMETERS", "ClientKey", "ServerKey", "EncInt", "EncBits", "EncTyped", "Traced",
+    "Program", "ProcessorKeys", "FvKeys", "FvBatch", "FvBitsKeys", "FvWord", "set_server_key", "set_threads",
+    "select", "min", "max", "trace", "cost", "set_progress",
     "Error", "InvalidInputError", "NoiseBudgetError", "FormatError", "KeyRoleError",
     "KeyMismatchError", "DecryptionError", "LimitError", "NoServerKeyError",
     "ProgramError", "FvError", "BackendError",
@@ -73,8 +83,9 @@ _min, _max = min, max
 def select(cond, a, b):
     """``a if cond else b`` without revealing ``cond`` (an encrypted 0 or 1).
 
-    ``cond`` is an ``EncInt`` (e.g. ``x < y``) or a 1-bit ``EncBits``; ``a`` and ``b``
-    are values of the same type or Python ints. Works on traced values too.
+    ``cond`` is an ``EncInt`` (e.g. ``x < y``), a 1-bit ``EncBits``, an ``EncTyped``
+    (odd: ``a``) or a 1-bit ``FvWord`` (slot by slot); ``a`` and ``b`` are values of the
+    same type or Python ints (not for ``FvWord``). Works on traced values too.
     """
     if isinstance(cond, Traced):
         return _encint._traced_select(cond, a, b)
@@ -83,18 +94,18 @@ def select(cond, a, b):
 
 def min(a, b):  # noqa: A001 - mirrors the builtin for encrypted values
     """``min(a, b)`` of two encrypted values (or one encrypted value and an int)."""
-    if isinstance(a, (EncInt, EncBits, Traced)):
+    if isinstance(a, (EncInt, EncBits, EncTyped, Traced)):
         return a.min(b)
-    if isinstance(b, (EncInt, EncBits, Traced)):
+    if isinstance(b, (EncInt, EncBits, EncTyped, Traced)):
         return b.min(a)
     return _min(a, b)
 
 
 def max(a, b):  # noqa: A001 - mirrors the builtin for encrypted values
     """``max(a, b)`` of two encrypted values (or one encrypted value and an int)."""
-    if isinstance(a, (EncInt, EncBits, Traced)):
+    if isinstance(a, (EncInt, EncBits, EncTyped, Traced)):
         return a.max(b)
-    if isinstance(b, (EncInt, EncBits, Traced)):
+    if isinstance(b, (EncInt, EncBits, EncTyped, Traced)):
         return b.max(a)
     return _max(a, b)
 
@@ -111,9 +122,13 @@ def trace(fn, *args):
     """Runs ``fn(*args)`` as ONE circuit: independent operations share bootstrap batches.
 
     ``fn`` receives stand-ins (``Traced``) for the ``EncInt`` arguments and returns one
-    of them or a tuple/list; it may use ``+ - *``, unary ``-``, ``abs``, comparisons,
+    of them or a tuple/list; it may use ``+ - * // % & | ^ ~``, unary ``-``, ``abs``,
+    ``<< k`` and ``>> k`` (``k`` a Python int), comparisons,
     ``encint.min``/``max``/``select``, ``.square()``, ``.sign()`` and Python ints, but no
-    ``if`` on encrypted values. Returns an ``EncInt`` or a tuple of them.
+    ``if`` on encrypted values. The operators are exact with Python's semantics, like
+    ``EncInt``'s (``//`` and ``%`` floor; ``x // 0`` by an encrypted zero gives the
+    boolean layer's value instead of raising). Returns an ``EncInt`` or a tuple of them.
+    A large circuit shows a progress bar (see ``set_progress``).
     """
     for a in args:
         if not isinstance(a, EncInt):

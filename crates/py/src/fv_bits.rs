@@ -1,0 +1,368 @@
+//! Bit-sliced integers on FV (`encint::fv_bits`, seed 003): `FvBitsKeys` encrypts a list
+//! of up to `slots` integers of one width as an `FvWord` (ciphertext `i` holds bit `i` of
+//! every integer), and `FvWord` operators run boolean circuits on all slots at once.
+//! Each operator is one circuit run by the server key (`FvBitsServerKey::eval`); the
+//! keys' parameter set bounds the multiplicative depth a chain of operations may use
+//! (`NoiseBudgetError` before any product when a circuit would exceed it).
+
+use std::sync::Arc;
+
+use encint::fv_bits::{FvBitSet, FvBitsClientKey, FvBitsError, FvBitsServerKey, FvWord as RWord};
+use encint_arith::bits::{self as ops, leveled, leveled::Adder, Word};
+use encint_core::bits::BitBuilder;
+use num_bigint::BigInt;
+use pyo3::prelude::*;
+
+use crate::{detached, invalid, FvError, KeyMismatchError, NoiseBudgetError};
+
+fn fv_bits_err(e: FvBitsError) -> PyErr {
+    let msg = e.to_string();
+    match e {
+        FvBitsError::DepthTooLarge { .. } | FvBitsError::DepthExceedsKeys { .. } => {
+            NoiseBudgetError::new_err(msg)
+        }
+        FvBitsError::WrongKeySet { .. } => KeyMismatchError::new_err(msg),
+        FvBitsError::InvalidInput(_) => invalid(msg),
+        _ => FvError::new_err(msg),
+    }
+}
+
+/// Keys of bit-sliced FV integers (secret: keep them on the client side). `set` names
+/// a 128-bit parameter set: `"128-8192"` (default; usable depth 4), `"128-16384"` (11)
+/// or `"128-32768"` (25): the depth bounds how many dependent operations a value can go
+/// through (an 8-bit addition uses about 5 levels, a product more).
+#[pyclass(module = "encint._encint", frozen)]
+pub struct FvBitsKeys {
+    client: FvBitsClientKey,
+    server: Arc<FvBitsServerKey>,
+}
+
+/// A vector of up to `slots` encrypted integers of one width (1..=64 bits), unsigned or
+/// two's complement, bit-sliced on FV. Operators (slot-wise, wrapping): `+ - * & | ^`,
+/// `// %` (unsigned words only), comparisons `< <= > >= == !=` (a 1-bit unsigned word of
+/// 0/1 per slot) and `select(cond, a, b)`; operands are `FvWord`s of the same keys,
+/// width, signedness and length.
+#[pyclass(module = "encint._encint", frozen)]
+pub struct FvWord {
+    word: RWord,
+    server: Arc<FvBitsServerKey>,
+}
+
+#[pymethods]
+impl FvBitsKeys {
+    #[new]
+    #[pyo3(signature = (set = "128-8192"))]
+    fn new(py: Python<'_>, set: &str) -> PyResult<FvBitsKeys> {
+        let set = FvBitSet::by_name(set).map_err(fv_bits_err)?;
+        let (client, server) = crate::progress::steps(py, "generating FV keys", 1, |_| {
+            FvBitsClientKey::generate(&set).map_err(fv_bits_err)
+        })?
+        .pop()
+        .expect("one step");
+        Ok(FvBitsKeys {
+            client,
+            server: Arc::new(server),
+        })
+    }
+
+    /// Slots per word (the ring degree).
+    #[getter]
+    fn slots(&self) -> usize {
+        self.client.set().slots()
+    }
+
+    /// The parameter set's name.
+    #[getter]
+    fn set(&self) -> String {
+        self.client.set().name().to_string()
+    }
+
+    /// Multiplicative depth a value may use in all (fresh encryptions use none).
+    #[getter]
+    fn usable_depth(&self) -> u32 {
+        self.client.set().usable_depth
+    }
+
+    /// Encrypts 1..=`slots` Python ints as one word of `width` bits (1..=64), unsigned
+    /// (`0 <= v < 2**width`) or two's complement (`signed=True`).
+    #[pyo3(signature = (values, width, signed = false))]
+    fn encrypt(
+        &self,
+        py: Python<'_>,
+        values: Vec<BigInt>,
+        width: usize,
+        signed: bool,
+    ) -> PyResult<FvWord> {
+        let raw: Vec<u64> = values
+            .iter()
+            .map(|v| {
+                if signed {
+                    i64::try_from(v).map(|s| s as u64)
+                } else {
+                    u64::try_from(v)
+                }
+                .map_err(|_| {
+                    invalid(format!(
+                        "{v} does not fit {width} {} bits",
+                        if signed { "signed" } else { "unsigned" }
+                    ))
+                })
+            })
+            .collect::<PyResult<_>>()?;
+        let word = detached(py, || {
+            self.client
+                .encrypt(&raw, width, signed)
+                .map_err(fv_bits_err)
+        })?;
+        Ok(FvWord {
+            word,
+            server: self.server.clone(),
+        })
+    }
+
+    /// Decrypts a word to a list of Python ints (two's complement read for signed words).
+    fn decrypt(&self, py: Python<'_>, word: &FvWord) -> PyResult<Vec<i128>> {
+        let w = &word.word;
+        detached(py, || {
+            if w.is_signed() {
+                self.client
+                    .decrypt_signed(w)
+                    .map(|v| v.into_iter().map(i128::from).collect())
+            } else {
+                self.client
+                    .decrypt(w)
+                    .map(|v| v.into_iter().map(i128::from).collect())
+            }
+            .map_err(fv_bits_err)
+        })
+    }
+
+    /// The smallest noise budget (bits) left in a word's ciphertexts (a diagnosis tool:
+    /// it needs the secret key; 0 means the word no longer decrypts).
+    fn noise_budget(&self, py: Python<'_>, word: &FvWord) -> PyResult<f64> {
+        detached(py, || {
+            self.client.noise_budget(&word.word).map_err(fv_bits_err)
+        })
+    }
+
+    fn __repr__(&self) -> String {
+        format!("FvBitsKeys(set={})", self.set())
+    }
+}
+
+/// A word-level comparison.
+#[derive(Clone, Copy)]
+enum Cmp {
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    Eq,
+    Ne,
+}
+
+impl FvWord {
+    /// Runs `f` on `self` and `other` (same keys, width, signedness) as one circuit;
+    /// `signed` is the result's signedness (`None`: the operands').
+    fn binary(
+        &self,
+        py: Python<'_>,
+        other: &Bound<'_, PyAny>,
+        signed: Option<bool>,
+        f: impl FnOnce(&mut BitBuilder, &Word, &Word) -> Word + Send,
+    ) -> PyResult<PyObject> {
+        let Ok(o) = other.downcast::<FvWord>() else {
+            return Ok(py.NotImplemented());
+        };
+        let (a, b) = (&self.word, &o.get().word);
+        if a.width() != b.width() || a.is_signed() != b.is_signed() {
+            return Err(invalid(format!(
+                "operands differ: {} vs {}",
+                self.describe(),
+                o.get().describe()
+            )));
+        }
+        let s = signed.unwrap_or(a.is_signed());
+        let server = &self.server;
+        let mut out = detached(py, || {
+            server
+                .eval(&[a, b], |bb, w| vec![(f(bb, &w[0], &w[1]), s)])
+                .map(|r| r.0)
+                .map_err(fv_bits_err)
+        })?;
+        let word = out.pop().ok_or_else(|| invalid("no result"))?;
+        Ok(Py::new(
+            py,
+            FvWord {
+                word,
+                server: self.server.clone(),
+            },
+        )?
+        .into_any())
+    }
+
+    fn compare(&self, py: Python<'_>, other: &Bound<'_, PyAny>, c: Cmp) -> PyResult<PyObject> {
+        let signed = self.word.is_signed();
+        self.binary(py, other, Some(false), move |bb, x, y| {
+            let lt = |bb: &mut BitBuilder, p: &Word, q: &Word| {
+                if signed {
+                    leveled::lt_signed(bb, p, q)
+                } else {
+                    leveled::lt_unsigned(bb, p, q)
+                }
+            };
+            let bit = match c {
+                Cmp::Lt => lt(bb, x, y),
+                Cmp::Gt => lt(bb, y, x),
+                Cmp::Le => {
+                    let g = lt(bb, y, x);
+                    bb.not(g)
+                }
+                Cmp::Ge => {
+                    let l = lt(bb, x, y);
+                    bb.not(l)
+                }
+                Cmp::Eq => leveled::eq(bb, x, y),
+                Cmp::Ne => {
+                    let e = leveled::eq(bb, x, y);
+                    bb.not(e)
+                }
+            };
+            Word { bits: vec![bit] }
+        })
+    }
+
+    fn division(&self, py: Python<'_>, other: &Bound<'_, PyAny>, rem: bool) -> PyResult<PyObject> {
+        if self.word.is_signed() {
+            return Err(invalid(
+                "division of signed words is not implemented on FV (unsigned only)",
+            ));
+        }
+        self.binary(py, other, None, move |bb, x, y| {
+            let (q, r) = leveled::div_rem_unsigned(bb, x, y);
+            if rem {
+                r
+            } else {
+                q
+            }
+        })
+    }
+
+    fn describe(&self) -> String {
+        format!(
+            "{} {}-bit integers ({})",
+            self.word.len(),
+            self.word.width(),
+            if self.word.is_signed() {
+                "signed"
+            } else {
+                "unsigned"
+            }
+        )
+    }
+}
+
+#[pymethods]
+impl FvWord {
+    /// Width in bits.
+    #[getter]
+    fn width(&self) -> usize {
+        self.word.width()
+    }
+    /// Whether the integers are two's complement.
+    #[getter]
+    fn signed(&self) -> bool {
+        self.word.is_signed()
+    }
+    /// Multiplicative depth used so far.
+    #[getter]
+    fn level(&self) -> u32 {
+        self.word.level()
+    }
+    /// Number of integers held.
+    fn __len__(&self) -> usize {
+        self.word.len()
+    }
+    fn __repr__(&self) -> String {
+        format!("FvWord(<{}, level {}>)", self.describe(), self.word.level())
+    }
+    fn __bool__(&self) -> PyResult<bool> {
+        Err(pyo3::exceptions::PyTypeError::new_err(
+            "an encrypted value has no truth value: decrypt it, or use encint.select",
+        ))
+    }
+
+    fn __add__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+        self.binary(py, o, None, |bb, x, y| {
+            leveled::add_sklansky(bb, x, y, None)
+        })
+    }
+    fn __sub__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+        self.binary(py, o, None, |bb, x, y| {
+            leveled::sub(bb, Adder::Sklansky, x, y)
+        })
+    }
+    fn __mul__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+        self.binary(py, o, None, |bb, x, y| {
+            leveled::mul(bb, Adder::Sklansky, x, y)
+        })
+    }
+    fn __floordiv__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+        self.division(py, o, false)
+    }
+    fn __mod__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+        self.division(py, o, true)
+    }
+    fn __and__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+        self.binary(py, o, None, ops::and)
+    }
+    fn __or__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+        self.binary(py, o, None, ops::or)
+    }
+    fn __xor__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+        self.binary(py, o, None, ops::xor)
+    }
+    fn __lt__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+        self.compare(py, o, Cmp::Lt)
+    }
+    fn __le__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+        self.compare(py, o, Cmp::Le)
+    }
+    fn __gt__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+        self.compare(py, o, Cmp::Gt)
+    }
+    fn __ge__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+        self.compare(py, o, Cmp::Ge)
+    }
+    fn __eq__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+        self.compare(py, o, Cmp::Eq)
+    }
+    fn __ne__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+        self.compare(py, o, Cmp::Ne)
+    }
+}
+
+/// `encint.select(cond, a, b)` for `FvWord`s: slot by slot, `a` where the 1-bit `cond`
+/// is 1, else `b`.
+pub(crate) fn select(py: Python<'_>, cond: &FvWord, a: &FvWord, b: &FvWord) -> PyResult<PyObject> {
+    let server = &cond.server;
+    let word = detached(py, || {
+        server
+            .select(&cond.word, &a.word, &b.word)
+            .map_err(fv_bits_err)
+    })?;
+    Ok(Py::new(
+        py,
+        FvWord {
+            word,
+            server: cond.server.clone(),
+        },
+    )?
+    .into_any())
+}
+
+pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<FvBitsKeys>()?;
+    m.add_class::<FvWord>()?;
+    Ok(())
+}
