@@ -54,11 +54,9 @@ impl FvBitsKeys {
     #[pyo3(signature = (set = "128-8192"))]
     fn new(py: Python<'_>, set: &str) -> PyResult<FvBitsKeys> {
         let set = FvBitSet::by_name(set).map_err(fv_bits_err)?;
-        let (client, server) = crate::progress::steps(py, "generating FV keys", 1, |_| {
+        let (client, server) = crate::progress::one_step(py, "generating FV keys", || {
             FvBitsClientKey::generate(&set).map_err(fv_bits_err)
-        })?
-        .pop()
-        .expect("one step");
+        })?;
         Ok(FvBitsKeys {
             client,
             server: Arc::new(server),

@@ -103,11 +103,9 @@ impl ClientKey {
     /// `encint.PARAMETERS`; a few seconds, GIL released).
     #[staticmethod]
     fn generate(py: Python<'_>) -> PyResult<ClientKey> {
-        let (client, server) = crate::progress::steps(py, "generating keys", 1, |_| {
+        let (client, server) = crate::progress::one_step(py, "generating keys", || {
             Ok(encint::ClientKey::generate(&DEFAULT_PARAMETERS))
-        })?
-        .pop()
-        .expect("one step");
+        })?;
         Ok(ClientKey {
             key: Some(client),
             server: Mutex::new(Some(server)),

@@ -38,11 +38,9 @@ impl ProcessorKeys {
     /// Generates `(client_key, processor_keys)` (several seconds, GIL released).
     #[staticmethod]
     fn generate(py: Python<'_>) -> PyResult<(ClientKey, ProcessorKeys)> {
-        let (client, keys) = progress::steps(py, "generating keys", 1, |_| {
+        let (client, keys) = progress::one_step(py, "generating keys", || {
             Ok(RKeys::generate(&DEFAULT_PARAMETERS))
-        })?
-        .pop()
-        .expect("one step");
+        })?;
         let ck = ClientKey::from_parts(client, Some(keys.server.clone()));
         Ok((ck, ProcessorKeys { keys }))
     }

@@ -172,6 +172,21 @@ impl<B: Backend> Backend for Progress<B> {
     }
 }
 
+/// [`steps`] with a single step: its result (a bar of one step, e.g. key generation).
+pub fn one_step<T: Send>(
+    py: Python<'_>,
+    description: &str,
+    f: impl FnOnce() -> PyResult<T> + Send,
+) -> PyResult<T> {
+    let mut f = Some(f);
+    let mut out = steps(py, description, 1, |_| match f.take() {
+        Some(f) => f(),
+        None => Err(crate::invalid("a one-step task ran twice")),
+    })?;
+    out.pop()
+        .ok_or_else(|| crate::invalid("a one-step task gave no result"))
+}
+
 /// A bar over `steps` steps for work that has no levels (key generation): `f(step)` runs
 /// each step without the GIL; the bar (if the hook gives one) advances after each step.
 pub fn steps<T: Send>(
