@@ -116,20 +116,58 @@ pub fn sum_products(
     budget: u64,
 ) -> Vec<NodeId> {
     let ncols = width.div_ceil(2);
+    let terms: Vec<Product> = pairs
+        .iter()
+        .map(|&(x, y)| Product {
+            x: blocks_of(b, x, ncols),
+            y: blocks_of(b, y, ncols),
+            square: std::ptr::eq(x, y),
+        })
+        .collect();
+    let addends: Vec<Vec<Digit>> = addends.iter().map(|z| blocks_of(b, z, ncols)).collect();
+    sum_digit_products(b, &terms, &addends, width, budget, Out::Bits)
+}
+
+/// One product of block vectors (a square when `square`: `x` twice).
+struct Product {
+    x: Vec<Digit>,
+    y: Vec<Digit>,
+    square: bool,
+}
+
+/// What [`reduce_columns`] gives: the result's bits, or its radix-4 blocks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Out {
+    Bits,
+    Blocks,
+}
+
+/// The low `width` bits of `Σ products + Σ addends` over block vectors, as bits or as
+/// blocks.
+fn sum_digit_products(
+    b: &mut Builder,
+    products: &[Product],
+    addends: &[Vec<Digit>],
+    width: usize,
+    budget: u64,
+    out: Out,
+) -> Vec<NodeId> {
+    let ncols = width.div_ceil(2);
     let mut cols: Vec<Vec<Digit>> = vec![Vec::new(); ncols];
     let mut offsets: Vec<i64> = vec![0; ncols];
     for z in addends {
-        for (c, d) in blocks_of(b, z, ncols).into_iter().enumerate() {
+        for (c, &d) in z.iter().take(ncols).enumerate() {
             push_digit(b, &mut cols[c], &mut offsets[c], d);
         }
     }
-    for &(x, y) in pairs {
-        if std::ptr::eq(x, y) {
-            square_into(b, x, &mut cols, &mut offsets, budget);
+    for p in products {
+        if p.square {
+            square_into(b, &p.x, &mut cols, &mut offsets, budget);
             continue;
         }
-        let mut a = blocks_of(b, x, ncols);
-        let mut c = blocks_of(b, y, ncols);
+        let (mut a, mut c) = (p.x.clone(), p.y.clone());
+        a.truncate(ncols);
+        c.truncate(ncols);
         // Refresh the side with fewer blocks; the other enters the selector linearly.
         if a.len() > c.len() {
             std::mem::swap(&mut a, &mut c);
@@ -146,7 +184,7 @@ pub fn sum_products(
             }
         }
     }
-    reduce_columns(b, cols, offsets, width, budget)
+    reduce_columns(b, cols, offsets, width, budget, out)
 }
 
 /// The digits of `times · a·c` (`a` fresh, `c` within the budget at weight 1 beside `a`
@@ -211,13 +249,13 @@ fn digits_into(
 /// (`i < j`) once, counted twice.
 fn square_into(
     b: &mut Builder,
-    x: &[NodeId],
+    lin: &[Digit],
     cols: &mut [Vec<Digit>],
     offsets: &mut [i64],
     budget: u64,
 ) {
     let ncols = cols.len();
-    let lin = blocks_of(b, x, ncols);
+    let lin = &lin[..lin.len().min(ncols)];
     let a: Vec<Digit> = lin.iter().map(|&d| fresh(b, d)).collect();
     for i in 0..a.len() {
         if 2 * i < ncols {
@@ -248,13 +286,15 @@ fn push_digit(b: &Builder, col: &mut Vec<Digit>, offset: &mut i64, d: Digit) {
 }
 
 /// Reduces digit columns (column `c` weighs `4^c`, plus its constant offset) to the low
-/// `width` bits of their sum.
+/// `width` bits of their sum: `width` bits, or (`Out::Blocks`) `⌈width/2⌉` fresh radix-4
+/// blocks, the last one a single bit when `width` is odd.
 fn reduce_columns(
     b: &mut Builder,
     mut cols: Vec<Vec<Digit>>,
     mut offsets: Vec<i64>,
     width: usize,
     budget: u64,
+    mode: Out,
 ) -> Vec<NodeId> {
     let ncols = cols.len();
     let mut out = Vec::with_capacity(width);
@@ -272,8 +312,20 @@ fn reduce_columns(
             let total: i64 = offset + col.iter().map(|d| d.max).sum::<i64>();
             let terms: Vec<(NodeId, i64)> = col.iter().map(|d| (d.node, 1)).collect();
             if let ([d], 0) = (col.as_slice(), offset) {
+                if mode == Out::Blocks && want_hi && d.max <= 3 && b.qweight(d.node) <= 1 {
+                    // A lone fresh digit below 4 is the column's block as it is.
+                    out.push(d.node);
+                    break;
+                }
                 if let Some((sel, hi, values)) = d.origin {
                     // A lone table digit: its bits from its own selector (no carry: < 4).
+                    if mode == Out::Blocks {
+                        // Only the low bit is wanted (the last block of an odd width).
+                        out.push(table(b, sel, 0, hi, move |s| {
+                            i64::from(values[s as usize]) & 1
+                        }));
+                        break;
+                    }
                     for k in 0..if want_hi { 2 } else { 1 } {
                         let bit = table(b, sel, 0, hi, move |s| {
                             (i64::from(values[s as usize]) >> k) & 1
@@ -284,22 +336,25 @@ fn reduce_columns(
                 }
             }
             if total - offset <= MAX_SPAN && b.linear_qweight(&terms) <= budget {
-                // The whole column in one sum: its bits, and its carry.
+                // The whole column in one sum: its bits (or block), and its carry.
                 let s = b.linear(&terms, offset);
                 let constant = b.const_value(s);
-                let bit = |b: &mut Builder, k: u32| match constant {
-                    Some(v) => b.constant((v >> k) & 1),
-                    None => table(b, s, offset, total, move |x| (x >> k) & 1),
+                let read = |b: &mut Builder, f: fn(i64) -> i64| match constant {
+                    Some(v) => b.constant(f(v)),
+                    None => table(b, s, offset, total, f),
                 };
-                out.push(bit(b, 0));
-                if want_hi {
-                    out.push(bit(b, 1));
+                match mode {
+                    Out::Bits => {
+                        out.push(read(b, |x| x & 1));
+                        if want_hi {
+                            out.push(read(b, |x| (x >> 1) & 1));
+                        }
+                    }
+                    Out::Blocks if want_hi => out.push(read(b, |x| x & 3)),
+                    Out::Blocks => out.push(read(b, |x| x & 1)),
                 }
                 if has_next && total >= 4 {
-                    let carry = match constant {
-                        Some(v) => b.constant(v >> 2),
-                        None => table(b, s, offset, total, |x| x >> 2),
-                    };
+                    let carry = read(b, |x| x >> 2);
                     push(b, &mut cols[c + 1], &mut offsets[c + 1], carry, total / 4);
                 }
                 break;
@@ -334,8 +389,12 @@ fn reduce_columns(
             }
         }
     }
-    out.truncate(width);
-    while out.len() < width {
+    let len = match mode {
+        Out::Bits => width,
+        Out::Blocks => ncols,
+    };
+    out.truncate(len);
+    while out.len() < len {
         let zero = b.constant(0);
         out.push(zero);
     }
@@ -376,6 +435,12 @@ fn pair_differences(b: &mut Builder, x: &[NodeId], y: &[NodeId], signed: bool) -
 /// fifteen at a time (`[Σ e = k]`). 16 bits: 9 bootstraps, depth 2.
 pub fn eq(b: &mut Builder, x: &[NodeId], y: &[NodeId]) -> NodeId {
     let diffs = pair_differences(b, x, y, false);
+    all_zero(b, diffs)
+}
+
+/// `[every difference is 0]` for differences in `-3..=3`: one indicator bootstrap each,
+/// then ANDed fifteen at a time.
+fn all_zero(b: &mut Builder, diffs: Vec<NodeId>) -> NodeId {
     let mut ind: Vec<NodeId> = diffs
         .into_iter()
         .map(|d| table(b, d, -3, 3, |v| i64::from(v == 0)))
@@ -394,10 +459,24 @@ pub fn eq(b: &mut Builder, x: &[NodeId], y: &[NodeId]) -> NodeId {
     ind.pop().unwrap_or_else(|| b.constant(1))
 }
 
+/// Where the sign of one position's comparison comes from (least significant first).
+enum SignSource {
+    /// A difference in `-3..=3` (linear), of the comparison's sign.
+    Difference(NodeId),
+    /// A selector whose value `v` (in `lo..lo + sign.len()`) has sign `sign[v - lo]`.
+    Table {
+        node: NodeId,
+        lo: i64,
+        sign: Vec<i64>,
+    },
+}
+
+/// Longest chain of differences read one after another (see [`merge_signs`]).
+const CHAIN: usize = 4;
+
 /// `pred(sign(x − y))` for bit vectors of one width (unsigned, or two's complement with
-/// `signed`), as a bit: the sign of each pair's difference in one bootstrap, then signs
-/// merged three at a time from the most significant (`sign(4s₂ + 2s₁ + s₀)`, quadratic
-/// weight 21), the last merge reading `pred` directly. 16 bits: 12 bootstraps, depth 3.
+/// `signed`), as a bit: the sign of each pair's difference in one bootstrap, then merged
+/// three at a time ([`merge_signs`]). 16 bits: 12 bootstraps, depth 3.
 pub fn compare(
     b: &mut Builder,
     x: &[NodeId],
@@ -406,14 +485,66 @@ pub fn compare(
     pred: fn(i64) -> bool,
 ) -> NodeId {
     let diffs = pair_differences(b, x, y, signed);
+    let sources = diffs.into_iter().map(SignSource::Difference).collect();
+    merge_signs(b, sources, pred)
+}
+
+/// `pred` of the sign of the most significant nonzero source (0 when all are 0).
+///
+/// Runs of up to [`CHAIN`] consecutive differences are read as chains, from the least
+/// significant up: `s = sign(d₀)`, then `s = sign(2dᵢ + s)` (in `-7..=7`, quadratic weight
+/// 9; `|s| < 2` cannot outweigh a nonzero `dᵢ`), one bootstrap per source. A table source
+/// stands alone. The chains' signs are then merged three at a time, `sign(4s₂ + 2s₁ + s₀)`
+/// (quadratic weight 21), the last merge (or, for one chain, its last step) reading
+/// `pred` directly.
+fn merge_signs(b: &mut Builder, sources: Vec<SignSource>, pred: fn(i64) -> bool) -> NodeId {
     let bit = move |v: i64| i64::from(pred(v.signum()));
-    if let [d] = diffs.as_slice() {
-        return table(b, *d, -3, 3, bit);
+    // The chains: runs of differences (at most CHAIN long) and lone tables.
+    let mut chains: Vec<Vec<SignSource>> = Vec::new();
+    for s in sources {
+        let open = matches!(chains.last(), Some(c) if c.len() < CHAIN
+            && matches!(c[0], SignSource::Difference(_)));
+        match s {
+            // `2d + s` within the budget (fresh blocks' differences; bit pairs' are too
+            // noisy and stand alone).
+            SignSource::Difference(d)
+                if open && 4 * b.qweight(d) < encint_core::bits::QWEIGHT_BUDGET =>
+            {
+                chains.last_mut().expect("open").push(s)
+            }
+            _ => chains.push(vec![s]),
+        }
     }
-    let mut signs: Vec<NodeId> = diffs
-        .into_iter()
-        .map(|d| table(b, d, -3, 3, i64::signum))
-        .collect();
+    let alone = chains.len() == 1;
+    let mut signs = Vec::with_capacity(chains.len());
+    for chain in chains {
+        let len = chain.len();
+        let mut acc: Option<NodeId> = None;
+        for (k, s) in chain.into_iter().enumerate() {
+            let f: Box<dyn Fn(i64) -> i64> = if alone && k + 1 == len {
+                Box::new(bit)
+            } else {
+                Box::new(i64::signum)
+            };
+            acc = Some(match (s, acc) {
+                (SignSource::Difference(d), None) => table(b, d, -3, 3, f),
+                (SignSource::Difference(d), Some(low)) => {
+                    let sel = b.linear(&[(d, 2), (low, 1)], 0);
+                    table(b, sel, -7, 7, f)
+                }
+                (SignSource::Table { node, lo, sign }, _) => {
+                    let hi = lo + sign.len() as i64 - 1;
+                    table(b, node, lo, hi, move |v| f(sign[(v - lo) as usize]))
+                }
+            });
+        }
+        signs.extend(acc);
+    }
+    match signs.as_slice() {
+        [] => return b.constant(bit(0)),
+        [s] if alone => return *s,
+        _ => {}
+    }
     loop {
         // Groups of three (least significant first), never a group of one: with one
         // left over, the two lowest groups hold two each.
@@ -446,4 +577,204 @@ pub fn compare(
         }
         signs = merged;
     }
+}
+
+// Radix-4 blocks: a `bits`-bit pattern (unsigned, or two's complement read as its
+// unsigned pattern) as `⌈bits/2⌉` digits `Xᵢ = x₂ᵢ + 2x₂ᵢ₊₁` in `0..=3`, the last one a
+// single bit when `bits` is odd. The functions below take fresh blocks (quadratic
+// weight 1, as encrypted or as a bootstrap gives them) and give fresh blocks.
+
+/// The largest value of block `i` of a `bits`-bit pattern: 3, or 1 for the last block
+/// of an odd width.
+pub fn block_max(bits: usize, i: usize) -> i64 {
+    if 2 * i + 1 == bits {
+        1
+    } else {
+        3
+    }
+}
+
+fn block_digits(x: &[NodeId], bits: usize) -> Vec<Digit> {
+    x.iter()
+        .enumerate()
+        .map(|(i, &node)| Digit::new(node, block_max(bits, i)))
+        .collect()
+}
+
+/// `x + y` (or `x − y` with `subtract`) modulo `2^bits` on blocks, by a ripple of carries:
+/// block `i` reads `t = Xᵢ ± Yᵢ + cᵢ` (in `0..=7`, quadratic weight 3) in two tables, its
+/// block `t mod 4` and its carry `[t ≥ 4]`: `2k − 1` bootstraps for `k` blocks, depth
+/// `k`. An empty `x` is 0 (so `x − y` with an empty `x` is `−y`).
+pub fn add_blocks(
+    b: &mut Builder,
+    x: &[NodeId],
+    y: &[NodeId],
+    bits: usize,
+    subtract: bool,
+) -> Vec<NodeId> {
+    let k = bits.div_ceil(2);
+    let mut out = Vec::with_capacity(k);
+    // Subtraction adds the complement `(m − 1) − Yᵢ` of each block and a carry-in of 1.
+    let mut carry = b.constant(i64::from(subtract));
+    for i in 0..k {
+        let m = block_max(bits, i) + 1;
+        let mut terms = vec![(carry, 1)];
+        let mut constant = 0;
+        if let Some(&xi) = x.get(i) {
+            terms.push((xi, 1));
+        }
+        if let Some(&yi) = y.get(i) {
+            if subtract {
+                terms.push((yi, -1));
+                constant += m - 1;
+            } else {
+                terms.push((yi, 1));
+            }
+        } else if subtract {
+            constant += m - 1;
+        }
+        let t = b.linear(&terms, constant);
+        let hi = 2 * m - 1;
+        out.push(table(b, t, 0, hi, move |v| v % m));
+        if i + 1 < k {
+            carry = table(b, t, 0, hi, move |v| v / m);
+        }
+    }
+    out
+}
+
+/// `f(Xᵢ, Yᵢ)` per block (bitwise logic): one bootstrap of `m·Xᵢ + Yᵢ` each (quadratic
+/// weight 17).
+pub fn bitwise_blocks(
+    b: &mut Builder,
+    x: &[NodeId],
+    y: &[NodeId],
+    bits: usize,
+    f: fn(i64, i64) -> i64,
+) -> Vec<NodeId> {
+    (0..bits.div_ceil(2))
+        .map(|i| {
+            let m = block_max(bits, i) + 1;
+            let s = b.linear(&[(x[i], m), (y[i], 1)], 0);
+            table(b, s, 0, m * m - 1, move |v| f(v / m, v % m))
+        })
+        .collect()
+}
+
+/// `!x` on blocks: `(m − 1) − Xᵢ`, linear (no bootstrap).
+pub fn not_blocks(b: &mut Builder, x: &[NodeId], bits: usize) -> Vec<NodeId> {
+    x.iter()
+        .enumerate()
+        .map(|(i, &xi)| b.linear(&[(xi, -1)], block_max(bits, i)))
+        .collect()
+}
+
+/// The low `bits` bits of `x·y` on blocks, as blocks: the block products of
+/// [`mul_sum`] (operands already fresh, so no refresh) with each column reduced to its
+/// block (one bootstrap where a column is one sum) instead of two bits. `x` and `y` the
+/// same slice: a square.
+pub fn mul_blocks(
+    b: &mut Builder,
+    x: &[NodeId],
+    y: &[NodeId],
+    bits: usize,
+    budget: u64,
+) -> Vec<NodeId> {
+    let product = Product {
+        x: block_digits(x, bits),
+        y: block_digits(y, bits),
+        square: std::ptr::eq(x, y),
+    };
+    sum_digit_products(b, &[product], &[], bits, budget, Out::Blocks)
+}
+
+/// `[x == y]` on blocks: one indicator per block difference `Xᵢ − Yᵢ`, ANDed.
+pub fn eq_blocks(b: &mut Builder, x: &[NodeId], y: &[NodeId]) -> NodeId {
+    let diffs = x
+        .iter()
+        .zip(y)
+        .map(|(&xi, &yi)| b.linear(&[(xi, 1), (yi, -1)], 0))
+        .collect();
+    all_zero(b, diffs)
+}
+
+/// `pred(sign(x − y))` on blocks (two's complement with `signed`): the sign of each block
+/// difference, the top block of a signed pattern by one table of `4X + Y` (a two-bit
+/// block is then `−2·x₁ + x₀`), then merged as in [`compare`].
+pub fn compare_blocks(
+    b: &mut Builder,
+    x: &[NodeId],
+    y: &[NodeId],
+    bits: usize,
+    signed: bool,
+    pred: fn(i64) -> bool,
+) -> NodeId {
+    let k = bits.div_ceil(2);
+    let sources = (0..k)
+        .map(|i| {
+            let top = signed && i + 1 == k;
+            match (top, block_max(bits, i)) {
+                // A one-bit sign block weighs −1: the sign of Y − X.
+                (true, 1) => SignSource::Difference(b.linear(&[(x[i], -1), (y[i], 1)], 0)),
+                (true, _) => {
+                    let sx = |v: i64| if v >= 2 { v - 4 } else { v };
+                    SignSource::Table {
+                        node: b.linear(&[(x[i], 4), (y[i], 1)], 0),
+                        lo: 0,
+                        sign: (0..16).map(|s| (sx(s / 4) - sx(s % 4)).signum()).collect(),
+                    }
+                }
+                _ => SignSource::Difference(b.linear(&[(x[i], 1), (y[i], -1)], 0)),
+            }
+        })
+        .collect();
+    merge_signs(b, sources, pred)
+}
+
+/// `c ? x : y` on blocks for a fresh bit `c`: per block, the tables `c·Xᵢ` of `m·c + Xᵢ`
+/// and `(1 − c)·Yᵢ` of `m·c + Yᵢ`, summed and refreshed: three bootstraps per block.
+pub fn select_blocks(
+    b: &mut Builder,
+    c: NodeId,
+    x: &[NodeId],
+    y: &[NodeId],
+    bits: usize,
+) -> Vec<NodeId> {
+    (0..bits.div_ceil(2))
+        .map(|i| {
+            let m = block_max(bits, i) + 1;
+            let sx = b.linear(&[(c, m), (x[i], 1)], 0);
+            let sy = b.linear(&[(c, m), (y[i], 1)], 0);
+            let tx = table(b, sx, 0, 2 * m - 1, move |v| if v >= m { v - m } else { 0 });
+            let ty = table(b, sy, 0, 2 * m - 1, move |v| if v >= m { 0 } else { v });
+            let sum = b.add(tx, ty);
+            table(b, sum, 0, m - 1, |v| v)
+        })
+        .collect()
+}
+
+/// Fresh blocks of a bit vector: each pair `x₂ᵢ + 2x₂ᵢ₊₁` refreshed by one identity
+/// bootstrap (a lone last bit as it is, when fresh).
+pub fn blocks_from_bits(b: &mut Builder, bits: &[NodeId]) -> Vec<NodeId> {
+    blocks_of(b, bits, bits.len().div_ceil(2))
+        .into_iter()
+        .map(|d| fresh(b, d).node)
+        .collect()
+}
+
+/// The bits of `bits`-bit blocks (the low bit and the high bit of each block one
+/// bootstrap each; a one-bit block is its bit).
+pub fn bits_from_blocks(b: &mut Builder, x: &[NodeId], bits: usize) -> Vec<NodeId> {
+    let mut out = Vec::with_capacity(bits);
+    for (i, &xi) in x.iter().enumerate().take(bits.div_ceil(2)) {
+        if block_max(bits, i) == 1 && b.qweight(xi) <= 1 {
+            out.push(xi);
+            continue;
+        }
+        out.push(table(b, xi, 0, 3, |v| v & 1));
+        if 2 * i + 1 < bits {
+            out.push(table(b, xi, 0, 3, |v| v >> 1));
+        }
+    }
+    out
 }

@@ -293,6 +293,90 @@ pub enum Form {
     /// Any signed-binary digits (each -1, 0 or 1) whose value is congruent to the value
     /// modulo `2^n`: Parmesan's wrapping results (no normalisation).
     Lazy,
+    /// Radix-4 blocks (like TFHE-rs' 2-bit blocks): `⌈n/2⌉` fresh digits, digit `i` the
+    /// block `b₂ᵢ + 2b₂ᵢ₊₁` (0..=3) of the value's unsigned `n`-bit pattern, the last one a
+    /// single bit when `n` is odd; the value is `Σ dᵢ 4^i` read modulo `2^n`. Addition,
+    /// subtraction, bitwise logic, products, comparisons, min/max and select run on the
+    /// blocks ([`Algorithm::Blocks`], results in this form; comparisons give a canonical
+    /// bit); the other operations convert to bits first (two bootstraps per block).
+    Radix4,
+}
+
+impl Form {
+    /// Digits a value of `ty` holds in this form.
+    pub fn digits(self, ty: IntType) -> usize {
+        match self {
+            Form::Radix4 => ty.bits.div_ceil(2),
+            Form::Canonical | Form::Lazy => ty.bits,
+        }
+    }
+
+    /// The form's name (`canonical`, `lazy`, `radix4`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Form::Canonical => "canonical",
+            Form::Lazy => "lazy",
+            Form::Radix4 => "radix4",
+        }
+    }
+
+    /// The form of a name given by [`Form::name`].
+    pub fn from_name(name: &str) -> Option<Form> {
+        [Form::Canonical, Form::Lazy, Form::Radix4]
+            .into_iter()
+            .find(|f| f.name() == name)
+    }
+
+    /// The value of type `ty` that digits `d` of this form hold (`None` if a digit is out
+    /// of the form's range or a canonical/radix-4 value has the wrong length).
+    pub fn value(self, ty: IntType, d: &[i64]) -> Option<i128> {
+        match self {
+            Form::Radix4 => {
+                if d.len() != ty.bits.div_ceil(2) {
+                    return None;
+                }
+                let mut acc: u128 = 0;
+                for (i, &v) in d.iter().enumerate().rev() {
+                    if !(0..=crate::blocks::block_max(ty.bits, i)).contains(&v) {
+                        return None;
+                    }
+                    acc = (acc << 2) | v as u128;
+                }
+                Some(ty.wrap(acc as i128))
+            }
+            Form::Canonical | Form::Lazy => {
+                let mut acc: i128 = 0;
+                for &v in d.iter().rev() {
+                    if !(-1..=1).contains(&v) {
+                        return None;
+                    }
+                    acc = acc.wrapping_mul(2).wrapping_add(v as i128);
+                }
+                Some(ty.wrap(acc))
+            }
+        }
+    }
+
+    /// The digits of `v` (a value of `ty`) in this form (lazy: the canonical digits).
+    pub fn encode(self, ty: IntType, v: i128) -> Vec<i64> {
+        let u = v as u128;
+        let n = ty.bits;
+        match self {
+            Form::Radix4 => (0..n.div_ceil(2))
+                .map(|i| ((u >> (2 * i)) & if 2 * i + 1 == n { 1 } else { 3 }) as i64)
+                .collect(),
+            Form::Canonical | Form::Lazy => (0..n)
+                .map(|k| {
+                    let bit = ((u >> k) & 1) as i64;
+                    if ty.signed && k == n - 1 {
+                        -bit
+                    } else {
+                        bit
+                    }
+                })
+                .collect(),
+        }
+    }
 }
 
 impl IntOp {
@@ -401,9 +485,13 @@ impl IntOp {
             WrappingMul | WrappingSquare => {
                 &[Algorithm::Digits, Algorithm::Bits, Algorithm::Blocks]
             }
-            Eq | Ne | Lt | Le | Gt | Ge => &[Algorithm::Bits, Algorithm::Blocks],
-            WrappingAdd | WrappingSub | WrappingNeg | WrappingScalarMul(_) | Not | Shl(_)
-            | Select => &[Algorithm::Digits, Algorithm::Bits],
+            Eq | Ne | Lt | Le | Gt | Ge | And | Or | Xor | Min | Max => {
+                &[Algorithm::Bits, Algorithm::Blocks]
+            }
+            WrappingAdd | WrappingSub | WrappingNeg | Not | Select => {
+                &[Algorithm::Digits, Algorithm::Bits, Algorithm::Blocks]
+            }
+            WrappingScalarMul(_) | Shl(_) => &[Algorithm::Digits, Algorithm::Bits],
             DivScalar(_) | RemScalar(_) => &[Algorithm::Bits, Algorithm::Magic],
             _ => &[Algorithm::Bits],
         }
@@ -419,7 +507,7 @@ fn truncated(x: SInt, n: usize) -> SInt {
 /// Records `op` on operands `x` of forms `forms` (each a value of `ty`; the condition
 /// of [`IntOp::Select`] any integer, canonical if it is a 1-digit [`IntType::BOOL`])
 /// with `algorithm`; returns the result's digits (a value of `op.result_type(ty)`, at
-/// most that many digits) and their form.
+/// most that many digits) and their form ([`result_form`]).
 pub fn build(
     ar: &Arith,
     b: &mut Builder,
@@ -436,25 +524,165 @@ pub fn build(
         });
     }
     check_type(op, ty)?;
-    match algorithm {
+    let out = match algorithm {
         Algorithm::Digits => {
-            let out = build_digits(ar, b, op, ty, x)?;
-            // A digitwise select of two canonical values is canonical.
-            let form = if op == IntOp::Select && forms[1..].iter().all(|&f| f == Form::Canonical) {
-                Form::Canonical
-            } else {
-                Form::Lazy
-            };
-            Ok((out, form))
+            // Radix-4 operands become canonical digits first.
+            let x: Vec<SInt> = x
+                .iter()
+                .zip(forms)
+                .enumerate()
+                .map(|(i, (s, &f))| match f {
+                    Form::Radix4 if op == IntOp::Select && i == 0 => SInt {
+                        digits: vec![condition_bit(b, s, f)],
+                    },
+                    Form::Radix4 => {
+                        let bits = to_bits(b, s, ty.bits, ty.signed, f);
+                        SInt {
+                            digits: encint_core::bits::bits_to_signed_digits(b, &bits, ty.signed),
+                        }
+                    }
+                    _ => s.clone(),
+                })
+                .collect();
+            build_digits(ar, b, op, ty, &x)?
         }
-        Algorithm::Bits | Algorithm::Magic => {
-            Ok((build_bits(b, op, ty, x, forms, algorithm)?, Form::Canonical))
+        Algorithm::Bits | Algorithm::Magic => build_bits(b, op, ty, x, forms, algorithm)?,
+        Algorithm::Blocks => build_blocks(ar, b, op, ty, x, forms)?,
+    };
+    Ok((out, result_form(op, algorithm, forms)))
+}
+
+/// The operand forms of `op` (the select condition left out).
+fn operand_forms(op: IntOp, forms: &[Form]) -> &[Form] {
+    let first = usize::from(op == IntOp::Select).min(forms.len());
+    &forms[first..]
+}
+
+/// The form of `op`'s result with `algorithm` on operands of forms `forms`:
+/// - Digits: lazy, except a select of canonical (or radix-4) values, which is canonical;
+/// - Bits, Magic: canonical;
+/// - Blocks: radix-4 when an operand is radix-4 (a comparison: a canonical bit), else
+///   canonical.
+pub fn result_form(op: IntOp, algorithm: Algorithm, forms: &[Form]) -> Form {
+    let operands = operand_forms(op, forms);
+    let comparison = matches!(
+        op,
+        IntOp::Eq | IntOp::Ne | IntOp::Lt | IntOp::Le | IntOp::Gt | IntOp::Ge
+    );
+    match algorithm {
+        Algorithm::Digits if op == IntOp::Select && operands.iter().all(|&f| f != Form::Lazy) => {
+            Form::Canonical
         }
-        Algorithm::Blocks => Ok((build_blocks(ar, b, op, ty, x, forms)?, Form::Canonical)),
+        Algorithm::Digits => Form::Lazy,
+        Algorithm::Bits | Algorithm::Magic => Form::Canonical,
+        Algorithm::Blocks if !comparison && operands.contains(&Form::Radix4) => Form::Radix4,
+        Algorithm::Blocks => Form::Canonical,
     }
 }
 
-/// Products on radix-4 blocks of the operands' bits ([`crate::blocks`]).
+/// The select condition's bit 0 as a fresh bit: free for a canonical condition (a 0/1
+/// digit); one bootstrap for a radix-4 block (its parity); the lazy conversion
+/// otherwise.
+fn condition_bit(b: &mut Builder, c: &SInt, form: Form) -> NodeId {
+    let bit = match (form, c.digits.first()) {
+        (_, None) => return b.constant(0),
+        (Form::Radix4, Some(&d)) => {
+            let parity = NegacyclicLut::from_fn(0..=3, |v| v & 1).expect("within a half-period");
+            b.lut(d, &parity)
+        }
+        _ => to_bits(b, c, 1, false, form)[0],
+    };
+    if b.qweight(bit) > 1 {
+        let id = NegacyclicLut::from_fn(0..=1, |v| v).expect("within a half-period");
+        b.lut(bit, &id)
+    } else {
+        bit
+    }
+}
+
+/// The fresh radix-4 blocks of an operand of `ty` in `form`: its digits as they are for a
+/// radix-4 operand, else its bits paired and refreshed (one bootstrap per two bits).
+fn to_blocks(b: &mut Builder, x: &SInt, ty: IntType, form: Form) -> Vec<NodeId> {
+    if form != Form::Radix4 {
+        let bits = to_bits(b, x, ty.bits, ty.signed, form);
+        return crate::blocks::blocks_from_bits(b, &bits);
+    }
+    let identity = NegacyclicLut::from_fn(0..=3, |v| v).expect("within a half-period");
+    (0..ty.bits.div_ceil(2))
+        .map(|i| match x.digits.get(i) {
+            Some(&d) if b.qweight(d) > 1 => b.lut(d, &identity),
+            Some(&d) => d,
+            None => b.constant(0),
+        })
+        .collect()
+}
+
+/// Operations on radix-4 blocks ([`crate::blocks`]), for operands of which at least one
+/// is radix-4: results in radix-4 form (comparisons: one canonical bit).
+fn build_radix4(
+    ar: &Arith,
+    b: &mut Builder,
+    op: IntOp,
+    ty: IntType,
+    x: &[SInt],
+    forms: &[Form],
+) -> Result<SInt, TypedError> {
+    use crate::blocks as bl;
+    let n = ty.bits;
+    let budget = ar
+        .config()
+        .max_qweight
+        .min(encint_core::bits::QWEIGHT_BUDGET);
+    let first = usize::from(op == IntOp::Select);
+    let ops: Vec<Vec<NodeId>> = x[first..]
+        .iter()
+        .zip(&forms[first..])
+        .map(|(s, &f)| to_blocks(b, s, ty, f))
+        .collect();
+    let xs = &ops[0];
+    let ys = ops.get(1).unwrap_or(xs);
+    let compare = |b: &mut Builder, p: &[NodeId], q: &[NodeId], pred: fn(i64) -> bool| {
+        bl::compare_blocks(b, p, q, n, ty.signed, pred)
+    };
+    let digits = match op {
+        IntOp::WrappingAdd => bl::add_blocks(b, xs, ys, n, false),
+        IntOp::WrappingSub => bl::add_blocks(b, xs, ys, n, true),
+        IntOp::WrappingNeg => bl::add_blocks(b, &[], xs, n, true),
+        IntOp::And => bl::bitwise_blocks(b, xs, ys, n, |p, q| p & q),
+        IntOp::Or => bl::bitwise_blocks(b, xs, ys, n, |p, q| p | q),
+        IntOp::Xor => bl::bitwise_blocks(b, xs, ys, n, |p, q| p ^ q),
+        IntOp::Not => bl::not_blocks(b, xs, n),
+        IntOp::WrappingMul => bl::mul_blocks(b, xs, ys, n, budget),
+        IntOp::WrappingSquare => bl::mul_blocks(b, xs, xs, n, budget),
+        IntOp::Eq => vec![bl::eq_blocks(b, xs, ys)],
+        IntOp::Ne => {
+            let e = bl::eq_blocks(b, xs, ys);
+            vec![b.linear(&[(e, -1)], 1)]
+        }
+        // a > b and a <= b compare (b, a).
+        IntOp::Lt => vec![compare(b, xs, ys, |s| s < 0)],
+        IntOp::Ge => vec![compare(b, xs, ys, |s| s >= 0)],
+        IntOp::Gt => vec![compare(b, ys, xs, |s| s < 0)],
+        IntOp::Le => vec![compare(b, ys, xs, |s| s >= 0)],
+        IntOp::Max | IntOp::Min => {
+            let ge = compare(b, xs, ys, |s| s >= 0);
+            if op == IntOp::Max {
+                bl::select_blocks(b, ge, xs, ys, n)
+            } else {
+                bl::select_blocks(b, ge, ys, xs, n)
+            }
+        }
+        IntOp::Select => {
+            let c = condition_bit(b, &x[0], forms[0]);
+            bl::select_blocks(b, c, xs, ys, n)
+        }
+        _ => return Err(TypedError::Unsupported(op, Algorithm::Blocks)),
+    };
+    Ok(SInt { digits })
+}
+
+/// Products and comparisons on radix-4 blocks of the operands' bits ([`crate::blocks`]),
+/// or, when an operand is radix-4, every operation [`build_radix4`] has.
 fn build_blocks(
     ar: &Arith,
     b: &mut Builder,
@@ -463,6 +691,9 @@ fn build_blocks(
     x: &[SInt],
     forms: &[Form],
 ) -> Result<SInt, TypedError> {
+    if operand_forms(op, forms).contains(&Form::Radix4) {
+        return build_radix4(ar, b, op, ty, x, forms);
+    }
     let n = ty.bits;
     let budget = ar
         .config()
@@ -602,9 +833,17 @@ fn build_digits(
 }
 
 /// Two's-complement bits of `x` modulo `2^n`: free for a canonical `x` of `n` digits
-/// (the top digit negated back when `signed`), else a circuit (three bootstraps per two
-/// bits).
+/// (the top digit negated back when `signed`), two bootstraps per block of a radix-4 `x`,
+/// else a circuit (three bootstraps per two bits).
 fn to_bits(b: &mut Builder, x: &SInt, n: usize, signed: bool, form: Form) -> Vec<NodeId> {
+    if form == Form::Radix4 {
+        let mut bits = crate::blocks::bits_from_blocks(b, &x.digits, n);
+        while bits.len() < n {
+            let zero = b.constant(0);
+            bits.push(zero);
+        }
+        return bits;
+    }
     if form == Form::Canonical && x.len() == n {
         let mut bits = x.digits.clone();
         if signed {
@@ -641,7 +880,11 @@ fn build_bits(
             } else {
                 (n, ty.signed)
             };
-            digit_bits.extend(to_bits(b, s, w, signed, forms[i]));
+            if op == IntOp::Select && i == 0 && forms[i] == Form::Radix4 {
+                digit_bits.push(condition_bit(b, s, forms[i]));
+            } else {
+                digit_bits.extend(to_bits(b, s, w, signed, forms[i]));
+            }
             Word::input(&mut bb, w)
         })
         .collect();
@@ -766,10 +1009,10 @@ pub fn circuit(
     let mut b = Builder::new();
     let inputs: Vec<SInt> = (0..op.arity())
         .map(|i| {
-            let len = if op == IntOp::Select && i == 0 {
-                1
-            } else {
-                ty.bits
+            let len = match forms.get(i) {
+                _ if op == IntOp::Select && i == 0 => 1,
+                Some(&f) => f.digits(ty),
+                None => ty.bits,
             };
             SInt::input(&mut b, len)
         })
@@ -838,15 +1081,7 @@ pub fn plan(
             Err(TypedError::Unsupported(..)) => continue,
             Err(e) => return Err(e),
         };
-        let form = match algorithm {
-            Algorithm::Bits | Algorithm::Blocks | Algorithm::Magic => Form::Canonical,
-            Algorithm::Digits
-                if op == IntOp::Select && forms[1..].iter().all(|&f| f == Form::Canonical) =>
-            {
-                Form::Canonical
-            }
-            Algorithm::Digits => Form::Lazy,
-        };
+        let form = result_form(op, algorithm, forms);
         estimates.push(Estimate {
             algorithm,
             cost: c.cost(),

@@ -37,12 +37,41 @@ fn canonical(v: i128, ty: IntType) -> Vec<i64> {
     d
 }
 
+/// The radix-4 blocks of a value's unsigned pattern (the last one a bit for odd widths).
+fn radix4(v: i128, ty: IntType) -> Vec<i64> {
+    let u = v as u128;
+    (0..ty.bits.div_ceil(2))
+        .map(|i| {
+            let lo = (u >> (2 * i)) & 1;
+            let hi = if 2 * i + 1 < ty.bits {
+                (u >> (2 * i + 1)) & 1
+            } else {
+                0
+            };
+            (lo + 2 * hi) as i64
+        })
+        .collect()
+}
+
+/// The value digits of a form hold, read independently of the code under test.
+fn value_of(form: Form, ty: IntType, d: &[i64]) -> i128 {
+    match form {
+        Form::Radix4 => ty.wrap(
+            d.iter()
+                .rev()
+                .fold(0i128, |acc, &v| acc.wrapping_mul(4).wrapping_add(v as i128)),
+        ),
+        _ => ty.wrap(signed::eval_digits(d).unwrap()),
+    }
+}
+
 /// A random operand of a form: canonical digits, or (lazy) random digits or a value's
 /// binary expansion.
 fn operand(rng: &mut StdRng, ty: IntType, form: Form) -> Vec<i64> {
     let len = ty.bits;
     match (form, rng.gen_range(0..2)) {
         (Form::Canonical, _) => canonical(value(rng, ty), ty),
+        (Form::Radix4, _) => radix4(value(rng, ty), ty),
         (Form::Lazy, 0) => (0..len).map(|_| rng.gen_range(-1..=1)).collect(),
         (Form::Lazy, _) => signed::from_i128_len(value(rng, ty), len)
             .expect("a value of the type fits its width")
@@ -102,63 +131,75 @@ fn check_op(template: IntOp, algorithm: Algorithm, cases: usize, seed: u64) {
         let Some(op) = with_scalar(template, ty, &mut rng) else {
             continue;
         };
-        let pattern = rng.gen_range(0..3);
+        let pattern = rng.gen_range(0..6);
         let forms: Vec<Form> = (0..op.arity())
             .map(|i| match pattern {
                 0 => Form::Canonical,
                 1 => Form::Lazy,
+                2 if i % 2 == 0 => Form::Lazy,
+                2 => Form::Canonical,
+                3 => Form::Radix4,
+                4 if i % 2 == 0 => Form::Radix4,
+                4 => Form::Canonical,
                 _ if i % 2 == 0 => Form::Lazy,
-                _ => Form::Canonical,
+                _ => Form::Radix4,
             })
             .collect();
-        let (c, out_form) = cache.entry((op, ty, forms.clone())).or_insert_with(|| {
-            let form = plan(&ar, op, ty, &forms, 1)
+        let key = (op, ty, forms.clone());
+        if !cache.contains_key(&key) {
+            let planned = plan(&ar, op, ty, &forms, 1)
                 .unwrap()
                 .estimates
                 .iter()
                 .find(|e| e.algorithm == algorithm)
-                .expect("the algorithm is planned")
-                .form;
-            (
-                circuit(&ar, op, ty, algorithm, &forms).expect("builds"),
-                form,
-            )
-        });
+                .map(|e| e.form);
+            // Blocks runs the additive and bitwise operations on radix-4 operands only.
+            let Some(form) = planned else {
+                assert!(
+                    algorithm == Algorithm::Blocks && !forms.contains(&Form::Radix4),
+                    "{op} {ty} {forms:?}: {algorithm:?} not planned"
+                );
+                continue;
+            };
+            let c = circuit(&ar, op, ty, algorithm, &forms).expect("builds");
+            cache.insert(key.clone(), (c, form));
+        }
+        let (c, out_form) = &cache[&key];
         let out_form = *out_form;
         let mut inputs = Vec::new();
         let mut values = Vec::new();
         for (i, &form) in forms.iter().enumerate() {
             let d = if op == IntOp::Select && i == 0 {
-                match form {
+                // A condition's first digit: canonical a bit, lazy a signed digit, radix-4
+                // any block (of a wider value; bit 0 decides).
+                let d = match form {
                     Form::Canonical => vec![rng.gen_range(0..=1)],
                     Form::Lazy => vec![rng.gen_range(-1..=1)],
-                }
+                    Form::Radix4 => vec![rng.gen_range(0..=3)],
+                };
+                values.push(d[0] as i128);
+                d
             } else {
-                operand(&mut rng, ty, form)
+                let d = operand(&mut rng, ty, form);
+                values.push(value_of(form, ty, &d));
+                d
             };
-            values.push(signed::eval_digits(&d).unwrap());
             inputs.extend(d);
         }
         let (out, _) = clear::run(c, &inputs).unwrap();
         let rt = op.result_type(ty);
-        assert!(out.len() <= rt.bits, "{op} {ty}: {} digits", out.len());
-        assert!(
-            out.iter().all(|d| (-1..=1).contains(d)),
-            "{op} {ty}: {out:?}"
-        );
-        let got = signed::eval_digits(&out).unwrap();
         let want = reference(op, ty, &values);
-        assert_eq!(
-            rt.wrap(got),
-            want,
-            "{op} {ty} {algorithm:?} on {values:?} (digits {inputs:?})"
-        );
+        let ctx = format!("{op} {ty} {algorithm:?} {forms:?} on {values:?} (digits {inputs:?})");
+        if out_form == Form::Radix4 {
+            assert_eq!(out, radix4(want, rt), "{ctx}: radix-4 blocks");
+        } else {
+            assert!(out.len() <= rt.bits, "{ctx}: {} digits", out.len());
+            assert!(out.iter().all(|d| (-1..=1).contains(d)), "{ctx}: {out:?}");
+            let got = signed::eval_digits(&out).unwrap();
+            assert_eq!(rt.wrap(got), want, "{ctx}");
+        }
         if out_form == Form::Canonical {
-            assert_eq!(
-                out,
-                canonical(want, rt),
-                "{op} {ty} {algorithm:?}: canonical"
-            );
+            assert_eq!(out, canonical(want, rt), "{ctx}: canonical");
         }
         done += 1;
     }
@@ -272,9 +313,12 @@ fn planner_orders_by_estimated_time() {
     let ar = Arith::new(Config { max_qweight: 25 });
     for bits in [8, 16, 32] {
         for threads in [1, 2, 16] {
-            for op in IntOp::all_samples() {
+            for (op, form) in IntOp::all_samples()
+                .into_iter()
+                .flat_map(|op| [(op, Form::Canonical), (op, Form::Radix4)])
+            {
                 let ty = IntType::new(bits, true).unwrap();
-                let forms = vec![Form::Canonical; op.arity()];
+                let forms = vec![form; op.arity()];
                 let p = plan(&ar, op, ty, &forms, threads).unwrap();
                 let rounds: Vec<u64> = p.estimates.iter().map(|e| e.rounds).collect();
                 assert!(rounds.windows(2).all(|w| w[0] <= w[1]), "{op} {rounds:?}");
@@ -291,6 +335,46 @@ fn planner_orders_by_estimated_time() {
                     }
                 }
             }
+        }
+    }
+}
+
+/// On radix-4 operands the planner picks the block circuits, with at most TFHE-rs 1.8.2's
+/// bootstrap counts (its `pbs-stats` counter, 2-bit blocks; the table of issue 17).
+#[test]
+fn radix4_bootstraps_within_tfhe_rs_counts() {
+    let ar = Arith::new(Config { max_qweight: 25 });
+    // (op, bits, TFHE-rs bootstraps)
+    let peers = [
+        (IntOp::WrappingAdd, 8, 8),
+        (IntOp::WrappingAdd, 16, 16),
+        (IntOp::WrappingAdd, 32, 32),
+        (IntOp::WrappingSub, 16, 16),
+        (IntOp::And, 16, 8),
+        (IntOp::WrappingMul, 8, 28),
+        (IntOp::WrappingMul, 16, 111),
+        (IntOp::WrappingMul, 32, 440),
+        (IntOp::WrappingSquare, 16, 111),
+        (IntOp::Ge, 8, 6),
+        (IntOp::Ge, 16, 11),
+        (IntOp::Ge, 32, 23),
+        (IntOp::Max, 16, 35),
+    ];
+    for (op, bits, peer) in peers {
+        for signed in [false, true] {
+            let ty = IntType::new(bits, signed).unwrap();
+            let p = plan(&ar, op, ty, &vec![Form::Radix4; op.arity()], 2).unwrap();
+            let e = p.chosen();
+            eprintln!(
+                "{op} {ty}: {:?} {} bootstraps, depth {}",
+                e.algorithm, e.cost.bootstraps, e.cost.depth
+            );
+            assert_eq!(e.algorithm, Algorithm::Blocks, "{op} {ty}");
+            assert!(
+                e.cost.bootstraps <= peer,
+                "{op} {ty}: {} > {peer}",
+                e.cost.bootstraps
+            );
         }
     }
 }

@@ -5,8 +5,9 @@
 //!
 //! An [`EncTyped`] carries its type and the [`Form`] of its digits: canonical
 //! (two's-complement bits, what encryption and boolean-layer results give; their bits are
-//! free) or lazy (any representative modulo `2^n`: wrapping arithmetic with no
-//! normalisation). [`decrypt_typed`] reduces on the client. The planner sees the forms: an
+//! free), lazy (any representative modulo `2^n`: wrapping arithmetic with no
+//! normalisation) or radix-4 (two bits per digit, as TFHE-rs' blocks; see
+//! [`encrypt_typed_as`]). [`decrypt_typed`] reduces on the client. The planner sees the forms: an
 //! operation on canonical operands skips the conversion to bits.
 //!
 //! ```no_run
@@ -28,7 +29,7 @@
 //! ```
 
 pub use encint_arith::typed::{
-    build, circuit, plan, Algorithm, Estimate, Form, IntOp, IntType, Plan, TypedError,
+    build, circuit, plan, result_form, Algorithm, Estimate, Form, IntOp, IntType, Plan, TypedError,
     MAX_TYPED_BITS,
 };
 use encint_core::circuit::Cost;
@@ -82,40 +83,96 @@ impl EncTyped {
 /// bits, the top one negated when signed). Errors if `value` is not a value of the type
 /// (an unsigned 127- or 128-bit type takes values up to `i128::MAX`).
 pub fn encrypt_typed(client: &ClientKey, value: i128, ty: IntType) -> Result<EncTyped> {
+    encrypt_typed_as(client, value, ty, Form::Canonical)
+}
+
+/// Encrypts a value of type `ty` in a given form: [`Form::Canonical`] (as
+/// [`encrypt_typed`]), [`Form::Radix4`] (`⌈bits/2⌉` blocks of two bits, like TFHE-rs'
+/// radix ciphertexts: additions, bitwise logic, products and comparisons then run on the
+/// blocks), or [`Form::Lazy`] (the canonical digits, read as any representative).
+///
+/// ```no_run
+/// use encint::typed::{decrypt_typed, encrypt_typed_as, Form, IntOp, IntType};
+/// use encint::{ClientKey, Server, DEFAULT_PARAMETERS};
+///
+/// let (client, key) = ClientKey::generate(&DEFAULT_PARAMETERS);
+/// let server = Server::new(key);
+/// let u16t = IntType::new(16, false).unwrap();
+/// let a = encrypt_typed_as(&client, 40000, u16t, Form::Radix4).unwrap();
+/// let b = encrypt_typed_as(&client, 30000, u16t, Form::Radix4).unwrap();
+/// assert_eq!(a.as_int().digits().len(), 8);
+/// let (sum, cost) = server.typed_apply(IntOp::WrappingAdd, &[&a, &b]).unwrap();
+/// assert_eq!(sum.form(), Form::Radix4);
+/// assert_eq!(cost.bootstraps, 15); // a ripple over 8 blocks
+/// assert_eq!(decrypt_typed(&client, &sum).unwrap(), 4464); // 70000 mod 65536
+/// ```
+pub fn encrypt_typed_as(
+    client: &ClientKey,
+    value: i128,
+    ty: IntType,
+    form: Form,
+) -> Result<EncTyped> {
     let ty = IntType::new(ty.bits, ty.signed).map_err(typed_error)?;
     if !ty.contains(value) {
         return Err(Error::InvalidInput(format!(
             "{value} is not a value of {ty}"
         )));
     }
-    let u = value as u128;
-    let n = ty.bits;
-    let digits = (0..n)
-        .map(|k| {
-            let bit = i64::from((u >> k) & 1 == 1);
-            let d = if ty.signed && k == n - 1 { -bit } else { bit };
-            client.encrypt_digit(d)
-        })
+    let digits = form
+        .encode(ty, value)
+        .into_iter()
+        .map(|d| client.encrypt_digit(d))
         .collect();
     Ok(EncTyped {
         value: EncInt::from_digits(digits, client.key_set()),
         ty,
-        form: Form::Canonical,
+        form,
     })
 }
 
 /// Decrypts a typed value: the value of its type congruent to the decrypted digits
-/// modulo `2^n`.
+/// modulo `2^n` (radix-4 blocks: `Σ dᵢ 4^i`). Errors on another key set, or on a digit
+/// outside its form's range.
 pub fn decrypt_typed(client: &ClientKey, x: &EncTyped) -> Result<i128> {
-    Ok(x.ty.wrap(decrypt(client, &x.value)?))
+    if x.form != Form::Radix4 {
+        return Ok(x.ty.wrap(decrypt(client, &x.value)?));
+    }
+    if x.key_set() != client.key_set() {
+        return Err(Error::WrongClientKey {
+            key: client.key_set(),
+            ciphertext: x.key_set(),
+        });
+    }
+    let digits: Vec<i64> = x
+        .value
+        .digits()
+        .iter()
+        .map(|d| client.decrypt_digit(d))
+        .collect();
+    if let Some((position, &value)) = digits
+        .iter()
+        .enumerate()
+        .find(|&(_, v)| !(0..=3).contains(v))
+    {
+        return Err(Error::DigitOutOfRange { position, value });
+    }
+    x.form.value(x.ty, &digits).ok_or_else(|| {
+        Error::InvalidInput(format!(
+            "{} radix-4 blocks do not hold a value of {}",
+            digits.len(),
+            x.ty
+        ))
+    })
 }
 
 fn form_of(x: &EncTyped, select_condition: bool) -> Form {
-    // A select condition is read as one bit: canonical only as a 1-bit unsigned value.
-    if select_condition && x.ty != IntType::BOOL {
-        Form::Lazy
-    } else {
-        x.form
+    // A select condition is read as one bit: canonical only as a 1-bit unsigned value
+    // (whose radix-4 block is its bit); otherwise its first digit's parity decides.
+    match x.form {
+        Form::Radix4 if select_condition && x.ty == IntType::BOOL => Form::Canonical,
+        Form::Radix4 => Form::Radix4,
+        _ if select_condition && x.ty != IntType::BOOL => Form::Lazy,
+        f => f,
     }
 }
 

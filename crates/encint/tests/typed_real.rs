@@ -1,10 +1,13 @@
 //! Typed operations on real ciphertexts against plain i128 arithmetic: every operation
-//! at 4 bits (signed and unsigned alternately) with every algorithm, on canonical and on
-//! lazy operands; 8 bits behind `#[ignore]`.
+//! at 4 bits (signed and unsigned alternately) with every algorithm, on canonical, lazy
+//! and radix-4 operands; radix-4 operands at 5 bits (a one-bit top block); 8 bits behind
+//! `#[ignore]`.
 
 use std::sync::OnceLock;
 
-use encint::typed::{decrypt_typed, encrypt_typed, Algorithm, EncTyped, Form, IntOp, IntType};
+use encint::typed::{
+    decrypt_typed, encrypt_typed, encrypt_typed_as, Algorithm, EncTyped, Form, IntOp, IntType,
+};
 use encint::{encrypt, ClientKey, Server, DEFAULT_PARAMETERS};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -30,7 +33,7 @@ fn scalar_for(op: IntOp, ty: IntType) -> IntOp {
     }
 }
 
-fn run_all(bits: usize, seed: u64) {
+fn run_all(bits: usize, seed: u64, forms: &[Form]) {
     let (client, server) = keys();
     let mut rng = StdRng::seed_from_u64(seed);
     let mut ops = IntOp::all_samples();
@@ -69,8 +72,18 @@ fn run_all(bits: usize, seed: u64) {
                 s
             })
             .collect();
+        let radix4: Vec<EncTyped> = values
+            .iter()
+            .zip(&types)
+            .map(|(&v, &t)| encrypt_typed_as(client, v, t, Form::Radix4).unwrap())
+            .collect();
         let want = reference(op, ty, &values);
-        for args in [&canonical, &lazy] {
+        let sets = [
+            (Form::Canonical, &canonical),
+            (Form::Lazy, &lazy),
+            (Form::Radix4, &radix4),
+        ];
+        for (_, args) in sets.iter().filter(|(f, _)| forms.contains(f)) {
             let refs: Vec<&EncTyped> = args.iter().collect();
             let plan = server.typed_plan(op, &refs).unwrap();
             for e in &plan.estimates {
@@ -87,13 +100,18 @@ fn run_all(bits: usize, seed: u64) {
 
 #[test]
 fn every_operation_at_four_bits() {
-    run_all(4, 17);
+    run_all(4, 17, &[Form::Canonical, Form::Lazy, Form::Radix4]);
+}
+
+#[test]
+fn every_operation_on_radix4_blocks_at_five_bits() {
+    run_all(5, 19, &[Form::Radix4]);
 }
 
 #[test]
 #[ignore = "heavy: every operation at 8 bits on real ciphertexts"]
 fn every_operation_at_eight_bits() {
-    run_all(8, 18);
+    run_all(8, 18, &[Form::Canonical, Form::Lazy, Form::Radix4]);
 }
 
 /// Lazy results chain into operations that need the canonical value.

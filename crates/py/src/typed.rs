@@ -346,10 +346,7 @@ impl EncTyped {
     /// `"lazy"` (any representative modulo `2**bits`: a wrapping result not normalised).
     #[getter]
     fn form(&self) -> &'static str {
-        match self.form {
-            Form::Canonical => "canonical",
-            Form::Lazy => "lazy",
-        }
+        self.form.name()
     }
     /// Whether this is a clear-mode value.
     #[getter]
