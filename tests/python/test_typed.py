@@ -98,6 +98,22 @@ def test_typed_binary_clear(clear, rng, bits, signed, name):
 
 
 @pytest.mark.parametrize("bits,signed", TYPES)
+@pytest.mark.parametrize("name", sorted(BINARY))
+def test_typed_binary_radix4_clear(clear, rng, bits, signed, name):
+    """Radix-4 operands (two bits per digit), alone and beside canonical ones."""
+    op, ref = BINARY[name]
+    vs = values(rng, bits, signed, 3)
+    pairs = [(a, b) for a in vs for b in vs]
+    rng.shuffle(pairs)
+    for a, b in pairs[:6]:
+        x = clear.encrypt_typed(a, bits, signed, form="radix4")
+        assert x.form == "radix4"
+        for y in (clear.encrypt_typed(b, bits, signed, form="radix4"), clear.encrypt_typed(b, bits, signed)):
+            r = op(x, y)
+            assert clear.decrypt(r) == ref(a, b, bits, signed), (name, bits, signed, a, b, y.form)
+
+
+@pytest.mark.parametrize("bits,signed", TYPES)
 def test_typed_unary_clear(clear, rng, bits, signed):
     for a in values(rng, bits, signed, 5):
         x = clear.encrypt_typed(a, bits, signed)
@@ -213,3 +229,12 @@ def test_typed_real_keys(keys):
         encint.EncTyped.from_bytes(ck.encrypt(5, 8).to_bytes())  # an EncInt envelope
     with pytest.raises(encint.InvalidInputError):
         a + encint.ClientKey.clear().encrypt_typed(1, 4)
+    # Radix-4 blocks: arithmetic on the blocks, the form kept through the envelope.
+    r, q = ck.encrypt_typed(13, 5, form="radix4"), ck.encrypt_typed(22, 5, form="radix4")
+    assert ck.decrypt(r + q) == 35 % 32 and (r + q).form == "radix4"
+    assert ck.decrypt(r * q) == (13 * 22) % 32
+    assert ck.decrypt(r < q) == 1 and ck.decrypt(encint.max(r, q)) == 22
+    back = encint.EncTyped.from_bytes((r ^ q).to_bytes())
+    assert back.form == "radix4" and ck.decrypt(back) == 13 ^ 22
+    with pytest.raises(encint.InvalidInputError):
+        ck.encrypt_typed(1, 4, form="lazy")

@@ -18,6 +18,14 @@
 //! 16-bit wrapping multiplication: 117 bootstraps (bit by bit with counters, 193;
 //! TFHE-rs 1.8.2 on 2-bit blocks, 111). The result bits are fresh bootstrap outputs.
 //!
+//! On stored radix-4 blocks (fresh digits `0..=3`, [`crate::typed::Form::Radix4`]) the
+//! same machinery needs no operand refresh and reduces each column to one block:
+//! [`mul_blocks`], 96 bootstraps at 16 bits. Beside it: [`add_blocks`] (a ripple of
+//! carries, `2k − 1` bootstraps), [`bitwise_blocks`] (one table per block),
+//! [`not_blocks`] (linear), [`eq_blocks`], [`compare_blocks`] (chains of block
+//! differences, 9 bootstraps at 16 bits), [`select_blocks`], and the conversions
+//! [`blocks_from_bits`] / [`bits_from_blocks`].
+//!
 //! ```
 //! use encint_arith::blocks;
 //! use encint_core::{circuit::Builder, clear};

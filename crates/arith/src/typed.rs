@@ -3,8 +3,10 @@
 //! or more **algorithms** (forms), and a **planner** that picks the one with the lowest
 //! estimated time on a given thread count.
 //!
-//! A value of an [`IntType`] is held as signed-binary digits (an [`SInt`]) in one of two
-//! [`Form`]s: canonical (two's-complement bits as digits, the top one negated when
+//! A value of an [`IntType`] is held as digits (an [`SInt`]) in one of three [`Form`]s:
+//! radix-4 blocks of two bits per digit ([`Form::Radix4`], like TFHE-rs' radix
+//! ciphertexts; additions, bitwise logic, products, comparisons, min/max and select run on
+//! the blocks, [`crate::blocks`]), or signed-binary digits, canonical (two's-complement bits as digits, the top one negated when
 //! signed: what encryption and every boolean-layer result give, bits for free) or lazy,
 //! *any* representative of the integer modulo `2^n` (no normalisation): wrapping
 //! addition, subtraction, negation, multiplication and left shifts keep working on
@@ -22,10 +24,11 @@
 //! - [`Algorithm::Bits`]: conversion to bits, then the boolean layer: products summed as
 //!   partial-product columns and reduced with counters (one bootstrap removes several
 //!   bits), non-restoring division, carry chains of counters.
-//! - [`Algorithm::Blocks`] (products, comparisons): conversion to bits paired into
-//!   radix-4 blocks, one bootstrap per digit of a block product, columns of digits reduced
-//!   five at a time; comparisons one bootstrap per pair of bits, then a tree
-//!   ([`crate::blocks`]).
+//! - [`Algorithm::Blocks`]: on radix-4 operands, the block circuits of [`crate::blocks`]
+//!   (results radix-4); on bit operands (products, comparisons only), conversion to bits
+//!   paired into radix-4 blocks, one bootstrap per digit of a block product, columns of
+//!   digits reduced five at a time; comparisons one bootstrap per pair of bits, then a
+//!   tree.
 //! - [`Algorithm::Magic`], for division and remainder by a clear scalar only: the
 //!   quotient as the high bits of the dividend times a precomputed reciprocal, one column
 //!   sum (Granlund-Montgomery; [`crate::bits::div_rem_const`]), the remainder as

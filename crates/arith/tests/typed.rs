@@ -378,3 +378,73 @@ fn radix4_bootstraps_within_tfhe_rs_counts() {
         }
     }
 }
+
+/// Every block operation on radix-4 operands, exhaustive over all operand pairs at widths
+/// 1..=5, signed and unsigned (a one-bit top block at odd widths).
+#[test]
+fn radix4_exhaustive_at_small_widths() {
+    use IntOp::*;
+    let ar = Arith::new(Config { max_qweight: 25 });
+    let ops = [
+        WrappingAdd,
+        WrappingSub,
+        WrappingNeg,
+        WrappingMul,
+        WrappingSquare,
+        And,
+        Or,
+        Xor,
+        Not,
+        Min,
+        Max,
+        Lt,
+        Le,
+        Gt,
+        Ge,
+        Eq,
+        Ne,
+        Select,
+    ];
+    for bits in 1..=5 {
+        for signed in [false, true] {
+            let ty = IntType::new(bits, signed).unwrap();
+            let all: Vec<i128> = (ty.min()..=ty.max()).collect();
+            for op in ops {
+                let forms = vec![Form::Radix4; op.arity()];
+                let c = circuit(&ar, op, ty, Algorithm::Blocks, &forms).unwrap();
+                let form = plan(&ar, op, ty, &forms, 1)
+                    .unwrap()
+                    .estimates
+                    .iter()
+                    .find(|e| e.algorithm == Algorithm::Blocks)
+                    .unwrap()
+                    .form;
+                for &a in &all {
+                    for &b in &all {
+                        let (inputs, values) = match op.arity() {
+                            1 => (radix4(a, ty), vec![a]),
+                            2 => ([radix4(a, ty), radix4(b, ty)].concat(), vec![a, b]),
+                            // The condition: the parity of a block.
+                            _ => {
+                                let cond = (a.rem_euclid(4)) as i64;
+                                (
+                                    [vec![cond], radix4(b, ty), radix4(a, ty)].concat(),
+                                    vec![cond as i128, b, a],
+                                )
+                            }
+                        };
+                        let (out, _) = clear::run(&c, &inputs).unwrap();
+                        let rt = op.result_type(ty);
+                        let want = reference(op, ty, &values);
+                        let expect = if form == Form::Radix4 {
+                            radix4(want, rt)
+                        } else {
+                            canonical(want, rt)
+                        };
+                        assert_eq!(out, expect, "{op} {ty} on {values:?}");
+                    }
+                }
+            }
+        }
+    }
+}

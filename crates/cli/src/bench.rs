@@ -53,6 +53,11 @@ pub struct BenchArgs {
     /// With --typed: signed (i: FheInt) and/or unsigned (u: FheUint) types.
     #[arg(long, value_delimiter = ',', default_value = "i,u")]
     types: Vec<String>,
+    /// With --typed: the form the operands are encrypted in: canonical (one bit per
+    /// digit), radix4 (two-bit blocks, like TFHE-rs' radix ciphertexts), or auto (per
+    /// row, the one whose planned circuit has the lowest estimated time at --threads).
+    #[arg(long, default_value = "auto", value_parser = ["auto", "canonical", "radix4"])]
+    form: String,
     /// Our rows on this backend (TFHE-rs stays on the CPU here; `encint gpu bench` puts
     /// TFHE-rs on the GPU too).
     #[command(flatten)]
@@ -86,7 +91,9 @@ pub fn bench(a: BenchArgs) -> CliResult {
         return Err("--runs must be at least 1".into());
     }
     if !a.typed.is_empty() {
-        return crate::typed_bench::run(&a.typed, &a.types, &a.bits, a.threads, a.runs, a.json);
+        return crate::typed_bench::run(
+            &a.typed, &a.types, &a.bits, &a.form, a.threads, a.runs, a.json,
+        );
     }
     encint::check_threads(a.threads)?;
     a.backend.check()?;

@@ -117,6 +117,10 @@ struct CostArgs {
     /// (fresh encryptions).
     #[arg(long, requires = "threads", conflicts_with = "nodes")]
     lazy: bool,
+    /// With --threads: operands in radix-4 form (two-bit blocks, as
+    /// `encint bench --typed --form radix4` encrypts them) instead of canonical.
+    #[arg(long, requires = "threads", conflicts_with_all = ["nodes", "lazy"])]
+    radix4: bool,
     #[command(flatten)]
     scale: mpi_cmds::ScaleArgs,
 }
@@ -196,7 +200,12 @@ fn cost(a: CostArgs) -> CliResult {
         } else {
             a.bits.clone()
         };
-        return typed_cost::print(threads, &bits, a.lazy, a.json);
+        let form = match (a.lazy, a.radix4) {
+            (true, _) => encint::typed::Form::Lazy,
+            (_, true) => encint::typed::Form::Radix4,
+            _ => encint::typed::Form::Canonical,
+        };
+        return typed_cost::print(threads, &bits, form, a.json);
     }
     if !a.bits.is_empty() {
         return Err("--bits needs --threads (the planner) or --nodes (the scale model)".into());

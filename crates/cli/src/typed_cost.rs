@@ -1,5 +1,6 @@
-//! `encint cost --threads N [--lazy]`: the planner's table for the typed (TFHE-rs-like)
-//! operations on canonical (or, with `--lazy`, lazy) operands.
+//! `encint cost --threads N [--lazy | --radix4]`: the planner's table for the typed
+//! (TFHE-rs-like) operations on canonical (or, with `--lazy`, lazy; with `--radix4`,
+//! radix-4) operands.
 //! For each operation, type and form: bootstraps, depth, widest level, largest LUT-input
 //! quadratic weight and the estimated time in bootstrap rounds at N threads (the sum over
 //! levels of `⌈level width / N⌉`); the chosen form first, marked `*`. Beside them,
@@ -37,7 +38,7 @@ fn tfhe_rs_pbs(op: IntOp, ty: IntType) -> Option<u64> {
 }
 
 /// Prints the planner's table (or JSON).
-pub fn print(threads: usize, bits: &[usize], lazy: bool, json: bool) -> CliResult {
+pub fn print(threads: usize, bits: &[usize], form: Form, json: bool) -> CliResult {
     if threads == 0 {
         return Err("--threads must be at least 1".into());
     }
@@ -55,7 +56,6 @@ pub fn print(threads: usize, bits: &[usize], lazy: bool, json: bool) -> CliResul
         for signed in [true, false] {
             let ty = IntType::new(b, signed)?;
             for &op in &ops {
-                let form = if lazy { Form::Lazy } else { Form::Canonical };
                 let mut forms = vec![form; op.arity()];
                 if op == IntOp::Select {
                     // The condition: a comparison's canonical bit.
@@ -104,10 +104,12 @@ pub fn print(threads: usize, bits: &[usize], lazy: bool, json: bool) -> CliResul
 levels of ceil(bootstraps in the level / {threads}). * = the planner's choice (fewest \
 rounds, then fewest bootstraps). Operands: {}.\nTFHE-rs = bootstraps of TFHE-rs 1.8.2 (pbs-stats, issue 17), \
 where measured.",
-            if lazy {
-                "lazy (wrapping results, any representative: bits cost a conversion)"
-            } else {
-                "canonical (fresh encryptions and boolean-layer results: bits for free)"
+            match form {
+                Form::Lazy => "lazy (wrapping results, any representative: bits cost a conversion)",
+                Form::Radix4 =>
+                    "radix4 (two-bit blocks; the select condition a canonical bit)",
+                Form::Canonical =>
+                    "canonical (fresh encryptions and boolean-layer results: bits for free)",
             }
         );
     }

@@ -222,16 +222,20 @@ impl ClientKey {
 
     /// Encrypts a Python int as an `EncTyped` of `bits` bits (1..=128), unsigned
     /// (`0 <= value < 2**bits`) or two's complement (`signed=True`), like TFHE-rs'
-    /// `FheUint8::encrypt` / `FheInt16::encrypt`.
-    #[pyo3(signature = (value, bits, signed = false))]
+    /// `FheUint8::encrypt` / `FheInt16::encrypt`. `form="radix4"` encrypts two bits per
+    /// digit (like TFHE-rs' radix blocks): additions, bitwise logic, products, comparisons,
+    /// min/max and select then run on the blocks; `"canonical"` (the default) one bit per
+    /// digit.
+    #[pyo3(signature = (value, bits, signed = false, form = "canonical"))]
     fn encrypt_typed(
         &self,
         py: Python<'_>,
         value: BigInt,
         bits: usize,
         signed: bool,
+        form: &str,
     ) -> PyResult<crate::typed::EncTyped> {
-        self.encrypt_typed_impl(py, value, bits, signed)
+        self.encrypt_typed_impl(py, value, bits, signed, form)
     }
 
     /// Decrypts an `EncInt`, `EncBits` or `EncTyped` to a Python int. Raises

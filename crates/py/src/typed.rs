@@ -303,18 +303,37 @@ struct TypedPayload {
 }
 
 const TYPED_TAG: [u8; 8] = *b"ENCTYPE1";
+/// The tag of a radix-4 value (its `canonical` flag unused): `⌈bits/2⌉` blocks.
+const TYPED_RADIX4_TAG: [u8; 8] = *b"ENCTYR41";
+
+impl TypedPayload {
+    fn form(&self) -> Form {
+        match (self.tag == TYPED_RADIX4_TAG, self.canonical) {
+            (true, _) => Form::Radix4,
+            (false, true) => Form::Canonical,
+            (false, false) => Form::Lazy,
+        }
+    }
+}
 
 impl Validate for TypedPayload {
     fn validate(&self, params: &DigitParameters) -> Result<(), String> {
-        if self.tag != TYPED_TAG {
+        if self.tag != TYPED_TAG && self.tag != TYPED_RADIX4_TAG {
             return Err("not an EncTyped payload".into());
         }
         let bits = self.bits as usize;
         if !(1..=MAX_TYPED_BITS).contains(&bits) {
             return Err(format!("width {bits} outside 1..={MAX_TYPED_BITS}"));
         }
-        // Canonical values have exactly `bits` digits; operation results at most that.
-        if self.value.len() > bits || (self.canonical && self.value.len() != bits) {
+        // Canonical values have exactly `bits` digits, radix-4 ones exactly `⌈bits/2⌉`;
+        // lazy operation results at most `bits`.
+        let form = self.form();
+        let exact = form != Form::Lazy;
+        let want = form.digits(IntType {
+            bits,
+            signed: self.signed,
+        });
+        if self.value.len() > want || (exact && self.value.len() != want) {
             return Err(format!(
                 "{} digits for a {}-bit value",
                 self.value.len(),
@@ -342,8 +361,9 @@ impl EncTyped {
     fn dtype(&self) -> String {
         self.ty.to_string()
     }
-    /// `"canonical"` (two's-complement digits: bit operations take them as they are) or
-    /// `"lazy"` (any representative modulo `2**bits`: a wrapping result not normalised).
+    /// `"canonical"` (two's-complement digits: bit operations take them as they are),
+    /// `"lazy"` (any representative modulo `2**bits`: a wrapping result not normalised) or
+    /// `"radix4"` (two-bit blocks, like TFHE-rs' radix ciphertexts).
     #[getter]
     fn form(&self) -> &'static str {
         self.form.name()
@@ -360,7 +380,11 @@ impl EncTyped {
             return Err(invalid("a clear-mode value has no envelope"));
         };
         let payload = TypedPayload {
-            tag: TYPED_TAG,
+            tag: if self.form == Form::Radix4 {
+                TYPED_RADIX4_TAG
+            } else {
+                TYPED_TAG
+            },
             bits: self.ty.bits as u32,
             signed: self.ty.signed,
             canonical: self.form == Form::Canonical,
@@ -382,37 +406,26 @@ impl EncTyped {
         })?;
         Ok(EncTyped {
             ty: type_of(p.bits as usize, p.signed)?,
-            form: if p.canonical {
-                Form::Canonical
-            } else {
-                Form::Lazy
-            },
+            form: p.form(),
             val: Val::Enc(p.value),
         })
     }
 
     #[staticmethod]
-    fn _from_clear(
-        digits: Vec<i64>,
-        bits: usize,
-        signed: bool,
-        canonical: bool,
-    ) -> PyResult<EncTyped> {
+    fn _from_clear(digits: Vec<i64>, bits: usize, signed: bool, form: &str) -> PyResult<EncTyped> {
         let ty = type_of(bits, signed)?;
-        if digits.len() > bits
-            || (canonical && digits.len() != bits)
-            || digits.iter().any(|d| !(-1..=1).contains(d))
-        {
+        let form = Form::from_name(form).ok_or_else(|| invalid(format!("unknown form {form}")))?;
+        let fits = match form {
+            Form::Lazy => digits.len() <= bits,
+            _ => form.value(ty, &digits).is_some(),
+        };
+        if !fits || (form != Form::Radix4 && digits.iter().any(|d| !(-1..=1).contains(d))) {
             return Err(invalid("clear digits do not fit the type"));
         }
         Ok(EncTyped {
             val: Val::Clear(digits),
             ty,
-            form: if canonical {
-                Form::Canonical
-            } else {
-                Form::Lazy
-            },
+            form,
         })
     }
 
@@ -425,12 +438,7 @@ impl EncTyped {
             )),
             Val::Clear(d) => Ok((
                 cls.getattr("_from_clear")?.unbind(),
-                (
-                    d.clone(),
-                    self.ty.bits,
-                    self.ty.signed,
-                    self.form == Form::Canonical,
-                )
+                (d.clone(), self.ty.bits, self.ty.signed, self.form.name())
                     .into_pyobject(py)?
                     .into_any()
                     .unbind(),
@@ -602,11 +610,12 @@ pub(crate) fn select(
             .ok_or_else(|| PyTypeError::new_err("select operands must be EncTyped or int"))
     };
     let (x, y) = (arg(a)?, arg(b)?);
-    // A condition is read as one bit: canonical only as a `u1` (a comparison result).
-    let form = if cond.ty == IntType::BOOL {
-        cond.form
-    } else {
-        Form::Lazy
+    // A condition is read as one bit: canonical only as a `u1` (a comparison result),
+    // else the parity of its first digit (a radix-4 block, or a signed digit).
+    let form = match cond.form {
+        Form::Radix4 | Form::Canonical if cond.ty == IntType::BOOL => Form::Canonical,
+        Form::Radix4 => Form::Radix4,
+        _ => Form::Lazy,
     };
     let c = TArg::Val(cond.val.clone(), form);
     let r = EncTyped::apply(py, IntOp::Select, model.ty, vec![c, x, y])?;
@@ -620,18 +629,39 @@ impl ClientKey {
         value: BigInt,
         bits: usize,
         signed: bool,
+        form: &str,
     ) -> PyResult<EncTyped> {
         let ty = type_of(bits, signed)?;
-        let digits = canonical_digits(ty, &value)?;
+        let form = match Form::from_name(form) {
+            Some(f @ (Form::Canonical | Form::Radix4)) => f,
+            _ => {
+                return Err(invalid(format!(
+                    "unknown form {form:?} (canonical or radix4)"
+                )))
+            }
+        };
+        let mut digits = canonical_digits(ty, &value)?;
+        if form == Form::Radix4 {
+            // Blocks of two bits of the unsigned pattern (canonical digits are its bits,
+            // the top one negated when signed).
+            digits = digits
+                .chunks(2)
+                .map(|p| p.iter().enumerate().map(|(k, d)| d.abs() << k).sum())
+                .collect();
+        }
         let val = detached(py, || Ok(seal_digits(self, digits)))?;
-        Ok(EncTyped {
-            val,
-            ty,
-            form: Form::Canonical,
-        })
+        Ok(EncTyped { val, ty, form })
     }
 
     pub(crate) fn decrypt_typed_impl(&self, py: Python<'_>, x: &EncTyped) -> PyResult<BigInt> {
+        if x.form == Form::Radix4 {
+            let digits = detached(py, || open_digits(self, &x.val, 0..=3))?;
+            let v = digits
+                .iter()
+                .rev()
+                .fold(BigInt::from(0), |acc, &d| acc * 4 + d);
+            return Ok(wrap(x.ty, &v));
+        }
         let digits = detached(py, || open_digits(self, &x.val, -1..=1))?;
         Ok(wrap(x.ty, &value_of(&digits)))
     }
