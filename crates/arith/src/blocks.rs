@@ -71,7 +71,13 @@ impl Digit {
 }
 
 /// One bootstrap of `f` on `node`, whose values lie in `lo..=hi`.
-fn table(b: &mut Builder, node: NodeId, lo: i64, hi: i64, f: impl Fn(i64) -> i64) -> NodeId {
+pub(crate) fn table(
+    b: &mut Builder,
+    node: NodeId,
+    lo: i64,
+    hi: i64,
+    f: impl Fn(i64) -> i64,
+) -> NodeId {
     let lut =
         NegacyclicLut::from_fn(lo..=hi, f).expect("selectors span at most 16 consecutive values");
     b.lut(node, &lut)
@@ -510,15 +516,13 @@ fn merge_signs(b: &mut Builder, sources: Vec<SignSource>, pred: fn(i64) -> bool)
     // The chains: runs of differences (at most CHAIN long) and lone tables.
     let mut chains: Vec<Vec<SignSource>> = Vec::new();
     for s in sources {
-        let open = matches!(chains.last(), Some(c) if c.len() < CHAIN
-            && matches!(c[0], SignSource::Difference(_)));
-        match s {
-            // `2d + s` within the budget (fresh blocks' differences; bit pairs' are too
-            // noisy and stand alone).
-            SignSource::Difference(d)
-                if open && 4 * b.qweight(d) < encint_core::bits::QWEIGHT_BUDGET =>
-            {
-                chains.last_mut().expect("open").push(s)
+        // `2d + s` within the budget (fresh blocks' differences; bit pairs' are too noisy
+        // and stand alone).
+        let joins = matches!(s, SignSource::Difference(d)
+            if 4 * b.qweight(d) < encint_core::bits::QWEIGHT_BUDGET);
+        match chains.last_mut() {
+            Some(c) if joins && c.len() < CHAIN && matches!(c[0], SignSource::Difference(_)) => {
+                c.push(s)
             }
             _ => chains.push(vec![s]),
         }

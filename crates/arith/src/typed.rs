@@ -589,15 +589,11 @@ pub fn result_form(op: IntOp, algorithm: Algorithm, forms: &[Form]) -> Form {
 fn condition_bit(b: &mut Builder, c: &SInt, form: Form) -> NodeId {
     let bit = match (form, c.digits.first()) {
         (_, None) => return b.constant(0),
-        (Form::Radix4, Some(&d)) => {
-            let parity = NegacyclicLut::from_fn(0..=3, |v| v & 1).expect("within a half-period");
-            b.lut(d, &parity)
-        }
+        (Form::Radix4, Some(&d)) => crate::blocks::table(b, d, 0, 3, |v| v & 1),
         _ => to_bits(b, c, 1, false, form)[0],
     };
     if b.qweight(bit) > 1 {
-        let id = NegacyclicLut::from_fn(0..=1, |v| v).expect("within a half-period");
-        b.lut(bit, &id)
+        crate::blocks::table(b, bit, 0, 1, |v| v)
     } else {
         bit
     }
@@ -610,10 +606,9 @@ fn to_blocks(b: &mut Builder, x: &SInt, ty: IntType, form: Form) -> Vec<NodeId> 
         let bits = to_bits(b, x, ty.bits, ty.signed, form);
         return crate::blocks::blocks_from_bits(b, &bits);
     }
-    let identity = NegacyclicLut::from_fn(0..=3, |v| v).expect("within a half-period");
     (0..ty.bits.div_ceil(2))
         .map(|i| match x.digits.get(i) {
-            Some(&d) if b.qweight(d) > 1 => b.lut(d, &identity),
+            Some(&d) if b.qweight(d) > 1 => crate::blocks::table(b, d, 0, 3, |v| v),
             Some(&d) => d,
             None => b.constant(0),
         })
@@ -623,19 +618,15 @@ fn to_blocks(b: &mut Builder, x: &SInt, ty: IntType, form: Form) -> Vec<NodeId> 
 /// Operations on radix-4 blocks ([`crate::blocks`]), for operands of which at least one
 /// is radix-4: results in radix-4 form (comparisons: one canonical bit).
 fn build_radix4(
-    ar: &Arith,
     b: &mut Builder,
     op: IntOp,
     ty: IntType,
     x: &[SInt],
     forms: &[Form],
+    budget: u64,
 ) -> Result<SInt, TypedError> {
     use crate::blocks as bl;
     let n = ty.bits;
-    let budget = ar
-        .config()
-        .max_qweight
-        .min(encint_core::bits::QWEIGHT_BUDGET);
     let first = usize::from(op == IntOp::Select);
     let ops: Vec<Vec<NodeId>> = x[first..]
         .iter()
@@ -694,14 +685,14 @@ fn build_blocks(
     x: &[SInt],
     forms: &[Form],
 ) -> Result<SInt, TypedError> {
-    if operand_forms(op, forms).contains(&Form::Radix4) {
-        return build_radix4(ar, b, op, ty, x, forms);
-    }
-    let n = ty.bits;
     let budget = ar
         .config()
         .max_qweight
         .min(encint_core::bits::QWEIGHT_BUDGET);
+    if operand_forms(op, forms).contains(&Form::Radix4) {
+        return build_radix4(b, op, ty, x, forms, budget);
+    }
+    let n = ty.bits;
     let xs = to_bits(b, &x[0], n, ty.signed, forms[0]);
     let out = match op {
         IntOp::WrappingMul => {

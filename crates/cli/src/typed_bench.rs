@@ -151,7 +151,7 @@ pub fn run(
                         best = Some((f, plan, args));
                     }
                 }
-                let (in_form, plan, owned) = best.expect("at least one form");
+                let (in_form, plan, owned) = best.ok_or("no operand form to time")?;
                 let args: Vec<&EncTyped> = owned.iter().collect();
                 let mut times = Vec::new();
                 let mut value = None;
