@@ -23,7 +23,10 @@
 //! [`mul_blocks`], 96 bootstraps at 16 bits. Beside it: [`add_blocks`] (a ripple of
 //! carries, `2k − 1` bootstraps), [`bitwise_blocks`] (one table per block),
 //! [`not_blocks`] (linear), [`eq_blocks`], [`compare_blocks`] (chains of block
-//! differences, 9 bootstraps at 16 bits), [`select_blocks`], and the conversions
+//! differences, 9 bootstraps at 16 bits), [`select_blocks`], [`scalar_mul_blocks`]
+//! (columns of scaled blocks), [`shift_blocks`] (shifts and rotations by a constant: free
+//! for whole blocks, one bootstrap per block otherwise), [`shift_var_blocks`] (by an
+//! encrypted amount, one stage per amount block), and the conversions
 //! [`blocks_from_bits`] / [`bits_from_blocks`].
 //!
 //! ```
@@ -455,10 +458,15 @@ pub fn eq(b: &mut Builder, x: &[NodeId], y: &[NodeId]) -> NodeId {
 /// `[every difference is 0]` for differences in `-3..=3`: one indicator bootstrap each,
 /// then ANDed fifteen at a time.
 fn all_zero(b: &mut Builder, diffs: Vec<NodeId>) -> NodeId {
-    let mut ind: Vec<NodeId> = diffs
+    let ind: Vec<NodeId> = diffs
         .into_iter()
         .map(|d| table(b, d, -3, 3, |v| i64::from(v == 0)))
         .collect();
+    and_all(b, ind)
+}
+
+/// The AND of fresh bits, fifteen at a time (`[Σ e = k]`); 1 for none.
+fn and_all(b: &mut Builder, mut ind: Vec<NodeId>) -> NodeId {
     while ind.len() > 1 {
         ind = ind
             .chunks(MAX_SPAN as usize)
@@ -789,4 +797,296 @@ pub fn bits_from_blocks(b: &mut Builder, x: &[NodeId], bits: usize) -> Vec<NodeI
         }
     }
     out
+}
+
+/// `k·x` modulo `2^bits` on blocks, for `k` taken modulo `2^bits`: a power of two
+/// `2^s` is [`shift_blocks`] by `s`; otherwise each block `Xᵢ` joins column `i + j`
+/// scaled by the radix-4 digit `kⱼ` of `k` (linear, no bootstrap), and the columns are
+/// reduced to fresh blocks as in [`mul_blocks`]. 16-bit `805·x`: 20 bootstraps.
+pub fn scalar_mul_blocks(
+    b: &mut Builder,
+    x: &[NodeId],
+    bits: usize,
+    k: u128,
+    budget: u64,
+) -> Vec<NodeId> {
+    let k = if bits >= 128 {
+        k
+    } else {
+        k & ((1u128 << bits) - 1)
+    };
+    if k.is_power_of_two() {
+        return shift_blocks(b, x, bits, Shift::Left, k.trailing_zeros().into());
+    }
+    let ncols = bits.div_ceil(2);
+    let mut cols: Vec<Vec<Digit>> = vec![Vec::new(); ncols];
+    let mut offsets: Vec<i64> = vec![0; ncols];
+    for (i, &xi) in x.iter().enumerate().take(ncols) {
+        for (c, col) in cols.iter_mut().enumerate().skip(i) {
+            let kj = ((k >> (2 * (c - i))) & 3) as i64;
+            if kj > 0 {
+                let node = b.linear(&[(xi, kj)], 0);
+                push(b, col, &mut offsets[c], node, kj * block_max(bits, i));
+            }
+        }
+    }
+    reduce_columns(b, cols, offsets, bits, budget, Out::Blocks)
+}
+
+/// A shift or rotation of a `bits`-bit pattern, by an amount given apart.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Shift {
+    /// `x << t` (zeros in; `t ≥ bits` gives 0).
+    Left,
+    /// `x >> t`, logical (zeros in; `t ≥ bits` gives 0).
+    Right,
+    /// `x >> t`, arithmetic (copies of bit `bits − 1` in).
+    RightArith,
+    /// `x` rotated left by `t mod bits`.
+    RotateLeft,
+    /// `x` rotated right by `t mod bits`.
+    RotateRight,
+}
+
+impl Shift {
+    /// The input bit that result bit `p` of a `bits`-bit pattern copies after a shift by
+    /// `t` (`None`: a zero).
+    pub fn source(self, bits: usize, t: u128, p: usize) -> Option<usize> {
+        let (p128, n) = (p as u128, bits as u128);
+        match self {
+            Shift::Left => p128.checked_sub(t).map(|q| q as usize),
+            Shift::Right => p128.checked_add(t).filter(|&q| q < n).map(|q| q as usize),
+            Shift::RightArith => Some(p128.saturating_add(t).min(n - 1) as usize),
+            Shift::RotateLeft => Some(((p128 + n - t % n) % n) as usize),
+            Shift::RotateRight => Some(((p128 + t % n) % n) as usize),
+        }
+    }
+
+    fn rotates(self) -> bool {
+        matches!(self, Shift::RotateLeft | Shift::RotateRight)
+    }
+}
+
+/// The source blocks of result block `i` when result bit `p` copies input bit
+/// `src(p)`: sorted, without repeats.
+fn source_blocks(bits: usize, i: usize, src: impl Fn(usize) -> Option<usize>) -> Vec<usize> {
+    let mut ms: Vec<usize> = (2 * i..(2 * i + 2).min(bits))
+        .filter_map(|p| src(p).map(|q| q / 2))
+        .collect();
+    ms.sort_unstable();
+    ms.dedup();
+    ms
+}
+
+/// The bits of source block `m` (holding `v`) that `src` sends to result block `i`, in
+/// their places there.
+fn part(bits: usize, i: usize, m: usize, v: i64, src: impl Fn(usize) -> Option<usize>) -> i64 {
+    (2 * i..(2 * i + 2).min(bits))
+        .filter_map(|p| src(p).filter(|q| q / 2 == m).map(|q| (p, q)))
+        .fold(0, |acc, (p, q)| acc | (((v >> (q % 2)) & 1) << (p - 2 * i)))
+}
+
+/// `x` shifted or rotated by a constant `t` on fresh blocks: a result block that is an
+/// input block as it is costs nothing (every block, for an even `t` on an even width);
+/// any other reads its (at most two) source blocks in one bootstrap of `m·Xₐ + X_b`
+/// (quadratic weight 17). Equal tables (the sign fill of an arithmetic shift) are built
+/// once.
+pub fn shift_blocks(
+    b: &mut Builder,
+    x: &[NodeId],
+    bits: usize,
+    kind: Shift,
+    t: u128,
+) -> Vec<NodeId> {
+    let src = |p: usize| kind.source(bits, t, p);
+    let mut memo: std::collections::HashMap<(Vec<usize>, Vec<i64>), NodeId> =
+        std::collections::HashMap::new();
+    (0..bits.div_ceil(2))
+        .map(|i| {
+            let ms = source_blocks(bits, i, src);
+            let (sel, radix) = match *ms.as_slice() {
+                [] => return b.constant(0),
+                [m] => (x[m], 0),
+                [lo, hi] => {
+                    let radix = block_max(bits, lo) + 1;
+                    (b.linear(&[(x[hi], radix), (x[lo], 1)], 0), radix)
+                }
+                _ => unreachable!("a block has two bits"),
+            };
+            let hi_value = ms.iter().fold(1, |acc, &m| acc * (block_max(bits, m) + 1)) - 1;
+            let f = |s: i64| match *ms.as_slice() {
+                [m] => part(bits, i, m, s, src),
+                [lo, hi] => part(bits, i, lo, s % radix, src) | part(bits, i, hi, s / radix, src),
+                _ => 0,
+            };
+            let values: Vec<i64> = (0..=hi_value).map(f).collect();
+            if let [m] = *ms.as_slice() {
+                let identity = values.iter().enumerate().all(|(v, &f)| f == v as i64);
+                if identity && block_max(bits, m) == block_max(bits, i) {
+                    return x[m];
+                }
+            }
+            *memo
+                .entry((ms.clone(), values.clone()))
+                .or_insert_with(|| table(b, sel, 0, hi_value, |s| values[s as usize]))
+        })
+        .collect()
+}
+
+/// One stage of a shifter: the blocks of `cur` moved as `src(v, ·)` says for the value
+/// `v` (in `0..=smax`) of the fresh selector `sel`. Each result block sums, over its
+/// source blocks `m`, one bootstrap of `(max + 1)·sel + Curₘ` giving the bits block `m`
+/// sends it for that `v` (a noisy `Curₘ` beyond the budget is refreshed first). The
+/// results are sums of as many table outputs as they have sources.
+fn shift_stage(
+    b: &mut Builder,
+    cur: &mut [NodeId],
+    bits: usize,
+    sel: NodeId,
+    smax: i64,
+    src: impl Fn(i64, usize) -> Option<usize>,
+    budget: u64,
+) -> Vec<NodeId> {
+    let mut memo: std::collections::HashMap<(usize, Vec<i64>), NodeId> =
+        std::collections::HashMap::new();
+    (0..bits.div_ceil(2))
+        .map(|i| {
+            let mut ms: Vec<usize> = (0..=smax)
+                .flat_map(|v| source_blocks(bits, i, |p| src(v, p)))
+                .collect();
+            ms.sort_unstable();
+            ms.dedup();
+            let terms: Vec<(NodeId, i64)> = ms
+                .into_iter()
+                .map(|m| {
+                    let radix = block_max(bits, m) + 1;
+                    if b.linear_qweight(&[(sel, radix), (cur[m], 1)]) > budget {
+                        cur[m] = table(b, cur[m], 0, radix - 1, |v| v);
+                    }
+                    let hi = (smax + 1) * radix - 1;
+                    let values: Vec<i64> = (0..=hi)
+                        .map(|s| part(bits, i, m, s % radix, |p| src(s / radix, p)))
+                        .collect();
+                    let node = *memo.entry((m, values.clone())).or_insert_with(|| {
+                        let s = b.linear(&[(sel, radix), (cur[m], 1)], 0);
+                        table(b, s, 0, hi, |s| values[s as usize])
+                    });
+                    (node, 1)
+                })
+                .collect();
+            b.linear(&terms, 0)
+        })
+        .collect()
+}
+
+/// `[every block is 0]` for fresh blocks (values `0..=max`): sums of up to
+/// [`MAX_SPAN`] in value, one indicator bootstrap each, then ANDed.
+fn blocks_all_zero(b: &mut Builder, blocks: &[(NodeId, i64)], budget: u64) -> NodeId {
+    let mut ind = Vec::new();
+    let mut group: Vec<(NodeId, i64)> = Vec::new();
+    let mut span = 0;
+    let flush = |b: &mut Builder, group: &mut Vec<(NodeId, i64)>, span: i64, ind: &mut Vec<_>| {
+        if !group.is_empty() {
+            let s = b.linear(group, 0);
+            ind.push(table(b, s, 0, span, |v| i64::from(v == 0)));
+            group.clear();
+        }
+    };
+    for &(node, max) in blocks {
+        let mut trial = group.clone();
+        trial.push((node, 1));
+        if span + max > MAX_SPAN || b.linear_qweight(&trial) > budget {
+            flush(b, &mut group, span, &mut ind);
+            span = 0;
+        }
+        group.push((node, 1));
+        span += max;
+    }
+    flush(b, &mut group, span, &mut ind);
+    and_all(b, ind)
+}
+
+/// `x` shifted or rotated by the fresh blocks `amount` (an unsigned `bits`-bit pattern;
+/// a shift by `bits` or more gives 0, or the sign for [`Shift::RightArith`]; a rotation
+/// is by the amount modulo `bits`). Amount block `j` (value `v`) moves by `v·4^j` bits
+/// in one [`shift_stage`] (three bootstraps per block at `j = 0`, up to four above).
+/// The amount blocks worth `bits` or more only decide `over = [any is nonzero]`:
+/// - when the last stage's selector has a value that shifts everything out (`3·4^j ≥
+///   bits`), one bootstrap sets it to 3 when `over`;
+/// - else an arithmetic shift sets every selector to 3 (a shift by `bits − 1` or more),
+///   and a logical one ends with a stage `[not over]·X` (one bootstrap per block, fresh).
+///
+/// Sums left noisy are refreshed at the end. 16-bit `x << y`: 52 bootstraps, depth 3.
+pub fn shift_var_blocks(
+    b: &mut Builder,
+    x: &[NodeId],
+    amount: &[NodeId],
+    bits: usize,
+    kind: Shift,
+    budget: u64,
+) -> Vec<NodeId> {
+    let k = bits.div_ceil(2);
+    let n = bits as u128;
+    let mut cur: Vec<NodeId> = x[..k.min(x.len())].to_vec();
+    // (selector, its largest value, the shift per unit)
+    let mut stages: Vec<(NodeId, i64, u128)> = Vec::new();
+    let mut over = Vec::new();
+    for (j, &a) in amount.iter().enumerate().take(k) {
+        let smax = block_max(bits, j);
+        // 4^j, or (rotations) 4^j mod bits when 4^j overflows.
+        let step = 4u128
+            .checked_pow(j as u32)
+            .unwrap_or_else(|| (0..2 * j).fold(1u128, |acc, _| (acc * 2) % n));
+        if kind.rotates() {
+            if (1..=smax).any(|v| !(v as u128 * step).is_multiple_of(n)) {
+                stages.push((a, smax, step));
+            }
+        } else if step < n {
+            stages.push((a, smax, step));
+        } else {
+            over.push((a, smax));
+        }
+    }
+    let mut keep_stage = None;
+    if !over.is_empty() {
+        // `[no amount block past the width is nonzero]`, then the selectors clamped.
+        let keep = blocks_all_zero(b, &over, budget);
+        let saturates = |&(_, smax, step): &(NodeId, i64, u128)| smax as u128 * step >= n;
+        let clamp = |b: &mut Builder, (sel, smax, step): (NodeId, i64, u128)| {
+            let s = b.linear(&[(keep, smax + 1), (sel, 1)], 0);
+            let radix = smax + 1;
+            let f = move |v: i64| if v < radix { smax } else { v - radix };
+            (table(b, s, 0, 2 * radix - 1, f), smax, step)
+        };
+        match stages.last() {
+            Some(last) if saturates(last) => {
+                let last = stages.pop().expect("checked above");
+                let clamped = clamp(b, last);
+                stages.push(clamped);
+            }
+            // (No stage at all: one bit, which an arithmetic shift keeps.)
+            _ if kind == Shift::RightArith => {
+                stages = stages.into_iter().map(|st| clamp(b, st)).collect();
+            }
+            _ => keep_stage = Some(keep),
+        }
+    }
+    for (a, smax, step) in stages {
+        let src = move |v: i64, p: usize| kind.source(bits, v as u128 * step, p);
+        cur = shift_stage(b, &mut cur, bits, a, smax, src, budget);
+    }
+    if let Some(keep) = keep_stage {
+        let src = |v: i64, p: usize| (v == 1).then_some(p);
+        cur = shift_stage(b, &mut cur, bits, keep, 1, src, budget);
+    }
+    cur.iter()
+        .enumerate()
+        .map(|(i, &c)| {
+            if b.qweight(c) > 1 && b.const_value(c).is_none() {
+                table(b, c, 0, block_max(bits, i), |v| v)
+            } else {
+                c
+            }
+        })
+        .collect()
 }

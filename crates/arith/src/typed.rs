@@ -299,9 +299,11 @@ pub enum Form {
     /// Radix-4 blocks (like TFHE-rs' 2-bit blocks): `⌈n/2⌉` fresh digits, digit `i` the
     /// block `b₂ᵢ + 2b₂ᵢ₊₁` (0..=3) of the value's unsigned `n`-bit pattern, the last one a
     /// single bit when `n` is odd; the value is `Σ dᵢ 4^i` read modulo `2^n`. Addition,
-    /// subtraction, bitwise logic, products, comparisons, min/max and select run on the
+    /// subtraction, bitwise logic, products, scalar products, shifts and rotations (by a
+    /// constant or an encrypted amount), comparisons, min/max and select run on the
     /// blocks ([`Algorithm::Blocks`], results in this form; comparisons give a canonical
-    /// bit); the other operations convert to bits first (two bootstraps per block).
+    /// bit); the other operations (division, casts) convert to bits first (two
+    /// bootstraps per block).
     Radix4,
 }
 
@@ -494,7 +496,12 @@ impl IntOp {
             WrappingAdd | WrappingSub | WrappingNeg | Not | Select => {
                 &[Algorithm::Digits, Algorithm::Bits, Algorithm::Blocks]
             }
-            WrappingScalarMul(_) | Shl(_) => &[Algorithm::Digits, Algorithm::Bits],
+            WrappingScalarMul(_) | Shl(_) => {
+                &[Algorithm::Digits, Algorithm::Bits, Algorithm::Blocks]
+            }
+            Shr(_) | Rotl(_) | Rotr(_) | ShlVar | ShrVar | RotlVar | RotrVar => {
+                &[Algorithm::Bits, Algorithm::Blocks]
+            }
             DivScalar(_) | RemScalar(_) => &[Algorithm::Bits, Algorithm::Magic],
             _ => &[Algorithm::Bits],
         }
@@ -670,9 +677,36 @@ fn build_radix4(
             let c = condition_bit(b, &x[0], forms[0]);
             bl::select_blocks(b, c, xs, ys, n)
         }
+        IntOp::WrappingScalarMul(k) => {
+            let k = IntType {
+                bits: n,
+                signed: false,
+            }
+            .wrap(k) as u128;
+            bl::scalar_mul_blocks(b, xs, n, k, budget)
+        }
+        IntOp::Shl(k) | IntOp::Shr(k) | IntOp::Rotl(k) | IntOp::Rotr(k) => {
+            bl::shift_blocks(b, xs, n, shift_kind(op, ty), k.into())
+        }
+        IntOp::ShlVar | IntOp::ShrVar | IntOp::RotlVar | IntOp::RotrVar => {
+            bl::shift_var_blocks(b, xs, ys, n, shift_kind(op, ty), budget)
+        }
         _ => return Err(TypedError::Unsupported(op, Algorithm::Blocks)),
     };
     Ok(SInt { digits })
+}
+
+/// The block shift of a shift or rotation operation (arithmetic right shifts for signed
+/// types).
+fn shift_kind(op: IntOp, ty: IntType) -> crate::blocks::Shift {
+    use crate::blocks::Shift;
+    match op {
+        IntOp::Shl(_) | IntOp::ShlVar => Shift::Left,
+        IntOp::Shr(_) | IntOp::ShrVar if ty.signed => Shift::RightArith,
+        IntOp::Shr(_) | IntOp::ShrVar => Shift::Right,
+        IntOp::Rotl(_) | IntOp::RotlVar => Shift::RotateLeft,
+        _ => Shift::RotateRight,
+    }
 }
 
 /// Products and comparisons on radix-4 blocks of the operands' bits ([`crate::blocks`]),

@@ -359,6 +359,11 @@ fn radix4_bootstraps_within_tfhe_rs_counts() {
         (IntOp::Ge, 16, 11),
         (IntOp::Ge, 32, 23),
         (IntOp::Max, 16, 35),
+        (IntOp::WrappingScalarMul(805), 8, 10),
+        (IntOp::WrappingScalarMul(805), 16, 33),
+        (IntOp::WrappingScalarMul(805), 32, 73),
+        // TFHE-rs takes the amount modulo the width; ours gives 0 past it.
+        (IntOp::ShlVar, 8, 21),
     ];
     for (op, bits, peer) in peers {
         for signed in [false, true] {
@@ -404,12 +409,22 @@ fn radix4_exhaustive_at_small_widths() {
         Eq,
         Ne,
         Select,
+        ShlVar,
+        ShrVar,
+        RotlVar,
+        RotrVar,
     ];
+    // Scalar operations: every amount up to past the width, and multipliers that hit
+    // each path (0, a power of two, digits 1..=3, all ones, a negative one).
+    let scalar_ops = (0..=7u32)
+        .flat_map(|k| [Shl(k), Shr(k), Rotl(k), Rotr(k)])
+        .chain([0i128, 1, 2, 3, 4, 5, 6, 7, 11, 13, 21, 27, -1, -3, 805].map(WrappingScalarMul));
+    let ops: Vec<IntOp> = ops.into_iter().chain(scalar_ops).collect();
     for bits in 1..=5 {
         for signed in [false, true] {
             let ty = IntType::new(bits, signed).unwrap();
             let all: Vec<i128> = (ty.min()..=ty.max()).collect();
-            for op in ops {
+            for &op in &ops {
                 let forms = vec![Form::Radix4; op.arity()];
                 let c = circuit(&ar, op, ty, Algorithm::Blocks, &forms).unwrap();
                 let form = plan(&ar, op, ty, &forms, 1)
@@ -443,6 +458,50 @@ fn radix4_exhaustive_at_small_widths() {
                         };
                         assert_eq!(out, expect, "{op} {ty} on {values:?}");
                     }
+                }
+            }
+        }
+    }
+}
+
+/// Shifts and rotations by an encrypted amount on radix-4 blocks: exhaustive at widths
+/// 6..=8, and at wider widths random values with amounts mostly below the width (the
+/// random property test draws amounts from the whole type, nearly all past the width
+/// there).
+#[test]
+fn radix4_shifts_by_an_encrypted_amount() {
+    use IntOp::*;
+    let ar = Arith::new(Config { max_qweight: 25 });
+    let mut rng = StdRng::seed_from_u64(44);
+    // (The i128 reference stops short of 128 bits.)
+    for bits in [6, 7, 8, 9, 16, 17, 31, 32, 33, 63, 64, 100] {
+        for signed in [false, true] {
+            let ty = IntType::new(bits, signed).unwrap();
+            let cases: Vec<(i128, i128)> = if bits <= 8 {
+                let all: Vec<i128> = (ty.min()..=ty.max()).collect();
+                all.iter()
+                    .flat_map(|&a| all.iter().map(move |&s| (a, s)))
+                    .collect()
+            } else {
+                (0..300)
+                    .map(|i| {
+                        let s = match i % 10 {
+                            0 => value(&mut rng, ty),
+                            1 => ty.wrap(bits as i128 + rng.gen_range(0..3)),
+                            _ => rng.gen_range(0..bits as i128),
+                        };
+                        (value(&mut rng, ty), s)
+                    })
+                    .collect()
+            };
+            for op in [ShlVar, ShrVar, RotlVar, RotrVar] {
+                let forms = [Form::Radix4, Form::Radix4];
+                let c = circuit(&ar, op, ty, Algorithm::Blocks, &forms).unwrap();
+                for &(a, s) in &cases {
+                    let inputs = [radix4(a, ty), radix4(s, ty)].concat();
+                    let (out, _) = clear::run(&c, &inputs).unwrap();
+                    let want = reference(op, ty, &[a, s]);
+                    assert_eq!(out, radix4(want, ty), "{op} {ty} on {a} by {s}");
                 }
             }
         }

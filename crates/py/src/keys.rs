@@ -223,9 +223,9 @@ impl ClientKey {
     /// Encrypts a Python int as an `EncTyped` of `bits` bits (1..=128), unsigned
     /// (`0 <= value < 2**bits`) or two's complement (`signed=True`), like TFHE-rs'
     /// `FheUint8::encrypt` / `FheInt16::encrypt`. `form="radix4"` encrypts two bits per
-    /// digit (like TFHE-rs' radix blocks): additions, bitwise logic, products, comparisons,
-    /// min/max and select then run on the blocks; `"canonical"` (the default) one bit per
-    /// digit.
+    /// digit (like TFHE-rs' radix blocks): additions, bitwise logic, products, scalar
+    /// products, shifts and rotations, comparisons, min/max and select then run on the
+    /// blocks; `"canonical"` (the default) one bit per digit.
     #[pyo3(signature = (value, bits, signed = false, form = "canonical"))]
     fn encrypt_typed(
         &self,
