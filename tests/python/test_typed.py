@@ -114,9 +114,10 @@ def test_typed_binary_radix4_clear(clear, rng, bits, signed, name):
 
 
 @pytest.mark.parametrize("bits,signed", TYPES)
-def test_typed_unary_clear(clear, rng, bits, signed):
+@pytest.mark.parametrize("form", ["canonical", "radix4"])
+def test_typed_unary_clear(clear, rng, bits, signed, form):
     for a in values(rng, bits, signed, 5):
-        x = clear.encrypt_typed(a, bits, signed)
+        x = clear.encrypt_typed(a, bits, signed, form=form)
         assert clear.decrypt(-x) == wrap(-a, bits, signed)
         assert clear.decrypt(~x) == wrap(~a, bits, signed)
         assert clear.decrypt(x.square()) == wrap(a * a, bits, signed)
@@ -236,5 +237,11 @@ def test_typed_real_keys(keys):
     assert ck.decrypt(r < q) == 1 and ck.decrypt(encint.max(r, q)) == 22
     back = encint.EncTyped.from_bytes((r ^ q).to_bytes())
     assert back.form == "radix4" and ck.decrypt(back) == 13 ^ 22
+    # Shifts by a constant and by a ciphertext stay on the blocks; scalar products too
+    # where the planner picks the blocks.
+    assert ck.decrypt(r * 7) == 13 * 7 % 32
+    for z, want in ((r << 3, (13 << 3) % 32), (r >> 2, 13 >> 2),
+                    (q.rotate_left(3), ((22 << 3) | (22 >> 2)) % 32), (r << ck.encrypt_typed(2, 5, form="radix4"), 13 * 4 % 32)):
+        assert z.form == "radix4" and ck.decrypt(z) == want
     with pytest.raises(encint.InvalidInputError):
         ck.encrypt_typed(1, 4, form="lazy")

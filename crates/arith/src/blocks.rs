@@ -800,9 +800,11 @@ pub fn bits_from_blocks(b: &mut Builder, x: &[NodeId], bits: usize) -> Vec<NodeI
 }
 
 /// `k·x` modulo `2^bits` on blocks, for `k` taken modulo `2^bits`: a power of two
-/// `2^s` is [`shift_blocks`] by `s`; otherwise each block `Xᵢ` joins column `i + j`
-/// scaled by the radix-4 digit `kⱼ` of `k` (linear, no bootstrap), and the columns are
-/// reduced to fresh blocks as in [`mul_blocks`]. 16-bit `805·x`: 20 bootstraps.
+/// `2^s` is [`shift_blocks`] by `s`. Otherwise `k` is recoded in radix 4 with digits
+/// `kⱼ` in `{-1, 0, 1, 2}` (a digit 3 becomes `-1` and a carry), each block `Xᵢ` joins
+/// column `i + j` as `kⱼ·Xᵢ` (linear, no bootstrap; `-Xᵢ` as its complement `max − Xᵢ`
+/// with `−max` in the column's constant), and the columns are reduced to fresh blocks as
+/// in [`mul_blocks`]. 16-bit `805·x`: 20 bootstraps; `4095·x` (`4^6 − 1`): 15.
 pub fn scalar_mul_blocks(
     b: &mut Builder,
     x: &[NodeId],
@@ -819,14 +821,40 @@ pub fn scalar_mul_blocks(
         return shift_blocks(b, x, bits, Shift::Left, k.trailing_zeros().into());
     }
     let ncols = bits.div_ceil(2);
+    let mut digits = Vec::with_capacity(ncols);
+    let mut carry = 0;
+    for j in 0..ncols {
+        let d = ((k >> (2 * j)) & 3) as i64 + carry;
+        let (digit, next) = if d >= 3 { (d - 4, 1) } else { (d, 0) };
+        digits.push(digit);
+        carry = next;
+    }
     let mut cols: Vec<Vec<Digit>> = vec![Vec::new(); ncols];
     let mut offsets: Vec<i64> = vec![0; ncols];
     for (i, &xi) in x.iter().enumerate().take(ncols) {
+        let max = block_max(bits, i);
         for (c, col) in cols.iter_mut().enumerate().skip(i) {
-            let kj = ((k >> (2 * (c - i))) & 3) as i64;
-            if kj > 0 {
-                let node = b.linear(&[(xi, kj)], 0);
-                push(b, col, &mut offsets[c], node, kj * block_max(bits, i));
+            let (node, span) = match digits[c - i] {
+                0 => continue,
+                -1 => {
+                    offsets[c] -= max;
+                    (b.linear(&[(xi, -1)], max), max)
+                }
+                kj => (b.linear(&[(xi, kj)], 0), kj * max),
+            };
+            push(b, col, &mut offsets[c], node, span);
+        }
+    }
+    // Negative constants borrow from the next column; the top column's is taken
+    // modulo its block (adding multiples of 2^bits).
+    for c in 0..ncols {
+        if offsets[c] < 0 {
+            if c + 1 < ncols {
+                let q = (3 - offsets[c]) / 4;
+                offsets[c] += 4 * q;
+                offsets[c + 1] -= q;
+            } else {
+                offsets[c] = offsets[c].rem_euclid(block_max(bits, c) + 1);
             }
         }
     }
