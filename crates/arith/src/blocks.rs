@@ -26,7 +26,8 @@
 //! differences, 9 bootstraps at 16 bits), [`select_blocks`], [`scalar_mul_blocks`]
 //! (columns of scaled blocks), [`shift_blocks`] (shifts and rotations by a constant: free
 //! for whole blocks, one bootstrap per block otherwise), [`shift_var_blocks`] (by an
-//! encrypted amount, one stage per amount block), and the conversions
+//! encrypted amount, one stage per amount block), [`cast_blocks`] (truncation and
+//! extension, free for whole blocks), and the conversions
 //! [`blocks_from_bits`] / [`bits_from_blocks`].
 //!
 //! ```
@@ -926,31 +927,60 @@ pub fn shift_blocks(
     kind: Shift,
     t: u128,
 ) -> Vec<NodeId> {
-    let src = |p: usize| kind.source(bits, t, p);
+    gather_blocks(b, x, bits, bits, |p| kind.source(bits, t, p))
+}
+
+/// The fresh blocks of a `bits`-bit pattern (unsigned, or two's complement with
+/// `signed`) cast to `to` bits: truncated, or extended with zeros or copies of the sign
+/// bit. Whole blocks are kept as they are; a one-bit top block of an odd `to` is one
+/// table, and the sign fill one table shared by every block it fills.
+pub fn cast_blocks(
+    b: &mut Builder,
+    x: &[NodeId],
+    bits: usize,
+    signed: bool,
+    to: usize,
+) -> Vec<NodeId> {
+    gather_blocks(b, x, bits, to, |p| match p {
+        p if p < bits => Some(p),
+        _ if signed => Some(bits - 1),
+        _ => None,
+    })
+}
+
+/// The `out_bits`-bit pattern whose bit `p` is bit `src(p)` of the `in_bits`-bit pattern
+/// held in the fresh blocks `x` (`None`: 0), as fresh blocks (see [`shift_blocks`]).
+fn gather_blocks(
+    b: &mut Builder,
+    x: &[NodeId],
+    in_bits: usize,
+    out_bits: usize,
+    src: impl Fn(usize) -> Option<usize> + Copy,
+) -> Vec<NodeId> {
+    let size = |m: usize| block_max(in_bits, m) + 1;
     let mut memo: std::collections::HashMap<(Vec<usize>, Vec<i64>), NodeId> =
         std::collections::HashMap::new();
-    (0..bits.div_ceil(2))
+    (0..out_bits.div_ceil(2))
         .map(|i| {
-            let ms = source_blocks(bits, i, src);
+            let ms = source_blocks(out_bits, i, src);
             let (sel, radix) = match *ms.as_slice() {
                 [] => return b.constant(0),
-                [m] => (x[m], 0),
-                [lo, hi] => {
-                    let radix = block_max(bits, lo) + 1;
-                    (b.linear(&[(x[hi], radix), (x[lo], 1)], 0), radix)
-                }
+                [m] => (x[m], size(m)),
+                [lo, hi] => (b.linear(&[(x[hi], size(lo)), (x[lo], 1)], 0), size(lo)),
                 _ => unreachable!("a block has two bits"),
             };
-            let hi_value = ms.iter().fold(1, |acc, &m| acc * (block_max(bits, m) + 1)) - 1;
+            let hi_value = ms.iter().map(|&m| size(m)).product::<i64>() - 1;
             let f = |s: i64| match *ms.as_slice() {
-                [m] => part(bits, i, m, s, src),
-                [lo, hi] => part(bits, i, lo, s % radix, src) | part(bits, i, hi, s / radix, src),
+                [m] => part(out_bits, i, m, s, src),
+                [lo, hi] => {
+                    part(out_bits, i, lo, s % radix, src) | part(out_bits, i, hi, s / radix, src)
+                }
                 _ => 0,
             };
             let values: Vec<i64> = (0..=hi_value).map(f).collect();
             if let [m] = *ms.as_slice() {
                 let identity = values.iter().enumerate().all(|(v, &f)| f == v as i64);
-                if identity && block_max(bits, m) == block_max(bits, i) {
+                if identity && size(m) == block_max(out_bits, i) + 1 {
                     return x[m];
                 }
             }

@@ -300,10 +300,9 @@ pub enum Form {
     /// block `b₂ᵢ + 2b₂ᵢ₊₁` (0..=3) of the value's unsigned `n`-bit pattern, the last one a
     /// single bit when `n` is odd; the value is `Σ dᵢ 4^i` read modulo `2^n`. Addition,
     /// subtraction, bitwise logic, products, scalar products, shifts and rotations (by a
-    /// constant or an encrypted amount), comparisons, min/max and select run on the
-    /// blocks ([`Algorithm::Blocks`], results in this form; comparisons give a canonical
-    /// bit); the other operations (division, casts) convert to bits first (two
-    /// bootstraps per block).
+    /// constant or an encrypted amount), casts, comparisons, min/max and select run on
+    /// the blocks ([`Algorithm::Blocks`], results in this form; comparisons give a
+    /// canonical bit); division converts to bits first (two bootstraps per block).
     Radix4,
 }
 
@@ -499,7 +498,7 @@ impl IntOp {
             WrappingScalarMul(_) | Shl(_) => {
                 &[Algorithm::Digits, Algorithm::Bits, Algorithm::Blocks]
             }
-            Shr(_) | Rotl(_) | Rotr(_) | ShlVar | ShrVar | RotlVar | RotrVar => {
+            Shr(_) | Rotl(_) | Rotr(_) | ShlVar | ShrVar | RotlVar | RotrVar | Cast(_) => {
                 &[Algorithm::Bits, Algorithm::Blocks]
             }
             DivScalar(_) | RemScalar(_) => &[Algorithm::Bits, Algorithm::Magic],
@@ -691,6 +690,7 @@ fn build_radix4(
         IntOp::ShlVar | IntOp::ShrVar | IntOp::RotlVar | IntOp::RotrVar => {
             bl::shift_var_blocks(b, xs, ys, n, shift_kind(op, ty), budget)
         }
+        IntOp::Cast(to) => bl::cast_blocks(b, xs, n, ty.signed, to.bits),
         _ => return Err(TypedError::Unsupported(op, Algorithm::Blocks)),
     };
     Ok(SInt { digits })
@@ -1080,7 +1080,8 @@ pub struct Plan {
     pub forms: Vec<Form>,
     /// Threads the estimate assumes.
     pub threads: usize,
-    /// Estimates, the chosen (fewest rounds, then fewest bootstraps) first.
+    /// Estimates, the chosen (fewest rounds, then fewest bootstraps, then, for radix-4
+    /// operands, a radix-4 result) first.
     pub estimates: Vec<Estimate>,
 }
 
@@ -1093,7 +1094,7 @@ impl Plan {
 
 /// Plans `op` on `ty` with operands of forms `forms` for `threads` threads: builds each
 /// algorithm's circuit and orders them by estimated time ([`crate::bits::makespan`]),
-/// then bootstraps.
+/// then bootstraps, then (radix-4 operands) whether the result stays radix-4.
 pub fn plan(
     ar: &Arith,
     op: IntOp,
@@ -1120,7 +1121,16 @@ pub fn plan(
     if estimates.is_empty() {
         return Err(TypedError::Unsupported(op, Algorithm::Bits));
     }
-    estimates.sort_by_key(|e| (e.rounds, e.cost.bootstraps));
+    // Ties keep radix-4 operands' results in radix-4 form (no conversion for the next
+    // block operation).
+    let radix4 = operand_forms(op, forms).contains(&Form::Radix4);
+    estimates.sort_by_key(|e| {
+        (
+            e.rounds,
+            e.cost.bootstraps,
+            radix4 && e.form != Form::Radix4,
+        )
+    });
     Ok(Plan {
         op,
         ty,

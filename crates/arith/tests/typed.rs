@@ -418,7 +418,8 @@ fn radix4_exhaustive_at_small_widths() {
     // each path (0, a power of two, digits 1..=3, all ones, a negative one).
     let scalar_ops = (0..=7u32)
         .flat_map(|k| [Shl(k), Shr(k), Rotl(k), Rotr(k)])
-        .chain([0i128, 1, 2, 3, 4, 5, 6, 7, 11, 13, 21, 27, -1, -3, 805].map(WrappingScalarMul));
+        .chain([0i128, 1, 2, 3, 4, 5, 6, 7, 11, 13, 21, 27, -1, -3, 805].map(WrappingScalarMul))
+        .chain((1..=7).flat_map(|w| [false, true].map(|s| Cast(IntType::new(w, s).unwrap()))));
     let ops: Vec<IntOp> = ops.into_iter().chain(scalar_ops).collect();
     for bits in 1..=5 {
         for signed in [false, true] {
