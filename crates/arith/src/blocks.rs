@@ -1116,17 +1116,20 @@ pub fn shift_var_blocks(
             let f = move |v: i64| if v < radix { smax } else { v - radix };
             (table(b, s, 0, 2 * radix - 1, f), smax, step)
         };
-        match stages.last() {
-            Some(last) if saturates(last) => {
-                let last = stages.pop().expect("checked above");
+        match stages.pop() {
+            Some(last) if saturates(&last) => {
                 let clamped = clamp(b, last);
                 stages.push(clamped);
             }
             // (No stage at all: one bit, which an arithmetic shift keeps.)
-            _ if kind == Shift::RightArith => {
+            last if kind == Shift::RightArith => {
+                stages.extend(last);
                 stages = stages.into_iter().map(|st| clamp(b, st)).collect();
             }
-            _ => keep_stage = Some(keep),
+            last => {
+                stages.extend(last);
+                keep_stage = Some(keep);
+            }
         }
     }
     for (a, smax, step) in stages {
