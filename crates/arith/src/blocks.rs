@@ -1091,10 +1091,10 @@ pub fn shift_var_blocks(
     let mut over = Vec::new();
     for (j, &a) in amount.iter().enumerate().take(k) {
         let smax = block_max(bits, j);
-        // 4^j, or (rotations) 4^j mod bits when 4^j overflows.
-        let step = 4u128
-            .checked_pow(j as u32)
-            .unwrap_or_else(|| (0..2 * j).fold(1u128, |acc, _| (acc * 2) % n));
+        // 4^j fits u128 for every block of a width up to 128 (j ≤ 63).
+        let Some(step) = 4u128.checked_pow(j as u32) else {
+            break;
+        };
         if kind.rotates() {
             if (1..=smax).any(|v| !(v as u128 * step).is_multiple_of(n)) {
                 stages.push((a, smax, step));
