@@ -218,7 +218,6 @@ fn asm_errors_are_typed_with_positions() {
 }
 
 #[test]
-#[ignore = "known bug (docs/ISA.md): the file flow (seeded uplink, packed downlink) gives a wrong byte in about 1 run in 4"]
 fn asm_over_files_keygen_encrypt_run_decrypt() {
     // Client and server steps as separate processes, keys and links through files; the
     // result must be the plain maximum.

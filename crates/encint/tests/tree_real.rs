@@ -192,4 +192,11 @@ fn tree_keys_round_trip_and_bad_envelopes_are_errors() {
     assert!(open::<TreeKey>(&bytes, Kind::Ciphertext, id).is_err());
     let server_bytes = seal(Kind::ServerKey, id, server).unwrap();
     assert!(open::<TreeKey>(&server_bytes, Kind::ServerKey, id).is_err());
+    // A key in the layout before the Fourier-order fix (it began with the parameter id) is
+    // refused with a message that says what to do, not read in the wrong order.
+    let old = seal(Kind::ServerKey, id, &(id.to_string(), t.key_set())).unwrap();
+    let err = open::<TreeKey>(&old, Kind::ServerKey, id)
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("generate the keys again"), "{err}");
 }

@@ -748,6 +748,65 @@ mod tests {
     use super::*;
     use crate::digit::encode;
 
+    /// The cause of the asm file-flow bug, and its fix: two FFT plans (tfhe picks one per
+    /// process, by timing) store the same transform in different orders, and the standard
+    /// order the tree key is now written in is the same for both.
+    #[test]
+    fn fourier_standard_order_does_not_depend_on_the_fft_plan() {
+        use tfhe::core_crypto::fft_impl::fft64::c64;
+        use tfhe::core_crypto::fft_impl::fft64::math::fft::{FftAlgo, Method, Plan};
+        let n = 1024; // Fourier size of the 2048-coefficient polynomials of every parameter set
+        let input: Vec<c64> = (0..n)
+            .map(|k| c64::new((k * k % 97) as f64 - 48.0, (k % 13) as f64))
+            .collect();
+        let plans = [
+            Plan::new(
+                n,
+                Method::UserProvided {
+                    base_algo: FftAlgo::Dif4,
+                    base_n: n,
+                },
+            ),
+            Plan::new(
+                n,
+                Method::UserProvided {
+                    base_algo: FftAlgo::Dit8,
+                    base_n: 64,
+                },
+            ),
+            Plan::new(
+                n,
+                Method::UserProvided {
+                    base_algo: FftAlgo::Dif2,
+                    base_n: 32,
+                },
+            ),
+        ];
+        let mut standard = Vec::new();
+        let mut raw = Vec::new();
+        for plan in &plans {
+            let mut buffers = ComputationBuffers::new();
+            buffers.resize(plan.fft_scratch().unaligned_bytes_required());
+            let mut buf = input.clone();
+            plan.fwd(&mut buf, buffers.stack());
+            let positions = wire::standard_positions(n, |b| {
+                wire::plan_to_standard(|ser| plan.serialize_fourier_buffer(ser, b))
+            })
+            .unwrap();
+            standard.push(positions.iter().map(|&k| buf[k]).collect::<Vec<_>>());
+            raw.push(buf);
+        }
+        let close = |a: &[c64], b: &[c64]| {
+            a.iter()
+                .zip(b)
+                .all(|(x, y)| (x - y).norm() <= 1e-6 * (1.0 + x.norm()))
+        };
+        // The raw layouts differ: reading one plan's buffer with another plan is the bug.
+        assert!(!close(&raw[0], &raw[1]) && !close(&raw[0], &raw[2]));
+        // In the standard order they agree.
+        assert!(close(&standard[0], &standard[1]) && close(&standard[0], &standard[2]));
+    }
+
     /// `TV0·v` equals the direct test polynomial layout of `ServerKey::bootstrap`.
     #[test]
     fn jumps_reproduce_test_polynomial() {
@@ -851,26 +910,43 @@ mod tests {
 
 mod wire {
     //! The serialized form of a [`TreeKey`] (inside a checked envelope of kind
-    //! [`crate::Kind::ServerKey`]): the parameter set's id, the Fourier coefficients of the
-    //! precise bootstrapping key and the packing rows. The dimensions come from the
-    //! parameter set and every length is checked before the key is rebuilt; lengths read from
-    //! the bytes only size plain vectors, which the envelope's limit bounds (tfhe's own
-    //! Fourier-key deserializer would allocate whatever the bytes claim).
+    //! [`crate::Kind::ServerKey`]): a layout tag, the parameter set's id, the Fourier
+    //! coefficients of the precise bootstrapping key **in the standard order** and the packing
+    //! rows. The dimensions come from the parameter set and every length is checked before the
+    //! key is rebuilt; lengths read from the bytes only size plain vectors, which the envelope's
+    //! limit bounds (tfhe's own Fourier-key deserializer would allocate whatever the bytes
+    //! claim).
+    //!
+    //! # Why the standard order
+    //!
+    //! tfhe keeps Fourier coefficients in the order of the FFT plan it picked, and it picks the
+    //! plan by timing candidates once per process (`Method::Measure`). Two processes can pick
+    //! different plans, hence different orders: a key written in one process's order and read
+    //! by another would blind-rotate with permuted coefficients and decrypt to garbage, silently
+    //! and at random (this was the asm file-flow bug). So the coefficients are written in the
+    //! plan-independent standard order that tfhe's `serialize_fourier_buffer` defines, and put
+    //! back in the reading process's own order on load.
 
     use super::*;
     use crate::envelope::Validate;
     use serde::{Deserialize, Deserializer, Serialize, Serializer};
     use tfhe::core_crypto::fft_impl::fft64::c64;
+    use tfhe::core_crypto::fft_impl::fft64::math::fft::{Fft, FftView};
+
+    /// First field of every serialized tree key. Keys written before the layout was fixed start
+    /// with the parameter id instead, so they are refused rather than read in the wrong order.
+    const LAYOUT: &str = "tree-key/fourier-standard-order/1";
 
     #[derive(Serialize)]
     struct TreeKeyWireRef<'a> {
+        layout: &'a str,
         params_id: &'a str,
         key_set: crate::KeySetId,
         fourier: &'a [c64],
         packing: &'a [u64],
     }
 
-    #[derive(Deserialize)]
+    /// A decoded tree key, before its lengths are checked.
     struct TreeKeyWire {
         params_id: String,
         key_set: crate::KeySetId,
@@ -878,12 +954,111 @@ mod wire {
         packing: Vec<u64>,
     }
 
+    /// Reads the fields in order and checks the layout tag before anything else, so that a key
+    /// of the old layout gets its own error rather than a decoding error further on.
+    struct WireVisitor;
+
+    impl<'de> serde::de::Visitor<'de> for WireVisitor {
+        type Value = TreeKeyWire;
+
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("a tree key")
+        }
+
+        fn visit_seq<A: serde::de::SeqAccess<'de>>(
+            self,
+            mut seq: A,
+        ) -> Result<TreeKeyWire, A::Error> {
+            use serde::de::Error;
+            let missing = |what: &str| A::Error::custom(format!("tree key without its {what}"));
+            let layout: String = seq.next_element()?.ok_or_else(|| missing("layout tag"))?;
+            if layout != LAYOUT {
+                return Err(A::Error::custom(
+                    "tree key in the layout of encint before its Fourier-order fix (such a key \
+                     can decrypt wrongly in any other process than the one that made it): \
+                     generate the keys again",
+                ));
+            }
+            Ok(TreeKeyWire {
+                params_id: seq.next_element()?.ok_or_else(|| missing("parameter id"))?,
+                key_set: seq.next_element()?.ok_or_else(|| missing("key set id"))?,
+                fourier: seq
+                    .next_element()?
+                    .ok_or_else(|| missing("bootstrapping key"))?,
+                packing: seq.next_element()?.ok_or_else(|| missing("packing key"))?,
+            })
+        }
+    }
+
+    /// `positions[i]`: where coefficient `i` of the standard order sits in a plan's own layout,
+    /// for Fourier polynomials of `n` coefficients. `to_standard` reorders one polynomial from
+    /// the plan's layout to the standard order (the plan's `serialize_fourier_buffer`); it is
+    /// run once on the buffer `0, 1, …, n−1`, and its output must be a permutation of it.
+    pub(super) fn standard_positions(
+        n: usize,
+        to_standard: impl FnOnce(&[c64]) -> Result<Vec<c64>, String>,
+    ) -> Result<Vec<usize>, String> {
+        let index: Vec<c64> = (0..n).map(|k| c64::new(k as f64, 0.0)).collect();
+        let reordered = to_standard(&index)?;
+        let mut seen = vec![false; n];
+        let mut positions = Vec::with_capacity(n);
+        for v in &reordered {
+            let k = v.re as usize;
+            if v.im != 0.0 || v.re != k as f64 || k >= n || seen[k] {
+                return Err("the FFT plan's Fourier order is not a permutation".into());
+            }
+            seen[k] = true;
+            positions.push(k);
+        }
+        if positions.len() != n {
+            return Err(format!(
+                "the FFT plan reordered {} of {n} Fourier coefficients",
+                positions.len()
+            ));
+        }
+        Ok(positions)
+    }
+
+    /// Reorders one polynomial from the plan's layout to the standard order, through the plan's
+    /// own serializer (bincode in memory).
+    pub(super) fn plan_to_standard(
+        serialize: impl Fn(
+            &mut bincode::Serializer<&mut Vec<u8>, bincode::DefaultOptions>,
+        ) -> Result<(), bincode::Error>,
+    ) -> Result<Vec<c64>, String> {
+        use bincode::Options;
+        let mut bytes = Vec::new();
+        let mut ser = bincode::Serializer::new(&mut bytes, bincode::DefaultOptions::new());
+        serialize(&mut ser).map_err(|e| format!("cannot reorder a Fourier polynomial: {e}"))?;
+        bincode::DefaultOptions::new()
+            .deserialize(&bytes)
+            .map_err(|e| format!("cannot reorder a Fourier polynomial: {e}"))
+    }
+
+    /// [`standard_positions`] for this process's tfhe plan of Fourier size `n`.
+    fn process_positions(fft: FftView<'_>, n: usize) -> Result<Vec<usize>, String> {
+        standard_positions(n, |buf| {
+            plan_to_standard(|ser| fft.serialize_fourier_buffer(ser, buf))
+        })
+    }
+
     impl Serialize for TreeKey {
         fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+            use serde::ser::Error;
+            let p = &self.inner.params;
+            let fft = Fft::new(p.polynomial_size);
+            let n = p.polynomial_size.to_fourier_polynomial_size().0;
+            let positions = process_positions(fft.as_view(), n).map_err(S::Error::custom)?;
+            let reorder = |data: &[c64]| -> Vec<c64> {
+                data.chunks_exact(n)
+                    .flat_map(|poly| positions.iter().map(move |&k| poly[k]))
+                    .collect()
+            };
             TreeKeyWireRef {
-                params_id: self.inner.params.name,
+                layout: LAYOUT,
+                params_id: p.name,
                 key_set: self.inner.key_set,
-                fourier: self.inner.fourier_bsk.as_view().data(),
+                fourier: &reorder(self.inner.fourier_bsk.as_view().data()),
                 packing: &self.inner.packing,
             }
             .serialize(serializer)
@@ -899,6 +1074,8 @@ mod wire {
             DecompositionBaseLog(PRECISE_PBS_BASE_LOG),
             DecompositionLevelCount(PRECISE_PBS_LEVEL),
         );
+        let n = p.polynomial_size.to_fourier_polynomial_size().0;
+        let positions = process_positions(Fft::new(p.polynomial_size).as_view(), n)?;
         let dst = fourier_bsk.as_mut_view().data();
         if dst.len() != w.fourier.len() {
             return Err(format!(
@@ -907,7 +1084,11 @@ mod wire {
                 dst.len()
             ));
         }
-        dst.copy_from_slice(&w.fourier);
+        for (out, poly) in dst.chunks_exact_mut(n).zip(w.fourier.chunks_exact(n)) {
+            for (&k, &v) in positions.iter().zip(poly) {
+                out[k] = v;
+            }
+        }
         let packing_len =
             p.big_lwe_dimension().0 * PACKING_LEVEL * glwe_size.0 * p.polynomial_size.0;
         if w.packing.len() != packing_len {
@@ -929,7 +1110,8 @@ mod wire {
     impl<'de> Deserialize<'de> for TreeKey {
         fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
             use serde::de::Error;
-            let w = TreeKeyWire::deserialize(deserializer)?;
+            const FIELDS: &[&str] = &["layout", "params_id", "key_set", "fourier", "packing"];
+            let w = deserializer.deserialize_struct("TreeKeyWire", FIELDS, WireVisitor)?;
             let params = DigitParameters::from_id(&w.params_id).ok_or_else(|| {
                 D::Error::custom(format!("unknown parameter set {}", w.params_id))
             })?;
