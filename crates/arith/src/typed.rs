@@ -25,10 +25,11 @@
 //!   partial-product columns and reduced with counters (one bootstrap removes several
 //!   bits), non-restoring division, carry chains of counters.
 //! - [`Algorithm::Blocks`]: on radix-4 operands, the block circuits of [`crate::blocks`]
-//!   (results radix-4); on bit operands (products, comparisons only), conversion to bits
-//!   paired into radix-4 blocks, one bootstrap per digit of a block product, columns of
-//!   digits reduced five at a time; comparisons one bootstrap per pair of bits, then a
-//!   tree.
+//!   (results radix-4); on bit operands (products, comparisons, division and remainder),
+//!   conversion to bits paired into radix-4 blocks, one bootstrap per digit of a block
+//!   product, columns of digits reduced five at a time; comparisons one bootstrap per pair
+//!   of bits, then a tree; division non-restoring with the partial remainder in blocks
+//!   ([`crate::blocks::divide_blocks`]).
 //! - [`Algorithm::Magic`], for division and remainder by a clear scalar only: the
 //!   quotient as the high bits of the dividend times a precomputed reciprocal, one column
 //!   sum (Granlund-Montgomery; [`crate::bits::div_rem_const`]), the remainder as
@@ -502,7 +503,7 @@ impl IntOp {
                 &[Algorithm::Bits, Algorithm::Blocks]
             }
             DivScalar(_) | RemScalar(_) => &[Algorithm::Bits, Algorithm::Magic],
-            _ => &[Algorithm::Bits],
+            Div | Rem => &[Algorithm::Bits, Algorithm::Blocks],
         }
     }
 }
@@ -691,6 +692,9 @@ fn build_radix4(
             bl::shift_var_blocks(b, xs, ys, n, shift_kind(op, ty), budget)
         }
         IntOp::Cast(to) => bl::cast_blocks(b, xs, n, ty.signed, to.bits),
+        IntOp::Div | IntOp::Rem => {
+            bl::divide_blocks(b, xs, ys, n, ty.signed, op == IntOp::Rem, budget)
+        }
         _ => return Err(TypedError::Unsupported(op, Algorithm::Blocks)),
     };
     Ok(SInt { digits })
@@ -748,6 +752,20 @@ fn build_blocks(
                 _ => crate::blocks::compare(b, &xs, &ys, ty.signed, |s| s >= 0),
             };
             vec![bit]
+        }
+        IntOp::Div | IntOp::Rem => {
+            let ys = to_bits(b, &x[1], n, ty.signed, forms[1]);
+            if ty.signed {
+                let (xb, yb) = (
+                    crate::blocks::blocks_from_bits(b, &xs),
+                    crate::blocks::blocks_from_bits(b, &ys),
+                );
+                let rem = op == IntOp::Rem;
+                let out = crate::blocks::divide_blocks(b, &xb, &yb, n, true, rem, budget);
+                crate::blocks::bits_from_blocks(b, &out, n)
+            } else {
+                crate::blocks::divide_unsigned_bits(b, &xs, &ys, op == IntOp::Rem, budget)
+            }
         }
         _ => return Err(TypedError::Unsupported(op, Algorithm::Blocks)),
     };

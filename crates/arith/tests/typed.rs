@@ -362,8 +362,13 @@ fn radix4_bootstraps_within_tfhe_rs_counts() {
         (IntOp::WrappingScalarMul(805), 8, 10),
         (IntOp::WrappingScalarMul(805), 16, 33),
         (IntOp::WrappingScalarMul(805), 32, 73),
-        // TFHE-rs takes the amount modulo the width; ours gives 0 past it.
+        // Both give 0 past the width (TFHE-rs 1.8.2's overshift rule).
         (IntOp::ShlVar, 8, 21),
+        // TFHE-rs' figures for division are FheUint's (signed too is checked against them).
+        (IntOp::Div, 8, 164),
+        (IntOp::Div, 16, 518),
+        (IntOp::Rem, 8, 164),
+        (IntOp::Rem, 16, 518),
     ];
     for (op, bits, peer) in peers {
         for signed in [false, true] {
@@ -413,6 +418,8 @@ fn radix4_exhaustive_at_small_widths() {
         ShrVar,
         RotlVar,
         RotrVar,
+        Div,
+        Rem,
     ];
     // Scalar operations: every amount up to past the width, and multipliers that hit
     // each path (0, a power of two, digits 1..=3, all ones, a negative one).
