@@ -105,10 +105,22 @@ fn blocks_of(b: &mut Builder, bits: &[NodeId], count: usize) -> Vec<Digit> {
 /// `d` with the noise of a fresh digit: itself when it already has it (or is a
 /// constant), else one identity bootstrap.
 fn fresh(b: &mut Builder, d: Digit) -> Digit {
-    if b.const_value(d.node).is_some() || b.qweight(d.node) <= 1 {
-        return d;
+    let node = fresh_node(b, d.node, d.max);
+    if node == d.node {
+        d
+    } else {
+        Digit::new(node, d.max)
     }
-    Digit::new(table(b, d.node, 0, d.max, |x| x), d.max)
+}
+
+/// `node` (values in `0..=max`) with the noise of a fresh digit: itself when it already
+/// has it (quadratic weight at most 1, or a constant), else one identity bootstrap.
+pub(crate) fn fresh_node(b: &mut Builder, node: NodeId, max: i64) -> NodeId {
+    if b.const_value(node).is_some() || b.qweight(node) <= 1 {
+        node
+    } else {
+        table(b, node, 0, max, |x| x)
+    }
 }
 
 /// The low `width` bits of `Σ xₖ·yₖ` over `pairs` of unsigned bit vectors (least
@@ -1144,13 +1156,7 @@ pub fn shift_var_blocks(
     }
     cur.iter()
         .enumerate()
-        .map(|(i, &c)| {
-            if b.qweight(c) > 1 && b.const_value(c).is_none() {
-                table(b, c, 0, block_max(bits, i), |v| v)
-            } else {
-                c
-            }
-        })
+        .map(|(i, &c)| fresh_node(b, c, block_max(bits, i)))
         .collect()
 }
 

@@ -599,11 +599,7 @@ fn condition_bit(b: &mut Builder, c: &SInt, form: Form) -> NodeId {
         (Form::Radix4, Some(&d)) => crate::blocks::table(b, d, 0, 3, |v| v & 1),
         _ => to_bits(b, c, 1, false, form)[0],
     };
-    if b.qweight(bit) > 1 {
-        crate::blocks::table(b, bit, 0, 1, |v| v)
-    } else {
-        bit
-    }
+    crate::blocks::fresh_node(b, bit, 1)
 }
 
 /// The fresh radix-4 blocks of an operand of `ty` in `form`: its digits as they are for a
@@ -615,8 +611,7 @@ fn to_blocks(b: &mut Builder, x: &SInt, ty: IntType, form: Form) -> Vec<NodeId> 
     }
     (0..ty.bits.div_ceil(2))
         .map(|i| match x.digits.get(i) {
-            Some(&d) if b.qweight(d) > 1 => crate::blocks::table(b, d, 0, 3, |v| v),
-            Some(&d) => d,
+            Some(&d) => crate::blocks::fresh_node(b, d, 3),
             None => b.constant(0),
         })
         .collect()
