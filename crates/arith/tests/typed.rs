@@ -481,8 +481,7 @@ fn radix4_shifts_by_an_encrypted_amount() {
     use IntOp::*;
     let ar = Arith::new(Config { max_qweight: 25 });
     let mut rng = StdRng::seed_from_u64(44);
-    // (The i128 reference stops short of 128 bits.)
-    for bits in [6, 7, 8, 9, 16, 17, 31, 32, 33, 63, 64, 100] {
+    for bits in [6, 7, 8, 9, 16, 17, 31, 32, 33, 63, 64, 100, 127, 128] {
         for signed in [false, true] {
             let ty = IntType::new(bits, signed).unwrap();
             let cases: Vec<(i128, i128)> = if bits <= 8 {

@@ -7,29 +7,41 @@ use encint_arith::typed::{IntOp, IntType};
 pub fn reference(op: IntOp, ty: IntType, args: &[i128]) -> i128 {
     let n = ty.bits;
     let w = |v: i128| ty.wrap(v);
-    let unsigned = IntType {
-        bits: n,
-        signed: false,
-    };
     let c: Vec<i128> = args.iter().map(|&v| w(v)).collect();
-    let shift_left = |x: i128, s: i128| if s >= n as i128 { 0 } else { w(x << s) };
-    let shift_right = |x: i128, s: i128| {
-        let s = s.min(127) as u32;
-        if s as usize >= n {
+    // Shift amounts and rotated patterns as `u128`, so that every width up to 128 works
+    // (an unsigned 128-bit value past `i128::MAX` is a negative `i128` pattern).
+    let mask = if n >= 128 {
+        u128::MAX
+    } else {
+        (1u128 << n) - 1
+    };
+    let amount = |v: i128| (v as u128) & mask;
+    let shift_left = |x: i128, s: u128| if s >= n as u128 { 0 } else { w(x << s) };
+    let shift_right = |x: i128, s: u128| {
+        if s >= n as u128 {
             if ty.signed && x < 0 {
                 -1
             } else {
                 0
             }
-        } else {
+        } else if ty.signed {
             x >> s
+        } else {
+            w((((x as u128) & mask) >> s) as i128)
         }
     };
-    let rotate_left = |x: i128, s: i128| {
-        let u = unsigned.wrap(x);
-        let r = s.rem_euclid(n as i128);
-        w((u << r) | (u >> (n as i128 - r)))
+    // Rotation left by `s mod n` (right by `s`: left by `n - s mod n`).
+    let rotate_left = |x: i128, s: u128| {
+        let u = (x as u128) & mask;
+        let r = (s % n as u128) as u32;
+        let rotated = if r == 0 {
+            u
+        } else {
+            ((u << r) | (u >> (n as u32 - r))) & mask
+        };
+        w(rotated as i128)
     };
+    let right_amount = |s: u128| (n as u128 - s % n as u128) % n as u128;
     let div = |x: i128, d: i128| {
         if d == 0 {
             if !ty.signed || x >= 0 {
@@ -54,14 +66,14 @@ pub fn reference(op: IntOp, ty: IntType, args: &[i128]) -> i128 {
         IntOp::Or => w(c[0] | c[1]),
         IntOp::Xor => w(c[0] ^ c[1]),
         IntOp::Not => w(!c[0]),
-        IntOp::Shl(k) => shift_left(c[0], i128::from(k)),
-        IntOp::Shr(k) => shift_right(c[0], i128::from(k)),
-        IntOp::Rotl(k) => rotate_left(c[0], i128::from(k)),
-        IntOp::Rotr(k) => rotate_left(c[0], -i128::from(k)),
-        IntOp::ShlVar => shift_left(c[0], unsigned.wrap(c[1])),
-        IntOp::ShrVar => shift_right(c[0], unsigned.wrap(c[1])),
-        IntOp::RotlVar => rotate_left(c[0], unsigned.wrap(c[1])),
-        IntOp::RotrVar => rotate_left(c[0], -unsigned.wrap(c[1])),
+        IntOp::Shl(k) => shift_left(c[0], u128::from(k)),
+        IntOp::Shr(k) => shift_right(c[0], u128::from(k)),
+        IntOp::Rotl(k) => rotate_left(c[0], u128::from(k)),
+        IntOp::Rotr(k) => rotate_left(c[0], right_amount(u128::from(k))),
+        IntOp::ShlVar => shift_left(c[0], amount(c[1])),
+        IntOp::ShrVar => shift_right(c[0], amount(c[1])),
+        IntOp::RotlVar => rotate_left(c[0], amount(c[1])),
+        IntOp::RotrVar => rotate_left(c[0], right_amount(amount(c[1]))),
         IntOp::Select => {
             if args[0].rem_euclid(2) == 1 {
                 c[1]
