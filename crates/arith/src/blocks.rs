@@ -1177,6 +1177,7 @@ pub fn shift_var_blocks(
 /// About `3·bits/2` bootstraps and depth `bits/2 + 2` per quotient bit, where the bit
 /// circuit needs `2·bits` and `bits`. At the end a negative remainder gets `d` added back.
 /// Division by zero is defined as in the bit circuit: `x / 0` is all ones and `x % 0 = x`.
+///
 /// Takes the dividend as fresh bits and the divisor as blocks; gives the quotient as fresh
 /// bits, or with `rem` the remainder as blocks or bits.
 fn div_rem_unsigned_blocks(
@@ -1265,8 +1266,9 @@ fn div_rem_unsigned_blocks(
 }
 
 /// `x / d` (or `x % d` with `remainder`) of `bits`-bit values on blocks, as blocks, with
-/// Rust's `wrapping_div` / `wrapping_rem` semantics: the non-restoring block division of
-/// [`div_rem_unsigned_blocks`]; signed values are divided as magnitudes, then the quotient
+/// Rust's `wrapping_div` / `wrapping_rem` semantics: non-restoring division with the
+/// partial remainder in radix-4 blocks (about `3·bits/2` bootstraps and depth `bits/2 + 2`
+/// per quotient bit, where the bit circuit needs `2·bits` and `bits`); signed values are divided as magnitudes, then the quotient
 /// is negated when the signs differ and the remainder takes the dividend's sign
 /// (`MIN / −1 = MIN`). Division by zero is defined as in [`crate::bits::div_rem_unsigned`]
 /// and [`crate::bits::div_rem_signed`]: `x / 0` is all ones unsigned, `−1` (`x ≥ 0`) or `1`
