@@ -647,13 +647,11 @@ pub fn add_blocks(
     bits: usize,
     subtract: bool,
 ) -> Vec<NodeId> {
-    let k = bits.div_ceil(2);
-    let mut out = Vec::with_capacity(k);
     // Subtraction adds the complement `(m − 1) − Yᵢ` of each block and a carry-in of 1.
-    let mut carry = b.constant(i64::from(subtract));
-    for i in 0..k {
+    let carry_in = b.constant(i64::from(subtract));
+    ripple(b, bits.div_ceil(2), Some(carry_in), Out::Blocks, |_, i| {
         let m = block_max(bits, i) + 1;
-        let mut terms = vec![(carry, 1)];
+        let mut terms = Vec::new();
         let mut constant = 0;
         if let Some(&xi) = x.get(i) {
             terms.push((xi, 1));
@@ -668,14 +666,60 @@ pub fn add_blocks(
         } else if subtract {
             constant += m - 1;
         }
+        RippleBlock {
+            terms,
+            constant,
+            hi: 2 * m - 1,
+            m,
+        }
+    })
+}
+
+/// Block `i` of a [`ripple`]: its terms (besides the carry in), their constant, the
+/// largest value of the sum with the carry, and the block's modulus.
+struct RippleBlock {
+    terms: Vec<(NodeId, i64)>,
+    constant: i64,
+    hi: i64,
+    m: i64,
+}
+
+/// A ripple of carries over `k` blocks: block `i` reads `t = cᵢ + Σ termsᵢ + constantᵢ`
+/// (`c₀ = carry_in`, none when `None`) in a table for its result (`t mod m`, or with
+/// [`Out::Bits`] its one or two bits) and, below the top block, one for its carry
+/// `t div m`.
+fn ripple(
+    b: &mut Builder,
+    k: usize,
+    carry_in: Option<NodeId>,
+    out: Out,
+    mut block: impl FnMut(&mut Builder, usize) -> RippleBlock,
+) -> Vec<NodeId> {
+    let mut result = Vec::with_capacity(2 * k);
+    let mut carry = carry_in;
+    for i in 0..k {
+        let RippleBlock {
+            mut terms,
+            constant,
+            hi,
+            m,
+        } = block(b, i);
+        terms.extend(carry.map(|c| (c, 1)));
         let t = b.linear(&terms, constant);
-        let hi = 2 * m - 1;
-        out.push(table(b, t, 0, hi, move |v| v % m));
+        match out {
+            Out::Blocks => result.push(table(b, t, 0, hi, move |v| v % m)),
+            Out::Bits => {
+                result.push(table(b, t, 0, hi, |v| v & 1));
+                if m == 4 {
+                    result.push(table(b, t, 0, hi, |v| (v >> 1) & 1));
+                }
+            }
+        }
         if i + 1 < k {
-            carry = table(b, t, 0, hi, move |v| v / m);
+            carry = Some(table(b, t, 0, hi, move |v| v / m));
         }
     }
-    out
+    result
 }
 
 /// `f(Xᵢ, Yᵢ)` per block (bitwise logic): one bootstrap of `m·Xᵢ + Yᵢ` each (quadratic
@@ -1239,30 +1283,18 @@ fn div_rem_unsigned_blocks(
     let Some(out) = rem else {
         return q;
     };
-    // A negative remainder (s = 0) gets d added back: Fⱼ = Dⱼ if not s, else 0.
-    let mut rem = Vec::with_capacity(bits);
-    let mut carry = None;
-    for j in 0..k {
-        let m = block_max(bits, j) + 1;
+    // A negative remainder (s = 0) gets d added back: Fⱼ = Dⱼ if not s, else 0. (The
+    // blocks of `r` are full two-bit blocks, so every sum lies in 0..=7.)
+    ripple(b, k, None, out, |b, j| {
         let sel = b.linear(&[(s, 4), (d[j], 1)], 0);
         let f = table(b, sel, 0, 7, |v| if v >= 4 { 0 } else { v });
-        let mut terms = vec![(r[j], 1), (f, 1)];
-        terms.extend(carry.map(|c| (c, 1)));
-        let t = b.linear(&terms, 0);
-        match out {
-            Out::Blocks => rem.push(table(b, t, 0, 7, move |v| v % m)),
-            Out::Bits => {
-                rem.push(table(b, t, 0, 7, |v| v & 1));
-                if m == 4 {
-                    rem.push(table(b, t, 0, 7, |v| (v >> 1) & 1));
-                }
-            }
+        RippleBlock {
+            terms: vec![(r[j], 1), (f, 1)],
+            constant: 0,
+            hi: 7,
+            m: block_max(bits, j) + 1,
         }
-        if j + 1 < k {
-            carry = Some(table(b, t, 0, 7, |v| v / 4));
-        }
-    }
-    rem
+    })
 }
 
 /// `x / d` (or `x % d` with `remainder`) of `bits`-bit values on blocks, as blocks, with
@@ -1354,12 +1386,9 @@ fn sign_bit(b: &mut Builder, x: &[NodeId], bits: usize) -> NodeId {
 /// complemented when `s` (one table of `m·s + Xᵢ`), then a ripple adding the carry-in `s`
 /// (two tables per block): `3k − 1` bootstraps for `k` blocks.
 fn cond_neg_blocks(b: &mut Builder, x: &[NodeId], s: NodeId, bits: usize) -> Vec<NodeId> {
-    let k = bits.div_ceil(2);
-    let mut carry = s;
-    let mut out = Vec::with_capacity(k);
-    for (j, &xj) in x.iter().enumerate().take(k) {
+    ripple(b, bits.div_ceil(2), Some(s), Out::Blocks, |b, j| {
         let m = block_max(bits, j) + 1;
-        let sel = b.linear(&[(s, m), (xj, 1)], 0);
+        let sel = b.linear(&[(s, m), (x[j], 1)], 0);
         let flipped = table(b, sel, 0, 2 * m - 1, move |v| {
             if v >= m {
                 (m - 1) - (v - m)
@@ -1367,11 +1396,11 @@ fn cond_neg_blocks(b: &mut Builder, x: &[NodeId], s: NodeId, bits: usize) -> Vec
                 v
             }
         });
-        let t = b.linear(&[(flipped, 1), (carry, 1)], 0);
-        out.push(table(b, t, 0, m, move |v| v % m));
-        if j + 1 < k {
-            carry = table(b, t, 0, m, move |v| v / m);
+        RippleBlock {
+            terms: vec![(flipped, 1)],
+            constant: 0,
+            hi: m,
+            m,
         }
-    }
-    out
+    })
 }
