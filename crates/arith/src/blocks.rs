@@ -26,8 +26,9 @@
 //! differences, 9 bootstraps at 16 bits), [`select_blocks`], [`scalar_mul_blocks`]
 //! (columns of scaled blocks), [`shift_blocks`] (shifts and rotations by a constant: free
 //! for whole blocks, one bootstrap per block otherwise), [`shift_var_blocks`] (by an
-//! encrypted amount, one stage per amount block), [`cast_blocks`] (truncation and
-//! extension, free for whole blocks), [`divide_blocks`] (non-restoring division with the
+//! encrypted amount, one bootstrap per block for each amount bit above the first two),
+//! [`cast_blocks`] (truncation and extension, free for whole blocks), [`divide_blocks`]
+//! (non-restoring division with the
 //! partial remainder in blocks: 115 bootstraps for 8-bit unsigned division, 423 at 16 bits;
 //! TFHE-rs 164 and 518), and the conversions
 //! [`blocks_from_bits`] / [`bits_from_blocks`].
@@ -1124,15 +1125,20 @@ fn blocks_all_zero(b: &mut Builder, blocks: &[(NodeId, i64)], budget: u64) -> No
 
 /// `x` shifted or rotated by the fresh blocks `amount` (an unsigned `bits`-bit pattern;
 /// a shift by `bits` or more gives 0, or the sign for [`Shift::RightArith`]; a rotation
-/// is by the amount modulo `bits`). Amount block `j` (value `v`) moves by `v·4^j` bits
-/// in one [`shift_stage`] (three bootstraps per block at `j = 0`, up to four above).
-/// The amount blocks worth `bits` or more only decide `over = [any is nonzero]`:
-/// - when the last stage's selector has a value that shifts everything out (`3·4^j ≥
-///   bits`), one bootstrap sets it to 3 when `over`;
-/// - else an arithmetic shift sets every selector to 3 (a shift by `bits − 1` or more),
-///   and a logical one ends with a stage `[not over]·X` (one bootstrap per block, fresh).
+/// is by the amount modulo `bits`).
 ///
-/// Sums left noisy are refreshed at the end. 16-bit `x << y`: 52 bootstraps, depth 3.
+/// - Each amount bit `d ≥ 2` is one [`binary_stage`]: the value moves by `2^d` bits when
+///   the bit is set, at one bootstrap per block (each reads the amount block as it is).
+/// - Amount block 0 (a move by `0..=3` bits) comes last, in one [`shift_stage`]: three
+///   bootstraps per block. Its selector takes the noisier blocks at weight 1, so it can
+///   read the binary stages' sums as they are.
+/// - The amount bits worth `bits` or more only decide `over = [any is set]`. A logical
+///   shift zeroes the result when `over`, in the final table that makes each block fresh
+///   anyway; an arithmetic shift sets every other amount bit when `over` (a shift by
+///   `bits − 1` or more).
+///
+/// 32-bit `x << y`: 114 bootstraps (TFHE-rs 1.8.2: 119, whose block stages use many-LUT
+/// bootstraps, two tables per blind rotation); a 32-bit rotation: 112.
 pub fn shift_var_blocks(
     b: &mut Builder,
     x: &[NodeId],
@@ -1144,63 +1150,151 @@ pub fn shift_var_blocks(
     let k = bits.div_ceil(2);
     let n = bits as u128;
     let mut cur: Vec<NodeId> = x[..k.min(x.len())].to_vec();
-    // (selector, its largest value, the shift per unit)
-    let mut stages: Vec<(NodeId, i64, u128)> = Vec::new();
-    let mut over = Vec::new();
-    for (j, &a) in amount.iter().enumerate().take(k) {
-        let smax = block_max(bits, j);
-        // 4^j fits u128 for every block of a width up to 128 (j ≤ 63).
-        let Some(step) = 4u128.checked_pow(j as u32) else {
-            break;
-        };
-        if kind.rotates() {
-            if (1..=smax).any(|v| !(v as u128 * step).is_multiple_of(n)) {
-                stages.push((a, smax, step));
-            }
-        } else if step < n {
-            stages.push((a, smax, step));
-        } else {
-            over.push((a, smax));
-        }
-    }
-    let mut keep_stage = None;
-    if !over.is_empty() {
-        // `[no amount block past the width is nonzero]`, then the selectors clamped.
-        let keep = blocks_all_zero(b, &over, budget);
-        let saturates = |&(_, smax, step): &(NodeId, i64, u128)| smax as u128 * step >= n;
-        let clamp = |b: &mut Builder, (sel, smax, step): (NodeId, i64, u128)| {
-            let s = b.linear(&[(keep, smax + 1), (sel, 1)], 0);
-            let radix = smax + 1;
-            let f = move |v: i64| if v < radix { smax } else { v - radix };
-            (table(b, s, 0, 2 * radix - 1, f), smax, step)
-        };
-        match stages.pop() {
-            Some(last) if saturates(&last) => {
-                let clamped = clamp(b, last);
-                stages.push(clamped);
-            }
-            // (No stage at all: one bit, which an arithmetic shift keeps.)
-            last if kind == Shift::RightArith => {
-                stages.extend(last);
-                stages = stages.into_iter().map(|st| clamp(b, st)).collect();
-            }
-            last => {
-                stages.extend(last);
-                keep_stage = Some(keep);
+    // Amount bits d ≥ 2: (block, which bit of it, the move in bits).
+    let mut stages: Vec<(usize, u32, u128)> = Vec::new();
+    // Amount blocks (or their high bits) worth `bits` or more: (node, largest value).
+    let mut over: Vec<(NodeId, i64)> = Vec::new();
+    for (j, &a) in amount.iter().enumerate().take(k).skip(1) {
+        let amax = block_max(bits, j);
+        for bit in 0..if amax == 3 { 2 } else { 1 } {
+            let d = 2 * j as u32 + bit;
+            // d ≤ 127: an amount has at most 64 blocks.
+            let t = 1u128 << d;
+            if kind.rotates() {
+                if !t.is_multiple_of(n) {
+                    stages.push((j, bit, t % n));
+                }
+            } else if t < n {
+                stages.push((j, bit, t));
+            } else if bit == 0 {
+                // The whole block is past the width.
+                over.push((a, amax));
+                break;
+            } else {
+                over.push((table(b, a, 0, 3, |v| v >> 1), 1));
             }
         }
     }
-    for (a, smax, step) in stages {
-        let src = move |v: i64, p: usize| kind.source(bits, v as u128 * step, p);
-        cur = shift_stage(b, &mut cur, bits, a, smax, src, budget);
+    let keep = (!over.is_empty()).then(|| blocks_all_zero(b, &over, budget));
+    let arith_keep = keep.filter(|_| kind == Shift::RightArith);
+    // Each stage reads its amount block as it is (its bit picked inside the tables); for
+    // an arithmetic shift past the width, the block clamped to all ones first.
+    let mut clamped: std::collections::HashMap<usize, NodeId> = std::collections::HashMap::new();
+    for (j, bit, t) in stages {
+        let amax = block_max(bits, j);
+        let sel = match arith_keep {
+            Some(kp) => *clamped
+                .entry(j)
+                .or_insert_with(|| clamp_unless(b, kp, amount[j], amax)),
+            None => amount[j],
+        };
+        let src = |p| kind.source(bits, t, p);
+        cur = binary_stage(b, &mut cur, bits, (sel, amax, bit), src, budget);
     }
-    if let Some(keep) = keep_stage {
-        let src = |v: i64, p: usize| (v == 1).then_some(p);
-        cur = shift_stage(b, &mut cur, bits, keep, 1, src, budget);
+    if let Some(&a0) = amount.first() {
+        let smax = block_max(bits, 0);
+        let sel = match arith_keep {
+            Some(kp) => clamp_unless(b, kp, a0, smax),
+            None => a0,
+        };
+        let src = move |v: i64, p: usize| kind.source(bits, v as u128, p);
+        cur = shift_stage(b, &mut cur, bits, sel, smax, src, budget);
     }
+    let logical_keep = keep.filter(|_| kind != Shift::RightArith);
     cur.iter()
         .enumerate()
-        .map(|(i, &c)| fresh_node(b, c, block_max(bits, i)))
+        .map(|(i, &c)| {
+            let max = block_max(bits, i);
+            match logical_keep {
+                Some(kp) => {
+                    let mut c = c;
+                    if b.linear_qweight(&[(kp, max + 1), (c, 1)]) > budget {
+                        c = table(b, c, 0, max, |v| v);
+                    }
+                    let s = b.linear(&[(kp, max + 1), (c, 1)], 0);
+                    table(
+                        b,
+                        s,
+                        0,
+                        2 * max + 1,
+                        move |v| if v > max { v - max - 1 } else { 0 },
+                    )
+                }
+                None => fresh_node(b, c, max),
+            }
+        })
+        .collect()
+}
+
+/// The fresh block `a` (values `0..=max`) when `keep` is 1, else `max`: one bootstrap.
+fn clamp_unless(b: &mut Builder, keep: NodeId, a: NodeId, max: i64) -> NodeId {
+    let radix = max + 1;
+    let s = b.linear(&[(keep, radix), (a, 1)], 0);
+    table(b, s, 0, 2 * radix - 1, move |v| {
+        if v < radix {
+            max
+        } else {
+            v - radix
+        }
+    })
+}
+
+/// One binary stage of a shifter: the blocks of `cur` moved as `src` says (result bit `p`
+/// copies bit `src(p)`, `None`: 0) when bit `bit` of the fresh selector `sel` (values
+/// `0..=smax`) is 1, else kept.
+///
+/// For each source block `m` and each way it is cut for a result block, one bootstrap of
+/// `(max + 1)·sel + Curₘ` gives that part when the bit is 1 and 0 otherwise (the selector
+/// is an amount block as it is: no bootstrap to read its bit); the part that stays is
+/// `Curᵢ` minus its own such table (linear: no bootstrap for the kept value). Aligned
+/// moves (whole blocks) cost one bootstrap per block. A result is its block's sum plus
+/// two fresh terms (quadratic weight + 2); a block too noisy for the selector is
+/// refreshed first.
+fn binary_stage(
+    b: &mut Builder,
+    cur: &mut [NodeId],
+    bits: usize,
+    (sel, smax, bit): (NodeId, i64, u32),
+    src: impl Fn(usize) -> Option<usize> + Copy,
+    budget: u64,
+) -> Vec<NodeId> {
+    let k = bits.div_ceil(2);
+    for (m, node) in cur.iter_mut().enumerate() {
+        let radix = block_max(bits, m) + 1;
+        if b.linear_qweight(&[(sel, radix), (*node, 1)]) > budget {
+            *node = table(b, *node, 0, radix - 1, |v| v);
+        }
+    }
+    let mut memo: std::collections::HashMap<(usize, Vec<i64>), NodeId> =
+        std::collections::HashMap::new();
+    // `[bit of sel]·f(Curₘ)` for the values `f` takes on `0..radix`.
+    let mut gated = |b: &mut Builder, m: usize, values: Vec<i64>| -> NodeId {
+        let radix = block_max(bits, m) + 1;
+        let x = cur[m];
+        *memo.entry((m, values.clone())).or_insert_with(|| {
+            let s = b.linear(&[(sel, radix), (x, 1)], 0);
+            table(b, s, 0, (smax + 1) * radix - 1, |v| {
+                if ((v / radix) >> bit) & 1 == 1 {
+                    values[(v % radix) as usize]
+                } else {
+                    0
+                }
+            })
+        })
+    };
+    (0..k)
+        .map(|i| {
+            let radix = block_max(bits, i) + 1;
+            let own = gated(b, i, (0..radix).collect());
+            let mut terms = vec![(cur[i], 1), (own, -1)];
+            for m in source_blocks(bits, i, src) {
+                let values: Vec<i64> = (0..=block_max(bits, m))
+                    .map(|v| part(bits, i, m, v, src))
+                    .collect();
+                terms.push((gated(b, m, values), 1));
+            }
+            b.linear(&terms, 0)
+        })
         .collect()
 }
 

@@ -364,6 +364,8 @@ fn radix4_bootstraps_within_tfhe_rs_counts() {
         (IntOp::WrappingScalarMul(805), 32, 73),
         // Both give 0 past the width (TFHE-rs 1.8.2's overshift rule).
         (IntOp::ShlVar, 8, 21),
+        (IntOp::ShlVar, 16, 50),
+        (IntOp::ShlVar, 32, 119),
         // TFHE-rs' figures for division are FheUint's (signed too is checked against them).
         (IntOp::Div, 8, 164),
         (IntOp::Div, 16, 518),
