@@ -26,7 +26,7 @@
 //! differences, 9 bootstraps at 16 bits), [`select_blocks`], [`scalar_mul_blocks`]
 //! (columns of scaled blocks), [`shift_blocks`] (shifts and rotations by a constant: free
 //! for whole blocks, one bootstrap per block otherwise), [`shift_var_blocks`] (by an
-//! encrypted amount, one bootstrap per block for each amount bit above the first two),
+//! encrypted amount: one bootstrap per block for each amount bit, two for the lowest),
 //! [`cast_blocks`] (truncation and extension, free for whole blocks), [`divide_blocks`]
 //! (non-restoring division with the
 //! partial remainder in blocks: 115 bootstraps for 8-bit unsigned division, 423 at 16 bits;
@@ -1129,16 +1129,19 @@ fn blocks_all_zero(b: &mut Builder, blocks: &[(NodeId, i64)], budget: u64) -> No
 ///
 /// - Each amount bit `d ≥ 2` is one [`binary_stage`]: the value moves by `2^d` bits when
 ///   the bit is set, at one bootstrap per block (each reads the amount block as it is).
-/// - Amount block 0 (a move by `0..=3` bits) comes last, in one [`shift_stage`]: three
-///   bootstraps per block. Its selector takes the noisier blocks at weight 1, so it can
-///   read the binary stages' sums as they are.
+/// - Amount block 0 (a move by `0..=3` bits) comes last. From 7 bits on, while the binary
+///   stages leave the blocks quiet enough (up to 32 bits with the default budget), its
+///   bit 1 is one more binary stage and its bit 0 a [`last_bit_stage`]: two bootstraps
+///   per block whose outputs are fresh, so no refresh follows. Otherwise it is one
+///   [`shift_stage`] (three bootstraps per block) and a refresh of every block.
 /// - The amount bits worth `bits` or more only decide `over = [any is set]`. A logical
-///   shift zeroes the result when `over`, in the final table that makes each block fresh
+///   shift zeroes the result when `over`, in the table that makes each block fresh
 ///   anyway; an arithmetic shift sets every other amount bit when `over` (a shift by
 ///   `bits − 1` or more).
 ///
-/// 32-bit `x << y`: 114 bootstraps (TFHE-rs 1.8.2: 119, whose block stages use many-LUT
-/// bootstraps, two tables per blind rotation); a 32-bit rotation: 112.
+/// Bootstraps for `x << y` at 8 / 16 / 32 / 64 bits: 19 / 44 / 102 / 260 (TFHE-rs 1.8.2:
+/// 21 / 50 / 119, whose block stages use many-LUT bootstraps, two tables per blind
+/// rotation); rotations: 16 / 40 / 96 / 256.
 pub fn shift_var_blocks(
     b: &mut Builder,
     x: &[NodeId],
@@ -1177,30 +1180,58 @@ pub fn shift_var_blocks(
     }
     let keep = (!over.is_empty()).then(|| blocks_all_zero(b, &over, budget));
     let arith_keep = keep.filter(|_| kind == Shift::RightArith);
+    let logical_keep = keep.filter(|_| kind != Shift::RightArith);
+    // Amount block 0 moves by 0..=3 bits. Either its bit 1 is one more binary stage and
+    // its bit 0 a last stage that makes every block fresh ([`last_bit_stage`]), when every
+    // block has one other source block there and the binary stages leave the blocks
+    // quiet enough (quadratic weight `1 + 2·stages` at most `budget − 16`); or one
+    // [`shift_stage`] for both bits and a final refresh.
+    let one_bit = |p| kind.source(bits, 1, p);
+    let quiet = 1 + 2 * (stages.len() as u64 + 1) + 16 <= budget;
+    let neighbours: Option<Vec<Neighbour>> =
+        (0..k).map(|i| other_source(bits, i, one_bit)).collect();
+    let neighbours =
+        neighbours.filter(|_| amount.len() > 1 && block_max(bits, 0) == 3 && k >= 4 && quiet);
+    let split = neighbours.is_some();
+    if split {
+        let t1 = if kind.rotates() { 2 % n } else { 2 };
+        if t1 != 0 {
+            stages.push((0, 1, t1));
+        }
+    }
     // Each stage reads its amount block as it is (its bit picked inside the tables); for
     // an arithmetic shift past the width, the block clamped to all ones first.
     let mut clamped: std::collections::HashMap<usize, NodeId> = std::collections::HashMap::new();
+    let mut sel_of = |b: &mut Builder, j: usize| match arith_keep {
+        Some(kp) => *clamped
+            .entry(j)
+            .or_insert_with(|| clamp_unless(b, kp, amount[j], block_max(bits, j))),
+        None => amount[j],
+    };
     for (j, bit, t) in stages {
         let amax = block_max(bits, j);
-        let sel = match arith_keep {
-            Some(kp) => *clamped
-                .entry(j)
-                .or_insert_with(|| clamp_unless(b, kp, amount[j], amax)),
-            None => amount[j],
-        };
+        let sel = sel_of(b, j);
         let src = |p| kind.source(bits, t, p);
         cur = binary_stage(b, &mut cur, bits, (sel, amax, bit), src, budget);
     }
-    if let Some(&a0) = amount.first() {
-        let smax = block_max(bits, 0);
-        let sel = match arith_keep {
-            Some(kp) => clamp_unless(b, kp, a0, smax),
-            None => a0,
+    if let Some(neighbours) = neighbours {
+        // Off (bit 0 clear), on, or zero (a logical shift past the width).
+        let gate = match logical_keep {
+            Some(kp) => {
+                let s = b.linear(&[(kp, 4), (amount[0], 1)], 0);
+                let g = table(b, s, 0, 7, |v| if v < 4 { 2 } else { (v - 4) & 1 });
+                (g, 2, Gate::from_three as fn(i64) -> Gate)
+            }
+            None => (sel_of(b, 0), 3, Gate::from_low_bit as fn(i64) -> Gate),
         };
+        return last_bit_stage(b, &mut cur, bits, gate, &neighbours, one_bit, budget);
+    }
+    if !amount.is_empty() {
+        let smax = block_max(bits, 0);
+        let sel = sel_of(b, 0);
         let src = move |v: i64, p: usize| kind.source(bits, v as u128, p);
         cur = shift_stage(b, &mut cur, bits, sel, smax, src, budget);
     }
-    let logical_keep = keep.filter(|_| kind != Shift::RightArith);
     cur.iter()
         .enumerate()
         .map(|(i, &c)| {
@@ -1224,6 +1255,152 @@ pub fn shift_var_blocks(
             }
         })
         .collect()
+}
+
+/// What the last bit stage does for a value of its gate selector.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Gate {
+    /// Keep the block (a move by 0).
+    Off,
+    /// Move by one bit.
+    On,
+    /// Zero (a logical shift past the width).
+    Zero,
+}
+
+impl Gate {
+    /// An amount block: its bit 0.
+    fn from_low_bit(v: i64) -> Gate {
+        if v & 1 == 1 {
+            Gate::On
+        } else {
+            Gate::Off
+        }
+    }
+
+    /// A three-valued gate: 0 off, 1 on, 2 zero.
+    fn from_three(v: i64) -> Gate {
+        match v {
+            0 => Gate::Off,
+            1 => Gate::On,
+            _ => Gate::Zero,
+        }
+    }
+}
+
+/// The block other than a result block's own that a one-bit move sends bits to it from
+/// (`None`: no other block), and the distinct values it sends.
+type Neighbour = (Option<usize>, Vec<i64>);
+
+/// Result block `i`'s [`Neighbour`] under a one-bit move: at most one other block, and
+/// at most two distinct values (one bit); `None` when the move does not fit
+/// [`last_bit_stage`].
+fn other_source(
+    bits: usize,
+    i: usize,
+    src: impl Fn(usize) -> Option<usize> + Copy,
+) -> Option<Neighbour> {
+    let others: Vec<usize> = source_blocks(bits, i, src)
+        .into_iter()
+        .filter(|&m| m != i)
+        .collect();
+    match *others.as_slice() {
+        [] => Some((None, vec![0])),
+        [o] => {
+            let mut values: Vec<i64> = (0..=block_max(bits, o))
+                .map(|v| part(bits, i, o, v, src))
+                .collect();
+            values.sort_unstable();
+            values.dedup();
+            (values.len() <= 2).then_some((Some(o), values))
+        }
+        _ => None,
+    }
+}
+
+/// The last stage of a shifter when it moves by one bit: every result block fresh, in
+/// two bootstraps per block and no refresh after.
+///
+/// - `Tₒ`, one table of `(max + 1)·gate + Curₒ` for the block `o` that sends result block
+///   `i` one bit: 0 when the gate is off, `1 + that bit` when on, 3 for zero (blocks with
+///   no such neighbour share one table of the gate alone).
+/// - Result block `i`: one table of `Curᵢ + (max + 1)·Tₒ` (span 16): `Curᵢ` for 0, 0 for
+///   3, else its own bits moved plus the neighbour's bit.
+///
+/// Both selectors weigh 16 beside the block's own noise, so a block above `budget − 16`
+/// is refreshed first.
+fn last_bit_stage(
+    b: &mut Builder,
+    cur: &mut [NodeId],
+    bits: usize,
+    (gate, gmax, gate_of): (NodeId, i64, fn(i64) -> Gate),
+    neighbours: &[Neighbour],
+    src: impl Fn(usize) -> Option<usize> + Copy,
+    budget: u64,
+) -> Vec<NodeId> {
+    refresh_unless(b, cur, bits, |b, node, radix| {
+        b.linear_qweight(&[(gate, radix), (node, 1)]) <= budget
+            && b.qweight(node) + (radix * radix) as u64 <= budget
+    });
+    let code = move |g: i64, sent: Option<usize>| match gate_of(g) {
+        Gate::Off => 0,
+        Gate::On => 1 + sent.unwrap_or(0) as i64,
+        Gate::Zero => 3,
+    };
+    let mut memo: std::collections::HashMap<(Option<usize>, Vec<i64>), NodeId> =
+        std::collections::HashMap::new();
+    neighbours
+        .iter()
+        .enumerate()
+        .map(|(i, (o, values))| {
+            let o = *o;
+            // The table's values, which also name it (equal tables are built once).
+            let (sel, tv): (NodeId, Vec<i64>) = match o {
+                Some(o) => {
+                    let radix = block_max(bits, o) + 1;
+                    let tv = (0..(gmax + 1) * radix)
+                        .map(|v| {
+                            let p = part(bits, i, o, v % radix, src);
+                            code(v / radix, values.iter().position(|&x| x == p))
+                        })
+                        .collect();
+                    (b.linear(&[(gate, radix), (cur[o], 1)], 0), tv)
+                }
+                None => (gate, (0..=gmax).map(|g| code(g, None)).collect()),
+            };
+            let hi = tv.len() as i64 - 1;
+            let t = *memo
+                .entry((o, tv.clone()))
+                .or_insert_with(|| table(b, sel, 0, hi, |v| tv[v as usize]));
+            let radix = block_max(bits, i) + 1;
+            let s = b.linear(&[(cur[i], 1), (t, radix)], 0);
+            table(b, s, 0, 4 * radix - 1, move |v| {
+                let (x, t) = (v % radix, v / radix);
+                match t {
+                    0 => x,
+                    3 => 0,
+                    // (A code the gate never gives reads as the first value.)
+                    _ => part(bits, i, i, x, src) | values.get(t as usize - 1).unwrap_or(&0),
+                }
+            })
+        })
+        .collect()
+}
+
+/// Refreshes (one identity bootstrap) each block of `cur` for which `fits(b, block,
+/// radix)` is false.
+fn refresh_unless(
+    b: &mut Builder,
+    cur: &mut [NodeId],
+    bits: usize,
+    fits: impl Fn(&Builder, NodeId, i64) -> bool,
+) {
+    for (m, node) in cur.iter_mut().enumerate() {
+        let radix = block_max(bits, m) + 1;
+        if !fits(b, *node, radix) {
+            *node = table(b, *node, 0, radix - 1, |v| v);
+        }
+    }
 }
 
 /// The fresh block `a` (values `0..=max`) when `keep` is 1, else `max`: one bootstrap.
@@ -1259,12 +1436,9 @@ fn binary_stage(
     budget: u64,
 ) -> Vec<NodeId> {
     let k = bits.div_ceil(2);
-    for (m, node) in cur.iter_mut().enumerate() {
-        let radix = block_max(bits, m) + 1;
-        if b.linear_qweight(&[(sel, radix), (*node, 1)]) > budget {
-            *node = table(b, *node, 0, radix - 1, |v| v);
-        }
-    }
+    refresh_unless(b, cur, bits, |b, node, radix| {
+        b.linear_qweight(&[(sel, radix), (node, 1)]) <= budget
+    });
     let mut memo: std::collections::HashMap<(usize, Vec<i64>), NodeId> =
         std::collections::HashMap::new();
     // `[bit of sel]·f(Curₘ)` for the values `f` takes on `0..radix`.
