@@ -1151,110 +1151,215 @@ pub fn shift_var_blocks(
     budget: u64,
 ) -> Vec<NodeId> {
     let k = bits.div_ceil(2);
+    let cur = x[..k.min(x.len())].to_vec();
+    shift_var(
+        b,
+        cur,
+        Amount::Blocks(amount),
+        bits,
+        kind,
+        Out::Blocks,
+        budget,
+    )
+}
+
+/// [`shift_var_blocks`] on fresh bits (least significant first), as fresh bits: the value's
+/// bits pair into blocks linearly, the amount's bits are the stages' selectors as they
+/// are, and the last stage reads out bits instead of blocks (one more table per block).
+/// 32-bit `x << y`: 131 bootstraps, where a barrel shifter of bits needs 179.
+pub fn shift_var_bits(
+    b: &mut Builder,
+    x: &[NodeId],
+    amount: &[NodeId],
+    bits: usize,
+    kind: Shift,
+    budget: u64,
+) -> Vec<NodeId> {
+    let cur = blocks_of(b, &x[..bits.min(x.len())], bits.div_ceil(2))
+        .into_iter()
+        .map(|d| d.node)
+        .collect();
+    shift_var(b, cur, Amount::Bits(amount), bits, kind, Out::Bits, budget)
+}
+
+/// An encrypted shift amount: fresh radix-4 blocks or fresh bits.
+#[derive(Debug, Clone, Copy)]
+enum Amount<'a> {
+    Blocks(&'a [NodeId]),
+    Bits(&'a [NodeId]),
+}
+
+impl Amount<'_> {
+    /// Where bit `d` of a `bits`-bit amount lives: its node, the node's largest value, and
+    /// the bit's place in it.
+    fn bit(self, bits: usize, d: usize) -> Option<(NodeId, i64, u32)> {
+        if d >= bits {
+            return None;
+        }
+        match self {
+            Amount::Blocks(a) => a
+                .get(d / 2)
+                .map(|&node| (node, block_max(bits, d / 2), (d % 2) as u32)),
+            Amount::Bits(a) => a.get(d).map(|&node| (node, 1, 0)),
+        }
+    }
+}
+
+/// The shifter of [`shift_var_blocks`] and [`shift_var_bits`]: `cur` holds the value's
+/// blocks (of any noise within the budget).
+fn shift_var(
+    b: &mut Builder,
+    mut cur: Vec<NodeId>,
+    amount: Amount,
+    bits: usize,
+    kind: Shift,
+    out: Out,
+    budget: u64,
+) -> Vec<NodeId> {
+    let k = bits.div_ceil(2);
     let n = bits as u128;
-    let mut cur: Vec<NodeId> = x[..k.min(x.len())].to_vec();
-    // Amount bits d ≥ 2: (block, which bit of it, the move in bits).
-    let mut stages: Vec<(usize, u32, u128)> = Vec::new();
-    // Amount blocks (or their high bits) worth `bits` or more: (node, largest value).
+    // Amount bits d ≥ 2 that move the value: (node, its largest value, the bit's place,
+    // the move in bits).
+    let mut stages: Vec<(NodeId, i64, u32, u128)> = Vec::new();
+    // Amount digits (or the high bits of blocks) worth `bits` or more: (node, largest value).
     let mut over: Vec<(NodeId, i64)> = Vec::new();
-    for (j, &a) in amount.iter().enumerate().take(k).skip(1) {
-        let amax = block_max(bits, j);
-        for bit in 0..if amax == 3 { 2 } else { 1 } {
-            let d = 2 * j as u32 + bit;
-            // d ≤ 127: an amount has at most 64 blocks.
-            let t = 1u128 << d;
-            if kind.rotates() {
-                if !t.is_multiple_of(n) {
-                    stages.push((j, bit, t % n));
-                }
-            } else if t < n {
-                stages.push((j, bit, t));
-            } else if bit == 0 {
-                // The whole block is past the width.
-                over.push((a, amax));
-                break;
-            } else {
-                over.push((table(b, a, 0, 3, |v| v >> 1), 1));
+    let mut whole_over: Option<NodeId> = None;
+    for d in 2..bits {
+        let Some((node, max, place)) = amount.bit(bits, d) else {
+            break;
+        };
+        // d ≤ 127: an amount has at most 128 bits.
+        let t = 1u128 << d;
+        if kind.rotates() {
+            if !t.is_multiple_of(n) {
+                stages.push((node, max, place, t % n));
             }
+        } else if t < n {
+            stages.push((node, max, place, t));
+        } else if place == 0 {
+            // The whole digit is past the width (a block's high bit too).
+            over.push((node, max));
+            whole_over = Some(node);
+        } else if whole_over != Some(node) {
+            over.push((table(b, node, 0, 3, |v| v >> 1), 1));
         }
     }
     let keep = (!over.is_empty()).then(|| blocks_all_zero(b, &over, budget));
     let arith_keep = keep.filter(|_| kind == Shift::RightArith);
     let logical_keep = keep.filter(|_| kind != Shift::RightArith);
-    // Amount block 0 moves by 0..=3 bits. Either its bit 1 is one more binary stage and
-    // its bit 0 a last stage that makes every block fresh ([`last_bit_stage`]), when every
-    // block has one other source block there and the binary stages leave the blocks
-    // quiet enough (quadratic weight `1 + 2·stages` at most `budget − 16`); or one
-    // [`shift_stage`] for both bits and a final refresh.
+    // Each stage reads its amount digit as it is (its bit picked inside the tables); for
+    // an arithmetic shift past the width, the digit clamped to all ones first.
+    let mut clamped: std::collections::HashMap<NodeId, NodeId> = std::collections::HashMap::new();
+    let mut sel_of = |b: &mut Builder, node: NodeId, max: i64| match arith_keep {
+        Some(kp) => *clamped
+            .entry(node)
+            .or_insert_with(|| clamp_unless(b, kp, node, max)),
+        None => node,
+    };
+    // Amount bits 0 and 1 move by 0..=3 bits. Either bit 1 is one more binary stage and
+    // bit 0 a last stage that makes every block fresh ([`last_bit_stage`]), or both are one
+    // [`shift_stage`] followed by a refresh; whichever costs fewer bootstraps, counting
+    // the refreshes the noise calls for (a binary stage adds 2 to the quadratic weight,
+    // and every selector reads a block beside 16 for the amount).
     let one_bit = |p| kind.source(bits, 1, p);
-    let quiet = 1 + 2 * (stages.len() as u64 + 1) + 16 <= budget;
+    let q0 = cur.iter().map(|&c| b.qweight(c)).max().unwrap_or(1);
+    let refreshes = |stages: usize| {
+        let (mut q, mut r) = (q0, 0u64);
+        for _ in 0..stages {
+            if q + 16 > budget {
+                (q, r) = (1, r + 1);
+            }
+            q += 2;
+        }
+        r + u64::from(q + 16 > budget)
+    };
+    let (kk, ss, outw) = (
+        k as u64,
+        stages.len() as u64,
+        if out == Out::Bits { 2 } else { 1 },
+    );
+    let split_cost = kk * (ss + 1) + kk * refreshes(stages.len() + 1) + kk + kk * outw;
+    let stage_cost = kk * ss + kk * refreshes(stages.len()) + 3 * kk - 3 + kk * outw;
     let neighbours: Option<Vec<Neighbour>> =
         (0..k).map(|i| other_source(bits, i, one_bit)).collect();
-    let neighbours =
-        neighbours.filter(|_| amount.len() > 1 && block_max(bits, 0) == 3 && k >= 4 && quiet);
-    let split = neighbours.is_some();
-    if split {
+    let bit0 = amount.bit(bits, 0);
+    let bit1 = amount.bit(bits, 1);
+    let neighbours = neighbours.filter(|_| bit1.is_some() && k >= 4 && split_cost <= stage_cost);
+    if let (Some(_), Some((node, max, place))) = (&neighbours, bit1) {
         let t1 = if kind.rotates() { 2 % n } else { 2 };
         if t1 != 0 {
-            stages.push((0, 1, t1));
+            stages.push((node, max, place, t1));
         }
     }
-    // Each stage reads its amount block as it is (its bit picked inside the tables); for
-    // an arithmetic shift past the width, the block clamped to all ones first.
-    let mut clamped: std::collections::HashMap<usize, NodeId> = std::collections::HashMap::new();
-    let mut sel_of = |b: &mut Builder, j: usize| match arith_keep {
-        Some(kp) => *clamped
-            .entry(j)
-            .or_insert_with(|| clamp_unless(b, kp, amount[j], block_max(bits, j))),
-        None => amount[j],
-    };
-    for (j, bit, t) in stages {
-        let amax = block_max(bits, j);
-        let sel = sel_of(b, j);
+    for (node, max, place, t) in stages {
+        let sel = sel_of(b, node, max);
         let src = |p| kind.source(bits, t, p);
-        cur = binary_stage(b, &mut cur, bits, (sel, amax, bit), src, budget);
+        cur = binary_stage(b, &mut cur, bits, (sel, max, place), src, budget);
     }
-    if let Some(neighbours) = neighbours {
+    if let (Some(neighbours), Some((node0, max0, _))) = (neighbours, bit0) {
         // Off (bit 0 clear), on, or zero (a logical shift past the width).
         let gate = match logical_keep {
             Some(kp) => {
-                let s = b.linear(&[(kp, 4), (amount[0], 1)], 0);
-                let g = table(b, s, 0, 7, |v| if v < 4 { 2 } else { (v - 4) & 1 });
+                let s = b.linear(&[(kp, max0 + 1), (node0, 1)], 0);
+                let g = table(b, s, 0, 2 * max0 + 1, move |v| {
+                    if v <= max0 {
+                        2
+                    } else {
+                        (v - max0 - 1) & 1
+                    }
+                });
                 (g, 2, Gate::from_three as fn(i64) -> Gate)
             }
-            None => (sel_of(b, 0), 3, Gate::from_low_bit as fn(i64) -> Gate),
+            None => (
+                sel_of(b, node0, max0),
+                max0,
+                Gate::from_low_bit as fn(i64) -> Gate,
+            ),
         };
-        return last_bit_stage(b, &mut cur, bits, gate, &neighbours, one_bit, budget);
+        return last_bit_stage(b, &mut cur, bits, gate, (&neighbours, one_bit), out, budget);
     }
-    if !amount.is_empty() {
-        let smax = block_max(bits, 0);
-        let sel = sel_of(b, 0);
+    // Bits 0 and 1 as one digit `0..=3` (a bit alone for a one-bit amount).
+    let low = match (amount, bit0, bit1) {
+        (Amount::Blocks(_), Some((node, max, _)), _) => Some((sel_of(b, node, max), max)),
+        (Amount::Bits(_), Some((b0, _, _)), Some((b1, _, _))) => {
+            let s = b.linear(&[(b0, 1), (b1, 2)], 0);
+            let a0 = table(b, s, 0, 3, |v| v);
+            Some((sel_of(b, a0, 3), 3))
+        }
+        (Amount::Bits(_), Some((b0, _, _)), None) => Some((sel_of(b, b0, 1), 1)),
+        _ => None,
+    };
+    if let Some((sel, smax)) = low {
         let src = move |v: i64, p: usize| kind.source(bits, v as u128, p);
         cur = shift_stage(b, &mut cur, bits, sel, smax, src, budget);
     }
-    cur.iter()
-        .enumerate()
-        .map(|(i, &c)| {
-            let max = block_max(bits, i);
-            match logical_keep {
-                Some(kp) => {
-                    let mut c = c;
-                    if b.linear_qweight(&[(kp, max + 1), (c, 1)]) > budget {
-                        c = table(b, c, 0, max, |v| v);
-                    }
-                    let s = b.linear(&[(kp, max + 1), (c, 1)], 0);
-                    table(
-                        b,
-                        s,
-                        0,
-                        2 * max + 1,
-                        move |v| if v > max { v - max - 1 } else { 0 },
-                    )
+    let mut result = Vec::with_capacity(bits);
+    for (i, &c) in cur.iter().enumerate() {
+        let max = block_max(bits, i);
+        // The block's value as a selector: `c`, or `(max + 1)·keep + c` (0 unless keep).
+        let (s, hi, f): (NodeId, i64, Box<dyn Fn(i64) -> i64>) = match logical_keep {
+            Some(kp) => {
+                let mut c = c;
+                if b.linear_qweight(&[(kp, max + 1), (c, 1)]) > budget {
+                    c = table(b, c, 0, max, |v| v);
                 }
-                None => fresh_node(b, c, max),
+                let s = b.linear(&[(kp, max + 1), (c, 1)], 0);
+                let f = move |v: i64| if v > max { v - max - 1 } else { 0 };
+                (s, 2 * max + 1, Box::new(f))
             }
-        })
-        .collect()
+            None => (c, max, Box::new(|v| v)),
+        };
+        match out {
+            Out::Blocks if logical_keep.is_none() => result.push(fresh_node(b, c, max)),
+            Out::Blocks => result.push(table(b, s, 0, hi, &f)),
+            Out::Bits => {
+                for j in 0..if max == 3 { 2 } else { 1 } {
+                    result.push(table(b, s, 0, hi, |v| (f(v) >> j) & 1));
+                }
+            }
+        }
+    }
+    result
 }
 
 /// What the last bit stage does for a value of its gate selector.
@@ -1325,7 +1430,8 @@ fn other_source(
 ///   `i` one bit: 0 when the gate is off, `1 + that bit` when on, 3 for zero (blocks with
 ///   no such neighbour share one table of the gate alone).
 /// - Result block `i`: one table of `Curᵢ + (max + 1)·Tₒ` (span 16): `Curᵢ` for 0, 0 for
-///   3, else its own bits moved plus the neighbour's bit.
+///   3, else its own bits moved plus the neighbour's bit. With [`Out::Bits`], two tables
+///   of the same selector give the block's two bits instead.
 ///
 /// Both selectors weigh 16 beside the block's own noise, so a block above `budget − 16`
 /// is refreshed first.
@@ -1334,8 +1440,8 @@ fn last_bit_stage(
     cur: &mut [NodeId],
     bits: usize,
     (gate, gmax, gate_of): (NodeId, i64, fn(i64) -> Gate),
-    neighbours: &[Neighbour],
-    src: impl Fn(usize) -> Option<usize> + Copy,
+    (neighbours, src): (&[Neighbour], impl Fn(usize) -> Option<usize> + Copy),
+    out: Out,
     budget: u64,
 ) -> Vec<NodeId> {
     refresh_unless(b, cur, bits, |b, node, radix| {
@@ -1349,42 +1455,48 @@ fn last_bit_stage(
     };
     let mut memo: std::collections::HashMap<(Option<usize>, Vec<i64>), NodeId> =
         std::collections::HashMap::new();
-    neighbours
-        .iter()
-        .enumerate()
-        .map(|(i, (o, values))| {
-            let o = *o;
-            // The table's values, which also name it (equal tables are built once).
-            let (sel, tv): (NodeId, Vec<i64>) = match o {
-                Some(o) => {
-                    let radix = block_max(bits, o) + 1;
-                    let tv = (0..(gmax + 1) * radix)
-                        .map(|v| {
-                            let p = part(bits, i, o, v % radix, src);
-                            code(v / radix, values.iter().position(|&x| x == p))
-                        })
-                        .collect();
-                    (b.linear(&[(gate, radix), (cur[o], 1)], 0), tv)
+    let mut result = Vec::with_capacity(bits);
+    for (i, (o, values)) in neighbours.iter().enumerate() {
+        let o = *o;
+        // The table's values, which also name it (equal tables are built once).
+        let (sel, tv): (NodeId, Vec<i64>) = match o {
+            Some(o) => {
+                let radix = block_max(bits, o) + 1;
+                let tv = (0..(gmax + 1) * radix)
+                    .map(|v| {
+                        let p = part(bits, i, o, v % radix, src);
+                        code(v / radix, values.iter().position(|&x| x == p))
+                    })
+                    .collect();
+                (b.linear(&[(gate, radix), (cur[o], 1)], 0), tv)
+            }
+            None => (gate, (0..=gmax).map(|g| code(g, None)).collect()),
+        };
+        let hi = tv.len() as i64 - 1;
+        let t = *memo
+            .entry((o, tv.clone()))
+            .or_insert_with(|| table(b, sel, 0, hi, |v| tv[v as usize]));
+        let radix = block_max(bits, i) + 1;
+        let s = b.linear(&[(cur[i], 1), (t, radix)], 0);
+        let f = |v: i64| {
+            let (x, t) = (v % radix, v / radix);
+            match t {
+                0 => x,
+                3 => 0,
+                // (A code the gate never gives reads as the first value.)
+                _ => part(bits, i, i, x, src) | values.get(t as usize - 1).unwrap_or(&0),
+            }
+        };
+        match out {
+            Out::Blocks => result.push(table(b, s, 0, 4 * radix - 1, f)),
+            Out::Bits => {
+                for j in 0..if radix == 4 { 2 } else { 1 } {
+                    result.push(table(b, s, 0, 4 * radix - 1, |v| (f(v) >> j) & 1));
                 }
-                None => (gate, (0..=gmax).map(|g| code(g, None)).collect()),
-            };
-            let hi = tv.len() as i64 - 1;
-            let t = *memo
-                .entry((o, tv.clone()))
-                .or_insert_with(|| table(b, sel, 0, hi, |v| tv[v as usize]));
-            let radix = block_max(bits, i) + 1;
-            let s = b.linear(&[(cur[i], 1), (t, radix)], 0);
-            table(b, s, 0, 4 * radix - 1, move |v| {
-                let (x, t) = (v % radix, v / radix);
-                match t {
-                    0 => x,
-                    3 => 0,
-                    // (A code the gate never gives reads as the first value.)
-                    _ => part(bits, i, i, x, src) | values.get(t as usize - 1).unwrap_or(&0),
-                }
-            })
-        })
-        .collect()
+            }
+        }
+    }
+    result
 }
 
 /// Refreshes (one identity bootstrap) each block of `cur` for which `fits(b, block,

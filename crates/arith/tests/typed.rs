@@ -474,10 +474,10 @@ fn radix4_exhaustive_at_small_widths() {
     }
 }
 
-/// Shifts and rotations by an encrypted amount on radix-4 blocks: exhaustive at widths
-/// 6..=8, and at wider widths random values with amounts mostly below the width (the
-/// random property test draws amounts from the whole type, nearly all past the width
-/// there).
+/// Shifts and rotations by an encrypted amount with the block algorithm, on radix-4 and
+/// on canonical operands: exhaustive at widths 6..=8, and at wider widths random values
+/// with amounts mostly below the width (the random property test draws amounts from the
+/// whole type, nearly all past the width there).
 #[test]
 fn radix4_shifts_by_an_encrypted_amount() {
     use IntOp::*;
@@ -504,13 +504,18 @@ fn radix4_shifts_by_an_encrypted_amount() {
                     .collect()
             };
             for op in [ShlVar, ShrVar, RotlVar, RotrVar] {
-                let forms = [Form::Radix4, Form::Radix4];
-                let c = circuit(&ar, op, ty, Algorithm::Blocks, &forms).unwrap();
-                for &(a, s) in &cases {
-                    let inputs = [radix4(a, ty), radix4(s, ty)].concat();
-                    let (out, _) = clear::run(&c, &inputs).unwrap();
-                    let want = reference(op, ty, &[a, s]);
-                    assert_eq!(out, radix4(want, ty), "{op} {ty} on {a} by {s}");
+                // Radix-4 blocks in and out, and canonical bits in and out.
+                for (form, enc) in [
+                    (Form::Radix4, radix4 as fn(i128, IntType) -> Vec<i64>),
+                    (Form::Canonical, canonical),
+                ] {
+                    let c = circuit(&ar, op, ty, Algorithm::Blocks, &[form, form]).unwrap();
+                    for &(a, s) in &cases {
+                        let inputs = [enc(a, ty), enc(s, ty)].concat();
+                        let (out, _) = clear::run(&c, &inputs).unwrap();
+                        let want = reference(op, ty, &[a, s]);
+                        assert_eq!(out, enc(want, ty), "{op} {ty} {form:?} on {a} by {s}");
+                    }
                 }
             }
         }

@@ -190,25 +190,33 @@ fn scalar_division_by_the_reciprocal_at_eight_bits() {
     }
 }
 
-/// Shifts and rotations by an encrypted amount on radix-4 blocks at 8 bits (binary stages
-/// and the last one-bit stage that zeroes past the width) on real ciphertexts, against
-/// plain i128 arithmetic: an odd amount, an even one, and amounts past the width.
+/// Shifts and rotations by an encrypted amount with the block algorithm at 8 bits (binary
+/// stages and the last one-bit stage that zeroes past the width) on real ciphertexts, on
+/// radix-4 and canonical operands, against plain i128 arithmetic: an odd amount, an even
+/// one, and amounts past the width.
 #[test]
-fn shifts_by_an_encrypted_amount_on_radix4_blocks_at_eight_bits() {
+fn shifts_by_an_encrypted_amount_with_blocks_at_eight_bits() {
     let (client, server) = keys();
     let cases: [(i128, i128); 4] = [(-75, 5), (109, 2), (-128, 9), (37, -1)];
     for signed in [false, true] {
         let ty = IntType::new(8, signed).unwrap();
         for op in [IntOp::ShlVar, IntOp::ShrVar, IntOp::RotlVar, IntOp::RotrVar] {
-            for (v, s) in cases {
+            for ((v, s), form) in cases
+                .into_iter()
+                .zip([Form::Radix4, Form::Canonical].repeat(2))
+            {
                 let (v, s) = (ty.wrap(v), ty.wrap(s));
-                let a = encrypt_typed_as(client, v, ty, Form::Radix4).unwrap();
-                let t = encrypt_typed_as(client, s, ty, Form::Radix4).unwrap();
+                let a = encrypt_typed_as(client, v, ty, form).unwrap();
+                let t = encrypt_typed_as(client, s, ty, form).unwrap();
                 let plan = server.typed_plan(op, &[&a, &t]).unwrap();
-                assert_eq!(plan.chosen().algorithm, Algorithm::Blocks, "{op} {ty}");
+                assert_eq!(
+                    plan.chosen().algorithm,
+                    Algorithm::Blocks,
+                    "{op} {ty} {form:?}"
+                );
                 let (out, cost) = server.typed_apply(op, &[&a, &t]).unwrap();
                 assert_eq!(cost, plan.chosen().cost);
-                assert_eq!(out.form(), Form::Radix4);
+                assert_eq!(out.form(), form);
                 let want = reference(op, ty, &[v, s]);
                 assert_eq!(
                     decrypt_typed(client, &out).unwrap(),
