@@ -15,7 +15,7 @@
 //! the next one); a column whose digits fit one sum gives its two result bits and its
 //! carry directly. Columns past the result width are never built.
 //!
-//! 16-bit wrapping multiplication: 117 bootstraps (bit by bit with counters, 193;
+//! 16-bit wrapping multiplication: 112 bootstraps (bit by bit with counters, 193;
 //! TFHE-rs 1.8.2 on 2-bit blocks, 111). The result bits are fresh bootstrap outputs.
 //!
 //! On stored radix-4 blocks (fresh digits `0..=3`, [`crate::typed::Form::Radix4`]) the
@@ -26,12 +26,11 @@
 //! differences, 9 bootstraps at 16 bits), [`select_blocks`], [`scalar_mul_blocks`]
 //! (columns of scaled blocks), [`shift_blocks`] (shifts and rotations by a constant: free
 //! for whole blocks, one bootstrap per block otherwise), [`shift_var_blocks`] (by an
-//! encrypted amount: one bootstrap per block for each amount bit, two for the lowest),
-//! [`cast_blocks`] (truncation and extension, free for whole blocks), [`divide_blocks`]
-//! (non-restoring division with the
-//! partial remainder in blocks: 115 bootstraps for 8-bit unsigned division, 423 at 16 bits;
-//! TFHE-rs 164 and 518), and the conversions
-//! [`blocks_from_bits`] / [`bits_from_blocks`].
+//! encrypted amount: one bootstrap per block for each amount bit, two for the lowest;
+//! [`shift_var_bits`] on bits), [`cast_blocks`] (truncation and extension, free for whole
+//! blocks), [`divide_blocks`] (non-restoring division with the partial remainder in
+//! blocks: 115 bootstraps for 8-bit unsigned division, 423 at 16 bits; TFHE-rs 164 and
+//! 518), and the conversions [`blocks_from_bits`] / [`bits_from_blocks`].
 //!
 //! ```
 //! use encint_arith::blocks;
@@ -514,7 +513,7 @@ const CHAIN: usize = 4;
 
 /// `pred(sign(x − y))` for bit vectors of one width (unsigned, or two's complement with
 /// `signed`), as a bit: the sign of each pair's difference in one bootstrap, then merged
-/// three at a time ([`merge_signs`]). 16 bits: 12 bootstraps, depth 3.
+/// three at a time (`merge_signs`). 16 bits: 12 bootstraps, depth 3.
 pub fn compare(
     b: &mut Builder,
     x: &[NodeId],
@@ -1127,13 +1126,13 @@ fn blocks_all_zero(b: &mut Builder, blocks: &[(NodeId, i64)], budget: u64) -> No
 /// a shift by `bits` or more gives 0, or the sign for [`Shift::RightArith`]; a rotation
 /// is by the amount modulo `bits`).
 ///
-/// - Each amount bit `d ≥ 2` is one [`binary_stage`]: the value moves by `2^d` bits when
+/// - Each amount bit `d ≥ 2` is one `binary_stage`: the value moves by `2^d` bits when
 ///   the bit is set, at one bootstrap per block (each reads the amount block as it is).
 /// - Amount block 0 (a move by `0..=3` bits) comes last. From 7 bits on, while the binary
 ///   stages leave the blocks quiet enough (up to 32 bits with the default budget), its
-///   bit 1 is one more binary stage and its bit 0 a [`last_bit_stage`]: two bootstraps
+///   bit 1 is one more binary stage and its bit 0 a `last_bit_stage`: two bootstraps
 ///   per block whose outputs are fresh, so no refresh follows. Otherwise it is one
-///   [`shift_stage`] (three bootstraps per block) and a refresh of every block.
+///   `shift_stage` (three bootstraps per block) and a refresh of every block.
 /// - The amount bits worth `bits` or more only decide `over = [any is set]`. A logical
 ///   shift zeroes the result when `over`, in the table that makes each block fresh
 ///   anyway; an arithmetic shift sets every other amount bit when `over` (a shift by
