@@ -1222,7 +1222,6 @@ fn shift_var(
     let mut stages: Vec<(NodeId, i64, u32, u128)> = Vec::new();
     // Amount digits (or the high bits of blocks) worth `bits` or more: (node, largest value).
     let mut over: Vec<(NodeId, i64)> = Vec::new();
-    let mut whole_over: Option<NodeId> = None;
     for d in 2..bits {
         let Some((node, max, place)) = amount.bit(bits, d) else {
             break;
@@ -1238,8 +1237,8 @@ fn shift_var(
         } else if place == 0 {
             // The whole digit is past the width (a block's high bit too).
             over.push((node, max));
-            whole_over = Some(node);
-        } else if whole_over != Some(node) {
+        } else if t / 2 < n {
+            // Only a block's high bit is past the width.
             over.push((table(b, node, 0, 3, |v| v >> 1), 1));
         }
     }
@@ -1299,13 +1298,9 @@ fn shift_var(
         // Off (bit 0 clear), on, or zero (a logical shift past the width).
         let gate = match logical_keep {
             Some(kp) => {
-                let s = b.linear(&[(kp, max0 + 1), (node0, 1)], 0);
+                let s = keyed(b, kp, node0, max0);
                 let g = table(b, s, 0, 2 * max0 + 1, move |v| {
-                    if v <= max0 {
-                        2
-                    } else {
-                        (v - max0 - 1) & 1
-                    }
+                    unkeyed(v, max0).map_or(2, |a| a & 1)
                 });
                 (g, 2, Gate::from_three as fn(i64) -> Gate)
             }
@@ -1335,22 +1330,28 @@ fn shift_var(
     let mut result = Vec::with_capacity(bits);
     for (i, &c) in cur.iter().enumerate() {
         let max = block_max(bits, i);
-        // The block's value as a selector: `c`, or `(max + 1)·keep + c` (0 unless keep).
-        let (s, hi, f): (NodeId, i64, Box<dyn Fn(i64) -> i64>) = match logical_keep {
+        // The block's value as a selector: `c`, or `c` keyed by `keep` (0 unless keep).
+        let (s, hi) = match logical_keep {
             Some(kp) => {
                 let mut c = c;
                 if b.linear_qweight(&[(kp, max + 1), (c, 1)]) > budget {
                     c = table(b, c, 0, max, |v| v);
                 }
-                let s = b.linear(&[(kp, max + 1), (c, 1)], 0);
-                let f = move |v: i64| if v > max { v - max - 1 } else { 0 };
-                (s, 2 * max + 1, Box::new(f))
+                (keyed(b, kp, c, max), 2 * max + 1)
             }
-            None => (c, max, Box::new(|v| v)),
+            None => (c, max),
+        };
+        let keyed_by = logical_keep.is_some();
+        let f = move |v: i64| {
+            if keyed_by {
+                unkeyed(v, max).unwrap_or(0)
+            } else {
+                v
+            }
         };
         match out {
             Out::Blocks if logical_keep.is_none() => result.push(fresh_node(b, c, max)),
-            Out::Blocks => result.push(table(b, s, 0, hi, &f)),
+            Out::Blocks => result.push(table(b, s, 0, hi, f)),
             Out::Bits => {
                 for j in 0..if max == 3 { 2 } else { 1 } {
                     result.push(table(b, s, 0, hi, |v| (f(v) >> j) & 1));
@@ -1516,15 +1517,21 @@ fn refresh_unless(
 
 /// The fresh block `a` (values `0..=max`) when `keep` is 1, else `max`: one bootstrap.
 fn clamp_unless(b: &mut Builder, keep: NodeId, a: NodeId, max: i64) -> NodeId {
-    let radix = max + 1;
-    let s = b.linear(&[(keep, radix), (a, 1)], 0);
-    table(b, s, 0, 2 * radix - 1, move |v| {
-        if v < radix {
-            max
-        } else {
-            v - radix
-        }
+    let s = keyed(b, keep, a, max);
+    table(b, s, 0, 2 * max + 1, move |v| {
+        unkeyed(v, max).unwrap_or(max)
     })
+}
+
+/// The selector `(max + 1)·keep + a` of a fresh bit `keep` and a digit `a` in `0..=max`
+/// (values `0..=2·max + 1`; read back with [`unkeyed`]).
+fn keyed(b: &mut Builder, keep: NodeId, a: NodeId, max: i64) -> NodeId {
+    b.linear(&[(keep, max + 1), (a, 1)], 0)
+}
+
+/// `Some(a)` for a value `v` of a [`keyed`] selector with `keep` set, `None` without.
+fn unkeyed(v: i64, max: i64) -> Option<i64> {
+    (v > max).then_some(v - max - 1)
 }
 
 /// One binary stage of a shifter: the blocks of `cur` moved as `src` says (result bit `p`
