@@ -133,7 +133,8 @@ impl Config {
     pub const PARMESAN: Config = Config {
         max_qweight: u64::MAX,
     };
-    /// The budget of `PARAM_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128` (2-norm 5).
+    /// The budget of TFHE-rs' `PARAM_MESSAGE_2_CARRY_2_KS32_PBS_TUNIFORM_2M128` and
+    /// `PARAM_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128` (2-norm 5), encint's two sets.
     pub const BUDGET_25: Config = Config { max_qweight: 25 };
 }
 

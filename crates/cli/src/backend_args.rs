@@ -45,6 +45,16 @@ const NO_MPI: &str = "this encint was built without the `mpi` feature: build it 
      `cargo build --release -p encint-cli --features mpi` (needs an MPI library, see docs/MPI.md)";
 
 impl BackendArgs {
+    /// The parameter set to generate keys with for this backend: the GPU backend's device
+    /// keyswitch needs a 64-bit keyswitching key ([`encint::KS64_PARAMETERS`]); the others run
+    /// the default set, whose keyswitch lands on the 32-bit torus.
+    pub fn params(&self) -> &'static encint_tfhe::DigitParameters {
+        match self.backend {
+            BackendKind::Gpu => &encint::KS64_PARAMETERS,
+            BackendKind::Cpu | BackendKind::Mpi => &encint::DEFAULT_PARAMETERS,
+        }
+    }
+
     /// `Ok(true)` for MPI (when built with it), `Ok(false)` for the in-process backends
     /// (which [`BackendArgs::check`] then checks), an error for MPI in a build without it.
     pub fn wants_mpi(&self) -> Result<bool, Box<dyn std::error::Error>> {
@@ -91,5 +101,59 @@ impl BackendArgs {
             BackendKind::Gpu => encint::gpu::BackendKind::Gpu,
             BackendKind::Cpu | BackendKind::Mpi => encint::gpu::BackendKind::Cpu,
         }
+    }
+}
+
+/// The parameter sets encint can generate keys for (`--params`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ParamSet {
+    /// [`encint::DEFAULT_PARAMETERS`]: TFHE-rs' `PARAM_MESSAGE_2_CARRY_2_KS32_PBS_TUNIFORM_2M128`
+    /// (keyswitch on the 32-bit torus).
+    Ks32,
+    /// [`encint::KS64_PARAMETERS`]: TFHE-rs' `PARAM_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128`
+    /// (keyswitch on the 64-bit torus; the GPU backend's).
+    Ks64,
+}
+
+impl ParamSet {
+    /// The parameter set itself.
+    pub fn params(self) -> &'static encint_tfhe::DigitParameters {
+        match self {
+            ParamSet::Ks32 => &encint::DEFAULT_PARAMETERS,
+            ParamSet::Ks64 => &encint::KS64_PARAMETERS,
+        }
+    }
+}
+
+/// The parameter sets of a benchmark: ours and TFHE-rs' (`--params`, `--peer-params`).
+#[derive(Args, Clone, Debug)]
+pub struct ParamArgs {
+    /// Our parameter set: ks32 (TFHE-rs' PARAM_MESSAGE_2_CARRY_2_KS32_PBS_TUNIFORM_2M128, the
+    /// default) or ks64 (its PARAM_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128, the default of
+    /// TFHE-rs' ConfigBuilder and the GPU backend's set; the default with --backend gpu). Both:
+    /// 128-bit security, p-fail 2^-129.6 per bootstrap, the same noise budget; ks32 reads a
+    /// keyswitching key of half the size, about 9 % off each bootstrap here.
+    #[arg(long, value_enum)]
+    pub params: Option<ParamSet>,
+    /// TFHE-rs' parameter set: default (`ConfigBuilder::default()`, the 64-bit keyswitch, what
+    /// a TFHE-rs user gets) or ks32 (the set of our default, for a comparison at equal
+    /// bootstrap cost).
+    #[arg(long = "peer-params", value_enum, default_value = "default")]
+    pub peer_params: crate::peer::PeerParams,
+}
+
+impl ParamArgs {
+    /// Our parameter set: `--params`, else the backend's ([`BackendArgs::params`]). Also fixes
+    /// TFHE-rs' set for this process (before any peer key exists).
+    pub fn resolve(
+        &self,
+        backend: Option<&BackendArgs>,
+    ) -> Result<&'static encint_tfhe::DigitParameters, Box<dyn std::error::Error>> {
+        crate::peer::set_peer_params(self.peer_params)?;
+        Ok(match (self.params, backend) {
+            (Some(p), _) => p.params(),
+            (None, Some(b)) => b.params(),
+            (None, None) => &encint::DEFAULT_PARAMETERS,
+        })
     }
 }

@@ -5,7 +5,7 @@ use std::time::Instant;
 
 use crate::peer::{init_peer_keys, time_peer, PeerOp};
 use clap::Args;
-use encint::{encrypt, ClientKey, EncInt, Op, Server, DEFAULT_PARAMETERS};
+use encint::{encrypt, ClientKey, EncInt, Op, Server};
 use rand::{Rng, SeedableRng};
 
 use crate::crypto_cmds::spinner;
@@ -49,19 +49,21 @@ pub struct BenchArgs {
     /// div, rem, div_scalar, rem_scalar, cast, or all. Rows whose two times are both
     /// below 1 ms get no ratio.
     #[arg(long, value_delimiter = ',')]
-    typed: Vec<String>,
+    pub(crate) typed: Vec<String>,
     /// With --typed: signed (i: FheInt) and/or unsigned (u: FheUint) types.
     #[arg(long, value_delimiter = ',', default_value = "i,u")]
-    types: Vec<String>,
+    pub(crate) types: Vec<String>,
     /// With --typed: the form the operands are encrypted in: canonical (one bit per
     /// digit), radix4 (two-bit blocks, like TFHE-rs' radix ciphertexts), or auto (per
     /// row, the one whose planned circuit has the lowest estimated time at --threads).
     #[arg(long, default_value = "auto", value_parser = ["auto", "canonical", "radix4"])]
-    form: String,
+    pub(crate) form: String,
     /// Our rows on this backend (TFHE-rs stays on the CPU here; `encint gpu bench` puts
     /// TFHE-rs on the GPU too).
     #[command(flatten)]
     pub(crate) backend: crate::backend_args::BackendArgs,
+    #[command(flatten)]
+    pub(crate) params: crate::backend_args::ParamArgs,
 }
 
 struct Row {
@@ -84,16 +86,15 @@ pub fn bench(a: BenchArgs) -> CliResult {
     if !a.typed.is_empty() && a.backend.backend != crate::backend_args::BackendKind::Cpu {
         return Err("--typed runs on the CPU backend only".into());
     }
+    let params = a.params.resolve(Some(&a.backend))?;
     if a.backend.wants_mpi()? {
-        return crate::mpi_cmds::bench(&a);
+        return crate::mpi_cmds::bench(&a, params);
     }
     if a.runs == 0 {
         return Err("--runs must be at least 1".into());
     }
     if !a.typed.is_empty() {
-        return crate::typed_bench::run(
-            &a.typed, &a.types, &a.bits, &a.form, a.threads, a.runs, a.json,
-        );
+        return crate::typed_bench::run(&a, params);
     }
     encint::check_threads(a.threads)?;
     a.backend.check()?;
@@ -106,7 +107,7 @@ pub fn bench(a: BenchArgs) -> CliResult {
         .num_threads(a.threads)
         .build()?;
     let pb = spinner("generating keys (ours and TFHE-rs)");
-    let (client, key) = ClientKey::generate(&DEFAULT_PARAMETERS);
+    let (client, key) = ClientKey::generate(params);
     let server = Server::with_threads(key, a.threads)?.with_backend(a.backend.in_process())?;
     pool.install(init_peer_keys);
     pb.finish_and_clear();
@@ -211,6 +212,9 @@ pub fn bench(a: BenchArgs) -> CliResult {
                     compare,
                 };
                 if !a.json {
+                    if rows.is_empty() {
+                        crate::peer::print_params(params);
+                    }
                     print_row(&row, a.threads, rows.is_empty());
                 }
                 rows.push(row);
@@ -226,6 +230,7 @@ pub fn bench(a: BenchArgs) -> CliResult {
                     "ours_ms": r.ours_ms, "peer_ms": r.peer_ms,
                     "ratio": r.peer_ms.map(|p| r.ours_ms / p),
                     "pbs": r.pbs, "depth": r.depth, "compare": r.compare,
+                    "params": params.id(), "peer_params": crate::peer::peer_params().name(),
                 })
             })
             .collect();

@@ -5,7 +5,7 @@ use std::time::Instant;
 
 use clap::{Args, Subcommand};
 use encint::bits::{encrypt_bits, EncBits};
-use encint::{ClientKey, Server, DEFAULT_PARAMETERS};
+use encint::{ClientKey, Server};
 use encint_arith::bits::BitOp;
 use encint_core::bits::{fv, lower};
 use rand::{Rng, SeedableRng};
@@ -60,6 +60,8 @@ pub struct BenchArgs {
     /// Skip TFHE-rs.
     #[arg(long)]
     no_peer: bool,
+    #[command(flatten)]
+    params: crate::backend_args::ParamArgs,
 }
 
 /// One benchmark row: operation, width, size, the paper's 64-thread time (seed 001,
@@ -193,11 +195,12 @@ fn bench(a: BenchArgs) -> CliResult {
         return Err("--threads must be at least 1".into());
     }
     let rows = selected(&a.select)?;
+    let params = a.params.resolve(None)?;
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(a.threads)
         .build()?;
     let pb = spinner("generating keys");
-    let (client, key) = ClientKey::generate(&DEFAULT_PARAMETERS);
+    let (client, key) = ClientKey::generate(params);
     let server = Server::with_threads(key, a.threads)?;
     if !a.no_peer {
         pool.install(crate::peer_uint::init_keys);
@@ -206,6 +209,7 @@ fn bench(a: BenchArgs) -> CliResult {
     let mut rng = rand::rngs::StdRng::seed_from_u64(1);
     let mut out = Vec::new();
     if !a.select.json {
+        crate::peer::print_params(params);
         println!(
             "{:<9} {:>4} {:>4} {:>7} {:>11} {:>11} {:>6} {:>11} {:>7} {:>6} {:>5}",
             "op",
@@ -273,6 +277,7 @@ fn bench(a: BenchArgs) -> CliResult {
                 "op": r.op.name(), "bits": r.bits, "n": r.n, "threads": a.threads,
                 "ours_ms": ours_ms, "peer_ms": peer_ms, "paper_ms": r.paper_ms,
                 "pbs": cost.bootstraps, "depth": cost.depth,
+                "params": params.id(), "peer_params": crate::peer::peer_params().name(),
             }));
         } else {
             let f = |x: Option<f64>, p: usize| {

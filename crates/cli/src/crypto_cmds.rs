@@ -4,9 +4,8 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use clap::Args;
-use encint::{decrypt, encrypt, ClientKey, EncInt, Op, Server, ServerKey, DEFAULT_PARAMETERS};
+use encint::{decrypt, encrypt, ClientKey, EncInt, Op, Server, ServerKey};
 use encint_tfhe::envelope::{self, Kind};
-use encint_tfhe::DigitParameters;
 use indicatif::{ProgressBar, ProgressStyle};
 use rand::{Rng, SeedableRng};
 
@@ -26,12 +25,6 @@ pub fn spinner(msg: &str) -> ProgressBar {
     pb
 }
 
-fn params_of(bytes: &[u8]) -> Result<DigitParameters, Box<dyn std::error::Error>> {
-    let (header, _) = envelope::read_header(bytes)?;
-    DigitParameters::from_id(&header.params_id)
-        .ok_or_else(|| format!("unknown parameter set `{}`", header.params_id).into())
-}
-
 /// Reads an envelope file of the given kind, refusing files larger than the envelope's
 /// own limit ([`envelope::max_len`]) before reading them.
 pub fn read_envelope(path: &Path, kind: Kind) -> Result<Vec<u8>, Box<dyn std::error::Error>> {
@@ -44,8 +37,7 @@ fn open_at<T: serde::de::DeserializeOwned + encint_tfhe::Validate>(
     bytes: &[u8],
     kind: Kind,
 ) -> Result<T, Box<dyn std::error::Error>> {
-    let p = params_of(bytes).map_err(|e| format!("{}: {e}", path.display()))?;
-    envelope::open(bytes, kind, p.id()).map_err(|e| format!("{}: {e}", path.display()).into())
+    envelope::open_known(bytes, kind).map_err(|e| format!("{}: {e}", path.display()).into())
 }
 
 /// Loads a client key file (the buffer that held the key's bytes is zeroized).
@@ -80,6 +72,12 @@ pub struct KeygenArgs {
     /// Replace existing key files (every ciphertext of the old keys becomes undecryptable).
     #[arg(long)]
     force: bool,
+    /// Parameter set: ks32 (the default: TFHE-rs' PARAM_MESSAGE_2_CARRY_2_KS32_PBS_TUNIFORM_2M128,
+    /// the keyswitch on the 32-bit torus, the faster on the CPU) or ks64 (its
+    /// PARAM_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128, which `eval --backend gpu` needs). Both:
+    /// 128-bit security, p-fail 2^-129.6 per bootstrap.
+    #[arg(long, value_enum, default_value = "ks32")]
+    params: crate::backend_args::ParamSet,
 }
 
 /// `encint encrypt`.
@@ -156,9 +154,10 @@ pub fn keygen(a: KeygenArgs) -> CliResult {
     std::fs::create_dir_all(&a.out)
         .map_err(|e| format!("cannot create {}: {e}", a.out.display()))?;
     let pb = spinner("generating keys");
-    let (client, server) = ClientKey::generate(&DEFAULT_PARAMETERS);
+    let params = a.params.params();
+    let (client, server) = ClientKey::generate(params);
     pb.set_message("writing keys");
-    let id = DEFAULT_PARAMETERS.id();
+    let id = params.id();
     let client_bytes = Zeroizing::new(envelope::seal(Kind::ClientKey, id, &client)?);
     let server_bytes = envelope::seal(Kind::ServerKey, id, &server)?;
     safe_file::write_all(
@@ -314,12 +313,13 @@ pub fn demo(a: DemoArgs) -> CliResult {
     }
     let pb = spinner("generating keys (client and server)");
     let t = Instant::now();
-    let (client, key) = ClientKey::generate(&DEFAULT_PARAMETERS);
+    let params = a.backend.params();
+    let (client, key) = ClientKey::generate(params);
     pb.finish_and_clear();
     println!(
         "keys: {:.1} s, parameters {} (128-bit security, p-fail <= 2^-128 per bootstrap)",
         t.elapsed().as_secs_f64(),
-        DEFAULT_PARAMETERS.id()
+        params.id()
     );
     let server = match a.threads {
         Some(n) => Server::with_threads(key, n)?,

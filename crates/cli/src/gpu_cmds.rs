@@ -7,7 +7,7 @@
 use std::time::Instant;
 
 use clap::{Args, Subcommand};
-use encint::{BackendKind, ClientKey, EncInt, Op, Server, DEFAULT_PARAMETERS};
+use encint::{BackendKind, ClientKey, EncInt, Op, Server, KS64_PARAMETERS};
 use rand::{Rng, SeedableRng};
 
 use crate::crypto_cmds::spinner;
@@ -95,7 +95,7 @@ fn info() -> CliResult {
 fn gpu_server(threads: Option<usize>) -> Result<(ClientKey, Server), Box<dyn std::error::Error>> {
     encint::gpu::check_backend(BackendKind::Gpu)?;
     let sp = spinner("generating keys and uploading the server key to the GPU");
-    let (client, key) = ClientKey::generate(&DEFAULT_PARAMETERS);
+    let (client, key) = ClientKey::generate(&KS64_PARAMETERS);
     let server = match threads {
         Some(t) => Server::with_threads(key, t)?,
         None => Server::new(key),
@@ -458,8 +458,9 @@ fn bench(a: GpuBenchArgs) -> CliResult {
 #[cfg(feature = "gpu")]
 mod peer_gpu {
     //! TFHE-rs' GPU integer API (the `gpu` feature of tfhe): `FheUint` operations with a
-    //! `CudaServerKey` from `ConfigBuilder::default()` (the parameter set encint's default
-    //! parameters are read from), each result decrypted and checked.
+    //! `CudaServerKey` from `ConfigBuilder::default()` (the parameter set
+    //! `encint::KS64_PARAMETERS`, the GPU backend's, is read from), each result decrypted and
+    //! checked.
 
     use std::time::Instant;
 

@@ -238,8 +238,8 @@ fn cost(a: CostArgs) -> CliResult {
         print_row(r);
     }
     println!(
-        "\nqweight = largest sum of squared weights at a bootstrap input; the default TFHE-rs \
-parameters (PARAM_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128) allow 25. Rows marked * exceed it;\n\
+        "\nqweight = largest sum of squared weights at a bootstrap input; encint's parameters \
+(TFHE-rs' PARAM_MESSAGE_2_CARRY_2_KS32_PBS_TUNIFORM_2M128, and its KS_PBS sibling) allow 25. Rows marked * exceed it;\n\
 `encint cost --budget 25` shows the restructured forms."
     );
     Ok(())

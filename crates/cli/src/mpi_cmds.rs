@@ -224,7 +224,10 @@ mod without_mpi {
     pub fn eval(_: &crate::crypto_cmds::EvalArgs, _: encint::Op) -> CliResult {
         unbuilt()
     }
-    pub fn bench(_: &crate::bench::BenchArgs) -> CliResult {
+    pub fn bench(
+        _: &crate::bench::BenchArgs,
+        _: &'static encint_tfhe::DigitParameters,
+    ) -> CliResult {
         unbuilt()
     }
     pub fn asm_run(_: &crate::asm_cmds::RunArgs) -> CliResult {
@@ -379,7 +382,10 @@ or was killed); rank 0 stops without a result\n";
     /// `mpirun -n K encint bench --backend mpi`: rank 0 generates the keys and sends the
     /// server key to every rank; each row is timed on the whole job and checked against
     /// plain arithmetic.
-    pub fn bench(a: &crate::bench::BenchArgs) -> CliResult {
+    pub fn bench(
+        a: &crate::bench::BenchArgs,
+        params: &'static encint_tfhe::DigitParameters,
+    ) -> CliResult {
         let c = cluster(&a.backend)?;
         guarded(&c, || {
             if a.runs == 0 {
@@ -387,7 +393,7 @@ or was killed); rank 0 stops without a result\n";
             }
             let pool = crate::asm_run::pool(Some(a.threads))?;
             let client_key = if c.is_root() {
-                Some(ClientKey::generate(&DEFAULT_PARAMETERS))
+                Some(ClientKey::generate(params))
             } else {
                 None
             };

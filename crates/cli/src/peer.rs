@@ -2,10 +2,13 @@
 //! with. It lives in the binary, not in a library: it caches keys process-wide and needs
 //! tfhe's `integer` feature, which no library crate of encint does.
 //!
-//! Keys are generated once per process with `ConfigBuilder::default()` and cached. In TFHE-rs
-//! 1.8.2 (CPU) that default is `PARAM_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128`, the very set
-//! [`encint_tfhe::DEFAULT_PARAMETERS`] is read from, so one TFHE-rs bootstrap costs the same as one
-//! [`encint_tfhe::ServerKey::bootstrap`]: the comparison is of circuits, not of parameters. TFHE-rs
+//! Keys are generated once per process and cached, on the set [`PeerParams`] names (the
+//! benchmarks' `--peer-params`): by default `ConfigBuilder::default()`, in TFHE-rs 1.8.2 (CPU)
+//! `PARAM_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128`, what a TFHE-rs user gets, and the set
+//! [`encint::KS64_PARAMETERS`] is read from; or `PARAM_MESSAGE_2_CARRY_2_KS32_PBS_TUNIFORM_2M128`,
+//! the set of encint's default ([`encint::DEFAULT_PARAMETERS`]). On the latter one TFHE-rs
+//! bootstrap costs about what one [`encint_tfhe::ServerKey::bootstrap`] does: the comparison is
+//! of circuits, not of parameters (`examples/pbs_vs_tfhe.rs` times the four). TFHE-rs
 //! keeps its server key in a thread-local; [`time_peer`] installs it on the calling thread, and
 //! TFHE-rs' own rayon parallelism runs on the current rayon pool, so the caller controls the
 //! thread count with `rayon::ThreadPool::install`.
@@ -98,9 +101,70 @@ pub struct PeerTiming {
     pub type_name: &'static str,
 }
 
+/// TFHE-rs' parameter set for the peer's keys (`--peer-params`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum PeerParams {
+    /// `ConfigBuilder::default()`: `PARAM_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128` in 1.8.2
+    /// (keyswitch on the 64-bit torus; [`encint::KS64_PARAMETERS`] is read from it).
+    #[default]
+    Default,
+    /// `PARAM_MESSAGE_2_CARRY_2_KS32_PBS_TUNIFORM_2M128` (keyswitch on the 32-bit torus;
+    /// [`encint::DEFAULT_PARAMETERS`] is read from it).
+    Ks32,
+}
+
+impl PeerParams {
+    /// The name recorded in benchmark output.
+    pub fn name(self) -> &'static str {
+        match self {
+            PeerParams::Default => "PARAM_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128",
+            PeerParams::Ks32 => "PARAM_MESSAGE_2_CARRY_2_KS32_PBS_TUNIFORM_2M128",
+        }
+    }
+}
+
+static PEER_PARAMS: OnceLock<PeerParams> = OnceLock::new();
+
+/// Fixes TFHE-rs' parameter set for this process; an error if another one was fixed (or used)
+/// before.
+pub fn set_peer_params(p: PeerParams) -> Result<(), String> {
+    match *PEER_PARAMS.get_or_init(|| p) {
+        q if q == p => Ok(()),
+        q => Err(format!(
+            "TFHE-rs keys of this process use {}, not {}",
+            q.name(),
+            p.name()
+        )),
+    }
+}
+
+/// Prints the two sides' parameter sets above a benchmark table.
+pub fn print_params(ours: &encint_tfhe::DigitParameters) {
+    println!(
+        "parameters: ours {}, TFHE-rs {}",
+        ours.id(),
+        peer_params().name()
+    );
+}
+
+/// TFHE-rs' parameter set in this process ([`PeerParams::Default`] unless set before).
+pub fn peer_params() -> PeerParams {
+    *PEER_PARAMS.get_or_init(PeerParams::default)
+}
+
+/// A TFHE-rs key pair on this process's peer parameter set (every peer module's keys).
+pub fn generate_peer_keys() -> (tfhe::ClientKey, tfhe::ServerKey) {
+    match peer_params() {
+        PeerParams::Default => tfhe::generate_keys(ConfigBuilder::default()),
+        PeerParams::Ks32 => tfhe::generate_keys(ConfigBuilder::with_custom_parameters(
+            tfhe::shortint::parameters::aliases::PARAM_MESSAGE_2_CARRY_2_KS32_PBS_TUNIFORM_2M128,
+        )),
+    }
+}
+
 fn peer_keys() -> &'static (tfhe::ClientKey, tfhe::ServerKey) {
     static KEYS: OnceLock<(tfhe::ClientKey, tfhe::ServerKey)> = OnceLock::new();
-    KEYS.get_or_init(|| tfhe::generate_keys(ConfigBuilder::default()))
+    KEYS.get_or_init(generate_peer_keys)
 }
 
 /// Generate (once per process) the TFHE-rs high-level keys used by [`time_peer`]; calling it

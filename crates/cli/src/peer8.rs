@@ -1,8 +1,7 @@
 //! Timing of TFHE-rs `FheUint8` byte operations, the baseline of encint's byte processor.
 //!
-//! Same conventions as [`crate::peer`]: keys from `ConfigBuilder::default()` (the parameter set
-//! [`encint_tfhe::DEFAULT_PARAMETERS`] is read from), generated once per process (independently of
-//! [`crate::peer`]'s); TFHE-rs' own parallelism runs on the current rayon pool, so the caller
+//! Same conventions as [`crate::peer`]: keys from [`crate::peer::generate_peer_keys`],
+//! generated once per process (independently of [`crate::peer`]'s); TFHE-rs' own parallelism runs on the current rayon pool, so the caller
 //! chooses the thread count with `rayon::ThreadPool::install`; every operation is
 //! encrypted-by-encrypted and its first result is decrypted and checked against plain `u8`
 //! arithmetic.
@@ -12,7 +11,7 @@ use std::time::Instant;
 
 use rand::Rng;
 use tfhe::prelude::*;
-use tfhe::{ConfigBuilder, FheBool, FheUint8};
+use tfhe::{FheBool, FheUint8};
 
 use crate::peer::PeerError;
 
@@ -141,7 +140,7 @@ fn run(op: Peer8Op, a: &FheUint8, b: &FheUint8) -> Out {
 
 fn peer8_keys() -> &'static (tfhe::ClientKey, tfhe::ServerKey) {
     static KEYS: OnceLock<(tfhe::ClientKey, tfhe::ServerKey)> = OnceLock::new();
-    KEYS.get_or_init(|| tfhe::generate_keys(ConfigBuilder::default()))
+    KEYS.get_or_init(crate::peer::generate_peer_keys)
 }
 
 /// Generate (once per process) the TFHE-rs keys used by [`time_peer8`]; calling it first keeps

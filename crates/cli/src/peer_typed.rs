@@ -1,9 +1,8 @@
 //! TFHE-rs `FheInt` / `FheUint` (8, 16, 32, 64 bits) timings of the typed operations, for
 //! `encint bench --typed` (the peer, same process, same rayon pool).
 //!
-//! Keys come from `ConfigBuilder::default()`: in TFHE-rs 1.8.2 that is
-//! `PARAM_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128`, the set encint's default parameters are
-//! read from, so one bootstrap costs the same on both sides. The peer computes on the same
+//! Keys come from [`crate::peer::generate_peer_keys`] (`--peer-params`: TFHE-rs' default set,
+//! or the one encint's default is read from). The peer computes on the same
 //! clear inputs as ours; its decrypted result is returned so the caller checks both sides
 //! against each other and against plain arithmetic.
 
@@ -13,13 +12,12 @@ use std::time::Instant;
 use encint::typed::{IntOp, IntType};
 use tfhe::prelude::*;
 use tfhe::{
-    ConfigBuilder, FheBool, FheInt16, FheInt32, FheInt64, FheInt8, FheUint16, FheUint32, FheUint64,
-    FheUint8,
+    FheBool, FheInt16, FheInt32, FheInt64, FheInt8, FheUint16, FheUint32, FheUint64, FheUint8,
 };
 
 fn keys() -> &'static (tfhe::ClientKey, tfhe::ServerKey) {
     static KEYS: OnceLock<(tfhe::ClientKey, tfhe::ServerKey)> = OnceLock::new();
-    KEYS.get_or_init(|| tfhe::generate_keys(ConfigBuilder::default()))
+    KEYS.get_or_init(crate::peer::generate_peer_keys)
 }
 
 /// Generates the peer keys (once per process).

@@ -1,8 +1,7 @@
 //! TFHE-rs `FheUint8/16/32` timings for `encint bits bench` (the peer, same process).
 //!
-//! Keys come from `ConfigBuilder::default()`: in TFHE-rs 1.8.2 that is
-//! `PARAM_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128`, the set encint's default parameters are
-//! read from, so a bootstrap costs the same on both sides. TFHE-rs parallelises on the
+//! Keys come from [`crate::peer::generate_peer_keys`] (`--peer-params`: TFHE-rs' default set,
+//! or the one encint's default is read from). TFHE-rs parallelises on the
 //! current rayon pool: callers pick the threads with `ThreadPool::install`.
 
 use std::sync::OnceLock;
@@ -10,7 +9,7 @@ use std::time::Instant;
 
 use rand::Rng;
 use tfhe::prelude::*;
-use tfhe::{ConfigBuilder, FheUint16, FheUint32, FheUint8};
+use tfhe::{FheUint16, FheUint32, FheUint8};
 
 /// A peer operation on unsigned integers (wrapping, like encint's bit rows).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -27,7 +26,7 @@ pub enum PeerUintOp {
 
 fn keys() -> &'static (tfhe::ClientKey, tfhe::ServerKey) {
     static KEYS: OnceLock<(tfhe::ClientKey, tfhe::ServerKey)> = OnceLock::new();
-    KEYS.get_or_init(|| tfhe::generate_keys(ConfigBuilder::default()))
+    KEYS.get_or_init(crate::peer::generate_peer_keys)
 }
 
 /// Generates the peer keys (once per process).

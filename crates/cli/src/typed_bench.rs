@@ -6,7 +6,7 @@
 use std::time::Instant;
 
 use encint::typed::{decrypt_typed, encrypt_typed_as, EncTyped, Form, IntOp, IntType};
-use encint::{ClientKey, Server, DEFAULT_PARAMETERS};
+use encint::{ClientKey, Server};
 use rand::{Rng, SeedableRng};
 
 use crate::crypto_cmds::spinner;
@@ -72,14 +72,11 @@ impl Row {
 
 /// Runs the typed rows.
 pub fn run(
-    names: &[String],
-    types: &[String],
-    bits: &[u32],
-    form: &str,
-    threads: usize,
-    runs: usize,
-    json: bool,
+    a: &crate::bench::BenchArgs,
+    params: &'static encint_tfhe::DigitParameters,
 ) -> CliResult {
+    let (names, types, bits, form) = (&a.typed, &a.types, &a.bits, a.form.as_str());
+    let (threads, runs, json) = (a.threads, a.runs, a.json);
     let forms: Vec<Form> = match form {
         "auto" => vec![Form::Canonical, Form::Radix4],
         name => vec![Form::from_name(name)
@@ -108,7 +105,7 @@ pub fn run(
         .num_threads(threads)
         .build()?;
     let pb = spinner("generating keys (ours and TFHE-rs)");
-    let (client, key) = ClientKey::generate(&DEFAULT_PARAMETERS);
+    let (client, key) = ClientKey::generate(params);
     let server = Server::with_threads(key, threads)?;
     pool.install(init_keys);
     pb.finish_and_clear();
@@ -204,6 +201,9 @@ pub fn run(
                     rounds: chosen.rounds,
                 };
                 if !json {
+                    if rows.is_empty() {
+                        crate::peer::print_params(params);
+                    }
                     print_row(&row, threads, rows.is_empty());
                 }
                 rows.push(row);
@@ -219,6 +219,7 @@ pub fn run(
                     "form": r.form.name(),
                     "algorithm": r.algorithm, "ours_ms": r.ours_ms, "peer_ms": r.peer_ms,
                     "ratio": r.ratio(), "pbs": r.pbs, "depth": r.depth, "rounds": r.rounds,
+                    "params": params.id(), "peer_params": crate::peer::peer_params().name(),
                 })
             })
             .collect();

@@ -125,9 +125,11 @@ fn files_are_kept_and_key_sets_are_bound() {
     let (ok, out, err) = encint(&["decrypt", "--key", s(&key1), "--in", s(&a)]);
     assert!(ok && out.trim() == "7", "{out}{err}");
 
-    // A second key set: its ciphertexts are never combined with the first's.
-    let (ok, _, err) = encint(&["keygen", "--out", s(&k2)]);
+    // A second key set, on the other parameter set (the 64-bit keyswitch): its ciphertexts
+    // are never combined with the first's.
+    let (ok, out, err) = encint(&["keygen", "--out", s(&k2), "--params", "ks64"]);
     assert!(ok, "{err}");
+    assert!(out.contains("KS_PBS_TUNIFORM_2M128"), "{out}");
     let b = d.join("b.ct");
     let (ok, _, err) = encint(&[
         "encrypt",
@@ -159,6 +161,30 @@ fn files_are_kept_and_key_sets_are_bound() {
     assert!(!c.exists());
     let (ok, _, err) = encint(&["decrypt", "--key", s(&key1), "--in", s(&b)]);
     assert!(!ok && err.contains("key set"), "{err}");
+    // Within the second set, keys and ciphertexts of that parameter set work end to end.
+    let b2 = d.join("b2.ct");
+    let (ok, _, err) = encint(&[
+        "eval",
+        "--server-key",
+        s(&k2.join("server.key")),
+        "--op",
+        "add",
+        "--in",
+        s(&b),
+        "--in",
+        s(&b),
+        "--out",
+        s(&b2),
+    ]);
+    assert!(ok, "{err}");
+    let (ok, out, err) = encint(&[
+        "decrypt",
+        "--key",
+        s(&k2.join("client.key")),
+        "--in",
+        s(&b2),
+    ]);
+    assert!(ok && out.trim() == "6", "{out}{err}");
     // The matching key set works, and eval does not overwrite its output either.
     let (ok, _, err) = encint(&[
         "eval",

@@ -284,7 +284,13 @@ mod device {
                 ),
                 &streams,
             );
-            let ksk_h = key.keyswitch_key();
+            let ksk_h = key.keyswitch_key().ok_or_else(|| {
+                Error::Gpu(GpuError::Unsupported(format!(
+                    "keys of the parameter set {} (the device keyswitch works on the 64-bit \
+                     torus: generate the keys with encint::KS64_PARAMETERS)",
+                    p.name
+                )))
+            })?;
             let mut ksk = CudaVec::<u64>::new_multi_gpu(ksk_h.as_ref().len(), &streams);
             // SAFETY: both host keys outlive the copies (synchronized below).
             unsafe {

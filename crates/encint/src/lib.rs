@@ -40,7 +40,7 @@ pub mod typed;
 
 pub use encint_arith::{Arith, Config, SInt};
 pub use encint_core::circuit::Cost;
-pub use encint_tfhe::{ClientKey, KeySetId, ServerKey, DEFAULT_PARAMETERS};
+pub use encint_tfhe::{ClientKey, KeySetId, ServerKey, DEFAULT_PARAMETERS, KS64_PARAMETERS};
 pub use gpu::{BackendKind, GpuError};
 pub use int::{decrypt, encrypt, EncInt, MAX_DIGITS};
 pub use server::{

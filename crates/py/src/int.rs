@@ -584,7 +584,7 @@ impl EncInt {
     #[staticmethod]
     fn from_bytes(py: Python<'_>, data: Vec<u8>) -> PyResult<EncInt> {
         let x = detached(py, || {
-            RInt::from_bytes(&data, &DEFAULT_PARAMETERS).map_err(to_py)
+            envelope::open_known::<RInt>(&data, Kind::Ciphertext).map_err(envelope_err)
         })?;
         Ok(EncInt { val: Val::Enc(x) })
     }
@@ -1081,11 +1081,10 @@ impl EncBits {
     #[staticmethod]
     #[pyo3(signature = (data, signed = None))]
     fn from_bytes(py: Python<'_>, data: Vec<u8>, signed: Option<bool>) -> PyResult<EncBits> {
-        let id = DEFAULT_PARAMETERS.id();
         let opened = detached(py, || {
-            match envelope::open::<BitsPayload>(&data, Kind::Ciphertext, id) {
+            match envelope::open_known::<BitsPayload>(&data, Kind::Ciphertext) {
                 Ok(p) => Ok((p.value, Some(p.signed))),
-                Err(new_format) => match RInt::from_bytes(&data, &DEFAULT_PARAMETERS) {
+                Err(new_format) => match envelope::open_known::<RInt>(&data, Kind::Ciphertext) {
                     Ok(x) => Ok((x, None)),
                     Err(_) => Err(envelope_err(new_format)),
                 },

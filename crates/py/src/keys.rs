@@ -159,7 +159,7 @@ impl ClientKey {
             .as_ref()
             .ok_or_else(|| crate::invalid("the clear-mode key has no serialized form"))?;
         let bytes =
-            envelope::seal(Kind::ClientKey, DEFAULT_PARAMETERS.id(), key).map_err(envelope_err)?;
+            envelope::seal(Kind::ClientKey, key.params().id(), key).map_err(envelope_err)?;
         Ok(PyBytes::new(py, &bytes))
     }
 
@@ -167,7 +167,7 @@ impl ClientKey {
     #[staticmethod]
     fn from_bytes(py: Python<'_>, data: Vec<u8>) -> PyResult<ClientKey> {
         let key: encint::ClientKey = detached(py, || {
-            envelope::open(&data, Kind::ClientKey, DEFAULT_PARAMETERS.id()).map_err(envelope_err)
+            envelope::open_known(&data, Kind::ClientKey).map_err(envelope_err)
         })?;
         Ok(ClientKey {
             key: Some(key),
@@ -249,7 +249,7 @@ impl ClientKey {
     }
 }
 
-/// The public evaluation key (bootstrapping and keyswitching keys, ~100 MB): give it to
+/// The public evaluation key (bootstrapping and keyswitching keys, ~90 MB): give it to
 /// the server; it cannot decrypt. Activate it with `encint.set_server_key`.
 #[pyclass(module = "encint._encint", frozen)]
 pub struct ServerKey {
@@ -280,7 +280,7 @@ impl ServerKey {
             .as_ref()
             .ok_or_else(|| crate::invalid("the clear-mode key has no serialized form"))?;
         let bytes = detached(py, || {
-            envelope::seal(Kind::ServerKey, DEFAULT_PARAMETERS.id(), server.key())
+            envelope::seal(Kind::ServerKey, server.key().params().id(), server.key())
                 .map_err(envelope_err)
         })?;
         Ok(PyBytes::new(py, &bytes))
@@ -290,7 +290,7 @@ impl ServerKey {
     #[staticmethod]
     fn from_bytes(py: Python<'_>, data: Vec<u8>) -> PyResult<ServerKey> {
         let key: encint::ServerKey = detached(py, || {
-            envelope::open(&data, Kind::ServerKey, DEFAULT_PARAMETERS.id()).map_err(envelope_err)
+            envelope::open_known(&data, Kind::ServerKey).map_err(envelope_err)
         })?;
         Ok(ServerKey {
             server: Some(Arc::new(Server::new(key))),

@@ -402,7 +402,7 @@ impl EncTyped {
     #[staticmethod]
     fn from_bytes(py: Python<'_>, data: Vec<u8>) -> PyResult<EncTyped> {
         let p: TypedPayload = detached(py, || {
-            envelope::open(&data, Kind::Ciphertext, DEFAULT_PARAMETERS.id()).map_err(envelope_err)
+            envelope::open_known(&data, Kind::Ciphertext).map_err(envelope_err)
         })?;
         Ok(EncTyped {
             ty: type_of(p.bits as usize, p.signed)?,

@@ -6,7 +6,7 @@ use rayon::prelude::*;
 use tfhe::core_crypto::prelude::*;
 
 use crate::digit::{encode, Digit, NegacyclicLut};
-use crate::keys::{ServerKey, ServerKeyInner};
+use crate::keys::{Ksk, ServerKey, ServerKeyInner};
 use crate::params::{DELTA, DIGIT_MODULUS, HALF_MODULUS};
 use crate::TfheError;
 
@@ -17,7 +17,10 @@ pub(crate) struct Scratch {
     shape: (LweDimension, PolynomialSize, GlweSize),
     pub(crate) fft: Fft,
     pub(crate) buffers: ComputationBuffers,
-    pub(crate) small: LweCiphertextOwned<u64>,
+    /// The keyswitch output of a 64-bit keyswitch ([`crate::Keyswitch::Native64`]).
+    small: LweCiphertextOwned<u64>,
+    /// The keyswitch output of a 32-bit keyswitch ([`crate::Keyswitch::Native32`]).
+    small32: LweCiphertextOwned<u32>,
     pub(crate) acc: GlweCiphertextOwned<u64>,
 }
 
@@ -39,6 +42,11 @@ impl Scratch {
             fft,
             buffers,
             small: LweCiphertext::new(0, p.lwe_dimension.to_lwe_size(), p.ciphertext_modulus),
+            small32: LweCiphertext::new(
+                0,
+                p.lwe_dimension.to_lwe_size(),
+                CiphertextModulus::new_native(),
+            ),
             acc: GlweCiphertext::new(0, glwe_size, p.polynomial_size, p.ciphertext_modulus),
         }
     }
@@ -126,6 +134,25 @@ impl ServerKeyInner {
         }
     }
 
+    /// Keyswitch `input` to the small key (on the torus of [`crate::Keyswitch`]) and
+    /// modulus-switch it for a blind rotation of `k` interleaved tables (`k` a power of two).
+    pub(crate) fn switched(&self, input: &Digit, s: &mut Scratch, k: usize) -> Switched {
+        let log_mod = self
+            .params
+            .polynomial_size
+            .to_blind_rotation_input_modulus_log();
+        match &self.ksk {
+            Ksk::Native64(ksk) => {
+                keyswitch_lwe_ciphertext(ksk, &input.ct, &mut s.small);
+                Switched::new(s.small.as_view(), log_mod, k)
+            }
+            Ksk::Native32(ksk) => {
+                keyswitch_lwe_ciphertext_with_scalar_change(ksk, &input.ct, &mut s.small32);
+                Switched::new(s.small32.as_view(), log_mod, k)
+            }
+        }
+    }
+
     /// Keyswitch + modulus switch + blind rotation of `input` over the test polynomial of
     /// `luts`, then extract `luts.len()` samples.
     fn bootstrap_impl(&self, input: &Digit, luts: &[NegacyclicLut]) -> Vec<Digit> {
@@ -137,36 +164,18 @@ impl ServerKeyInner {
     fn bootstrap_scaled(&self, input: &Digit, luts: &[NegacyclicLut], half: bool) -> Vec<Digit> {
         let p = &self.params;
         with_scratch(p, |s| {
-            keyswitch_lwe_ciphertext(&self.ksk, &input.ct, &mut s.small);
-
+            let msed = self.switched(input, s, luts.len());
             s.acc.get_mut_mask().as_mut().fill(0);
             fill_test_polynomial_scaled(s.acc.get_mut_body().as_mut(), luts, half);
+            blind_rotate_assign_mem_optimized(
+                &msed,
+                &mut s.acc,
+                &self.fourier_bsk,
+                s.fft.as_view(),
+                s.buffers.stack(),
+            );
 
-            let log_mod = p.polynomial_size.to_blind_rotation_input_modulus_log();
             let k = luts.len();
-            if k == 1 {
-                let msed = lwe_ciphertext_centered_binary_modulus_switch::<u64, usize, _>(
-                    s.small.as_view(),
-                    log_mod,
-                );
-                blind_rotate_assign_mem_optimized(
-                    &msed,
-                    &mut s.acc,
-                    &self.fourier_bsk,
-                    s.fft.as_view(),
-                    s.buffers.stack(),
-                );
-            } else {
-                let msed = CoarseSwitched::new(s.small.as_view(), log_mod, k);
-                blind_rotate_assign_mem_optimized(
-                    &msed,
-                    &mut s.acc,
-                    &self.fourier_bsk,
-                    s.fft.as_view(),
-                    s.buffers.stack(),
-                );
-            }
-
             (0..k)
                 .map(|j| {
                     let mut out = LweCiphertext::new(
@@ -186,22 +195,25 @@ impl ServerKeyInner {
     }
 }
 
-/// Modulus switch to `2N / k` followed by multiplication by `k` (so the switched phase is a
-/// multiple of `k`), with the centered-mean correction of the `k = 1` switch scaled accordingly.
-struct CoarseSwitched {
-    mask: Vec<usize>,
-    body: usize,
+/// A blind-rotation input: the centered-mean modulus switch of a keyswitched ciphertext to
+/// `2N / k`, multiplied by `k` (so the switched phase is a multiple of `k`; `k = 1` is the plain
+/// switch to `2N`).
+pub(crate) struct Switched {
+    pub(crate) mask: Vec<usize>,
+    pub(crate) body: usize,
     log_modulus: CiphertextModulusLog,
 }
 
-impl CoarseSwitched {
-    fn new(lwe: LweCiphertextView<'_, u64>, log_mod: CiphertextModulusLog, k: usize) -> Self {
+impl Switched {
+    fn new<T>(lwe: LweCiphertextView<'_, T>, log_mod: CiphertextModulusLog, k: usize) -> Self
+    where
+        T: UnsignedInteger + CastInto<usize>,
+    {
         let log_k = k.trailing_zeros() as usize;
         let coarse = CiphertextModulusLog(log_mod.0 - log_k);
-        // Same centered switch as the k = 1 path, to the coarser modulus 2N/k.
-        let msed = lwe_ciphertext_centered_binary_modulus_switch::<u64, usize, _>(lwe, coarse);
+        let msed = lwe_ciphertext_centered_binary_modulus_switch::<T, usize, _>(lwe, coarse);
         let full = (1usize << log_mod.0) - 1;
-        CoarseSwitched {
+        Switched {
             mask: msed.mask().map(|a| (a << log_k) & full).collect(),
             body: (msed.body() << log_k) & full,
             log_modulus: log_mod,
@@ -209,7 +221,7 @@ impl CoarseSwitched {
     }
 }
 
-impl ModulusSwitchedLweCiphertext<usize> for CoarseSwitched {
+impl ModulusSwitchedLweCiphertext<usize> for Switched {
     fn log_modulus(&self) -> CiphertextModulusLog {
         self.log_modulus
     }
@@ -235,8 +247,9 @@ impl ServerKey {
     /// Correct with the failure probability of the parameters when the noise of `input` is at
     /// most that of a combination of independent bootstrap outputs of quadratic weight
     /// [`crate::DigitParameters::max_quadratic_weight`]. Cost: 16–26 ms of thread CPU time
-    /// (keyswitch ≈ 4 ms of it) measured on the shared 2-core Zen 4 development machine under
-    /// load (`examples/bench_pbs.rs`);
+    /// (keyswitch ≈ 2 ms of it with [`crate::DEFAULT_PARAMETERS`], ≈ 4 ms with
+    /// [`crate::KS64_PARAMETERS`]) measured on the shared 2-core development machine
+    /// (`examples/bench_pbs.rs`);
     /// linear operations on digits are about four orders of magnitude cheaper.
     ///
     /// # Panics

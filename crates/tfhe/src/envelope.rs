@@ -65,7 +65,8 @@ impl Kind {
         match self {
             // Two binary keys of 918 + 2048 u64 plus the id: a few tens of KiB.
             Kind::ClientKey => 1 << 20,
-            // Standard bootstrapping key (~60 MB) + keyswitching key (~60 MB).
+            // Standard bootstrapping key (~60 MB) + keyswitching key (~30 MB, or ~60 MB on
+            // the 64-bit-keyswitch set).
             Kind::ServerKey => 256 << 20,
             // 16 KiB per digit: up to 16384 digits per envelope.
             Kind::Ciphertext => 256 << 20,
@@ -258,6 +259,17 @@ pub fn open<T: DeserializeOwned + Validate>(
         })?;
     value.validate(&params).map_err(EnvelopeError::Malformed)?;
     Ok(value)
+}
+
+/// [`open`] for whichever known parameter set the envelope's header names (files written under
+/// [`crate::KS64_PARAMETERS`] before the 32-bit keyswitch became the default, as well as new
+/// ones): an unknown set is [`EnvelopeError::WrongParameters`]. Never panics.
+pub fn open_known<T: DeserializeOwned + Validate>(
+    bytes: &[u8],
+    expected: Kind,
+) -> Result<T, EnvelopeError> {
+    let (header, _) = read_header(bytes)?;
+    open(bytes, expected, &header.params_id)
 }
 
 /// [`open`] without the [`Validate`] step (the header checks and the bounded decoding still

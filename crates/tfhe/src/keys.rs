@@ -11,7 +11,7 @@ use zeroize::Zeroize;
 
 use crate::digit::{decode, encode, Digit};
 use crate::envelope::Validate;
-use crate::params::DigitParameters;
+use crate::params::{DigitParameters, Keyswitch};
 
 type Gen = DefaultRandomGenerator;
 
@@ -73,7 +73,8 @@ impl fmt::Debug for ClientKey {
 /// The standard-domain bootstrapping key is kept next to its Fourier form so that the key can be
 /// serialized portably (the Fourier layout depends on the FFT backend of the machine) and so
 /// that deserialization never trusts sizes read from untrusted bytes. Memory: about 60 MB each
-/// for the two forms of the bootstrapping key and 60 MB for the keyswitching key.
+/// for the two forms of the bootstrapping key, and 30 MB for the keyswitching key
+/// ([`crate::DEFAULT_PARAMETERS`]; 60 MB with [`crate::KS64_PARAMETERS`]).
 #[derive(Clone)]
 pub struct ServerKey {
     pub(crate) inner: Arc<ServerKeyInner>,
@@ -84,7 +85,14 @@ pub(crate) struct ServerKeyInner {
     pub(crate) key_set: KeySetId,
     pub(crate) bsk: LweBootstrapKeyOwned<u64>,
     pub(crate) fourier_bsk: FourierLweBootstrapKeyOwned,
-    pub(crate) ksk: LweKeyswitchKeyOwned<u64>,
+    pub(crate) ksk: Ksk,
+}
+
+/// The keyswitching key (big LWE key → small LWE key), on the torus of the parameters'
+/// [`Keyswitch`].
+pub(crate) enum Ksk {
+    Native64(LweKeyswitchKeyOwned<u64>),
+    Native32(LweKeyswitchKeyOwned<u32>),
 }
 
 impl fmt::Debug for ServerKey {
@@ -130,15 +138,40 @@ impl ClientKey {
             params.polynomial_size,
             &mut secret,
         );
-        let ksk = allocate_and_generate_new_lwe_keyswitch_key(
-            &glwe_sk.as_lwe_secret_key(),
-            &lwe_sk,
-            params.ks_base_log,
-            params.ks_level,
-            params.lwe_noise_distribution,
-            params.ciphertext_modulus,
-            &mut enc,
-        );
+        let ksk = match params.keyswitch {
+            Keyswitch::Native64 { noise } => {
+                Ksk::Native64(allocate_and_generate_new_lwe_keyswitch_key(
+                    &glwe_sk.as_lwe_secret_key(),
+                    &lwe_sk,
+                    params.ks_base_log,
+                    params.ks_level,
+                    noise,
+                    params.ciphertext_modulus,
+                    &mut enc,
+                ))
+            }
+            Keyswitch::Native32 { noise } => {
+                // The same binary key, as 32-bit words (zeroized after use).
+                let mut small = LweSecretKey::from_container(
+                    lwe_sk
+                        .as_ref()
+                        .iter()
+                        .map(|&b| b as u32)
+                        .collect::<Vec<u32>>(),
+                );
+                let ksk = allocate_and_generate_new_lwe_keyswitch_key(
+                    &glwe_sk.as_lwe_secret_key(),
+                    &small,
+                    params.ks_base_log,
+                    params.ks_level,
+                    noise,
+                    CiphertextModulus::new_native(),
+                    &mut enc,
+                );
+                small.as_mut().zeroize();
+                Ksk::Native32(ksk)
+            }
+        };
         let bsk = par_allocate_and_generate_new_lwe_bootstrap_key(
             &lwe_sk,
             &glwe_sk,
@@ -248,28 +281,26 @@ impl ClientKey {
     /// of two), whose modulus switch targets `2N / k`.
     fn pre_rotation_error_k(&self, server: &ServerKey, c: &Digit, expected: i64, k: u32) -> f64 {
         let inner = &server.inner;
-        let mut small = LweCiphertext::new(
-            0u64,
-            inner.params.lwe_dimension.to_lwe_size(),
-            inner.params.ciphertext_modulus,
-        );
-        keyswitch_lwe_ciphertext(&inner.ksk, &c.ct, &mut small);
+        let msed =
+            crate::bootstrap::with_scratch(&inner.params, |s| inner.switched(c, s, k as usize));
         let log_mod = inner
             .params
             .polynomial_size
             .to_blind_rotation_input_modulus_log();
-        let log_mod = CiphertextModulusLog(log_mod.0 - k.trailing_zeros() as usize);
-        let msed =
-            lwe_ciphertext_centered_binary_modulus_switch::<u64, u64, _>(small.as_view(), log_mod);
         let modulus = 1u64 << log_mod.0;
         let dot = msed
-            .mask()
+            .mask
+            .iter()
             .zip(self.lwe_sk.as_ref())
-            .fold(0u64, |acc, (a, s)| acc.wrapping_add(a.wrapping_mul(*s)));
-        let phase = msed.body().wrapping_sub(dot) % modulus;
-        // The centered switch subtracts half a step, so the switched phase `p` stands for the
-        // torus point (p + 1/2) / modulus; box `m` of the test polynomial is centered on m·Δ.
-        let torus = (phase as f64 + 0.5) / modulus as f64;
+            .fold(0u64, |acc, (&a, s)| {
+                acc.wrapping_add((a as u64).wrapping_mul(*s))
+            });
+        // A multiple of `k`: the phase switched to `2N / k`, times `k`.
+        let phase = (msed.body as u64).wrapping_sub(dot) % modulus;
+        // The centered switch subtracts half a step (of `2N / k`), so the switched phase `p`
+        // stands for the torus point (p + k/2) / 2N; box `m` of the test polynomial is
+        // centered on m·Δ.
+        let torus = (phase as f64 + k as f64 / 2.0) / modulus as f64;
         let expected = encode(expected) as f64 / 2f64.powi(64);
         let e = torus - expected;
         e - e.round()
@@ -281,7 +312,7 @@ impl ServerKey {
         params: DigitParameters,
         key_set: KeySetId,
         bsk: LweBootstrapKeyOwned<u64>,
-        ksk: LweKeyswitchKeyOwned<u64>,
+        ksk: Ksk,
     ) -> ServerKey {
         let mut fourier_bsk = FourierLweBootstrapKey::new(
             bsk.input_lwe_dimension(),
@@ -291,6 +322,12 @@ impl ServerKey {
             bsk.decomposition_level_count(),
         );
         par_convert_standard_lwe_bootstrap_key_to_fourier(&bsk, &mut fourier_bsk);
+        // The two keys every bootstrap reads whole.
+        crate::memory::prefer_huge_pages(fourier_bsk.as_view().data());
+        match &ksk {
+            Ksk::Native64(k) => crate::memory::prefer_huge_pages(k.as_ref()),
+            Ksk::Native32(k) => crate::memory::prefer_huge_pages(k.as_ref()),
+        }
         ServerKey {
             inner: Arc::new(ServerKeyInner {
                 params,
@@ -319,10 +356,15 @@ impl ServerKey {
         &self.inner.bsk
     }
 
-    /// The keyswitching key (big LWE key → small LWE key): public evaluation-key material, for
-    /// backends that keyswitch in other memory (the GPU backend).
-    pub fn keyswitch_key(&self) -> &LweKeyswitchKeyOwned<u64> {
-        &self.inner.ksk
+    /// The keyswitching key (big LWE key → small LWE key) of a 64-bit-keyswitch set
+    /// ([`crate::KS64_PARAMETERS`]): public evaluation-key material, for backends that keyswitch
+    /// in other memory (the GPU backend). `None` for a set that keyswitches to the 32-bit torus
+    /// ([`crate::DEFAULT_PARAMETERS`]).
+    pub fn keyswitch_key(&self) -> Option<&LweKeyswitchKeyOwned<u64>> {
+        match &self.inner.ksk {
+            Ksk::Native64(k) => Some(k),
+            Ksk::Native32(_) => None,
+        }
     }
 }
 
@@ -415,20 +457,26 @@ impl Validate for ClientKey {
     }
 }
 
+// The wire layout is `(params_id, key_set, bsk, ksk)` with the keyswitching key's words of the
+// set's keyswitch torus (`u64` or `u32`), so files of the 64-bit sets written before the 32-bit
+// keyswitch existed read unchanged. Reading decides the key's word type from `params_id`, read
+// first.
+
 #[derive(Serialize)]
 struct ServerKeyWireRef<'a> {
     params_id: &'a str,
     key_set: KeySetId,
     bsk: &'a LweBootstrapKeyOwned<u64>,
-    ksk: &'a LweKeyswitchKeyOwned<u64>,
+    ksk: &'a Ksk,
 }
 
-#[derive(Deserialize)]
-struct ServerKeyWire {
-    params_id: String,
-    key_set: KeySetId,
-    bsk: LweBootstrapKeyOwned<u64>,
-    ksk: LweKeyswitchKeyOwned<u64>,
+impl Serialize for Ksk {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Ksk::Native64(k) => k.serialize(serializer),
+            Ksk::Native32(k) => k.serialize(serializer),
+        }
+    }
 }
 
 impl Serialize for ServerKey {
@@ -443,10 +491,33 @@ impl Serialize for ServerKey {
     }
 }
 
+/// The checks shared by both keyswitch tori: the decomposition, the output size and the
+/// length of a keyswitching key.
+fn check_ksk<T: UnsignedInteger>(
+    p: &DigitParameters,
+    ksk: &LweKeyswitchKeyOwned<T>,
+) -> Result<(), String> {
+    if ksk.decomposition_base_log() != p.ks_base_log
+        || ksk.decomposition_level_count() != p.ks_level
+        || ksk.output_lwe_size() != p.lwe_dimension.to_lwe_size()
+        || !ksk.ciphertext_modulus().is_native_modulus()
+    {
+        return Err("keyswitching key does not match the parameters".into());
+    }
+    let ksk_len = p.big_lwe_dimension().0 * p.ks_level.0 * p.lwe_dimension.to_lwe_size().0;
+    if ksk.as_ref().len() != ksk_len {
+        return Err(format!(
+            "keyswitching key has {} coefficients, expected {ksk_len}",
+            ksk.as_ref().len()
+        ));
+    }
+    Ok(())
+}
+
 fn check_server_parts(
     p: &DigitParameters,
     bsk: &LweBootstrapKeyOwned<u64>,
-    ksk: &LweKeyswitchKeyOwned<u64>,
+    ksk: &Ksk,
 ) -> Result<(), String> {
     // Check the stored fields first: the derived dimensions divide by them.
     let glwe_size = p.glwe_dimension.to_glwe_size();
@@ -466,31 +537,51 @@ fn check_server_parts(
             bsk.as_ref().len()
         ));
     }
-    if ksk.decomposition_base_log() != p.ks_base_log
-        || ksk.decomposition_level_count() != p.ks_level
-        || ksk.output_lwe_size() != p.lwe_dimension.to_lwe_size()
-        || !ksk.ciphertext_modulus().is_native_modulus()
-    {
-        return Err("keyswitching key does not match the parameters".into());
+    match (p.keyswitch, ksk) {
+        (Keyswitch::Native64 { .. }, Ksk::Native64(k)) => check_ksk(p, k),
+        (Keyswitch::Native32 { .. }, Ksk::Native32(k)) => check_ksk(p, k),
+        _ => Err("keyswitching key on another torus than the parameters'".into()),
     }
-    let ksk_len = p.big_lwe_dimension().0 * p.ks_level.0 * p.lwe_dimension.to_lwe_size().0;
-    if ksk.as_ref().len() != ksk_len {
-        return Err(format!(
-            "keyswitching key has {} coefficients, expected {ksk_len}",
-            ksk.as_ref().len()
-        ));
+}
+
+/// Reads the wire layout field by field: the parameter id first, which decides the type of the
+/// keyswitching key's words.
+struct ServerKeyVisitor;
+
+impl<'de> serde::de::Visitor<'de> for ServerKeyVisitor {
+    type Value = ServerKey;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a server key (parameter id, key set, bootstrapping and keyswitching keys)")
     }
-    Ok(())
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<ServerKey, A::Error> {
+        use serde::de::Error;
+        let missing = |what: &str| A::Error::custom(format!("server key without {what}"));
+        let params_id: String = seq.next_element()?.ok_or_else(|| missing("parameter id"))?;
+        let params = DigitParameters::from_id(&params_id)
+            .ok_or_else(|| A::Error::custom(format!("unknown parameter set {params_id}")))?;
+        let key_set: KeySetId = seq.next_element()?.ok_or_else(|| missing("key set"))?;
+        let bsk: LweBootstrapKeyOwned<u64> = seq
+            .next_element()?
+            .ok_or_else(|| missing("bootstrapping key"))?;
+        let ksk = match params.keyswitch {
+            Keyswitch::Native64 { .. } => seq.next_element()?.map(Ksk::Native64),
+            Keyswitch::Native32 { .. } => seq.next_element()?.map(Ksk::Native32),
+        }
+        .ok_or_else(|| missing("keyswitching key"))?;
+        check_server_parts(&params, &bsk, &ksk).map_err(A::Error::custom)?;
+        Ok(ServerKey::from_parts(params, key_set, bsk, ksk))
+    }
 }
 
 impl<'de> Deserialize<'de> for ServerKey {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        use serde::de::Error;
-        let w = ServerKeyWire::deserialize(deserializer)?;
-        let params = DigitParameters::from_id(&w.params_id)
-            .ok_or_else(|| D::Error::custom(format!("unknown parameter set {}", w.params_id)))?;
-        check_server_parts(&params, &w.bsk, &w.ksk).map_err(D::Error::custom)?;
-        Ok(ServerKey::from_parts(params, w.key_set, w.bsk, w.ksk))
+        deserializer.deserialize_struct(
+            "ServerKeyWire",
+            &["params_id", "key_set", "bsk", "ksk"],
+            ServerKeyVisitor,
+        )
     }
 }
 

@@ -28,6 +28,7 @@ mod digit;
 pub mod envelope;
 pub mod io;
 mod keys;
+mod memory;
 pub mod params;
 mod tree;
 
@@ -36,7 +37,7 @@ pub use digit::{signed_rep, Digit, NegacyclicLut};
 pub use envelope::{EnvelopeError, Kind, Validate};
 pub use io::{IoError, PackedNibbles, PackingKey, SeededNibbles};
 pub use keys::{ClientKey, KeySetId, ServerKey};
-pub use params::{DigitParameters, DEFAULT_PARAMETERS};
+pub use params::{DigitParameters, Keyswitch, DEFAULT_PARAMETERS, KS64_PARAMETERS};
 pub use tree::{
     Accumulator, Table256, TreeKey, FIRST_LEVEL_QWEIGHT_BOUND, PACKING_BASE_LOG, PACKING_LEVEL,
     PRECISE_PBS_BASE_LOG, PRECISE_PBS_LEVEL, SECOND_LEVEL_QWEIGHT_BOUND,

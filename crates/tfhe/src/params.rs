@@ -12,7 +12,7 @@ use tfhe::core_crypto::prelude::{
     CiphertextModulus, DecompositionBaseLog, DecompositionLevelCount, DynamicDistribution,
     GlweDimension, LweDimension, PolynomialSize,
 };
-use tfhe::shortint::parameters::ClassicPBSParameters;
+use tfhe::shortint::parameters::{ClassicPBSParameters, KeySwitch32PBSParameters};
 
 /// log2 of the number of digit values (`32 = 2^5`).
 pub const DIGIT_BITS: u32 = 5;
@@ -41,8 +41,9 @@ pub struct DigitParameters {
     pub glwe_dimension: GlweDimension,
     /// Polynomial size `N` of the accumulator.
     pub polynomial_size: PolynomialSize,
-    /// Noise distribution of encryptions under the small LWE key (keyswitching key).
-    pub lwe_noise_distribution: DynamicDistribution<u64>,
+    /// The torus the keyswitch lands on, with the noise distribution of the keyswitching key
+    /// (encryptions under the small LWE key).
+    pub keyswitch: Keyswitch,
     /// Noise distribution of encryptions under the GLWE key (bootstrapping key, fresh digits).
     pub glwe_noise_distribution: DynamicDistribution<u64>,
     /// Base log of the bootstrapping-key gadget decomposition.
@@ -63,11 +64,15 @@ pub struct DigitParameters {
     pub max_two_norm: u64,
 }
 
-/// The TFHE-rs shortint parameter set the default parameters are read from.
+/// The TFHE-rs shortint parameter set [`KS64_PARAMETERS`] is read from.
 const SOURCE: ClassicPBSParameters =
     tfhe::shortint::parameters::PARAM_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128;
 
-/// Default parameters: 128-bit security, p-fail `2^-129.6` per bootstrap at 2-norm 5.
+/// The 64-bit-keyswitch parameters: 128-bit security, p-fail `2^-129.6` per bootstrap at 2-norm 5.
+///
+/// The default before the keyswitch moved to the 32-bit torus ([`DEFAULT_PARAMETERS`]); still
+/// the set of the GPU backend (its device keyswitch works on the 64-bit torus) and of the key
+/// files written before that change, which load as they are.
 ///
 /// Taken from TFHE-rs 1.8.2 `tfhe::shortint::parameters::PARAM_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128`
 /// (an alias of `V1_8_…`, itself `V1_4_PARAM_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128`):
@@ -81,12 +86,14 @@ const SOURCE: ClassicPBSParameters =
 /// bootstrap inputs whose noise is at most that of a linear combination of independent bootstrap
 /// outputs with 2-norm 5, i.e. **LUT inputs of quadratic weight `Σ w_i² <= 25`**
 /// ([`DigitParameters::max_quadratic_weight`]).
-pub const DEFAULT_PARAMETERS: DigitParameters = DigitParameters {
+pub const KS64_PARAMETERS: DigitParameters = DigitParameters {
     name: "encint-tfhe/v1/PARAM_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128/tfhe-1.8.2/z32-nopad",
     lwe_dimension: SOURCE.lwe_dimension,
     glwe_dimension: SOURCE.glwe_dimension,
     polynomial_size: SOURCE.polynomial_size,
-    lwe_noise_distribution: SOURCE.lwe_noise_distribution,
+    keyswitch: Keyswitch::Native64 {
+        noise: SOURCE.lwe_noise_distribution,
+    },
     glwe_noise_distribution: SOURCE.glwe_noise_distribution,
     pbs_base_log: SOURCE.pbs_base_log,
     pbs_level: SOURCE.pbs_level,
@@ -98,6 +105,58 @@ pub const DEFAULT_PARAMETERS: DigitParameters = DigitParameters {
     // test `default_matches_source` checks the two agree.
     max_two_norm: 5,
 };
+
+/// The TFHE-rs parameter set [`DEFAULT_PARAMETERS`] is read from.
+const SOURCE_KS32: KeySwitch32PBSParameters =
+    tfhe::shortint::parameters::aliases::PARAM_MESSAGE_2_CARRY_2_KS32_PBS_TUNIFORM_2M128;
+
+/// Default parameters: 128-bit security, p-fail `2^-129.6` per bootstrap at 2-norm 5, with the
+/// keyswitch on the 32-bit torus.
+///
+/// Taken from TFHE-rs 1.8.2
+/// `tfhe::shortint::parameters::aliases::PARAM_MESSAGE_2_CARRY_2_KS32_PBS_TUNIFORM_2M128` (an
+/// alias of `V1_8_…`): the same `n = 918`, `k = 1`, `N = 2048`, GLWE noise, PBS decomposition
+/// `(23, 1)`, keyswitch decomposition `(4, 4)`, failure probability `2^-129.581` and 2-norm 5
+/// as [`KS64_PARAMETERS`], but the keyswitch writes its output on the native `2^32` torus
+/// (TUniform noise with bound `2^13` there, the `2^45` of the 64-bit set scaled by `2^-32`),
+/// which the centered-mean modulus switch then takes to `2N`. The keyswitching key holds
+/// `u32` instead of `u64`: half the memory (30 MB) read per keyswitch, about 9 % off each
+/// bootstrap here (`cargo run --release -p encint-tfhe --example bench_pbs`). Everything the
+/// noise budget relies on (`Δ`, the margin, the quadratic weight 25) is that of
+/// [`KS64_PARAMETERS`]; the unit test `ks32_matches_its_source` checks the fields.
+pub const DEFAULT_PARAMETERS: DigitParameters = DigitParameters {
+    name: "encint-tfhe/v1/PARAM_MESSAGE_2_CARRY_2_KS32_PBS_TUNIFORM_2M128/tfhe-1.8.2/z32-nopad",
+    lwe_dimension: SOURCE_KS32.lwe_dimension,
+    glwe_dimension: SOURCE_KS32.glwe_dimension,
+    polynomial_size: SOURCE_KS32.polynomial_size,
+    keyswitch: Keyswitch::Native32 {
+        noise: SOURCE_KS32.lwe_noise_distribution,
+    },
+    glwe_noise_distribution: SOURCE_KS32.glwe_noise_distribution,
+    pbs_base_log: SOURCE_KS32.pbs_base_log,
+    pbs_level: SOURCE_KS32.pbs_level,
+    ks_base_log: SOURCE_KS32.ks_base_log,
+    ks_level: SOURCE_KS32.ks_level,
+    ciphertext_modulus: SOURCE_KS32.ciphertext_modulus,
+    log2_p_fail: SOURCE_KS32.log2_p_fail,
+    // `MaxNoiseLevel::new(5)`, checked by `ks32_matches_its_source`.
+    max_two_norm: 5,
+};
+
+/// Where a bootstrap's keyswitch writes its output, and the keyswitching key's noise.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Keyswitch {
+    /// On the native `2^64` torus (TFHE-rs' `KS_PBS` atomic pattern): a `u64` keyswitching key.
+    Native64 {
+        /// Noise of the keyswitching key's encryptions.
+        noise: DynamicDistribution<u64>,
+    },
+    /// On the native `2^32` torus (TFHE-rs' `KS32_PBS`): a `u32` keyswitching key.
+    Native32 {
+        /// Noise of the keyswitching key's encryptions.
+        noise: DynamicDistribution<u32>,
+    },
+}
 
 impl DigitParameters {
     /// Largest quadratic weight `Σ w_i²` of a linear combination of independent bootstrap
@@ -120,7 +179,9 @@ impl DigitParameters {
 
     /// Look up a known parameter set by its [`DigitParameters::id`].
     pub fn from_id(id: &str) -> Option<DigitParameters> {
-        [DEFAULT_PARAMETERS].into_iter().find(|p| p.name == id)
+        [DEFAULT_PARAMETERS, KS64_PARAMETERS]
+            .into_iter()
+            .find(|p| p.name == id)
     }
 
     /// Standard deviation (as a fraction of the torus) that a centered Gaussian error must not
@@ -168,8 +229,8 @@ mod tests {
     use tfhe::shortint::parameters::{EncryptionKeyChoice, ModulusSwitchType};
 
     #[test]
-    fn default_matches_source() {
-        let p = DEFAULT_PARAMETERS;
+    fn ks64_matches_its_source() {
+        let p = KS64_PARAMETERS;
         assert_eq!(SOURCE.max_noise_level.get(), p.max_two_norm);
         assert_eq!(
             SOURCE.message_modulus.0 * SOURCE.carry_modulus.0 * 2,
@@ -189,6 +250,41 @@ mod tests {
         assert_eq!(p.big_lwe_dimension().0, 2048);
         assert_eq!(DigitParameters::from_id(p.id()), Some(p));
         assert_eq!(DigitParameters::from_id("nope"), None);
+        assert_eq!(
+            p.keyswitch,
+            Keyswitch::Native64 {
+                noise: SOURCE.lwe_noise_distribution
+            }
+        );
+    }
+
+    #[test]
+    fn ks32_matches_its_source() {
+        let (p, q, s) = (DEFAULT_PARAMETERS, KS64_PARAMETERS, SOURCE_KS32);
+        assert_eq!(s.max_noise_level.get(), p.max_two_norm);
+        assert_eq!(s.message_modulus.0 * s.carry_modulus.0 * 2, DIGIT_MODULUS);
+        assert_eq!(
+            s.modulus_switch_noise_reduction_params,
+            ModulusSwitchType::CenteredMeanNoiseReduction
+        );
+        assert!(s.post_keyswitch_ciphertext_modulus.is_native_modulus());
+        assert_eq!(
+            p.keyswitch,
+            Keyswitch::Native32 {
+                noise: s.lwe_noise_distribution
+            }
+        );
+        // Everything but the keyswitch's torus is the 64-bit set's.
+        assert_eq!(
+            DigitParameters {
+                name: q.name,
+                keyswitch: q.keyswitch,
+                ..p
+            },
+            q
+        );
+        assert_eq!(DigitParameters::from_id(p.id()), Some(p));
+        assert_ne!(p.id(), q.id());
     }
 
     #[test]

@@ -197,13 +197,7 @@ fn rotate(
     s: &mut Scratch,
     input: &Digit,
 ) {
-    keyswitch_lwe_ciphertext(&server.ksk, &input.ct, &mut s.small);
-    let log_mod = server
-        .params
-        .polynomial_size
-        .to_blind_rotation_input_modulus_log();
-    let msed =
-        lwe_ciphertext_centered_binary_modulus_switch::<u64, usize, _>(s.small.as_view(), log_mod);
+    let msed = server.switched(input, s, 1);
     blind_rotate_assign_mem_optimized(&msed, &mut s.acc, bsk, s.fft.as_view(), s.buffers.stack());
 }
 
@@ -401,9 +395,22 @@ impl TreeKeyInner {
                 }
                 pt.as_mut().fill(0);
             });
+        TreeKeyInner::new(p, client.key_set(), fourier_bsk, packing)
+    }
+
+    /// The key from its parts, its two large buffers on huge pages
+    /// ([`crate::memory::prefer_huge_pages`]: every tree bootstrap reads both whole).
+    fn new(
+        params: DigitParameters,
+        key_set: crate::KeySetId,
+        fourier_bsk: FourierLweBootstrapKeyOwned,
+        packing: Vec<u64>,
+    ) -> TreeKeyInner {
+        crate::memory::prefer_huge_pages(fourier_bsk.as_view().data());
+        crate::memory::prefer_huge_pages(&packing);
         TreeKeyInner {
-            params: p,
-            key_set: client.key_set(),
+            params,
+            key_set,
             fourier_bsk,
             packing,
         }
@@ -1098,12 +1105,7 @@ mod wire {
             ));
         }
         Ok(TreeKey {
-            inner: Arc::new(TreeKeyInner {
-                params: p,
-                key_set: w.key_set,
-                fourier_bsk,
-                packing: w.packing,
-            }),
+            inner: Arc::new(TreeKeyInner::new(p, w.key_set, fourier_bsk, w.packing)),
         })
     }
 

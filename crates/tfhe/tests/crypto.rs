@@ -5,14 +5,27 @@ use std::sync::OnceLock;
 
 use encint_tfhe::envelope::{open, seal, EnvelopeError, Kind};
 use encint_tfhe::{
-    signed_rep, ClientKey, Digit, NegacyclicLut, ServerKey, TfheError, DEFAULT_PARAMETERS,
+    signed_rep, ClientKey, Digit, DigitParameters, KeySetId, NegacyclicLut, ServerKey, TfheError,
+    DEFAULT_PARAMETERS, KS64_PARAMETERS,
 };
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
+use tfhe::core_crypto::prelude::{LweBootstrapKeyOwned, LweKeyswitchKeyOwned};
 
 fn keys() -> &'static (ClientKey, ServerKey) {
     static KEYS: OnceLock<(ClientKey, ServerKey)> = OnceLock::new();
     KEYS.get_or_init(|| ClientKey::generate_seeded(&DEFAULT_PARAMETERS, 0x5eed_0001))
+}
+
+/// Keys of the 64-bit-keyswitch set (the GPU backend's, and that of older key files).
+fn keys64() -> &'static (ClientKey, ServerKey) {
+    static KEYS: OnceLock<(ClientKey, ServerKey)> = OnceLock::new();
+    KEYS.get_or_init(|| ClientKey::generate_seeded(&KS64_PARAMETERS, 0x5eed_0064))
+}
+
+/// Both parameter sets' keys.
+fn both_sets() -> [&'static (ClientKey, ServerKey); 2] {
+    [keys(), keys64()]
 }
 
 fn random_lut(rng: &mut StdRng) -> NegacyclicLut {
@@ -79,7 +92,12 @@ fn linear_operations_match_plain_arithmetic() {
 
 #[test]
 fn bootstrap_evaluates_negacyclic_tables_on_every_input() {
-    let (ck, sk) = keys();
+    for (ck, sk) in both_sets() {
+        tables_on_every_input(ck, sk);
+    }
+}
+
+fn tables_on_every_input(ck: &ClientKey, sk: &ServerKey) {
     let mut rng = StdRng::seed_from_u64(11);
     let mut luts = vec![NegacyclicLut::identity()];
     luts.extend((0..3).map(|_| random_lut(&mut rng)));
@@ -181,8 +199,14 @@ fn bootstrap_many_shares_one_rotation() {
 
 #[test]
 fn keys_and_digits_survive_envelopes() {
-    let (ck, sk) = keys();
-    let id = DEFAULT_PARAMETERS.id();
+    // Bootstrapping key ~60 MB; keyswitching key ~30 MB (u32 words) or ~60 MB (u64).
+    for ((ck, sk), mb) in both_sets().into_iter().zip([80..100, 110..130]) {
+        survive_envelopes(ck, sk, mb);
+    }
+}
+
+fn survive_envelopes(ck: &ClientKey, sk: &ServerKey, mb: std::ops::Range<usize>) {
+    let id = ck.params().id();
 
     let digits: Vec<Digit> = (-3..3).map(|m| ck.encrypt_digit(m)).collect();
     let bytes = seal(Kind::Ciphertext, id, &digits).unwrap();
@@ -206,13 +230,54 @@ fn keys_and_digits_survive_envelopes() {
     let lut = NegacyclicLut::from_fn(|x| 5 - x);
     let out = sk2.bootstrap(&digits[1], &lut);
     assert_eq!(ck.decrypt_digit(&out), lut.eval(-2));
-    // Standard bootstrapping key + keyswitching key, ~60 MB each.
-    assert!(sk_bytes.len() > 100 << 20 && sk_bytes.len() < 160 << 20);
+    assert!(
+        mb.contains(&(sk_bytes.len() >> 20)),
+        "{} MB for {id}",
+        sk_bytes.len() >> 20
+    );
+    // Opened as the other set's key: an error.
+    let other = if id == DEFAULT_PARAMETERS.id() {
+        KS64_PARAMETERS.id()
+    } else {
+        DEFAULT_PARAMETERS.id()
+    };
+    assert!(open::<ServerKey>(&sk_bytes, Kind::ServerKey, other).is_err());
 
     // A server key truncated anywhere is an error, not a panic.
     for cut in [13, 200, sk_bytes.len() / 2, sk_bytes.len() - 1] {
         assert!(open::<ServerKey>(&sk_bytes[..cut], Kind::ServerKey, id).is_err());
     }
+}
+
+/// A 64-bit-keyswitch server key in the layout every server key had before the 32-bit
+/// keyswitch existed (written here field by field, as the derived serializer of that time did)
+/// still loads and bootstraps.
+#[test]
+fn ks64_server_keys_in_the_old_layout_still_load() {
+    #[derive(serde::Serialize)]
+    struct OldLayout<'a> {
+        params_id: &'a str,
+        key_set: KeySetId,
+        bsk: &'a LweBootstrapKeyOwned<u64>,
+        ksk: &'a LweKeyswitchKeyOwned<u64>,
+    }
+    let (ck, sk) = keys64();
+    let id = KS64_PARAMETERS.id();
+    let old = OldLayout {
+        params_id: id,
+        key_set: sk.key_set(),
+        bsk: sk.bootstrap_key(),
+        ksk: sk.keyswitch_key().expect("a 64-bit keyswitching key"),
+    };
+    let bytes = seal(Kind::ServerKey, id, &old).unwrap();
+    assert_eq!(bytes, seal(Kind::ServerKey, id, sk).unwrap());
+    let back: ServerKey = open(&bytes, Kind::ServerKey, id).unwrap();
+    assert_eq!(back.key_set(), sk.key_set());
+    let lut = NegacyclicLut::from_fn(|x| 2 * x - 3);
+    let out = back.bootstrap(&ck.encrypt_digit(6), &lut);
+    assert_eq!(ck.decrypt_digit(&out), lut.eval(6));
+    // The 32-bit set has no 64-bit keyswitching key to hand out.
+    assert!(keys().1.keyswitch_key().is_none());
 }
 
 fn std_dev(xs: &[f64]) -> (f64, f64) {
@@ -257,7 +322,17 @@ fn rms(xs: &[f64]) -> f64 {
 #[test]
 fn noise_matches_model() {
     let (ck, sk) = keys();
-    let p = DEFAULT_PARAMETERS;
+    noise_check(ck, sk, &DEFAULT_PARAMETERS);
+}
+
+/// [`noise_matches_model`] for the 64-bit-keyswitch set.
+#[test]
+fn noise_matches_model_ks64() {
+    let (ck, sk) = keys64();
+    noise_check(ck, sk, &KS64_PARAMETERS);
+}
+
+fn noise_check(ck: &ClientKey, sk: &ServerKey, p: &DigitParameters) {
     let sigma_max = p.max_total_sigma();
     let sigma_out_model = sigma_max / p.max_two_norm as f64;
     let mut rng = StdRng::seed_from_u64(23);

@@ -38,8 +38,8 @@ use crate::CoreError;
 pub const MAX_COUNT_SPAN: u32 = 15;
 
 /// Largest quadratic weight `Σ w²` of a counter's input (fresh bits have weight 1): the
-/// default parameter set's budget (TFHE-rs `PARAM_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128`,
-/// 2-norm 5, p-fail 2^-129.6 per bootstrap; see `encint-tfhe`'s `params.rs`).
+/// parameter sets' budget (TFHE-rs `PARAM_MESSAGE_2_CARRY_2_KS32_PBS_TUNIFORM_2M128` and its
+/// `KS_PBS` sibling: 2-norm 5, p-fail 2^-129.6 per bootstrap; see `encint-tfhe`'s `params.rs`).
 pub const QWEIGHT_BUDGET: u64 = 25;
 
 /// A bit-valued node of a [`BitCircuit`].
