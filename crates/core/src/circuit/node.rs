@@ -43,7 +43,7 @@ pub enum Node {
     Lut {
         /// Selector.
         input: NodeId,
-        /// Index into [`Circuit::luts`].
+        /// Index of a table, read with [`Circuit::lut`](crate::circuit::Circuit::lut).
         lut: u32,
     },
     /// One half-step bootstrap: the table holds odd values `h(x)` in units of one half
@@ -53,7 +53,7 @@ pub enum Node {
     HalfLut {
         /// Selector.
         input: NodeId,
-        /// Index into [`Circuit::luts`] (values in half units).
+        /// Index of a table, read with [`Circuit::lut`](crate::circuit::Circuit::lut) (values in half units).
         lut: u32,
     },
     /// Several tables of one input sharing one blind rotation (many-LUT). Its
@@ -65,7 +65,7 @@ pub enum Node {
     ManyLut {
         /// Selector.
         input: NodeId,
-        /// Indices into [`Circuit::luts`].
+        /// Indices of tables, each read with [`Circuit::lut`](crate::circuit::Circuit::lut).
         luts: Vec<u32>,
     },
     /// A bivariate table on two nibbles (seed 004 `LUTeval`): `table[16·hi + lo]`, both
@@ -77,7 +77,7 @@ pub enum Node {
         hi: NodeId,
         /// Second-level selector.
         lo: NodeId,
-        /// Index into [`Circuit::tables`].
+        /// Index of a 256-entry table, read with [`Circuit::table`](crate::circuit::Circuit::table).
         table: u32,
     },
     /// Output `index` of a [`Node::ManyLut`].
