@@ -218,8 +218,10 @@ impl Server {
     /// Runs `op` on typed operands with the planner's algorithm; returns the result (of
     /// type `op.result_type(ty)`) and its cost.
     pub fn typed_apply(&self, op: IntOp, args: &[&EncTyped]) -> Result<(EncTyped, Cost)> {
-        let algorithm = self.typed_plan(op, args)?.chosen().algorithm;
-        self.typed_apply_with(op, algorithm, args)
+        let (ty, forms) = self.typed_operands(op, args)?;
+        let plan = plan(self.arith(), op, ty, &forms, self.threads()).map_err(typed_error)?;
+        // The plan has checked the request and built every algorithm's circuit already.
+        self.run_typed(op, plan.chosen().algorithm, ty, &forms, args)
     }
 
     /// Runs `op` with a given algorithm (errors if it does not implement the operation).
@@ -235,10 +237,22 @@ impl Server {
             return Err(typed_error(TypedError::Unsupported(op, algorithm)));
         }
         plan(self.arith(), op, ty, &forms, 1).map_err(typed_error)?;
+        self.run_typed(op, algorithm, ty, &forms, args)
+    }
+
+    /// Builds and runs `op` with `algorithm` on operands already checked by [`plan`].
+    fn run_typed(
+        &self,
+        op: IntOp,
+        algorithm: Algorithm,
+        ty: IntType,
+        forms: &[Form],
+        args: &[&EncTyped],
+    ) -> Result<(EncTyped, Cost)> {
         let ints: Vec<&EncInt> = args.iter().map(|x| &x.value).collect();
         let mut result = None;
         let (mut out, cost) = self.eval(&ints, |ar, b, x| {
-            match build(ar, b, op, ty, algorithm, x, &forms) {
+            match build(ar, b, op, ty, algorithm, x, forms) {
                 Ok((r, form)) => {
                     result = Some(Ok(form));
                     vec![r]
