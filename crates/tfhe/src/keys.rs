@@ -283,11 +283,8 @@ impl ClientKey {
         let inner = &server.inner;
         let msed =
             crate::bootstrap::with_scratch(&inner.params, |s| inner.switched(c, s, k as usize));
-        let log_mod = inner
-            .params
-            .polynomial_size
-            .to_blind_rotation_input_modulus_log();
-        let modulus = 1u64 << log_mod.0;
+        // `2N`: the switched phase carries its modulus.
+        let modulus = 1u64 << msed.log_modulus().0;
         let dot = msed
             .mask
             .iter()
