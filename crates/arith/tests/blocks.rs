@@ -185,27 +185,37 @@ fn block_products_cost_at_most_tfhe_rs_plus_ten_percent() {
     }
 }
 
+/// A comparison's predicate on the sign of `x − y`, and its reference on the values.
+type Predicate = (&'static str, fn(i64) -> bool, fn(i128, i128) -> bool);
+
+/// The four comparisons, and equality read through the same tree (a predicate with no
+/// single boundary: the least significant position reports its full sign), named.
+const PREDICATES: [Predicate; 6] = [
+    ("lt", |s| s < 0, |a, b| a < b),
+    ("le", |s| s <= 0, |a, b| a <= b),
+    ("gt", |s| s > 0, |a, b| a > b),
+    ("ge", |s| s >= 0, |a, b| a >= b),
+    ("eq by sign", |s| s == 0, |a, b| a == b),
+    ("ne by sign", |s| s != 0, |a, b| a != b),
+];
+
+/// The value of the `w`-bit pattern `u`: unsigned, or two's complement with `signed`.
+fn pattern_value(u: u128, w: usize, signed: bool) -> i128 {
+    if signed && (u >> (w - 1)) & 1 == 1 {
+        u as i128 - (1i128 << w)
+    } else {
+        u as i128
+    }
+}
+
 /// `eq` and every comparison, exhaustive over widths 1..=5, signed and unsigned, against
 /// i128 comparisons of the two's-complement values.
 #[test]
 fn comparisons_exhaustive_at_small_widths() {
-    type Pred = fn(i64) -> bool;
-    type Reference = fn(i128, i128) -> bool;
-    let preds: [(&str, Pred, Reference); 4] = [
-        ("lt", |s| s < 0, |a, b| a < b),
-        ("le", |s| s <= 0, |a, b| a <= b),
-        ("gt", |s| s > 0, |a, b| a > b),
-        ("ge", |s| s >= 0, |a, b| a >= b),
-    ];
+    let preds = PREDICATES;
     for w in 1..=5usize {
         for signed in [false, true] {
-            let value = |u: u128| -> i128 {
-                if signed && (u >> (w - 1)) & 1 == 1 {
-                    u as i128 - (1i128 << w)
-                } else {
-                    u as i128
-                }
-            };
+            let value = |u: u128| pattern_value(u, w, signed);
             let mut b = Builder::new();
             let x: Vec<NodeId> = (0..w).map(|_| b.input()).collect();
             let y: Vec<NodeId> = (0..w).map(|_| b.input()).collect();
@@ -228,5 +238,70 @@ fn comparisons_exhaustive_at_small_widths() {
                 }
             }
         }
+    }
+}
+
+/// The comparison tree at every width up to 64 (one to thirty-two bit-pair differences:
+/// trees of depth 1 to 4, low merges of four inputs): exhaustive at 8 bits, random and
+/// edge operands beyond, against i128 comparisons.
+#[test]
+fn comparisons_at_wider_widths() {
+    let preds = PREDICATES;
+    let mut rng = StdRng::seed_from_u64(0xc0a7);
+    for w in 6..=64usize {
+        for signed in [false, true] {
+            let value = |u: u128| pattern_value(u, w, signed);
+            let mut b = Builder::new();
+            let x: Vec<NodeId> = (0..w).map(|_| b.input()).collect();
+            let y: Vec<NodeId> = (0..w).map(|_| b.input()).collect();
+            let outs = preds
+                .iter()
+                .map(|&(_, p, _)| blocks::compare(&mut b, &x, &y, signed, p))
+                .collect();
+            let c = b.finish(outs);
+            assert!(c.budget_violations(BUDGET).is_empty(), "w{w}");
+            let pairs: Vec<(u128, u128)> = if w == 8 {
+                (0..1u128 << 16).map(|p| (p & 0xff, p >> 8)).collect()
+            } else {
+                (0..300)
+                    .map(|k| {
+                        let u = operand(&mut rng, w);
+                        // Equal high parts often, so the low positions decide.
+                        let v = match k % 3 {
+                            0 => u ^ (1u128 << rng.gen_range(0..w)),
+                            1 => u,
+                            _ => operand(&mut rng, w),
+                        };
+                        (u, v)
+                    })
+                    .collect()
+            };
+            for (u, v) in pairs {
+                let mut inputs = bits(u, w);
+                inputs.extend(bits(v, w));
+                let (out, _) = clear::run(&c, &inputs).unwrap();
+                let (a, bb) = (value(u), value(v));
+                for (k, (name, _, r)) in preds.iter().enumerate() {
+                    assert_eq!(out[k], i64::from(r(a, bb)), "{name} {a} {bb} w{w}");
+                }
+            }
+        }
+    }
+}
+
+/// An 8-bit comparison of bits is four pair signs and one merge reading `pred` (depth 2),
+/// a 16-bit one eleven bootstraps in depth 3: the merge beside the least significant
+/// pair reads four positions.
+#[test]
+fn comparison_costs() {
+    for (w, most, depth) in [(8, 5, 2), (16, 11, 3), (32, 22, 4), (64, 46, 4)] {
+        let mut b = Builder::new();
+        let x: Vec<NodeId> = (0..w).map(|_| b.input()).collect();
+        let y: Vec<NodeId> = (0..w).map(|_| b.input()).collect();
+        let lt = blocks::compare(&mut b, &x, &y, false, |s| s < 0);
+        let c = b.finish(vec![lt]);
+        let cost = c.cost();
+        assert!(cost.bootstraps <= most, "w{w}: {cost:?}");
+        assert!(cost.depth <= depth, "w{w}: {cost:?}");
     }
 }
