@@ -9,18 +9,20 @@
 //! ([`crate::clear`]), the TFHE digit and tree backends (in `encint`), and later ones
 //! (gate, FV-slot, GPU, distributed) plug in here.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 
 use crate::circuit::{Circuit, Node, NodeId, Plan, PlannedLevel};
 use crate::CoreError;
 
-/// The values computed so far, indexed by node; freed ones are gone.
+/// The values computed so far, indexed by node; freed ones are gone. The circuit's
+/// inputs are borrowed from the caller, not copied.
 #[derive(Debug)]
-pub struct Values<V> {
-    slots: Vec<Option<V>>,
+pub struct Values<'a, V: Clone> {
+    slots: Vec<Option<Cow<'a, V>>>,
 }
 
-impl<V> Values<V> {
+impl<V: Clone> Values<'_, V> {
     /// The value of a node computed in an earlier level (or earlier in this level).
     ///
     /// # Panics
@@ -29,7 +31,7 @@ impl<V> Values<V> {
     /// reads the operands of the level it was given never sees this.
     pub fn get(&self, id: NodeId) -> &V {
         self.slots[id.index()]
-            .as_ref()
+            .as_deref()
             .expect("the plan computes every operand first and frees it after its last use")
     }
 
@@ -84,7 +86,7 @@ pub trait Backend {
         &self,
         circuit: &Circuit,
         level: &PlannedLevel,
-        values: &Values<Self::Value>,
+        values: &Values<'_, Self::Value>,
     ) -> Result<LevelOutputs<Self::Value>, Self::Error>;
 }
 
@@ -120,7 +122,7 @@ pub fn run<B: Backend>(
         if !planned.level.bootstraps.is_empty() {
             for (id, out) in backend.bootstrap_level(circuit, planned, &values)? {
                 match out {
-                    Output::One(v) => values.slots[id.index()] = Some(v),
+                    Output::One(v) => values.slots[id.index()] = Some(Cow::Owned(v)),
                     Output::Many(vs) => {
                         many.insert(id, vs);
                     }
@@ -129,17 +131,18 @@ pub fn run<B: Backend>(
         }
         for &id in &planned.level.others {
             let v = match circuit.node(id) {
-                Node::Input { index, .. } => inputs[*index as usize].clone(),
-                Node::Const(c) => backend.constant(*c),
+                Node::Input { index, .. } => Cow::Borrowed(inputs[*index as usize]),
+                Node::Const(c) => Cow::Owned(backend.constant(*c)),
                 Node::Linear { terms, constant } => {
                     let t: Vec<(&B::Value, i64)> =
                         terms.iter().map(|&(n, w)| (values.get(n), w)).collect();
-                    backend.linear(&t, *constant)?
+                    Cow::Owned(backend.linear(&t, *constant)?)
                 }
                 Node::Extract { group, index } => many
                     .get(group)
                     .and_then(|outs| outs.get(*index as usize))
                     .cloned()
+                    .map(Cow::Owned)
                     .ok_or_else(|| {
                         CoreError::InvalidArgument(format!(
                             "node {}: the backend returned no output {index} of many-LUT node {}",
@@ -159,11 +162,23 @@ pub fn run<B: Backend>(
             values.slots[id.index()] = None;
         }
     }
-    Ok(circuit
-        .outputs()
-        .iter()
-        .map(|&o| values.get(o).clone())
-        .collect())
+    // Each output moves out at its last occurrence (earlier ones are copies); an output
+    // that is an input is copied from the caller's.
+    let outputs = circuit.outputs();
+    let last: HashMap<NodeId, usize> = outputs.iter().enumerate().map(|(k, &o)| (o, k)).collect();
+    let mut out = Vec::with_capacity(outputs.len());
+    for (k, &o) in outputs.iter().enumerate() {
+        let v = if last[&o] != k {
+            values.get(o).clone()
+        } else {
+            values.slots[o.index()]
+                .take()
+                .expect("the plan keeps every output until the end")
+                .into_owned()
+        };
+        out.push(v);
+    }
+    Ok(out)
 }
 
 #[cfg(test)]
@@ -239,6 +254,24 @@ mod tests {
                 assert!(!plan.levels()[l + 1..].iter().any(reads));
             }
         }
+    }
+
+    /// Outputs move out of the walker at their last occurrence: a node listed twice and an
+    /// input listed as an output (borrowed, never stored) both come back whole.
+    #[test]
+    fn repeated_outputs_and_inputs_as_outputs() {
+        let mut b = Builder::new();
+        let x = b.input();
+        let y = b.input();
+        let s = b.linear(&[(x, 1), (y, 2)], 1);
+        let inc = NegacyclicLut::from_fn(-8..=7, |v| (v + 1).clamp(-8, 7)).unwrap();
+        let t = b.lut(s, &inc);
+        let c = b.finish(vec![t, x, s, t, x, s, y]);
+        let (xv, yv) = (2i64, -3i64);
+        let sv = xv + 2 * yv + 1;
+        let tv = (sv + 1).clamp(-8, 7);
+        let out = run(&Clear, &c, &c.plan(), &[&xv, &yv]).unwrap();
+        assert_eq!(out, vec![tv, xv, sv, tv, xv, sv, yv]);
     }
 
     #[test]
