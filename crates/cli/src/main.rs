@@ -147,6 +147,7 @@ struct ChainsArgs {
 
 fn main() -> ExitCode {
     restore_default_sigpipe();
+    encint_tfhe::retain_freed_memory();
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Demo(a) => crypto_cmds::demo(a),
