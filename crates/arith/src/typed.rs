@@ -708,9 +708,9 @@ fn shift_kind(op: IntOp, ty: IntType) -> crate::blocks::Shift {
     }
 }
 
-/// Products, comparisons, division and shifts by an encrypted amount on radix-4 blocks
-/// of the operands' bits ([`crate::blocks`]), or, when an operand is radix-4, every
-/// operation [`build_radix4`] has.
+/// Products, comparisons, min / max, division and shifts by an encrypted amount on
+/// radix-4 blocks of the operands' bits ([`crate::blocks`]), or, when an operand is
+/// radix-4, every operation [`build_radix4`] has.
 fn build_blocks(
     ar: &Arith,
     b: &mut Builder,
@@ -752,6 +752,10 @@ fn build_blocks(
         IntOp::ShlVar | IntOp::ShrVar | IntOp::RotlVar | IntOp::RotrVar => {
             let ys = to_bits(b, &x[1], n, ty.signed, forms[1]);
             crate::blocks::shift_var_bits(b, &xs, &ys, n, shift_kind(op, ty), budget)
+        }
+        IntOp::Min | IntOp::Max => {
+            let ys = to_bits(b, &x[1], n, ty.signed, forms[1]);
+            crate::blocks::min_max_bits(b, &xs, &ys, ty.signed, op == IntOp::Max)
         }
         IntOp::Div | IntOp::Rem => {
             let ys = to_bits(b, &x[1], n, ty.signed, forms[1]);
