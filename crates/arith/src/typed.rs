@@ -25,10 +25,11 @@
 //!   partial-product columns and reduced with counters (one bootstrap removes several
 //!   bits), non-restoring division, carry chains of counters.
 //! - [`Algorithm::Blocks`]: on radix-4 operands, the block circuits of [`crate::blocks`]
-//!   (results radix-4); on bit operands (products, comparisons, division and remainder),
-//!   conversion to bits paired into radix-4 blocks, one bootstrap per digit of a block
-//!   product, columns of digits reduced five at a time; comparisons one bootstrap per pair
-//!   of bits, then a tree; division non-restoring with the partial remainder in blocks
+//!   (results radix-4); on bit operands (products, comparisons, min / max, division and
+//!   remainder), conversion to bits paired into radix-4 blocks, one bootstrap per digit of
+//!   a block product, columns of digits reduced five at a time; comparisons one bootstrap
+//!   per pair of bits, then a tree; min / max that comparison and one select table per
+//!   bit; division non-restoring with the partial remainder in blocks
 //!   ([`crate::blocks::divide_blocks`]).
 //! - [`Algorithm::Magic`], for division and remainder by a clear scalar only: the
 //!   quotient as the high bits of the dividend times a precomputed reciprocal, one column
