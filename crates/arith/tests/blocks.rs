@@ -185,6 +185,14 @@ fn block_products_cost_at_most_tfhe_rs_plus_ten_percent() {
     }
 }
 
+/// A builder with two `w`-bit operands as its inputs (bits least significant first).
+fn two_operands(w: usize) -> (Builder, Vec<NodeId>, Vec<NodeId>) {
+    let mut b = Builder::new();
+    let x = (0..w).map(|_| b.input()).collect();
+    let y = (0..w).map(|_| b.input()).collect();
+    (b, x, y)
+}
+
 /// A comparison's predicate on the sign of `x − y`, and its reference on the values.
 type Predicate = (&'static str, fn(i64) -> bool, fn(i128, i128) -> bool);
 
@@ -216,9 +224,7 @@ fn comparisons_exhaustive_at_small_widths() {
     for w in 1..=5usize {
         for signed in [false, true] {
             let value = |u: u128| pattern_value(u, w, signed);
-            let mut b = Builder::new();
-            let x: Vec<NodeId> = (0..w).map(|_| b.input()).collect();
-            let y: Vec<NodeId> = (0..w).map(|_| b.input()).collect();
+            let (mut b, x, y) = two_operands(w);
             let mut outs = vec![blocks::eq(&mut b, &x, &y)];
             for (_, p, _) in preds {
                 outs.push(blocks::compare(&mut b, &x, &y, signed, p));
@@ -251,9 +257,7 @@ fn comparisons_at_wider_widths() {
     for w in 6..=64usize {
         for signed in [false, true] {
             let value = |u: u128| pattern_value(u, w, signed);
-            let mut b = Builder::new();
-            let x: Vec<NodeId> = (0..w).map(|_| b.input()).collect();
-            let y: Vec<NodeId> = (0..w).map(|_| b.input()).collect();
+            let (mut b, x, y) = two_operands(w);
             let outs = preds
                 .iter()
                 .map(|&(_, p, _)| blocks::compare(&mut b, &x, &y, signed, p))
@@ -295,9 +299,7 @@ fn comparisons_at_wider_widths() {
 #[test]
 fn comparison_costs() {
     for (w, most, depth) in [(8, 5, 2), (16, 11, 3), (32, 22, 4), (64, 46, 4)] {
-        let mut b = Builder::new();
-        let x: Vec<NodeId> = (0..w).map(|_| b.input()).collect();
-        let y: Vec<NodeId> = (0..w).map(|_| b.input()).collect();
+        let (mut b, x, y) = two_operands(w);
         let lt = blocks::compare(&mut b, &x, &y, false, |s| s < 0);
         let c = b.finish(vec![lt]);
         let cost = c.cost();

@@ -166,19 +166,25 @@ pub fn run<B: Backend>(
     // that is an input is copied from the caller's.
     let outputs = circuit.outputs();
     let last: HashMap<NodeId, usize> = outputs.iter().enumerate().map(|(k, &o)| (o, k)).collect();
-    let mut out = Vec::with_capacity(outputs.len());
-    for (k, &o) in outputs.iter().enumerate() {
-        let v = if last[&o] != k {
-            values.get(o).clone()
-        } else {
-            values.slots[o.index()]
-                .take()
-                .expect("the plan keeps every output until the end")
-                .into_owned()
-        };
-        out.push(v);
-    }
-    Ok(out)
+    outputs
+        .iter()
+        .enumerate()
+        .map(|(k, &o)| {
+            let slot = &mut values.slots[o.index()];
+            let v = if last[&o] == k {
+                slot.take()
+            } else {
+                slot.clone()
+            };
+            v.map(Cow::into_owned).ok_or_else(|| {
+                CoreError::InvalidArgument(format!(
+                    "output node {}: no value at the end of the run (the backend returned none)",
+                    o.0
+                ))
+                .into()
+            })
+        })
+        .collect()
 }
 
 #[cfg(test)]
