@@ -201,6 +201,11 @@ pub struct DepthRow {
     pub variant: String,
     /// Number of successive squarings that still decrypted correctly (minimum over trials).
     pub depth: usize,
+    /// Trials whose first failing squaring decryption refused with a noise error.
+    pub refused: usize,
+    /// Trials whose first failing squaring decrypted to a wrong value without an error
+    /// (the noise check missed it; expected 0).
+    pub silent: usize,
 }
 
 /// Measures the practical depth of each variant.
@@ -211,13 +216,18 @@ pub fn depth(args: &DepthArgs) -> Result<Vec<DepthRow>, FvError> {
         let name = params.name.clone();
         let t = params.t;
         eprintln!("[fv depth] set {name}: building context");
-        let ctx = FvContext::new(params)?;
+        // Measure past the set's recorded depth: products are not refused here.
+        let ctx = FvContext::new(FvParameters {
+            max_depth: None,
+            ..params
+        })?;
         let mut rng = ChaCha20Rng::from_entropy();
         let sk = SecretKey::generate(&ctx, &mut rng);
         for &v in &vs {
             let pk = ctx.generate_public_key(&sk, v, &mut rng)?;
             let rlk = ctx.generate_relin_key(&sk, v, &mut rng)?;
             let mut best = usize::MAX;
+            let (mut refused, mut silent) = (0, 0);
             for _ in 0..args.trials.max(1) {
                 let m = random_pt(&ctx, &mut rng)?;
                 let mut expect = m.coefficients().to_vec();
@@ -226,8 +236,17 @@ pub fn depth(args: &DepthArgs) -> Result<Vec<DepthRow>, FvError> {
                 loop {
                     expect = plain_mul(&expect, &expect, t)?;
                     c = ctx.mul_relin(&c, &c, &rlk)?;
-                    if ctx.decrypt(&sk, &c)?.coefficients() != expect.as_slice() {
-                        break;
+                    match ctx.decrypt(&sk, &c) {
+                        Err(FvError::NoiseBudgetExhausted { .. }) => {
+                            refused += 1;
+                            break;
+                        }
+                        Err(e) => return Err(e),
+                        Ok(p) if p.coefficients() != expect.as_slice() => {
+                            silent += 1;
+                            break;
+                        }
+                        Ok(_) => {}
                     }
                     d += 1;
                     eprintln!("[fv depth] set {name}, {}: depth {d} ok", v.name());
@@ -241,6 +260,8 @@ pub fn depth(args: &DepthArgs) -> Result<Vec<DepthRow>, FvError> {
                 set: name.clone(),
                 variant: v.name().into(),
                 depth: best,
+                refused,
+                silent,
             });
         }
     }
@@ -293,9 +314,15 @@ pub fn run(cmd: FvCommand) -> Result<(), FvError> {
             if a.json {
                 println!("{}", to_json(&rows)?);
             } else {
-                println!("{:<10} {:<6} {:>6}", "set", "variant", "depth");
+                println!(
+                    "{:<10} {:<7} {:>6} {:>8} {:>7}",
+                    "set", "variant", "depth", "refused", "silent"
+                );
                 for r in &rows {
-                    println!("{:<10} {:<6} {:>6}", r.set, r.variant, r.depth);
+                    println!(
+                        "{:<10} {:<7} {:>6} {:>8} {:>7}",
+                        r.set, r.variant, r.depth, r.refused, r.silent
+                    );
                 }
             }
         }

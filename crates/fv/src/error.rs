@@ -65,6 +65,33 @@ pub enum FvError {
         /// The name.
         name: String,
     },
+    /// Decryption found the ciphertext's noise at or past the decryption bound: the
+    /// plaintext it would return is not reliable (too many products or additions for
+    /// the parameter set). Nothing is returned rather than a wrong value.
+    #[error(
+        "noise budget exhausted: the ciphertext no longer decrypts reliably (rounding \
+         distance {distance_permille}/1000, the bound is 250/1000); use fewer products or a \
+         larger parameter set"
+    )]
+    NoiseBudgetExhausted {
+        /// The largest distance between a scaled coefficient and its rounded value, in
+        /// thousandths (500 is noise that has wrapped around).
+        distance_permille: u32,
+    },
+    /// A product would exceed the multiplicative depth the parameter set decrypts
+    /// correctly; refused before any work.
+    #[error(
+        "depth exceeded: this product has multiplicative depth {depth}, but set {set} \
+         decrypts correctly only up to depth {max}; use a larger parameter set"
+    )]
+    DepthExceeded {
+        /// Depth the result would have.
+        depth: u32,
+        /// Largest depth of the set.
+        max: u32,
+        /// The parameter set's name.
+        set: String,
+    },
     /// Output could not be written.
     #[error("i/o error: {0}")]
     Io(String),

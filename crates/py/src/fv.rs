@@ -13,10 +13,16 @@ use pyo3::prelude::*;
 use rand::SeedableRng;
 use rand_chacha::ChaCha20Rng;
 
-use crate::{detached, FvError, KeyMismatchError};
+use crate::{detached, FvError, KeyMismatchError, NoiseBudgetError};
 
 fn fv_err(e: encint::fv::FvError) -> PyErr {
-    FvError::new_err(e.to_string())
+    use encint::fv::FvError as E;
+    match e {
+        E::NoiseBudgetExhausted { .. } | E::DepthExceeded { .. } => {
+            NoiseBudgetError::new_err(e.to_string())
+        }
+        _ => FvError::new_err(e.to_string()),
+    }
 }
 
 /// The public evaluation side of an FV key set (context and relinearisation key).
@@ -37,7 +43,9 @@ pub struct FvKeys {
     encoder: BatchEncoder,
 }
 
-/// An encrypted vector of `slots` values mod `t`; `+` and `*` work slot-wise.
+/// An encrypted vector of `slots` values mod `t`; `+` and `*` work slot-wise. Products
+/// past the parameter set's depth raise `NoiseBudgetError`, and so does decrypting a
+/// batch whose noise has reached the decryption bound.
 #[pyclass(module = "encint._encint", frozen)]
 pub struct FvBatch {
     eval: Arc<Eval>,
@@ -155,8 +163,26 @@ impl FvBatch {
         })
     }
 
+    /// Multiplicative depth used so far (products on the longest path from encryption).
+    /// A product past the set's depth raises `NoiseBudgetError` before any work, and
+    /// decryption checks the noise: a batch is never decrypted to wrong values.
+    #[getter]
+    fn depth(&self) -> u32 {
+        self.ct.depth()
+    }
+
+    /// The largest multiplicative depth of the key set's parameters.
+    #[getter]
+    fn max_depth(&self) -> Option<u32> {
+        self.eval.ctx.parameters().max_depth
+    }
+
     fn __repr__(&self) -> String {
-        format!("FvBatch(<{} slots>)", self.eval.ctx.parameters().n)
+        format!(
+            "FvBatch(<{} slots, depth {}>)",
+            self.eval.ctx.parameters().n,
+            self.ct.depth()
+        )
     }
 }
 

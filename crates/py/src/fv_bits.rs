@@ -18,9 +18,12 @@ use crate::{detached, invalid, FvError, KeyMismatchError, NoiseBudgetError};
 fn fv_bits_err(e: FvBitsError) -> PyErr {
     let msg = e.to_string();
     match e {
-        FvBitsError::DepthTooLarge { .. } | FvBitsError::DepthExceedsKeys { .. } => {
-            NoiseBudgetError::new_err(msg)
-        }
+        FvBitsError::DepthTooLarge { .. }
+        | FvBitsError::DepthExceedsKeys { .. }
+        | FvBitsError::Fv(
+            encint::fv::FvError::NoiseBudgetExhausted { .. }
+            | encint::fv::FvError::DepthExceeded { .. },
+        ) => NoiseBudgetError::new_err(msg),
         FvBitsError::WrongKeySet { .. } => KeyMismatchError::new_err(msg),
         FvBitsError::InvalidInput(_) => invalid(msg),
         _ => FvError::new_err(msg),

@@ -13,19 +13,30 @@ pub(crate) enum Parts {
     Hpr(Vec<HprPoly>),
 }
 
-/// An FV ciphertext. It records the variant that produced it and a fingerprint of its
-/// parameter set; operations refuse mismatches with typed errors.
+/// An FV ciphertext. It records the variant that produced it, a fingerprint of its
+/// parameter set and its multiplicative depth; operations refuse mismatches, and
+/// products past the set's depth, with typed errors.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Ciphertext {
     pub(crate) variant: Variant,
     pub(crate) ctx_id: u64,
     pub(crate) parts: Parts,
+    /// Products (by ciphertexts or plaintexts) on the longest path from a fresh
+    /// encryption; 0 for a fresh ciphertext or one rebuilt by [`Ciphertext::from_raw`].
+    pub(crate) depth: u32,
 }
 
 impl Ciphertext {
     /// The variant.
     pub fn variant(&self) -> Variant {
         self.variant
+    }
+
+    /// Multiplicative depth: products on the longest path from a fresh encryption (0 for
+    /// one rebuilt from raw residues, whose history is unknown; decryption still checks
+    /// the noise).
+    pub fn depth(&self) -> u32 {
+        self.depth
     }
 
     /// Fingerprint of the parameter set ([`FvContext::id`]).
@@ -126,6 +137,7 @@ impl Ciphertext {
             variant,
             ctx_id: ctx.id(),
             parts,
+            depth: 0,
         })
     }
 }

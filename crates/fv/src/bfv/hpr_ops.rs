@@ -213,9 +213,9 @@ impl HprContext {
         vec![c0, a]
     }
 
-    /// MSD-only decryption: `c_{0,d-1} + c_{1,d-1} s` modulo `p` (k NTTs each way), then
-    /// eq. (7) with the `gamma` correction (Lemma 2).
-    pub(crate) fn decrypt(&self, s: &[u64], c: &[HprPoly]) -> Result<Vec<u64>, FvError> {
+    /// The phase's top digit, `c_{0,d-1} + c_{1,d-1} s` modulo `p` (k NTTs each way): the
+    /// lower digits move it by at most `n + 1`, a rounding error of `t(n + 1)/p`.
+    pub(crate) fn top_phase(&self, s: &[u64], c: &[HprPoly]) -> Vec<u64> {
         let ar = &self.arith;
         let n = ar.n;
         let k = ar.k;
@@ -231,6 +231,24 @@ impl HprContext {
                 *v = m.add(*v, y);
             }
         }
+        x
+    }
+
+    /// The rounding distance of the top-digit phase (what decryption checks).
+    pub(crate) fn rounding_distance(&self, s: &[u64], c: &[HprPoly]) -> f64 {
+        let x = self.top_phase(s, c);
+        self.arith
+            .p_basis()
+            .max_rounding_distance(&x, self.t, self.arith.n)
+    }
+
+    /// MSD-only decryption: the top-digit phase, then eq. (7) with the `gamma` correction
+    /// (Lemma 2). A phase whose noise is at or past the decryption bound is refused
+    /// ([`super::check_rounding`]).
+    pub(crate) fn decrypt(&self, s: &[u64], c: &[HprPoly]) -> Result<Vec<u64>, FvError> {
+        let x = self.top_phase(s, c);
+        let n = self.arith.n;
+        super::check_rounding(self.arith.p_basis().max_rounding_distance(&x, self.t, n))?;
         self.dec.scale(&x, n)
     }
 

@@ -99,6 +99,7 @@ impl FvContext {
             variant,
             ctx_id: self.id(),
             parts: Parts::Rns(out),
+            depth: terms.iter().map(|(c, _)| c.depth).max().unwrap_or(0),
         })
     }
 
@@ -128,10 +129,12 @@ impl FvContext {
     }
 
     /// `a · m` for a plaintext `m` (in batching: slot-wise product). The noise grows by
-    /// the size of `m`'s coefficients (centred in `(-t/2, t/2]`) times `n`.
+    /// the size of `m`'s coefficients (centred in `(-t/2, t/2]`) times `n`, as much as a
+    /// product of ciphertexts, so it counts as one level of depth.
     pub fn mul_plain(&self, a: &Ciphertext, m: &Plaintext) -> Result<Ciphertext, FvError> {
         self.check_pt(m)?;
         let parts = self.rns_parts(a)?;
+        let depth = self.product_depth(a.depth)?;
         let t = self.parameters().t;
         let n = self.parameters().n;
         let centred: Vec<i64> = m
@@ -164,6 +167,7 @@ impl FvContext {
             variant: a.variant,
             ctx_id: self.id(),
             parts: Parts::Rns(out),
+            depth,
         })
     }
 

@@ -128,6 +128,21 @@ impl FvContext {
         Ok(())
     }
 
+    /// The depth of a product of operands of depth `operands`, or
+    /// [`FvError::DepthExceeded`] past the set's measured depth.
+    pub(crate) fn product_depth(&self, operands: u32) -> Result<u32, FvError> {
+        let depth = operands.saturating_add(1);
+        let p = self.parameters();
+        match p.max_depth {
+            Some(max) if depth > max => Err(FvError::DepthExceeded {
+                depth,
+                max,
+                set: p.name.clone(),
+            }),
+            _ => Ok(depth),
+        }
+    }
+
     fn check_pt(&self, pt: &Plaintext) -> Result<(), FvError> {
         let p = self.parameters();
         if pt.coeffs.len() != p.n {
@@ -256,6 +271,7 @@ impl FvContext {
             variant: pk.variant,
             ctx_id: self.id(),
             parts,
+            depth: 0,
         })
     }
 
@@ -280,18 +296,43 @@ impl FvContext {
             variant,
             ctx_id: self.id(),
             parts,
+            depth: 0,
         })
     }
 
     /// Decryption of a two-part ciphertext, with the ciphertext's variant's algorithm.
+    ///
+    /// The noise is checked first ([`FvContext::rounding_distance`]): a ciphertext that
+    /// would decrypt to a wrong plaintext gives [`FvError::NoiseBudgetExhausted`].
     pub fn decrypt(&self, sk: &SecretKey, ct: &Ciphertext) -> Result<Plaintext, FvError> {
         self.check_ctx(sk.ctx_id, "secret key")?;
         self.check_ct(ct, &[2])?;
         let coeffs = match &ct.parts {
-            Parts::Rns(v) => self.rns.decrypt(&sk.s_q, v, ct.variant == Variant::Behz)?,
+            Parts::Rns(v) => {
+                self.rns
+                    .decrypt(&sk.s_q, v, ct.variant == Variant::Behz, self.parameters().t)?
+            }
             Parts::Hpr(v) => self.hpr.decrypt(&sk.s_hpr, v)?,
         };
         Ok(Plaintext { coeffs })
+    }
+
+    /// What decryption checks: the largest distance, over the coefficients, between the
+    /// scaled phase `t·(c0 + c1·s)/q` and its rounded value, in `[0, 1/2]`. Decryption
+    /// refuses a ciphertext whose distance passes 1/4 (less than one bit of noise budget
+    /// left, or noise that has wrapped around) with [`FvError::NoiseBudgetExhausted`].
+    /// Floating point; every variant (HPR from the top digit). Needs the secret key.
+    pub fn rounding_distance(&self, sk: &SecretKey, ct: &Ciphertext) -> Result<f64, FvError> {
+        self.check_ctx(sk.ctx_id, "secret key")?;
+        self.check_ct(ct, &[2])?;
+        let p = self.parameters();
+        Ok(match &ct.parts {
+            Parts::Rns(v) => {
+                let x = self.rns.phase(&sk.s_q, v);
+                self.rns.q.max_rounding_distance(&x, p.t, p.n)
+            }
+            Parts::Hpr(v) => self.hpr.rounding_distance(&sk.s_hpr, v),
+        })
     }
 
     fn same_variant(a: &Ciphertext, b: &Ciphertext) -> Result<(), FvError> {
@@ -318,14 +359,19 @@ impl FvContext {
             variant: a.variant,
             ctx_id: self.id(),
             parts,
+            depth: a.depth.max(b.depth),
         })
     }
 
     /// Homomorphic multiplication without relinearisation (three-part result).
+    ///
+    /// Refused with [`FvError::DepthExceeded`], before any work, when the product's depth
+    /// would pass the set's [`FvParameters::max_depth`].
     pub fn mul(&self, a: &Ciphertext, b: &Ciphertext) -> Result<Ciphertext, FvError> {
         self.check_ct(a, &[2])?;
         self.check_ct(b, &[2])?;
         Self::same_variant(a, b)?;
+        let depth = self.product_depth(a.depth.max(b.depth))?;
         let parts = match (&a.parts, &b.parts, a.variant) {
             (Parts::Rns(x), Parts::Rns(y), Variant::Behz) => Parts::Rns(self.rns.mul_behz(x, y)?),
             (Parts::Rns(x), Parts::Rns(y), Variant::Hps) => Parts::Rns(self.rns.mul_hps(x, y)?),
@@ -336,6 +382,7 @@ impl FvContext {
             variant: a.variant,
             ctx_id: self.id(),
             parts,
+            depth,
         })
     }
 
@@ -363,6 +410,7 @@ impl FvContext {
             variant: ct.variant,
             ctx_id: self.id(),
             parts,
+            depth: ct.depth,
         })
     }
 
@@ -382,6 +430,22 @@ impl FvContext {
         let c = self.mul(a, b)?;
         self.relinearize(&c, rlk)
     }
+}
+
+/// Largest rounding distance ([`crate::rns::RnsBasis::max_rounding_distance`]) that
+/// decryption accepts. A phase that decrypts correctly has its distance below it unless
+/// less than one bit of noise budget is left; a phase whose noise has wrapped around is
+/// near 1/2 in some of its `n` coefficients with overwhelming probability.
+pub(crate) const MAX_ROUNDING_DISTANCE: f64 = 0.25;
+
+/// [`FvError::NoiseBudgetExhausted`] when `distance` passes [`MAX_ROUNDING_DISTANCE`].
+pub(crate) fn check_rounding(distance: f64) -> Result<(), FvError> {
+    if distance > MAX_ROUNDING_DISTANCE {
+        return Err(FvError::NoiseBudgetExhausted {
+            distance_permille: (distance * 1000.0).round() as u32,
+        });
+    }
+    Ok(())
 }
 
 #[cfg(test)]

@@ -30,10 +30,24 @@ pub struct FvParameters {
     pub hpr_bits: u32,
     /// Claimed security level, in bits, and its source.
     pub security: &'static str,
+    /// The largest multiplicative depth that decrypts correctly: squarings of a fresh
+    /// ciphertext, measured with `encint fv depth --set S --variant all` (the smallest
+    /// over the variants). Products past it are refused with
+    /// [`FvError::DepthExceeded`]; `None` for a set never measured (decryption still
+    /// checks the noise of every ciphertext).
+    pub max_depth: Option<u32>,
 }
 
 impl FvParameters {
-    fn paper(name: &str, log_n: u32, count: usize, bits: u32, k: usize, d: usize) -> Self {
+    fn paper(
+        name: &str,
+        log_n: u32,
+        count: usize,
+        bits: u32,
+        k: usize,
+        d: usize,
+        max_depth: u32,
+    ) -> Self {
         Self {
             name: name.into(),
             n: 1 << log_n,
@@ -45,32 +59,41 @@ impl FvParameters {
             hpr_d: d,
             hpr_bits: bits,
             security: "about 100 bits (HPR paper, Table II, LWE estimator, sigma = 8)",
+            max_depth: Some(max_depth),
         }
     }
 
     /// Set A: `n = 2^13`, `log q = 275` (5 x 55 bits; HPR 1 x 5), about 100-bit security.
     pub fn set_a() -> Self {
-        Self::paper("A", 13, 5, 55, 1, 5)
+        Self::paper("A", 13, 5, 55, 1, 5, 7)
     }
 
     /// Set B: `n = 2^14`, `log q = 549` (9 x 61 bits; HPR 3 x 3), about 100-bit security.
     pub fn set_b() -> Self {
-        Self::paper("B", 14, 9, 61, 3, 3)
+        Self::paper("B", 14, 9, 61, 3, 3, 16)
     }
 
     /// Set C: `n = 2^15`, `log q = 1098` (18 x 61 bits; HPR 3 x 6), about 100-bit security.
     pub fn set_c() -> Self {
-        Self::paper("C", 15, 18, 61, 3, 6)
+        Self::paper("C", 15, 18, 61, 3, 6, 32)
     }
 
     /// Set D: `n = 2^16`, `log q = 2196` (36 x 61 bits; HPR 3 x 12), about 100-bit
     /// security. With `t = 65537` there is no batching at this degree (`2^17` does not
     /// divide `t - 1`).
     pub fn set_d() -> Self {
-        Self::paper("D", 16, 36, 61, 3, 12)
+        Self::paper("D", 16, 36, 61, 3, 12, 66)
     }
 
-    fn standard(log_n: u32, count: usize, bits: u32, k: usize, d: usize, name: &str) -> Self {
+    fn standard(
+        log_n: u32,
+        count: usize,
+        bits: u32,
+        k: usize,
+        d: usize,
+        name: &str,
+        max_depth: u32,
+    ) -> Self {
         Self {
             name: name.into(),
             n: 1 << log_n,
@@ -82,22 +105,23 @@ impl FvParameters {
             hpr_d: d,
             hpr_bits: bits,
             security: "128 bits (HomomorphicEncryption.org standard, ternary secret, sigma = 3.19)",
+            max_depth: Some(max_depth),
         }
     }
 
     /// 128-bit default for `n = 2^13`: `log q = 216 <= 218` (4 x 54 bits; HPR 1 x 4).
     pub fn default_8192() -> Self {
-        Self::standard(13, 4, 54, 1, 4, "128-8192")
+        Self::standard(13, 4, 54, 1, 4, "128-8192", 5)
     }
 
     /// 128-bit default for `n = 2^14`: `log q = 432 <= 438` (8 x 54 bits; HPR 2 x 4).
     pub fn default_16384() -> Self {
-        Self::standard(14, 8, 54, 2, 4, "128-16384")
+        Self::standard(14, 8, 54, 2, 4, "128-16384", 12)
     }
 
     /// 128-bit default for `n = 2^15`: `log q = 880 <= 881` (16 x 55 bits; HPR 4 x 4).
     pub fn default_32768() -> Self {
-        Self::standard(15, 16, 55, 4, 4, "128-32768")
+        Self::standard(15, 16, 55, 4, 4, "128-32768", 26)
     }
 
     /// The 128-bit default set users get (`n = 2^14`).

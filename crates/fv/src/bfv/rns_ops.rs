@@ -174,14 +174,17 @@ impl RnsContext {
         x
     }
 
-    /// Decryption, BEHZ (`behz = true`) or HPS.
+    /// Decryption, BEHZ (`behz = true`) or HPS; refuses a phase whose noise is at or past
+    /// the decryption bound ([`super::check_rounding`]).
     pub(crate) fn decrypt(
         &self,
         s_q: &[u64],
         c: &[RnsPoly],
         behz: bool,
+        t: u64,
     ) -> Result<Vec<u64>, FvError> {
         let x = self.phase(s_q, c);
+        super::check_rounding(self.q.max_rounding_distance(&x, t, self.n))?;
         if behz {
             self.behz_dec.scale(&x, self.n)
         } else {

@@ -39,6 +39,7 @@ fn small(k: usize, d: usize, bits: u32) -> FvParameters {
         hpr_d: d,
         hpr_bits: bits,
         security: "none (tests only)",
+        max_depth: None,
     }
 }
 
@@ -197,8 +198,16 @@ fn hpr_coarse_decomposition_and_depth_two() {
 }
 
 /// Squares a fresh ciphertext until it stops decrypting; returns the number of correct
-/// squarings.
+/// squarings. Runs on a copy of the context without the set's depth limit, and asserts
+/// that the failing squaring is refused by decryption's noise check, not decrypted to a
+/// wrong value.
 fn practical_depth(ctx: &FvContext, v: Variant, seed: u64) -> usize {
+    let unlimited = FvContext::new(FvParameters {
+        max_depth: None,
+        ..ctx.parameters().clone()
+    })
+    .unwrap();
+    let ctx = &unlimited;
     let t = ctx.parameters().t;
     let mut rng = ChaCha20Rng::seed_from_u64(seed);
     let sk = SecretKey::generate(ctx, &mut rng);
@@ -210,8 +219,15 @@ fn practical_depth(ctx: &FvContext, v: Variant, seed: u64) -> usize {
     for d in 0..40 {
         e = naive_negacyclic(&e, &e, t);
         c = ctx.mul_relin(&c, &c, &rlk).unwrap();
-        if ctx.decrypt(&sk, &c).unwrap().coeffs != e {
-            return d;
+        match ctx.decrypt(&sk, &c) {
+            Err(FvError::NoiseBudgetExhausted { .. }) => return d,
+            Err(other) => panic!("{v:?}: {other}"),
+            Ok(p) => assert_eq!(
+                p.coeffs,
+                e,
+                "{v:?}: wrong value at depth {} without an error",
+                d + 1
+            ),
         }
     }
     40

@@ -96,6 +96,34 @@ impl RnsBasis {
         (self.qhat_inv[i], self.qhat_inv_shoup[i])
     }
 
+    /// The largest distance between `t·x/Q` and its nearest integer over `n` values given
+    /// by their residues (residue `i` of value `c` at `i * n + c`), in `[0, 1/2]`.
+    ///
+    /// This is the rounding step of FV decryption seen from the secret key's side: a
+    /// phase `x = Δm + v` rounds to `m` while `t·|v|/Q < 1/2`, and the distance is that
+    /// ratio. Computed in floating point as `Σ_i [x_i·t·(Q/q_i)^-1]_{q_i} / q_i mod 1`
+    /// (error about `K·2^-52`): precise enough to tell a phase that decrypts with a
+    /// margin from one whose noise has wrapped around.
+    pub fn max_rounding_distance(&self, x: &[u64], t: u64, n: usize) -> f64 {
+        let k = self.moduli.len();
+        debug_assert_eq!(x.len(), k * n);
+        let factors: Vec<(Modulus, u64, f64)> = self
+            .moduli
+            .iter()
+            .zip(&self.qhat_inv)
+            .map(|(m, &inv)| (*m, m.mul(m.reduce(t), inv), m.value() as f64))
+            .collect();
+        let mut worst = 0.0f64;
+        for c in 0..n {
+            let mut s = 0.0f64;
+            for (i, (m, f, q)) in factors.iter().enumerate() {
+                s += m.mul(x[i * n + c], *f) as f64 / q;
+            }
+            worst = worst.max((s - s.round()).abs());
+        }
+        worst
+    }
+
     /// Residues of a non-negative integer.
     pub fn residues(&self, x: &BigUint) -> Vec<u64> {
         self.moduli

@@ -274,9 +274,15 @@ class FvKeys:
     def _decrypt(self, batch: FvBatch) -> List[int]: ...
 
 class FvBatch:
-    """An encrypted vector of slots; ``+`` and ``*`` work slot-wise."""
+    """An encrypted vector of slots; ``+`` and ``*`` work slot-wise. A product past the
+    set's depth, or decrypting a batch whose noise reached the bound, raises
+    ``NoiseBudgetError``."""
     def __add__(self, o: FvBatch) -> FvBatch: ...
     def __mul__(self, o: FvBatch) -> FvBatch: ...
+    @property
+    def depth(self) -> int: ...
+    @property
+    def max_depth(self) -> Optional[int]: ...
 
 class FvBitsKeys:
     """Keys of bit-sliced FV integers (secret)."""

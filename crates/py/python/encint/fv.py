@@ -3,6 +3,13 @@ ciphertext, add and multiply slot-wise, decrypt to a NumPy array.
 
 Values live modulo the plaintext modulus ``t``; ``decrypt(..., signed=True)`` maps
 ``v > t // 2`` to ``v - t``.
+
+FV has no bootstrapping: each product uses a level of the parameter set's depth
+(``batch.depth``, at most ``batch.max_depth``: 5 for ``"128-8192"``, 12 for
+``"128-16384"``, 26 for ``"128-32768"``). A product past it raises
+``encint.NoiseBudgetError`` before any work, and ``decrypt`` checks the noise of the
+batch and raises the same error rather than return wrong values (noise also grows with
+long chains of additions).
 """
 
 from __future__ import annotations
