@@ -108,6 +108,17 @@ pub enum EnvelopeError {
         /// The parameter id recorded in the envelope.
         found: String,
     },
+    /// The envelope names a parameter set this build does not know (a newer release's, or
+    /// a damaged header).
+    #[error(
+        "envelope names parameter set {found:?}, which this release does not know (known: {known})"
+    )]
+    UnknownParameters {
+        /// The parameter id recorded in the envelope.
+        found: String,
+        /// The ids this build knows, comma-separated.
+        known: String,
+    },
     /// The header is valid but the payload is not (bad kind tag, undecodable or oversized
     /// payload, wrong dimensions, …).
     #[error("malformed envelope: {0}")]
@@ -245,25 +256,34 @@ pub fn read_header(bytes: &[u8]) -> Result<(Header, &[u8]), EnvelopeError> {
 /// against the parameter set ([`Validate`]).
 ///
 /// `params_id` must name a known parameter set ([`DigitParameters::from_id`]); otherwise the
-/// result is [`EnvelopeError::WrongParameters`]. Never panics, whatever the bytes.
+/// result is [`EnvelopeError::UnknownParameters`]. Never panics, whatever the bytes.
 pub fn open<T: DeserializeOwned + Validate>(
     bytes: &[u8],
     expected: Kind,
     params_id: &str,
 ) -> Result<T, EnvelopeError> {
+    let (header, _) = read_header(bytes)?;
+    if header.kind == expected && header.params_id == params_id {
+        // Known before the payload is decoded.
+        DigitParameters::from_id(params_id).ok_or_else(|| unknown(params_id))?;
+    }
     let value: T = open_unvalidated(bytes, expected, params_id)?;
-    let params =
-        DigitParameters::from_id(params_id).ok_or_else(|| EnvelopeError::WrongParameters {
-            expected: params_id.to_owned(),
-            found: "no known parameter set has this id".to_owned(),
-        })?;
+    let params = DigitParameters::from_id(params_id).ok_or_else(|| unknown(params_id))?;
     value.validate(&params).map_err(EnvelopeError::Malformed)?;
     Ok(value)
 }
 
+fn unknown(id: &str) -> EnvelopeError {
+    EnvelopeError::UnknownParameters {
+        found: id.to_owned(),
+        known: [crate::DEFAULT_PARAMETERS.id(), crate::KS64_PARAMETERS.id()].join(", "),
+    }
+}
+
 /// [`open`] for whichever known parameter set the envelope's header names (files written under
 /// [`crate::KS64_PARAMETERS`] before the 32-bit keyswitch became the default, as well as new
-/// ones): an unknown set is [`EnvelopeError::WrongParameters`]. Never panics.
+/// ones): an unknown set is [`EnvelopeError::UnknownParameters`], naming the header's id.
+/// Never panics.
 pub fn open_known<T: DeserializeOwned + Validate>(
     bytes: &[u8],
     expected: Kind,
@@ -359,7 +379,7 @@ mod tests {
         let foreign = seal(Kind::Ciphertext, "other-params", &Vec::<Digit>::new()).unwrap();
         assert!(matches!(
             open::<Vec<Digit>>(&foreign, Kind::Ciphertext, "other-params").unwrap_err(),
-            EnvelopeError::WrongParameters { .. }
+            EnvelopeError::UnknownParameters { found, .. } if found == "other-params"
         ));
         let mut bad_tag = bytes.clone();
         bad_tag[10] = 9;
@@ -378,6 +398,45 @@ mod tests {
             open::<Vec<Digit>>(&longer, Kind::Ciphertext, id()).unwrap_err(),
             EnvelopeError::Malformed(_)
         ));
+    }
+
+    /// A flipped bit in the header's parameter id: the error names the id the file holds,
+    /// and the ids this release knows, each in its place.
+    #[test]
+    fn damaged_parameter_id_is_named_in_the_error() {
+        let bytes = sample();
+        let at = bytes
+            .windows(id().len())
+            .position(|w| w == id().as_bytes())
+            .unwrap();
+        let mut flipped = bytes.clone();
+        flipped[at + 3] ^= 0x01;
+        let damaged = String::from_utf8(flipped[at..at + id().len()].to_vec()).unwrap();
+        let err = open_known::<Vec<Digit>>(&flipped, Kind::Ciphertext).unwrap_err();
+        match &err {
+            EnvelopeError::UnknownParameters { found, known } => {
+                assert_eq!(found, &damaged);
+                assert!(known.contains(DEFAULT_PARAMETERS.id()));
+                assert!(known.contains(crate::KS64_PARAMETERS.id()));
+            }
+            other => panic!("{other:?}"),
+        }
+        let msg = err.to_string();
+        let (before, after) = msg.split_once("which").unwrap();
+        assert!(
+            before.contains(&damaged) && after.contains(DEFAULT_PARAMETERS.id()),
+            "{msg}"
+        );
+        // Opened for the default set by name: the header's id is what was found.
+        match open::<Vec<Digit>>(&flipped, Kind::Ciphertext, id()).unwrap_err() {
+            EnvelopeError::WrongParameters { expected, found } => {
+                assert_eq!(
+                    (expected.as_str(), found.as_str()),
+                    (id(), damaged.as_str())
+                );
+            }
+            other => panic!("{other:?}"),
+        }
     }
 
     #[test]
