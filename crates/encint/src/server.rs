@@ -122,7 +122,7 @@ impl Op {
 /// Default largest circuit a [`Server`] builds or runs, in nodes (about 2·10⁶: a
 /// 512 × 512-digit product has 0.63·10⁶ nodes; each node costs a few hundred bytes while
 /// building). Raise it with [`Server::set_max_nodes`].
-pub const DEFAULT_MAX_NODES: u64 = 1 << 21;
+pub const DEFAULT_MAX_NODES: u64 = encint_core::circuit::DEFAULT_MAX_NODES;
 
 /// Most threads per core a [`Server`] pool may have ([`check_threads`]).
 pub const MAX_THREADS_PER_CORE: usize = 4;

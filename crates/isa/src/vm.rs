@@ -6,7 +6,7 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use encint_core::circuit::{Builder, Circuit, Cost, NodeId};
+use encint_core::circuit::{Builder, Circuit, Cost, NodeId, DEFAULT_MAX_NODES};
 use encint_core::clear;
 
 use crate::asm::{AsmError, Operand, Program};
@@ -79,7 +79,21 @@ fn arg_of(v: &Value) -> Arg {
 
 /// Compiles `program` into one circuit for a parameter set whose bootstrap inputs may
 /// carry quadratic weight up to `budget` (its `max_quadratic_weight`).
+///
+/// The circuit is limited to [`DEFAULT_MAX_NODES`] nodes: a program that passes it is
+/// refused at the instruction where it does, before the rest is built
+/// ([`compile_with_limit`] sets another limit).
 pub fn compile(program: &Program, budget: u64) -> Result<Compiled, AsmError> {
+    compile_with_limit(program, budget, DEFAULT_MAX_NODES)
+}
+
+/// [`compile`] with a limit of `max_nodes` circuit nodes, checked after each instruction
+/// (one instruction adds at most a few dozen nodes).
+pub fn compile_with_limit(
+    program: &Program,
+    budget: u64,
+    max_nodes: u64,
+) -> Result<Compiled, AsmError> {
     let mut b = Builder::with_budget(budget);
     let mut regs: HashMap<String, Value> = HashMap::new();
     let mut inputs = Vec::new();
@@ -153,6 +167,12 @@ pub fn compile(program: &Program, budget: u64) -> Result<Compiled, AsmError> {
             .labelled(&label, |b| instr::emit(b, &ins.op, &args))
             .map_err(|x| e(x.to_string()))?;
         regs.insert(ins.dst.clone(), v);
+        if b.len() as u64 > max_nodes {
+            return Err(e(format!(
+                "the program's circuit passes {max_nodes} nodes here (the limit of an \
+                 encrypted run); split the program"
+            )));
+        }
     }
     let mut outs = Vec::new();
     let mut outputs = Vec::new();

@@ -99,3 +99,28 @@ fn constant_arithmetic_is_checked() {
         .unwrap();
     assert_eq!(p.arrays["ys"], 2);
 }
+
+/// A program whose circuit passes the node limit of an encrypted run (10⁵ divisions, about
+/// 5·10⁶ nodes) is refused by the compiler at the instruction where it passes the limit,
+/// before the rest is built; under the limit it compiles.
+#[test]
+fn a_circuit_past_the_node_limit_is_refused_while_compiling() {
+    use encint_isa::vm::{compile, compile_with_limit};
+    let budget = encint_tfhe::DEFAULT_PARAMETERS.max_quadratic_weight();
+    let src = "input a\ninput b\nfor i in 0..99999 {\n  a = DIV a, b\n}\noutput a\n";
+    let p = assemble(src).unwrap();
+    let t = Instant::now();
+    let e = compile(&p, budget).expect_err("10^5 divisions");
+    assert!(e.message.contains("nodes"), "{}", e.message);
+    assert!(e.line == 4, "refused at line {}", e.line);
+    assert!(t.elapsed() < Duration::from_secs(10), "{:?}", t.elapsed());
+    // 100 divisions: a few thousand nodes, under a limit of 10⁴ but not of 10³.
+    let small =
+        assemble("input a\ninput b\nfor i in 0..100 {\n  a = DIV a, b\n}\noutput a\n").unwrap();
+    let c = compile_with_limit(&small, budget, 10_000).unwrap();
+    let nodes = c.circuit.nodes().len() as u64;
+    assert!(nodes > 1_000 && nodes <= 10_000, "{nodes}");
+    assert!(compile_with_limit(&small, budget, 1_000).is_err());
+    assert!(compile_with_limit(&small, budget, nodes).is_ok());
+    assert!(compile_with_limit(&small, budget, nodes - 60).is_err());
+}

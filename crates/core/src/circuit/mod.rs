@@ -27,6 +27,11 @@ mod schedule;
 #[cfg(test)]
 mod tests;
 
+/// Default largest circuit built or run on encrypted values, in nodes (about 2·10⁶: a
+/// 512 × 512-digit product has 0.63·10⁶ nodes; each node costs a few hundred bytes while
+/// building). Builders that take untrusted programs stop at it.
+pub const DEFAULT_MAX_NODES: u64 = 1 << 21;
+
 pub use budget::BudgetViolation;
 pub use builder::Builder;
 pub use cost::Cost;
