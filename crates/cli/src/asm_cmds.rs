@@ -55,10 +55,10 @@ pub struct RunArgs {
     #[arg(long, requires_all = ["input_file", "out"], conflicts_with = "clear")]
     pub server_key: Option<PathBuf>,
     /// With --server-key: the encrypted inputs.
-    #[arg(long = "in", id = "input_file")]
+    #[arg(long = "in", id = "input_file", requires = "server_key")]
     pub input_file: Option<PathBuf>,
     /// With --server-key: the output file (the packed downlink).
-    #[arg(long)]
+    #[arg(long, requires = "server_key")]
     pub out: Option<PathBuf>,
     /// With --server-key: replace the output file if it exists.
     #[arg(long, requires = "server_key")]

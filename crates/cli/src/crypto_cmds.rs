@@ -86,9 +86,9 @@ pub struct EncryptArgs {
     /// The client key file.
     #[arg(long)]
     key: PathBuf,
-    /// The integer to encrypt.
+    /// The integer to encrypt (any size that fits the digits).
     #[arg(long, allow_hyphen_values = true)]
-    value: i128,
+    value: encint::BigInt,
     /// Number of signed binary digits (the value must fit: |value| < 2^bits).
     #[arg(long)]
     bits: usize,
@@ -187,7 +187,7 @@ pub fn keygen(a: KeygenArgs) -> CliResult {
 pub fn encrypt_cmd(a: EncryptArgs) -> CliResult {
     safe_file::check_new(&[&a.out], a.force)?;
     let client = load_client(&a.key)?;
-    let x = encrypt(&client, a.value, a.bits)?;
+    let x = encint::encrypt_big(&client, &a.value, a.bits)?;
     safe_file::write_one(&a.out, &x.to_bytes(client.params())?, Mode::Public, a.force)?;
     println!(
         "encrypted {} as {} digits into {}",
@@ -265,7 +265,7 @@ pub fn eval(a: EvalArgs) -> CliResult {
 pub fn decrypt_cmd(a: DecryptArgs) -> CliResult {
     let client = load_client(&a.key)?;
     let x = load_ct(&a.input)?;
-    println!("{}", decrypt(&client, &x)?);
+    println!("{}", encint::decrypt_big(&client, &x)?);
     Ok(())
 }
 

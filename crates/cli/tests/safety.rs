@@ -124,6 +124,36 @@ fn files_are_kept_and_key_sets_are_bound() {
     assert!(ok, "{err}");
     let (ok, out, err) = encint(&["decrypt", "--key", s(&key1), "--in", s(&a)]);
     assert!(ok && out.trim() == "7", "{out}{err}");
+    // Values past i128 (up to the digit limit) encrypt and decrypt exactly: -(2^129 + 5)
+    // in 131 digits; 2^131 does not fit 131 digits and is refused.
+    let big = d.join("past-i128.ct");
+    let minus_big = "-680564733841876926926749214863536422917"; // -(2^129 + 5)
+    let (ok, _, err) = encint(&[
+        "encrypt",
+        "--key",
+        s(&key1),
+        "--value",
+        minus_big,
+        "--bits",
+        "131",
+        "--out",
+        s(&big),
+    ]);
+    assert!(ok, "{err}");
+    let (ok, out, err) = encint(&["decrypt", "--key", s(&key1), "--in", s(&big)]);
+    assert!(ok && out.trim() == minus_big, "{out}{err}");
+    let (ok, _, err) = encint(&[
+        "encrypt",
+        "--key",
+        s(&key1),
+        "--value",
+        "2722258935367507707706996859454145691648", // 2^131
+        "--bits",
+        "131",
+        "--out",
+        s(&d.join("too-big.ct")),
+    ]);
+    assert!(!ok && err.contains("does not fit"), "{err}");
 
     // A second key set, on the other parameter set (the 64-bit keyswitch): its ciphertexts
     // are never combined with the first's.
@@ -279,6 +309,16 @@ fn argument_conflicts_and_limits_are_errors_before_work() {
         assert!(!ok && err.contains("larger than"), "{err}");
         assert!(t.elapsed().as_secs() < 20, "{:?}", t.elapsed());
     }
+    // asm run with --in/--out but no --server-key used to run on random clear inputs,
+    // exit 0 and write nothing: now a usage error naming the missing flag.
+    let program = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/average.asm");
+    let (inp, outp) = (d.join("in.ct"), d.join("out.ct"));
+    std::fs::write(&inp, b"not read").unwrap();
+    let (ok, _, err) = encint(&["asm", "run", program, "--in", s(&inp), "--out", s(&outp)]);
+    assert!(!ok && err.contains("--server-key"), "{err}");
+    let (ok, _, err) = encint(&["asm", "run", program, "--out", s(&outp)]);
+    assert!(!ok && err.contains("--server-key"), "{err}");
+    assert!(!outp.exists());
     // chains --generate does not overwrite either.
     let f = d.join("table.rs");
     std::fs::write(&f, "keep").unwrap();

@@ -3,6 +3,7 @@
 
 use encint_tfhe::envelope::{self, Kind};
 use encint_tfhe::{ClientKey, Digit, DigitParameters, KeySetId, Validate};
+use num_bigint::{BigInt, Sign};
 use serde::{Deserialize, Serialize};
 
 use crate::{Error, Result};
@@ -94,6 +95,49 @@ pub fn encrypt(client: &ClientKey, value: i128, digits: usize) -> Result<EncInt>
             .map(|&x| client.encrypt_digit(i64::from(x)))
             .collect(),
     })
+}
+
+/// [`encrypt`] for a value of any size: `|value| < 2^digits`, up to [`MAX_DIGITS`] digits.
+pub fn encrypt_big(client: &ClientKey, value: &BigInt, digits: usize) -> Result<EncInt> {
+    if digits > MAX_DIGITS {
+        return Err(Error::LimitExceeded(format!(
+            "{digits} digits is more than the {MAX_DIGITS} allowed"
+        )));
+    }
+    let magnitude = value.magnitude();
+    if magnitude.bits() > digits as u64 {
+        return Err(Error::InvalidInput(format!(
+            "{value} does not fit in {digits} signed binary digits"
+        )));
+    }
+    let sign: i64 = if value.sign() == Sign::Minus { -1 } else { 1 };
+    Ok(EncInt {
+        key_set: client.key_set(),
+        digits: (0..digits as u64)
+            .map(|i| client.encrypt_digit(if magnitude.bit(i) { sign } else { 0 }))
+            .collect(),
+    })
+}
+
+/// [`decrypt`] for a value of any size (an exact result may pass `i128`: a product of two
+/// 100-digit values has 200 digits). Errors if it belongs to another key set or a digit
+/// is not -1, 0 or 1.
+pub fn decrypt_big(client: &ClientKey, x: &EncInt) -> Result<BigInt> {
+    if x.key_set != client.key_set() {
+        return Err(Error::WrongClientKey {
+            key: client.key_set(),
+            ciphertext: x.key_set,
+        });
+    }
+    let mut acc = BigInt::from(0);
+    for (position, d) in x.digits.iter().enumerate().rev() {
+        let value = client.decrypt_digit(d);
+        if !(-1..=1).contains(&value) {
+            return Err(Error::DigitOutOfRange { position, value });
+        }
+        acc = acc * 2 + value;
+    }
+    Ok(acc)
 }
 
 /// Decrypts an integer. Errors if it belongs to another key set

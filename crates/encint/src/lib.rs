@@ -42,7 +42,8 @@ pub use encint_arith::{Arith, Config, SInt};
 pub use encint_core::circuit::Cost;
 pub use encint_tfhe::{ClientKey, KeySetId, ServerKey, DEFAULT_PARAMETERS, KS64_PARAMETERS};
 pub use gpu::{BackendKind, GpuError};
-pub use int::{decrypt, encrypt, EncInt, MAX_DIGITS};
+pub use int::{decrypt, decrypt_big, encrypt, encrypt_big, EncInt, MAX_DIGITS};
+pub use num_bigint::BigInt;
 pub use server::{
     check_threads, set_server, unset_server, Op, Server, DEFAULT_MAX_NODES, MAX_THREADS_PER_CORE,
 };
