@@ -600,3 +600,31 @@ fn division_by_a_ciphertext() {
     pins.eq("rem i64 blocks radix-4", cost(rem, i, blocks, r4).0, 6653);
     pins.done();
 }
+
+/// Addition on bits: the ripple of two-column counters.
+#[test]
+fn addition_on_bits() {
+    // crates/arith/src/bits/mod.rs, `add`: "a ripple of two-column counters (3 bootstraps
+    // per 2 bits, depth ≈ width / 2)" and docs/BENCHMARKS.md: "the ripple of counters costs
+    // 3 bootstraps per 2 bits (11 / 23 / 47 / 95 against TFHE-rs' 8 / 16 / 32 / 64)".
+    quoted(
+        "crates/arith/src/bits/mod.rs",
+        "a ripple of two-column counters (3 bootstraps per 2 bits, depth ≈ width / 2).",
+    );
+    quoted(
+        BENCHMARKS,
+        "3 bootstraps per 2 bits (11 / 23 / 47 / 95 against TFHE-rs' 8 / 16 / 32 / 64)",
+    );
+    let mut pins = Pins::default();
+    for (bits, documented) in [(8, 11), (16, 23), (32, 47), (64, 95)] {
+        for signed in [false, true] {
+            let t = ty(bits, signed);
+            for op in [IntOp::WrappingAdd, IntOp::WrappingSub] {
+                let c = typed_cost(op, t, Algorithm::Bits, Form::Canonical);
+                pins.eq(&format!("{op} {t} bits"), c.bootstraps, documented);
+                pins.eq(&format!("{op} {t} bits depth"), c.depth as usize, bits / 2);
+            }
+        }
+    }
+    pins.done();
+}
