@@ -1,5 +1,5 @@
 //! Typed (TFHE-rs-like) operations against a `BigInt` reference: every operation, every
-//! algorithm, 1000 random cases each over widths 1..=64 and 60 more at widths 65..=128,
+//! algorithm, 1000 random cases each over widths 1..=64 and 30 more at widths 65..=128,
 //! signed and unsigned, operands given as random signed-binary representatives (any
 //! digits in {-1, 0, 1}) or as canonical values or radix-4 blocks, run by the clear
 //! executor; every circuit built is checked against the parameter sets' noise budget.
@@ -207,10 +207,18 @@ fn not_offered(op: IntOp, ty: IntType, algorithm: Algorithm, forms: &[Form]) -> 
     }
 }
 
-/// `cases` random cases of `template` with `algorithm` on types drawn from `pool`: each
+/// `cases` random cases of `template` with `algorithm` on types drawn from `pool` and
+/// operand forms from `patterns` (see [`ALL_PATTERNS`]): each
 /// circuit built once per (operation, type, forms), checked against the noise budget and
 /// the planner's estimate, and run by the clear executor against [`reference_big`].
-fn check_op(template: IntOp, algorithm: Algorithm, cases: usize, seed: u64, pool: &[IntType]) {
+fn check_op(
+    template: IntOp,
+    algorithm: Algorithm,
+    cases: usize,
+    seed: u64,
+    pool: &[IntType],
+    patterns: &[usize],
+) {
     let ar = Arith::new(Config { max_qweight: 25 });
     let mut rng = StdRng::seed_from_u64(seed);
     let mut cache: HashMap<(IntOp, IntType, Vec<Form>), (Circuit, Form)> = HashMap::new();
@@ -222,7 +230,7 @@ fn check_op(template: IntOp, algorithm: Algorithm, cases: usize, seed: u64, pool
         let Some(op) = with_scalar(template, ty, &mut rng) else {
             continue;
         };
-        let pattern = rng.gen_range(0..6);
+        let pattern = patterns[rng.gen_range(0..patterns.len())];
         let forms: Vec<Form> = (0..op.arity())
             .map(|i| match pattern {
                 0 => Form::Canonical,
@@ -313,7 +321,13 @@ fn check_op(template: IntOp, algorithm: Algorithm, cases: usize, seed: u64, pool
 
 /// Cases per algorithm at widths 1..=64 and at widths 65..=128.
 const NARROW_CASES: usize = 1000;
-const WIDE_CASES: usize = 60;
+const WIDE_CASES: usize = 30;
+
+/// The operand form patterns of [`check_op`]: all canonical, all lazy, lazy and canonical
+/// alternating, all radix-4, radix-4 and canonical, lazy and radix-4.
+const ALL_PATTERNS: [usize; 6] = [0, 1, 2, 3, 4, 5];
+/// At widths 65..=128 (where building a circuit costs most): one form for all operands.
+const WIDE_PATTERNS: [usize; 3] = [0, 1, 3];
 
 fn check_all_algorithms(template: IntOp, seed: u64) {
     let mut rng = StdRng::seed_from_u64(seed);
@@ -330,7 +344,7 @@ fn check_all_algorithms(template: IntOp, seed: u64) {
         IntType::new(rng.gen_range(65..=127), !signed).unwrap(),
     ];
     for &a in template.algorithms() {
-        check_op(template, a, NARROW_CASES, seed, &narrow);
+        check_op(template, a, NARROW_CASES, seed, &narrow, &ALL_PATTERNS);
         if a == Algorithm::Magic {
             // The reciprocal divider stops at 64 bits: a typed error, and the planner
             // keeps the Bits divider.
@@ -351,7 +365,14 @@ fn check_all_algorithms(template: IntOp, seed: u64) {
                 assert!(p.estimates.iter().all(|e| e.algorithm != a), "{op} {ty}");
             }
         } else {
-            check_op(template, a, WIDE_CASES, seed ^ 0x5eed, &wide);
+            check_op(
+                template,
+                a,
+                WIDE_CASES,
+                seed ^ 0x5eed,
+                &wide,
+                &WIDE_PATTERNS,
+            );
         }
     }
 }
