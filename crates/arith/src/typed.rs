@@ -14,8 +14,9 @@
 //! are never built), and the operations that need the canonical value (comparisons,
 //! division, bitwise logic, right shifts, rotations, casts) take the bits of canonical
 //! operands as they are and convert lazy ones ([`encint_core::bits::signed_digits_to_bits`],
-//! three bootstraps per two bits), then run a boolean circuit of [`crate::bits`]. Their
-//! results are canonical. The client reads either form with [`IntType::wrap`].
+//! `⌈3n/2⌉ − 1` bootstraps for `n` digits), then run a boolean circuit of
+//! [`crate::bits`]. Their results are canonical. The client reads either form with
+//! [`IntType::wrap`].
 //!
 //! Several operations have more than one algorithm:
 //! - [`Algorithm::Digits`]: Parmesan's signed-binary circuits (seed 000) on
@@ -286,8 +287,9 @@ pub enum Algorithm {
 /// The representation of a typed value's digits.
 ///
 /// Conversions: canonical to lazy is free (a canonical value is a representative);
-/// lazy to canonical is a circuit ([`encint_core::bits::signed_digits_to_bits`], three
-/// bootstraps per two bits), which the Bits algorithm pays on every lazy operand.
+/// lazy to canonical is a circuit ([`encint_core::bits::signed_digits_to_bits`],
+/// `⌈3n/2⌉ − 1` bootstraps for `n` digits), which the Bits algorithm pays on every lazy
+/// operand.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Form {
     /// Two's-complement digits: exactly `n` digits, bit `i` of the canonical value as
@@ -304,7 +306,9 @@ pub enum Form {
     /// subtraction, bitwise logic, products, scalar products, shifts and rotations (by a
     /// constant or an encrypted amount), casts, comparisons, min/max and select run on
     /// the blocks ([`Algorithm::Blocks`], results in this form; comparisons give a
-    /// canonical bit); division converts to bits first (two bootstraps per block).
+    /// canonical bit), and so do division and remainder; the Bits and Digits algorithms
+    /// convert the blocks to bits first (two bootstraps per two-bit block, none for a
+    /// one-bit top block).
     Radix4,
 }
 
@@ -884,8 +888,8 @@ fn build_digits(
 }
 
 /// Two's-complement bits of `x` modulo `2^n`: free for a canonical `x` of `n` digits
-/// (the top digit negated back when `signed`), two bootstraps per block of a radix-4 `x`,
-/// else a circuit (three bootstraps per two bits).
+/// (the top digit negated back when `signed`), two bootstraps per two-bit block of a
+/// radix-4 `x`, else a circuit (`⌈3n/2⌉ − 1` bootstraps).
 fn to_bits(b: &mut Builder, x: &SInt, n: usize, signed: bool, form: Form) -> Vec<NodeId> {
     if form == Form::Radix4 {
         let mut bits = crate::blocks::bits_from_blocks(b, &x.digits, n);

@@ -1,4 +1,4 @@
-//! Typed operations on real ciphertexts against plain i128 arithmetic: every operation
+//! Typed operations on real ciphertexts against the BigInt reference: every operation
 //! at 4 bits (signed and unsigned alternately) with every algorithm, on canonical, lazy
 //! and radix-4 operands; radix-4 operands at 5 bits (a one-bit top block); 8 bits behind
 //! `#[ignore]`.

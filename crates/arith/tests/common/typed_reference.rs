@@ -1,98 +1,166 @@
-//! The reference of the typed operations: plain i128 arithmetic on canonical values
-//! (shared by the clear property tests and the real-crypto tests).
+//! The reference of the typed operations: arbitrary-precision (`BigInt`) arithmetic on the
+//! values of the type, widths 1..=128 (shared by the clear property tests and the
+//! real-crypto tests).
+// Each including test uses part of it.
+#![allow(dead_code)]
 
 use encint_arith::typed::{IntOp, IntType};
+use num_bigint::{BigInt, BigUint};
 
-/// The reference: the operation on canonical values with i128 arithmetic.
-pub fn reference(op: IntOp, ty: IntType, args: &[i128]) -> i128 {
-    let n = ty.bits;
-    let w = |v: i128| ty.wrap(v);
-    let c: Vec<i128> = args.iter().map(|&v| w(v)).collect();
-    // Shift amounts and rotated patterns as `u128`, so that every width up to 128 works
-    // (an unsigned 128-bit value past `i128::MAX` is a negative `i128` pattern).
-    let mask = if n >= 128 {
-        u128::MAX
-    } else {
-        (1u128 << n) - 1
+/// `2^k` as a `BigInt`.
+pub fn pow2(k: usize) -> BigInt {
+    BigInt::from(1) << k
+}
+
+/// The value of `ty` congruent to `v` modulo `2^bits` (written here, independently of
+/// [`IntType::wrap`]).
+pub fn wrap_big(ty: IntType, v: &BigInt) -> BigInt {
+    let m = pow2(ty.bits);
+    let mut u = v % &m;
+    if u < BigInt::from(0) {
+        u += &m;
+    }
+    if ty.signed && u >= pow2(ty.bits - 1) {
+        u -= &m;
+    }
+    u
+}
+
+/// The unsigned `bits`-bit pattern of `v` (its two's complement modulo `2^bits`).
+pub fn pattern_big(ty: IntType, v: &BigInt) -> BigUint {
+    let unsigned = IntType {
+        bits: ty.bits,
+        signed: false,
     };
-    let amount = |v: i128| (v as u128) & mask;
-    let shift_left = |x: i128, s: u128| if s >= n as u128 { 0 } else { w(x << s) };
-    let shift_right = |x: i128, s: u128| {
-        if s >= n as u128 {
-            if ty.signed && x < 0 {
-                -1
-            } else {
-                0
-            }
-        } else if ty.signed {
-            x >> s
+    wrap_big(unsigned, v)
+        .to_biguint()
+        .expect("an unsigned value is not negative")
+}
+
+/// `v` (at most 128 bits) as an `i128` congruent to it modulo `2^128`: itself when it fits,
+/// else (an unsigned value past `i128::MAX`) `v - 2^128`.
+pub fn to_i128(v: &BigInt) -> i128 {
+    i128::try_from(v)
+        .unwrap_or_else(|_| i128::try_from(v - pow2(128)).expect("a value of at most 128 bits"))
+}
+
+/// The operation on values of `ty` with `BigInt` arithmetic (any integers may be given:
+/// they are read modulo `2^bits`; the select condition by its parity).
+pub fn reference_big(op: IntOp, ty: IntType, args: &[BigInt]) -> BigInt {
+    let n = ty.bits;
+    let zero = BigInt::from(0);
+    let w = |v: BigInt| wrap_big(ty, &v);
+    let c: Vec<BigInt> = args.iter().map(|v| wrap_big(ty, v)).collect();
+    let from_pattern = |u: BigUint| wrap_big(ty, &BigInt::from(u));
+    let mask = (BigUint::from(1u8) << n) - 1u8;
+    let width = BigUint::from(n);
+    // Shift amounts: an encrypted amount is its operand's unsigned n-bit pattern.
+    let amount = |v: &BigInt| pattern_big(ty, v);
+    let shift_left = |x: &BigInt, s: &BigUint| {
+        if *s >= width {
+            zero.clone()
         } else {
-            w((((x as u128) & mask) >> s) as i128)
+            w(x * pow2(usize::try_from(s).expect("below the width")))
+        }
+    };
+    let shift_right = |x: &BigInt, s: &BigUint| {
+        if *s >= width {
+            if ty.signed && *x < zero {
+                BigInt::from(-1)
+            } else {
+                zero.clone()
+            }
+        } else {
+            // Floor division by 2^s (an arithmetic shift for negative values).
+            let d = pow2(usize::try_from(s).expect("below the width"));
+            let q = x / &d;
+            if *x < zero && &q * &d != *x {
+                q - 1
+            } else {
+                q
+            }
         }
     };
     // Rotation left by `s mod n` (right by `s`: left by `n - s mod n`).
-    let rotate_left = |x: i128, s: u128| {
-        let u = (x as u128) & mask;
-        let r = (s % n as u128) as u32;
-        let rotated = if r == 0 {
-            u
+    let rotate_left = |x: &BigInt, s: &BigUint| {
+        let u = pattern_big(ty, x);
+        let r = usize::try_from(s % &width).expect("below the width");
+        if r == 0 {
+            from_pattern(u)
         } else {
-            ((u << r) | (u >> (n as u32 - r))) & mask
-        };
-        w(rotated as i128)
-    };
-    let right_amount = |s: u128| (n as u128 - s % n as u128) % n as u128;
-    let div = |x: i128, d: i128| {
-        if d == 0 {
-            if !ty.signed || x >= 0 {
-                w(-1)
-            } else {
-                w(1)
-            }
-        } else {
-            w(x.wrapping_div(d))
+            from_pattern(((&u << r) | (&u >> (n - r))) & &mask)
         }
     };
-    let rem = |x: i128, d: i128| if d == 0 { x } else { w(x.wrapping_rem(d)) };
-    let b = |v: bool| i128::from(v);
+    let right_amount = |s: &BigUint| (&width - s % &width) % &width;
+    let div = |x: &BigInt, d: &BigInt| {
+        if *d == zero {
+            if !ty.signed || *x >= zero {
+                w(BigInt::from(-1))
+            } else {
+                w(BigInt::from(1))
+            }
+        } else {
+            // `/` truncates towards zero; MIN / -1 wraps to MIN.
+            w(x / d)
+        }
+    };
+    let rem = |x: &BigInt, d: &BigInt| {
+        if *d == zero {
+            x.clone()
+        } else {
+            w(x % d)
+        }
+    };
+    let b = |v: bool| BigInt::from(u8::from(v));
+    let big = |k: i128| BigInt::from(k);
+    let bitwise = |f: fn(&BigUint, &BigUint) -> BigUint| {
+        from_pattern(f(&pattern_big(ty, &c[0]), &pattern_big(ty, &c[1])))
+    };
     match op {
-        IntOp::WrappingAdd => w(c[0] + c[1]),
-        IntOp::WrappingSub => w(c[0] - c[1]),
-        IntOp::WrappingNeg => w(-c[0]),
-        IntOp::WrappingMul => w(c[0] * c[1]),
-        IntOp::WrappingSquare => w(c[0] * c[0]),
-        IntOp::WrappingScalarMul(k) => w(c[0] * w(k)),
-        IntOp::And => w(c[0] & c[1]),
-        IntOp::Or => w(c[0] | c[1]),
-        IntOp::Xor => w(c[0] ^ c[1]),
-        IntOp::Not => w(!c[0]),
-        IntOp::Shl(k) => shift_left(c[0], u128::from(k)),
-        IntOp::Shr(k) => shift_right(c[0], u128::from(k)),
-        IntOp::Rotl(k) => rotate_left(c[0], u128::from(k)),
-        IntOp::Rotr(k) => rotate_left(c[0], right_amount(u128::from(k))),
-        IntOp::ShlVar => shift_left(c[0], amount(c[1])),
-        IntOp::ShrVar => shift_right(c[0], amount(c[1])),
-        IntOp::RotlVar => rotate_left(c[0], amount(c[1])),
-        IntOp::RotrVar => rotate_left(c[0], right_amount(amount(c[1]))),
+        IntOp::WrappingAdd => w(&c[0] + &c[1]),
+        IntOp::WrappingSub => w(&c[0] - &c[1]),
+        IntOp::WrappingNeg => w(-&c[0]),
+        IntOp::WrappingMul => w(&c[0] * &c[1]),
+        IntOp::WrappingSquare => w(&c[0] * &c[0]),
+        IntOp::WrappingScalarMul(k) => w(&c[0] * w(big(k))),
+        IntOp::And => bitwise(|p, q| p & q),
+        IntOp::Or => bitwise(|p, q| p | q),
+        IntOp::Xor => bitwise(|p, q| p ^ q),
+        IntOp::Not => from_pattern(&mask - pattern_big(ty, &c[0])),
+        IntOp::Shl(k) => shift_left(&c[0], &BigUint::from(k)),
+        IntOp::Shr(k) => shift_right(&c[0], &BigUint::from(k)),
+        IntOp::Rotl(k) => rotate_left(&c[0], &BigUint::from(k)),
+        IntOp::Rotr(k) => rotate_left(&c[0], &right_amount(&BigUint::from(k))),
+        IntOp::ShlVar => shift_left(&c[0], &amount(&c[1])),
+        IntOp::ShrVar => shift_right(&c[0], &amount(&c[1])),
+        IntOp::RotlVar => rotate_left(&c[0], &amount(&c[1])),
+        IntOp::RotrVar => rotate_left(&c[0], &right_amount(&amount(&c[1]))),
         IntOp::Select => {
-            if args[0].rem_euclid(2) == 1 {
-                c[1]
+            if &args[0] % 2 != zero {
+                c[1].clone()
             } else {
-                c[2]
+                c[2].clone()
             }
         }
-        IntOp::Min => c[0].min(c[1]),
-        IntOp::Max => c[0].max(c[1]),
+        IntOp::Min => c[0].clone().min(c[1].clone()),
+        IntOp::Max => c[0].clone().max(c[1].clone()),
         IntOp::Lt => b(c[0] < c[1]),
         IntOp::Le => b(c[0] <= c[1]),
         IntOp::Gt => b(c[0] > c[1]),
         IntOp::Ge => b(c[0] >= c[1]),
         IntOp::Eq => b(c[0] == c[1]),
         IntOp::Ne => b(c[0] != c[1]),
-        IntOp::Div => div(c[0], c[1]),
-        IntOp::Rem => rem(c[0], c[1]),
-        IntOp::DivScalar(k) => div(c[0], k),
-        IntOp::RemScalar(k) => rem(c[0], k),
-        IntOp::Cast(to) => to.wrap(c[0]),
+        IntOp::Div => div(&c[0], &c[1]),
+        IntOp::Rem => rem(&c[0], &c[1]),
+        IntOp::DivScalar(k) => div(&c[0], &w(big(k))),
+        IntOp::RemScalar(k) => rem(&c[0], &w(big(k))),
+        IntOp::Cast(to) => wrap_big(to, &c[0]),
     }
+}
+
+/// [`reference_big`] on `i128` values: an unsigned 128-bit value past `i128::MAX` is given
+/// and returned as its `i128` pattern (negative), as [`IntType::wrap`] reads it.
+pub fn reference(op: IntOp, ty: IntType, args: &[i128]) -> i128 {
+    let big: Vec<BigInt> = args.iter().map(|&v| BigInt::from(v)).collect();
+    to_i128(&reference_big(op, ty, &big))
 }

@@ -1,0 +1,630 @@
+//! Exact pins of the bootstrap and depth counts the documentation states for the typed
+//! integers and the block circuits (module docs of `crates/arith`, `docs/BENCHMARKS.md`):
+//! each test quotes the text it guards, checks the file still states it, and measures the
+//! figures with the library's cost functions (`Circuit::cost`, the planner's estimates),
+//! the numbers `encint cost` prints.
+
+use encint_arith::blocks;
+use encint_arith::typed::{circuit, plan, Algorithm, Form, IntOp, IntType};
+use encint_arith::{Arith, Config};
+use encint_core::circuit::{Builder, Cost, NodeId};
+
+fn ar() -> Arith {
+    Arith::new(Config { max_qweight: 25 })
+}
+
+/// The parameter sets' noise budget (the circuits are built for it).
+fn budget() -> u64 {
+    encint_tfhe::DEFAULT_PARAMETERS.max_quadratic_weight()
+}
+
+/// `text` with comment markers (`///`, `//!`) and line breaks folded into single spaces.
+fn normalise(text: &str) -> String {
+    text.lines()
+        .map(|l| {
+            let l = l.trim_start();
+            l.strip_prefix("//!")
+                .or_else(|| l.strip_prefix("///"))
+                .unwrap_or(l)
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Asserts that `file` (relative to the workspace root) still states `quote` (compared
+/// with whitespace and comment markers folded), so that the doc and its pin change
+/// together.
+fn quoted(file: &str, quote: &str) {
+    let path = format!("{}/../../{file}", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    assert!(
+        normalise(&text).contains(&normalise(quote)),
+        "{file} no longer states: {quote}"
+    );
+}
+
+fn ty(bits: usize, signed: bool) -> IntType {
+    IntType::new(bits, signed).unwrap()
+}
+
+/// The cost of `op` on `ty` with `algorithm`, every operand in `form`.
+fn typed_cost(op: IntOp, ty: IntType, algorithm: Algorithm, form: Form) -> Cost {
+    let forms = vec![form; op.arity()];
+    circuit(&ar(), op, ty, algorithm, &forms)
+        .unwrap_or_else(|e| panic!("{op} {ty} {algorithm:?} {form:?}: {e}"))
+        .cost()
+}
+
+/// The planner's estimated rounds at `threads` for `algorithm`, every operand in `form`.
+fn rounds(op: IntOp, ty: IntType, algorithm: Algorithm, form: Form, threads: usize) -> u64 {
+    let p = plan(&ar(), op, ty, &vec![form; op.arity()], threads).unwrap();
+    p.estimates
+        .iter()
+        .find(|e| e.algorithm == algorithm)
+        .unwrap_or_else(|| panic!("{op} {ty}: {algorithm:?} not planned"))
+        .rounds
+}
+
+/// The algorithm the planner picks at `threads`, every operand in `form`.
+fn chosen(op: IntOp, ty: IntType, form: Form, threads: usize) -> Algorithm {
+    plan(&ar(), op, ty, &vec![form; op.arity()], threads)
+        .unwrap()
+        .chosen()
+        .algorithm
+}
+
+/// The cost of a circuit on two `bits`-bit operands given as bits, built by `f`.
+fn bit_circuit_cost(
+    bits: usize,
+    f: impl FnOnce(&mut Builder, &[NodeId], &[NodeId]) -> Vec<NodeId>,
+) -> Cost {
+    let mut b = Builder::new();
+    let x: Vec<NodeId> = (0..bits).map(|_| b.input()).collect();
+    let y: Vec<NodeId> = (0..bits).map(|_| b.input()).collect();
+    let out = f(&mut b, &x, &y);
+    let c = b.finish(out);
+    assert!(c.budget_violations(budget()).is_empty());
+    c.cost()
+}
+
+/// Collects mismatches so that one run reports every figure that moved.
+#[derive(Default)]
+struct Pins(Vec<String>);
+
+impl Pins {
+    fn eq<T: PartialEq + std::fmt::Debug>(&mut self, what: &str, measured: T, documented: T) {
+        if measured != documented {
+            self.0.push(format!(
+                "{what}: measured {measured:?}, documented {documented:?}"
+            ));
+        }
+    }
+
+    fn done(self) {
+        assert!(self.0.is_empty(), "\n{}", self.0.join("\n"));
+    }
+}
+
+const BLOCKS_RS: &str = "crates/arith/src/blocks.rs";
+const TYPED_RS: &str = "crates/arith/src/typed.rs";
+const BENCHMARKS: &str = "docs/BENCHMARKS.md";
+
+/// Products on bits: blocks against counters.
+#[test]
+fn product_on_bits_16() {
+    // crates/arith/src/blocks.rs: "16-bit wrapping multiplication: 112 bootstraps (bit by
+    // bit with counters, 193; TFHE-rs 1.8.2 on 2-bit blocks, 111)."
+    quoted(
+        BLOCKS_RS,
+        "16-bit wrapping multiplication: 112 bootstraps (bit by bit with counters, 193;",
+    );
+    // docs/BENCHMARKS.md: "mul 30 / 54 / 28, 112 / 193 / 111, 425 / 738 / 440, 1648 / 2872
+    // at 8 / 16 / 32 / 64 bits;" (blocks / bits / TFHE-rs).
+    quoted(
+        BENCHMARKS,
+        "mul 30 / 54 / 28, 112 / 193 / 111, 425 / 738 / 440, 1648 / 2872 at 8 / 16 / 32 / 64 bits;",
+    );
+    let mut pins = Pins::default();
+    for (bits, on_blocks, on_bits) in [
+        (8, 30, 54),
+        (16, 112, 193),
+        (32, 425, 738),
+        (64, 1648, 2872),
+    ] {
+        let c = bit_circuit_cost(bits, |b, x, y| blocks::mul(b, x, y, bits, budget()));
+        pins.eq(&format!("blocks::mul {bits}"), c.bootstraps, on_blocks);
+        for signed in [false, true] {
+            let t = ty(bits, signed);
+            let c = typed_cost(IntOp::WrappingMul, t, Algorithm::Blocks, Form::Canonical);
+            pins.eq(&format!("mul {t} blocks"), c.bootstraps, on_blocks);
+            let c = typed_cost(IntOp::WrappingMul, t, Algorithm::Bits, Form::Canonical);
+            pins.eq(&format!("mul {t} bits"), c.bootstraps, on_bits);
+        }
+    }
+    pins.done();
+}
+
+/// Products and the other block circuits on stored radix-4 blocks.
+#[test]
+fn radix4_block_circuits() {
+    // crates/arith/src/blocks.rs: "[`mul_blocks`], 96 bootstraps at 16 bits. Beside it:
+    // [`add_blocks`] (a ripple of carries, `2k − 1` bootstraps), [`bitwise_blocks`] (one
+    // table per block), [`not_blocks`] (linear), [`eq_blocks`], [`compare_blocks`] (chains
+    // of block differences, 9 bootstraps at 16 bits)"
+    quoted(
+        BLOCKS_RS,
+        "[`mul_blocks`], 96 bootstraps at 16 bits. Beside it: [`add_blocks`] (a ripple of
+         carries, `2k − 1` bootstraps), [`bitwise_blocks`] (one table per block),
+         [`not_blocks`] (linear), [`eq_blocks`], [`compare_blocks`] (chains of block
+         differences, 9 bootstraps at 16 bits)",
+    );
+    // docs/BENCHMARKS.md: "add and sub are a ripple of carries: 2k − 1 bootstraps for k
+    // blocks, against TFHE-rs' 2k;" / "and, or and xor cost one table per block; not costs
+    // nothing;" / "products are the block products with no operand refresh, and each column
+    // reduces to one block instead of two bits: 96 bootstraps at 16 bits, against 112 before
+    // and TFHE-rs' 111;" / "comparisons read chains of block differences (`sign(2d + s)`): 9
+    // bootstraps at 16 bits,"
+    quoted(
+        BENCHMARKS,
+        "add and sub are a ripple of carries: 2k − 1 bootstraps for k blocks, against TFHE-rs' 2k;",
+    );
+    quoted(
+        BENCHMARKS,
+        "and, or and xor cost one table per block; not costs nothing;",
+    );
+    quoted(
+        BENCHMARKS,
+        "reduces to one block instead of two bits: 96 bootstraps at 16 bits, against 112 before",
+    );
+    quoted(
+        BENCHMARKS,
+        "comparisons read chains of block differences (`sign(2d + s)`): 9 bootstraps at 16 bits,",
+    );
+    // docs/BENCHMARKS.md: "min, max and select cost 3 bootstraps per block." (beyond the
+    // comparison, and the parity of a radix-4 condition).
+    quoted(
+        BENCHMARKS,
+        "min, max and select cost 3 bootstraps per block.",
+    );
+    let mut pins = Pins::default();
+    let r4 = |op, t| typed_cost(op, t, Algorithm::Blocks, Form::Radix4).bootstraps;
+    for signed in [false, true] {
+        let t16 = ty(16, signed);
+        pins.eq(&format!("mul {t16}"), r4(IntOp::WrappingMul, t16), 96);
+        for op in [IntOp::Lt, IntOp::Le, IntOp::Gt, IntOp::Ge] {
+            pins.eq(&format!("{op} {t16}"), r4(op, t16), 9);
+        }
+        for bits in [2, 4, 8, 16, 32, 64, 128] {
+            let t = ty(bits, signed);
+            let k = bits as u64 / 2;
+            for op in [IntOp::WrappingAdd, IntOp::WrappingSub] {
+                pins.eq(&format!("{op} {t}"), r4(op, t), 2 * k - 1);
+            }
+            for op in [IntOp::And, IntOp::Or, IntOp::Xor] {
+                pins.eq(&format!("{op} {t}"), r4(op, t), k);
+            }
+            pins.eq(&format!("not {t}"), r4(IntOp::Not, t), 0);
+            let select = |cond| {
+                let forms = [cond, Form::Radix4, Form::Radix4];
+                let c = circuit(&ar(), IntOp::Select, t, Algorithm::Blocks, &forms).unwrap();
+                c.cost().bootstraps
+            };
+            pins.eq(&format!("select {t}"), select(Form::Canonical), 3 * k);
+            pins.eq(
+                &format!("select {t}, radix-4 condition"),
+                select(Form::Radix4),
+                3 * k + 1,
+            );
+            let ge = r4(IntOp::Ge, t);
+            for op in [IntOp::Min, IntOp::Max] {
+                pins.eq(&format!("{op} {t} beyond ge"), r4(op, t) - ge, 3 * k);
+            }
+        }
+    }
+    pins.done();
+}
+
+/// Division by a ciphertext on radix-4 blocks.
+#[test]
+fn radix4_division() {
+    // crates/arith/src/blocks.rs: "[`divide_blocks`] (non-restoring division with the
+    // partial remainder in blocks: 115 bootstraps for 8-bit unsigned division, 423 at 16
+    // bits; TFHE-rs 164 and 518)"
+    quoted(
+        BLOCKS_RS,
+        "[`divide_blocks`] (non-restoring division with the partial remainder in
+         blocks: 115 bootstraps for 8-bit unsigned division, 423 at 16 bits;",
+    );
+    let mut pins = Pins::default();
+    for (bits, documented) in [(8, 115), (16, 423)] {
+        let t = ty(bits, false);
+        let c = typed_cost(IntOp::Div, t, Algorithm::Blocks, Form::Radix4);
+        pins.eq(&format!("div {t} radix-4"), c.bootstraps, documented);
+    }
+    pins.done();
+}
+
+/// Equality and comparisons of bits, and min / max by the comparison tree.
+#[test]
+fn comparison_tree_on_bits() {
+    // crates/arith/src/blocks.rs, `eq`: "16 bits: 9 bootstraps, depth 2."
+    quoted(
+        BLOCKS_RS,
+        "fifteen at a time (`[Σ e = k]`). 16 bits: 9 bootstraps, depth 2.",
+    );
+    // crates/arith/src/blocks.rs, `compare`: "8 bits: 5 bootstraps, depth 2; 16 bits: 11,
+    // depth 3." and `merge_signs`: "8 bits of canonical bits (four differences): 5
+    // bootstraps, depth 2."
+    quoted(
+        BLOCKS_RS,
+        "in a tree (`merge_signs`). 8 bits: 5 bootstraps, depth 2; 16 bits: 11, depth 3.",
+    );
+    quoted(
+        BLOCKS_RS,
+        "8 bits of canonical bits (four differences): 5 bootstraps, depth 2.",
+    );
+    // crates/arith/src/blocks.rs, `min_max_bits`: "8 bits: 13 bootstraps in depth 3 (the
+    // comparison's 5 in depth 2, then one level of 8)."
+    quoted(
+        BLOCKS_RS,
+        "8 bits: 13 bootstraps in depth 3 (the comparison's 5 in depth 2, then one level of 8).",
+    );
+    // docs/BENCHMARKS.md, the comparison tree's table: "| 8 | 7 / 3 | 5 / 2 | 4 → 3 |",
+    // "| 16 | 12 / 3 | 11 / 3 | 7 → 6 |", "| 32 | 25 / 4 | 22 / 4 | 13 → 12 |",
+    // "| 64 | 50 / 5 | 46 / 4 | 26 → 24 |" (the "now" columns: pbs / depth, rounds at 2
+    // threads), and "at 1 thread the chain stays (4 bootstraps against 5)".
+    for line in [
+        "| 8 | 7 / 3 | 5 / 2 | 4 → 3 |",
+        "| 16 | 12 / 3 | 11 / 3 | 7 → 6 |",
+        "| 32 | 25 / 4 | 22 / 4 | 13 → 12 |",
+        "| 64 | 50 / 5 | 46 / 4 | 26 → 24 |",
+        "at 1 thread the chain stays (4 bootstraps against 5)",
+    ] {
+        quoted(BENCHMARKS, line);
+    }
+    let mut pins = Pins::default();
+    let c = bit_circuit_cost(16, |b, x, y| vec![blocks::eq(b, x, y)]);
+    pins.eq("eq 16 bits", (c.bootstraps, c.depth), (9, 2));
+    for (bits, pbs, depth, rounds2) in [
+        (8, 5, 2, 3),
+        (16, 11, 3, 6),
+        (32, 22, 4, 12),
+        (64, 46, 4, 24),
+    ] {
+        let c = bit_circuit_cost(bits, |b, x, y| {
+            vec![blocks::compare(b, x, y, false, |s| s < 0)]
+        });
+        pins.eq(
+            &format!("compare {bits} bits"),
+            (c.bootstraps, c.depth),
+            (pbs, depth),
+        );
+        for signed in [false, true] {
+            let t = ty(bits, signed);
+            let c = typed_cost(IntOp::Lt, t, Algorithm::Blocks, Form::Canonical);
+            pins.eq(
+                &format!("lt {t} blocks"),
+                (c.bootstraps, c.depth),
+                (pbs, depth),
+            );
+            let r = rounds(IntOp::Lt, t, Algorithm::Blocks, Form::Canonical, 2);
+            pins.eq(&format!("lt {t} blocks rounds at 2 threads"), r, rounds2);
+        }
+    }
+    for signed in [false, true] {
+        let t = ty(8, signed);
+        let c = typed_cost(IntOp::Lt, t, Algorithm::Bits, Form::Canonical);
+        pins.eq(&format!("lt {t} bits"), c.bootstraps, 4);
+        pins.eq(
+            &format!("lt {t} at 1 thread"),
+            chosen(IntOp::Lt, t, Form::Canonical, 1),
+            Algorithm::Bits,
+        );
+        pins.eq(
+            &format!("lt {t} at 2 threads"),
+            chosen(IntOp::Lt, t, Form::Canonical, 2),
+            Algorithm::Blocks,
+        );
+        for max in [false, true] {
+            let c = bit_circuit_cost(8, |b, x, y| blocks::min_max_bits(b, x, y, signed, max));
+            pins.eq(
+                &format!("min_max_bits 8 bits signed {signed} max {max}: pbs, depth, widest level"),
+                (c.bootstraps, c.depth, c.width),
+                (13, 3, 8),
+            );
+        }
+    }
+    pins.done();
+}
+
+/// min / max on canonical operands: the comparison tree and a select against the bit
+/// circuit, and the planner's choice.
+#[test]
+fn min_max_on_canonical_operands() {
+    // docs/BENCHMARKS.md: "It costs a few bootstraps more than the bit circuit (13 / 27 /
+    // 54 / 110 against 12 / 24 / 48 / 96) in far less depth (3 / 4 / 5 / 5 against 5 / 9 /
+    // 17 / 33), so the planner takes it from 2 threads on (7 / 14 / 28 / 56 rounds against
+    // 8 / 16 / 32 / 64) and keeps the bit circuit at 1 thread. At 16 threads the estimate
+    // is 3 / 4 / 6 / 9 rounds against 5 / 9 / 18 / 36"
+    quoted(
+        BENCHMARKS,
+        "bootstraps more than the bit circuit (13 / 27 / 54 / 110 against 12 / 24 / 48 / 96) in far
+         less depth (3 / 4 / 5 / 5 against 5 / 9 / 17 / 33), so the planner takes it from 2 threads
+         on (7 / 14 / 28 / 56 rounds against 8 / 16 / 32 / 64) and keeps the bit circuit at 1 thread.
+         At 16 threads the estimate is 3 / 4 / 6 / 9 rounds against 5 / 9 / 18 / 36",
+    );
+    let mut pins = Pins::default();
+    let rows = [
+        (8, (13, 3, 7, 3), (12, 5, 8, 5)),
+        (16, (27, 4, 14, 4), (24, 9, 16, 9)),
+        (32, (54, 5, 28, 6), (48, 17, 32, 18)),
+        (64, (110, 5, 56, 9), (96, 33, 64, 36)),
+    ];
+    for (bits, on_blocks, on_bits) in rows {
+        for signed in [false, true] {
+            let t = ty(bits, signed);
+            for op in [IntOp::Min, IntOp::Max] {
+                for (a, documented) in [(Algorithm::Blocks, on_blocks), (Algorithm::Bits, on_bits)]
+                {
+                    let c = typed_cost(op, t, a, Form::Canonical);
+                    let measured = (
+                        c.bootstraps,
+                        c.depth,
+                        rounds(op, t, a, Form::Canonical, 2),
+                        rounds(op, t, a, Form::Canonical, 16),
+                    );
+                    pins.eq(
+                        &format!("{op} {t} {a:?}: pbs, depth, rounds at 2 and 16 threads"),
+                        measured,
+                        documented,
+                    );
+                }
+                pins.eq(
+                    &format!("{op} {t} at 1 thread"),
+                    chosen(op, t, Form::Canonical, 1),
+                    Algorithm::Bits,
+                );
+                pins.eq(
+                    &format!("{op} {t} at 2 threads"),
+                    chosen(op, t, Form::Canonical, 2),
+                    Algorithm::Blocks,
+                );
+            }
+        }
+    }
+    pins.done();
+}
+
+/// Scalar products and shifts by a ciphertext on radix-4 blocks, and on bits.
+#[test]
+fn radix4_scalar_products_and_shifts() {
+    // crates/arith/src/blocks.rs, `scalar_mul_blocks`: "16-bit `805·x`: 20 bootstraps;
+    // `4095·x` (`4^6 − 1`): 15."
+    quoted(
+        BLOCKS_RS,
+        "16-bit `805·x`: 20 bootstraps; `4095·x` (`4^6 − 1`): 15.",
+    );
+    // docs/BENCHMARKS.md: "Bootstraps for x805 at 8 / 16 / 32 / 64 bits: 5 / 20 / 52 / 116,
+    // against TFHE-rs' 10 / 33 / 73 and our 9 / 37 / 101 on bits."
+    quoted(
+        BENCHMARKS,
+        "Bootstraps for x805 at 8 / 16 / 32 / 64 bits: 5 / 20 / 52 / 116, against
+         TFHE-rs' 10 / 33 / 73 and our 9 / 37 / 101 on bits.",
+    );
+    // crates/arith/src/blocks.rs, `shift_var_blocks`: "Bootstraps for `x << y` at 8 / 16 /
+    // 32 / 64 bits: 19 / 44 / 102 / 260 (TFHE-rs 1.8.2: 21 / 50 / 119, ...); rotations: 16
+    // / 40 / 96 / 256." and docs/BENCHMARKS.md: "| shl_var / shr_var (logical), now | 19 |
+    // 44 | 102 | 260 |", "| rotl_var / rotr_var, now | 16 | 40 | 96 | 256 |"
+    quoted(
+        BLOCKS_RS,
+        "Bootstraps for `x << y` at 8 / 16 / 32 / 64 bits: 19 / 44 / 102 / 260",
+    );
+    quoted(BLOCKS_RS, "rotations: 16 / 40 / 96 / 256.");
+    quoted(
+        BENCHMARKS,
+        "| shl_var / shr_var (logical), now | 19 | 44 | 102 | 260 |",
+    );
+    quoted(
+        BENCHMARKS,
+        "| rotl_var / rotr_var, now | 16 | 40 | 96 | 256 |",
+    );
+    // crates/arith/src/blocks.rs, `shift_var_bits`: "32-bit `x << y`: 131 bootstraps, where
+    // a barrel shifter of bits needs 179."
+    quoted(
+        BLOCKS_RS,
+        "32-bit `x << y`: 131 bootstraps, where a barrel shifter of bits needs 179.",
+    );
+    let mut pins = Pins::default();
+    let r4 = |op, t| typed_cost(op, t, Algorithm::Blocks, Form::Radix4).bootstraps;
+    for signed in [false, true] {
+        let t16 = ty(16, signed);
+        pins.eq(
+            &format!("805·x {t16}"),
+            r4(IntOp::WrappingScalarMul(805), t16),
+            20,
+        );
+        pins.eq(
+            &format!("4095·x {t16}"),
+            r4(IntOp::WrappingScalarMul(4095), t16),
+            15,
+        );
+        for (bits, blocks, on_bits) in [(8, 5, 9), (16, 20, 37), (32, 52, 101), (64, 116, 229)] {
+            let t = ty(bits, signed);
+            let op = IntOp::WrappingScalarMul(805);
+            pins.eq(&format!("{op} {t} blocks"), r4(op, t), blocks);
+            let c = typed_cost(op, t, Algorithm::Bits, Form::Canonical);
+            pins.eq(&format!("{op} {t} bits"), c.bootstraps, on_bits);
+        }
+        for (bits, shifts, rotations) in [(8, 19, 16), (16, 44, 40), (32, 102, 96), (64, 260, 256)]
+        {
+            let t = ty(bits, false);
+            pins.eq(&format!("shl_var {t}"), r4(IntOp::ShlVar, t), shifts);
+            pins.eq(&format!("shr_var {t}"), r4(IntOp::ShrVar, t), shifts);
+            let t = ty(bits, signed);
+            pins.eq(&format!("rotl_var {t}"), r4(IntOp::RotlVar, t), rotations);
+            pins.eq(&format!("rotr_var {t}"), r4(IntOp::RotrVar, t), rotations);
+        }
+    }
+    let c = bit_circuit_cost(32, |b, x, y| {
+        blocks::shift_var_bits(b, x, y, 32, blocks::Shift::Left, budget())
+    });
+    pins.eq("shift_var_bits 32", c.bootstraps, 131);
+    let c = typed_cost(
+        IntOp::ShlVar,
+        ty(32, false),
+        Algorithm::Bits,
+        Form::Canonical,
+    );
+    pins.eq("shl_var u32 bits", c.bootstraps, 179);
+    pins.done();
+}
+
+/// The conversions of the typed forms.
+#[test]
+fn form_conversions() {
+    // crates/arith/src/typed.rs, `Form`: "lazy to canonical is a circuit
+    // ([`encint_core::bits::signed_digits_to_bits`], `⌈3n/2⌉ − 1` bootstraps for `n`
+    // digits)" and `Form::Radix4`: "the Bits and Digits algorithms convert the blocks to
+    // bits first (two bootstraps per two-bit block, none for a one-bit top block)".
+    quoted(
+        TYPED_RS,
+        "lazy to canonical is a circuit ([`encint_core::bits::signed_digits_to_bits`],
+         `⌈3n/2⌉ − 1` bootstraps for `n` digits)",
+    );
+    quoted(
+        TYPED_RS,
+        "the Bits and Digits algorithms convert the blocks to bits first (two bootstraps per
+         two-bit block, none for a one-bit top block).",
+    );
+    let mut pins = Pins::default();
+    for bits in 1..=128usize {
+        for signed in [false, true] {
+            let t = ty(bits, signed);
+            // `not` on bits is free: its cost is the conversion of its operand.
+            let lazy = typed_cost(IntOp::Not, t, Algorithm::Bits, Form::Lazy);
+            let documented = (3 * bits).div_ceil(2) as u64 - 1;
+            pins.eq(&format!("lazy {t} to bits"), lazy.bootstraps, documented);
+            let r4 = typed_cost(IntOp::Not, t, Algorithm::Bits, Form::Radix4);
+            let documented = 2 * (bits / 2) as u64;
+            pins.eq(&format!("radix-4 {t} to bits"), r4.bootstraps, documented);
+        }
+    }
+    pins.done();
+}
+
+/// Division and remainder by a ciphertext: blocks against bits.
+#[test]
+fn division_by_a_ciphertext() {
+    // docs/BENCHMARKS.md, "Division and remainder by a ciphertext on radix-4 blocks":
+    // "| u div, blocks (canonical) | **107** (48) | **407** (160) | **1583** (576) |
+    // **6239** (2176) |", "| u div, bits (before) | 135 (79) | 527 (287) | 2079 (1087) |
+    // 8255 (4223) |", "| u rem, blocks | **122** (53) | **438** (169) | **1646** (593) | –
+    // |", "| i div, blocks (radix-4 / canonical) | **151** / 167 | **495** / 527 |
+    // **1759** / 1823 | – |", "| i div, bits (before) | 185 | 634 | 2297 | 8698 |", and
+    // "u64 div 1.11, u64 rem 1.01, i64 div 0.88, i64 rem 1.21 (6239 / 6366 / 6591 / 6653
+    // bootstraps;" (the planner's form: canonical unsigned, radix-4 signed operands).
+    for line in [
+        "| u div, blocks (canonical) | **107** (48) | **407** (160) | **1583** (576) | **6239** (2176) |",
+        "| u div, bits (before) | 135 (79) | 527 (287) | 2079 (1087) | 8255 (4223) |",
+        "| u rem, blocks | **122** (53) | **438** (169) | **1646** (593) | – |",
+        "| i div, blocks (radix-4 / canonical) | **151** / 167 | **495** / 527 | **1759** / 1823 | – |",
+        "| i div, bits (before) | 185 | 634 | 2297 | 8698 |",
+        "u64 div 1.11, u64 rem 1.01, i64 div 0.88, i64 rem 1.21 (6239 / 6366 / 6591 / 6653
+         bootstraps;",
+    ] {
+        quoted(BENCHMARKS, line);
+    }
+    let mut pins = Pins::default();
+    let cost = |op, t, a, f| {
+        let c = typed_cost(op, t, a, f);
+        (c.bootstraps, c.depth)
+    };
+    let (div, rem) = (IntOp::Div, IntOp::Rem);
+    let (blocks, bits, can, r4) = (
+        Algorithm::Blocks,
+        Algorithm::Bits,
+        Form::Canonical,
+        Form::Radix4,
+    );
+    let rows = [
+        (8, (107, 48), (135, 79), (122, 53), 151, 167, 185),
+        (16, (407, 160), (527, 287), (438, 169), 495, 527, 634),
+        (32, (1583, 576), (2079, 1087), (1646, 593), 1759, 1823, 2297),
+    ];
+    for (n, u_div, u_div_bits, u_rem, i_div_r4, i_div_can, i_div_bits) in rows {
+        let (u, i) = (ty(n, false), ty(n, true));
+        pins.eq(&format!("div {u} blocks"), cost(div, u, blocks, can), u_div);
+        pins.eq(
+            &format!("div {u} bits"),
+            cost(div, u, bits, can),
+            u_div_bits,
+        );
+        pins.eq(&format!("rem {u} blocks"), cost(rem, u, blocks, can), u_rem);
+        pins.eq(
+            &format!("div {i} blocks radix-4"),
+            cost(div, i, blocks, r4).0,
+            i_div_r4,
+        );
+        pins.eq(
+            &format!("div {i} blocks"),
+            cost(div, i, blocks, can).0,
+            i_div_can,
+        );
+        pins.eq(
+            &format!("div {i} bits"),
+            cost(div, i, bits, can).0,
+            i_div_bits,
+        );
+        for t in [u, i] {
+            let form = if t.signed { r4 } else { can };
+            for op in [div, rem] {
+                for threads in [1, 2] {
+                    pins.eq(
+                        &format!("{op} {t} at {threads}"),
+                        chosen(op, t, form, threads),
+                        blocks,
+                    );
+                }
+            }
+        }
+    }
+    let (u, i) = (ty(64, false), ty(64, true));
+    pins.eq("div u64 blocks", cost(div, u, blocks, can), (6239, 2176));
+    pins.eq("div u64 bits", cost(div, u, bits, can), (8255, 4223));
+    pins.eq("div i64 bits", cost(div, i, bits, can).0, 8698);
+    pins.eq("rem u64 blocks", cost(rem, u, blocks, can).0, 6366);
+    pins.eq("div i64 blocks radix-4", cost(div, i, blocks, r4).0, 6591);
+    pins.eq("rem i64 blocks radix-4", cost(rem, i, blocks, r4).0, 6653);
+    pins.done();
+}
+
+/// Addition on bits: the ripple of two-column counters.
+#[test]
+fn addition_on_bits() {
+    // crates/arith/src/bits/mod.rs, `add`: "a ripple of two-column counters (3 bootstraps
+    // per 2 bits, depth ≈ width / 2)" and docs/BENCHMARKS.md: "the ripple of counters costs
+    // 3 bootstraps per 2 bits (11 / 23 / 47 / 95 against TFHE-rs' 8 / 16 / 32 / 64)".
+    quoted(
+        "crates/arith/src/bits/mod.rs",
+        "a ripple of two-column counters (3 bootstraps per 2 bits, depth ≈ width / 2).",
+    );
+    quoted(
+        BENCHMARKS,
+        "3 bootstraps per 2 bits (11 / 23 / 47 / 95 against TFHE-rs' 8 / 16 / 32 / 64)",
+    );
+    let mut pins = Pins::default();
+    for (bits, documented) in [(8, 11), (16, 23), (32, 47), (64, 95)] {
+        for signed in [false, true] {
+            let t = ty(bits, signed);
+            for op in [IntOp::WrappingAdd, IntOp::WrappingSub] {
+                let c = typed_cost(op, t, Algorithm::Bits, Form::Canonical);
+                pins.eq(&format!("{op} {t} bits"), c.bootstraps, documented);
+                pins.eq(&format!("{op} {t} bits depth"), c.depth as usize, bits / 2);
+            }
+        }
+    }
+    pins.done();
+}
