@@ -26,6 +26,7 @@
 
 pub mod bits;
 pub mod executor;
+pub mod files;
 pub mod fv;
 pub mod fv_bits;
 pub mod gpu;
