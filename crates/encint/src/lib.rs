@@ -31,6 +31,7 @@ pub mod fv;
 pub mod fv_bits;
 pub mod gpu;
 mod int;
+pub mod limits;
 #[cfg(feature = "mpi")]
 pub mod mpi;
 pub mod processor;

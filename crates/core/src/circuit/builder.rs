@@ -130,6 +130,11 @@ impl Builder {
         }
     }
 
+    /// Number of nodes built so far (inputs and constants included).
+    pub fn node_count(&self) -> usize {
+        self.circuit.nodes.len()
+    }
+
     /// Quadratic weight of a node built so far.
     pub fn qweight(&self, id: NodeId) -> u64 {
         self.circuit.info[id.index()].qweight
