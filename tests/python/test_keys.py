@@ -159,11 +159,21 @@ def test_encbits_signedness_in_envelope(keys):
     assert not u.signed and ck.decrypt(u) == 59
     p = pickle.loads(pickle.dumps(neg))
     assert p.signed and ck.decrypt(p) == -5
-    # Bytes of the earlier format (the bits' EncInt envelope, no flag) still read, with
-    # the flag given: an unsigned EncBits' EncInt has the bits as its digits.
-    legacy = ck.encrypt_bits(59, 6).to_int().to_bytes()  # 111011: -5 in 6-bit signed
-    assert ck.decrypt(encint.EncBits.from_bytes(legacy, signed=True)) == -5
-    assert ck.decrypt(encint.EncBits.from_bytes(legacy)) == 59
+    # Bytes of another kind are never read as bits: an EncInt's digits may be -1, which
+    # no bit operation expects (`| 0` on them would decrypt to a wrong value).
+    as_int = ck.encrypt(-3, 4).to_bytes()
+    for given in (None, True, False):
+        with pytest.raises(encint.KeyRoleError, match="EncInt"):
+            encint.EncBits.from_bytes(as_int, signed=given)
+    with pytest.raises(encint.KeyRoleError, match="EncBits"):
+        encint.EncInt.from_bytes(data)
+    typed = ck.encrypt_typed(5, 8).to_bytes()
+    with pytest.raises(encint.KeyRoleError, match="EncTyped"):
+        encint.EncBits.from_bytes(typed)
+    with pytest.raises(encint.KeyRoleError, match="EncTyped"):
+        encint.EncInt.from_bytes(typed)
+    with pytest.raises(encint.KeyRoleError, match="EncBits"):
+        encint.EncTyped.from_bytes(data)
     for bad in (data[:-1], data[:20], b""):
         with pytest.raises(encint.FormatError):
             encint.EncBits.from_bytes(bad)

@@ -13,8 +13,8 @@ use zeroize::Zeroizing;
 
 use crate::asm_run::{inputs_from_args, load, pool};
 use crate::crypto_cmds::{load_client, read_envelope, spinner};
-use crate::safe_file::{self, Mode, Output};
 use crate::CliResult;
+use encint::files::{self, Mode, Output};
 
 /// Arguments of `encint asm keygen`.
 #[derive(Args)]
@@ -73,7 +73,7 @@ pub fn keygen(a: KeygenArgs) -> CliResult {
     let client_path = a.out.join("client.key");
     let [s, t, p] = key_paths(&a.out);
     // Refuse before generating anything; written files are checked again atomically.
-    safe_file::check_new(&[&client_path, &s, &t, &p], a.force)?;
+    files::check_new(&[&client_path, &s, &t, &p], a.force)?;
     std::fs::create_dir_all(&a.out)
         .map_err(|e| format!("cannot create {}: {e}", a.out.display()))?;
     let pb = spinner("generating client, server, tree and packing keys");
@@ -87,7 +87,7 @@ pub fn keygen(a: KeygenArgs) -> CliResult {
         bytes,
         mode: Mode::Public,
     };
-    safe_file::write_all(
+    files::write_all(
         &[
             Output {
                 path: &client_path,
@@ -113,13 +113,13 @@ pub fn keygen(a: KeygenArgs) -> CliResult {
 
 /// `encint asm encrypt`.
 pub fn encrypt(a: EncryptArgs) -> CliResult {
-    safe_file::check_new(&[&a.out], a.force)?;
+    files::check_new(&[&a.out], a.force)?;
     let program = Program::from_compiled(load(&a.file)?);
     let client = load_client(&a.key)?;
     let data = inputs_from_args(program.compiled(), &a.inputs, a.seed)?;
     let uplink = program.encrypt_inputs(&client, &data)?;
     let id = client.params().id();
-    safe_file::write_one(
+    files::write_one(
         &a.out,
         &envelope::seal(Kind::Ciphertext, id, &uplink)?,
         Mode::Public,
@@ -140,7 +140,7 @@ pub fn run(
     threads: Option<usize>,
     force: bool,
 ) -> CliResult {
-    safe_file::check_new(&[out], force)?;
+    files::check_new(&[out], force)?;
     let program = Program::from_compiled(load(file)?);
     let [s, t, p] = key_paths(dir);
     let pb = spinner("loading server, tree and packing keys");
@@ -162,7 +162,7 @@ pub fn run(
     let pool = pool(threads)?;
     let downlink = pool.install(|| program.run(&keys, &uplink))?;
     pb.finish_and_clear();
-    safe_file::write_one(
+    files::write_one(
         out,
         &envelope::seal(Kind::Ciphertext, id, &downlink)?,
         Mode::Public,

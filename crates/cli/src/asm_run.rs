@@ -25,7 +25,7 @@ pub struct Timing {
 
 /// Loads, assembles and compiles a program file.
 pub fn load(path: &std::path::Path) -> Result<Compiled, Box<dyn std::error::Error>> {
-    let bytes = crate::safe_file::read_bounded(path, encint_isa::asm::MAX_SOURCE_BYTES as u64)?;
+    let bytes = encint::files::read_bounded(path, encint_isa::asm::MAX_SOURCE_BYTES as u64)?;
     let src = String::from_utf8(bytes)
         .map_err(|_| format!("cannot read {}: not UTF-8 text", path.display()))?;
     let prog = assemble(&src).map_err(|e| format!("{}: {e}", path.display()))?;

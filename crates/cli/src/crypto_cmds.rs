@@ -11,8 +11,8 @@ use rand::{Rng, SeedableRng};
 
 use zeroize::Zeroizing;
 
-use crate::safe_file::{self, Mode, Output};
 use crate::CliResult;
+use encint::files::{self, Mode, Output};
 
 /// A spinner on stderr while long work runs (hidden when stderr is not a terminal).
 pub fn spinner(msg: &str) -> ProgressBar {
@@ -28,7 +28,7 @@ pub fn spinner(msg: &str) -> ProgressBar {
 /// Reads an envelope file of the given kind, refusing files larger than the envelope's
 /// own limit ([`envelope::max_len`]) before reading them.
 pub fn read_envelope(path: &Path, kind: Kind) -> Result<Vec<u8>, Box<dyn std::error::Error>> {
-    safe_file::read_bounded(path, envelope::max_len(kind))
+    Ok(files::read_bounded(path, envelope::max_len(kind))?)
 }
 
 /// Opens an envelope read from `path`, naming the path in errors.
@@ -150,7 +150,7 @@ pub struct DecryptArgs {
 pub fn keygen(a: KeygenArgs) -> CliResult {
     let (client_path, server_path) = (a.out.join("client.key"), a.out.join("server.key"));
     // Refuse before generating anything; written files are checked again atomically.
-    safe_file::check_new(&[&client_path, &server_path], a.force)?;
+    files::check_new(&[&client_path, &server_path], a.force)?;
     std::fs::create_dir_all(&a.out)
         .map_err(|e| format!("cannot create {}: {e}", a.out.display()))?;
     let pb = spinner("generating keys");
@@ -160,7 +160,7 @@ pub fn keygen(a: KeygenArgs) -> CliResult {
     let id = params.id();
     let client_bytes = Zeroizing::new(envelope::seal(Kind::ClientKey, id, &client)?);
     let server_bytes = envelope::seal(Kind::ServerKey, id, &server)?;
-    safe_file::write_all(
+    files::write_all(
         &[
             Output {
                 path: &client_path,
@@ -185,10 +185,10 @@ pub fn keygen(a: KeygenArgs) -> CliResult {
 }
 
 pub fn encrypt_cmd(a: EncryptArgs) -> CliResult {
-    safe_file::check_new(&[&a.out], a.force)?;
+    files::check_new(&[&a.out], a.force)?;
     let client = load_client(&a.key)?;
     let x = encint::encrypt_big(&client, &a.value, a.bits)?;
-    safe_file::write_one(&a.out, &x.to_bytes(client.params())?, Mode::Public, a.force)?;
+    files::write_one(&a.out, &x.to_bytes(client.params())?, Mode::Public, a.force)?;
     println!(
         "encrypted {} as {} digits into {}",
         a.value,
@@ -215,7 +215,7 @@ pub fn eval(a: EvalArgs) -> CliResult {
     if let Some(t) = a.threads {
         encint::check_threads(t)?;
     }
-    safe_file::check_new(&[&a.out], a.force)?;
+    files::check_new(&[&a.out], a.force)?;
     if a.inputs.len() != op.arity() {
         return Err(format!(
             "`{}` takes {} input ciphertext(s), got {}",
@@ -249,7 +249,7 @@ pub fn eval(a: EvalArgs) -> CliResult {
     let (out, cost) = server.apply(op, &refs)?;
     pb.finish_and_clear();
     let bytes = out.to_bytes(server.key().params())?;
-    safe_file::write_one(&a.out, &bytes, Mode::Public, a.force)?;
+    files::write_one(&a.out, &bytes, Mode::Public, a.force)?;
     println!(
         "{} done in {:.1} ms: {} bootstraps, depth {}, {} output digits -> {}",
         a.op,

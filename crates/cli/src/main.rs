@@ -18,7 +18,6 @@ mod peer;
 mod peer8;
 mod peer_typed;
 mod peer_uint;
-mod safe_file;
 mod typed_bench;
 mod typed_cost;
 
@@ -281,11 +280,11 @@ fn appendix_b_windows() -> Vec<u64> {
 
 fn chains_cmd(a: ChainsArgs) -> CliResult {
     if let Some(path) = a.generate {
-        safe_file::check_new(&[&path], a.force)?;
+        encint::files::check_new(&[&path], a.force)?;
         eprintln!("searching shortest chains for every odd k < 4096 ...");
         let table = chains::search(4096);
         let text = chains::render_table(&table);
-        safe_file::write_one(&path, text.as_bytes(), safe_file::Mode::Public, a.force)?;
+        encint::files::write_one(&path, text.as_bytes(), encint::files::Mode::Public, a.force)?;
         eprintln!("wrote {} chains to {}", table.len(), path.display());
     }
     if let Some(k) = a.show {

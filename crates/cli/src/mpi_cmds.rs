@@ -347,7 +347,7 @@ or was killed); rank 0 stops without a result\n";
             let elapsed = start.elapsed();
             c.stop_workers()?;
             let bytes = out.to_bytes(server.key().params())?;
-            crate::safe_file::write_one(&a.out, &bytes, crate::safe_file::Mode::Public, a.force)?;
+            encint::files::write_one(&a.out, &bytes, encint::files::Mode::Public, a.force)?;
             println!(
                 "{} done in {:.1} ms: {} bootstraps, depth {}, {} output digits -> {}",
                 a.op,

@@ -26,10 +26,12 @@
 
 pub mod bits;
 pub mod executor;
+pub mod files;
 pub mod fv;
 pub mod fv_bits;
 pub mod gpu;
 mod int;
+pub mod limits;
 #[cfg(feature = "mpi")]
 pub mod mpi;
 pub mod processor;

@@ -141,19 +141,6 @@ pub fn check_threads(threads: usize) -> Result<usize> {
     }
 }
 
-/// Upper bound on the nodes [`Op::build`] creates for operands of `n` and `m` digits
-/// (measured: a product has at most 6.9·n·m nodes for n ≥ 16, a scalar product at most
-/// about 8 nodes per digit and chain step, the linear-size operations at most 13 nodes
-/// per digit), so an oversized operation is refused before anything is allocated.
-fn node_estimate(op: Op, n: u64, m: u64) -> u64 {
-    match op {
-        Op::Mul | Op::MulLow => 7u64.saturating_mul(n).saturating_mul(m) + 4096,
-        Op::Square => 7u64.saturating_mul(n).saturating_mul(n) + 4096,
-        Op::ScalarMul(_) => 256u64.saturating_mul(n + 64),
-        _ => 16u64.saturating_mul(n + m) + 256,
-    }
-}
-
 /// Evaluates operations with a server key. Holds the arithmetic configured for
 /// the key's noise budget, the circuit size limit and, optionally, its own thread pool.
 ///
@@ -290,6 +277,16 @@ impl Server {
         inputs: &[&EncInt],
         build: impl FnOnce(&Arith, &mut Builder, &[SInt]) -> Vec<SInt>,
     ) -> Result<(Vec<EncInt>, Cost)> {
+        self.eval_fallible(inputs, |ar, b, x| Ok(build(ar, b, x)))
+    }
+
+    /// [`Server::eval`] with a `build` that may refuse (its error is returned before the
+    /// circuit is finished).
+    pub(crate) fn eval_fallible(
+        &self,
+        inputs: &[&EncInt],
+        build: impl FnOnce(&Arith, &mut Builder, &[SInt]) -> Result<Vec<SInt>>,
+    ) -> Result<(Vec<EncInt>, Cost)> {
         self.eval_with(inputs, build, |circuit, plan, digits| {
             if let Some(out) = self.engine.run(circuit, plan, digits) {
                 return out;
@@ -307,15 +304,17 @@ impl Server {
         inputs: &[&EncInt],
         build: impl FnOnce(&Arith, &mut Builder, &[SInt]) -> Vec<SInt>,
     ) -> Result<(Vec<EncInt>, Cost)> {
-        self.eval_with(inputs, build, |circuit, plan, digits| {
-            encint_core::exec::run(backend, circuit, plan, digits)
-        })
+        self.eval_with(
+            inputs,
+            |ar, b, x| Ok(build(ar, b, x)),
+            |circuit, plan, digits| encint_core::exec::run(backend, circuit, plan, digits),
+        )
     }
 
     fn eval_with(
         &self,
         inputs: &[&EncInt],
-        build: impl FnOnce(&Arith, &mut Builder, &[SInt]) -> Vec<SInt>,
+        build: impl FnOnce(&Arith, &mut Builder, &[SInt]) -> Result<Vec<SInt>>,
         exec: impl FnOnce(&Circuit, &Plan, &[&Digit]) -> Result<Vec<Digit>>,
     ) -> Result<(Vec<EncInt>, Cost)> {
         for (position, x) in inputs.iter().enumerate() {
@@ -333,7 +332,7 @@ impl Server {
             .iter()
             .map(|x| SInt::input(&mut b, x.len()))
             .collect();
-        let outs = build(&self.arith, &mut b, &ins);
+        let outs = build(&self.arith, &mut b, &ins)?;
         let identity = encint_core::lut::NegacyclicLut::from_fn(-2..=2, |v| v)
             .expect("identity is negacyclic");
         let mut lens = Vec::with_capacity(outs.len());
@@ -426,10 +425,15 @@ impl Server {
         }
         let n = args.first().map_or(0, |x| x.len() as u64);
         let m = args.get(1).map_or(0, |x| x.len() as u64);
-        self.check_nodes(
-            node_estimate(op, n, m),
-            &format!("{op:?} on {n} and {m} digits"),
-        )?;
+        let est = crate::limits::op(op, n as usize, m as usize);
+        if est.width > crate::MAX_DIGITS as u64 {
+            return Err(Error::LimitExceeded(format!(
+                "{op:?} on {n} and {m} digits: an output of up to {} digits, more than the {} allowed",
+                est.width,
+                crate::MAX_DIGITS
+            )));
+        }
+        self.check_nodes(est.nodes, &format!("{op:?} on {n} and {m} digits"))?;
         let (mut out, cost) = eval(args, &|ar, b, x| vec![op.build(ar, b, x)])?;
         let out = out
             .pop()

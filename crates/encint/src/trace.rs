@@ -4,59 +4,134 @@
 use encint_arith::{Arith, SInt};
 use encint_core::circuit::{Builder, NodeId};
 
-use crate::{EncInt, Result, Server};
+use crate::limits::{self, Estimate, Limits};
+use crate::{EncInt, Error, Op, Result, Server};
 
 /// Records operations on circuit integers inside [`Server::trace`].
+///
+/// Each operation is checked before it is built: its output width (an upper bound) must
+/// fit [`Limits::max_digits`] and the circuit recorded so far plus its node estimate must
+/// fit [`Limits::max_nodes`] (see [`crate::limits`]). The first operation that would pass
+/// a limit is not built: it and every later operation return an empty integer, and
+/// [`Server::trace`] returns the error ([`Error::LimitExceeded`], naming the operation)
+/// before the circuit is finished or anything runs.
 pub struct Tracer<'a> {
     /// The arithmetic.
     pub arith: &'a Arith,
     /// The circuit being recorded.
     pub builder: &'a mut Builder,
+    limits: Limits,
+    recorded: usize,
+    error: Option<Error>,
 }
 
-impl Tracer<'_> {
+impl<'a> Tracer<'a> {
+    /// A tracer recording into `builder`, checked against `limits`.
+    pub fn new(arith: &'a Arith, builder: &'a mut Builder, limits: Limits) -> Self {
+        Tracer {
+            arith,
+            builder,
+            limits,
+            recorded: 0,
+            error: None,
+        }
+    }
+
+    /// The error of the first operation refused, if any (it and the later operations were
+    /// not built).
+    pub fn error(&self) -> Option<&Error> {
+        self.error.as_ref()
+    }
+
+    /// The recorded outputs, or the error of the first refused operation.
+    pub fn finish(self, outputs: Vec<SInt>) -> Result<Vec<SInt>> {
+        match self.error {
+            Some(e) => Err(e),
+            None => Ok(outputs),
+        }
+    }
+
+    /// Checks one operation before it is built; `false` (and the error kept) if it would
+    /// pass a limit or an earlier one did.
+    fn admit(&mut self, name: &str, est: Estimate) -> bool {
+        if self.error.is_some() {
+            return false;
+        }
+        let index = self.recorded;
+        self.recorded += 1;
+        let so_far = u64::try_from(self.builder.node_count()).unwrap_or(u64::MAX);
+        match self
+            .limits
+            .check(&format!("traced operation {index} ({name})"), est, so_far)
+        {
+            Ok(()) => true,
+            Err(e) => {
+                self.error = Some(e);
+                false
+            }
+        }
+    }
+
+    fn op(&mut self, op: Op, args: &[&SInt]) -> SInt {
+        let n = args.first().map_or(0, |x| x.len());
+        let m = args.get(1).map_or(0, |x| x.len());
+        if !self.admit(&format!("{op:?}"), limits::op(op, n, m)) {
+            return SInt::default();
+        }
+        let owned: Vec<SInt> = args.iter().map(|&x| x.clone()).collect();
+        op.build(self.arith, self.builder, &owned)
+    }
+
     /// `a + b`.
     pub fn add(&mut self, a: &SInt, b: &SInt) -> SInt {
-        self.arith.add(self.builder, a, b)
+        self.op(Op::Add, &[a, b])
     }
     /// `a - b`.
     pub fn sub(&mut self, a: &SInt, b: &SInt) -> SInt {
-        self.arith.sub(self.builder, a, b)
+        self.op(Op::Sub, &[a, b])
     }
     /// `a · b`.
     pub fn mul(&mut self, a: &SInt, b: &SInt) -> SInt {
-        self.arith.mul(self.builder, a, b)
+        self.op(Op::Mul, &[a, b])
     }
     /// `k · a`.
     pub fn mul_scalar(&mut self, a: &SInt, k: i64) -> SInt {
-        self.arith.scalar_mul(self.builder, a, k)
+        self.op(Op::ScalarMul(k), &[a])
     }
     /// `a²`.
     pub fn square(&mut self, a: &SInt) -> SInt {
-        self.arith.square(self.builder, a)
+        self.op(Op::Square, &[a])
     }
     /// `max(a, b)`.
     pub fn max(&mut self, a: &SInt, b: &SInt) -> SInt {
-        self.arith.max(self.builder, a, b)
+        self.op(Op::Max, &[a, b])
     }
     /// `min(a, b)`.
     pub fn min(&mut self, a: &SInt, b: &SInt) -> SInt {
-        self.arith.min(self.builder, a, b)
+        self.op(Op::Min, &[a, b])
     }
     /// `sgn(a)` as a one-digit integer.
     pub fn signum(&mut self, a: &SInt) -> SInt {
+        if !self.admit("Signum", limits::op(Op::Signum, a.len(), 0)) {
+            return SInt::default();
+        }
         let d: NodeId = self.arith.signum(self.builder, a);
         SInt { digits: vec![d] }
     }
     /// Sum of many integers as a balanced tree.
     pub fn sum(&mut self, terms: Vec<SInt>) -> SInt {
+        let widest = terms.iter().map(SInt::len).max().unwrap_or(0);
+        if !self.admit("sum", limits::sum(terms.len(), widest)) {
+            return SInt::default();
+        }
         self.arith.sum(self.builder, terms)
     }
 }
 
 impl Server {
     /// Runs `f` as one circuit: `f` receives the traced inputs and returns the
-    /// traced outputs.
+    /// traced outputs. An operation that would pass the digit or node limit stops the
+    /// trace ([`Error::LimitExceeded`], see [`Tracer`]) before the circuit is finished.
     ///
     /// ```no_run
     /// # use encint::{ClientKey, Server, DEFAULT_PARAMETERS};
@@ -76,9 +151,14 @@ impl Server {
         inputs: &[&EncInt],
         f: impl FnOnce(&mut Tracer<'_>, &[SInt]) -> Vec<SInt>,
     ) -> Result<Vec<EncInt>> {
-        self.eval(inputs, |arith, builder, ins| {
-            let mut t = Tracer { arith, builder };
-            f(&mut t, ins)
+        let limits = Limits {
+            max_digits: crate::MAX_DIGITS as u64,
+            max_nodes: self.max_nodes(),
+        };
+        self.eval_fallible(inputs, |arith, builder, ins| {
+            let mut t = Tracer::new(arith, builder, limits);
+            let outputs = f(&mut t, ins);
+            t.finish(outputs)
         })
         .map(|r| r.0)
     }

@@ -290,6 +290,22 @@ fn limits_are_checked_before_any_work() {
         Err(Error::LimitExceeded(m)) if m.contains("output")
     ));
     assert!(t.elapsed().as_secs() < 30, "{:?}", t.elapsed());
+    // A traced program stops at the first operation past a limit, before the circuit is
+    // finished or anything runs: 10^5 chained additions widen the value by one digit each.
+    let x = encrypt(client, 3, 8).unwrap();
+    let t = std::time::Instant::now();
+    let r = server.trace(&[&x], |t, ins| {
+        let mut acc = ins[0].clone();
+        for _ in 0..100_000 {
+            acc = t.add(&acc, &acc);
+        }
+        vec![acc]
+    });
+    assert!(
+        matches!(&r, Err(Error::LimitExceeded(m)) if m.contains("traced operation")),
+        "{r:?}"
+    );
+    assert!(t.elapsed().as_secs() < 10, "{:?}", t.elapsed());
     assert!(matches!(
         encint::check_threads(100_000),
         Err(Error::ThreadPool(_))

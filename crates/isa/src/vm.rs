@@ -167,7 +167,7 @@ pub fn compile_with_limit(
             .labelled(&label, |b| instr::emit(b, &ins.op, &args))
             .map_err(|x| e(x.to_string()))?;
         regs.insert(ins.dst.clone(), v);
-        if b.len() as u64 > max_nodes {
+        if b.node_count() as u64 > max_nodes {
             return Err(e(format!(
                 "the program's circuit passes {max_nodes} nodes here (the limit of an \
                  encrypted run); split the program"

@@ -23,6 +23,7 @@ use crate::keys::{current_server, ClientKey};
 use crate::progress::Progress;
 use crate::{detached, envelope_err, invalid, to_py, KeyMismatchError, LimitError};
 use encint::executor::DigitBackend;
+use encint::limits::{self, Estimate, Limits, WordOp};
 use encint_tfhe::envelope::{self, Kind};
 use encint_tfhe::{DigitParameters, Validate};
 use serde::{Deserialize, Serialize};
@@ -65,19 +66,42 @@ pub fn arith() -> Arith {
 pub fn run(
     py: Python<'_>,
     inputs: &[&Val],
+    est: Estimate,
     build: impl FnOnce(&Arith, &mut Builder, &[SInt]) -> Vec<SInt> + Send,
 ) -> PyResult<(Vec<Val>, Cost)> {
-    run_named(py, "encint", inputs, build)
+    run_named(py, "encint", inputs, est, build)
+}
+
+/// Errors ([`LimitError`]) if an operation of estimate `est` on `inputs` would pass the
+/// digit or node limit: checked before anything is built.
+pub fn check_estimate(what: &str, inputs: &[&Val], est: Estimate) -> PyResult<()> {
+    for (position, x) in inputs.iter().enumerate() {
+        if x.len() > MAX_DIGITS {
+            return Err(LimitError::new_err(format!(
+                "input {position} has {} digits, more than the {MAX_DIGITS} allowed",
+                x.len()
+            )));
+        }
+    }
+    let input_digits: u64 = inputs.iter().map(|x| x.len() as u64).sum();
+    Limits::default()
+        .check(what, est, input_digits)
+        .map_err(to_py)
 }
 
 /// [`run`] with the description a progress bar shows (circuits of at least
 /// `encint.set_progress`'s `min_bootstraps` bootstraps get one; see [`crate::progress`]).
+///
+/// `est` bounds what `build` creates ([`encint::limits`]): an operation that would pass
+/// the digit or node limit is refused before the circuit is built.
 pub fn run_named(
     py: Python<'_>,
     description: &str,
     inputs: &[&Val],
+    est: Estimate,
     build: impl FnOnce(&Arith, &mut Builder, &[SInt]) -> Vec<SInt> + Send,
 ) -> PyResult<(Vec<Val>, Cost)> {
+    check_estimate(description, inputs, est)?;
     let clear = inputs.iter().filter(|v| v.is_clear()).count();
     if clear == 0 && !inputs.is_empty() {
         let server: Arc<Server> = current_server()?;
@@ -380,6 +404,73 @@ pub(crate) fn exact_bitwise(b: &mut Builder, op: BitOp, x: &SInt, y: &SInt) -> S
     }
 }
 
+/// The word operation of a [`BitOp`] (for its estimate).
+fn word_kind(op: BitOp) -> WordOp {
+    match op {
+        BitOp::And | BitOp::Or | BitOp::Xor => WordOp::Bitwise,
+        BitOp::FloorDiv | BitOp::Mod => WordOp::DivRem,
+        BitOp::Shl | BitOp::Shr => WordOp::ShiftVar,
+    }
+}
+
+/// Nodes of [`word_op`] on words of `w` bits (a floor division adds its sign fix).
+fn word_op_nodes(op: BitOp, signed: bool, w: usize) -> u64 {
+    let main = limits::word(word_kind(op), w);
+    if signed && matches!(op, BitOp::FloorDiv | BitOp::Mod) {
+        // any, two sign bits, sub, add, two selects
+        [
+            WordOp::Any,
+            WordOp::Sub,
+            WordOp::Add,
+            WordOp::Select,
+            WordOp::Select,
+        ]
+        .iter()
+        .fold(main, |acc, &k| acc.saturating_add(limits::word(k, w)))
+        .saturating_add(16)
+    } else {
+        main
+    }
+}
+
+/// The estimate of [`exact_bitwise`] on `n` and `m` digits.
+pub(crate) fn exact_bitwise_estimate(op: BitOp, n: usize, m: usize) -> Estimate {
+    let w = n.max(m).saturating_add(2);
+    let nodes = limits::conversions(n, w)
+        .saturating_add(limits::conversions(m, w))
+        .saturating_add(word_op_nodes(op, true, w));
+    Estimate::new(w as u64, nodes)
+}
+
+/// The estimate of [`exact_shift`] on `n` digits.
+pub(crate) fn exact_shift_estimate(n: usize, k: usize, left: bool) -> Estimate {
+    if left {
+        limits::shift_left(n, k)
+    } else {
+        let w = n.saturating_add(1);
+        Estimate::new(
+            w as u64,
+            limits::conversions(n, w).saturating_add(limits::word(WordOp::ShiftConst, w)),
+        )
+    }
+}
+
+/// The estimate of a boolean stage of `w`-bit words computing `op` (its constants
+/// included).
+fn stage_estimate(op: WordOp, w: usize, out_width: usize) -> Estimate {
+    Estimate::new(
+        out_width as u64,
+        limits::word(op, w)
+            .saturating_add(w as u64)
+            .saturating_add(8),
+    )
+}
+
+/// Digits of a Python int constant.
+fn const_len(k: &BigInt) -> usize {
+    usize::try_from(k.bits()).unwrap_or(usize::MAX)
+}
+
 /// `x << k` (exact: a product by `2^k`) or `x >> k` (floor, through two's complement).
 pub(crate) fn exact_shift(ar: &Arith, b: &mut Builder, x: &SInt, k: usize, left: bool) -> SInt {
     if left {
@@ -415,6 +506,59 @@ struct BitsPayload {
 }
 
 const BITS_TAG: [u8; 8] = *b"ENCBITS1";
+
+/// What a ciphertext envelope of this package holds: an `EncInt` (its payload is the
+/// digits, no tag), an `EncBits` or an `EncTyped` (payloads that start with their tag).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum CiphertextKind {
+    /// `EncInt`.
+    Int,
+    /// `EncBits`.
+    Bits,
+    /// `EncTyped`.
+    Typed,
+}
+
+impl CiphertextKind {
+    fn name(self) -> &'static str {
+        match self {
+            CiphertextKind::Int => "EncInt",
+            CiphertextKind::Bits => "EncBits",
+            CiphertextKind::Typed => "EncTyped",
+        }
+    }
+}
+
+/// The kind of value in `data` when it is a ciphertext envelope (`None` for anything
+/// else, which the envelope reader then refuses with its own error).
+pub(crate) fn ciphertext_kind(data: &[u8]) -> Option<CiphertextKind> {
+    let (header, payload) = envelope::read_header(data).ok()?;
+    if header.kind != Kind::Ciphertext {
+        return None;
+    }
+    let tag = payload.get(..8);
+    Some(if tag == Some(&BITS_TAG[..]) {
+        CiphertextKind::Bits
+    } else if tag.is_some_and(crate::typed::is_typed_tag) {
+        CiphertextKind::Typed
+    } else {
+        CiphertextKind::Int
+    })
+}
+
+/// Errors ([`crate::KeyRoleError`]) unless `data` is an envelope of `want` (or not a
+/// ciphertext envelope at all: the reader then names the problem). Every decoder of a
+/// ciphertext calls it first, so that one kind is never read as another.
+pub(crate) fn expect_kind(data: &[u8], want: CiphertextKind) -> PyResult<()> {
+    match ciphertext_kind(data) {
+        Some(found) if found != want => Err(crate::KeyRoleError::new_err(format!(
+            "the bytes hold an {}, not an {}",
+            found.name(),
+            want.name()
+        ))),
+        _ => Ok(()),
+    }
+}
 
 impl Validate for BitsPayload {
     fn validate(&self, params: &DigitParameters) -> Result<(), String> {
@@ -461,8 +605,15 @@ impl EncInt {
         py: Python<'_>,
         other: Arg,
         swap: bool,
+        est: impl FnOnce(usize, usize) -> Estimate,
         f: impl FnOnce(&Arith, &mut Builder, &SInt, &SInt) -> SInt + Send,
     ) -> PyResult<EncInt> {
+        let n = self.val.len();
+        let m = match &other {
+            Arg::Val(v) => v.len(),
+            Arg::Int(k) => const_len(k),
+        };
+        let est = if swap { est(m, n) } else { est(n, m) };
         let order = |b: &mut Builder, x: &SInt, y: &SInt, ar: &Arith| {
             if swap {
                 f(ar, b, y, x)
@@ -471,10 +622,10 @@ impl EncInt {
             }
         };
         let (mut out, _) = match other {
-            Arg::Val(v) => run(py, &[&self.val, &v], |ar, b, x| {
+            Arg::Val(v) => run(py, &[&self.val, &v], est, |ar, b, x| {
                 vec![order(b, &x[0], &x[1], ar)]
             })?,
-            Arg::Int(k) => run(py, &[&self.val], move |ar, b, x| {
+            Arg::Int(k) => run(py, &[&self.val], est, move |ar, b, x| {
                 let c = const_sint(b, &k);
                 vec![order(b, &x[0], &c, ar)]
             })?,
@@ -487,9 +638,10 @@ impl EncInt {
     fn unary(
         &self,
         py: Python<'_>,
+        est: Estimate,
         f: impl FnOnce(&Arith, &mut Builder, &SInt) -> SInt + Send,
     ) -> PyResult<EncInt> {
-        let (mut out, _) = run(py, &[&self.val], |ar, b, x| vec![f(ar, b, &x[0])])?;
+        let (mut out, _) = run(py, &[&self.val], est, |ar, b, x| vec![f(ar, b, &x[0])])?;
         Ok(EncInt {
             val: out.pop().expect("one output"),
         })
@@ -505,9 +657,13 @@ impl EncInt {
         let Some(arg) = Self::arg(other) else {
             return not_implemented(py);
         };
-        let r = self.binary(py, arg, swap, move |ar, b, x, y| {
-            op.build(ar, b, &[x.clone(), y.clone()])
-        })?;
+        let r = self.binary(
+            py,
+            arg,
+            swap,
+            |n, m| limits::op(op, n, m),
+            move |ar, b, x, y| op.build(ar, b, &[x.clone(), y.clone()]),
+        )?;
         Ok(Py::new(py, r)?.into_any())
     }
 
@@ -529,7 +685,13 @@ impl EncInt {
                 return Err(PyZeroDivisionError::new_err("division by zero"));
             }
         }
-        let r = self.binary(py, arg, swap, move |_, b, x, y| exact_bitwise(b, op, x, y));
+        let r = self.binary(
+            py,
+            arg,
+            swap,
+            |n, m| exact_bitwise_estimate(op, n, m),
+            move |_, b, x, y| exact_bitwise(b, op, x, y),
+        );
         Ok(Py::new(py, r?)?.into_any())
     }
 
@@ -543,12 +705,16 @@ impl EncInt {
             return not_implemented(py);
         };
         let n = self.val.len();
-        if left && n + k > MAX_DIGITS {
+        // Checked: `n + k` wraps for `k` near 2^64, and the shift's loop runs `k / 62`
+        // times.
+        if left && n.checked_add(k).is_none_or(|total| total > MAX_DIGITS) {
             return Err(LimitError::new_err(format!(
                 "{n} digits shifted by {k} exceed the {MAX_DIGITS} allowed"
             )));
         }
-        let r = self.unary(py, move |ar, b, x| exact_shift(ar, b, x, k, left))?;
+        let r = self.unary(py, exact_shift_estimate(n, k, left), move |ar, b, x| {
+            exact_shift(ar, b, x, k, left)
+        })?;
         Ok(Py::new(py, r)?.into_any())
     }
 }
@@ -583,6 +749,7 @@ impl EncInt {
     /// and every digit's dimension).
     #[staticmethod]
     fn from_bytes(py: Python<'_>, data: Vec<u8>) -> PyResult<EncInt> {
+        expect_kind(&data, CiphertextKind::Int)?;
         let x = detached(py, || {
             envelope::open_known::<RInt>(&data, Kind::Ciphertext).map_err(envelope_err)
         })?;
@@ -658,7 +825,8 @@ impl EncInt {
     fn __mul__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         if let Some(Arg::Int(k)) = Self::arg(o) {
             if let Ok(k) = i64::try_from(&k) {
-                let r = self.unary(py, move |ar, b, x| ar.scalar_mul(b, x, k))?;
+                let est = limits::op(encint::Op::ScalarMul(k), self.val.len(), 0);
+                let r = self.unary(py, est, move |ar, b, x| ar.scalar_mul(b, x, k))?;
                 return Ok(Py::new(py, r)?.into_any());
             }
         }
@@ -704,20 +872,24 @@ impl EncInt {
         self.shift(py, o, false)
     }
     fn __neg__(&self, py: Python<'_>) -> PyResult<EncInt> {
-        self.unary(py, |_, b, x| x.neg(b))
+        let est = limits::op(encint::Op::Neg, self.val.len(), 0);
+        self.unary(py, est, |_, b, x| x.neg(b))
     }
     fn __pos__(&self) -> EncInt {
         self.clone()
     }
     fn __invert__(&self, py: Python<'_>) -> PyResult<EncInt> {
-        self.unary(py, |ar, b, x| {
+        let n = self.val.len();
+        let est = limits::op(encint::Op::Neg, n, 0).then(limits::op(encint::Op::Sub, n, 1));
+        self.unary(py, est, |ar, b, x| {
             let n = x.neg(b);
             let one = SInt::constant(b, 1);
             ar.sub(b, &n, &one)
         })
     }
     fn __abs__(&self, py: Python<'_>) -> PyResult<EncInt> {
-        self.unary(py, |ar, b, x| ar.abs(b, x))
+        let est = limits::op(encint::Op::Abs, self.val.len(), 0);
+        self.unary(py, est, |ar, b, x| ar.abs(b, x))
     }
     fn __lt__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         self.op(py, o, encint::Op::Lt, false)
@@ -748,20 +920,23 @@ impl EncInt {
     }
     /// `sgn(self)`: -1, 0 or 1.
     fn sign(&self, py: Python<'_>) -> PyResult<EncInt> {
-        self.unary(py, |ar, b, x| SInt {
+        let est = limits::op(encint::Op::Signum, self.val.len(), 0);
+        self.unary(py, est, |ar, b, x| SInt {
             digits: vec![ar.signum(b, x)],
         })
     }
     /// `self²` (cheaper than `self * self`).
     fn square(&self, py: Python<'_>) -> PyResult<EncInt> {
-        self.unary(py, |ar, b, x| ar.square(b, x))
+        let est = limits::op(encint::Op::Square, self.val.len(), 0);
+        self.unary(py, est, |ar, b, x| ar.square(b, x))
     }
 
     /// The value modulo `2^width` as `EncBits` (two's complement if `signed`).
     #[pyo3(signature = (width, signed = true))]
     fn to_bits(&self, py: Python<'_>, width: usize, signed: bool) -> PyResult<EncBits> {
         check_width(width, MAX_DIGITS)?;
-        let (mut out, _) = run(py, &[&self.val], |_, b, x| {
+        let est = Estimate::new(width as u64, limits::conversions(self.val.len(), width));
+        let (mut out, _) = run(py, &[&self.val], est, |_, b, x| {
             vec![SInt {
                 digits: signed_digits_to_bits(b, &x[0].digits, width),
             }]
@@ -861,6 +1036,7 @@ impl EncBits {
         other: Word2,
         swap: bool,
         signed_out: bool,
+        est: Estimate,
         f: impl FnOnce(&mut BitBuilder, &Word, &Word) -> Word + Send,
     ) -> PyResult<EncBits> {
         let g = move |bb: &mut BitBuilder, x: &Word, y: &Word| {
@@ -871,7 +1047,7 @@ impl EncBits {
             }
         };
         let (mut out, _) = match other {
-            Word2::Val(v) => run(py, &[&self.val, &v], |_, b, x| {
+            Word2::Val(v) => run(py, &[&self.val, &v], est, |_, b, x| {
                 let o = bit_stage(b, &[x[0].digits.clone(), x[1].digits.clone()], |bb, ws| {
                     vec![g(bb, &ws[0], &ws[1])]
                 });
@@ -879,7 +1055,7 @@ impl EncBits {
                     digits: o[0].clone(),
                 }]
             })?,
-            Word2::Const(bits) => run(py, &[&self.val], move |_, b, x| {
+            Word2::Const(bits) => run(py, &[&self.val], est, move |_, b, x| {
                 // The constant enters the boolean stage as inputs (digit constants, which
                 // the digit builder folds): encint_arith's divider panics on constant
                 // bits recorded in the BitBuilder itself.
@@ -903,12 +1079,17 @@ impl EncBits {
         py: Python<'_>,
         o: &Bound<'_, PyAny>,
         swap: bool,
+        kinds: &[WordOp],
         f: impl FnOnce(&mut BitBuilder, &Word, &Word) -> Word + Send,
     ) -> PyResult<PyObject> {
         let Some(arg) = self.arg(o)? else {
             return not_implemented(py);
         };
-        let r = self.words(py, arg, swap, self.signed, f)?;
+        let w = self.val.len();
+        let est = kinds.iter().fold(Estimate::new(w as u64, 0), |e, &k| {
+            e.then(stage_estimate(k, w, w))
+        });
+        let r = self.words(py, arg, swap, self.signed, est, f)?;
         Ok(Py::new(py, r)?.into_any())
     }
 
@@ -928,7 +1109,13 @@ impl EncBits {
             }
         }
         let signed = self.signed;
-        let r = self.words(py, arg, swap, signed, move |bb, x, y| {
+        let w = self.val.len();
+        let est = Estimate::new(w as u64, word_op_nodes(op, signed, w)).then(stage_estimate(
+            WordOp::Not,
+            w,
+            w,
+        ));
+        let r = self.words(py, arg, swap, signed, est, move |bb, x, y| {
             word_op(bb, op, signed, x, y)
         })?;
         Ok(Py::new(py, r)?.into_any())
@@ -944,7 +1131,9 @@ impl EncBits {
             return not_implemented(py);
         };
         let signed = self.signed;
-        let r = self.words(py, arg, false, false, move |bb, x, y| Word {
+        let w = self.val.len();
+        let est = stage_estimate(WordOp::Eq, w, 1).then(stage_estimate(WordOp::Compare, w, 1));
+        let r = self.words(py, arg, false, false, est, move |bb, x, y| Word {
             bits: vec![f(bb, signed, x, y)],
         })?;
         Ok(Py::new(py, r)?.into_any())
@@ -957,7 +1146,9 @@ impl EncBits {
             if a.signed {
                 return Err(invalid("an encrypted shift amount must be unsigned"));
             }
-            let (mut out, _) = run(py, &[&self.val, &a.val], move |_, b, x| {
+            let w = self.val.len().max(a.val.len());
+            let est = stage_estimate(WordOp::ShiftVar, w, self.val.len());
+            let (mut out, _) = run(py, &[&self.val, &a.val], est, move |_, b, x| {
                 let o = bit_stage(b, &[x[0].digits.clone(), x[1].digits.clone()], |bb, ws| {
                     let op = if left { BitOp::Shl } else { BitOp::Shr };
                     vec![word_op(bb, op, signed, &ws[0], &ws[1])]
@@ -982,7 +1173,8 @@ impl EncBits {
         };
         let w = self.val.len();
         let k = k.min(w);
-        let (mut out, _) = run(py, &[&self.val], move |_, b, x| {
+        let est = stage_estimate(WordOp::ShiftConst, w, w);
+        let (mut out, _) = run(py, &[&self.val], est, move |_, b, x| {
             let o = bit_stage(b, &[x[0].digits.clone()], |bb, ws| {
                 vec![if left {
                     ops::shl(bb, &ws[0], k)
@@ -1006,9 +1198,12 @@ impl EncBits {
     fn unary(
         &self,
         py: Python<'_>,
+        kind: WordOp,
         f: impl FnOnce(&mut BitBuilder, &Word) -> Word + Send,
     ) -> PyResult<EncBits> {
-        let (mut out, _) = run(py, &[&self.val], |_, b, x| {
+        let w = self.val.len();
+        let est = stage_estimate(kind, w, w);
+        let (mut out, _) = run(py, &[&self.val], est, |_, b, x| {
             let o = bit_stage(b, &[x[0].digits.clone()], |bb, ws| vec![f(bb, &ws[0])]);
             vec![SInt {
                 digits: o[0].clone(),
@@ -1075,33 +1270,24 @@ impl EncBits {
     }
 
     /// Reads bits written by `to_bytes` (their signedness is in the envelope; `signed`, if
-    /// given, must agree with it). Bytes of an `EncInt` envelope (what `to_bytes` wrote
-    /// before the flag was kept) are read as bits of signedness `signed` (default
-    /// unsigned).
+    /// given, must agree with it). Bytes of any other kind (an `EncInt` or `EncTyped`
+    /// envelope, a key) raise `KeyRoleError`: their digits are not known to be bits.
     #[staticmethod]
     #[pyo3(signature = (data, signed = None))]
     fn from_bytes(py: Python<'_>, data: Vec<u8>, signed: Option<bool>) -> PyResult<EncBits> {
-        let opened = detached(py, || {
-            match envelope::open_known::<BitsPayload>(&data, Kind::Ciphertext) {
-                Ok(p) => Ok((p.value, Some(p.signed))),
-                Err(new_format) => match envelope::open_known::<RInt>(&data, Kind::Ciphertext) {
-                    Ok(x) => Ok((x, None)),
-                    Err(_) => Err(envelope_err(new_format)),
-                },
-            }
+        expect_kind(&data, CiphertextKind::Bits)?;
+        let p = detached(py, || {
+            envelope::open_known::<BitsPayload>(&data, Kind::Ciphertext).map_err(envelope_err)
         })?;
-        let (x, stored) = opened;
+        let x = p.value;
         check_width(x.len(), MAX_DIGITS)?;
-        let signed = match (stored, signed) {
-            (Some(s), Some(given)) if s != given => {
-                return Err(invalid(format!(
-                    "the bytes hold {} bits, signed={given} was asked for",
-                    if s { "signed" } else { "unsigned" }
-                )))
-            }
-            (Some(s), _) => s,
-            (None, given) => given.unwrap_or(false),
-        };
+        if let Some(given) = signed.filter(|&g| g != p.signed) {
+            return Err(invalid(format!(
+                "the bytes hold {} bits, signed={given} was asked for",
+                if p.signed { "signed" } else { "unsigned" }
+            )));
+        }
+        let signed = p.signed;
         Ok(EncBits {
             val: Val::Enc(x),
             signed,
@@ -1163,22 +1349,22 @@ impl EncBits {
     }
 
     fn __add__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<PyObject> {
-        self.binop(py, o, false, ops::add)
+        self.binop(py, o, false, &[WordOp::Add], ops::add)
     }
     fn __radd__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<PyObject> {
-        self.binop(py, o, true, ops::add)
+        self.binop(py, o, true, &[WordOp::Add], ops::add)
     }
     fn __sub__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<PyObject> {
-        self.binop(py, o, false, ops::sub)
+        self.binop(py, o, false, &[WordOp::Sub], ops::sub)
     }
     fn __rsub__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<PyObject> {
-        self.binop(py, o, true, ops::sub)
+        self.binop(py, o, true, &[WordOp::Sub], ops::sub)
     }
     fn __mul__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<PyObject> {
-        self.binop(py, o, false, ops::mul)
+        self.binop(py, o, false, &[WordOp::Mul], ops::mul)
     }
     fn __rmul__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<PyObject> {
-        self.binop(py, o, true, ops::mul)
+        self.binop(py, o, true, &[WordOp::Mul], ops::mul)
     }
     fn __floordiv__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         self.bitop(py, o, BitOp::FloorDiv, false)
@@ -1217,17 +1403,17 @@ impl EncBits {
         self.shift(py, o, false)
     }
     fn __neg__(&self, py: Python<'_>) -> PyResult<EncBits> {
-        self.unary(py, ops::neg)
+        self.unary(py, WordOp::Neg, ops::neg)
     }
     fn __pos__(&self) -> EncBits {
         self.clone()
     }
     fn __invert__(&self, py: Python<'_>) -> PyResult<EncBits> {
-        self.unary(py, ops::not)
+        self.unary(py, WordOp::Not, ops::not)
     }
     fn __abs__(&self, py: Python<'_>) -> PyResult<EncBits> {
         if self.signed {
-            self.unary(py, ops::abs)
+            self.unary(py, WordOp::Abs, ops::abs)
         } else {
             Ok(self.clone())
         }
@@ -1263,24 +1449,38 @@ impl EncBits {
     /// `min(self, other)`.
     fn min(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         let signed = self.signed;
-        self.binop(py, other, false, move |bb, x, y| {
-            let l = lt(bb, signed, x, y);
-            ops::select(bb, l, x, y)
-        })
+        self.binop(
+            py,
+            other,
+            false,
+            &[WordOp::Compare, WordOp::Select],
+            move |bb, x, y| {
+                let l = lt(bb, signed, x, y);
+                ops::select(bb, l, x, y)
+            },
+        )
     }
     /// `max(self, other)`.
     fn max(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         let signed = self.signed;
-        self.binop(py, other, false, move |bb, x, y| {
-            let l = lt(bb, signed, x, y);
-            ops::select(bb, l, y, x)
-        })
+        self.binop(
+            py,
+            other,
+            false,
+            &[WordOp::Compare, WordOp::Select],
+            move |bb, x, y| {
+                let l = lt(bb, signed, x, y);
+                ops::select(bb, l, y, x)
+            },
+        )
     }
 
     /// The exact `EncInt` of these bits (free: no bootstrap).
     fn to_int(&self, py: Python<'_>) -> PyResult<EncInt> {
         let signed = self.signed;
-        let (mut out, _) = run(py, &[&self.val], move |_, b, x| {
+        let w = self.val.len();
+        let est = Estimate::new(w as u64, limits::conversions(0, w));
+        let (mut out, _) = run(py, &[&self.val], est, move |_, b, x| {
             vec![SInt {
                 digits: bits_to_signed_digits(b, &x[0].digits, signed),
             }]
@@ -1363,6 +1563,15 @@ impl ClientKey {
     }
 }
 
+/// The estimate of `b + c·(a - b)` on `c`, `a`, `b` of these widths.
+pub(crate) fn select_estimate(c: usize, a: usize, b: usize) -> Estimate {
+    let d = limits::op(encint::Op::Sub, a, b);
+    let dw = usize::try_from(d.width).unwrap_or(usize::MAX);
+    let p = limits::op(encint::Op::Mul, c, dw);
+    let pw = usize::try_from(p.width).unwrap_or(usize::MAX);
+    d.then(p).then(limits::op(encint::Op::Add, b, pw))
+}
+
 /// `a if cond else b` without revealing `cond` (an encrypted 0 or 1 of the same type as
 /// `a` and `b`; Python ints are accepted for `a` and `b`).
 #[pyfunction]
@@ -1423,7 +1632,9 @@ fn select(
                 Word2::Val(_) => None,
             })
             .collect();
-        let (mut out, _) = run(py, &vals, move |_, bld, x| {
+        let w = model.val.len();
+        let est = stage_estimate(WordOp::Select, w, w);
+        let (mut out, _) = run(py, &vals, est, move |_, bld, x| {
             let groups: Vec<Vec<NodeId>> = x.iter().map(|s| s.digits.clone()).collect();
             let o = bit_stage(bld, &groups, |bb, ws| {
                 let pick = |bb: &mut BitBuilder, i: usize| match (slots[i], &consts[i]) {
@@ -1471,7 +1682,13 @@ fn select(
             }
         }
     }
-    let (mut out, _) = run(py, &vals, move |ar, bld, x| {
+    let width = |i: usize| match (slots[i], &consts[i]) {
+        (Some(k), _) => vals[k].len(),
+        (None, Some(v)) => const_len(v),
+        (None, None) => 0,
+    };
+    let est = select_estimate(c.val.len(), width(0), width(1));
+    let (mut out, _) = run(py, &vals, est, move |ar, bld, x| {
         let mut pick = |i: usize| match (slots[i], &consts[i]) {
             (Some(k), _) => x[k].clone(),
             (None, Some(v)) => const_sint(bld, v),

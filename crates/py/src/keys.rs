@@ -1,7 +1,7 @@
 //! `ClientKey`, `ServerKey`, `set_server_key`: keys in checked envelopes (bytes, files,
 //! pickling) and the process-wide server that encrypted operators use.
 
-use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
 use encint::{Server, DEFAULT_PARAMETERS};
@@ -29,41 +29,42 @@ pub fn current_server() -> PyResult<Arc<Server>> {
         })
 }
 
-/// Reads a whole file, refusing one longer than the envelope limit of `kind`.
-pub(crate) fn read_bounded(path: &str, kind: Kind) -> PyResult<Vec<u8>> {
-    let f = std::fs::File::open(path)?;
-    let limit = envelope::max_len(kind);
-    let mut bytes = Vec::new();
-    f.take(limit + 1).read_to_end(&mut bytes)?;
-    if bytes.len() as u64 > limit {
-        return Err(crate::FormatError::new_err(format!(
-            "{path}: longer than the {limit} bytes allowed for {kind:?}"
-        )));
+/// A file error of `encint::files` as a Python exception: an existing destination is a
+/// `FileExistsError`, an oversized file a `FormatError`, an I/O failure an `OSError`
+/// (each message names the path).
+pub(crate) fn file_err(e: encint::files::FileError) -> PyErr {
+    use encint::files::FileError as F;
+    let msg = e.to_string();
+    match e {
+        F::Exists { .. } => pyo3::exceptions::PyFileExistsError::new_err(msg),
+        F::TooLarge { .. } => crate::FormatError::new_err(msg),
+        F::NotAFile { .. } => pyo3::exceptions::PyIsADirectoryError::new_err(msg),
+        F::Io { source, .. } => match source.kind() {
+            std::io::ErrorKind::NotFound => pyo3::exceptions::PyFileNotFoundError::new_err(msg),
+            std::io::ErrorKind::PermissionDenied => {
+                pyo3::exceptions::PyPermissionError::new_err(msg)
+            }
+            _ => pyo3::exceptions::PyOSError::new_err(msg),
+        },
     }
-    Ok(bytes)
 }
 
-/// Writes `bytes` to a new file (mode 0600 for secrets); an existing file is replaced only
-/// with `overwrite`.
-pub(crate) fn write_new(path: &str, bytes: &[u8], overwrite: bool, secret: bool) -> PyResult<()> {
-    let mut o = std::fs::OpenOptions::new();
-    o.write(true);
-    if overwrite {
-        o.create(true).truncate(true);
+/// Reads a whole file, refusing one longer than the envelope limit of `kind`.
+pub(crate) fn read_bounded(path: &Path, kind: Kind) -> PyResult<Vec<u8>> {
+    encint::files::read_bounded(path, envelope::max_len(kind)).map_err(file_err)
+}
+
+/// Writes `bytes` with the library's safe writer ([`encint::files`]): a temporary in the
+/// same directory (mode 0600 for secrets from its creation), then an atomic move; an
+/// existing file is replaced only with `overwrite` (a symlink there is replaced, never
+/// followed).
+pub(crate) fn write_new(path: &Path, bytes: &[u8], overwrite: bool, secret: bool) -> PyResult<()> {
+    let mode = if secret {
+        encint::files::Mode::Secret
     } else {
-        o.create_new(true);
-    }
-    #[cfg(unix)]
-    if secret {
-        use std::os::unix::fs::OpenOptionsExt;
-        o.mode(0o600);
-    }
-    #[cfg(not(unix))]
-    let _ = secret;
-    let mut f = o.open(path)?;
-    f.write_all(bytes)?;
-    f.sync_all()?;
-    Ok(())
+        encint::files::Mode::Public
+    };
+    encint::files::write_one(path, bytes, mode, overwrite).map_err(file_err)
 }
 
 /// The secret key: encrypts and decrypts. Never give it to the server.
@@ -177,15 +178,15 @@ impl ClientKey {
 
     /// Saves the key to a new file with mode 0600 (`overwrite=True` replaces a file).
     #[pyo3(signature = (path, overwrite = false))]
-    fn save(&self, py: Python<'_>, path: &str, overwrite: bool) -> PyResult<()> {
+    fn save(&self, py: Python<'_>, path: PathBuf, overwrite: bool) -> PyResult<()> {
         let bytes = self.to_bytes(py)?;
-        write_new(path, bytes.as_bytes(), overwrite, true)
+        write_new(&path, bytes.as_bytes(), overwrite, true)
     }
 
     /// Loads a key saved by `save`.
     #[staticmethod]
-    fn load(py: Python<'_>, path: &str) -> PyResult<ClientKey> {
-        let bytes = read_bounded(path, Kind::ClientKey)?;
+    fn load(py: Python<'_>, path: PathBuf) -> PyResult<ClientKey> {
+        let bytes = read_bounded(&path, Kind::ClientKey)?;
         ClientKey::from_bytes(py, bytes)
     }
 
@@ -299,15 +300,15 @@ impl ServerKey {
 
     /// Saves the key to a new file (`overwrite=True` replaces a file).
     #[pyo3(signature = (path, overwrite = false))]
-    fn save(&self, py: Python<'_>, path: &str, overwrite: bool) -> PyResult<()> {
+    fn save(&self, py: Python<'_>, path: PathBuf, overwrite: bool) -> PyResult<()> {
         let bytes = self.to_bytes(py)?;
-        write_new(path, bytes.as_bytes(), overwrite, false)
+        write_new(&path, bytes.as_bytes(), overwrite, false)
     }
 
     /// Loads a key saved by `save`.
     #[staticmethod]
-    fn load(py: Python<'_>, path: &str) -> PyResult<ServerKey> {
-        let bytes = read_bounded(path, Kind::ServerKey)?;
+    fn load(py: Python<'_>, path: PathBuf) -> PyResult<ServerKey> {
+        let bytes = read_bounded(&path, Kind::ServerKey)?;
         ServerKey::from_bytes(py, bytes)
     }
 

@@ -14,14 +14,15 @@ use encint::DEFAULT_PARAMETERS;
 use encint_isa::vm::Datum;
 use encint_tfhe::envelope::Kind;
 use encint_tfhe::{PackedNibbles, SeededNibbles};
-use pyo3::exceptions::{PyFileExistsError, PyTypeError};
+use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyFloat, PyList};
 
 use crate::int::cost_dict;
-use crate::keys::{read_bounded, write_new, ClientKey};
+use crate::keys::{file_err, read_bounded, ClientKey};
 use crate::progress::{self, Progress};
 use crate::{detached, envelope_err, invalid, to_py};
+use encint::files::{Mode, Output};
 use encint::tree_exec::TreeBackend;
 
 /// The server-side keys of the byte processor (digit server key, tree key, packing key;
@@ -85,27 +86,35 @@ impl ProcessorKeys {
     /// `FileExistsError` before anything is written) unless `overwrite=True`.
     #[pyo3(signature = (directory, overwrite = false))]
     fn save(&self, py: Python<'_>, directory: PathBuf, overwrite: bool) -> PyResult<()> {
-        let paths = key_paths(&directory)?;
-        if !overwrite {
-            if let Some(p) = paths.iter().find(|p| Path::new(p).exists()) {
-                return Err(PyFileExistsError::new_err(format!(
-                    "{p} exists (pass overwrite=True to replace it)"
-                )));
-            }
-        }
-        std::fs::create_dir_all(&directory)?;
+        let paths = key_paths(&directory);
+        let refs: Vec<&Path> = paths.iter().map(PathBuf::as_path).collect();
+        encint::files::check_new(&refs, overwrite).map_err(file_err)?;
+        std::fs::create_dir_all(&directory).map_err(|e| {
+            pyo3::exceptions::PyOSError::new_err(format!(
+                "cannot create {}: {e}",
+                directory.display()
+            ))
+        })?;
         let s = detached(py, || self.keys.seal().map_err(to_py))?;
-        for (path, bytes) in paths.iter().zip([&s.server, &s.tree, &s.packing]) {
-            write_new(path, bytes, overwrite, false)?;
-        }
-        Ok(())
+        let outputs: Vec<Output> = refs
+            .iter()
+            .zip([&s.server, &s.tree, &s.packing])
+            .map(|(path, bytes)| Output {
+                path,
+                bytes,
+                mode: Mode::Public,
+            })
+            .collect();
+        detached(py, || {
+            encint::files::write_all(&outputs, overwrite).map_err(file_err)
+        })
     }
 
     /// Loads keys saved by `save` (or by `encint asm keygen`) from `directory`: every
     /// envelope checked (kind, version, parameters, sizes), the three key sets matched.
     #[staticmethod]
     fn load(py: Python<'_>, directory: PathBuf) -> PyResult<ProcessorKeys> {
-        let [s, t, p] = key_paths(&directory)?;
+        let [s, t, p] = key_paths(&directory);
         let sealed = SealedProcessorKeys {
             server: read_bounded(&s, Kind::ServerKey)?,
             tree: read_bounded(&t, Kind::ServerKey)?,
@@ -131,17 +140,8 @@ impl ProcessorKeys {
 }
 
 /// The key files of a processor key directory (the CLI's names).
-fn key_paths(directory: &Path) -> PyResult<[String; 3]> {
-    let mut out = Vec::with_capacity(3);
-    for name in ["server.key", "tree.key", "packing.key"] {
-        let p = directory.join(name);
-        out.push(
-            p.to_str()
-                .ok_or_else(|| invalid(format!("{} is not valid UTF-8", p.display())))?
-                .to_string(),
-        );
-    }
-    Ok(out.try_into().expect("three paths"))
+fn key_paths(directory: &Path) -> [PathBuf; 3] {
+    ["server.key", "tree.key", "packing.key"].map(|name| directory.join(name))
 }
 
 /// An assembled byte-processor program (the format of `examples/*.asm`).

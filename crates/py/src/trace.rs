@@ -14,9 +14,11 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
 use crate::int::{
-    const_sint, cost_dict, exact_bitwise, exact_shift, finish, run_named, BitOp, EncInt, Val,
+    const_sint, cost_dict, exact_bitwise, exact_bitwise_estimate, exact_shift,
+    exact_shift_estimate, finish, run_named, select_estimate, BitOp, EncInt, Val,
 };
 use crate::{detached, invalid};
+use encint::limits::{self, Estimate, Limits};
 
 /// One recorded operation's operand: an earlier node or a constant.
 #[derive(Clone, Debug)]
@@ -41,6 +43,33 @@ enum TOp {
 struct TapeInner {
     input_lens: Vec<usize>,
     ops: Vec<(TOp, Vec<TArg>)>,
+    /// An upper bound on the digits of every node (inputs, then operations).
+    widths: Vec<usize>,
+    /// An upper bound on the nodes of the recorded circuit (inputs included).
+    nodes: u64,
+}
+
+impl TOp {
+    fn name(&self) -> String {
+        match self {
+            TOp::Op(op) => format!("{op:?}"),
+            TOp::Select => "select".into(),
+            TOp::Bit(op) => format!("{op:?}"),
+            TOp::Shift(_, true) => "<<".into(),
+            TOp::Shift(_, false) => ">>".into(),
+        }
+    }
+
+    /// The estimate of this operation on operands of `w` digits.
+    fn estimate(&self, w: &[usize]) -> Estimate {
+        let at = |i: usize| w.get(i).copied().unwrap_or(0);
+        match self {
+            TOp::Op(op) => limits::op(*op, at(0), at(1)),
+            TOp::Select => select_estimate(at(0), at(1), at(2)),
+            TOp::Bit(op) => exact_bitwise_estimate(*op, at(0), at(1)),
+            TOp::Shift(k, left) => exact_shift_estimate(at(0), *k, *left),
+        }
+    }
 }
 
 impl TapeInner {
@@ -108,9 +137,28 @@ fn targ(tape: &Py<Tape>, o: &Bound<'_, PyAny>) -> PyResult<Option<TArg>> {
     Ok(o.extract::<BigInt>().ok().map(TArg::Const))
 }
 
+/// Records one operation after checking it: its output width (an upper bound) must fit
+/// `MAX_DIGITS` and the recorded circuit's node estimate must stay within the node limit,
+/// so a trace stops with `LimitError` at the first operation that would pass a limit,
+/// before any circuit is built.
 fn record(py: Python<'_>, tape: &Py<Tape>, op: TOp, args: Vec<TArg>) -> PyResult<PyObject> {
     let node = {
         let mut t = tape.get().lock();
+        let widths: Vec<usize> = args
+            .iter()
+            .map(|a| match a {
+                TArg::Node(i) => t.widths[*i],
+                TArg::Const(k) => usize::try_from(k.bits()).unwrap_or(usize::MAX),
+            })
+            .collect();
+        let est = op.estimate(&widths);
+        let what = format!("traced operation {} ({})", t.ops.len(), op.name());
+        Limits::default()
+            .check(&what, est, t.nodes)
+            .map_err(crate::to_py)?;
+        t.nodes = t.nodes.saturating_add(est.nodes);
+        t.widths
+            .push(usize::try_from(est.width).unwrap_or(usize::MAX));
         t.ops.push((op, args));
         t.input_lens.len() + t.ops.len() - 1
     };
@@ -337,8 +385,11 @@ impl Tape {
                 encint::MAX_DIGITS
             )));
         }
+        let digits: usize = input_lens.iter().sum();
         Ok(Tape {
             inner: Mutex::new(TapeInner {
+                widths: input_lens.clone(),
+                nodes: digits as u64,
                 input_lens,
                 ops: Vec::new(),
             }),
@@ -379,9 +430,30 @@ impl Tape {
                 args.len()
             )));
         }
+        if let Some((i, a)) = args
+            .iter()
+            .enumerate()
+            .find(|(i, a)| a.val.len() != inner.input_lens[*i])
+        {
+            return Err(invalid(format!(
+                "argument {i} has {} digits, the function was traced with {}",
+                a.val.len(),
+                inner.input_lens[i]
+            )));
+        }
         let vals: Vec<&Val> = args.iter().map(|a| &a.val).collect();
         let tape_ref: &TapeInner = &inner;
-        let (out, _) = run_named(py, "trace", &vals, move |ar, b, ins| {
+        // The recorded operations were checked one by one (see `record`): the whole
+        // estimate is checked again here, with these inputs.
+        let est = Estimate::new(
+            nodes
+                .iter()
+                .map(|&i| inner.widths[i] as u64)
+                .max()
+                .unwrap_or(0),
+            inner.nodes,
+        );
+        let (out, _) = run_named(py, "trace", &vals, est, move |ar, b, ins| {
             let all = tape_ref.replay(ar, b, ins);
             nodes.iter().map(|&i| all[i].clone()).collect()
         })?;

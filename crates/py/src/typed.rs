@@ -174,7 +174,13 @@ impl EncTyped {
         let mut built: Option<Result<Form, String>> = None;
         let forms_ref = &forms;
         let built_ref = &mut built;
-        let (mut out, _) = run_named(py, "typed", &refs, move |ar, b, x| {
+        // Typed values have at most MAX_TYPED_BITS (128) bits, so every typed operation is
+        // small; the bound is the boolean division's (the costliest typed circuit), twice.
+        let est = encint::limits::Estimate::new(
+            ty.bits as u64,
+            encint::limits::word(encint::limits::WordOp::DivRem, ty.bits).saturating_mul(2),
+        );
+        let (mut out, _) = run_named(py, "typed", &refs, est, move |ar, b, x| {
             let operands: Vec<SInt> = slots
                 .iter()
                 .map(|s| match s {
@@ -306,6 +312,11 @@ const TYPED_TAG: [u8; 8] = *b"ENCTYPE1";
 /// The tag of a radix-4 value (its `canonical` flag unused): `⌈bits/2⌉` blocks.
 const TYPED_RADIX4_TAG: [u8; 8] = *b"ENCTYR41";
 
+/// Whether `tag` starts the payload of an `EncTyped` envelope.
+pub(crate) fn is_typed_tag(tag: &[u8]) -> bool {
+    tag == TYPED_TAG || tag == TYPED_RADIX4_TAG
+}
+
 impl TypedPayload {
     fn form(&self) -> Form {
         match (self.tag == TYPED_RADIX4_TAG, self.canonical) {
@@ -401,6 +412,7 @@ impl EncTyped {
     /// type and every digit's dimension).
     #[staticmethod]
     fn from_bytes(py: Python<'_>, data: Vec<u8>) -> PyResult<EncTyped> {
+        crate::int::expect_kind(&data, crate::int::CiphertextKind::Typed)?;
         let p: TypedPayload = detached(py, || {
             envelope::open_known(&data, Kind::Ciphertext).map_err(envelope_err)
         })?;

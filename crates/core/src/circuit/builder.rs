@@ -54,16 +54,6 @@ impl Builder {
         b
     }
 
-    /// Number of nodes built so far (inputs and constants included).
-    pub fn len(&self) -> usize {
-        self.circuit.nodes.len()
-    }
-
-    /// Whether no node has been built yet.
-    pub fn is_empty(&self) -> bool {
-        self.circuit.nodes.is_empty()
-    }
-
     /// An empty builder for a parameter set whose bootstrap inputs may carry quadratic
     /// weight up to `budget` (its `max_quadratic_weight`): algorithms that choose where to
     /// refresh read it with [`Builder::budget`] instead of assuming one.
@@ -138,6 +128,11 @@ impl Builder {
             Node::Const(v) => Some(v),
             _ => None,
         }
+    }
+
+    /// Number of nodes built so far (inputs and constants included).
+    pub fn node_count(&self) -> usize {
+        self.circuit.nodes.len()
     }
 
     /// Quadratic weight of a node built so far.

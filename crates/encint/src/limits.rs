@@ -1,0 +1,210 @@
+//! Resource limits checked before a circuit is built.
+//!
+//! Building a circuit costs memory (a few hundred bytes per node) and time before
+//! anything runs, so every entry point checks an *estimate* first: the output width in
+//! digits (at most [`MAX_DIGITS`](crate::MAX_DIGITS)) and the circuit nodes an operation
+//! adds (the total at most the server's node limit). The estimates here are upper bounds
+//! of what the builders of `encint-arith` create (measured, then checked by this crate's
+//! tests on random shapes), in overflow-safe (saturating) arithmetic: an operation that
+//! would pass a limit is refused with [`Error::LimitExceeded`] before any node exists.
+//!
+//! [`Server::apply`](crate::Server::apply) and the traced mode ([`crate::Tracer`]: each
+//! recorded operation, with the running node count) use them, and so do the Python
+//! package's operators and traces.
+
+use crate::{Error, Op, Result};
+
+/// An upper bound on what one operation builds.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Estimate {
+    /// Digits of its output.
+    pub width: u64,
+    /// Circuit nodes it adds (its inputs not counted).
+    pub nodes: u64,
+}
+
+impl Estimate {
+    /// An estimate of `width` output digits and `nodes` nodes.
+    pub fn new(width: u64, nodes: u64) -> Self {
+        Estimate { width, nodes }
+    }
+
+    /// The estimate of `self` followed by `next` (the width of `next`, the nodes of both).
+    pub fn then(self, next: Estimate) -> Estimate {
+        Estimate {
+            width: next.width,
+            nodes: self.nodes.saturating_add(next.nodes),
+        }
+    }
+
+    /// `self` with `nodes` more nodes.
+    pub fn plus_nodes(self, nodes: u64) -> Estimate {
+        Estimate {
+            width: self.width,
+            nodes: self.nodes.saturating_add(nodes),
+        }
+    }
+}
+
+/// The limits an operation is checked against.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// Most digits of a value ([`MAX_DIGITS`](crate::MAX_DIGITS) by default).
+    pub max_digits: u64,
+    /// Most nodes of a circuit ([`DEFAULT_MAX_NODES`](crate::DEFAULT_MAX_NODES) by
+    /// default).
+    pub max_nodes: u64,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_digits: crate::MAX_DIGITS as u64,
+            max_nodes: crate::DEFAULT_MAX_NODES,
+        }
+    }
+}
+
+impl Limits {
+    /// Errors ([`Error::LimitExceeded`], naming `what`) if an operation of estimate `est`,
+    /// added to a circuit of `nodes_so_far` nodes, passes a limit.
+    pub fn check(&self, what: &str, est: Estimate, nodes_so_far: u64) -> Result<()> {
+        if est.width > self.max_digits {
+            return Err(Error::LimitExceeded(format!(
+                "{what} would give an output of up to {} digits, more than the {} allowed",
+                est.width, self.max_digits
+            )));
+        }
+        let total = nodes_so_far.saturating_add(est.nodes);
+        if total > self.max_nodes {
+            return Err(Error::LimitExceeded(format!(
+                "{what} would bring the circuit to about {total} nodes, more than the {} \
+                 allowed",
+                self.max_nodes
+            )));
+        }
+        Ok(())
+    }
+}
+
+fn u(x: usize) -> u64 {
+    u64::try_from(x).unwrap_or(u64::MAX)
+}
+
+/// Bits of `x` (0 for 0).
+fn bit_len(x: u64) -> u64 {
+    u64::from(u64::BITS - x.leading_zeros())
+}
+
+/// `a · x + c`, saturating.
+fn lin(a: u64, x: u64, c: u64) -> u64 {
+    a.saturating_mul(x).saturating_add(c)
+}
+
+/// The estimate of [`Op::build`] on operands of `n` and `m` digits (`m` unused by the
+/// one-operand operations).
+pub fn op(op: Op, n: usize, m: usize) -> Estimate {
+    let (n, m) = (u(n), u(m));
+    let hi = n.max(m);
+    let both = n.saturating_add(m);
+    match op {
+        Op::Add | Op::Sub => Estimate::new(hi.saturating_add(1), lin(6, both, 32)),
+        Op::Neg => Estimate::new(n, n),
+        Op::Mul => Estimate::new(
+            both.saturating_add(bit_len(n.min(m))).saturating_add(1),
+            lin(7, n.saturating_mul(m), lin(16, both, 64)),
+        ),
+        Op::MulLow => Estimate::new(hi, lin(7, n.saturating_mul(m), lin(16, both, 64))),
+        Op::Square => Estimate::new(
+            lin(2, n, bit_len(n).saturating_add(1)),
+            lin(7, n.saturating_mul(n), lin(16, n, 64)),
+        ),
+        Op::ScalarMul(k) => {
+            let kb = bit_len(k.unsigned_abs());
+            // At most one sum term per two scalar bits (signed digits: one more bit),
+            // summed as a balanced tree.
+            let terms = kb / 2 + 2;
+            let width = n
+                .saturating_add(kb)
+                .saturating_add(bit_len(terms))
+                .saturating_add(2);
+            Estimate::new(width, lin(5 * terms, width, 64))
+        }
+        Op::Signum => Estimate::new(1, lin(2, n, 8)),
+        Op::Max | Op::Min => Estimate::new(hi, lin(12, both, 48)),
+        Op::Abs => Estimate::new(n, lin(3, n, 16)),
+        Op::Round(_) => Estimate::new(n.saturating_add(1), lin(5, n, 16)),
+        Op::Lt | Op::Le | Op::Gt | Op::Ge | Op::Eq | Op::Ne => Estimate::new(1, lin(8, both, 32)),
+    }
+}
+
+/// The estimate of a balanced sum of `count` terms of at most `width` digits.
+pub fn sum(count: usize, width: usize) -> Estimate {
+    let w = u(width).saturating_add(bit_len(u(count))).saturating_add(1);
+    let adds = u(count).saturating_sub(1);
+    Estimate::new(
+        w,
+        adds.saturating_mul(op(Op::Add, w as usize, w as usize).nodes),
+    )
+}
+
+/// A word operation of the boolean layer (`encint_arith::bits`), lowered to digits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WordOp {
+    /// `and`, `or`, `xor` of two words.
+    Bitwise,
+    /// `not`.
+    Not,
+    /// Addition.
+    Add,
+    /// Subtraction.
+    Sub,
+    /// Negation.
+    Neg,
+    /// Absolute value.
+    Abs,
+    /// Product (wrapping).
+    Mul,
+    /// Quotient and remainder (signed or unsigned).
+    DivRem,
+    /// Shift or rotation by an encrypted amount.
+    ShiftVar,
+    /// Shift by a known amount (wiring only).
+    ShiftConst,
+    /// An ordering comparison (`<`, signed or unsigned).
+    Compare,
+    /// Equality.
+    Eq,
+    /// Whether any bit is set.
+    Any,
+    /// A selection between two words by a bit.
+    Select,
+}
+
+/// Nodes a [`WordOp`] on words of `width` bits adds once lowered into a digit circuit.
+pub fn word(op: WordOp, width: usize) -> u64 {
+    let w = u(width);
+    match op {
+        WordOp::Bitwise | WordOp::Add => lin(2, w, 8),
+        WordOp::Not | WordOp::ShiftConst => lin(1, w, 8),
+        WordOp::Sub | WordOp::Neg | WordOp::Compare | WordOp::Any => lin(3, w, 8),
+        WordOp::Abs | WordOp::Eq | WordOp::Select => lin(4, w, 8),
+        WordOp::Mul => lin(2, w.saturating_mul(w), lin(8, w, 8)),
+        WordOp::DivRem => lin(6, w.saturating_mul(w), lin(32, w, 16)),
+        WordOp::ShiftVar => lin(3 * (bit_len(w) + 2), w, 16),
+    }
+}
+
+/// Nodes of the conversion of `digits` signed binary digits into `width` bits of two's
+/// complement, and of those bits back into digits.
+pub fn conversions(digits: usize, width: usize) -> u64 {
+    lin(8, u(digits).saturating_add(u(width)), 16)
+}
+
+/// The estimate of `x << k` on `n` digits as a chain of products by `2^s`, `s ≤ 62` (a
+/// product by a power of two only moves digits: `n + k` output digits).
+pub fn shift_left(n: usize, k: usize) -> Estimate {
+    let width = u(n).saturating_add(u(k));
+    let steps = u(k).div_ceil(62);
+    Estimate::new(width, steps.saturating_mul(lin(1, width, 8)))
+}

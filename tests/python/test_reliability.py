@@ -1,0 +1,208 @@
+"""Bounded work and safe files: oversized operations are refused (LimitError) before any
+circuit is built, in the eager operators and while a function is traced; huge shift
+amounts do not wrap; key files are written atomically with their final mode."""
+
+import os
+import subprocess
+import sys
+import textwrap
+import time
+
+import pytest
+
+import encint
+
+# Each reproduction runs in a child process limited to 4 GiB of address space (the
+# unbounded versions needed 6 to 11 GB) and a timeout: unbounded work fails the test
+# instead of exhausting the machine.
+_LIMITED = textwrap.dedent(
+    """
+    import resource, sys, time
+    import encint
+    resource.setrlimit(resource.RLIMIT_AS, (1 << 32, 1 << 32))
+    ck = encint.ClientKey.clear()
+    t = time.time()
+    try:
+        {body}
+    except encint.LimitError as e:
+        print("LimitError", round(time.time() - t, 3), e)
+        sys.exit(0)
+    print("no error")
+    sys.exit(1)
+    """
+)
+
+
+def _refused(body, timeout=60):
+    code = _LIMITED.format(body=body)
+    env = dict(os.environ, MALLOC_ARENA_MAX="2")
+    r = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=timeout, env=env
+    )
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert r.stdout.startswith("LimitError"), r.stdout
+    return float(r.stdout.split()[1]), r.stdout
+
+
+def test_product_of_4096_digits_is_refused_before_building():
+    seconds, _ = _refused("ck.encrypt(1, 4096) * ck.encrypt(1, 4096)")
+    assert seconds < 2
+
+
+def test_division_by_a_huge_constant_is_refused_before_building():
+    seconds, _ = _refused("ck.encrypt(5, 8) // 2**4000")
+    assert seconds < 2
+
+
+def test_encbits_product_at_4096_bits_is_refused_before_building():
+    seconds, _ = _refused("ck.encrypt_bits(3, 4096) * ck.encrypt_bits(5, 4096)")
+    assert seconds < 2
+
+
+def test_a_long_trace_stops_at_the_first_operation_past_a_limit():
+    body = """
+    def f(x):
+        for _ in range(10**5):
+            x = x + x
+        return x
+    encint.trace(f, ck.encrypt(3, 8))
+    """
+    body = textwrap.indent(textwrap.dedent(body), "    ").strip()
+    seconds, out = _refused(body)
+    assert seconds < 2
+    assert "traced operation" in out
+
+
+def test_trace_widths_and_nodes_are_checked_as_recorded(clear):
+    x = clear.encrypt(3, 8)
+    # Widths: each shift adds 1000 digits; the fifth would give 5008 digits.
+    with pytest.raises(encint.LimitError, match=r"traced operation 4 \(<<\).* 5008 digits"):
+        encint.trace(lambda a: _repeat(lambda v: v << 1000, a, 10), x)
+    # Products: x * x doubles the width, the node estimate grows with its square.
+    with pytest.raises(encint.LimitError, match="traced operation"):
+        encint.trace(lambda a: _repeat(lambda v: v * v, a, 20), x)
+    # Nodes: many independent sums of a wide value (every width small enough).
+    wide = clear.encrypt(1, 3000)
+    with pytest.raises(encint.LimitError, match="nodes"):
+        encint.trace(lambda a: [a + i for i in range(1, 1000)], wide)
+    # cost() records the same way.
+    with pytest.raises(encint.LimitError):
+        encint.cost(lambda a: _repeat(lambda v: v * v, a, 20), [8])
+    # Within the limits the same programs give the right answer.
+    out = encint.trace(lambda a: _repeat(lambda v: v * v, a, 3), x)
+    assert clear.decrypt(out) == 3**8
+    outs = encint.trace(lambda a: [a + i for i in range(1, 4)], x)
+    assert [clear.decrypt(o) for o in outs] == [4, 5, 6]
+
+
+def _repeat(f, v, times):
+    for _ in range(times):
+        v = f(v)
+    return v
+
+
+def test_estimates_do_not_refuse_what_fits(clear, rng):
+    # Near the limits, operations that fit still run, against Python ints.
+    a = rng.getrandbits(2000) - (1 << 1999)
+    b = rng.getrandbits(2000)
+    x, y = clear.encrypt(a, 2000), clear.encrypt(b, 2000)
+    assert clear.decrypt(x + y) == a + b
+    assert clear.decrypt(x << 2000) == a << 2000
+    assert clear.decrypt(x >> 1000) == a >> 1000
+    small = clear.encrypt(-77, 8)
+    assert clear.decrypt(small // 2**60) == -77 // 2**60
+    assert clear.decrypt(small * (2**62 - 1)) == -77 * (2**62 - 1)
+
+
+def test_huge_shift_amounts_are_refused_at_once(clear):
+    # In a child process: a wrapped size check would loop for ages with the GIL released.
+    for k in (2**64 - 1, 2**64 - 4, 2**63, encint.MAX_DIGITS - 3):
+        seconds, _ = _refused(f"ck.encrypt(3, 4) << {k}", timeout=30)
+        assert seconds < 2
+    body = """
+    real = encint.ClientKey.generate()
+    t = time.time()
+    real.encrypt(3, 4) << (2**64 - 1)
+    """
+    body = textwrap.indent(textwrap.dedent(body), "    ").strip()
+    seconds, _ = _refused(body, timeout=60)
+    assert seconds < 2
+    x = clear.encrypt(3, 4)
+    with pytest.raises(ValueError):
+        x << 2**64
+    assert clear.decrypt(x << (encint.MAX_DIGITS - 4)) == 3 << (encint.MAX_DIGITS - 4)
+
+
+# --- files -------------------------------------------------------------------------------
+
+
+def test_overwrite_replaces_atomically_with_mode_0600(keys, tmp_path):
+    ck, _ = keys
+    path = tmp_path / "client.key"
+    path.write_bytes(b"old")
+    os.chmod(path, 0o666)
+    ck.save(str(path), overwrite=True)
+    assert (path.stat().st_mode & 0o777) == 0o600
+    assert encint.ClientKey.load(str(path)).key_set == ck.key_set
+    # A symlink at the destination is replaced, its target left alone.
+    target = tmp_path / "target"
+    target.write_bytes(b"keep me")
+    link = tmp_path / "link.key"
+    link.symlink_to(target)
+    with pytest.raises(FileExistsError):
+        ck.save(str(link))
+    ck.save(str(link), overwrite=True)
+    assert target.read_bytes() == b"keep me"
+    assert not link.is_symlink()
+    assert (link.stat().st_mode & 0o777) == 0o600
+    # No temporary is left behind.
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["client.key", "link.key", "target"]
+
+
+def test_a_name_of_255_bytes_is_saved(keys, tmp_path):
+    ck, _ = keys
+    path = tmp_path / ("k" * 255)
+    ck.save(str(path))
+    assert encint.ClientKey.load(str(path)).key_set == ck.key_set
+    ck.save(path, overwrite=True)
+    assert [p.name for p in tmp_path.iterdir()] == ["k" * 255]
+
+
+def test_errors_name_the_path(keys, tmp_path):
+    ck, _ = keys
+    missing = tmp_path / "no-such-dir" / "client.key"
+    with pytest.raises(OSError, match="no-such-dir"):
+        ck.save(str(missing))
+    with pytest.raises(OSError, match="no-such-dir"):
+        encint.ClientKey.load(str(missing))
+
+
+def test_a_failed_write_keeps_the_old_key(keys, tmp_path):
+    ck, _ = keys
+    path = tmp_path / "client.key"
+    ck.save(str(path))
+    before = path.read_bytes()
+    other = tmp_path / "other.key"
+    encint.ClientKey.generate().save(str(other))
+    # A child process whose file size limit is smaller than a key: the write fails.
+    code = textwrap.dedent(
+        f"""
+        import resource, signal, sys
+        import encint
+        k = encint.ClientKey.load({str(other)!r})
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (1000, 1000))
+        try:
+            k.save({str(path)!r}, overwrite=True)
+        except OSError as e:
+            print("OSError", e)
+            sys.exit(0)
+        sys.exit(1)
+        """
+    )
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "client.key" in r.stdout
+    assert path.read_bytes() == before
+    assert encint.ClientKey.load(str(path)).key_set == ck.key_set
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["client.key", "other.key"]
