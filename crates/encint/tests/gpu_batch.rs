@@ -320,16 +320,12 @@ fn linear_launches_split_long_sums_and_add_the_constant_once() {
             apply_linear_launch(&mut out, l).unwrap();
         }
         // Reference: wrapping sums in i128, reduced mod 2^64.
-        for j in 0..size {
+        for (j, &got) in out.iter().enumerate() {
             let mut want: i128 = if j == size - 1 { add as i128 } else { 0 };
             for (v, &w) in vecs.iter().zip(&weights) {
                 want += (v[j] as i128) * (w as i128);
             }
-            assert_eq!(
-                out[j],
-                want.rem_euclid(1i128 << 64) as u64,
-                "{n} terms, j {j}"
-            );
+            assert_eq!(got, want.rem_euclid(1i128 << 64) as u64, "{n} terms, j {j}");
         }
     }
 }

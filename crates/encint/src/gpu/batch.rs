@@ -141,7 +141,7 @@ pub fn assemble_level(
         .map(|(node, input, t, half)| {
             let next = distinct.len();
             let accumulator = *distinct.entry((t.values, half)).or_insert_with(|| {
-                let mask = (glwe_size.saturating_sub(1)) * polynomial_size;
+                let mask = glwe_size.saturating_sub(1) * polynomial_size;
                 accumulators.extend(std::iter::repeat_n(0u64, mask));
                 accumulators.extend(encint_tfhe::test_polynomial(&t, half, polynomial_size));
                 next
