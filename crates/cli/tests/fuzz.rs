@@ -1,8 +1,10 @@
 //! A bounded, proptest-based fuzzer over every decoder of untrusted bytes and text
 //! (issue 12, item 5): ciphertext envelopes (`Digit`, `Vec<Digit>`, `EncInt`), client,
-//! server and packing keys, the byte processor's I/O packets (`SeededNibbles`,
-//! `PackedNibbles`), the assembler with the program compiler, and `--input` arguments.
-//! (The FV crate has no decoder: its objects are never serialized.)
+//! server, packing and tree keys, the byte processor's I/O packets (`SeededNibbles`,
+//! `PackedNibbles`, raw and in envelopes), `envelope::open_known` (the CLI's files and every
+//! Python `from_bytes`/`load`) on envelopes of both parameter sets with swapped headers,
+//! whole server keys of both sets mutated anywhere in their tens of MB, the assembler with
+//! the program compiler, and `--input` arguments.
 //!
 //! Each target mutates valid seeds (bit flips, byte and word overwrites with boundary
 //! values, insertions, deletions, truncations) or draws fresh random input, and checks
@@ -10,8 +12,10 @@
 //! execution; a global allocator refuses no allocation but records the largest request
 //! and the peak of live memory, checked below 1 GiB.
 //!
-//! CI runs `ENCINT_FUZZ_CASES` (default 1000) cases per target. A long run:
-//! `ENCINT_FUZZ_CASES=1000000 cargo test --workspace --release --test fuzz -- --nocapture --test-threads 1`.
+//! CI runs `ENCINT_FUZZ_CASES` (default 1000) cases per target, and
+//! `ENCINT_FUZZ_KEY_CASES` (default 6) for the whole-key target, whose one execution decodes
+//! a 90 or 120 MB key (0.5 to 1.5 s). A long run (22 min on the shared 2-core machine):
+//! `ENCINT_FUZZ_CASES=1000000 ENCINT_FUZZ_KEY_CASES=400 cargo test --release -p encint-cli --test fuzz -- --nocapture --test-threads 1`.
 //! Failures are persisted by proptest in `fuzz.proptest-regressions` beside this file
 //! and replayed first on every later run (the regression corpus).
 
@@ -21,9 +25,12 @@ use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
-use encint::{ClientKey, EncInt, DEFAULT_PARAMETERS};
+use encint::processor::{ProcessorKeys, SealedProcessorKeys};
+use encint::{ClientKey, EncInt, DEFAULT_PARAMETERS, KS64_PARAMETERS};
 use encint_tfhe::envelope::{self, Kind};
-use encint_tfhe::{Digit, PackedNibbles, PackingKey, SeededNibbles, ServerKey};
+use encint_tfhe::{
+    Digit, DigitParameters, Keyswitch, PackedNibbles, PackingKey, SeededNibbles, ServerKey, TreeKey,
+};
 use proptest::prelude::*;
 
 // ---------------------------------------------------------------------------------------
@@ -73,14 +80,20 @@ fn config() -> ProptestConfig {
     }
 }
 
-/// Runs one execution: times it, counts it, checks the allocation bound.
-fn exec(counter: &AtomicU64, slowest: &AtomicU64, f: impl FnOnce()) -> Result<(), TestCaseError> {
+/// Runs one execution: times it (against `bound`), counts it, checks the allocation bound and
+/// whatever the execution itself checks.
+fn exec(
+    counter: &AtomicU64,
+    slowest: &AtomicU64,
+    bound: Duration,
+    f: impl FnOnce() -> Result<(), TestCaseError>,
+) -> Result<(), TestCaseError> {
     let t = Instant::now();
-    f();
+    f()?;
     let e = t.elapsed();
     counter.fetch_add(1, Ordering::Relaxed);
     slowest.fetch_max(e.as_micros() as u64, Ordering::Relaxed);
-    prop_assert!(e < PER_EXEC, "one execution took {e:?}");
+    prop_assert!(e < bound, "one execution took {e:?}");
     prop_assert!(
         LARGEST.load(Ordering::Relaxed) < GIB,
         "an allocation of {} bytes",
@@ -109,6 +122,10 @@ struct Seeds {
     client_key: Vec<Vec<u8>>,
     eval_keys: Vec<Vec<u8>>,
     packets: Vec<Vec<u8>>,
+    /// Envelopes of every kind under both known parameter sets (for `open_known`).
+    known: Vec<Vec<u8>>,
+    /// Whole server-key envelopes: the default set's and KS64's.
+    full_keys: Vec<FullKey>,
 }
 
 /// Prefix of a large key envelope kept as a seed (the rest is 60+ MB of coefficients).
@@ -117,6 +134,7 @@ const KEY_PREFIX: usize = 64 << 10;
 fn seeds() -> &'static Seeds {
     static SEEDS: OnceLock<Seeds> = OnceLock::new();
     SEEDS.get_or_init(|| {
+        let start = Instant::now();
         let p = DEFAULT_PARAMETERS;
         let id = p.id();
         let (client, server) = ClientKey::generate_seeded(&p, 7);
@@ -139,11 +157,47 @@ fn seeds() -> &'static Seeds {
         let header_only = envelope::seal(Kind::ServerKey, id, &()).unwrap();
         let seeded = client.encrypt_nibbles_seeded(&[1, 2, 15]).unwrap();
         let packed = packing.pack(&[d.clone(), client.encrypt_digit(9)]).unwrap();
+        let tree = TreeKey::generate_seeded(&client, 7);
+        let mut tree_bytes = envelope::seal(Kind::ServerKey, id, &tree).unwrap();
+        drop(tree);
+        tree_bytes.truncate(KEY_PREFIX);
+        tree_bytes.shrink_to_fit();
+        // The KS64 set: its keys and ciphertexts, and whole server keys of both sets.
+        let q = KS64_PARAMETERS;
+        let (client64, server64) = ClientKey::generate_seeded(&q, 8);
+        let full_keys = vec![
+            FullKey::new(envelope::seal(Kind::ServerKey, id, &server).unwrap(), &p),
+            FullKey::new(
+                envelope::seal(Kind::ServerKey, q.id(), &server64).unwrap(),
+                &q,
+            ),
+        ];
+        drop((server, server64));
+        let mut known: Vec<Vec<u8>> = ciphertext.clone();
+        known.extend(client_key.iter().cloned());
+        known.extend([
+            server_bytes.clone(),
+            packing_bytes.clone(),
+            tree_bytes.clone(),
+            header_only.clone(),
+            envelope::seal(Kind::Ciphertext, id, &seeded).unwrap(),
+            envelope::seal(Kind::Ciphertext, id, &packed).unwrap(),
+            encint::encrypt(&client64, -6, 4)
+                .unwrap()
+                .to_bytes(&q)
+                .unwrap(),
+            envelope::seal(Kind::ClientKey, q.id(), &client64).unwrap(),
+            full_keys[1].bytes[..KEY_PREFIX].to_vec(),
+            envelope::seal(Kind::ServerKey, q.id(), &()).unwrap(),
+        ]);
+        eprintln!("fuzz seeds: {:.1} s", start.elapsed().as_secs_f64());
         Seeds {
             ciphertext,
             client_key,
-            eval_keys: vec![server_bytes, packing_bytes, header_only],
+            eval_keys: vec![server_bytes, packing_bytes, tree_bytes, header_only],
             packets: vec![seeded.to_bytes(), packed.to_bytes()],
+            known,
+            full_keys,
         }
     })
 }
@@ -315,6 +369,17 @@ fn asm_input() -> impl Strategy<Value = String> {
 
 macro_rules! target {
     ($name:ident, $strategy:expr, |$x:ident| $body:expr) => {
+        checked_target!($name, config(), PER_EXEC, $strategy, |$x| {
+            let _ = $body;
+            Ok(())
+        });
+    };
+}
+
+/// A target whose body returns `Result<(), TestCaseError>` (properties of the decoded
+/// values), with its own configuration and time bound per execution.
+macro_rules! checked_target {
+    ($name:ident, $config:expr, $bound:expr, $strategy:expr, |$x:pat_param| $body:expr) => {
         #[test]
         fn $name() {
             static COUNT: AtomicU64 = AtomicU64::new(0);
@@ -331,13 +396,9 @@ macro_rules! target {
                         "proptest-regressions",
                     ),
                 )),
-                ..config()
+                ..$config
             });
-            let result = runner.run(&strategy, |$x| {
-                exec(&COUNT, &SLOWEST, || {
-                    let _ = $body;
-                })
-            });
+            let result = runner.run(&strategy, |$x| exec(&COUNT, &SLOWEST, $bound, || $body));
             report(stringify!($name), &COUNT, &SLOWEST, start);
             if let Err(e) = result {
                 panic!("{e}");
@@ -364,6 +425,15 @@ target!(fuzz_evaluation_keys, input(|s| &s.eval_keys), |bytes| {
     (
         envelope::open::<ServerKey>(&bytes, Kind::ServerKey, id).is_ok(),
         envelope::open::<PackingKey>(&bytes, Kind::ServerKey, id).is_ok(),
+        envelope::open::<TreeKey>(&bytes, Kind::ServerKey, id).is_ok(),
+        // The byte processor's three keys (Python `ProcessorKeys.from_bytes`/`load`,
+        // `encint asm eval`): the server key's header picks the set.
+        ProcessorKeys::open(&SealedProcessorKeys {
+            server: bytes.clone(),
+            tree: bytes.clone(),
+            packing: bytes,
+        })
+        .is_ok(),
     )
 });
 
@@ -373,6 +443,249 @@ target!(fuzz_io_packets, input(|s| &s.packets), |bytes| {
         PackedNibbles::from_bytes(&bytes).is_ok(),
     )
 });
+
+// ---------------------------------------------------------------------------------------
+// `envelope::open_known`: the decoder of the CLI's key and ciphertext files and of every
+// Python `from_bytes`/`load`/unpickling. The header names the parameter set the payload is
+// then decoded and validated under, so besides the byte mutations the header's id is swapped
+// for the other known set's (or an unknown one) on envelopes of both sets.
+
+fn known_input() -> impl Strategy<Value = Vec<u8>> {
+    let n = seeds().known.len();
+    let ids = [
+        DEFAULT_PARAMETERS.id(),
+        KS64_PARAMETERS.id(),
+        "TFHE_UNKNOWN",
+    ];
+    prop_oneof![
+        1 => proptest::collection::vec(any::<u8>(), 0..512),
+        3 => (0..n, proptest::collection::vec(mutation(), 1..6))
+            .prop_map(|(i, m)| apply(seeds().known[i].clone(), &m)),
+        2 => (0..n, 0..ids.len(), proptest::collection::vec(mutation(), 0..3))
+            .prop_map(move |(i, k, m)| apply(reheader(&seeds().known[i], ids[k]), &m)),
+    ]
+}
+
+/// `bytes` with the envelope header's parameter id replaced by `id` (payload unchanged).
+fn reheader(bytes: &[u8], id: &str) -> Vec<u8> {
+    let (_, payload) = envelope::read_header(bytes).expect("a seed envelope");
+    let mut out = bytes[..11].to_vec();
+    out.extend_from_slice(&(id.len() as u16).to_le_bytes());
+    out.extend_from_slice(id.as_bytes());
+    out.extend_from_slice(payload);
+    out
+}
+
+checked_target!(
+    fuzz_open_known,
+    config(),
+    PER_EXEC,
+    known_input(),
+    |bytes| {
+        let header = envelope::read_header(&bytes).ok().map(|h| h.0);
+        let params = header
+            .as_ref()
+            .and_then(|h| DigitParameters::from_id(&h.params_id));
+        // Whatever decodes was decoded under the set the header names, with every digit of
+        // that set's LWE dimension.
+        let dim = |p: &DigitParameters| p.big_lwe_dimension().0;
+        if let Ok(x) = envelope::open_known::<EncInt>(&bytes, Kind::Ciphertext) {
+            let p = params.expect("a decoded envelope names a known set");
+            prop_assert!(x.digits().iter().all(|d| d.lwe_dimension() == dim(&p)));
+            // Decoding is idempotent through a re-encoding.
+            let again = EncInt::from_bytes(&x.to_bytes(&p).unwrap(), &p).unwrap();
+            prop_assert_eq!(again, x);
+        }
+        if let Ok(v) = envelope::open_known::<Vec<Digit>>(&bytes, Kind::Ciphertext) {
+            let p = params.expect("a decoded envelope names a known set");
+            prop_assert!(v.iter().all(|d| d.lwe_dimension() == dim(&p)));
+        }
+        if let Ok(d) = envelope::open_known::<Digit>(&bytes, Kind::Ciphertext) {
+            prop_assert_eq!(d.lwe_dimension(), dim(&params.unwrap()));
+        }
+        if let Ok(k) = envelope::open_known::<ClientKey>(&bytes, Kind::ClientKey) {
+            prop_assert_eq!(k.params().name, params.unwrap().name);
+        }
+        if let Ok(k) = envelope::open_known::<ServerKey>(&bytes, Kind::ServerKey) {
+            prop_assert_eq!(k.params().name, params.unwrap().name);
+        }
+        let _ = envelope::open_known::<PackingKey>(&bytes, Kind::ServerKey);
+        let _ = envelope::open_known::<TreeKey>(&bytes, Kind::ServerKey);
+        // The byte processor's links as `encint asm eval`/`asm decrypt` read them.
+        if let Ok(s) = envelope::open_known::<SeededNibbles>(&bytes, Kind::Ciphertext) {
+            let _ = s.expand();
+        }
+        let _ = envelope::open_known::<PackedNibbles>(&bytes, Kind::Ciphertext);
+        Ok(())
+    }
+);
+
+// ---------------------------------------------------------------------------------------
+// Whole server keys (tens of MB), mutated anywhere.
+//
+// A server-key payload is: the parameter id, the key set, the bootstrapping key (a length,
+// its coefficients, then its glwe size, polynomial size, decomposition and modulus) and the
+// keyswitching key (a length, its coefficients on the set's torus, then its decomposition,
+// output size and modulus). Every value of a coefficient is valid and the decoder reads the
+// coefficients without looking at them; everything it checks lies in the few hundred bytes
+// outside the two coefficient arrays, two of those fields sit tens of MB into the key. So
+// the offsets of the mutations are drawn from those structural bytes and the boundaries of
+// the arrays (where insertions and deletions shift the structure), and uniformly over the
+// whole length; a mutation of coefficients alone must decode to the key with exactly that
+// coefficient changed.
+
+/// A whole server-key envelope and where its coefficient arrays lie.
+struct FullKey {
+    bytes: Vec<u8>,
+    /// The two coefficient arrays: byte range and word size.
+    arrays: [(std::ops::Range<usize>, usize); 2],
+    /// Offsets outside the arrays (the structure), and the arrays' boundaries.
+    structure: Vec<usize>,
+}
+
+impl FullKey {
+    /// Finds the arrays from the expected lengths (the coefficient counts the parameter set
+    /// implies), each after its 8-byte length prefix.
+    fn new(bytes: Vec<u8>, p: &DigitParameters) -> FullKey {
+        let glwe = p.glwe_dimension.0 + 1;
+        let bsk_len = p.lwe_dimension.0 * p.pbs_level.0 * glwe * glwe * p.polynomial_size.0;
+        let ksk_len = p.big_lwe_dimension().0 * p.ks_level.0 * (p.lwe_dimension.0 + 1);
+        let ksk_word = match p.keyswitch {
+            Keyswitch::Native64 { .. } => 8,
+            Keyswitch::Native32 { .. } => 4,
+        };
+        let find = |from: usize, len: usize| -> usize {
+            (from..from + 256)
+                .find(|&i| bytes[i..i + 8] == (len as u64).to_le_bytes())
+                .expect("the length prefix of a coefficient array")
+                + 8
+        };
+        let bsk_at = find(0, bsk_len);
+        let bsk = bsk_at..bsk_at + 8 * bsk_len;
+        let ksk_at = find(bsk.end, ksk_len);
+        let ksk = ksk_at..ksk_at + ksk_word * ksk_len;
+        assert!(
+            ksk.end < bytes.len() && bytes.len() - ksk.end < 256,
+            "the keyswitching key's fields end the envelope"
+        );
+        let mut structure: Vec<usize> = (0..bsk.start)
+            .chain(bsk.end..ksk.start)
+            .chain(ksk.end..bytes.len())
+            .collect();
+        for b in [bsk.start, bsk.end, ksk.start, ksk.end] {
+            structure.extend(b.saturating_sub(16)..b + 16);
+        }
+        FullKey {
+            bytes,
+            arrays: [(bsk, 8), (ksk, ksk_word)],
+            structure,
+        }
+    }
+
+    /// Whether every mutation overwrites bytes inside a coefficient array (no length change,
+    /// no structural byte touched).
+    fn coefficients_only(&self, muts: &[Mutation]) -> bool {
+        let inside = |from: usize, to: usize| {
+            self.arrays
+                .iter()
+                .any(|(r, _)| r.start <= from && to <= r.end)
+        };
+        muts.iter().all(|m| match m {
+            Mutation::Flip(p, _) | Mutation::Set(p, _) => inside(*p, *p + 1),
+            Mutation::Word(p, _) => inside(*p, *p + 8),
+            _ => false,
+        })
+    }
+}
+
+/// Mutations of whole keys: offsets in the structure, at array boundaries, or anywhere.
+fn full_key_input() -> impl Strategy<Value = (usize, Vec<Mutation>)> {
+    let keys = &seeds().full_keys;
+    (0..keys.len()).prop_flat_map(move |k| {
+        let key = &keys[k];
+        let len = key.bytes.len();
+        let structure = key.structure.clone();
+        let offset = prop_oneof![
+            2 => (0..structure.len()).prop_map(move |i| structure[i]),
+            2 => 0..len,
+        ];
+        let one = prop_oneof![
+            (offset.clone(), 0u8..8).prop_map(|(p, b)| Mutation::Flip(p, b)),
+            (offset.clone(), any::<u8>()).prop_map(|(p, b)| Mutation::Set(p, b)),
+            (offset.clone(), word()).prop_map(|(p, w)| Mutation::Word(p, w)),
+            (
+                offset.clone(),
+                proptest::collection::vec(any::<u8>(), 1..16)
+            )
+                .prop_map(|(p, v)| Mutation::Insert(p, v)),
+            (offset.clone(), 1usize..64).prop_map(|(p, n)| Mutation::Delete(p, n)),
+            offset.prop_map(Mutation::Truncate),
+        ];
+        (Just(k), proptest::collection::vec(one, 1..4))
+    })
+}
+
+fn full_key_cases() -> u32 {
+    std::env::var("ENCINT_FUZZ_KEY_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(6)
+}
+
+checked_target!(
+    fuzz_server_key_full_length,
+    ProptestConfig {
+        cases: full_key_cases(),
+        max_shrink_iters: 50,
+        ..ProptestConfig::default()
+    },
+    Duration::from_secs(30),
+    full_key_input(),
+    |(k, muts)| {
+        let key = &seeds().full_keys[k];
+        let bytes = apply(key.bytes.clone(), &muts);
+        let opened = envelope::open_known::<ServerKey>(&bytes, Kind::ServerKey);
+        if key.coefficients_only(&muts) {
+            let sk = opened.as_ref().map_err(|e| {
+                TestCaseError::fail(format!("a coefficient mutation was refused: {e}"))
+            })?;
+            // The bootstrapping key's coefficients are exactly the mutated bytes.
+            let (bsk, _) = &key.arrays[0];
+            let coeffs = sk.bootstrap_key().as_ref();
+            for m in &muts {
+                let p = match m {
+                    Mutation::Flip(p, _) | Mutation::Set(p, _) | Mutation::Word(p, _) => *p,
+                    _ => unreachable!(),
+                };
+                if bsk.contains(&p) {
+                    let i = (p - bsk.start) / 8;
+                    let at = bsk.start + 8 * i;
+                    let want = u64::from_le_bytes(bytes[at..at + 8].try_into().unwrap());
+                    prop_assert_eq!(coeffs[i], want, "coefficient {}", i);
+                }
+            }
+        }
+        if let Ok(sk) = opened {
+            // Whatever decodes is a well-formed key of the set its header names.
+            let (header, _) = envelope::read_header(&bytes).unwrap();
+            let p = DigitParameters::from_id(&header.params_id).unwrap();
+            prop_assert_eq!(sk.params().name, p.name);
+            let glwe = p.glwe_dimension.0 + 1;
+            let bsk_len = p.lwe_dimension.0 * p.pbs_level.0 * glwe * glwe * p.polynomial_size.0;
+            prop_assert_eq!(sk.bootstrap_key().as_ref().len(), bsk_len);
+            prop_assert_eq!(sk.bootstrap_key().polynomial_size(), p.polynomial_size);
+            prop_assert_eq!(sk.bootstrap_key().decomposition_level_count(), p.pbs_level);
+            if let Some(ksk) = sk.keyswitch_key() {
+                prop_assert_eq!(
+                    ksk.as_ref().len(),
+                    p.big_lwe_dimension().0 * p.ks_level.0 * (p.lwe_dimension.0 + 1)
+                );
+                prop_assert_eq!(ksk.decomposition_level_count(), p.ks_level);
+            }
+        }
+        Ok(())
+    }
+);
 
 target!(fuzz_assembler, asm_input(), |src| {
     if let Ok(p) = encint_isa::asm::assemble(&src) {

@@ -1,12 +1,14 @@
 //! `--backend gpu` and `encint gpu ...` where the GPU backend cannot run: a clear error,
 //! before any key is generated (without the `gpu` feature: "built without"; with it on a
-//! machine without a usable CUDA device: "no usable CUDA device").
+//! machine without a usable CUDA device: "no usable CUDA device"). Where a device is usable,
+//! `encint gpu info` and `encint gpu selftest` run on it and must report every check matching
+//! the clear executor.
 
 mod common;
 use common::encint;
 
 /// The error this build gives for a GPU request on this machine, or `None` when a GPU is
-/// usable here (then the commands are checked on the device by `encint gpu selftest`).
+/// usable here (then `gpu_selftest_passes_where_a_device_is_usable` runs on it).
 fn expected_error() -> Option<&'static str> {
     if !cfg!(feature = "gpu") {
         return Some("built without the `gpu` cargo feature");
@@ -43,6 +45,36 @@ fn gpu_requests_fail_cleanly_where_the_backend_cannot_run() {
         // Refused before key generation (which takes seconds).
         assert!(t.elapsed().as_secs() < 5, "{args:?} took {:?}", t.elapsed());
     }
+}
+
+#[test]
+fn gpu_selftest_passes_where_a_device_is_usable() {
+    if expected_error().is_some() {
+        return;
+    }
+    let (ok, out, err) = encint(&["gpu", "info"]);
+    assert!(ok, "{err}");
+    assert!(out.contains("CUDA devices:"), "{out}");
+    // One width keeps it short: the digit level (every digit value through plain and
+    // half-step tables and linear nodes) and every operation at 8 bits.
+    let (ok, out, err) = encint(&["gpu", "selftest", "--bits", "8", "--cases", "1"]);
+    assert!(ok, "selftest failed:\n{out}\n{err}");
+    assert!(!out.contains("MISMATCH"), "{out}");
+    assert!(
+        out.contains("digit level:") && out.contains("all match the clear executor"),
+        "{out}"
+    );
+    let summary = out
+        .lines()
+        .find(|l| l.starts_with("all ") && l.contains("GPU checks match the clear executor"))
+        .unwrap_or_else(|| panic!("no summary line:\n{out}"));
+    let checks: usize = summary
+        .split_whitespace()
+        .nth(1)
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("{summary}"));
+    // 32 digit values × 6 tables + 96 linear nodes and tables at least, and the operations.
+    assert!(checks > 300, "{summary}");
 }
 
 #[test]

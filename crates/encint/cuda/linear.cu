@@ -30,37 +30,32 @@ __global__ void encint_linear_kernel(uint64_t *out, EncintTerms terms,
 
 extern "C" {
 
-// Writes Σ weights[i] · inputs[i] + body_add·[body] into `out` (all device pointers to LWE
-// ciphertexts of `lwe_size` u64 coefficients), on `stream`. `out` may not alias an input.
-// Returns the CUDA error code of the launches (0 = success).
-int encint_gpu_linear_async(void *stream, uint32_t gpu_index, uint64_t *out,
-                            const uint64_t *const *inputs,
-                            const int64_t *weights, uint32_t n_terms,
-                            uint32_t lwe_size, uint64_t body_add) {
+// One launch: out = (accumulate ? out : 0) + Σ weights[i] · inputs[i], plus body_add on the
+// body (all device pointers to LWE ciphertexts of `lwe_size` u64 coefficients), on `stream`.
+// At most ENCINT_TERMS_PER_LAUNCH terms: longer sums are split by the caller
+// (`encint::gpu::batch::linear_launches`, whose host model `apply_linear_launch` is tested on
+// the CPU). `out` may not alias an input. Returns the CUDA error code (0 = success;
+// cudaErrorInvalidValue for too many terms).
+int encint_gpu_linear_launch_async(void *stream, uint32_t gpu_index,
+                                   uint64_t *out,
+                                   const uint64_t *const *inputs,
+                                   const int64_t *weights, uint32_t n_terms,
+                                   uint32_t lwe_size, uint64_t body_add,
+                                   int accumulate) {
+  if (n_terms > ENCINT_TERMS_PER_LAUNCH)
+    return (int)cudaErrorInvalidValue;
   cudaError_t err = cudaSetDevice((int)gpu_index);
   if (err != cudaSuccess)
     return (int)err;
   const uint32_t threads = 256;
   const uint32_t blocks = (lwe_size + threads - 1) / threads;
-  uint32_t done = 0;
-  int first = 1;
-  do {
-    EncintTerms t;
-    uint32_t n = n_terms - done;
-    if (n > ENCINT_TERMS_PER_LAUNCH)
-      n = ENCINT_TERMS_PER_LAUNCH;
-    for (uint32_t i = 0; i < ENCINT_TERMS_PER_LAUNCH; i++) {
-      t.ptr[i] = i < n ? inputs[done + i] : nullptr;
-      t.weight[i] = i < n ? weights[done + i] : 0;
-    }
-    encint_linear_kernel<<<blocks, threads, 0, (cudaStream_t)stream>>>(
-        out, t, n, lwe_size, first ? body_add : 0, first ? 0 : 1);
-    err = cudaGetLastError();
-    if (err != cudaSuccess)
-      return (int)err;
-    done += n;
-    first = 0;
-  } while (done < n_terms);
-  return 0;
+  EncintTerms t;
+  for (uint32_t i = 0; i < ENCINT_TERMS_PER_LAUNCH; i++) {
+    t.ptr[i] = i < n_terms ? inputs[i] : nullptr;
+    t.weight[i] = i < n_terms ? weights[i] : 0;
+  }
+  encint_linear_kernel<<<blocks, threads, 0, (cudaStream_t)stream>>>(
+      out, t, n_terms, lwe_size, body_add, accumulate ? 1 : 0);
+  return (int)cudaGetLastError();
 }
 }

@@ -22,6 +22,10 @@
 //!   encint's own kernel (`crates/encint/cuda/linear.cu`): TFHE-rs' CUDA backend exposes no
 //!   weighted LWE sum.
 //!
+//! What is sent to the device (the level batch, its accumulators and indexes, the `+Δ/2`, the
+//! launches of the linear kernel) is assembled by the pure functions of [`batch`], which build
+//! without the feature and are tested on the CPU.
+//!
 //! The accumulators are exactly the CPU backend's test polynomials
 //! ([`encint_tfhe::test_polynomial`]): TFHE-rs' GPU PBS blind-rotates whatever accumulator it
 //! is given, so our 5-bit digits without padding, negacyclic tables and half-step tables need
@@ -34,6 +38,8 @@ use std::fmt;
 use std::str::FromStr;
 
 use crate::{Error, Result};
+
+pub mod batch;
 
 /// Which executor runs a server's circuits.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -181,13 +187,12 @@ pub use device::{GpuBackend, GpuDevice, GpuDigit};
 mod device {
     //! The CUDA side (feature `gpu`).
 
-    use std::collections::HashMap;
     use std::sync::{Arc, Mutex};
 
-    use encint_core::circuit::{Circuit, Node, NodeId, Plan, PlannedLevel};
+    use encint_core::circuit::{Circuit, NodeId, Plan, PlannedLevel};
     use encint_core::exec::{self, Backend, Output, Values};
     use encint_tfhe::params::DELTA;
-    use encint_tfhe::{Digit, DigitParameters, KeySetId, NegacyclicLut, ServerKey, TfheError};
+    use encint_tfhe::{Digit, DigitParameters, KeySetId, ServerKey, TfheError};
     use tfhe::core_crypto::gpu::entities::lwe_bootstrap_key::CudaModulusSwitchNoiseReductionConfiguration;
     use tfhe::core_crypto::gpu::vec::{CudaVec, GpuIndex};
     use tfhe::core_crypto::gpu::{
@@ -197,13 +202,14 @@ mod device {
     };
     use tfhe::core_crypto::prelude::lwe_bootstrap_key_size;
 
+    use super::batch::{assemble_level, check_circuit, linear_launches};
     use super::{GpuError, GpuInfo};
-    use crate::executor::{find_live, to_tfhe_lut};
     use crate::{Error, Result};
 
     extern "C" {
-        /// `crates/encint/cuda/linear.cu`.
-        fn encint_gpu_linear_async(
+        /// One launch of `crates/encint/cuda/linear.cu` (at most
+        /// [`TERMS_PER_LAUNCH`](super::batch::TERMS_PER_LAUNCH) terms).
+        fn encint_gpu_linear_launch_async(
             stream: *mut std::ffi::c_void,
             gpu_index: u32,
             out: *mut u64,
@@ -212,6 +218,7 @@ mod device {
             n_terms: u32,
             lwe_size: u32,
             body_add: u64,
+            accumulate: i32,
         ) -> i32;
     }
 
@@ -350,36 +357,39 @@ mod device {
             Ok(Digit::from_raw(host, &self.params)?)
         }
 
-        /// `Σ wᵢ·xᵢ + body_add` (body_add already scaled) into a new device digit.
+        /// `Σ wᵢ·xᵢ + body_add` (body_add already scaled) into a new device digit, in the
+        /// launches of [`linear_launches`].
         fn linear_raw(&self, terms: &[(*const u64, i64)], body_add: u64) -> Result<GpuDigit> {
             let size = self.lwe_size();
-            // SAFETY: allocation on this device's stream; written by the kernel below before
-            // any read (stream order).
+            // SAFETY: allocation on this device's stream; written by the first launch below
+            // before any read (stream order).
             let out = unsafe { CudaVec::<u64>::new_async(size, &self.streams, 0) };
-            let ptrs: Vec<*const u64> = terms.iter().map(|t| t.0).collect();
-            let weights: Vec<i64> = terms.iter().map(|t| t.1).collect();
-            let n = u32::try_from(terms.len())
-                .map_err(|_| Error::InvalidInput("too many terms in a linear node".into()))?;
-            // SAFETY: every pointer is a live device digit of `size` coefficients (held by the
-            // caller until the stream is synchronized, or freed by a synchronizing cudaFree);
-            // the kernel copies the pointer and weight arrays at launch.
-            let code = unsafe {
-                encint_gpu_linear_async(
-                    self.streams.ptr[0],
-                    0,
-                    out.ptr[0].cast(),
-                    ptrs.as_ptr(),
-                    weights.as_ptr(),
-                    n,
-                    size as u32,
-                    body_add,
-                )
-            };
-            if code != 0 {
-                return Err(Error::Gpu(GpuError::Cuda {
-                    code,
-                    what: "encint_gpu_linear_async",
-                }));
+            for launch in linear_launches(terms, body_add) {
+                let ptrs: Vec<*const u64> = launch.terms.iter().map(|t| t.0).collect();
+                let weights: Vec<i64> = launch.terms.iter().map(|t| t.1).collect();
+                // SAFETY: every pointer is a live device digit of `size` coefficients (held by
+                // the caller until the stream is synchronized, or freed by a synchronizing
+                // cudaFree); the kernel copies the pointer and weight arrays at launch; at
+                // most TERMS_PER_LAUNCH terms.
+                let code = unsafe {
+                    encint_gpu_linear_launch_async(
+                        self.streams.ptr[0],
+                        0,
+                        out.ptr[0].cast(),
+                        ptrs.as_ptr(),
+                        weights.as_ptr(),
+                        ptrs.len() as u32,
+                        size as u32,
+                        launch.body_add,
+                        i32::from(launch.accumulate),
+                    )
+                };
+                if code != 0 {
+                    return Err(Error::Gpu(GpuError::Cuda {
+                        code,
+                        what: "encint_gpu_linear_launch_async",
+                    }));
+                }
             }
             Ok(GpuDigit(Arc::new(out)))
         }
@@ -412,21 +422,7 @@ mod device {
         type Error = Error;
 
         fn check(&self, circuit: &Circuit, plan: &Plan) -> Result<()> {
-            if let Some(id) = find_live(circuit, plan.live(), |n| {
-                matches!(n, Node::ManyLut { .. } | Node::Tree { .. })
-            }) {
-                return Err(Error::Gpu(GpuError::Unsupported(format!(
-                    "node {} of operation `{}` is a {} (the GPU backend runs plain and \
-                     half-step tables and linear nodes)",
-                    id.0,
-                    circuit.label(id),
-                    match circuit.node(id) {
-                        Node::Tree { .. } => "tree LUT",
-                        _ => "many-LUT bootstrap",
-                    }
-                ))));
-            }
-            Ok(())
+            check_circuit(circuit, plan)
         }
 
         fn budget(&self) -> Option<u64> {
@@ -456,43 +452,21 @@ mod device {
         ) -> Result<Vec<(NodeId, Output<GpuDigit>)>> {
             let dev = self.device;
             let p = &dev.params;
-            // (node, input, table, half-step)
-            let mut jobs: Vec<(NodeId, NodeId, NegacyclicLut, bool)> = Vec::new();
-            for &id in &level.level.bootstraps {
-                if let Node::Lut { input, lut } = circuit.node(id) {
-                    jobs.push((id, *input, to_tfhe_lut(circuit.lut(*lut)), false));
-                }
-            }
-            for &id in &level.groups.halves {
-                if let Node::HalfLut { input, lut } = circuit.node(id) {
-                    let t = to_tfhe_lut(circuit.lut(*lut));
-                    if let Some(&v) = t.values.iter().find(|v| v.rem_euclid(2) == 0) {
-                        return Err(TfheError::EvenHalfStep(v).into());
-                    }
-                    jobs.push((id, *input, t, true));
-                }
-            }
+            let big = dev.lwe_size();
+            let small = p.lwe_dimension.0 + 1;
+            let batch = assemble_level(
+                circuit,
+                level,
+                p.glwe_dimension.to_glwe_size().0,
+                p.polynomial_size.0,
+            )?;
+            let jobs = &batch.jobs;
             if jobs.is_empty() {
                 return Ok(Vec::new());
             }
             let n = jobs.len();
-            let big = dev.lwe_size();
-            let small = p.lwe_dimension.0 + 1;
-            let poly = p.polynomial_size.0;
-            let glwe = p.glwe_dimension.to_glwe_size().0;
-            // One accumulator per distinct (table, half) of the level.
-            let mut distinct: HashMap<([i64; 16], bool), u64> = HashMap::new();
-            let mut accs: Vec<u64> = Vec::new();
-            let mut lut_index: Vec<u64> = Vec::with_capacity(n);
-            for (_, _, t, half) in &jobs {
-                let next = distinct.len() as u64;
-                let k = *distinct.entry((t.values, *half)).or_insert_with(|| {
-                    accs.extend(std::iter::repeat_n(0u64, (glwe - 1) * poly));
-                    accs.extend(encint_tfhe::test_polynomial(t, *half, poly));
-                    next
-                });
-                lut_index.push(k);
-            }
+            let accs = &batch.accumulators;
+            let lut_index = batch.lut_indexes();
             let trivial: Vec<u64> = (0..n as u64).collect();
             let s = &dev.streams;
             // SAFETY: every buffer below is allocated on the device's one stream and used in
@@ -500,10 +474,10 @@ mod device {
             // final synchronize; operand digits are held by `values` for the whole call.
             let batch_out = unsafe {
                 let mut batch_in = CudaVec::<u64>::new_async(n * big, s, 0);
-                for (i, (_, input, _, _)) in jobs.iter().enumerate() {
+                for (i, job) in jobs.iter().enumerate() {
                     batch_in.copy_self_range_gpu_to_gpu_async(
                         i * big..(i + 1) * big,
-                        &values.get(*input).0,
+                        &values.get(job.input).0,
                         s,
                         0,
                     );
@@ -540,7 +514,7 @@ mod device {
                         n as u32,
                     );
                 }
-                let d_accs = CudaVec::from_cpu_async(&accs, s, 0);
+                let d_accs = CudaVec::from_cpu_async(accs, s, 0);
                 let d_lut_index = CudaVec::from_cpu_async(&lut_index, s, 0);
                 let mut batch_out = CudaVec::<u64>::new_async(n * big, s, 0);
                 programmable_bootstrap(
@@ -566,11 +540,13 @@ mod device {
             // Scatter: each output its own digit (+Δ/2 on the body of half-step outputs).
             let base: *const u64 = batch_out.ptr[0].cast_const().cast();
             let mut out = Vec::with_capacity(n);
-            for (i, (id, _, _, half)) in jobs.iter().enumerate() {
+            for (i, job) in jobs.iter().enumerate() {
                 // SAFETY: in bounds of the n·big batch.
                 let src = unsafe { base.add(i * big) };
-                let add = if *half { DELTA / 2 } else { 0 };
-                out.push((*id, Output::One(dev.linear_raw(&[(src, 1)], add)?)));
+                out.push((
+                    job.node,
+                    Output::One(dev.linear_raw(&[(src, 1)], job.body_add())?),
+                ));
             }
             // `batch_out` is freed by a synchronizing cudaFree after the copies were queued.
             s.synchronize();

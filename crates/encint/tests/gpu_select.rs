@@ -1,8 +1,11 @@
 //! Backend selection: `--backend`/`Server::with_backend` parse, report a typed error when the
-//! GPU backend cannot run here (feature off, or no device), and `Server::run_circuit` on the CPU
-//! backend agrees with the clear executor.
+//! GPU backend cannot run here (feature off, no device, or a key of the 32-bit-keyswitch set),
+//! and `Server::run_circuit` agrees with the clear executor on the CPU backend (and, on a
+//! machine with a usable device, on the GPU backend with a KS64 key).
 
-use encint::{BackendKind, ClientKey, Error, GpuError, Server, DEFAULT_PARAMETERS};
+use encint::{
+    BackendKind, ClientKey, Error, GpuError, Server, DEFAULT_PARAMETERS, KS64_PARAMETERS,
+};
 use encint_core::circuit::Builder;
 use encint_core::lut::NegacyclicLut;
 
@@ -25,10 +28,12 @@ fn the_gpu_backend_is_a_typed_error_where_it_cannot_run() {
     let probe = encint::gpu::probe();
     #[cfg(not(feature = "gpu"))]
     assert_eq!(probe, Err(GpuError::NotBuilt));
-    let (client, key) = ClientKey::generate(&DEFAULT_PARAMETERS);
-    let server = Server::new(key);
+    // A key of the default set (32-bit keyswitch): the device keyswitch works on the 64-bit
+    // torus, so with a usable device this is `Unsupported`, before anything is uploaded.
+    let (_, key32) = ClientKey::generate(&DEFAULT_PARAMETERS);
+    let server = Server::new(key32);
     assert_eq!(server.backend(), BackendKind::Cpu);
-    match (probe, server.with_backend(BackendKind::Gpu)) {
+    match (&probe, server.with_backend(BackendKind::Gpu)) {
         (Err(GpuError::NotBuilt), Err(Error::Gpu(GpuError::NotBuilt)))
             if !cfg!(feature = "gpu") => {}
         (Err(GpuError::NoDevice(_)), Err(Error::Gpu(GpuError::NoDevice(m))))
@@ -36,22 +41,35 @@ fn the_gpu_backend_is_a_typed_error_where_it_cannot_run() {
         {
             assert!(!m.is_empty())
         }
-        // With the feature and a device: the key was uploaded and circuits run there.
-        (Ok(_), Ok(gpu)) => {
-            assert_eq!(gpu.backend(), BackendKind::Gpu);
-            let a = encint::encrypt(&client, 77, 8).unwrap();
-            let b = encint::encrypt(&client, -100, 8).unwrap();
-            let s = gpu.add(&a, &b).unwrap();
-            assert_eq!(encint::decrypt(&client, &s).unwrap(), -23);
+        (Ok(_), Err(Error::Gpu(GpuError::Unsupported(m)))) => {
+            assert!(m.contains("KS64_PARAMETERS"), "{m}")
         }
         (p, s) => panic!("probe {p:?} but with_backend {:?}", s.map(|s| s.backend())),
     }
+    if probe.is_err() {
+        return;
+    }
+    // With the feature and a device: a KS64 key (the GPU backend's) is uploaded and circuits
+    // run there.
+    let (client, key) = ClientKey::generate(&KS64_PARAMETERS);
+    let gpu = Server::new(key).with_backend(BackendKind::Gpu).unwrap();
+    assert_eq!(gpu.backend(), BackendKind::Gpu);
+    let a = encint::encrypt(&client, 77, 8).unwrap();
+    let b = encint::encrypt(&client, -100, 8).unwrap();
+    let s = gpu.add(&a, &b).unwrap();
+    assert_eq!(encint::decrypt(&client, &s).unwrap(), -23);
+    check_against_clear(&client, &gpu);
 }
 
 #[test]
 fn run_circuit_on_the_cpu_agrees_with_the_clear_executor() {
     let (client, key) = ClientKey::generate(&DEFAULT_PARAMETERS);
-    let server = Server::new(key);
+    check_against_clear(&client, &Server::new(key));
+}
+
+/// Plain and half-step tables and a linear node through `server.run_circuit`, against the
+/// clear executor.
+fn check_against_clear(client: &ClientKey, server: &Server) {
     let mut b = Builder::new();
     let x = b.input();
     let y = b.input();
