@@ -42,7 +42,7 @@ macro_rules! native {
             let bits = <$t>::BITS;
             let v = |k: usize| -> $t { <$t>::try_from(args[k]).expect("a value of the type") };
             // An encrypted amount: the unsigned pattern of the operand.
-            let amount = |k: usize| -> u32 { u32::from(v(k) as $u) };
+            let amount = |k: usize| -> u32 { ((v(k) as u128) & u128::from(<$u>::MAX)) as u32 };
             let negative = |x: $t| (x as i128) < 0;
             let shl = |x: $t, s: u32| x.checked_shl(s).unwrap_or(0);
             let shr = |x: $t, s: u32| x.checked_shr(s).unwrap_or(if negative(x) { !0 } else { 0 });
@@ -98,7 +98,8 @@ macro_rules! native {
                 DivScalar(k) => div(v(0), scalar(k)),
                 RemScalar(k) => rem(v(0), scalar(k)),
                 Cast(to) => {
-                    let x = v(0);
+                    // Rust's `as` from the exact value (the same as from the native type).
+                    let x = args[0];
                     return match (to.bits, to.signed) {
                         (8, false) => i128::from(x as u8),
                         (8, true) => i128::from(x as i8),
