@@ -5,12 +5,12 @@
 //! documented on [`IntOp`] (wrapping, shifts past the width give 0 or the sign, division by
 //! zero gives all ones or ±1, `MIN / -1 = MIN`).
 //!
-//! In CI: a 16-bit subset (comparisons, min/max, add/sub/mul/square/scalar product, bitwise
+//! In CI: a 16-bit subset (comparisons, max, add/sub/mul/square/scalar product, bitwise
 //! logic, select, casts, shifts and rotations by an encrypted amount, scalar division) and
-//! division and remainder at 8 bits plus a 16-bit case per signedness, with the algorithm the
-//! planner picks at two threads (given explicitly, so the coverage does not depend on the
-//! machine's thread count). About 5,900 planned bootstrap rounds at two threads (each test
-//! prints its count): about 65 s on two cores at 11 ms per bootstrap and core.
+//! division and remainder at 8 bits, with the algorithm the planner picks at two threads
+//! (given explicitly, so the coverage does not depend on the machine's thread count). About
+//! 2,200 planned bootstrap rounds at two threads (each test prints its count): about 110 s
+//! of CPU here, 80 s of wall time on two otherwise idle cores.
 //!
 //! The full sweep (8 and 16 bits, every operation, every algorithm, canonical and radix-4
 //! operands, every pair of edge values; about an hour on two cores) is ignored:
@@ -218,8 +218,8 @@ fn types(bits: usize) -> [IntType; 2] {
 }
 
 /// Pairs that a comparison must tell apart at every level of its tree: the extremes,
-/// equal values, `0` against `-1` both ways, values that differ only in the lowest bit, only in
-/// a middle or high bit (a merge above the lowest block decides), and only in the top bit.
+/// equal values, `0` against `-1` both ways, values that differ only in the lowest bit, only
+/// in a high bit (a merge above the lowest block decides), and only in the top bit.
 fn comparison_pairs(ty: IntType) -> Vec<(i128, i128)> {
     let (mn, mx, m1) = (ty.min(), ty.max(), ty.wrap(-1));
     let c = 0x2c5a_u32;
@@ -229,7 +229,6 @@ fn comparison_pairs(ty: IntType) -> Vec<(i128, i128)> {
         (0, m1),
         (m1, 0),
         (mx - 1, mx),
-        (pattern(ty, c ^ (1 << 9)), pattern(ty, c)),
         (pattern(ty, c), pattern(ty, c ^ (1 << (ty.bits - 2)))),
         (pattern(ty, c ^ (1 << (ty.bits - 1))), pattern(ty, c)),
     ]
@@ -243,21 +242,12 @@ fn comparisons_min_max_at_sixteen_bits_on_edges() {
     let mut rounds = 0;
     for ty in types(16) {
         for (a, b) in comparison_pairs(ty) {
-            for op in [
-                IntOp::Lt,
-                IntOp::Le,
-                IntOp::Gt,
-                IntOp::Ge,
-                IntOp::Eq,
-                IntOp::Ne,
-                IntOp::Min,
-                IntOp::Max,
-            ] {
+            // `le`, `gt`, `ne` and `min` (the same trees with other predicates) run in the
+            // ignored sweep.
+            for op in [IntOp::Lt, IntOp::Ge, IntOp::Eq, IntOp::Max] {
                 rounds += check(op, Algorithm::Blocks, ty, Form::Canonical, &[a, b]);
             }
-            for op in [IntOp::Lt, IntOp::Eq, IntOp::Max] {
-                rounds += check(op, Algorithm::Blocks, ty, Form::Radix4, &[a, b]);
-            }
+            rounds += check(IntOp::Lt, Algorithm::Blocks, ty, Form::Radix4, &[a, b]);
         }
     }
     eprintln!("comparisons: {rounds} rounds in {:?}", start.elapsed());
@@ -277,20 +267,22 @@ fn arithmetic_at_sixteen_bits_on_edges() {
         let (mn, mx, m1) = (ty.min(), ty.max(), ty.wrap(-1));
         let c = pattern(ty, 0xb2c5);
         let d = pattern(ty, 0x6e39);
-        for (a, b) in [(mx, 1), (mn, m1), (mx, mx), (mn, mn), (m1, m1), (c, d)] {
+        for (a, b) in [(mx, 1), (mn, m1)] {
             run(IntOp::WrappingAdd, Bits, &[a, b]);
             run(IntOp::WrappingSub, Bits, &[b, a]);
-            run(IntOp::WrappingMul, Blocks, &[a, b]);
         }
         for (a, b) in [(mn, m1), (c, d)] {
-            for op in [IntOp::And, IntOp::Or, IntOp::Xor] {
-                run(op, Bits, &[a, b]);
-            }
-            run(IntOp::Select, Bits, &[1, a, b]);
-            run(IntOp::Select, Bits, &[0, a, b]);
+            run(IntOp::WrappingMul, Blocks, &[a, b]);
+        }
+        for op in [IntOp::And, IntOp::Or, IntOp::Xor] {
+            run(op, Bits, &[c, d]);
+        }
+        run(IntOp::Select, Bits, &[1, mn, mx]);
+        run(IntOp::Select, Bits, &[0, mn, mx]);
+        for a in [mn, m1] {
+            run(IntOp::WrappingNeg, Bits, &[a]);
         }
         for a in [mn, mx, m1, c] {
-            run(IntOp::WrappingNeg, Bits, &[a]);
             for to in [
                 IntType::new(8, !ty.signed).unwrap(),
                 IntType::new(32, true).unwrap(),
@@ -298,51 +290,54 @@ fn arithmetic_at_sixteen_bits_on_edges() {
                 run(IntOp::Cast(to), Bits, &[a]);
             }
         }
-        for a in [mn, c] {
-            run(IntOp::WrappingSquare, Blocks, &[a]);
-            for k in [-3, 805] {
-                run(IntOp::WrappingScalarMul(k), Bits, &[a]);
-            }
+        run(IntOp::WrappingSquare, Blocks, &[c]);
+        for k in [-3, 805] {
+            run(IntOp::WrappingScalarMul(k), Bits, &[c]);
         }
     }
     eprintln!("arithmetic: {rounds} rounds in {:?}", start.elapsed());
 }
 
-/// Shifts and rotations by an encrypted amount at 16 bits (every binary stage of the block
-/// algorithm): amounts with several stage bits set, the width itself, and all ones (past
-/// the width for shifts, 15 for rotations).
+/// Shifts and rotations by an encrypted amount at 16 bits (the binary stages of the block
+/// algorithm): an amount with several stage bits set and the width itself (shifts), all
+/// ones (rotations by 15).
 #[test]
 fn shifts_by_an_encrypted_amount_at_sixteen_bits() {
     let start = Instant::now();
     let mut rounds = 0;
     for ty in types(16) {
         let x = pattern(ty, 0xb2c5); // negative when signed
-        for s in [6, 11, 16, ty.wrap(-1)] {
+        for s in [11, 16] {
             for op in [IntOp::ShlVar, IntOp::ShrVar] {
                 rounds += check(op, Algorithm::Blocks, ty, Form::Canonical, &[x, s]);
             }
         }
-        for s in [6, 11, ty.wrap(-1)] {
-            for op in [IntOp::RotlVar, IntOp::RotrVar] {
-                rounds += check(op, Algorithm::Blocks, ty, Form::Canonical, &[x, s]);
-            }
+        // All ones: 15, every stage.
+        for op in [IntOp::RotlVar, IntOp::RotrVar] {
+            rounds += check(
+                op,
+                Algorithm::Blocks,
+                ty,
+                Form::Canonical,
+                &[x, ty.wrap(-1)],
+            );
         }
     }
     eprintln!("shifts: {rounds} rounds in {:?}", start.elapsed());
 }
 
 /// Division and remainder at 8 bits on the edges (division by zero, `MIN / -1`, truncation
-/// toward zero with either sign), one case at 16 bits for each signedness, and division by
-/// a clear scalar (the reciprocal) at 16 bits.
+/// toward zero with a negative divisor), and division by a clear scalar (the reciprocal) at
+/// 16 bits (16-bit division by an encrypted divisor runs in the ignored sweep).
 #[test]
 fn division_on_edges_at_eight_and_sixteen_bits() {
     let start = Instant::now();
     let mut rounds = 0;
     for ty in types(8) {
         let pairs: Vec<(i128, i128)> = if ty.signed {
-            vec![(ty.min(), -1), (-7, 2), (7, -2), (ty.max(), 0), (-5, 0)]
+            vec![(ty.min(), -1), (7, -2), (-5, 0)]
         } else {
-            vec![(ty.max(), 0), (0, ty.max()), (200, 7), (7, 200)]
+            vec![(ty.max(), 0)]
         };
         for (a, b) in pairs {
             rounds += check(IntOp::Div, Algorithm::Blocks, ty, Form::Canonical, &[a, b]);
@@ -350,21 +345,9 @@ fn division_on_edges_at_eight_and_sixteen_bits() {
         }
     }
     for ty in types(16) {
-        // One 16-bit case each: MIN / -1 signed, a remainder by zero unsigned.
-        if ty.signed {
-            let args = [ty.min(), -1];
-            rounds += check(IntOp::Div, Algorithm::Blocks, ty, Form::Canonical, &args);
-        } else {
-            let args = [40000, 0];
-            rounds += check(IntOp::Rem, Algorithm::Blocks, ty, Form::Canonical, &args);
-        }
-        let ks = if ty.signed { [-1, -7] } else { [ty.max(), 7] };
-        for k in ks {
-            for a in [ty.min(), ty.wrap(-5)] {
-                for op in [IntOp::DivScalar(k), IntOp::RemScalar(k)] {
-                    rounds += check(op, Algorithm::Magic, ty, Form::Canonical, &[a]);
-                }
-            }
+        let k = if ty.signed { -7 } else { 7 };
+        for op in [IntOp::DivScalar(k), IntOp::RemScalar(k)] {
+            rounds += check(op, Algorithm::Magic, ty, Form::Canonical, &[ty.min()]);
         }
     }
     eprintln!("division: {rounds} rounds in {:?}", start.elapsed());
