@@ -216,7 +216,21 @@ pub enum RunError {
 
 /// Splits input data into circuit input nibbles, in [`Compiled::inputs`] order.
 /// `data` maps each input element name (`a`, `xs[2]`) to its datum.
+/// A name in `data` that is not an input element of the program (an unknown input, or an
+/// array element past the array's length) is refused, as a missing one is.
 pub fn encode_inputs(c: &Compiled, data: &HashMap<String, Datum>) -> Result<Vec<i64>, RunError> {
+    let mut extra: Vec<&String> = data
+        .keys()
+        .filter(|k| !c.inputs.iter().any(|(n, _)| n == *k))
+        .collect();
+    extra.sort();
+    if let Some(name) = extra.first() {
+        return Err(RunError::Input(
+            (*name).clone(),
+            "is not an input of the program (an unknown name, or an element past the array's length)"
+                .into(),
+        ));
+    }
     let mut out = Vec::new();
     for (name, kind) in &c.inputs {
         let d = data

@@ -164,3 +164,28 @@ fn neuron_with_sigmoid() {
         );
     });
 }
+
+/// Inputs that are not the program's (an unknown name, an array element past the array's
+/// length) are refused like missing ones, instead of being ignored.
+#[test]
+fn inputs_must_be_the_programs_inputs() {
+    use encint_isa::vm::RunError;
+    let c = load("average.asm");
+    let mut data = HashMap::new();
+    bytes("a", &[10, 20, 30, 40, 51], &mut data);
+    let (out, _) = run_clear(&c, &data).unwrap();
+    assert_eq!(out_bytes(&out, "s"), [151]);
+    for extra in ["b", "a[5]"] {
+        let mut more = data.clone();
+        more.insert(extra.to_string(), Datum::Byte(1));
+        match run_clear(&c, &more) {
+            Err(RunError::Input(name, why)) => {
+                assert_eq!(name, extra);
+                assert!(why.contains("not an input"), "{why}");
+            }
+            other => panic!("{extra}: {other:?}"),
+        }
+    }
+    data.remove("a[4]");
+    assert!(matches!(run_clear(&c, &data), Err(RunError::Input(n, _)) if n == "a[4]"));
+}

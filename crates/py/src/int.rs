@@ -738,7 +738,9 @@ impl EncInt {
     fn to_bytes<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
         match &self.val {
             Val::Enc(x) => {
-                let bytes = x.to_bytes(&DEFAULT_PARAMETERS).map_err(to_py)?;
+                let bytes = x
+                    .to_bytes(&crate::keys::params_of(x.key_set()))
+                    .map_err(to_py)?;
                 Ok(PyBytes::new(py, &bytes))
             }
             Val::Clear(_) => Err(invalid("a clear-mode value has no envelope")),
@@ -1261,7 +1263,8 @@ impl EncBits {
                     signed: self.signed,
                     value: x.clone(),
                 };
-                let bytes = envelope::seal(Kind::Ciphertext, DEFAULT_PARAMETERS.id(), &payload)
+                let params = crate::keys::params_of(x.key_set());
+                let bytes = envelope::seal(Kind::Ciphertext, params.id(), &payload)
                     .map_err(envelope_err)?;
                 Ok(PyBytes::new(py, &bytes))
             }
@@ -1663,6 +1666,13 @@ fn select(
         ));
     };
     let c = c.get();
+    if c.val.len() != 1 {
+        return Err(invalid(format!(
+            "the condition must be a 1-digit EncInt holding 0 or 1 (as comparisons give), \
+             not one of {} digits",
+            c.val.len()
+        )));
+    }
     // b + c·(a - b): one exact product with a one-digit factor.
     let args = [EncInt::arg(a), EncInt::arg(b)];
     let mut vals: Vec<&Val> = vec![&c.val];

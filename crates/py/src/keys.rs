@@ -6,6 +6,7 @@ use std::sync::{Arc, Mutex};
 
 use encint::{Server, DEFAULT_PARAMETERS};
 use encint_tfhe::envelope::{self, Kind};
+use encint_tfhe::DigitParameters;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
@@ -15,6 +16,37 @@ use crate::int::{EncBits, EncInt};
 use crate::{detached, envelope_err, to_py, NoServerKeyError};
 
 static SERVER: Mutex<Option<Arc<Server>>> = Mutex::new(None);
+
+/// The parameter set of each key set this process has generated or loaded a key of.
+static PARAMS_OF: Mutex<Vec<(encint_tfhe::KeySetId, DigitParameters)>> = Mutex::new(Vec::new());
+
+/// Most key sets remembered by [`remember_params`] (a process that loads more labels the
+/// ciphertexts of the oldest with the default set again).
+const MAX_REMEMBERED: usize = 1024;
+
+/// Records that `key_set` uses `params` (called whenever a key is generated or loaded), so
+/// that its ciphertexts' envelopes name the right parameter set.
+pub(crate) fn remember_params(key_set: encint_tfhe::KeySetId, params: &DigitParameters) {
+    let mut v = PARAMS_OF.lock().unwrap_or_else(|p| p.into_inner());
+    if v.iter().any(|(k, _)| *k == key_set) {
+        return;
+    }
+    if v.len() >= MAX_REMEMBERED {
+        v.remove(0);
+    }
+    v.push((key_set, *params));
+}
+
+/// The parameter set of `key_set` if a key of it was generated or loaded here, else the
+/// default set (every ciphertext of either set has the same dimensions).
+pub(crate) fn params_of(key_set: encint_tfhe::KeySetId) -> DigitParameters {
+    PARAMS_OF
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .iter()
+        .find(|(k, _)| *k == key_set)
+        .map_or(DEFAULT_PARAMETERS, |(_, p)| *p)
+}
 
 /// The server set by `set_server_key`, or `NoServerKeyError`.
 pub fn current_server() -> PyResult<Arc<Server>> {
@@ -107,6 +139,7 @@ impl ClientKey {
         let (client, server) = crate::progress::one_step(py, "generating keys", || {
             Ok(encint::ClientKey::generate(&DEFAULT_PARAMETERS))
         })?;
+        remember_params(client.key_set(), client.params());
         Ok(ClientKey {
             key: Some(client),
             server: Mutex::new(Some(server)),
@@ -170,6 +203,7 @@ impl ClientKey {
         let key: encint::ClientKey = detached(py, || {
             envelope::open_known(&data, Kind::ClientKey).map_err(envelope_err)
         })?;
+        remember_params(key.key_set(), key.params());
         Ok(ClientKey {
             key: Some(key),
             server: Mutex::new(None),
@@ -293,6 +327,7 @@ impl ServerKey {
         let key: encint::ServerKey = detached(py, || {
             envelope::open_known(&data, Kind::ServerKey).map_err(envelope_err)
         })?;
+        remember_params(key.key_set(), key.params());
         Ok(ServerKey {
             server: Some(Arc::new(Server::new(key))),
         })

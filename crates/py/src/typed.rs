@@ -8,7 +8,7 @@
 //! the package does).
 
 use encint::typed::{build, plan, Form, IntOp, IntType, MAX_TYPED_BITS};
-use encint::{EncInt as RInt, DEFAULT_PARAMETERS};
+use encint::EncInt as RInt;
 use encint_arith::SInt;
 use encint_tfhe::envelope::{self, Kind};
 use encint_tfhe::{DigitParameters, Validate};
@@ -402,8 +402,8 @@ impl EncTyped {
             value: x.clone(),
         };
         let bytes = detached(py, || {
-            envelope::seal(Kind::Ciphertext, DEFAULT_PARAMETERS.id(), &payload)
-                .map_err(envelope_err)
+            let params = crate::keys::params_of(payload.value.key_set());
+            envelope::seal(Kind::Ciphertext, params.id(), &payload).map_err(envelope_err)
         })?;
         Ok(PyBytes::new(py, &bytes))
     }
