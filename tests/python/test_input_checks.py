@@ -49,15 +49,15 @@ def test_ciphertexts_name_their_key_sets_parameters(tmp_path, keys):
         if os.environ.get("CI"):
             pytest.fail(f"{exe} is missing: CI builds it before the Python tests")
         pytest.skip("the encint binary is not built")
-    keys = tmp_path / "ks64"
+    ks64 = tmp_path / "ks64"
     r = subprocess.run(
-        [str(exe), "keygen", "--out", str(keys), "--params", "ks64"],
+        [str(exe), "keygen", "--out", str(ks64), "--params", "ks64"],
         capture_output=True,
         text=True,
         timeout=300,
     )
     assert r.returncode == 0, r.stderr
-    ck = encint.ClientKey.load(str(keys / "client.key"))
+    ck = encint.ClientKey.load(str(ks64 / "client.key"))
     x = ck.encrypt(-5, 4)
     bits = ck.encrypt_bits(9, 4)
     typed = ck.encrypt_typed(200, 8)
