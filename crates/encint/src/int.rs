@@ -78,23 +78,7 @@ impl Validate for EncInt {
 /// expansion with the sign on every digit). Errors if it does not fit or `digits`
 /// exceeds [`MAX_DIGITS`].
 pub fn encrypt(client: &ClientKey, value: i128, digits: usize) -> Result<EncInt> {
-    if digits > MAX_DIGITS {
-        return Err(Error::LimitExceeded(format!(
-            "{digits} digits is more than the {MAX_DIGITS} allowed"
-        )));
-    }
-    let d = encint_core::signed::from_i128_len(value, digits).map_err(|_| {
-        Error::InvalidInput(format!(
-            "{value} does not fit in {digits} signed binary digits"
-        ))
-    })?;
-    Ok(EncInt {
-        key_set: client.key_set(),
-        digits: d
-            .iter()
-            .map(|&x| client.encrypt_digit(i64::from(x)))
-            .collect(),
-    })
+    encrypt_big(client, &BigInt::from(value), digits)
 }
 
 /// [`encrypt`] for a value of any size: `|value| < 2^digits`, up to [`MAX_DIGITS`] digits.
@@ -143,22 +127,5 @@ pub fn decrypt_big(client: &ClientKey, x: &EncInt) -> Result<BigInt> {
 /// Decrypts an integer. Errors if it belongs to another key set
 /// ([`Error::WrongClientKey`]), a digit is not -1, 0 or 1 or the value overflows i128.
 pub fn decrypt(client: &ClientKey, x: &EncInt) -> Result<i128> {
-    if x.key_set != client.key_set() {
-        return Err(Error::WrongClientKey {
-            key: client.key_set(),
-            ciphertext: x.key_set,
-        });
-    }
-    let mut acc: i128 = 0;
-    for (position, d) in x.digits.iter().enumerate().rev() {
-        let value = client.decrypt_digit(d);
-        if !(-1..=1).contains(&value) {
-            return Err(Error::DigitOutOfRange { position, value });
-        }
-        acc = acc
-            .checked_mul(2)
-            .and_then(|a| a.checked_add(i128::from(value)))
-            .ok_or(Error::Overflow)?;
-    }
-    Ok(acc)
+    i128::try_from(decrypt_big(client, x)?).map_err(|_| Error::Overflow)
 }

@@ -969,6 +969,22 @@ pub struct EncBits {
 }
 
 impl EncBits {
+    /// `min` or `max` of `self` and `other`: `x < y` selects one of them.
+    fn min_max(&self, py: Python<'_>, other: &Bound<'_, PyAny>, max: bool) -> PyResult<PyObject> {
+        let signed = self.signed;
+        self.binop(
+            py,
+            other,
+            false,
+            &[WordOp::Compare, WordOp::Select],
+            move |bb, x, y| {
+                let l = lt(bb, signed, x, y);
+                let (a, b) = if max { (y, x) } else { (x, y) };
+                ops::select(bb, l, a, b)
+            },
+        )
+    }
+
     fn range(&self) -> (BigInt, BigInt) {
         let w = self.val.len();
         if self.signed {
@@ -1451,31 +1467,11 @@ impl EncBits {
 
     /// `min(self, other)`.
     fn min(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyObject> {
-        let signed = self.signed;
-        self.binop(
-            py,
-            other,
-            false,
-            &[WordOp::Compare, WordOp::Select],
-            move |bb, x, y| {
-                let l = lt(bb, signed, x, y);
-                ops::select(bb, l, x, y)
-            },
-        )
+        self.min_max(py, other, false)
     }
     /// `max(self, other)`.
     fn max(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyObject> {
-        let signed = self.signed;
-        self.binop(
-            py,
-            other,
-            false,
-            &[WordOp::Compare, WordOp::Select],
-            move |bb, x, y| {
-                let l = lt(bb, signed, x, y);
-                ops::select(bb, l, y, x)
-            },
-        )
+        self.min_max(py, other, true)
     }
 
     /// The exact `EncInt` of these bits (free: no bootstrap).
