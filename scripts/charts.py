@@ -86,13 +86,13 @@ def bar_chart(path, title, subtitle, categories, series, ylabel, log=False, ref=
     bar_w = 14 if nser > 2 else 18
     group_w = nser * bar_w + 14
     left, right, top, bottom = 70, 20, 70, 110
-    legend_h = 22 * ((nser + 3) // 4)
+    legend_h = 22 * ((nser + (1 if ref is not None else 0) + 3) // 4)
     plot_w = max(len(categories) * group_w, 360)
     plot_h = 260
     # Wide enough for the title (15 px bold) and the subtitle (11 px).
     legend_w = max(len(name) for name, _ in series) * 7 + 34
     text_w = max(len(title) * 9, len(subtitle) * 6, len(source) * 5,
-                 left + min(nser, 4) * legend_w)
+                 left + min(nser + (1 if ref is not None else 0), 4) * legend_w)
     plot_w = max(plot_w, text_w - right)
     width = left + plot_w + right
     height = top + plot_h + bottom + legend_h
@@ -157,6 +157,12 @@ def bar_chart(path, title, subtitle, categories, series, ylabel, log=False, ref=
         '<text x="16" y="%s" transform="rotate(-90 16 %s)" text-anchor="middle" fill="#333333">%s</text>'
         % (n(top + plot_h / 2), n(top + plot_h / 2), esc(ylabel + (" (log scale)" if log else "")))
     )
+    if ref is not None:
+        ry = y(ref)
+        o.append(
+            '<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="#c00000" stroke-dasharray="5,4"/>'
+            % (left, n(ry), left + plot_w, n(ry))
+        )
     # Bars.
     gap = (plot_w - len(categories) * group_w) / max(len(categories), 1)
     for ci, cat in enumerate(categories):
@@ -185,16 +191,6 @@ def bar_chart(path, title, subtitle, categories, series, ylabel, log=False, ref=
             '<text x="%s" y="%s" text-anchor="end" transform="rotate(-40 %s %s)" fill="#222222">%s</text>'
             % (n(cx), n(cy), n(cx), n(cy), esc(cat))
         )
-    if ref is not None:
-        ry = y(ref)
-        o.append(
-            '<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="#c00000" stroke-dasharray="5,4"/>'
-            % (left, n(ry), left + plot_w, n(ry))
-        )
-        o.append(
-            '<text x="%s" y="%s" text-anchor="end" fill="#c00000">%s</text>'
-            % (left + plot_w - 2, n(ry - 4), esc("%s (%s)" % (ref_label, fmt(ref))))
-        )
     # Legend.
     ly0 = top + plot_h + bottom - 10
     for si, (name, _) in enumerate(series):
@@ -205,6 +201,17 @@ def bar_chart(path, title, subtitle, categories, series, ylabel, log=False, ref=
             % (lx, lyy, COLOURS[si % len(COLOURS)])
         )
         o.append('<text x="%s" y="%s">%s</text>' % (lx + 18, lyy + 10, esc(name)))
+    if ref is not None:
+        si = nser
+        lx = left + (si % 4) * legend_w
+        lyy = ly0 + (si // 4) * 22
+        o.append(
+            '<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="#c00000" stroke-dasharray="5,4"/>'
+            % (lx, lyy + 6, lx + 14, lyy + 6)
+        )
+        o.append(
+            '<text x="%s" y="%s">%s</text>' % (lx + 18, lyy + 10, esc("%s (%s)" % (ref_label, fmt(ref))))
+        )
     if source:
         o.append(
             '<text x="%s" y="%s" font-size="9" fill="#666666">%s</text>'
