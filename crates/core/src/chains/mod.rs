@@ -108,7 +108,6 @@ pub mod search;
 #[cfg(test)]
 mod tests;
 
-use std::fmt;
 use std::sync::OnceLock;
 
 /// One step of a chain: `r = (−1)^a_negative·2^a_shift·v[a] + (−1)^b_negative·2^b_shift·v[b]`,
@@ -140,9 +139,10 @@ pub struct Chain {
 }
 
 /// Errors of chain evaluation and table parsing.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ChainError {
     /// A step refers to an element that does not exist (yet).
+    #[error("step {step} refers to element {index}, which does not exist yet")]
     InvalidIndex {
         /// The step index.
         step: usize,
@@ -150,16 +150,19 @@ pub enum ChainError {
         index: usize,
     },
     /// A step combination is zero.
+    #[error("zero combination{}", in_step(.step))]
     ZeroResult {
         /// The step index (`None` when reported by [`Chain::step_value`]).
         step: Option<usize>,
     },
     /// Arithmetic overflow (an element does not fit `u64` or a shift is too large).
+    #[error("arithmetic overflow{}", in_step(.step))]
     Overflow {
         /// The step index (`None` when reported by [`Chain::step_value`]).
         step: Option<usize>,
     },
     /// The chain does not compute its target.
+    #[error("chain computes {value}, not its target {target}")]
     TargetMismatch {
         /// The declared target.
         target: u64,
@@ -167,6 +170,7 @@ pub enum ChainError {
         value: u64,
     },
     /// A malformed table line.
+    #[error("malformed chain table line {line}: {message}")]
     Parse {
         /// 1-based line number.
         line: usize,
@@ -175,32 +179,10 @@ pub enum ChainError {
     },
 }
 
-impl fmt::Display for ChainError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let at = |s: &Option<usize>| match s {
-            Some(i) => format!(" in step {i}"),
-            None => String::new(),
-        };
-        match self {
-            ChainError::InvalidIndex { step, index } => {
-                write!(
-                    f,
-                    "step {step} refers to element {index}, which does not exist yet"
-                )
-            }
-            ChainError::ZeroResult { step } => write!(f, "zero combination{}", at(step)),
-            ChainError::Overflow { step } => write!(f, "arithmetic overflow{}", at(step)),
-            ChainError::TargetMismatch { target, value } => {
-                write!(f, "chain computes {value}, not its target {target}")
-            }
-            ChainError::Parse { line, message } => {
-                write!(f, "malformed chain table line {line}: {message}")
-            }
-        }
-    }
+/// ` in step i` when the step is known.
+fn in_step(step: &Option<usize>) -> String {
+    step.map(|i| format!(" in step {i}")).unwrap_or_default()
 }
-
-impl std::error::Error for ChainError {}
 
 /// `s·2^e·x` with overflow checking.
 fn shifted(x: i128, e: u32, negative: bool) -> Option<i128> {
