@@ -1,12 +1,14 @@
-//! Bit decomposition and recomposition (seed 004 §5.4), and bitwise operations on bits.
+//! Bit decomposition and recomposition (Trama, Clet, Boudguiga and Sirdey, "Designing a
+//! General-Purpose 8-bit (T)FHE Processor Abstraction", §5.4), and bitwise operations on
+//! bits.
 //!
 //! Bits stay in the nibble message space (each is a digit holding 0 or 1), so that
 //! recomposition is a weighted sum.
 
 use encint_core::circuit::{Builder, NodeId};
 
-use super::common::nibble_lut;
-use super::signed::{bad, byte_arg, lut_on};
+use super::common::{lut_on, nibble_lut};
+use super::operands::{bad, byte_arg, emit_listed};
 use super::{Arg, Kind, Signature, Value, MAX_OPERAND_QWEIGHT};
 use crate::{Byte, IsaError};
 
@@ -52,10 +54,9 @@ pub const SIGNATURES: &[Signature] = &[
 
 /// Records `name` if this module defines it.
 pub fn emit(b: &mut Builder, name: &str, args: &[Arg]) -> Option<Result<Value, IsaError>> {
-    if !SIGNATURES.iter().any(|s| s.name == name) {
-        return None;
-    }
-    Some(b.labelled(name, |b| emit_known(b, name, args)))
+    emit_listed(b, SIGNATURES, name, args, |b, sig, args| {
+        emit_known(b, sig.name, args)
+    })
 }
 
 fn bits_arg(name: &str, args: &[Arg], i: usize) -> Result<Vec<NodeId>, IsaError> {
@@ -109,7 +110,7 @@ pub fn bits(b: &mut Builder, x: Byte) -> Vec<NodeId> {
 ///
 /// When the bits are fresh enough, `2 c1 + 4 c2 + 8 c3` is one bootstrap of
 /// `c1 + 2 c2 + 4 c3` (weight `q1 + 4 q2 + 16 q3` within the budget) and `c0` is added for free;
-/// otherwise each bit is scaled by its own bootstrap (seed 004 §5.4), and the sum of four
+/// otherwise each bit is scaled by its own bootstrap (Trama et al. §5.4), and the sum of four
 /// fresh outputs has weight 4.
 fn unbits_nibble(b: &mut Builder, c: &[NodeId]) -> Result<NodeId, IsaError> {
     let upper = b.linear(&[(c[1], 1), (c[2], 2), (c[3], 4)], 0);

@@ -1,4 +1,5 @@
-//! Fixed-point instructions (seed 004 §5.2, §7.2).
+//! Fixed-point instructions (Trama, Clet, Boudguiga and Sirdey, "Designing a
+//! General-Purpose 8-bit (T)FHE Processor Abstraction", §5.2, §7.2).
 //!
 //! A [`Fixed`] is `int + frac / 256` with `int` a two's complement byte and `frac` an
 //! unsigned byte: its raw value is the signed 16-bit integer `256·int + frac`. Arithmetic
@@ -6,10 +7,9 @@
 
 use encint_core::circuit::{Builder, NodeId};
 
-use super::common::{const_byte, nibble_lut, tree};
-use super::signed::{
-    add_nibbles, byte_arg, byte_nibbles, fixed_arg, imm_arg, pm_ge0_lut, signed_product_columns,
-};
+use super::common::{const_byte, nibble_lut, pm_ge0_lut, tree};
+use super::operands::{byte_arg, emit_listed, fixed_arg, imm_arg};
+use super::signed::{add_nibbles, byte_nibbles, signed_product_columns};
 use super::{Arg, Kind, Signature, Value};
 use crate::{Byte, Fixed, IsaError};
 
@@ -75,10 +75,9 @@ pub const SIGNATURES: &[Signature] = &[
 
 /// Records `name` if this module defines it.
 pub fn emit(b: &mut Builder, name: &str, args: &[Arg]) -> Option<Result<Value, IsaError>> {
-    if !SIGNATURES.iter().any(|s| s.name == name) {
-        return None;
-    }
-    Some(b.labelled(name, |b| emit_known(b, name, args)))
+    emit_listed(b, SIGNATURES, name, args, |b, sig, args| {
+        emit_known(b, sig.name, args)
+    })
 }
 
 fn emit_known(b: &mut Builder, name: &str, args: &[Arg]) -> Result<Value, IsaError> {

@@ -17,6 +17,7 @@ use crate::{Byte, Fixed, IsaError};
 pub mod bits;
 pub mod common;
 pub mod fixed;
+mod operands;
 pub mod signed;
 pub mod unsigned;
 
