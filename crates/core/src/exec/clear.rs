@@ -136,7 +136,7 @@ mod tests {
         let carry = Table256::from_fn(|i, j| ((i + j) / 16) as i64).unwrap();
         let mut b = Builder::new();
         let (a0, a1, b0, b1) = (b.input(), b.input(), b.input(), b.input());
-        // Seed 004 eq. (3): ADD = LUTeval + MVLUTeval(2 tables) + LUTeval = 7 BR, 4 KS.
+        // Trama et al., eq. (3): ADD = LUTeval + MVLUTeval(2 tables) + LUTeval = 7 BR, 4 KS.
         let s = b.tree(a0, b0, &add4).unwrap();
         let lo = b.tree(a1, b1, &add4).unwrap();
         let c = b.tree(a1, b1, &carry).unwrap();
