@@ -1,4 +1,7 @@
-//! The full-RNS variants: BEHZ (Bajard-Eynard-Hasan-Zucca) and HPS (Halevi-Polyakov-Shoup).
+//! The full-RNS variants: BEHZ (Bajard, Eynard, Hasan and Zucca, "A Full RNS Variant of FV
+//! like Somewhat Homomorphic Encryption Schemes") and HPS (Halevi, Polyakov and Shoup, "An
+//! Improved RNS Variant of the BFV Homomorphic Encryption Scheme").
+//!
 //! They share `q`, keys, encryption and relinearisation (RNS-digit gadget); they differ in
 //! decryption (BEHZ: `gamma` correction; HPS: fractional scale-and-round) and in the
 //! multiplication (BEHZ: fast extension + Montgomery correction, floor, Shenoy-Kumaresan;
@@ -232,19 +235,33 @@ impl RnsContext {
         [d0, s, d2]
     }
 
-    /// HPS multiplication (without relinearisation).
-    pub(crate) fn mul_hps(&self, a: &[RnsPoly], b: &[RnsPoly]) -> Result<Vec<RnsPoly>, FvError> {
+    /// The tensor product of `a` and `b` after extending every component from `Q` to
+    /// `Q ∪ aux` with `extend` (the HPS or BEHZ base conversion, from the `Q` residues to
+    /// the aux ones) and moving it to NTT form.
+    fn extended_tensor(
+        &self,
+        a: &[RnsPoly],
+        b: &[RnsPoly],
+        extend: impl Fn(&[u64], &mut [u64]) -> Result<(), FvError>,
+    ) -> Result<[Vec<u64>; 3], FvError> {
         let n = self.n;
         let kn = self.k() * n;
         let ext = |c: &RnsPoly| -> Result<Vec<u64>, FvError> {
             let mut v = vec![0u64; self.ntt_qa.len() * n];
             v[..kn].copy_from_slice(&c.data);
-            let (lo, hi) = v.split_at_mut(kn);
-            self.hps_q_to_aux.exact_hps(lo, hi, n)?;
+            let (q, aux) = v.split_at_mut(kn);
+            extend(&*q, aux)?;
             ntt_forward(&mut v, &self.ntt_qa, n);
             Ok(v)
         };
-        let prods = self.tensor([ext(&a[0])?, ext(&a[1])?], [ext(&b[0])?, ext(&b[1])?]);
+        Ok(self.tensor([ext(&a[0])?, ext(&a[1])?], [ext(&b[0])?, ext(&b[1])?]))
+    }
+
+    /// HPS multiplication (without relinearisation).
+    pub(crate) fn mul_hps(&self, a: &[RnsPoly], b: &[RnsPoly]) -> Result<Vec<RnsPoly>, FvError> {
+        let n = self.n;
+        let kn = self.k() * n;
+        let prods = self.extended_tensor(a, b, |q, aux| self.hps_q_to_aux.exact_hps(q, aux, n))?;
         let na = self.aux.len();
         let mut out = Vec::with_capacity(3);
         for d in prods {
@@ -265,15 +282,7 @@ impl RnsContext {
     pub(crate) fn mul_behz(&self, a: &[RnsPoly], b: &[RnsPoly]) -> Result<Vec<RnsPoly>, FvError> {
         let n = self.n;
         let kn = self.k() * n;
-        let ext = |c: &RnsPoly| -> Result<Vec<u64>, FvError> {
-            let mut v = vec![0u64; self.ntt_qa.len() * n];
-            v[..kn].copy_from_slice(&c.data);
-            let (lo, hi) = v.split_at_mut(kn);
-            self.behz_mont.convert(lo, hi, n)?;
-            ntt_forward(&mut v, &self.ntt_qa, n);
-            Ok(v)
-        };
-        let prods = self.tensor([ext(&a[0])?, ext(&a[1])?], [ext(&b[0])?, ext(&b[1])?]);
+        let prods = self.extended_tensor(a, b, |q, aux| self.behz_mont.convert(q, aux, n))?;
         let na = self.aux.len();
         let mut out = Vec::with_capacity(3);
         for d in prods {

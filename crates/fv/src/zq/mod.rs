@@ -84,12 +84,7 @@ impl Modulus {
         if x >= 0 {
             self.reduce(x as u64)
         } else {
-            let r = self.reduce(x.unsigned_abs());
-            if r == 0 {
-                0
-            } else {
-                self.p - r
-            }
+            self.neg(self.reduce(x.unsigned_abs()))
         }
     }
 
@@ -111,12 +106,7 @@ impl Modulus {
         if x >= 0 {
             self.reduce_u128(x as u128)
         } else {
-            let r = self.reduce_u128(x.unsigned_abs());
-            if r == 0 {
-                0
-            } else {
-                self.p - r
-            }
+            self.neg(self.reduce_u128(x.unsigned_abs()))
         }
     }
 
