@@ -7,10 +7,10 @@ use std::sync::Arc;
 use encint_core::circuit::{Builder, Circuit};
 use encint_core::clear;
 use encint_isa::instr::{emit, Arg, Value};
-use encint_isa::{Byte, IsaError};
+use encint_isa::IsaError;
 
 mod common;
-use common::budget;
+use common::{budget, input_byte};
 
 /// A non-byte operand of an instruction under test.
 #[derive(Clone)]
@@ -24,9 +24,7 @@ fn build_q(name: &str, bytes: usize, extra: &[Extra], q: u64) -> Result<Circuit,
     let mut b = Builder::with_budget(budget());
     let mut args = Vec::new();
     for _ in 0..bytes {
-        let hi = b.input_with_qweight(q);
-        let lo = b.input_with_qweight(q);
-        args.push(Arg::Byte(Byte { hi, lo }));
+        args.push(Arg::Byte(input_byte(&mut b, q)));
     }
     for e in extra {
         args.push(match e {
@@ -148,133 +146,56 @@ const OPS: &[Op] = &[
     ("MAX", "MAXI", u8::max),
 ];
 
-fn op(name: &str) -> &'static Op {
-    OPS.iter()
-        .find(|o| o.0 == name)
-        .unwrap_or_else(|| panic!("{name} is not in OPS"))
+/// Runs `check` on every operation of [`OPS`], one thread each.
+fn each_op(check: fn(&Op)) {
+    std::thread::scope(|s| {
+        for op in OPS {
+            s.spawn(move || check(op));
+        }
+    });
 }
 
-/// The register forms of `names`, exhaustively.
-fn registers(names: &[&str]) {
-    for &(name, _, f) in names.iter().map(|n| op(n)) {
-        bivariate(name, f);
+#[test]
+fn register_forms() {
+    each_op(|&(name, _, f)| bivariate(name, f));
+}
+
+#[test]
+fn immediate_forms() {
+    each_op(|&(_, name, f)| immediate(name, f));
+}
+
+/// Checks the conditional `name` (a condition byte, `bytes` more encrypted bytes, then the
+/// immediates `imms`) on every condition and operand value: the result is the first of
+/// `pick(operands, imms)` when the condition is 1, the second when it is 0.
+fn conditional(name: &str, bytes: usize, imms: &[u8], pick: fn(&[u8], &[u8]) -> (u8, u8)) {
+    let extra: Vec<Extra> = imms.iter().map(|&k| Extra::Imm(k.into())).collect();
+    let c = build(name, 1 + bytes, &extra);
+    check_discipline(name, &c);
+    for i in 0..1usize << (8 * bytes) {
+        let operands: Vec<u8> = (0..bytes).map(|j| (i >> (8 * j)) as u8).collect();
+        let (t, f) = pick(&operands, imms);
+        for cond in 0..=1u8 {
+            let mut v = vec![cond];
+            v.extend(&operands);
+            let want = if cond == 1 { t } else { f };
+            assert_eq!(run(&c, &v), want, "{name}({v:?}, {imms:?})");
+        }
     }
-}
-
-/// The immediate forms of `names`, exhaustively.
-fn immediates(names: &[&str]) {
-    for &(_, name, f) in names.iter().map(|n| op(n)) {
-        immediate(name, f);
-    }
-}
-
-#[test]
-fn add_sub() {
-    registers(&["ADD", "SUB"]);
-}
-
-#[test]
-fn mul() {
-    registers(&["MUL"]);
-}
-
-#[test]
-fn mulm() {
-    registers(&["MULM"]);
-}
-
-#[test]
-fn div_full() {
-    registers(&["DIV"]);
-}
-
-#[test]
-fn mod_full() {
-    registers(&["MOD"]);
-}
-
-#[test]
-fn div4_mod4() {
-    registers(&["DIV4", "MOD4"]);
-}
-
-#[test]
-fn bitwise() {
-    registers(&["AND", "OR", "XOR"]);
-}
-
-#[test]
-fn shifts() {
-    registers(&["SHL", "SHR"]);
-}
-
-#[test]
-fn rotations() {
-    registers(&["ROL", "ROR"]);
-}
-
-#[test]
-fn comparisons() {
-    registers(&["EQ", "LT", "LTE", "GT", "GTE"]);
-}
-
-#[test]
-fn min_max() {
-    registers(&["MIN", "MAX"]);
 }
 
 #[test]
 fn conditionals() {
-    for (name, f) in [
-        (
-            "CDUP",
-            (|c, x| if c == 1 { x } else { 0 }) as fn(u8, u8) -> u8,
-        ),
-        ("NCDUP", |c, x| if c == 1 { 0 } else { x }),
-    ] {
-        let c = build(name, 2, &[]);
-        check_discipline(name, &c);
-        for cond in 0..=1u8 {
-            for x in 0..=255u8 {
-                assert_eq!(run(&c, &[cond, x]), f(cond, x), "{name}({cond}, {x})");
-            }
-        }
-    }
-    let c = build("CSEL", 3, &[]);
-    check_discipline("CSEL", &c);
-    for cond in 0..=1u8 {
-        for x in 0..=255u8 {
-            for y in 0..=255u8 {
-                let want = if cond == 1 { x } else { y };
-                assert_eq!(run(&c, &[cond, x, y]), want, "CSEL({cond}, {x}, {y})");
-            }
-        }
-    }
+    conditional("CDUP", 1, &[], |v, _| (v[0], 0));
+    conditional("NCDUP", 1, &[], |v, _| (0, v[0]));
+    conditional("CSEL", 2, &[], |v, _| (v[0], v[1]));
     let heavy = build_q("CSEL", 3, &[], 4).unwrap();
     check_discipline("CSEL", &heavy);
-    for (name, f) in [
-        (
-            "CDUPI",
-            (|c, k| if c == 1 { k } else { 0 }) as fn(u8, u8) -> u8,
-        ),
-        ("NCDUPI", |c, k| if c == 1 { 0 } else { k }),
-    ] {
-        for k in 0..=255u8 {
-            let c = build(name, 1, &[Extra::Imm(k.into())]);
-            check_discipline(name, &c);
-            for cond in 0..=1u8 {
-                assert_eq!(run(&c, &[cond]), f(cond, k), "{name}({cond}, {k})");
-            }
-        }
-    }
     for k1 in 0..=255u8 {
+        conditional("CDUPI", 0, &[k1], |_, k| (k[0], 0));
+        conditional("NCDUPI", 0, &[k1], |_, k| (0, k[0]));
         for k2 in 0..=255u8 {
-            let c = build("CSELI", 1, &[Extra::Imm(k1.into()), Extra::Imm(k2.into())]);
-            check_discipline("CSELI", &c);
-            for cond in 0..=1u8 {
-                let want = if cond == 1 { k1 } else { k2 };
-                assert_eq!(run(&c, &[cond]), want, "CSELI({cond}, {k1}, {k2})");
-            }
+            conditional("CSELI", 0, &[k1, k2], |_, k| (k[0], k[1]));
         }
     }
 }
@@ -292,23 +213,6 @@ fn addz() {
     for x in 0..=255u8 {
         assert_eq!(run(&heavy, &[x, 0]), x);
     }
-}
-
-#[test]
-fn immediates_arith() {
-    immediates(&[
-        "ADD", "SUB", "MUL", "MULM", "DIV", "MOD", "DIV4", "MOD4", "MIN", "MAX",
-    ]);
-}
-
-#[test]
-fn immediates_bits() {
-    immediates(&["AND", "OR", "XOR", "SHL", "SHR", "ROL", "ROR"]);
-}
-
-#[test]
-fn immediates_tests() {
-    immediates(&["EQ", "LT", "LTE", "GT", "GTE"]);
 }
 
 fn sbox() -> Arc<[u16; 256]> {
@@ -342,10 +246,7 @@ fn user_tables() {
 #[test]
 fn bad_operands_are_errors() {
     let mut b = Builder::with_budget(budget());
-    let x = Byte {
-        hi: b.input(),
-        lo: b.input(),
-    };
+    let x = input_byte(&mut b, 1);
     assert!(emit(&mut b, "ADD", &[Arg::Byte(x)]).is_err());
     assert!(emit(&mut b, "ADDI", &[Arg::Byte(x), Arg::Byte(x)]).is_err());
     assert!(emit(&mut b, "ADDI", &[Arg::Byte(x), Arg::Imm(1000)]).is_err());

@@ -338,6 +338,18 @@ fn parse_operand(tok: &str, line: usize) -> Result<(usize, u32, bool), ChainErro
     Ok((idx, sh, neg))
 }
 
+/// `token` as a number, or a parse error naming `what` it should be.
+fn parse_number<T: std::str::FromStr>(
+    token: &str,
+    what: &str,
+    line: usize,
+) -> Result<T, ChainError> {
+    token.parse().map_err(|_| ChainError::Parse {
+        line,
+        message: format!("bad {what} `{token}`"),
+    })
+}
+
 fn parse_line(text: &str, line: usize) -> Result<Chain, ChainError> {
     let err = |m: String| ChainError::Parse { line, message: m };
     let mut parts = text.split(';');
@@ -345,12 +357,8 @@ fn parse_line(text: &str, line: usize) -> Result<Chain, ChainError> {
     if head.len() != 2 {
         return Err(err("expected `<k> <additions>`".into()));
     }
-    let target = head[0]
-        .parse::<u64>()
-        .map_err(|_| err(format!("bad target `{}`", head[0])))?;
-    let n = head[1]
-        .parse::<usize>()
-        .map_err(|_| err(format!("bad addition count `{}`", head[1])))?;
+    let target: u64 = parse_number(head[0], "target", line)?;
+    let n: usize = parse_number(head[1], "addition count", line)?;
     let mut steps = Vec::new();
     let mut claims = Vec::new();
     for p in parts {
@@ -364,12 +372,8 @@ fn parse_line(text: &str, line: usize) -> Result<Chain, ChainError> {
             if toks[2] != "=" || toks[4] != "->" {
                 return Err(err(format!("malformed step `{}`", p.trim())));
             }
-            let r = toks[3]
-                .parse::<i128>()
-                .map_err(|_| err(format!("bad value `{}`", toks[3])))?;
-            let v = toks[5]
-                .parse::<u64>()
-                .map_err(|_| err(format!("bad element `{}`", toks[5])))?;
+            let r: i128 = parse_number(toks[3], "value", line)?;
+            let v: u64 = parse_number(toks[5], "element", line)?;
             claims.push(Some((r, v)));
         } else {
             claims.push(None);

@@ -13,50 +13,24 @@ use super::{Arg, Kind, Signature, Value, MAX_OPERAND_QWEIGHT};
 use crate::{Byte, IsaError};
 
 /// The instructions of this module.
+#[rustfmt::skip]
 pub const SIGNATURES: &[Signature] = &[
-    Signature {
-        name: "BITS",
-        args: &[Kind::Byte],
-        result: Kind::Bits,
-        doc: "byte to 8 bits, least significant first (4 tables per nibble, one rotation each)",
-    },
-    Signature {
-        name: "UNBITS",
-        args: &[Kind::Bits],
-        result: Kind::Byte,
-        doc: "8 bits (least significant first) to a byte",
-    },
-    Signature {
-        name: "BNOT",
-        args: &[Kind::Bits],
-        result: Kind::Bits,
-        doc: "bitwise not of bits (free)",
-    },
-    Signature {
-        name: "BAND",
-        args: &[Kind::Bits, Kind::Bits],
-        result: Kind::Bits,
-        doc: "bitwise and of bits (one bootstrap per bit)",
-    },
-    Signature {
-        name: "BOR",
-        args: &[Kind::Bits, Kind::Bits],
-        result: Kind::Bits,
-        doc: "bitwise or of bits (one bootstrap per bit)",
-    },
-    Signature {
-        name: "BXOR",
-        args: &[Kind::Bits, Kind::Bits],
-        result: Kind::Bits,
-        doc: "bitwise xor of bits (one bootstrap per bit)",
-    },
+    Signature::new("BITS", &[Kind::Byte], Kind::Bits,
+        "byte to 8 bits, least significant first (4 tables per nibble, one rotation each)"),
+    Signature::new("UNBITS", &[Kind::Bits], Kind::Byte,
+        "8 bits (least significant first) to a byte"),
+    Signature::new("BNOT", &[Kind::Bits], Kind::Bits, "bitwise not of bits (free)"),
+    Signature::new("BAND", &[Kind::Bits, Kind::Bits], Kind::Bits,
+        "bitwise and of bits (one bootstrap per bit)"),
+    Signature::new("BOR", &[Kind::Bits, Kind::Bits], Kind::Bits,
+        "bitwise or of bits (one bootstrap per bit)"),
+    Signature::new("BXOR", &[Kind::Bits, Kind::Bits], Kind::Bits,
+        "bitwise xor of bits (one bootstrap per bit)"),
 ];
 
 /// Records `name` if this module defines it.
 pub fn emit(b: &mut Builder, name: &str, args: &[Arg]) -> Option<Result<Value, IsaError>> {
-    emit_listed(b, SIGNATURES, name, args, |b, sig, args| {
-        emit_known(b, sig.name, args)
-    })
+    emit_listed(b, SIGNATURES, name, args, emit_known)
 }
 
 fn bits_arg(name: &str, args: &[Arg], i: usize) -> Result<Vec<NodeId>, IsaError> {
@@ -67,7 +41,8 @@ fn bits_arg(name: &str, args: &[Arg], i: usize) -> Result<Vec<NodeId>, IsaError>
     }
 }
 
-fn emit_known(b: &mut Builder, name: &str, args: &[Arg]) -> Result<Value, IsaError> {
+fn emit_known(b: &mut Builder, sig: &Signature, args: &[Arg]) -> Result<Value, IsaError> {
+    let name = sig.name;
     match name {
         "BITS" => Ok(Value::Bits(bits(b, byte_arg(name, args, 0)?))),
         "UNBITS" => Ok(Value::Byte(unbits(b, &bits_arg(name, args, 0)?)?)),

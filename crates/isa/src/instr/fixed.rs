@@ -16,71 +16,30 @@ use crate::{Byte, Fixed, IsaError};
 const F: Kind = Kind::Fixed;
 
 /// The instructions of this module.
+#[rustfmt::skip]
 pub const SIGNATURES: &[Signature] = &[
-    Signature {
-        name: "FFROM",
-        args: &[Kind::Byte],
-        result: F,
-        doc: "fixed-point value of a signed byte (int = byte, frac = 0; free)",
-    },
-    Signature {
-        name: "FINT",
-        args: &[F],
-        result: Kind::Byte,
-        doc: "integer part (floor) of a fixed-point value (free)",
-    },
-    Signature {
-        name: "FADD",
-        args: &[F, F],
-        result: F,
-        doc: "fixed-point addition (wraps modulo 2^16 on raw values)",
-    },
-    Signature {
-        name: "FSUB",
-        args: &[F, F],
-        result: F,
-        doc: "fixed-point subtraction (wraps modulo 2^16 on raw values)",
-    },
-    Signature {
-        name: "FMULI",
-        args: &[F, Kind::Imm],
-        result: F,
-        doc: "product by a clear fixed-point constant given raw (imm/256, imm in -32768..=32767), floored to 1/256, wrapping",
-    },
-    Signature {
-        name: "FMUL",
-        args: &[F, F],
-        result: F,
-        doc: "fixed-point product of two encrypted values, floored to 1/256, wrapping (raw: floor(x·y / 256) mod 2^16)",
-    },
-    Signature {
-        name: "FDIVI",
-        args: &[Kind::Byte, Kind::Imm],
-        result: F,
-        doc: "decimal division of an unsigned byte by an immediate 1..=255: int = x/d, frac = floor(256 (x mod d) / d)",
-    },
-    Signature {
-        name: "FSIG",
-        args: &[F],
-        result: F,
-        doc: "sigmoid: 1.0 if v >= 6, else floor(256 σ(v)) / 256",
-    },
-    Signature {
-        name: "FHEAV",
-        args: &[F],
-        result: F,
-        doc: "Heaviside step: 1.0 if v >= 0 else 0.0",
-    },
+    Signature::new("FFROM", &[Kind::Byte], F,
+        "fixed-point value of a signed byte (int = byte, frac = 0; free)"),
+    Signature::new("FINT", &[F], Kind::Byte, "integer part (floor) of a fixed-point value (free)"),
+    Signature::new("FADD", &[F, F], F, "fixed-point addition (wraps modulo 2^16 on raw values)"),
+    Signature::new("FSUB", &[F, F], F, "fixed-point subtraction (wraps modulo 2^16 on raw values)"),
+    Signature::new("FMULI", &[F, Kind::Imm], F,
+        "product by a clear fixed-point constant given raw (imm/256, imm in -32768..=32767), floored to 1/256, wrapping"),
+    Signature::new("FMUL", &[F, F], F,
+        "fixed-point product of two encrypted values, floored to 1/256, wrapping (raw: floor(x·y / 256) mod 2^16)"),
+    Signature::new("FDIVI", &[Kind::Byte, Kind::Imm], F,
+        "decimal division of an unsigned byte by an immediate 1..=255: int = x/d, frac = floor(256 (x mod d) / d)"),
+    Signature::new("FSIG", &[F], F, "sigmoid: 1.0 if v >= 6, else floor(256 σ(v)) / 256"),
+    Signature::new("FHEAV", &[F], F, "Heaviside step: 1.0 if v >= 0 else 0.0"),
 ];
 
 /// Records `name` if this module defines it.
 pub fn emit(b: &mut Builder, name: &str, args: &[Arg]) -> Option<Result<Value, IsaError>> {
-    emit_listed(b, SIGNATURES, name, args, |b, sig, args| {
-        emit_known(b, sig.name, args)
-    })
+    emit_listed(b, SIGNATURES, name, args, emit_known)
 }
 
-fn emit_known(b: &mut Builder, name: &str, args: &[Arg]) -> Result<Value, IsaError> {
+fn emit_known(b: &mut Builder, sig: &Signature, args: &[Arg]) -> Result<Value, IsaError> {
+    let name = sig.name;
     Ok(match name {
         "FFROM" => {
             let x = byte_arg(name, args, 0)?;

@@ -78,6 +78,23 @@ pub struct Signature {
     pub doc: &'static str,
 }
 
+impl Signature {
+    /// A signature from its parts.
+    pub const fn new(
+        name: &'static str,
+        args: &'static [Kind],
+        result: Kind,
+        doc: &'static str,
+    ) -> Self {
+        Self {
+            name,
+            args,
+            result,
+            doc,
+        }
+    }
+}
+
 /// Every instruction.
 pub fn signatures() -> Vec<Signature> {
     let mut all = Vec::new();

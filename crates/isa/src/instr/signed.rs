@@ -21,143 +21,41 @@ const B: Kind = Kind::Byte;
 const I: Kind = Kind::Imm;
 
 /// The instructions of this module.
+#[rustfmt::skip]
 pub const SIGNATURES: &[Signature] = &[
-    Signature {
-        name: "NEG",
-        args: &[B],
-        result: B,
-        doc: "two's complement negation (NEG -128 = -128)",
-    },
-    Signature {
-        name: "ABS",
-        args: &[B],
-        result: B,
-        doc: "absolute value of a signed byte (ABS -128 = -128)",
-    },
-    Signature {
-        name: "SMULM",
-        args: &[B, B],
-        result: B,
-        doc: "high byte of the signed 16-bit product",
-    },
-    Signature {
-        name: "SDIV",
-        args: &[B, B],
-        result: B,
-        doc: "signed division truncating toward zero (x/0 = -1, -128/-1 = -128)",
-    },
-    Signature {
-        name: "SMOD",
-        args: &[B, B],
-        result: B,
-        doc: "signed remainder of SDIV, sign of the dividend (x%0 = x)",
-    },
-    Signature {
-        name: "SLT",
-        args: &[B, B],
-        result: B,
-        doc: "signed a < b (boolean)",
-    },
-    Signature {
-        name: "SLTE",
-        args: &[B, B],
-        result: B,
-        doc: "signed a <= b (boolean)",
-    },
-    Signature {
-        name: "SGT",
-        args: &[B, B],
-        result: B,
-        doc: "signed a > b (boolean)",
-    },
-    Signature {
-        name: "SGTE",
-        args: &[B, B],
-        result: B,
-        doc: "signed a >= b (boolean)",
-    },
-    Signature {
-        name: "SMIN",
-        args: &[B, B],
-        result: B,
-        doc: "signed minimum",
-    },
-    Signature {
-        name: "SMAX",
-        args: &[B, B],
-        result: B,
-        doc: "signed maximum",
-    },
-    Signature {
-        name: "SSHR",
-        args: &[B, B],
-        result: B,
-        doc: "arithmetic shift right by an encrypted unsigned amount (>= 8: sign fill)",
-    },
-    Signature {
-        name: "SSHRI",
-        args: &[B, I],
-        result: B,
-        doc: "arithmetic shift right by an immediate 0..=255 (>= 8: sign fill)",
-    },
-    Signature {
-        name: "SLTI",
-        args: &[B, I],
-        result: B,
-        doc: "signed a < imm (imm in -128..=127)",
-    },
-    Signature {
-        name: "SLTEI",
-        args: &[B, I],
-        result: B,
-        doc: "signed a <= imm (imm in -128..=127)",
-    },
-    Signature {
-        name: "SGTI",
-        args: &[B, I],
-        result: B,
-        doc: "signed a > imm (imm in -128..=127)",
-    },
-    Signature {
-        name: "SGTEI",
-        args: &[B, I],
-        result: B,
-        doc: "signed a >= imm (imm in -128..=127)",
-    },
-    Signature {
-        name: "SMINI",
-        args: &[B, I],
-        result: B,
-        doc: "signed min(a, imm) (imm in -128..=127)",
-    },
-    Signature {
-        name: "SMAXI",
-        args: &[B, I],
-        result: B,
-        doc: "signed max(a, imm) (imm in -128..=127)",
-    },
-    Signature {
-        name: "SDIVI",
-        args: &[B, I],
-        result: B,
-        doc: "signed a / imm truncating (imm in -128..=127; /0 = -1)",
-    },
-    Signature {
-        name: "SMODI",
-        args: &[B, I],
-        result: B,
-        doc: "signed a % imm (imm in -128..=127; %0 = a)",
-    },
+    Signature::new("NEG", &[B], B, "two's complement negation (NEG -128 = -128)"),
+    Signature::new("ABS", &[B], B, "absolute value of a signed byte (ABS -128 = -128)"),
+    Signature::new("SMULM", &[B, B], B, "high byte of the signed 16-bit product"),
+    Signature::new("SDIV", &[B, B], B,
+        "signed division truncating toward zero (x/0 = -1, -128/-1 = -128)"),
+    Signature::new("SMOD", &[B, B], B, "signed remainder of SDIV, sign of the dividend (x%0 = x)"),
+    Signature::new("SLT", &[B, B], B, "signed a < b (boolean)"),
+    Signature::new("SLTE", &[B, B], B, "signed a <= b (boolean)"),
+    Signature::new("SGT", &[B, B], B, "signed a > b (boolean)"),
+    Signature::new("SGTE", &[B, B], B, "signed a >= b (boolean)"),
+    Signature::new("SMIN", &[B, B], B, "signed minimum"),
+    Signature::new("SMAX", &[B, B], B, "signed maximum"),
+    Signature::new("SSHR", &[B, B], B,
+        "arithmetic shift right by an encrypted unsigned amount (>= 8: sign fill)"),
+    Signature::new("SSHRI", &[B, I], B,
+        "arithmetic shift right by an immediate 0..=255 (>= 8: sign fill)"),
+    Signature::new("SLTI", &[B, I], B, "signed a < imm (imm in -128..=127)"),
+    Signature::new("SLTEI", &[B, I], B, "signed a <= imm (imm in -128..=127)"),
+    Signature::new("SGTI", &[B, I], B, "signed a > imm (imm in -128..=127)"),
+    Signature::new("SGTEI", &[B, I], B, "signed a >= imm (imm in -128..=127)"),
+    Signature::new("SMINI", &[B, I], B, "signed min(a, imm) (imm in -128..=127)"),
+    Signature::new("SMAXI", &[B, I], B, "signed max(a, imm) (imm in -128..=127)"),
+    Signature::new("SDIVI", &[B, I], B, "signed a / imm truncating (imm in -128..=127; /0 = -1)"),
+    Signature::new("SMODI", &[B, I], B, "signed a % imm (imm in -128..=127; %0 = a)"),
 ];
 
 /// Records `name` if this module defines it.
 pub fn emit(b: &mut Builder, name: &str, args: &[Arg]) -> Option<Result<Value, IsaError>> {
-    emit_listed(b, SIGNATURES, name, args, |b, sig, args| {
-        emit_known(b, sig.name, args)
-    })
+    emit_listed(b, SIGNATURES, name, args, emit_known)
 }
 
-fn emit_known(b: &mut Builder, name: &str, args: &[Arg]) -> Result<Value, IsaError> {
+fn emit_known(b: &mut Builder, sig: &Signature, args: &[Arg]) -> Result<Value, IsaError> {
+    let name = sig.name;
     let x = byte_arg(name, args, 0)?;
     let out = match name {
         "NEG" => neg(b, x)?,

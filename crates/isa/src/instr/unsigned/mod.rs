@@ -36,13 +36,9 @@ const BI: &[Kind] = &[Kind::Byte, Kind::Imm];
 const BII: &[Kind] = &[Kind::Byte, Kind::Imm, Kind::Imm];
 const BT: &[Kind] = &[Kind::Byte, Kind::Table];
 
+/// A signature with a byte result.
 const fn sig(name: &'static str, args: &'static [Kind], doc: &'static str) -> Signature {
-    Signature {
-        name,
-        args,
-        result: Kind::Byte,
-        doc,
-    }
+    Signature::new(name, args, Kind::Byte, doc)
 }
 
 /// The instructions of this module.
