@@ -36,8 +36,8 @@ pub fn emit(b: &mut Builder, name: &str, args: &[Arg]) -> Option<Result<Value, I
 fn bits_arg(name: &str, args: &[Arg], i: usize) -> Result<Vec<NodeId>, IsaError> {
     match args.get(i) {
         Some(Arg::Bits(v)) if v.len() == 8 => Ok(v.clone()),
-        Some(Arg::Bits(v)) => Err(bad(name, &format!("expected 8 bits, got {}", v.len()))),
-        _ => Err(bad(name, &format!("operand {} must be bits", i + 1))),
+        Some(Arg::Bits(v)) => Err(bad(name, format!("expected 8 bits, got {}", v.len()))),
+        _ => Err(bad(name, format!("operand {} must be bits", i + 1))),
     }
 }
 

@@ -31,7 +31,7 @@ pub(crate) fn bad(name: &str, message: impl Into<String>) -> IsaError {
 pub(crate) fn byte_arg(name: &str, args: &[Arg], i: usize) -> Result<Byte, IsaError> {
     match args.get(i) {
         Some(Arg::Byte(x)) => Ok(*x),
-        _ => Err(bad(name, &format!("operand {} must be a byte", i + 1))),
+        _ => Err(bad(name, format!("operand {} must be a byte", i + 1))),
     }
 }
 
@@ -41,7 +41,7 @@ pub(crate) fn fixed_arg(name: &str, args: &[Arg], i: usize) -> Result<Fixed, Isa
         Some(Arg::Fixed(x)) => Ok(*x),
         _ => Err(bad(
             name,
-            &format!("operand {} must be a fixed-point value", i + 1),
+            format!("operand {} must be a fixed-point value", i + 1),
         )),
     }
 }
@@ -56,10 +56,7 @@ pub(crate) fn imm_arg(
 ) -> Result<i64, IsaError> {
     match args.get(i) {
         Some(Arg::Imm(v)) if (lo..=hi).contains(v) => Ok(*v),
-        Some(Arg::Imm(v)) => Err(bad(name, &format!("immediate {v} is outside {lo}..={hi}"))),
-        _ => Err(bad(
-            name,
-            &format!("operand {} must be an immediate", i + 1),
-        )),
+        Some(Arg::Imm(v)) => Err(bad(name, format!("immediate {v} is outside {lo}..={hi}"))),
+        _ => Err(bad(name, format!("operand {} must be an immediate", i + 1))),
     }
 }
