@@ -164,7 +164,7 @@ fn neuron_with_sigmoid() {
 fn inputs_must_be_the_programs_inputs() {
     use encint_isa::vm::RunError;
     let c = load("average.asm");
-    let data = array("a", &[10, 20, 30, 40, 51]);
+    let mut data = array("a", &[10, 20, 30, 40, 51]);
     let (out, _) = run_clear(&c, &data).unwrap();
     assert_eq!(out_bytes(&out, "s"), [151]);
     for extra in ["b", "a[5]"] {
