@@ -1,4 +1,4 @@
-; Assignment a[idx] = v at an encrypted index idx (seed 004, Algorithm 4): every element
+; Assignment a[idx] = v at an encrypted index idx (Trama et al., Algorithm 4): every element
 ; is rewritten, the one at idx with v, the others with themselves.
 ; Run: encint asm run examples/array_assign.asm --clear --input a=1,2,3,4,5 --input idx=3 --input v=99
 const n = 5

@@ -1,4 +1,4 @@
-; Maximum of an array of n encrypted bytes (seed 004, Algorithm 2).
+; Maximum of an array of n encrypted bytes (Trama et al., Algorithm 2).
 ; Run: encint asm run examples/array_max.asm --clear --input a=9,3,200,0,17
 const n = 5
 input a[n]

@@ -1,5 +1,5 @@
 ; Average of n encrypted bytes as a 16-bit fixed-point value, including the final
-; decimal division by the clear n (seed 004, Algorithm 3). The sum must fit in a byte.
+; decimal division by the clear n (Trama et al., Algorithm 3). The sum must fit in a byte.
 ; Run: encint asm run examples/average.asm --clear --input a=10,20,30,40,51
 const n = 5
 input a[n]

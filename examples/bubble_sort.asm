@@ -1,4 +1,4 @@
-; Bubble sort of n encrypted bytes, in place (seed 004, Algorithm 1).
+; Bubble sort of n encrypted bytes, in place (Trama et al., Algorithm 1).
 ; Run: encint asm run examples/bubble_sort.asm --clear --input a=9,3,200,0,17
 const n = 5
 input a[n]

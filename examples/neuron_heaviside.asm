@@ -1,4 +1,4 @@
-; One neuron with a Heaviside activation: step(w1*x1 + w2*x2) (seed 004, Section 7.2).
+; One neuron with a Heaviside activation: step(w1*x1 + w2*x2) (Trama et al., Section 7.2).
 ; Run: encint asm run examples/neuron_heaviside.asm --clear --input x1=0.5 --input x2=-0.25
 const w1 = 192
 const w2 = -128

@@ -11,7 +11,6 @@
 pub mod bits;
 pub mod chains;
 pub mod circuit;
-pub mod clear;
 mod error;
 pub mod exec;
 pub mod lut;
@@ -19,3 +18,4 @@ pub mod recode;
 pub mod signed;
 
 pub use error::CoreError;
+pub use exec::clear;

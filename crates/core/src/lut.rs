@@ -1,4 +1,5 @@
-//! Negacyclic lookup tables over the 5-bit message space Z_32 (seed 000 §2.2.2).
+//! Negacyclic lookup tables over the 5-bit message space Z_32 (Klemsa and Önen, "Parmesan:
+//! Parallel ARithMETicS over ENcrypted data", §2.2.2).
 //!
 //! A digit ciphertext holds `m ∈ Z_32` without padding. Bootstrapping evaluates a
 //! *negacyclic* function: `f(x + 16) = -f(x) (mod 32)`, so a table is given by its
@@ -42,7 +43,7 @@ impl NegacyclicLut {
     ///
     /// ```
     /// use encint_core::lut::NegacyclicLut;
-    /// // Product of two signed bits from the selector 3x + y (seed 000, Algorithm 4).
+    /// // Product of two signed bits from the selector 3x + y (Parmesan, Algorithm 4).
     /// let lut = NegacyclicLut::from_fn(-4..=4, |s| {
     ///     let (x, y) = ((s + 1).div_euclid(3), (s + 1).rem_euclid(3) - 1);
     ///     x * y
@@ -102,7 +103,7 @@ mod tests {
 
     #[test]
     fn from_fn_reproduces_function_on_domain() {
-        // sign on [-15, 15] is negacyclic over Z_32 (seed 000 §4.1, analysis).
+        // sign on [-15, 15] is negacyclic over Z_32 (Parmesan §4.1, analysis).
         let lut = NegacyclicLut::from_fn(-15..=15, i64::signum).unwrap();
         for x in -15..=15 {
             assert_eq!(lut.eval(x), x.signum());
@@ -127,9 +128,10 @@ mod tests {
     }
 }
 
-/// A 256-entry table on two nibbles (seed 004 `LUTeval`): `f(hi, lo) = entries[16·hi + lo]`,
-/// inputs and entries in `0..16`. Evaluated by the tree-based method: a first blind rotation
-/// on `hi` builds the encrypted test polynomial of row `hi`, a second one on `lo` reads it.
+/// A 256-entry table on two nibbles (`LUTeval` of Trama et al.'s 8-bit processor): `f(hi,
+/// lo) = entries[16·hi + lo]`, inputs and entries in `0..16`. Evaluated by the tree-based
+/// method: a first blind rotation on `hi` builds the encrypted test polynomial of row `hi`,
+/// a second one on `lo` reads it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Table256 {
     /// `entries[16·hi + lo]`, each in `0..16`.

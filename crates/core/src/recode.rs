@@ -1,5 +1,6 @@
-//! Recodings of clear scalars into signed binary: NAF, Koyama-Tsuruoka, and the
-//! sliding window split used by scalar multiplication (seed 000, §3.2.3).
+//! Recodings of clear scalars into signed binary: NAF, Koyama-Tsuruoka, and the sliding
+//! window split used by scalar multiplication (Klemsa and Önen, "Parmesan: Parallel
+//! ARithMETicS over ENcrypted data", §3.2.3).
 
 use crate::signed::SignedDigit;
 
@@ -53,7 +54,7 @@ pub fn naf(k: u64) -> Vec<SignedDigit> {
 /// climbs 3 above its last minimum, and closed when it falls 3 below its last
 /// maximum. The result has minimal Hamming weight and, on average, longer runs of
 /// zeros than NAF, which suits the window method (Koyama and Tsuruoka, CRYPTO '92;
-/// seed 000 §3.2.3). Implemented from the algorithm's description; unlike at least
+/// Parmesan §3.2.3). Implemented from the algorithm's description; unlike at least
 /// one published implementation, the result represents exactly `k`.
 ///
 /// ```
@@ -142,7 +143,7 @@ pub struct Window {
 
 /// Splits a signed digit vector into windows of at most `width` digits, scanning
 /// from the most significant digit; each window starts and ends on a non-zero
-/// digit, so its value is odd (seed 000, Figure 3).
+/// digit, so its value is odd (Parmesan, Figure 3).
 ///
 /// `Σ value · 2^shift` equals the value of `digits`. `width` must be in 1..=62.
 ///

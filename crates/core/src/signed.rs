@@ -1,8 +1,9 @@
 //! Signed binary digit vectors: digits in {-1, 0, 1}, least significant first.
 //!
-//! A vector `d` represents `Σ d_i · 2^i`. The representation is redundant
-//! (`(1, -1)` and `(0, 1)`... both read least significant first, `[-1, 1]` and `[1, 0]`
-//! both represent 1), which is what makes parallel addition possible (seed 000, §2.3).
+//! A vector `d` represents `Σ d_i · 2^i`. The representation is redundant (`(1, -1)` and
+//! `(0, 1)`... both read least significant first, `[-1, 1]` and `[1, 0]` both represent 1),
+//! which is what makes parallel addition possible (Klemsa and Önen, "Parmesan: Parallel
+//! ARithMETicS over ENcrypted data", §2.3).
 
 use crate::CoreError;
 
@@ -73,7 +74,7 @@ pub fn eval_digits(digits: &[i64]) -> Option<i128> {
     Some(acc)
 }
 
-/// Algorithm 9 of seed 000: converts a signed binary vector to standard binary.
+/// Algorithm 9 of Parmesan: converts a signed binary vector to standard binary.
 ///
 /// Returns `(negative, bits)` with `bits` the standard binary digits (0/1, least
 /// significant first, same length as the input) of `|X|`. Negative inputs are
@@ -107,7 +108,7 @@ fn borrow_pass(work: &mut [i8]) {
 
 /// Converts to `width`-bit two's complement (bits least significant first).
 ///
-/// This is option 2 of seed 000 Appendix A: extend to `width` digits, run the
+/// This is option 2 of Parmesan, Appendix A: extend to `width` digits, run the
 /// borrow pass of Algorithm 9 and drop the leading -1 of a negative value.
 /// Errors if the value does not fit in `width` bits.
 ///

@@ -96,3 +96,14 @@ pub enum FvError {
     #[error("i/o error: {0}")]
     Io(String),
 }
+
+impl FvError {
+    /// `Ok` when a length `got` is the `expected` one, else [`FvError::LengthMismatch`].
+    pub(crate) fn check_len(expected: usize, got: usize) -> Result<(), FvError> {
+        if got == expected {
+            Ok(())
+        } else {
+            Err(FvError::LengthMismatch { expected, got })
+        }
+    }
+}

@@ -537,25 +537,33 @@ impl Assembler<'_> {
         Ok(())
     }
 
-    fn constant(&mut self, no: usize, text: &str, rest: &str) -> Result<(), AsmError> {
+    /// The column, new name and value text of a `NAME = VALUE` definition of the given
+    /// form (for the error message), with the name reserved.
+    fn definition<'t>(
+        &self,
+        no: usize,
+        text: &str,
+        rest: &'t str,
+        form: &str,
+    ) -> Result<(usize, &'t str, &'t str), AsmError> {
         let c = col_of(text, rest);
-        let (name, expr) = rest
+        let (name, value) = rest
             .split_once('=')
-            .ok_or_else(|| err(no, c, "expected `const NAME = EXPR`"))?;
+            .ok_or_else(|| err(no, c, format!("expected `{form}`")))?;
         let name = name.trim();
         self.define_name(no, c, name)?;
+        Ok((c, name, value))
+    }
+
+    fn constant(&mut self, no: usize, text: &str, rest: &str) -> Result<(), AsmError> {
+        let (_, name, expr) = self.definition(no, text, rest, "const NAME = EXPR")?;
         let v = eval(expr, &self.consts).map_err(|m| err(no, col_of(text, expr), m))?;
         self.consts.insert(name.to_string(), v);
         Ok(())
     }
 
     fn table(&mut self, no: usize, text: &str, rest: &str) -> Result<(), AsmError> {
-        let c = col_of(text, rest);
-        let (name, vals) = rest
-            .split_once('=')
-            .ok_or_else(|| err(no, c, "expected `table NAME = v0, v1, ...`"))?;
-        let name = name.trim();
-        self.define_name(no, c, name)?;
+        let (c, name, vals) = self.definition(no, text, rest, "table NAME = v0, v1, ...")?;
         let mut entries = vec![0u16; 256];
         let parts = split_commas(vals);
         if parts.len() > 256 {

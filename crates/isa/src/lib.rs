@@ -1,4 +1,5 @@
-//! encint-isa: an 8-bit processor over encrypted nibbles (seed 004).
+//! encint-isa: an 8-bit processor over encrypted nibbles, after Trama, Clet, Boudguiga and
+//! Sirdey, "Designing a General-Purpose 8-bit (T)FHE Processor Abstraction".
 //!
 //! A byte is two nibbles (most significant first), each one encrypted digit holding a value
 //! in `0..16`. Every instruction is a circuit in the IR of `encint-core`: univariate tables
@@ -23,7 +24,7 @@ pub struct Byte {
     pub lo: NodeId,
 }
 
-/// A 16-bit fixed-point value (seed 004 §5.2): `int + frac / 256`, where `int` is an
+/// A 16-bit fixed-point value (Trama et al. §5.2): `int + frac / 256`, where `int` is an
 /// unsigned or two's complement byte and `frac` an unsigned byte.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Fixed {

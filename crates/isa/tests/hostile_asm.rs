@@ -1,4 +1,4 @@
-//! The assembler on hostile sources (issue 12): every one is a typed error, at once,
+//! The assembler on hostile sources: every one is a typed error, at once,
 //! instead of a stack overflow, a hang, an exhausted memory, a panic or a silent wrap.
 
 use std::time::{Duration, Instant};

@@ -7,10 +7,8 @@ use encint_isa::asm::assemble;
 use encint_isa::vm::{compile, run_clear, Compiled, Datum};
 use rand::{Rng, SeedableRng};
 
-/// The default parameter set's noise budget (the circuits are built for it).
-fn budget() -> u64 {
-    encint_tfhe::DEFAULT_PARAMETERS.max_quadratic_weight()
-}
+mod common;
+use common::budget;
 
 fn load(name: &str) -> Compiled {
     let path = format!("{}/../../examples/{name}", env!("CARGO_MANIFEST_DIR"));
@@ -24,10 +22,12 @@ fn load(name: &str) -> Compiled {
     c
 }
 
-fn bytes(name: &str, vals: &[u8], data: &mut HashMap<String, Datum>) {
-    for (k, v) in vals.iter().enumerate() {
-        data.insert(format!("{name}[{k}]"), Datum::Byte(*v));
-    }
+/// Inputs `name[0]`, `name[1]`, ... holding the bytes `vals`.
+fn array(name: &str, vals: &[u8]) -> HashMap<String, Datum> {
+    vals.iter()
+        .enumerate()
+        .map(|(k, v)| (format!("{name}[{k}]"), Datum::Byte(*v)))
+        .collect()
 }
 
 fn out_bytes(out: &[(String, Datum)], prefix: &str) -> Vec<u8> {
@@ -53,9 +53,7 @@ fn bubble_sort_sorts() {
         if case % 3 == 0 {
             v[1] = v[3]; // duplicates
         }
-        let mut data = HashMap::new();
-        bytes("a", &v, &mut data);
-        let (out, cost) = run_clear(&c, &data).unwrap();
+        let (out, cost) = run_clear(&c, &array("a", &v)).unwrap();
         v.sort();
         assert_eq!(out_bytes(&out, "a["), v);
         assert!(cost.blind_rotations > 0);
@@ -68,9 +66,7 @@ fn array_max_is_the_maximum() {
     let mut r = rng();
     for _ in 0..300 {
         let v: Vec<u8> = (0..5).map(|_| r.gen()).collect();
-        let mut data = HashMap::new();
-        bytes("a", &v, &mut data);
-        let (out, _) = run_clear(&c, &data).unwrap();
+        let (out, _) = run_clear(&c, &array("a", &v)).unwrap();
         assert_eq!(out_bytes(&out, "m"), vec![*v.iter().max().unwrap()]);
     }
 }
@@ -81,9 +77,7 @@ fn average_is_sum_over_n_in_fixed_point() {
     let mut r = rng();
     for _ in 0..300 {
         let v: Vec<u8> = (0..5).map(|_| r.gen_range(0..52)).collect();
-        let mut data = HashMap::new();
-        bytes("a", &v, &mut data);
-        let (out, _) = run_clear(&c, &data).unwrap();
+        let (out, _) = run_clear(&c, &array("a", &v)).unwrap();
         let s: u32 = v.iter().map(|&x| x as u32).sum();
         assert_eq!(out[0].1, Datum::Byte(s as u8));
         let raw = ((s / 5) << 8) | ((256 * (s % 5)) / 5);
@@ -103,8 +97,7 @@ fn array_assign_writes_only_at_the_index() {
             r.gen_range(0..5)
         };
         let x: u8 = r.gen();
-        let mut data = HashMap::new();
-        bytes("a", &v, &mut data);
+        let mut data = array("a", &v);
         data.insert("idx".into(), Datum::Byte(idx));
         data.insert("v".into(), Datum::Byte(x));
         let (out, _) = run_clear(&c, &data).unwrap();
@@ -171,8 +164,7 @@ fn neuron_with_sigmoid() {
 fn inputs_must_be_the_programs_inputs() {
     use encint_isa::vm::RunError;
     let c = load("average.asm");
-    let mut data = HashMap::new();
-    bytes("a", &[10, 20, 30, 40, 51], &mut data);
+    let mut data = array("a", &[10, 20, 30, 40, 51]);
     let (out, _) = run_clear(&c, &data).unwrap();
     assert_eq!(out_bytes(&out, "s"), [151]);
     for extra in ["b", "a[5]"] {

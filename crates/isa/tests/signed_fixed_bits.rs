@@ -7,7 +7,7 @@ use encint_isa::{Byte, Fixed};
 use rand::{Rng, SeedableRng};
 
 mod common;
-use common::budget;
+use common::{budget, input_byte};
 
 /// An instruction's circuit with fresh inputs for its encrypted operands.
 struct Inst {
@@ -18,11 +18,7 @@ impl Inst {
     /// Builds `name` with operand kinds `kinds`; `imm` fills the immediate operands.
     fn new(name: &str, kinds: &[Kind], imm: i64) -> Inst {
         let mut b = Builder::with_budget(budget());
-        let byte = |b: &mut Builder| {
-            let hi = b.input();
-            let lo = b.input();
-            Byte { hi, lo }
-        };
+        let byte = |b: &mut Builder| input_byte(b, 1);
         let args: Vec<Arg> = kinds
             .iter()
             .map(|k| match k {
@@ -244,10 +240,7 @@ fn signed_univariate() {
 #[test]
 fn bad_operands_are_errors() {
     let mut b = Builder::with_budget(budget());
-    let x = Byte {
-        hi: b.input(),
-        lo: b.input(),
-    };
+    let x = input_byte(&mut b, 1);
     for (name, imm) in [
         ("SLTI", 128),
         ("SLTI", -129),

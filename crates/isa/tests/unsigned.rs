@@ -1,15 +1,16 @@
 //! Unsigned instructions: exhaustive clear-executor checks against `u8` arithmetic, cost
-//! bounds against seed 004 Table 4, and the noise discipline.
+//! bounds against Table 4 of Trama et al., "Designing a General-Purpose 8-bit (T)FHE
+//! Processor Abstraction", and the noise discipline.
 
 use std::sync::Arc;
 
 use encint_core::circuit::{Builder, Circuit};
 use encint_core::clear;
 use encint_isa::instr::{emit, Arg, Value};
-use encint_isa::{Byte, IsaError};
+use encint_isa::IsaError;
 
 mod common;
-use common::budget;
+use common::{budget, input_byte};
 
 /// A non-byte operand of an instruction under test.
 #[derive(Clone)]
@@ -23,9 +24,7 @@ fn build_q(name: &str, bytes: usize, extra: &[Extra], q: u64) -> Result<Circuit,
     let mut b = Builder::with_budget(budget());
     let mut args = Vec::new();
     for _ in 0..bytes {
-        let hi = b.input_with_qweight(q);
-        let lo = b.input_with_qweight(q);
-        args.push(Arg::Byte(Byte { hi, lo }));
+        args.push(Arg::Byte(input_byte(&mut b, q)));
     }
     for e in extra {
         args.push(match e {
@@ -118,124 +117,85 @@ fn rem(x: u8, y: u8) -> u8 {
     x.checked_rem(y).unwrap_or(x)
 }
 
-#[test]
-fn add_sub() {
-    bivariate("ADD", u8::wrapping_add);
-    bivariate("SUB", u8::wrapping_sub);
+/// An operation with its register and immediate mnemonics and its `u8` reference.
+type Op = (&'static str, &'static str, fn(u8, u8) -> u8);
+
+/// Every operation that has a register and an immediate form.
+const OPS: &[Op] = &[
+    ("ADD", "ADDI", u8::wrapping_add),
+    ("SUB", "SUBI", u8::wrapping_sub),
+    ("MUL", "MULI", u8::wrapping_mul),
+    ("MULM", "MULMI", |x, y| ((x as u16 * y as u16) >> 8) as u8),
+    ("DIV", "DIVI", div),
+    ("MOD", "MODI", rem),
+    ("DIV4", "DIV4I", |x, y| div(x, y & 15)),
+    ("MOD4", "MOD4I", |x, y| rem(x, y & 15)),
+    ("AND", "ANDI", |x, y| x & y),
+    ("OR", "ORI", |x, y| x | y),
+    ("XOR", "XORI", |x, y| x ^ y),
+    ("SHL", "SHLI", |x, k| if k >= 8 { 0 } else { x << k }),
+    ("SHR", "SHRI", |x, k| if k >= 8 { 0 } else { x >> k }),
+    ("ROL", "ROLI", |x, k| x.rotate_left(u32::from(k & 7))),
+    ("ROR", "RORI", |x, k| x.rotate_right(u32::from(k & 7))),
+    ("EQ", "EQI", |x, y| (x == y) as u8),
+    ("LT", "LTI", |x, y| (x < y) as u8),
+    ("LTE", "LTEI", |x, y| (x <= y) as u8),
+    ("GT", "GTI", |x, y| (x > y) as u8),
+    ("GTE", "GTEI", |x, y| (x >= y) as u8),
+    ("MIN", "MINI", u8::min),
+    ("MAX", "MAXI", u8::max),
+];
+
+/// Runs `check` on every operation of [`OPS`], one thread each.
+fn each_op(check: fn(&Op)) {
+    std::thread::scope(|s| {
+        for op in OPS {
+            s.spawn(move || check(op));
+        }
+    });
 }
 
 #[test]
-fn mul() {
-    bivariate("MUL", u8::wrapping_mul);
+fn register_forms() {
+    each_op(|&(name, _, f)| bivariate(name, f));
 }
 
 #[test]
-fn mulm() {
-    bivariate("MULM", |x, y| ((x as u16 * y as u16) >> 8) as u8);
+fn immediate_forms() {
+    each_op(|&(_, name, f)| immediate(name, f));
 }
 
-#[test]
-fn div_full() {
-    bivariate("DIV", div);
-}
-
-#[test]
-fn mod_full() {
-    bivariate("MOD", rem);
-}
-
-#[test]
-fn div4_mod4() {
-    bivariate("DIV4", |x, y| div(x, y & 15));
-    bivariate("MOD4", |x, y| rem(x, y & 15));
-}
-
-#[test]
-fn bitwise() {
-    bivariate("AND", |x, y| x & y);
-    bivariate("OR", |x, y| x | y);
-    bivariate("XOR", |x, y| x ^ y);
-}
-
-#[test]
-fn shifts() {
-    bivariate("SHL", |x, k| if k >= 8 { 0 } else { x << k });
-    bivariate("SHR", |x, k| if k >= 8 { 0 } else { x >> k });
-}
-
-#[test]
-fn rotations() {
-    bivariate("ROL", |x, k| x.rotate_left(u32::from(k & 7)));
-    bivariate("ROR", |x, k| x.rotate_right(u32::from(k & 7)));
-}
-
-#[test]
-fn comparisons() {
-    bivariate("EQ", |x, y| (x == y) as u8);
-    bivariate("LT", |x, y| (x < y) as u8);
-    bivariate("LTE", |x, y| (x <= y) as u8);
-    bivariate("GT", |x, y| (x > y) as u8);
-    bivariate("GTE", |x, y| (x >= y) as u8);
-}
-
-#[test]
-fn min_max() {
-    bivariate("MIN", u8::min);
-    bivariate("MAX", u8::max);
+/// Checks the conditional `name` (a condition byte, `bytes` more encrypted bytes, then the
+/// immediates `imms`) on every condition and operand value: the result is the first of
+/// `pick(operands, imms)` when the condition is 1, the second when it is 0.
+fn conditional(name: &str, bytes: usize, imms: &[u8], pick: fn(&[u8], &[u8]) -> (u8, u8)) {
+    let extra: Vec<Extra> = imms.iter().map(|&k| Extra::Imm(k.into())).collect();
+    let c = build(name, 1 + bytes, &extra);
+    check_discipline(name, &c);
+    for i in 0..1usize << (8 * bytes) {
+        let operands: Vec<u8> = (0..bytes).map(|j| (i >> (8 * j)) as u8).collect();
+        let (t, f) = pick(&operands, imms);
+        for cond in 0..=1u8 {
+            let mut v = vec![cond];
+            v.extend(&operands);
+            let want = if cond == 1 { t } else { f };
+            assert_eq!(run(&c, &v), want, "{name}({v:?}, {imms:?})");
+        }
+    }
 }
 
 #[test]
 fn conditionals() {
-    for (name, f) in [
-        (
-            "CDUP",
-            (|c, x| if c == 1 { x } else { 0 }) as fn(u8, u8) -> u8,
-        ),
-        ("NCDUP", |c, x| if c == 1 { 0 } else { x }),
-    ] {
-        let c = build(name, 2, &[]);
-        check_discipline(name, &c);
-        for cond in 0..=1u8 {
-            for x in 0..=255u8 {
-                assert_eq!(run(&c, &[cond, x]), f(cond, x), "{name}({cond}, {x})");
-            }
-        }
-    }
-    let c = build("CSEL", 3, &[]);
-    check_discipline("CSEL", &c);
-    for cond in 0..=1u8 {
-        for x in 0..=255u8 {
-            for y in 0..=255u8 {
-                let want = if cond == 1 { x } else { y };
-                assert_eq!(run(&c, &[cond, x, y]), want, "CSEL({cond}, {x}, {y})");
-            }
-        }
-    }
+    conditional("CDUP", 1, &[], |v, _| (v[0], 0));
+    conditional("NCDUP", 1, &[], |v, _| (0, v[0]));
+    conditional("CSEL", 2, &[], |v, _| (v[0], v[1]));
     let heavy = build_q("CSEL", 3, &[], 4).unwrap();
     check_discipline("CSEL", &heavy);
-    for (name, f) in [
-        (
-            "CDUPI",
-            (|c, k| if c == 1 { k } else { 0 }) as fn(u8, u8) -> u8,
-        ),
-        ("NCDUPI", |c, k| if c == 1 { 0 } else { k }),
-    ] {
-        for k in 0..=255u8 {
-            let c = build(name, 1, &[Extra::Imm(k.into())]);
-            check_discipline(name, &c);
-            for cond in 0..=1u8 {
-                assert_eq!(run(&c, &[cond]), f(cond, k), "{name}({cond}, {k})");
-            }
-        }
-    }
     for k1 in 0..=255u8 {
+        conditional("CDUPI", 0, &[k1], |_, k| (k[0], 0));
+        conditional("NCDUPI", 0, &[k1], |_, k| (0, k[0]));
         for k2 in 0..=255u8 {
-            let c = build("CSELI", 1, &[Extra::Imm(k1.into()), Extra::Imm(k2.into())]);
-            check_discipline("CSELI", &c);
-            for cond in 0..=1u8 {
-                let want = if cond == 1 { k1 } else { k2 };
-                assert_eq!(run(&c, &[cond]), want, "CSELI({cond}, {k1}, {k2})");
-            }
+            conditional("CSELI", 0, &[k1, k2], |_, k| (k[0], k[1]));
         }
     }
 }
@@ -253,40 +213,6 @@ fn addz() {
     for x in 0..=255u8 {
         assert_eq!(run(&heavy, &[x, 0]), x);
     }
-}
-
-#[test]
-fn immediates_arith() {
-    immediate("ADDI", u8::wrapping_add);
-    immediate("SUBI", u8::wrapping_sub);
-    immediate("MULI", u8::wrapping_mul);
-    immediate("MULMI", |x, k| ((x as u16 * k as u16) >> 8) as u8);
-    immediate("DIVI", div);
-    immediate("MODI", rem);
-    immediate("DIV4I", |x, k| div(x, k & 15));
-    immediate("MOD4I", |x, k| rem(x, k & 15));
-    immediate("MINI", u8::min);
-    immediate("MAXI", u8::max);
-}
-
-#[test]
-fn immediates_bits() {
-    immediate("ANDI", |x, k| x & k);
-    immediate("ORI", |x, k| x | k);
-    immediate("XORI", |x, k| x ^ k);
-    immediate("SHLI", |x, k| if k >= 8 { 0 } else { x << k });
-    immediate("SHRI", |x, k| if k >= 8 { 0 } else { x >> k });
-    immediate("ROLI", |x, k| x.rotate_left(u32::from(k & 7)));
-    immediate("RORI", |x, k| x.rotate_right(u32::from(k & 7)));
-}
-
-#[test]
-fn immediates_tests() {
-    immediate("EQI", |x, k| (x == k) as u8);
-    immediate("LTI", |x, k| (x < k) as u8);
-    immediate("LTEI", |x, k| (x <= k) as u8);
-    immediate("GTI", |x, k| (x > k) as u8);
-    immediate("GTEI", |x, k| (x >= k) as u8);
 }
 
 fn sbox() -> Arc<[u16; 256]> {
@@ -320,10 +246,7 @@ fn user_tables() {
 #[test]
 fn bad_operands_are_errors() {
     let mut b = Builder::with_budget(budget());
-    let x = Byte {
-        hi: b.input(),
-        lo: b.input(),
-    };
+    let x = input_byte(&mut b, 1);
     assert!(emit(&mut b, "ADD", &[Arg::Byte(x)]).is_err());
     assert!(emit(&mut b, "ADDI", &[Arg::Byte(x), Arg::Byte(x)]).is_err());
     assert!(emit(&mut b, "ADDI", &[Arg::Byte(x), Arg::Imm(1000)]).is_err());

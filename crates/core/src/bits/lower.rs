@@ -292,6 +292,21 @@ mod tests {
     use super::*;
     use crate::{clear, signed};
 
+    /// On every input, the digit circuit's outputs are bits (0 or 1) equal to the boolean
+    /// circuit's.
+    fn assert_lowering_agrees(c: &BitCircuit, digits: &Circuit) {
+        let n = c.input_count();
+        for m in 0..1u32 << n {
+            let bits: Vec<bool> = (0..n).map(|k| (m >> k) & 1 == 1).collect();
+            let want = c.eval(&bits).unwrap();
+            let ins: Vec<i64> = bits.iter().map(|&v| i64::from(v)).collect();
+            let (out, _) = clear::run(digits, &ins).unwrap();
+            assert!(out.iter().all(|&v| v == 0 || v == 1), "inputs {bits:?}");
+            let got: Vec<bool> = out.iter().map(|&v| v == 1).collect();
+            assert_eq!(got, want, "inputs {bits:?}");
+        }
+    }
+
     #[test]
     fn lowered_gates_match_the_clear_circuit() {
         let mut b = BitBuilder::new();
@@ -312,15 +327,7 @@ mod tests {
         let c = b.finish(outs);
         let digits = lower(&c).unwrap();
         assert!(digits.cost().max_qweight <= super::super::QWEIGHT_BUDGET);
-        for m in 0..8u32 {
-            let bits: Vec<bool> = (0..3).map(|k| (m >> k) & 1 == 1).collect();
-            let want = c.eval(&bits).unwrap();
-            let ins: Vec<i64> = bits.iter().map(|&v| i64::from(v)).collect();
-            let (out, _) = clear::run(&digits, &ins).unwrap();
-            let got: Vec<bool> = out.iter().map(|&v| v == 1).collect();
-            assert!(out.iter().all(|&v| v == 0 || v == 1));
-            assert_eq!(got, want, "inputs {bits:?}");
-        }
+        assert_lowering_agrees(&c, &digits);
     }
 
     #[test]
@@ -348,14 +355,7 @@ mod tests {
         let digits = lower(&circuit).unwrap();
         assert_eq!(digits.cost().bootstraps, 2 + 2 + 2);
         assert!(digits.cost().max_qweight <= 25);
-        for m in 0..64u32 {
-            let bits: Vec<bool> = (0..6).map(|k| (m >> k) & 1 == 1).collect();
-            let want = circuit.eval(&bits).unwrap();
-            let ins: Vec<i64> = bits.iter().map(|&v| i64::from(v)).collect();
-            let (out, _) = clear::run(&digits, &ins).unwrap();
-            let got: Vec<bool> = out.iter().map(|&v| v == 1).collect();
-            assert_eq!(got, want, "inputs {bits:?}");
-        }
+        assert_lowering_agrees(&circuit, &digits);
     }
 
     #[test]

@@ -1,4 +1,7 @@
-//! The boolean circuit IR (seeds 001 and 003): values are bits.
+//! The boolean circuit IR: values are bits. Its gates are those of the bit-level arithmetic
+//! of Trifan, Nicolau and Veidenbaum, "Enhancing the Privacy of Machine Learning via faster
+//! arithmetic over Torus FHE", and of Chen, Feng, Liu and Wu, "Faster Binary Arithmetic
+//! Operations on Encrypted Integers".
 //!
 //! Algorithms on bits (adders, multipliers, dividers in `encint-arith`) record
 //! [`Gate`]s with a [`BitBuilder`]; the finished [`BitCircuit`] is
@@ -78,7 +81,7 @@ pub enum Gate {
         /// Value when `sel` is 0.
         other: Bit,
     },
-    /// `a ⊕ b ⊕ c` (full-adder sum, seed 001's ternary XOR3).
+    /// `a ⊕ b ⊕ c` (full-adder sum, the ternary XOR3 of Trifan et al.).
     Xor3(Bit, Bit, Bit),
     /// Majority (2OF3, full-adder carry).
     Maj(Bit, Bit, Bit),
@@ -263,25 +266,25 @@ impl BitBuilder {
 
     /// `a ∧ b`.
     pub fn and(&mut self, a: Bit, b: Bit) -> Bit {
-        let (a, b) = (a.min(b), a.max(b));
-        match (self.const_value(a), self.const_value(b)) {
-            (Some(false), _) | (_, Some(false)) => self.constant(false),
-            (Some(true), _) => b,
-            (_, Some(true)) => a,
-            _ if a == b => a,
-            _ => self.push(Gate::And(a, b)),
-        }
+        self.and_or(a, b, false, Gate::And)
     }
 
     /// `a ∨ b`.
     pub fn or(&mut self, a: Bit, b: Bit) -> Bit {
+        self.and_or(a, b, true, Gate::Or)
+    }
+
+    /// AND (`absorbing` false) or OR (`absorbing` true): a constant `absorbing` operand is
+    /// the result, the other constant is neutral.
+    fn and_or(&mut self, a: Bit, b: Bit, absorbing: bool, gate: fn(Bit, Bit) -> Gate) -> Bit {
         let (a, b) = (a.min(b), a.max(b));
         match (self.const_value(a), self.const_value(b)) {
-            (Some(true), _) | (_, Some(true)) => self.constant(true),
-            (Some(false), _) => b,
-            (_, Some(false)) => a,
+            (Some(c), _) if c == absorbing => self.constant(absorbing),
+            (_, Some(c)) if c == absorbing => self.constant(absorbing),
+            (Some(_), _) => b,
+            (_, Some(_)) => a,
             _ if a == b => a,
-            _ => self.push(Gate::Or(a, b)),
+            _ => self.push(gate(a, b)),
         }
     }
 

@@ -1,7 +1,8 @@
 //! Shortest free-doubling addition-subtraction chains (ASC*).
 //!
 //! Scalar multiplication `k·X` of an encrypted integer `X` by a cleartext `k`
-//! (Parmesan, Section 3.2, Definition 2, Appendix B) is evaluated by a chain
+//! (Klemsa and Önen, "Parmesan: Parallel ARithMETicS over ENcrypted data", Section 3.2,
+//! Definition 2, Appendix B) is evaluated by a chain
 //! of additions/subtractions in which doubling is free: in the signed binary
 //! representation with encrypted digits, multiplying by `2^e` only prepends
 //! `e` unencrypted zero digits. This module defines the chain model, provides
@@ -31,68 +32,6 @@
 //! of an even combination). Here an even combination such as
 //! `x + y = 2^c·k'` may be normalised to its odd part `k'` for free.
 //!
-//! # Bounds
-//!
-//! The search produces steps in a normal form: one of the two shifts is zero
-//! (a common shift only multiplies `r` by a power of two, which the
-//! normalisation removes), the signs are chosen such that the raw `r` is
-//! positive, and `r < 2^R_MAX` with `R_MAX = 20` ([`search::R_MAX`]). The shift
-//! bound `E_MAX = 20` ([`search::E_MAX`]) is implied by the bound on `r` (all elements are
-//! below `2^R_MAX`, so `2^e·x ≤ r + y < 2^(R_MAX+1)`). The chains are shortest
-//! *within these bounds*, i.e. among chains whose every (normalised)
-//! intermediate combination satisfies `|r| < 2^20`. (The lengths found for
-//! `k < 4096` are identical for `R_MAX` = 12, 14, 16, 20, 24 and 28, so the
-//! bound is not what limits them in practice; with `R_MAX = 24` even the
-//! chosen chains are the same.)
-//!
-//! # Optimality argument
-//!
-//! A shortest chain for `k` has pairwise distinct elements (a step recreating
-//! an existing element can be dropped), every element is an ancestor of the
-//! last one, which is `k` (otherwise the chain could be shortened). What can
-//! be created next only depends on the *set* of elements created so far.
-//!
-//! * Lengths 1–3: all element sets reachable with 1, 2, 3 steps (distinct
-//!   elements, deduplicated as sets) are enumerated explicitly by applying
-//!   every step (every pair, every shift, both signs, both operands shifted)
-//!   to every set of the previous length. A target is recorded the first time
-//!   it is created; since lengths are processed in increasing order, the
-//!   recorded length is minimal.
-//! * Length 4: every length-3 set is extended by every possible step; every
-//!   still unrecorded target created that way gets a length-4 chain.
-//! * Length 5: in a shortest length-5 chain `1, e1, e2, e3, e4, k`, the last
-//!   step must use `e4` (else `e4` is useless), so `k` is one step from
-//!   `{x, e4}` with `x ∈ S ∪ {e4}`, `S = {1, e1, e2, e3}` a length-3 set, and
-//!   `e4` is one step from `S`. For every length-3 set `S` the set
-//!   `W(S)` of all one-step elements is stored in a bitmap, and for every
-//!   remaining target `k` and every `x ∈ S` all `w` with `k` one step from
-//!   `{x, w}` are computed *backwards*: with `k = odd(|±2^e·x ± 2^f·w|)` and
-//!   one of `e, f` zero, either `f = 0, e ≥ 1` (then `r` is odd, `w = |k ∓ 2^e·x|`),
-//!   or `e = f = 0` (`r` even, `w = |2^c·k ∓ x|`, `c ≥ 1`), or `e = 0, f ≥ 1`
-//!   (`r` odd, `w = odd(k ± x)`); the case `x = w` gives `k = (2^e ± 1)·w`.
-//!   A hit `w ∈ W(S)` gives a length-5 chain; no hit for any `S` proves that
-//!   no length-5 chain exists (within the bounds).
-//!
-//! For all odd `k < 4096` the search finds a chain of length at most 4 (the
-//! length-5 level is never needed there; it is for larger `k`), so the whole
-//! table is optimal within the bounds. (Targets not found up to length
-//! [`search::MAX_SEARCH_LENGTH`] fall back to [`double_and_add`], reported in
-//! [`search::SearchStats::fallback`]; this does not happen for `k < 4096`.)
-//!
-//! # Choice among the shortest chains
-//!
-//! A second pass enumerates *all* chains of up to four steps (every pair,
-//! shift and sign, distinct elements; states after one or two steps that are
-//! identical in elements, digit lengths, depths and cost are merged) and keeps,
-//! for every target, a shortest chain minimising
-//! [`search::SecondaryCost`] lexicographically: first the depth (sequential
-//! additions when independent steps run in parallel; at most 3 for every
-//! `k < 4096`), then the total number of active digits in a structural digit
-//! model of the encrypted additions, then the digit length of the result. Ties
-//! go to the first chain in the (deterministic) enumeration order. Targets
-//! needing five steps keep the first chain found. Every chain is checked by
-//! evaluation.
-//!
 //! # Replaying a step on encrypted values
 //!
 //! For step `i` with operands `X_a`, `X_b` (encryptions of `v[a]·X`,
@@ -108,7 +47,6 @@ pub mod search;
 #[cfg(test)]
 mod tests;
 
-use std::fmt;
 use std::sync::OnceLock;
 
 /// One step of a chain: `r = (−1)^a_negative·2^a_shift·v[a] + (−1)^b_negative·2^b_shift·v[b]`,
@@ -140,9 +78,10 @@ pub struct Chain {
 }
 
 /// Errors of chain evaluation and table parsing.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ChainError {
     /// A step refers to an element that does not exist (yet).
+    #[error("step {step} refers to element {index}, which does not exist yet")]
     InvalidIndex {
         /// The step index.
         step: usize,
@@ -150,16 +89,19 @@ pub enum ChainError {
         index: usize,
     },
     /// A step combination is zero.
+    #[error("zero combination{}", in_step(.step))]
     ZeroResult {
         /// The step index (`None` when reported by [`Chain::step_value`]).
         step: Option<usize>,
     },
     /// Arithmetic overflow (an element does not fit `u64` or a shift is too large).
+    #[error("arithmetic overflow{}", in_step(.step))]
     Overflow {
         /// The step index (`None` when reported by [`Chain::step_value`]).
         step: Option<usize>,
     },
     /// The chain does not compute its target.
+    #[error("chain computes {value}, not its target {target}")]
     TargetMismatch {
         /// The declared target.
         target: u64,
@@ -167,6 +109,7 @@ pub enum ChainError {
         value: u64,
     },
     /// A malformed table line.
+    #[error("malformed chain table line {line}: {message}")]
     Parse {
         /// 1-based line number.
         line: usize,
@@ -175,32 +118,10 @@ pub enum ChainError {
     },
 }
 
-impl fmt::Display for ChainError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let at = |s: &Option<usize>| match s {
-            Some(i) => format!(" in step {i}"),
-            None => String::new(),
-        };
-        match self {
-            ChainError::InvalidIndex { step, index } => {
-                write!(
-                    f,
-                    "step {step} refers to element {index}, which does not exist yet"
-                )
-            }
-            ChainError::ZeroResult { step } => write!(f, "zero combination{}", at(step)),
-            ChainError::Overflow { step } => write!(f, "arithmetic overflow{}", at(step)),
-            ChainError::TargetMismatch { target, value } => {
-                write!(f, "chain computes {value}, not its target {target}")
-            }
-            ChainError::Parse { line, message } => {
-                write!(f, "malformed chain table line {line}: {message}")
-            }
-        }
-    }
+/// ` in step i` when the step is known.
+fn in_step(step: &Option<usize>) -> String {
+    step.map(|i| format!(" in step {i}")).unwrap_or_default()
 }
-
-impl std::error::Error for ChainError {}
 
 /// `s·2^e·x` with overflow checking.
 fn shifted(x: i128, e: u32, negative: bool) -> Option<i128> {
@@ -417,6 +338,18 @@ fn parse_operand(tok: &str, line: usize) -> Result<(usize, u32, bool), ChainErro
     Ok((idx, sh, neg))
 }
 
+/// `token` as a number, or a parse error naming `what` it should be.
+fn parse_number<T: std::str::FromStr>(
+    token: &str,
+    what: &str,
+    line: usize,
+) -> Result<T, ChainError> {
+    token.parse().map_err(|_| ChainError::Parse {
+        line,
+        message: format!("bad {what} `{token}`"),
+    })
+}
+
 fn parse_line(text: &str, line: usize) -> Result<Chain, ChainError> {
     let err = |m: String| ChainError::Parse { line, message: m };
     let mut parts = text.split(';');
@@ -424,12 +357,8 @@ fn parse_line(text: &str, line: usize) -> Result<Chain, ChainError> {
     if head.len() != 2 {
         return Err(err("expected `<k> <additions>`".into()));
     }
-    let target = head[0]
-        .parse::<u64>()
-        .map_err(|_| err(format!("bad target `{}`", head[0])))?;
-    let n = head[1]
-        .parse::<usize>()
-        .map_err(|_| err(format!("bad addition count `{}`", head[1])))?;
+    let target: u64 = parse_number(head[0], "target", line)?;
+    let n: usize = parse_number(head[1], "addition count", line)?;
     let mut steps = Vec::new();
     let mut claims = Vec::new();
     for p in parts {
@@ -443,12 +372,8 @@ fn parse_line(text: &str, line: usize) -> Result<Chain, ChainError> {
             if toks[2] != "=" || toks[4] != "->" {
                 return Err(err(format!("malformed step `{}`", p.trim())));
             }
-            let r = toks[3]
-                .parse::<i128>()
-                .map_err(|_| err(format!("bad value `{}`", toks[3])))?;
-            let v = toks[5]
-                .parse::<u64>()
-                .map_err(|_| err(format!("bad element `{}`", toks[5])))?;
+            let r: i128 = parse_number(toks[3], "value", line)?;
+            let v: u64 = parse_number(toks[5], "element", line)?;
             claims.push(Some((r, v)));
         } else {
             claims.push(None);

@@ -1,6 +1,68 @@
 //! The exhaustive, length-by-length search for shortest free-doubling
-//! addition-subtraction chains (see the module documentation of
-//! [`super`] for the model, the bounds and the optimality argument).
+//! addition-subtraction chains (the model is in [`super`]): its bounds, why its chains
+//! are shortest, and how it chooses among the shortest ones.
+//!
+//! # Bounds
+//!
+//! The search produces steps in a normal form: one of the two shifts is zero
+//! (a common shift only multiplies `r` by a power of two, which the
+//! normalisation removes), the signs are chosen such that the raw `r` is
+//! positive, and `r < 2^R_MAX` with `R_MAX = 20` ([`R_MAX`]). The shift
+//! bound `E_MAX = 20` ([`E_MAX`]) is implied by the bound on `r` (all elements are
+//! below `2^R_MAX`, so `2^e·x ≤ r + y < 2^(R_MAX+1)`). The chains are shortest
+//! *within these bounds*, i.e. among chains whose every (normalised)
+//! intermediate combination satisfies `|r| < 2^20`. (The lengths found for
+//! `k < 4096` are identical for `R_MAX` = 12, 14, 16, 20, 24 and 28, so the
+//! bound is not what limits them in practice; with `R_MAX = 24` even the
+//! chosen chains are the same.)
+//!
+//! # Optimality argument
+//!
+//! A shortest chain for `k` has pairwise distinct elements (a step recreating
+//! an existing element can be dropped), every element is an ancestor of the
+//! last one, which is `k` (otherwise the chain could be shortened). What can
+//! be created next only depends on the *set* of elements created so far.
+//!
+//! * Lengths 1–3: all element sets reachable with 1, 2, 3 steps (distinct
+//!   elements, deduplicated as sets) are enumerated explicitly by applying
+//!   every step (every pair, every shift, both signs, both operands shifted)
+//!   to every set of the previous length. A target is recorded the first time
+//!   it is created; since lengths are processed in increasing order, the
+//!   recorded length is minimal.
+//! * Length 4: every length-3 set is extended by every possible step; every
+//!   still unrecorded target created that way gets a length-4 chain.
+//! * Length 5: in a shortest length-5 chain `1, e1, e2, e3, e4, k`, the last
+//!   step must use `e4` (else `e4` is useless), so `k` is one step from
+//!   `{x, e4}` with `x ∈ S ∪ {e4}`, `S = {1, e1, e2, e3}` a length-3 set, and
+//!   `e4` is one step from `S`. For every length-3 set `S` the set
+//!   `W(S)` of all one-step elements is stored in a bitmap, and for every
+//!   remaining target `k` and every `x ∈ S` all `w` with `k` one step from
+//!   `{x, w}` are computed *backwards*: with `k = odd(|±2^e·x ± 2^f·w|)` and
+//!   one of `e, f` zero, either `f = 0, e ≥ 1` (then `r` is odd, `w = |k ∓ 2^e·x|`),
+//!   or `e = f = 0` (`r` even, `w = |2^c·k ∓ x|`, `c ≥ 1`), or `e = 0, f ≥ 1`
+//!   (`r` odd, `w = odd(k ± x)`); the case `x = w` gives `k = (2^e ± 1)·w`.
+//!   A hit `w ∈ W(S)` gives a length-5 chain; no hit for any `S` proves that
+//!   no length-5 chain exists (within the bounds).
+//!
+//! For all odd `k < 4096` the search finds a chain of length at most 4 (the
+//! length-5 level is never needed there; it is for larger `k`), so the whole
+//! table is optimal within the bounds. (Targets not found up to length
+//! [`MAX_SEARCH_LENGTH`] fall back to [`super::double_and_add`], reported in
+//! [`SearchStats::fallback`]; this does not happen for `k < 4096`.)
+//!
+//! # Choice among the shortest chains
+//!
+//! A second pass enumerates *all* chains of up to four steps (every pair,
+//! shift and sign, distinct elements; states after one or two steps that are
+//! identical in elements, digit lengths, depths and cost are merged) and keeps,
+//! for every target, a shortest chain minimising
+//! [`SecondaryCost`] lexicographically: first the depth (sequential
+//! additions when independent steps run in parallel; at most 3 for every
+//! `k < 4096`), then the total number of active digits in a structural digit
+//! model of the encrypted additions, then the digit length of the result. Ties
+//! go to the first chain in the (deterministic) enumeration order. Targets
+//! needing five steps keep the first chain found. Every chain is checked by
+//! evaluation.
 
 use super::{Chain, ChainStep};
 use std::collections::HashSet;
@@ -39,53 +101,39 @@ fn for_each_comb<F: FnMut(u64, u64, ChainStep) -> bool>(
     mut f: F,
 ) -> bool {
     let limit = 1u64 << R_MAX;
-    for e in 0..=E_MAX {
-        // Forms with x shifted.
-        let xs = x << e;
-        let r = xs + y;
+    // `xs + ys` and `|xs − ys|`, with `x` shifted by `ex` and `y` by `ey`.
+    let mut forms = |xs: u64, ex: u32, ys: u64, ey: u32| -> bool {
+        let r = xs + ys;
         if r < limit {
             let v = r >> r.trailing_zeros();
-            if f(v, r, step(a, e, false, b, 0, false)) {
+            if f(v, r, step(a, ex, false, b, ey, false)) {
                 return true;
             }
         }
-        if xs != y {
-            let (r, neg_x) = if xs > y {
-                (xs - y, false)
+        if xs != ys {
+            let (r, neg_x) = if xs > ys {
+                (xs - ys, false)
             } else {
-                (y - xs, true)
+                (ys - xs, true)
             };
             if r < limit {
                 let v = r >> r.trailing_zeros();
-                if f(v, r, step(a, e, neg_x, b, 0, !neg_x)) {
+                if f(v, r, step(a, ex, neg_x, b, ey, !neg_x)) {
                     return true;
                 }
             }
+        }
+        false
+    };
+    for e in 0..=E_MAX {
+        if forms(x << e, e, y, 0) {
+            return true;
         }
         if e == 0 || a == b {
             continue;
         }
-        // Forms with y shifted.
-        let ys = y << e;
-        let r = x + ys;
-        if r < limit {
-            let v = r >> r.trailing_zeros();
-            if f(v, r, step(a, 0, false, b, e, false)) {
-                return true;
-            }
-        }
-        if x != ys {
-            let (r, neg_x) = if x > ys {
-                (x - ys, false)
-            } else {
-                (ys - x, true)
-            };
-            if r < limit {
-                let v = r >> r.trailing_zeros();
-                if f(v, r, step(a, 0, neg_x, b, e, !neg_x)) {
-                    return true;
-                }
-            }
+        if forms(x, 0, y << e, e) {
+            return true;
         }
     }
     false

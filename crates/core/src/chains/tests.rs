@@ -181,29 +181,31 @@ fn evaluation_errors() {
         b_shift,
         b_negative,
     };
-    let c = Chain {
-        target: 3,
-        steps: vec![st(1, 0, false, 0, 0, false)],
-    };
-    assert_eq!(
-        c.evaluate(),
-        Err(ChainError::InvalidIndex { step: 0, index: 1 })
-    );
-    let c = Chain {
-        target: 3,
-        steps: vec![st(0, 0, false, 0, 0, true)],
-    };
-    assert_eq!(c.evaluate(), Err(ChainError::ZeroResult { step: Some(0) }));
-    let c = Chain {
-        target: 3,
-        steps: vec![st(0, 64, false, 0, 0, false)],
-    };
-    assert_eq!(c.evaluate(), Err(ChainError::Overflow { step: Some(0) }));
-    let c = Chain {
-        target: 3,
-        steps: vec![st(0, 130, false, 0, 0, false)],
-    };
-    assert_eq!(c.evaluate(), Err(ChainError::Overflow { step: Some(0) }));
+    // One step from element 0 (`1`) to 3, and how each bad form fails.
+    for (step, error) in [
+        (
+            st(1, 0, false, 0, 0, false),
+            ChainError::InvalidIndex { step: 0, index: 1 },
+        ),
+        (
+            st(0, 0, false, 0, 0, true),
+            ChainError::ZeroResult { step: Some(0) },
+        ),
+        (
+            st(0, 64, false, 0, 0, false),
+            ChainError::Overflow { step: Some(0) },
+        ),
+        (
+            st(0, 130, false, 0, 0, false),
+            ChainError::Overflow { step: Some(0) },
+        ),
+    ] {
+        let c = Chain {
+            target: 3,
+            steps: vec![step],
+        };
+        assert_eq!(c.evaluate(), Err(error));
+    }
     let c = Chain {
         target: 7,
         steps: vec![st(0, 2, false, 0, 0, false)],

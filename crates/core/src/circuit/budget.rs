@@ -3,7 +3,11 @@
 use super::{Circuit, NodeId, Plan};
 
 /// A bootstrap whose input exceeds a noise budget.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "bootstrap node {} of operation `{operation}` has input quadratic weight {qweight} > budget {budget}",
+    .node.0
+)]
 pub struct BudgetViolation {
     /// The bootstrap node.
     pub node: NodeId,
@@ -13,16 +17,6 @@ pub struct BudgetViolation {
     pub qweight: u64,
     /// The budget it exceeds.
     pub budget: u64,
-}
-
-impl std::fmt::Display for BudgetViolation {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "bootstrap node {} of operation `{}` has input quadratic weight {} > budget {}",
-            self.node.0, self.operation, self.qweight, self.budget
-        )
-    }
 }
 
 /// Every bootstrap among the `live` nodes whose input exceeds `budget`.

@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use super::{Circuit, Node, NodeId};
 
 /// The plain LUTs and tree first levels of one level that read one input `x`: one blind
-/// rotation serves them all (seed 004's `MVLUTeval`), multi-value when there are several
+/// rotation serves them all (`MVLUTeval` of Trama et al.), multi-value when there are several
 /// LUTs or a tree among them, a plain bootstrap for a lone LUT.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FirstLevelGroup {

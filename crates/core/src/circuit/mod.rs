@@ -5,11 +5,12 @@
 //! in [`crate::clear`], the TFHE ones in `encint`) run the finished [`Circuit`] level
 //! by level, following its [`Plan`]: all bootstraps of one level are independent.
 //!
-//! Every node knows its *bootstrap depth* (consecutive bootstraps from the inputs)
-//! and its *quadratic weight* (seed 000 §2.2.1): fresh digits (inputs, bootstrap
-//! outputs) have weight 1, constants 0, and a linear combination `Σ w_i c_i` has
-//! `Σ w_i² q(c_i)`, assuming independent noises. A LUT's input weight bounds the
-//! noise a bootstrap must tolerate; parameter sets declare their budget.
+//! Every node knows its *bootstrap depth* (consecutive bootstraps from the inputs) and its
+//! *quadratic weight* (Klemsa and Önen, "Parmesan: Parallel ARithMETicS over ENcrypted
+//! data", §2.2.1): fresh digits (inputs, bootstrap outputs) have weight 1, constants 0, and
+//! a linear combination `Σ w_i c_i` has `Σ w_i² q(c_i)`, assuming independent noises. A
+//! LUT's input weight bounds the noise a bootstrap must tolerate; parameter sets declare
+//! their budget.
 //!
 //! One idea per file: [`Node`] kinds (`node.rs`), the finished [`Circuit`]
 //! (`graph.rs`), the [`Builder`] (`builder.rs`), the schedule and [`Plan`]

@@ -53,7 +53,8 @@ pub enum Node {
     HalfLut {
         /// Selector.
         input: NodeId,
-        /// Index of a table, read with [`Circuit::lut`](crate::circuit::Circuit::lut) (values in half units).
+        /// Index of a table, read with [`Circuit::lut`](crate::circuit::Circuit::lut)
+        /// (values in half units).
         lut: u32,
     },
     /// Several tables of one input sharing one blind rotation (many-LUT). Its
@@ -68,7 +69,7 @@ pub enum Node {
         /// Indices of tables, each read with [`Circuit::lut`](crate::circuit::Circuit::lut).
         luts: Vec<u32>,
     },
-    /// A bivariate table on two nibbles (seed 004 `LUTeval`): `table[16·hi + lo]`, both
+    /// A bivariate table on two nibbles (`LUTeval` of Trama et al.): `table[16·hi + lo]`, both
     /// inputs in `0..16`. Costs two blind rotations (the first, on `hi`, is shared by every
     /// tree and LUT of the same level on the same input: `MVLUTeval`) and one packing
     /// keyswitch per distinct `(hi, table)` of a level.
@@ -77,7 +78,8 @@ pub enum Node {
         hi: NodeId,
         /// Second-level selector.
         lo: NodeId,
-        /// Index of a 256-entry table, read with [`Circuit::table`](crate::circuit::Circuit::table).
+        /// Index of a 256-entry table, read with
+        /// [`Circuit::table`](crate::circuit::Circuit::table).
         table: u32,
     },
     /// Output `index` of a [`Node::ManyLut`].

@@ -34,12 +34,7 @@ impl BatchEncoder {
     pub fn encode(&self, ctx: &FvContext, values: &[u64]) -> Result<Plaintext, FvError> {
         let t = self.op.modulus().value();
         let n = self.op.degree();
-        if values.len() != n {
-            return Err(FvError::LengthMismatch {
-                expected: n,
-                got: values.len(),
-            });
-        }
+        FvError::check_len(n, values.len())?;
         if let Some(&v) = values.iter().find(|&&v| v >= t) {
             return Err(FvError::PlaintextOutOfRange {
                 value: v,
@@ -54,12 +49,7 @@ impl BatchEncoder {
     /// Decodes the slots of a plaintext (errors if its degree is not this encoder's).
     pub fn decode(&self, pt: &Plaintext) -> Result<Vec<u64>, FvError> {
         let n = self.op.degree();
-        if pt.coeffs.len() != n {
-            return Err(FvError::LengthMismatch {
-                expected: n,
-                got: pt.coeffs.len(),
-            });
-        }
+        FvError::check_len(n, pt.coeffs.len())?;
         let mut v = pt.coeffs.clone();
         self.op.forward(&mut v);
         Ok(v)

@@ -1,4 +1,5 @@
-//! The HPR variant (seed 002): keys and encryption as in FV with HPR digits, MSD-only
+//! The HPR variant (Bajard, Eynard, Martins, Sousa and Zucca, "An asymptotically faster
+//! version of FV supported on HPR"): keys and encryption as in FV with HPR digits, MSD-only
 //! decryption (Lemmas 1-2, eq. 7), multiplication of digit polynomials with the Karatsuba
 //! pattern keeping the `d - 1` most significant digits and the carry of digit `d - 1`
 //! (Lemma 3, Proposition 1), relinearisation with single-digit decompositions and truncated
@@ -255,21 +256,11 @@ impl HprContext {
     /// Digit-wise sum, carries propagated.
     pub(crate) fn add(&self, a: &[HprPoly], b: &[HprPoly]) -> Vec<HprPoly> {
         let ar = &self.arith;
-        let n = ar.n;
         a.iter()
             .zip(b)
             .map(|(x, y)| {
                 let mut z = x.clone();
-                for (dz, dy) in z.digits.iter_mut().zip(&y.digits) {
-                    for (i, m) in ar.moduli().iter().enumerate() {
-                        for (p, &q) in dz[i * n..(i + 1) * n]
-                            .iter_mut()
-                            .zip(&dy[i * n..(i + 1) * n])
-                        {
-                            *p = m.add(*p, q);
-                        }
-                    }
-                }
+                ar.add_digitwise(&mut z, y);
                 ar.propagate(&mut z);
                 z
             })
@@ -468,16 +459,7 @@ impl HprContext {
                 ntt: true,
             };
             ar.to_coeff(&mut p);
-            for (dz, dy) in p.digits.iter_mut().zip(&ci.digits) {
-                for (i, m) in ar.moduli().iter().enumerate() {
-                    for (x, &y) in dz[i * n..(i + 1) * n]
-                        .iter_mut()
-                        .zip(&dy[i * n..(i + 1) * n])
-                    {
-                        *x = m.add(*x, y);
-                    }
-                }
-            }
+            ar.add_digitwise(&mut p, ci);
             ar.propagate(&mut p);
             out.push(p);
         }

@@ -50,12 +50,7 @@ impl SecretKey {
     /// A secret key from given coefficients, each in `{-1, 0, 1}`.
     pub fn from_coefficients(ctx: &FvContext, coeffs: &[i64]) -> Result<Self, FvError> {
         let n = ctx.parameters().n;
-        if coeffs.len() != n {
-            return Err(FvError::LengthMismatch {
-                expected: n,
-                got: coeffs.len(),
-            });
-        }
+        FvError::check_len(n, coeffs.len())?;
         if coeffs.iter().any(|c| c.abs() > 1) {
             return Err(FvError::InvalidParameters(
                 "secret key must be ternary".into(),
@@ -199,12 +194,7 @@ impl RelinKey {
             )));
         }
         for v in k0.iter().chain(&k1) {
-            if v.len() != k * n {
-                return Err(FvError::LengthMismatch {
-                    expected: k * n,
-                    got: v.len(),
-                });
-            }
+            FvError::check_len(k * n, v.len())?;
             for (i, m) in moduli.iter().enumerate() {
                 if v[i * n..(i + 1) * n].iter().any(|&x| x >= m.value()) {
                     return Err(FvError::InvalidParameters(

@@ -1,4 +1,6 @@
-//! The FV scheme in three variants sharing the meaning of keys and ciphertexts.
+//! The FV scheme (Fan and Vercauteren, "Somewhat Practical Fully Homomorphic Encryption")
+//! in three variants sharing the meaning of keys and ciphertexts: the two full-RNS ones
+//! (BEHZ, HPS) and the HPR one.
 //!
 //! ```no_run
 //! use encint_fv::bfv::{FvContext, FvParameters, Plaintext, SecretKey, Variant};
@@ -48,7 +50,7 @@ pub enum Variant {
     Behz,
     /// Full-RNS FV of Halevi, Polyakov and Shoup (CT-RSA 2019), floating-point extensions.
     Hps,
-    /// FV on the Hybrid Position-Residue system (Bajard et al., ARITH 2020; seed 002).
+    /// FV on the Hybrid Position-Residue system (Bajard et al., ARITH 2020).
     Hpr,
 }
 
@@ -145,12 +147,7 @@ impl FvContext {
 
     fn check_pt(&self, pt: &Plaintext) -> Result<(), FvError> {
         let p = self.parameters();
-        if pt.coeffs.len() != p.n {
-            return Err(FvError::LengthMismatch {
-                expected: p.n,
-                got: pt.coeffs.len(),
-            });
-        }
+        FvError::check_len(p.n, pt.coeffs.len())?;
         if let Some(&v) = pt.coeffs.iter().find(|&&v| v >= p.t) {
             return Err(FvError::PlaintextOutOfRange {
                 value: v,

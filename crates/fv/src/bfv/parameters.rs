@@ -38,90 +38,86 @@ pub struct FvParameters {
     pub max_depth: Option<u32>,
 }
 
+/// The error width and security claim shared by a family of parameter sets.
+struct Family {
+    sigma: f64,
+    security: &'static str,
+}
+
+/// The HPR paper's sets.
+const PAPER: Family = Family {
+    sigma: 8.0,
+    security: "about 100 bits (HPR paper, Table II, LWE estimator, sigma = 8)",
+};
+
+/// The HomomorphicEncryption.org standard's 128-bit sets.
+const STANDARD: Family = Family {
+    sigma: 3.19,
+    security: "128 bits (HomomorphicEncryption.org standard, ternary secret, sigma = 3.19)",
+};
+
 impl FvParameters {
-    fn paper(
+    /// A set of `family` with `t = 65537`: degree `2^log_n`, `count` RNS primes of `bits`
+    /// bits, HPR `(k, d)` with primes of the same size.
+    fn of(
+        family: &Family,
         name: &str,
         log_n: u32,
         count: usize,
         bits: u32,
-        k: usize,
-        d: usize,
+        (k, d): (usize, usize),
         max_depth: u32,
     ) -> Self {
         Self {
             name: name.into(),
             n: 1 << log_n,
             t: 65537,
-            sigma: 8.0,
+            sigma: family.sigma,
             rns_count: count,
             rns_bits: bits,
             hpr_k: k,
             hpr_d: d,
             hpr_bits: bits,
-            security: "about 100 bits (HPR paper, Table II, LWE estimator, sigma = 8)",
+            security: family.security,
             max_depth: Some(max_depth),
         }
     }
 
     /// Set A: `n = 2^13`, `log q = 275` (5 x 55 bits; HPR 1 x 5), about 100-bit security.
     pub fn set_a() -> Self {
-        Self::paper("A", 13, 5, 55, 1, 5, 7)
+        Self::of(&PAPER, "A", 13, 5, 55, (1, 5), 7)
     }
 
     /// Set B: `n = 2^14`, `log q = 549` (9 x 61 bits; HPR 3 x 3), about 100-bit security.
     pub fn set_b() -> Self {
-        Self::paper("B", 14, 9, 61, 3, 3, 16)
+        Self::of(&PAPER, "B", 14, 9, 61, (3, 3), 16)
     }
 
     /// Set C: `n = 2^15`, `log q = 1098` (18 x 61 bits; HPR 3 x 6), about 100-bit security.
     pub fn set_c() -> Self {
-        Self::paper("C", 15, 18, 61, 3, 6, 32)
+        Self::of(&PAPER, "C", 15, 18, 61, (3, 6), 32)
     }
 
     /// Set D: `n = 2^16`, `log q = 2196` (36 x 61 bits; HPR 3 x 12), about 100-bit
     /// security. With `t = 65537` there is no batching at this degree (`2^17` does not
     /// divide `t - 1`).
     pub fn set_d() -> Self {
-        Self::paper("D", 16, 36, 61, 3, 12, 66)
-    }
-
-    fn standard(
-        log_n: u32,
-        count: usize,
-        bits: u32,
-        k: usize,
-        d: usize,
-        name: &str,
-        max_depth: u32,
-    ) -> Self {
-        Self {
-            name: name.into(),
-            n: 1 << log_n,
-            t: 65537,
-            sigma: 3.19,
-            rns_count: count,
-            rns_bits: bits,
-            hpr_k: k,
-            hpr_d: d,
-            hpr_bits: bits,
-            security: "128 bits (HomomorphicEncryption.org standard, ternary secret, sigma = 3.19)",
-            max_depth: Some(max_depth),
-        }
+        Self::of(&PAPER, "D", 16, 36, 61, (3, 12), 66)
     }
 
     /// 128-bit default for `n = 2^13`: `log q = 216 <= 218` (4 x 54 bits; HPR 1 x 4).
     pub fn default_8192() -> Self {
-        Self::standard(13, 4, 54, 1, 4, "128-8192", 5)
+        Self::of(&STANDARD, "128-8192", 13, 4, 54, (1, 4), 5)
     }
 
     /// 128-bit default for `n = 2^14`: `log q = 432 <= 438` (8 x 54 bits; HPR 2 x 4).
     pub fn default_16384() -> Self {
-        Self::standard(14, 8, 54, 2, 4, "128-16384", 12)
+        Self::of(&STANDARD, "128-16384", 14, 8, 54, (2, 4), 12)
     }
 
     /// 128-bit default for `n = 2^15`: `log q = 880 <= 881` (16 x 55 bits; HPR 4 x 4).
     pub fn default_32768() -> Self {
-        Self::standard(15, 16, 55, 4, 4, "128-32768", 26)
+        Self::of(&STANDARD, "128-32768", 15, 16, 55, (4, 4), 26)
     }
 
     /// The 128-bit default set users get (`n = 2^14`).

@@ -14,12 +14,7 @@ impl Plaintext {
     pub fn new(ctx: &FvContext, coeffs: Vec<u64>) -> Result<Self, FvError> {
         let n = ctx.parameters().n;
         let t = ctx.parameters().t;
-        if coeffs.len() != n {
-            return Err(FvError::LengthMismatch {
-                expected: n,
-                got: coeffs.len(),
-            });
-        }
+        FvError::check_len(n, coeffs.len())?;
         if let Some(&v) = coeffs.iter().find(|&&v| v >= t) {
             return Err(FvError::PlaintextOutOfRange {
                 value: v,

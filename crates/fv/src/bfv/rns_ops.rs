@@ -1,4 +1,7 @@
-//! The full-RNS variants: BEHZ (Bajard-Eynard-Hasan-Zucca) and HPS (Halevi-Polyakov-Shoup).
+//! The full-RNS variants: BEHZ (Bajard, Eynard, Hasan and Zucca, "A Full RNS Variant of FV
+//! like Somewhat Homomorphic Encryption Schemes") and HPS (Halevi, Polyakov and Shoup, "An
+//! Improved RNS Variant of the BFV Homomorphic Encryption Scheme").
+//!
 //! They share `q`, keys, encryption and relinearisation (RNS-digit gadget); they differ in
 //! decryption (BEHZ: `gamma` correction; HPS: fractional scale-and-round) and in the
 //! multiplication (BEHZ: fast extension + Montgomery correction, floor, Shenoy-Kumaresan;
@@ -232,72 +235,84 @@ impl RnsContext {
         [d0, s, d2]
     }
 
-    /// HPS multiplication (without relinearisation).
-    pub(crate) fn mul_hps(&self, a: &[RnsPoly], b: &[RnsPoly]) -> Result<Vec<RnsPoly>, FvError> {
+    /// The product of `a` and `b` without relinearisation, shared by HPS and BEHZ: every
+    /// component is extended from `Q` to `Q ∪ aux` with `extend` (from the `Q` residues to
+    /// the aux ones) and moved to NTT form, the tensor product is taken, and each of its
+    /// three parts is scaled by `t/q` back to `Q` with `scale` (from `Q ∪ aux` residues to
+    /// `Q` residues).
+    fn scaled_product(
+        &self,
+        a: &[RnsPoly],
+        b: &[RnsPoly],
+        extend: impl Fn(&[u64], &mut [u64]) -> Result<(), FvError>,
+        scale: impl Fn(&[u64], &mut [u64]) -> Result<(), FvError>,
+    ) -> Result<Vec<RnsPoly>, FvError> {
         let n = self.n;
         let kn = self.k() * n;
         let ext = |c: &RnsPoly| -> Result<Vec<u64>, FvError> {
             let mut v = vec![0u64; self.ntt_qa.len() * n];
             v[..kn].copy_from_slice(&c.data);
-            let (lo, hi) = v.split_at_mut(kn);
-            self.hps_q_to_aux.exact_hps(lo, hi, n)?;
+            let (q, aux) = v.split_at_mut(kn);
+            extend(&*q, aux)?;
             ntt_forward(&mut v, &self.ntt_qa, n);
             Ok(v)
         };
         let prods = self.tensor([ext(&a[0])?, ext(&a[1])?], [ext(&b[0])?, ext(&b[1])?]);
+        prods
+            .iter()
+            .map(|d| {
+                let mut in_q = vec![0u64; kn];
+                scale(d, &mut in_q)?;
+                Ok(RnsPoly {
+                    data: in_q,
+                    n,
+                    ntt: false,
+                })
+            })
+            .collect()
+    }
+
+    /// HPS multiplication (without relinearisation).
+    pub(crate) fn mul_hps(&self, a: &[RnsPoly], b: &[RnsPoly]) -> Result<Vec<RnsPoly>, FvError> {
+        let n = self.n;
         let na = self.aux.len();
-        let mut out = Vec::with_capacity(3);
-        for d in prods {
-            let mut in_aux = vec![0u64; na * n];
-            self.hps_scale.scale(&d, &mut in_aux, n)?;
-            let mut in_q = vec![0u64; kn];
-            self.hps_aux_to_q.exact_hps(&in_aux, &mut in_q, n)?;
-            out.push(RnsPoly {
-                data: in_q,
-                n,
-                ntt: false,
-            });
-        }
-        Ok(out)
+        self.scaled_product(
+            a,
+            b,
+            |q, aux| self.hps_q_to_aux.exact_hps(q, aux, n),
+            |d, in_q| {
+                let mut in_aux = vec![0u64; na * n];
+                self.hps_scale.scale(d, &mut in_aux, n)?;
+                self.hps_aux_to_q.exact_hps(&in_aux, in_q, n)
+            },
+        )
     }
 
     /// BEHZ multiplication (without relinearisation).
     pub(crate) fn mul_behz(&self, a: &[RnsPoly], b: &[RnsPoly]) -> Result<Vec<RnsPoly>, FvError> {
         let n = self.n;
         let kn = self.k() * n;
-        let ext = |c: &RnsPoly| -> Result<Vec<u64>, FvError> {
-            let mut v = vec![0u64; self.ntt_qa.len() * n];
-            v[..kn].copy_from_slice(&c.data);
-            let (lo, hi) = v.split_at_mut(kn);
-            self.behz_mont.convert(lo, hi, n)?;
-            ntt_forward(&mut v, &self.ntt_qa, n);
-            Ok(v)
-        };
-        let prods = self.tensor([ext(&a[0])?, ext(&a[1])?], [ext(&b[0])?, ext(&b[1])?]);
         let na = self.aux.len();
-        let mut out = Vec::with_capacity(3);
-        for d in prods {
-            // Fast floor: (t x - FBE(|t x|_q)) / q in B_sk.
-            let mut conv = vec![0u64; na * n];
-            self.behz_floor.fast(&d[..kn], &mut conv, n)?;
-            for (j, m) in self.aux.moduli().iter().enumerate() {
-                let (qi, qis) = self.behz_q_inv_aux[j];
-                let tb = self.behz_t_aux[j];
-                let xs = &d[kn + j * n..kn + (j + 1) * n];
-                let cs = &mut conv[j * n..(j + 1) * n];
-                for (cv, &x) in cs.iter_mut().zip(xs) {
-                    *cv = m.mul_shoup(m.sub(m.mul(x, tb), *cv), qi, qis);
+        self.scaled_product(
+            a,
+            b,
+            |q, aux| self.behz_mont.convert(q, aux, n),
+            |d, in_q| {
+                // Fast floor: (t x - FBE(|t x|_q)) / q in B_sk.
+                let mut conv = vec![0u64; na * n];
+                self.behz_floor.fast(&d[..kn], &mut conv, n)?;
+                for (j, m) in self.aux.moduli().iter().enumerate() {
+                    let (qi, qis) = self.behz_q_inv_aux[j];
+                    let tb = self.behz_t_aux[j];
+                    let xs = &d[kn + j * n..kn + (j + 1) * n];
+                    let cs = &mut conv[j * n..(j + 1) * n];
+                    for (cv, &x) in cs.iter_mut().zip(xs) {
+                        *cv = m.mul_shoup(m.sub(m.mul(x, tb), *cv), qi, qis);
+                    }
                 }
-            }
-            let mut in_q = vec![0u64; kn];
-            self.behz_sk.extend(&conv, &mut in_q, n)?;
-            out.push(RnsPoly {
-                data: in_q,
-                n,
-                ntt: false,
-            });
-        }
-        Ok(out)
+                self.behz_sk.extend(&conv, in_q, n)
+            },
+        )
     }
 
     /// Relinearisation with the RNS-digit gadget: `c2 = sum_i [c2 (Q/q_i)^-1]_{q_i} (Q/q_i)`.

@@ -248,7 +248,7 @@ fn hpr_depth_matches_rns_depth() {
 }
 
 /// docs/FV.md, "Practical depth": "| A | 7 | 7 | 7 |" and "| B | 16 | 16 | 16 |" (BEHZ, HPS,
-/// HPR), for the paper's sets that CI builds. Paper bound (seed 002: HPR loses no
+/// HPR), for the paper's sets that CI builds. Paper bound (Bajard et al.: HPR loses no
 /// meaningful depth) stays separate: `hpr_depth_matches_rns_depth`.
 #[test]
 fn practical_depth_of_sets_a_and_b_matches_fv_md() {

@@ -1,9 +1,10 @@
-//! Hybrid Position-Residue (HPR) polynomials (seed 002, Section II-B): an element of
-//! `R_q` with `q = p^d`, `p = p_1 ... p_k`, written as `d` positional digits
-//! `a(Y) = sum_i a_i Y^i` (evaluated at `Y = p`), each digit an integer polynomial kept in
-//! RNS over `P u B u {b_sk}` (`2k + 1` residues). The most significant digit (MSD) is only
-//! meaningful modulo `p` (its `B u {b_sk}` residues are ignored), since anything above it
-//! is a multiple of `q`.
+//! Hybrid Position-Residue (HPR) polynomials (Bajard, Eynard, Martins, Sousa and Zucca, "An
+//! asymptotically faster version of FV supported on HPR", Section II-B): an element of
+//! `R_q` with `q = p^d`, `p = p_1 ... p_k`, written as `d` positional digits `a(Y) = sum_i
+//! a_i Y^i` (evaluated at `Y = p`), each digit an integer polynomial kept in RNS over `P u
+//! B u {b_sk}` (`2k + 1` residues). The most significant digit (MSD) is only meaningful
+//! modulo `p` (its `B u {b_sk}` residues are ignored), since anything above it is a
+//! multiple of `q`.
 //!
 //! Carry propagation: for digit `i`, `FBE(a_i, P, B_sk) = [a_i]_p + alpha p` (centred
 //! residues, `|alpha| <= k/2`) replaces the digit's `B_sk` residues, the carry
@@ -303,6 +304,21 @@ impl HprArith {
         }
     }
 
+    /// `a += b` digit by digit, each residue modulo its prime, without carry propagation.
+    pub(crate) fn add_digitwise(&self, a: &mut HprPoly, b: &HprPoly) {
+        let n = self.n;
+        for (da, db) in a.digits.iter_mut().zip(&b.digits) {
+            for (i, m) in self.moduli().iter().enumerate() {
+                for (p, &q) in da[i * n..(i + 1) * n]
+                    .iter_mut()
+                    .zip(&db[i * n..(i + 1) * n])
+                {
+                    *p = m.add(*p, q);
+                }
+            }
+        }
+    }
+
     /// Propagates carries through all digits but the MSD (coefficient representation).
     pub fn propagate(&self, a: &mut HprPoly) {
         let d = a.digits.len();
@@ -387,12 +403,7 @@ impl HprArith {
     /// Conversion integers -> HPR: canonical digits in `[0, p)` of each coefficient taken
     /// modulo `q`.
     pub fn from_biguint(&self, coeffs: &[BigUint]) -> Result<HprPoly, FvError> {
-        if coeffs.len() != self.n {
-            return Err(FvError::LengthMismatch {
-                expected: self.n,
-                got: coeffs.len(),
-            });
-        }
+        FvError::check_len(self.n, coeffs.len())?;
         let n = self.n;
         let mut out = self.zero();
         for (c, x) in coeffs.iter().enumerate() {

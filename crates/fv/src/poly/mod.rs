@@ -45,12 +45,7 @@ impl RnsPoly {
 
     /// Wraps raw residues (checked length, coefficient representation).
     pub fn from_residues(data: Vec<u64>, n: usize, k: usize) -> Result<Self, FvError> {
-        if data.len() != n * k {
-            return Err(FvError::LengthMismatch {
-                expected: n * k,
-                got: data.len(),
-            });
-        }
+        FvError::check_len(n * k, data.len())?;
         Ok(Self {
             data,
             n,

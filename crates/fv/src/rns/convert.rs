@@ -90,18 +90,8 @@ impl BaseConverter {
     }
 
     fn check(&self, input: &[u64], output: &[u64], n: usize) -> Result<(), FvError> {
-        if input.len() != self.from.len() * n {
-            return Err(FvError::LengthMismatch {
-                expected: self.from.len() * n,
-                got: input.len(),
-            });
-        }
-        if output.len() != self.to.len() * n {
-            return Err(FvError::LengthMismatch {
-                expected: self.to.len() * n,
-                got: output.len(),
-            });
-        }
+        FvError::check_len(self.from.len() * n, input.len())?;
+        FvError::check_len(self.to.len() * n, output.len())?;
         Ok(())
     }
 
@@ -256,19 +246,9 @@ impl ShenoyKumaresan {
     /// `output`: `|to| * n` residues of the (signed) value.
     pub fn extend(&self, input: &[u64], output: &mut [u64], n: usize) -> Result<(), FvError> {
         let lb = self.conv.from().len();
-        if input.len() != (lb + 1) * n {
-            return Err(FvError::LengthMismatch {
-                expected: (lb + 1) * n,
-                got: input.len(),
-            });
-        }
+        FvError::check_len((lb + 1) * n, input.len())?;
         let nt = self.b_mod_to.len();
-        if output.len() != nt * n {
-            return Err(FvError::LengthMismatch {
-                expected: nt * n,
-                got: output.len(),
-            });
-        }
+        FvError::check_len(nt * n, output.len())?;
         let mut tmp = vec![0u64; (nt + 1) * n];
         self.conv.fast(&input[..lb * n], &mut tmp, n)?;
         let xsk = &input[lb * n..];
@@ -346,12 +326,7 @@ impl MontgomeryCorrector {
     /// `input`: `K * n` residues in `Q`; `output`: `|B_sk| * n` residues.
     pub fn convert(&self, input: &[u64], output: &mut [u64], n: usize) -> Result<(), FvError> {
         let nb = self.q_mod_b.len();
-        if output.len() != nb * n {
-            return Err(FvError::LengthMismatch {
-                expected: nb * n,
-                got: output.len(),
-            });
-        }
+        FvError::check_len(nb * n, output.len())?;
         let mut tmp = vec![0u64; (nb + 1) * n];
         self.conv.fast(input, &mut tmp, n)?;
         let (cb, cm) = tmp.split_at(nb * n);

@@ -113,18 +113,8 @@ impl ScaleRounder {
         } else {
             k * n
         };
-        if input.len() != need {
-            return Err(FvError::LengthMismatch {
-                expected: need,
-                got: input.len(),
-            });
-        }
-        if output.len() != no * n {
-            return Err(FvError::LengthMismatch {
-                expected: no * n,
-                got: output.len(),
-            });
-        }
+        FvError::check_len(need, input.len())?;
+        FvError::check_len(no * n, output.len())?;
         const BLOCK: usize = 64;
         let mut x = vec![0u64; k * BLOCK];
         let mut rounded = [0u128; BLOCK];
@@ -241,12 +231,7 @@ impl GammaScaler {
     /// `input`: `K * n` residues; returns `n` values modulo `t`.
     pub fn scale(&self, input: &[u64], n: usize) -> Result<Vec<u64>, FvError> {
         let k = self.moduli.len();
-        if input.len() != k * n {
-            return Err(FvError::LengthMismatch {
-                expected: k * n,
-                got: input.len(),
-            });
-        }
+        FvError::check_len(k * n, input.len())?;
         let mut acc = vec![0u128; n];
         for (i, m) in self.moduli.iter().enumerate() {
             let (ai, ais) = self.a[i];

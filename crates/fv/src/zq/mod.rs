@@ -81,16 +81,7 @@ impl Modulus {
     /// Reduces a signed integer into `[0, p)`.
     #[inline(always)]
     pub fn reduce_i64(&self, x: i64) -> u64 {
-        if x >= 0 {
-            self.reduce(x as u64)
-        } else {
-            let r = self.reduce(x.unsigned_abs());
-            if r == 0 {
-                0
-            } else {
-                self.p - r
-            }
-        }
+        self.with_sign(x < 0, self.reduce(x.unsigned_abs()))
     }
 
     /// Reduces a signed integer with `|x| < p` into `[0, p)` (one add); larger inputs fall
@@ -108,15 +99,16 @@ impl Modulus {
     /// Reduces a signed 128-bit integer into `[0, p)`.
     #[inline(always)]
     pub fn reduce_i128(&self, x: i128) -> u64 {
-        if x >= 0 {
-            self.reduce_u128(x as u128)
+        self.with_sign(x < 0, self.reduce_u128(x.unsigned_abs()))
+    }
+
+    /// `-r` if `negative`, else `r` (for `r` in `[0, p)`).
+    #[inline(always)]
+    fn with_sign(&self, negative: bool, r: u64) -> u64 {
+        if negative {
+            self.neg(r)
         } else {
-            let r = self.reduce_u128(x.unsigned_abs());
-            if r == 0 {
-                0
-            } else {
-                self.p - r
-            }
+            r
         }
     }
 

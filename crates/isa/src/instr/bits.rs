@@ -1,72 +1,48 @@
-//! Bit decomposition and recomposition (seed 004 §5.4), and bitwise operations on bits.
+//! Bit decomposition and recomposition (Trama, Clet, Boudguiga and Sirdey, "Designing a
+//! General-Purpose 8-bit (T)FHE Processor Abstraction", §5.4), and bitwise operations on
+//! bits.
 //!
 //! Bits stay in the nibble message space (each is a digit holding 0 or 1), so that
 //! recomposition is a weighted sum.
 
 use encint_core::circuit::{Builder, NodeId};
 
-use super::common::nibble_lut;
-use super::signed::{bad, byte_arg, lut_on};
+use super::common::{lut_on, nibble_lut};
+use super::operands::{bad, byte_arg, emit_listed};
 use super::{Arg, Kind, Signature, Value, MAX_OPERAND_QWEIGHT};
 use crate::{Byte, IsaError};
 
 /// The instructions of this module.
+#[rustfmt::skip]
 pub const SIGNATURES: &[Signature] = &[
-    Signature {
-        name: "BITS",
-        args: &[Kind::Byte],
-        result: Kind::Bits,
-        doc: "byte to 8 bits, least significant first (4 tables per nibble, one rotation each)",
-    },
-    Signature {
-        name: "UNBITS",
-        args: &[Kind::Bits],
-        result: Kind::Byte,
-        doc: "8 bits (least significant first) to a byte",
-    },
-    Signature {
-        name: "BNOT",
-        args: &[Kind::Bits],
-        result: Kind::Bits,
-        doc: "bitwise not of bits (free)",
-    },
-    Signature {
-        name: "BAND",
-        args: &[Kind::Bits, Kind::Bits],
-        result: Kind::Bits,
-        doc: "bitwise and of bits (one bootstrap per bit)",
-    },
-    Signature {
-        name: "BOR",
-        args: &[Kind::Bits, Kind::Bits],
-        result: Kind::Bits,
-        doc: "bitwise or of bits (one bootstrap per bit)",
-    },
-    Signature {
-        name: "BXOR",
-        args: &[Kind::Bits, Kind::Bits],
-        result: Kind::Bits,
-        doc: "bitwise xor of bits (one bootstrap per bit)",
-    },
+    Signature::new("BITS", &[Kind::Byte], Kind::Bits,
+        "byte to 8 bits, least significant first (4 tables per nibble, one rotation each)"),
+    Signature::new("UNBITS", &[Kind::Bits], Kind::Byte,
+        "8 bits (least significant first) to a byte"),
+    Signature::new("BNOT", &[Kind::Bits], Kind::Bits, "bitwise not of bits (free)"),
+    Signature::new("BAND", &[Kind::Bits, Kind::Bits], Kind::Bits,
+        "bitwise and of bits (one bootstrap per bit)"),
+    Signature::new("BOR", &[Kind::Bits, Kind::Bits], Kind::Bits,
+        "bitwise or of bits (one bootstrap per bit)"),
+    Signature::new("BXOR", &[Kind::Bits, Kind::Bits], Kind::Bits,
+        "bitwise xor of bits (one bootstrap per bit)"),
 ];
 
 /// Records `name` if this module defines it.
 pub fn emit(b: &mut Builder, name: &str, args: &[Arg]) -> Option<Result<Value, IsaError>> {
-    if !SIGNATURES.iter().any(|s| s.name == name) {
-        return None;
-    }
-    Some(b.labelled(name, |b| emit_known(b, name, args)))
+    emit_listed(b, SIGNATURES, name, args, emit_known)
 }
 
 fn bits_arg(name: &str, args: &[Arg], i: usize) -> Result<Vec<NodeId>, IsaError> {
     match args.get(i) {
         Some(Arg::Bits(v)) if v.len() == 8 => Ok(v.clone()),
-        Some(Arg::Bits(v)) => Err(bad(name, &format!("expected 8 bits, got {}", v.len()))),
-        _ => Err(bad(name, &format!("operand {} must be bits", i + 1))),
+        Some(Arg::Bits(v)) => Err(bad(name, format!("expected 8 bits, got {}", v.len()))),
+        _ => Err(bad(name, format!("operand {} must be bits", i + 1))),
     }
 }
 
-fn emit_known(b: &mut Builder, name: &str, args: &[Arg]) -> Result<Value, IsaError> {
+fn emit_known(b: &mut Builder, sig: &Signature, args: &[Arg]) -> Result<Value, IsaError> {
+    let name = sig.name;
     match name {
         "BITS" => Ok(Value::Bits(bits(b, byte_arg(name, args, 0)?))),
         "UNBITS" => Ok(Value::Byte(unbits(b, &bits_arg(name, args, 0)?)?)),
@@ -109,7 +85,7 @@ pub fn bits(b: &mut Builder, x: Byte) -> Vec<NodeId> {
 ///
 /// When the bits are fresh enough, `2 c1 + 4 c2 + 8 c3` is one bootstrap of
 /// `c1 + 2 c2 + 4 c3` (weight `q1 + 4 q2 + 16 q3` within the budget) and `c0` is added for free;
-/// otherwise each bit is scaled by its own bootstrap (seed 004 §5.4), and the sum of four
+/// otherwise each bit is scaled by its own bootstrap (Trama et al. §5.4), and the sum of four
 /// fresh outputs has weight 4.
 fn unbits_nibble(b: &mut Builder, c: &[NodeId]) -> Result<NodeId, IsaError> {
     let upper = b.linear(&[(c[1], 1), (c[2], 2), (c[3], 4)], 0);

@@ -1,4 +1,5 @@
-//! Fixed-point instructions (seed 004 §5.2, §7.2).
+//! Fixed-point instructions (Trama, Clet, Boudguiga and Sirdey, "Designing a
+//! General-Purpose 8-bit (T)FHE Processor Abstraction", §5.2, §7.2).
 //!
 //! A [`Fixed`] is `int + frac / 256` with `int` a two's complement byte and `frac` an
 //! unsigned byte: its raw value is the signed 16-bit integer `256·int + frac`. Arithmetic
@@ -6,82 +7,39 @@
 
 use encint_core::circuit::{Builder, NodeId};
 
-use super::common::{const_byte, nibble_lut, tree};
-use super::signed::{
-    add_nibbles, byte_arg, byte_nibbles, fixed_arg, imm_arg, pm_ge0_lut, signed_product_columns,
-};
+use super::common::{const_byte, nibble_lut, pm_ge0_lut, tree};
+use super::operands::{byte_arg, emit_listed, fixed_arg, imm_arg};
+use super::signed::{add_nibbles, byte_nibbles, signed_product_columns};
 use super::{Arg, Kind, Signature, Value};
 use crate::{Byte, Fixed, IsaError};
 
 const F: Kind = Kind::Fixed;
 
 /// The instructions of this module.
+#[rustfmt::skip]
 pub const SIGNATURES: &[Signature] = &[
-    Signature {
-        name: "FFROM",
-        args: &[Kind::Byte],
-        result: F,
-        doc: "fixed-point value of a signed byte (int = byte, frac = 0; free)",
-    },
-    Signature {
-        name: "FINT",
-        args: &[F],
-        result: Kind::Byte,
-        doc: "integer part (floor) of a fixed-point value (free)",
-    },
-    Signature {
-        name: "FADD",
-        args: &[F, F],
-        result: F,
-        doc: "fixed-point addition (wraps modulo 2^16 on raw values)",
-    },
-    Signature {
-        name: "FSUB",
-        args: &[F, F],
-        result: F,
-        doc: "fixed-point subtraction (wraps modulo 2^16 on raw values)",
-    },
-    Signature {
-        name: "FMULI",
-        args: &[F, Kind::Imm],
-        result: F,
-        doc: "product by a clear fixed-point constant given raw (imm/256, imm in -32768..=32767), floored to 1/256, wrapping",
-    },
-    Signature {
-        name: "FMUL",
-        args: &[F, F],
-        result: F,
-        doc: "fixed-point product of two encrypted values, floored to 1/256, wrapping (raw: floor(x·y / 256) mod 2^16)",
-    },
-    Signature {
-        name: "FDIVI",
-        args: &[Kind::Byte, Kind::Imm],
-        result: F,
-        doc: "decimal division of an unsigned byte by an immediate 1..=255: int = x/d, frac = floor(256 (x mod d) / d)",
-    },
-    Signature {
-        name: "FSIG",
-        args: &[F],
-        result: F,
-        doc: "sigmoid: 1.0 if v >= 6, else floor(256 σ(v)) / 256",
-    },
-    Signature {
-        name: "FHEAV",
-        args: &[F],
-        result: F,
-        doc: "Heaviside step: 1.0 if v >= 0 else 0.0",
-    },
+    Signature::new("FFROM", &[Kind::Byte], F,
+        "fixed-point value of a signed byte (int = byte, frac = 0; free)"),
+    Signature::new("FINT", &[F], Kind::Byte, "integer part (floor) of a fixed-point value (free)"),
+    Signature::new("FADD", &[F, F], F, "fixed-point addition (wraps modulo 2^16 on raw values)"),
+    Signature::new("FSUB", &[F, F], F, "fixed-point subtraction (wraps modulo 2^16 on raw values)"),
+    Signature::new("FMULI", &[F, Kind::Imm], F,
+        "product by a clear fixed-point constant given raw (imm/256, imm in -32768..=32767), floored to 1/256, wrapping"),
+    Signature::new("FMUL", &[F, F], F,
+        "fixed-point product of two encrypted values, floored to 1/256, wrapping (raw: floor(x·y / 256) mod 2^16)"),
+    Signature::new("FDIVI", &[Kind::Byte, Kind::Imm], F,
+        "decimal division of an unsigned byte by an immediate 1..=255: int = x/d, frac = floor(256 (x mod d) / d)"),
+    Signature::new("FSIG", &[F], F, "sigmoid: 1.0 if v >= 6, else floor(256 σ(v)) / 256"),
+    Signature::new("FHEAV", &[F], F, "Heaviside step: 1.0 if v >= 0 else 0.0"),
 ];
 
 /// Records `name` if this module defines it.
 pub fn emit(b: &mut Builder, name: &str, args: &[Arg]) -> Option<Result<Value, IsaError>> {
-    if !SIGNATURES.iter().any(|s| s.name == name) {
-        return None;
-    }
-    Some(b.labelled(name, |b| emit_known(b, name, args)))
+    emit_listed(b, SIGNATURES, name, args, emit_known)
 }
 
-fn emit_known(b: &mut Builder, name: &str, args: &[Arg]) -> Result<Value, IsaError> {
+fn emit_known(b: &mut Builder, sig: &Signature, args: &[Arg]) -> Result<Value, IsaError> {
+    let name = sig.name;
     Ok(match name {
         "FFROM" => {
             let x = byte_arg(name, args, 0)?;

@@ -17,6 +17,7 @@ use crate::{Byte, Fixed, IsaError};
 pub mod bits;
 pub mod common;
 pub mod fixed;
+mod operands;
 pub mod signed;
 pub mod unsigned;
 
@@ -75,6 +76,23 @@ pub struct Signature {
     pub result: Kind,
     /// One-line description.
     pub doc: &'static str,
+}
+
+impl Signature {
+    /// A signature from its parts.
+    pub const fn new(
+        name: &'static str,
+        args: &'static [Kind],
+        result: Kind,
+        doc: &'static str,
+    ) -> Self {
+        Self {
+            name,
+            args,
+            result,
+            doc,
+        }
+    }
 }
 
 /// Every instruction.

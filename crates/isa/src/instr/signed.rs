@@ -1,168 +1,65 @@
-//! Instructions on signed (two's complement) bytes, seed 004 §5.1.
+//! Instructions on signed (two's complement) bytes (Trama, Clet, Boudguiga and Sirdey,
+//! "Designing a General-Purpose 8-bit (T)FHE Processor Abstraction", §5.1).
 //!
 //! Addition, subtraction, the low byte of a product and bitwise operations are the same
 //! circuits as for unsigned bytes, so only what differs is here: negation, absolute value,
 //! the high byte of the signed product, truncating division, comparisons, min/max and
 //! arithmetic shifts. Every result wraps modulo 256.
 //!
-//! The module also holds the nibble helpers shared with [`super::fixed`] and [`super::bits`]:
-//! byte functions that pick the cheapest evaluation per output nibble, sign tables on
-//! linear combinations (one plain bootstrap), and a carry-select adder over any number of
-//! nibbles.
+//! The module also holds the nibble helpers shared with [`super::fixed`]: byte functions
+//! that pick the cheapest evaluation per output nibble, and a ripple adder and signed
+//! products over any number of nibbles.
 
 use encint_core::circuit::{Builder, NodeId};
-use encint_core::lut::NegacyclicLut;
 
-use super::common::{bool_byte, refresh, tree};
+use super::common::{bool_byte, flag, lut_on, mod16, refresh, sign_lut, tree, unit_flag};
+use super::operands::{bad, byte_arg, emit_listed, imm_arg};
 use super::{Arg, Kind, Signature, Value};
-use crate::{Byte, Fixed, IsaError};
+use crate::{Byte, IsaError};
 
 const B: Kind = Kind::Byte;
 const I: Kind = Kind::Imm;
 
 /// The instructions of this module.
+#[rustfmt::skip]
 pub const SIGNATURES: &[Signature] = &[
-    Signature {
-        name: "NEG",
-        args: &[B],
-        result: B,
-        doc: "two's complement negation (NEG -128 = -128)",
-    },
-    Signature {
-        name: "ABS",
-        args: &[B],
-        result: B,
-        doc: "absolute value of a signed byte (ABS -128 = -128)",
-    },
-    Signature {
-        name: "SMULM",
-        args: &[B, B],
-        result: B,
-        doc: "high byte of the signed 16-bit product",
-    },
-    Signature {
-        name: "SDIV",
-        args: &[B, B],
-        result: B,
-        doc: "signed division truncating toward zero (x/0 = -1, -128/-1 = -128)",
-    },
-    Signature {
-        name: "SMOD",
-        args: &[B, B],
-        result: B,
-        doc: "signed remainder of SDIV, sign of the dividend (x%0 = x)",
-    },
-    Signature {
-        name: "SLT",
-        args: &[B, B],
-        result: B,
-        doc: "signed a < b (boolean)",
-    },
-    Signature {
-        name: "SLTE",
-        args: &[B, B],
-        result: B,
-        doc: "signed a <= b (boolean)",
-    },
-    Signature {
-        name: "SGT",
-        args: &[B, B],
-        result: B,
-        doc: "signed a > b (boolean)",
-    },
-    Signature {
-        name: "SGTE",
-        args: &[B, B],
-        result: B,
-        doc: "signed a >= b (boolean)",
-    },
-    Signature {
-        name: "SMIN",
-        args: &[B, B],
-        result: B,
-        doc: "signed minimum",
-    },
-    Signature {
-        name: "SMAX",
-        args: &[B, B],
-        result: B,
-        doc: "signed maximum",
-    },
-    Signature {
-        name: "SSHR",
-        args: &[B, B],
-        result: B,
-        doc: "arithmetic shift right by an encrypted unsigned amount (>= 8: sign fill)",
-    },
-    Signature {
-        name: "SSHRI",
-        args: &[B, I],
-        result: B,
-        doc: "arithmetic shift right by an immediate 0..=255 (>= 8: sign fill)",
-    },
-    Signature {
-        name: "SLTI",
-        args: &[B, I],
-        result: B,
-        doc: "signed a < imm (imm in -128..=127)",
-    },
-    Signature {
-        name: "SLTEI",
-        args: &[B, I],
-        result: B,
-        doc: "signed a <= imm (imm in -128..=127)",
-    },
-    Signature {
-        name: "SGTI",
-        args: &[B, I],
-        result: B,
-        doc: "signed a > imm (imm in -128..=127)",
-    },
-    Signature {
-        name: "SGTEI",
-        args: &[B, I],
-        result: B,
-        doc: "signed a >= imm (imm in -128..=127)",
-    },
-    Signature {
-        name: "SMINI",
-        args: &[B, I],
-        result: B,
-        doc: "signed min(a, imm) (imm in -128..=127)",
-    },
-    Signature {
-        name: "SMAXI",
-        args: &[B, I],
-        result: B,
-        doc: "signed max(a, imm) (imm in -128..=127)",
-    },
-    Signature {
-        name: "SDIVI",
-        args: &[B, I],
-        result: B,
-        doc: "signed a / imm truncating (imm in -128..=127; /0 = -1)",
-    },
-    Signature {
-        name: "SMODI",
-        args: &[B, I],
-        result: B,
-        doc: "signed a % imm (imm in -128..=127; %0 = a)",
-    },
+    Signature::new("NEG", &[B], B, "two's complement negation (NEG -128 = -128)"),
+    Signature::new("ABS", &[B], B, "absolute value of a signed byte (ABS -128 = -128)"),
+    Signature::new("SMULM", &[B, B], B, "high byte of the signed 16-bit product"),
+    Signature::new("SDIV", &[B, B], B,
+        "signed division truncating toward zero (x/0 = -1, -128/-1 = -128)"),
+    Signature::new("SMOD", &[B, B], B, "signed remainder of SDIV, sign of the dividend (x%0 = x)"),
+    Signature::new("SLT", &[B, B], B, "signed a < b (boolean)"),
+    Signature::new("SLTE", &[B, B], B, "signed a <= b (boolean)"),
+    Signature::new("SGT", &[B, B], B, "signed a > b (boolean)"),
+    Signature::new("SGTE", &[B, B], B, "signed a >= b (boolean)"),
+    Signature::new("SMIN", &[B, B], B, "signed minimum"),
+    Signature::new("SMAX", &[B, B], B, "signed maximum"),
+    Signature::new("SSHR", &[B, B], B,
+        "arithmetic shift right by an encrypted unsigned amount (>= 8: sign fill)"),
+    Signature::new("SSHRI", &[B, I], B,
+        "arithmetic shift right by an immediate 0..=255 (>= 8: sign fill)"),
+    Signature::new("SLTI", &[B, I], B, "signed a < imm (imm in -128..=127)"),
+    Signature::new("SLTEI", &[B, I], B, "signed a <= imm (imm in -128..=127)"),
+    Signature::new("SGTI", &[B, I], B, "signed a > imm (imm in -128..=127)"),
+    Signature::new("SGTEI", &[B, I], B, "signed a >= imm (imm in -128..=127)"),
+    Signature::new("SMINI", &[B, I], B, "signed min(a, imm) (imm in -128..=127)"),
+    Signature::new("SMAXI", &[B, I], B, "signed max(a, imm) (imm in -128..=127)"),
+    Signature::new("SDIVI", &[B, I], B, "signed a / imm truncating (imm in -128..=127; /0 = -1)"),
+    Signature::new("SMODI", &[B, I], B, "signed a % imm (imm in -128..=127; %0 = a)"),
 ];
 
 /// Records `name` if this module defines it.
 pub fn emit(b: &mut Builder, name: &str, args: &[Arg]) -> Option<Result<Value, IsaError>> {
-    if !SIGNATURES.iter().any(|s| s.name == name) {
-        return None;
-    }
-    Some(b.labelled(name, |b| emit_known(b, name, args)))
+    emit_listed(b, SIGNATURES, name, args, emit_known)
 }
 
-fn emit_known(b: &mut Builder, name: &str, args: &[Arg]) -> Result<Value, IsaError> {
+fn emit_known(b: &mut Builder, sig: &Signature, args: &[Arg]) -> Result<Value, IsaError> {
+    let name = sig.name;
     let x = byte_arg(name, args, 0)?;
     let out = match name {
         "NEG" => neg(b, x)?,
-        // Two trees sharing the first rotation (3 BR, 2 KS, depth 1). Seed 004's Table 4
+        // Two trees sharing the first rotation (3 BR, 2 KS, depth 1). Trama et al.'s Table 4
         // says 2/1, but with exact nibble outputs nothing cheaper exists here: both result
         // nibbles depend on the sign and on `lo` (one tree gives one such interaction, and
         // lo' and hi' need non-proportional ones), and the plain two-level forms (a LUT of
@@ -236,73 +133,7 @@ pub fn smod(x: i8, d: i8) -> i8 {
 }
 
 // ---------------------------------------------------------------------------------------
-// Operand access.
-
-pub(crate) fn bad(name: &str, message: &str) -> IsaError {
-    IsaError::BadOperands {
-        name: name.to_string(),
-        message: message.to_string(),
-    }
-}
-
-pub(crate) fn byte_arg(name: &str, args: &[Arg], i: usize) -> Result<Byte, IsaError> {
-    match args.get(i) {
-        Some(Arg::Byte(x)) => Ok(*x),
-        _ => Err(bad(name, &format!("operand {} must be a byte", i + 1))),
-    }
-}
-
-pub(crate) fn fixed_arg(name: &str, args: &[Arg], i: usize) -> Result<Fixed, IsaError> {
-    match args.get(i) {
-        Some(Arg::Fixed(x)) => Ok(*x),
-        _ => Err(bad(
-            name,
-            &format!("operand {} must be a fixed-point value", i + 1),
-        )),
-    }
-}
-
-pub(crate) fn imm_arg(
-    name: &str,
-    args: &[Arg],
-    i: usize,
-    lo: i64,
-    hi: i64,
-) -> Result<i64, IsaError> {
-    match args.get(i) {
-        Some(Arg::Imm(v)) if (lo..=hi).contains(v) => Ok(*v),
-        Some(Arg::Imm(v)) => Err(bad(name, &format!("immediate {v} is outside {lo}..={hi}"))),
-        _ => Err(bad(
-            name,
-            &format!("operand {} must be an immediate", i + 1),
-        )),
-    }
-}
-
-// ---------------------------------------------------------------------------------------
 // Shared nibble helpers.
-
-/// One plain bootstrap of the linear node `x` through `f` on `domain` (which must fit the
-/// negacyclic constraints, else a core error).
-pub(crate) fn lut_on(
-    b: &mut Builder,
-    x: NodeId,
-    domain: std::ops::RangeInclusive<i64>,
-    f: impl Fn(i64) -> i64,
-) -> Result<NodeId, IsaError> {
-    let lut = NegacyclicLut::from_fn(domain, f)?;
-    Ok(b.lut(x, &lut))
-}
-
-/// `sign(x)` in {-1, 0, 1} for `x` in `-15..=15` (negacyclic: one bootstrap).
-pub(crate) fn sign_lut(b: &mut Builder, x: NodeId) -> Result<NodeId, IsaError> {
-    lut_on(b, x, -15..=15, i64::signum)
-}
-
-/// `+1` if `x >= 0` else `-1`, for `x` in `-16..=15` (negacyclic: one bootstrap).
-pub(crate) fn pm_ge0_lut(b: &mut Builder, x: NodeId) -> Result<NodeId, IsaError> {
-    lut_on(b, x, -16..=15, |v| if v >= 0 { 1 } else { -1 })
-}
 
 /// How an output nibble of a byte function depends on the input nibbles.
 enum Dep {
@@ -354,7 +185,7 @@ pub(crate) fn byte_nibbles(
     Ok(out)
 }
 
-/// A univariate byte function (seed 004 eq. (1), with constant and single-nibble outputs
+/// A univariate byte function (Trama et al., eq. (1), with constant and single-nibble outputs
 /// folded to constants and plain bootstraps).
 pub(crate) fn byte_map(b: &mut Builder, x: Byte, f: impl Fn(u8) -> u8) -> Result<Byte, IsaError> {
     let hi = |v: u8| f(v) >> 4;
@@ -406,11 +237,10 @@ pub(crate) fn add_nibbles(
         }
         let cst = if i == 0 { carry_in as i64 } else { 0 };
         let s = b.linear(&terms, cst);
-        let t = lut_on(b, s, 0..=15, |_| -8)?;
-        let r = b.linear(&[(s, 1), (t, -1)], -8);
+        let r = mod16(b, s)?;
         out.push(refresh(b, r));
         if i + 1 < n {
-            carry = Some(b.half_lut(s, &NegacyclicLut { table: [-1; 16] })?);
+            carry = Some(unit_flag(b, s)?);
         }
     }
     Ok(out)
@@ -419,9 +249,7 @@ pub(crate) fn add_nibbles(
 /// `s mod 16` (any `s`) and the carry flag `2·[s mod 32 ≥ 16]` of a linear node, from the
 /// negacyclic ±8 and ±1 steps of `s` (one blind rotation for both).
 fn split16(b: &mut Builder, s: NodeId) -> Result<(NodeId, NodeId), IsaError> {
-    let t8 = lut_on(b, s, 0..=15, |_| -8)?;
-    let t1 = lut_on(b, s, 0..=15, |_| -1)?;
-    Ok((b.linear(&[(s, 1), (t8, -1)], -8), b.linear(&[(t1, 1)], 1)))
+    Ok((mod16(b, s)?, flag(b, s, 1)?))
 }
 
 /// Columns `lo_col..=top` (the value `⌊P / 16^lo_col⌋ mod 16^(top+1-lo_col)`) of the product
@@ -430,13 +258,13 @@ fn split16(b: &mut Builder, s: NodeId) -> Result<(NodeId, NodeId), IsaError> {
 ///
 /// The product is `Σ x_i·y_j·16^(i+j)`. Level 1: every needed partial product by trees with
 /// first selector `x_i`: its low nibble `L_ij` goes to column `i+j`, its high part `H_ij`
-/// to column `i+j+1` (a signed high part is stored biased by 8, which keeps it in `0..=14` and
-/// shares its table between columns; the biases sum to a constant of the top column). Column 0 holds `L_00` alone, so it never
-/// carries and is skipped. Columns are then reduced low to high: two terms at a time by
-/// one ±8/±1 step bootstrap (`s mod 16` stays, the carry goes up as a `0/2` flag); the
-/// flags entering a column sum to a code read by trees with the column's last nibble
-/// (result nibble, and the carry out as one more flag). The top column is needed only
-/// mod 16: one step of its whole sum.
+/// to column `i+j+1` (a signed high part is stored biased by 8, which keeps it in `0..=14`
+/// and shares its table between columns; the biases sum to a constant of the top column).
+/// Column 0 holds `L_00` alone, so it never carries and is skipped. Columns are then
+/// reduced low to high: two terms at a time by one ±8/±1 step bootstrap (`s mod 16` stays,
+/// the carry goes up as a `0/2` flag); the flags entering a column sum to a code read by
+/// trees with the column's last nibble (result nibble, and the carry out as one more flag).
+/// The top column is needed only mod 16: one step of its whole sum.
 pub(crate) fn signed_product_columns(
     b: &mut Builder,
     xs: &[NodeId],

@@ -1,6 +1,9 @@
 //! Reading the cost figures that the docs state, so that tests pin the docs' own lines.
 #![allow(dead_code)] // each test file uses a part
 
+use encint_core::circuit::Builder;
+use encint_isa::Byte;
+
 /// The rows of the first Markdown table after the line containing `heading` in
 /// `docs/<file>`: the first cell (instruction, with an optional `(immediate)`) and the
 /// numbers of the second cell, in order (`3 / 0 (7 / 4)` gives `[3, 0, 7, 4]`).
@@ -43,4 +46,11 @@ pub fn name_and_imm(cell: &str) -> (&str, Option<i64>) {
 /// The default parameter set's noise budget (the circuits are built for it).
 pub fn budget() -> u64 {
     encint_tfhe::DEFAULT_PARAMETERS.max_quadratic_weight()
+}
+
+/// An encrypted byte of two fresh input nibbles, each of quadratic weight `q`.
+pub fn input_byte(b: &mut Builder, q: u64) -> Byte {
+    let hi = b.input_with_qweight(q);
+    let lo = b.input_with_qweight(q);
+    Byte { hi, lo }
 }
