@@ -116,7 +116,9 @@ impl EncInt {
     /// A library operation of one operand.
     pub(crate) fn unary_op(&self, py: Python<'_>, op: encint::Op) -> PyResult<EncInt> {
         let est = limits::op(op, self.val.len(), 0);
-        self.unary(py, est, move |ar, b, x| op.build(ar, b, &[x.clone()]))
+        self.unary(py, est, move |ar, b, x| {
+            op.build(ar, b, std::slice::from_ref(x))
+        })
     }
 }
 
