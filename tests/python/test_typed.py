@@ -80,37 +80,31 @@ BINARY = {
 
 @pytest.mark.parametrize("bits,signed", TYPES)
 @pytest.mark.parametrize("name", sorted(BINARY))
-def test_typed_binary_clear(clear, rng, bits, signed, name):
+@pytest.mark.parametrize("form", ["canonical", "radix4"])
+def test_typed_binary_clear(clear, rng, bits, signed, name, form):
+    """Operands of either form (radix-4: two bits per digit, alone and beside canonical
+    ones) and Python ints, against the reference."""
     op, ref = BINARY[name]
-    vs = values(rng, bits, signed, 4)
+    radix4 = form == "radix4"
+    vs = values(rng, bits, signed, 3 if radix4 else 4)
     pairs = [(a, b) for a in vs for b in vs]
     rng.shuffle(pairs)
-    for a, b in pairs[:12]:
-        x, y = clear.encrypt_typed(a, bits, signed), clear.encrypt_typed(b, bits, signed)
-        r = op(x, y)
-        assert clear.decrypt(r) == ref(a, b, bits, signed), (name, bits, signed, a, b)
+    for a, b in pairs[: 6 if radix4 else 12]:
+        x = clear.encrypt_typed(a, bits, signed, form=form)
+        assert x.form == form
+        ys = [clear.encrypt_typed(b, bits, signed, form=form)]
+        if radix4:
+            ys.append(clear.encrypt_typed(b, bits, signed))
+        for y in ys:
+            r = op(x, y)
+            assert clear.decrypt(r) == ref(a, b, bits, signed), (name, bits, signed, a, b, y.form)
         # A Python int on either side (not a zero divisor, not a negative shift: those
         # raise, as for Python ints).
         if not (name in ("floordiv", "mod") and b == 0) and not (name.startswith("sh") and b < 0):
-            assert clear.decrypt(op(x, b)) == ref(a, b, bits, signed), (name, a, b)
+            assert clear.decrypt(op(x, b)) == ref(a, b, bits, signed), (name, form, a, b)
         if name in ("add", "sub", "mul", "and", "or", "xor", "floordiv", "mod", "lt", "eq"):
-            assert clear.decrypt(op(a, y)) == ref(a, b, bits, signed), (name, a, b)
-
-
-@pytest.mark.parametrize("bits,signed", TYPES)
-@pytest.mark.parametrize("name", sorted(BINARY))
-def test_typed_binary_radix4_clear(clear, rng, bits, signed, name):
-    """Radix-4 operands (two bits per digit), alone and beside canonical ones."""
-    op, ref = BINARY[name]
-    vs = values(rng, bits, signed, 3)
-    pairs = [(a, b) for a in vs for b in vs]
-    rng.shuffle(pairs)
-    for a, b in pairs[:6]:
-        x = clear.encrypt_typed(a, bits, signed, form="radix4")
-        assert x.form == "radix4"
-        for y in (clear.encrypt_typed(b, bits, signed, form="radix4"), clear.encrypt_typed(b, bits, signed)):
-            r = op(x, y)
-            assert clear.decrypt(r) == ref(a, b, bits, signed), (name, bits, signed, a, b, y.form)
+            y = ys[0]
+            assert clear.decrypt(op(a, y)) == ref(a, b, bits, signed), (name, form, a, b)
 
 
 @pytest.mark.parametrize("bits,signed", TYPES)

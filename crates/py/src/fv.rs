@@ -13,17 +13,8 @@ use pyo3::prelude::*;
 use rand::SeedableRng;
 use rand_chacha::ChaCha20Rng;
 
-use crate::{detached, FvError, KeyMismatchError, NoiseBudgetError};
-
-fn fv_err(e: encint::fv::FvError) -> PyErr {
-    use encint::fv::FvError as E;
-    match e {
-        E::NoiseBudgetExhausted { .. } | E::DepthExceeded { .. } => {
-            NoiseBudgetError::new_err(e.to_string())
-        }
-        _ => FvError::new_err(e.to_string()),
-    }
-}
+use crate::errors::{fv_err, KeyMismatchError};
+use crate::guard::detached;
 
 /// The public evaluation side of an FV key set (context and relinearisation key).
 struct Eval {
@@ -186,6 +177,7 @@ impl FvBatch {
     }
 }
 
+/// Adds `FvKeys` and `FvBatch` to the module `m`.
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<FvKeys>()?;
     m.add_class::<FvBatch>()?;

@@ -1,4 +1,5 @@
-//! Bit-sliced integers on FV (`encint::fv_bits`, seed 003): `FvBitsKeys` encrypts a list
+//! Bit-sliced integers on FV (`encint::fv_bits`; Chen, Feng, Liu and Wu, "Faster Binary
+//! Arithmetic Operations on Encrypted Integers"): `FvBitsKeys` encrypts a list
 //! of up to `slots` integers of one width as an `FvWord` (ciphertext `i` holds bit `i` of
 //! every integer), and `FvWord` operators run boolean circuits on all slots at once.
 //! Each operator is one circuit run by the server key (`FvBitsServerKey::eval`); the
@@ -7,28 +8,17 @@
 
 use std::sync::Arc;
 
-use encint::fv_bits::{FvBitSet, FvBitsClientKey, FvBitsError, FvBitsServerKey, FvWord as RWord};
+use encint::fv_bits::{FvBitSet, FvBitsClientKey, FvBitsServerKey, FvWord as RWord};
 use encint_arith::bits::{self as ops, leveled, leveled::Adder, Word};
 use encint_core::bits::BitBuilder;
 use num_bigint::BigInt;
+use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 
-use crate::{detached, invalid, FvError, KeyMismatchError, NoiseBudgetError};
-
-fn fv_bits_err(e: FvBitsError) -> PyErr {
-    let msg = e.to_string();
-    match e {
-        FvBitsError::DepthTooLarge { .. }
-        | FvBitsError::DepthExceedsKeys { .. }
-        | FvBitsError::Fv(
-            encint::fv::FvError::NoiseBudgetExhausted { .. }
-            | encint::fv::FvError::DepthExceeded { .. },
-        ) => NoiseBudgetError::new_err(msg),
-        FvBitsError::WrongKeySet { .. } => KeyMismatchError::new_err(msg),
-        FvBitsError::InvalidInput(_) => invalid(msg),
-        _ => FvError::new_err(msg),
-    }
-}
+use crate::circuits::{compare_bit, BitOp};
+use crate::errors::{fv_bits_err, invalid};
+use crate::guard::detached;
+use crate::methods::{py_methods, ArithOp, Operands, Operators, Select};
 
 /// Keys of bit-sliced FV integers (secret: keep them on the client side). `set` names
 /// a 128-bit parameter set: `"128-8192"` (default; usable depth 4), `"128-16384"` (11)
@@ -151,28 +141,17 @@ impl FvBitsKeys {
     }
 }
 
-/// A word-level comparison.
-#[derive(Clone, Copy)]
-enum Cmp {
-    Lt,
-    Le,
-    Gt,
-    Ge,
-    Eq,
-    Ne,
-}
-
 impl FvWord {
     /// Runs `f` on `self` and `other` (same keys, width, signedness) as one circuit;
     /// `signed` is the result's signedness (`None`: the operands').
     fn binary(
         &self,
         py: Python<'_>,
-        other: &Bound<'_, PyAny>,
+        other: PyObject,
         signed: Option<bool>,
         f: impl FnOnce(&mut BitBuilder, &Word, &Word) -> Word + Send,
     ) -> PyResult<PyObject> {
-        let Ok(o) = other.downcast::<FvWord>() else {
+        let Ok(o) = other.bind(py).downcast::<FvWord>() else {
             return Ok(py.NotImplemented());
         };
         let (a, b) = (&self.word, &o.get().word);
@@ -202,38 +181,8 @@ impl FvWord {
         .into_any())
     }
 
-    fn compare(&self, py: Python<'_>, other: &Bound<'_, PyAny>, c: Cmp) -> PyResult<PyObject> {
-        let signed = self.word.is_signed();
-        self.binary(py, other, Some(false), move |bb, x, y| {
-            let lt = |bb: &mut BitBuilder, p: &Word, q: &Word| {
-                if signed {
-                    leveled::lt_signed(bb, p, q)
-                } else {
-                    leveled::lt_unsigned(bb, p, q)
-                }
-            };
-            let bit = match c {
-                Cmp::Lt => lt(bb, x, y),
-                Cmp::Gt => lt(bb, y, x),
-                Cmp::Le => {
-                    let g = lt(bb, y, x);
-                    bb.not(g)
-                }
-                Cmp::Ge => {
-                    let l = lt(bb, x, y);
-                    bb.not(l)
-                }
-                Cmp::Eq => leveled::eq(bb, x, y),
-                Cmp::Ne => {
-                    let e = leveled::eq(bb, x, y);
-                    bb.not(e)
-                }
-            };
-            Word { bits: vec![bit] }
-        })
-    }
-
-    fn division(&self, py: Python<'_>, other: &Bound<'_, PyAny>, rem: bool) -> PyResult<PyObject> {
+    /// `//` or `%` (`rem`), on unsigned words only.
+    fn division(&self, py: Python<'_>, other: PyObject, rem: bool) -> PyResult<PyObject> {
         if self.word.is_signed() {
             return Err(invalid(
                 "division of signed words is not implemented on FV (unsigned only)",
@@ -263,105 +212,112 @@ impl FvWord {
     }
 }
 
-#[pymethods]
-impl FvWord {
-    /// Width in bits.
-    #[getter]
-    fn width(&self) -> usize {
-        self.word.width()
-    }
-    /// Whether the integers are two's complement.
-    #[getter]
-    fn signed(&self) -> bool {
-        self.word.is_signed()
-    }
-    /// Multiplicative depth used so far.
-    #[getter]
-    fn level(&self) -> u32 {
-        self.word.level()
-    }
-    /// Number of integers held.
-    fn __len__(&self) -> usize {
-        self.word.len()
-    }
-    fn __repr__(&self) -> String {
-        format!("FvWord(<{}, level {}>)", self.describe(), self.word.level())
-    }
-    fn __bool__(&self) -> PyResult<bool> {
-        Err(pyo3::exceptions::PyTypeError::new_err(
-            "an encrypted value has no truth value: decrypt it, or use encint.select",
-        ))
-    }
+py_methods! {
+    impl FvWord {
+        forward_operators;
 
-    fn __add__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<PyObject> {
-        self.binary(py, o, None, |bb, x, y| {
-            leveled::add_sklansky(bb, x, y, None)
-        })
-    }
-    fn __sub__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<PyObject> {
-        self.binary(py, o, None, |bb, x, y| {
-            leveled::sub(bb, Adder::Sklansky, x, y)
-        })
-    }
-    fn __mul__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<PyObject> {
-        self.binary(py, o, None, |bb, x, y| {
-            leveled::mul(bb, Adder::Sklansky, x, y)
-        })
-    }
-    fn __floordiv__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<PyObject> {
-        self.division(py, o, false)
-    }
-    fn __mod__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<PyObject> {
-        self.division(py, o, true)
-    }
-    fn __and__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<PyObject> {
-        self.binary(py, o, None, ops::and)
-    }
-    fn __or__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<PyObject> {
-        self.binary(py, o, None, ops::or)
-    }
-    fn __xor__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<PyObject> {
-        self.binary(py, o, None, ops::xor)
-    }
-    fn __lt__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<PyObject> {
-        self.compare(py, o, Cmp::Lt)
-    }
-    fn __le__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<PyObject> {
-        self.compare(py, o, Cmp::Le)
-    }
-    fn __gt__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<PyObject> {
-        self.compare(py, o, Cmp::Gt)
-    }
-    fn __ge__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<PyObject> {
-        self.compare(py, o, Cmp::Ge)
-    }
-    fn __eq__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<PyObject> {
-        self.compare(py, o, Cmp::Eq)
-    }
-    fn __ne__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<PyObject> {
-        self.compare(py, o, Cmp::Ne)
+        /// Width in bits.
+        #[getter]
+        fn width(&self) -> usize {
+            self.word.width()
+        }
+
+        /// Whether the integers are two's complement.
+        #[getter]
+        fn signed(&self) -> bool {
+            self.word.is_signed()
+        }
+
+        /// Multiplicative depth used so far.
+        #[getter]
+        fn level(&self) -> u32 {
+            self.word.level()
+        }
+
+        /// Number of integers held.
+        fn __len__(&self) -> usize {
+            self.word.len()
+        }
+
+        fn __repr__(&self) -> String {
+            format!("FvWord(<{}, level {}>)", self.describe(), self.word.level())
+        }
+
+        fn __bool__(&self) -> PyResult<bool> {
+            Err(PyTypeError::new_err(
+                "an encrypted value has no truth value: decrypt it, or use encint.select",
+            ))
+        }
     }
 }
 
-/// `encint.select(cond, a, b)` for `FvWord`s: slot by slot, `a` where the 1-bit `cond`
-/// is 1, else `b`.
-pub(crate) fn select(py: Python<'_>, cond: &FvWord, a: &FvWord, b: &FvWord) -> PyResult<PyObject> {
-    let server = &cond.server;
-    let word = detached(py, || {
-        server
-            .select(&cond.word, &a.word, &b.word)
-            .map_err(fv_bits_err)
-    })?;
-    Ok(Py::new(
-        py,
-        FvWord {
+impl Operands for FvWord {
+    /// Any object: `binary` checks it (after `division` has refused signed words).
+    type Operand = PyObject;
+
+    fn operand(&self, o: &Bound<'_, PyAny>) -> PyResult<Option<PyObject>> {
+        Ok(Some(o.clone().unbind()))
+    }
+}
+
+impl Operators for FvWord {
+    fn arith(&self, py: Python<'_>, o: PyObject, op: ArithOp, _swap: bool) -> PyResult<PyObject> {
+        self.binary(py, o, None, move |bb, x, y| match op {
+            ArithOp::Add => leveled::add_sklansky(bb, x, y, None),
+            ArithOp::Sub => leveled::sub(bb, Adder::Sklansky, x, y),
+            ArithOp::Mul => leveled::mul(bb, Adder::Sklansky, x, y),
+        })
+    }
+
+    fn bitwise(&self, py: Python<'_>, o: PyObject, op: BitOp, _swap: bool) -> PyResult<PyObject> {
+        match op {
+            BitOp::FloorDiv | BitOp::Mod => self.division(py, o, op == BitOp::Mod),
+            _ => self.binary(py, o, None, move |bb, x, y| match op {
+                BitOp::And => ops::and(bb, x, y),
+                BitOp::Or => ops::or(bb, x, y),
+                _ => ops::xor(bb, x, y),
+            }),
+        }
+    }
+
+    /// A 1-bit unsigned word.
+    fn compare(&self, py: Python<'_>, o: PyObject, c: encint::Op) -> PyResult<PyObject> {
+        let signed = self.word.is_signed();
+        self.binary(py, o, Some(false), move |bb, x, y| {
+            let lt = |bb: &mut BitBuilder, p: &Word, q: &Word| {
+                if signed {
+                    leveled::lt_signed(bb, p, q)
+                } else {
+                    leveled::lt_unsigned(bb, p, q)
+                }
+            };
+            Word {
+                bits: vec![compare_bit(bb, c, x, y, lt, leveled::eq)],
+            }
+        })
+    }
+}
+
+/// Slot by slot, `a` where the 1-bit condition is 1, else `b` (both `FvWord`s).
+impl Select for FvWord {
+    fn select(&self, py: Python<'_>, [a, b]: [&Bound<'_, PyAny>; 2]) -> PyResult<PyObject> {
+        let (Ok(a), Ok(b)) = (a.downcast::<FvWord>(), b.downcast::<FvWord>()) else {
+            return Err(PyTypeError::new_err(
+                "select with an FvWord condition needs FvWord operands",
+            ));
+        };
+        let (server, c) = (&self.server, &self.word);
+        let (a, b) = (&a.get().word, &b.get().word);
+        let word = detached(py, || server.select(c, a, b).map_err(fv_bits_err))?;
+        let r = FvWord {
             word,
-            server: cond.server.clone(),
-        },
-    )?
-    .into_any())
+            server: self.server.clone(),
+        };
+        Ok(Py::new(py, r)?.into_any())
+    }
 }
 
+/// Adds `FvBitsKeys` and `FvWord` to the module `m`.
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<FvBitsKeys>()?;
     m.add_class::<FvWord>()?;

@@ -1,4 +1,5 @@
-//! The byte processor (seed 004): `Program` assembles source text and runs it on clear
+//! The byte processor (Trama, Clet, Boudguiga and Sirdey, "Designing a General-Purpose 8-bit
+//! (T)FHE Processor Abstraction"): `Program` assembles source text and runs it on clear
 //! data or, with `ProcessorKeys`, on encrypted data (seeded uplink, packed downlink).
 //! Inputs are a dict of name → int (a byte), float (a fixed-point value) or list of them
 //! (an array); outputs come back the same way.
@@ -18,10 +19,13 @@ use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyFloat, PyList};
 
-use crate::int::cost_dict;
-use crate::keys::{file_err, read_bounded, ClientKey};
+use crate::errors::{envelope_err, file_err, invalid, to_py};
+use crate::eval::cost_dict;
+use crate::files::read_bounded;
+use crate::guard::detached;
+use crate::keys::ClientKey;
+use crate::methods::reduce;
 use crate::progress::{self, Progress};
-use crate::{detached, envelope_err, invalid, to_py};
 use encint::files::{Mode, Output};
 use encint::tree_exec::TreeBackend;
 
@@ -124,18 +128,8 @@ impl ProcessorKeys {
         Ok(ProcessorKeys { keys })
     }
 
-    fn __reduce__(&self, py: Python<'_>) -> PyResult<(PyObject, (PyObject, PyObject, PyObject))> {
-        let (a, b, c) = self.to_bytes(py)?;
-        Ok((
-            py.get_type::<ProcessorKeys>()
-                .getattr("from_bytes")?
-                .unbind(),
-            (
-                a.into_any().unbind(),
-                b.into_any().unbind(),
-                c.into_any().unbind(),
-            ),
-        ))
+    fn __reduce__(&self, py: Python<'_>) -> PyResult<(PyObject, PyObject)> {
+        reduce::<ProcessorKeys>(py, "from_bytes", self.to_bytes(py)?)
     }
 }
 
@@ -266,9 +260,7 @@ impl Program {
         key: &ClientKey,
         data: &Bound<'py, PyDict>,
     ) -> PyResult<Bound<'py, PyBytes>> {
-        let client = key
-            .real()
-            .ok_or_else(|| invalid("the processor needs a real client key"))?;
+        let client = key.require_real("the processor")?;
         let data = data_of(data)?;
         let up = detached(py, || {
             self.program.encrypt_inputs(client, &data).map_err(to_py)
@@ -306,9 +298,7 @@ impl Program {
         key: &ClientKey,
         downlink: Vec<u8>,
     ) -> PyResult<Bound<'py, PyDict>> {
-        let client = key
-            .real()
-            .ok_or_else(|| invalid("the processor needs a real client key"))?;
+        let client = key.require_real("the processor")?;
         let out = detached(py, || {
             let packed = PackedNibbles::from_bytes(&downlink).map_err(envelope_err)?;
             self.program.decrypt_outputs(client, &packed).map_err(to_py)
@@ -317,6 +307,7 @@ impl Program {
     }
 }
 
+/// Adds `ProcessorKeys` and `Program` to the module `m`.
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<ProcessorKeys>()?;
     m.add_class::<Program>()?;

@@ -20,6 +20,9 @@ use encint_core::exec::{Backend, Output, Values};
 use encint_core::CoreError;
 use pyo3::prelude::*;
 
+use crate::errors::invalid;
+use crate::guard::detached;
+
 /// The bar factory set by `encint.set_progress`, and the smallest circuit (in bootstraps)
 /// that gets a bar.
 pub struct Hook {
@@ -181,10 +184,10 @@ pub fn one_step<T: Send>(
     let mut f = Some(f);
     let mut out = steps(py, description, 1, |_| match f.take() {
         Some(f) => f(),
-        None => Err(crate::invalid("a one-step task ran twice")),
+        None => Err(invalid("a one-step task ran twice")),
     })?;
     out.pop()
-        .ok_or_else(|| crate::invalid("a one-step task gave no result"))
+        .ok_or_else(|| invalid("a one-step task gave no result"))
 }
 
 /// A bar over `steps` steps for work that has no levels (key generation): `f(step)` runs
@@ -205,7 +208,7 @@ pub fn steps<T: Send>(
     let mut out = Vec::with_capacity(steps);
     let mut result = Ok(());
     for step in 0..steps {
-        match crate::detached(py, || f(step)) {
+        match detached(py, || f(step)) {
             Ok(v) => out.push(v),
             Err(e) => {
                 result = Err(e);
@@ -226,6 +229,7 @@ pub fn steps<T: Send>(
     result.map(|()| out)
 }
 
+/// Adds `_set_progress` to the module `m`.
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(_set_progress, m)?)?;
     Ok(())

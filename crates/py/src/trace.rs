@@ -8,22 +8,29 @@ use std::sync::Mutex;
 use encint::Op;
 use encint_arith::{Arith, SInt};
 use encint_core::circuit::Builder;
-use num_bigint::BigInt;
-use pyo3::exceptions::{PyTypeError, PyValueError, PyZeroDivisionError};
+use num_bigint::{BigInt, Sign};
+use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-use crate::int::{
-    const_sint, cost_dict, exact_bitwise, exact_bitwise_estimate, exact_shift,
-    exact_shift_estimate, finish, run_named, select_estimate, BitOp, EncInt, Val,
+use crate::circuits::{
+    exact_bitwise, exact_bitwise_estimate, exact_select, exact_select_estimate, exact_shift,
+    exact_shift_estimate, BitOp,
 };
-use crate::{detached, invalid};
+use crate::errors::{invalid, limit, to_py, value_error};
+use crate::eval::{arith, cost_dict, finish, run_named};
+use crate::guard::detached;
+use crate::int::EncInt;
+use crate::methods::{py_methods, Exact, Operands, Select};
+use crate::value::{const_len, const_sint, Val};
 use encint::limits::{self, Estimate, Limits};
 
 /// One recorded operation's operand: an earlier node or a constant.
 #[derive(Clone, Debug)]
-enum TArg {
+pub enum TArg {
+    /// The node of an input or of an earlier operation.
     Node(usize),
+    /// A Python int.
     Const(BigInt),
 }
 
@@ -65,7 +72,7 @@ impl TOp {
         let at = |i: usize| w.get(i).copied().unwrap_or(0);
         match self {
             TOp::Op(op) => limits::op(*op, at(0), at(1)),
-            TOp::Select => select_estimate(at(0), at(1), at(2)),
+            TOp::Select => exact_select_estimate(at(0), at(1), at(2)),
             TOp::Bit(op) => exact_bitwise_estimate(*op, at(0), at(1)),
             TOp::Shift(k, left) => exact_shift_estimate(at(0), *k, *left),
         }
@@ -86,11 +93,7 @@ impl TapeInner {
                 .collect();
             let r = match op {
                 TOp::Op(op) => op.build(ar, b, &xs),
-                TOp::Select => {
-                    let d = ar.sub(b, &xs[1], &xs[2]);
-                    let p = ar.mul(b, &xs[0], &d);
-                    ar.add(b, &xs[2], &p)
-                }
+                TOp::Select => exact_select(ar, b, &xs[0], &xs[1], &xs[2]),
                 TOp::Bit(op) => exact_bitwise(b, *op, &xs[0], &xs[1]),
                 TOp::Shift(k, left) => exact_shift(ar, b, &xs[0], *k, *left),
             };
@@ -148,14 +151,14 @@ fn record(py: Python<'_>, tape: &Py<Tape>, op: TOp, args: Vec<TArg>) -> PyResult
             .iter()
             .map(|a| match a {
                 TArg::Node(i) => t.widths[*i],
-                TArg::Const(k) => usize::try_from(k.bits()).unwrap_or(usize::MAX),
+                TArg::Const(k) => const_len(k),
             })
             .collect();
         let est = op.estimate(&widths);
         let what = format!("traced operation {} ({})", t.ops.len(), op.name());
         Limits::default()
             .check(&what, est, t.nodes)
-            .map_err(crate::to_py)?;
+            .map_err(to_py)?;
         t.nodes = t.nodes.saturating_add(est.nodes);
         t.widths
             .push(usize::try_from(est.width).unwrap_or(usize::MAX));
@@ -173,37 +176,51 @@ fn record(py: Python<'_>, tape: &Py<Tape>, op: TOp, args: Vec<TArg>) -> PyResult
 }
 
 impl Traced {
-    fn bin(&self, py: Python<'_>, o: &Bound<'_, PyAny>, op: Op, swap: bool) -> PyResult<PyObject> {
-        let Some(arg) = targ(&self.tape, o)? else {
-            return Ok(py.NotImplemented());
-        };
+    /// Records `op` on `self` and `x` (swapped with `swap`).
+    fn binary(&self, py: Python<'_>, x: TArg, op: TOp, swap: bool) -> PyResult<PyObject> {
         let me = TArg::Node(self.node);
-        let args = if swap { vec![arg, me] } else { vec![me, arg] };
-        record(py, &self.tape, TOp::Op(op), args)
+        let args = if swap { vec![x, me] } else { vec![me, x] };
+        record(py, &self.tape, op, args)
     }
+
+    /// Records the library operation `op` on `self`.
     fn un(&self, py: Python<'_>, op: Op) -> PyResult<PyObject> {
         record(py, &self.tape, TOp::Op(op), vec![TArg::Node(self.node)])
     }
-    fn bit(
-        &self,
-        py: Python<'_>,
-        o: &Bound<'_, PyAny>,
-        op: BitOp,
-        swap: bool,
-    ) -> PyResult<PyObject> {
-        let Some(arg) = targ(&self.tape, o)? else {
-            return Ok(py.NotImplemented());
-        };
-        if let (BitOp::FloorDiv | BitOp::Mod, false, TArg::Const(k)) = (op, swap, &arg) {
-            if k.sign() == num_bigint::Sign::NoSign {
-                return Err(PyZeroDivisionError::new_err("division by zero"));
-            }
-        }
-        let me = TArg::Node(self.node);
-        let args = if swap { vec![arg, me] } else { vec![me, arg] };
-        record(py, &self.tape, TOp::Bit(op), args)
+}
+
+impl Operands for Traced {
+    type Operand = TArg;
+
+    fn operand(&self, o: &Bound<'_, PyAny>) -> PyResult<Option<TArg>> {
+        targ(&self.tape, o)
     }
-    fn shift(&self, py: Python<'_>, o: &Bound<'_, PyAny>, left: bool) -> PyResult<PyObject> {
+
+    fn is_zero(x: &TArg) -> bool {
+        matches!(x, TArg::Const(k) if k.sign() == Sign::NoSign)
+    }
+}
+
+impl Exact for Traced {
+    fn library(&self, py: Python<'_>, x: TArg, op: Op, swap: bool) -> PyResult<PyObject> {
+        self.binary(py, x, TOp::Op(op), swap)
+    }
+
+    fn scalar_mul(&self, py: Python<'_>, x: &TArg) -> PyResult<Option<PyObject>> {
+        match x {
+            TArg::Const(k) => match i64::try_from(k) {
+                Ok(k) => self.un(py, Op::ScalarMul(k)).map(Some),
+                Err(_) => Ok(None),
+            },
+            TArg::Node(_) => Ok(None),
+        }
+    }
+
+    fn exact_bitwise(&self, py: Python<'_>, x: TArg, op: BitOp, swap: bool) -> PyResult<PyObject> {
+        self.binary(py, x, TOp::Bit(op), swap)
+    }
+
+    fn exact_shift(&self, py: Python<'_>, o: &Bound<'_, PyAny>, left: bool) -> PyResult<PyObject> {
         if o.is_instance_of::<Traced>() {
             return Err(PyTypeError::new_err(
                 "a shift amount must be a Python int (not a traced value)",
@@ -216,7 +233,7 @@ impl Traced {
             .ok()
             .filter(|&k| k <= encint::MAX_DIGITS)
             .ok_or_else(|| {
-                PyValueError::new_err(format!(
+                value_error(format!(
                     "shift amount {k} outside 0..={}",
                     encint::MAX_DIGITS
                 ))
@@ -230,129 +247,59 @@ impl Traced {
     }
 }
 
-#[pymethods]
-impl Traced {
-    fn __add__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<PyObject> {
-        self.bin(py, o, Op::Add, false)
-    }
-    fn __radd__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<PyObject> {
-        self.bin(py, o, Op::Add, true)
-    }
-    fn __sub__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<PyObject> {
-        self.bin(py, o, Op::Sub, false)
-    }
-    fn __rsub__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<PyObject> {
-        self.bin(py, o, Op::Sub, true)
-    }
-    fn __mul__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<PyObject> {
-        if let Some(TArg::Const(k)) = targ(&self.tape, o)? {
-            if let Ok(k) = i64::try_from(&k) {
-                return self.un(py, Op::ScalarMul(k));
-            }
+py_methods! {
+    impl Traced {
+        operators;
+        min_max(o) {
+            /// `min(self, other)`.
+            /// `max(self, other)`.
         }
-        self.bin(py, o, Op::Mul, false)
-    }
-    fn __rmul__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<PyObject> {
-        self.__mul__(py, o)
-    }
-    fn __neg__(&self, py: Python<'_>) -> PyResult<PyObject> {
-        self.un(py, Op::Neg)
-    }
-    fn __pos__(slf: Py<Self>) -> Py<Self> {
-        slf
-    }
-    fn __floordiv__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<PyObject> {
-        self.bit(py, o, BitOp::FloorDiv, false)
-    }
-    fn __rfloordiv__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<PyObject> {
-        self.bit(py, o, BitOp::FloorDiv, true)
-    }
-    fn __mod__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<PyObject> {
-        self.bit(py, o, BitOp::Mod, false)
-    }
-    fn __rmod__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<PyObject> {
-        self.bit(py, o, BitOp::Mod, true)
-    }
-    fn __and__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<PyObject> {
-        self.bit(py, o, BitOp::And, false)
-    }
-    fn __rand__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<PyObject> {
-        self.bit(py, o, BitOp::And, true)
-    }
-    fn __or__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<PyObject> {
-        self.bit(py, o, BitOp::Or, false)
-    }
-    fn __ror__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<PyObject> {
-        self.bit(py, o, BitOp::Or, true)
-    }
-    fn __xor__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<PyObject> {
-        self.bit(py, o, BitOp::Xor, false)
-    }
-    fn __rxor__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<PyObject> {
-        self.bit(py, o, BitOp::Xor, true)
-    }
-    /// `~x = -x - 1`.
-    fn __invert__(&self, py: Python<'_>) -> PyResult<PyObject> {
-        record(
-            py,
-            &self.tape,
-            TOp::Op(Op::Sub),
-            vec![TArg::Const(BigInt::from(-1)), TArg::Node(self.node)],
-        )
-    }
-    fn __lshift__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<PyObject> {
-        self.shift(py, o, true)
-    }
-    fn __rshift__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<PyObject> {
-        self.shift(py, o, false)
-    }
-    fn __abs__(&self, py: Python<'_>) -> PyResult<PyObject> {
-        self.un(py, Op::Abs)
-    }
-    fn __lt__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<PyObject> {
-        self.bin(py, o, Op::Lt, false)
-    }
-    fn __le__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<PyObject> {
-        self.bin(py, o, Op::Le, false)
-    }
-    fn __gt__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<PyObject> {
-        self.bin(py, o, Op::Gt, false)
-    }
-    fn __ge__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<PyObject> {
-        self.bin(py, o, Op::Ge, false)
-    }
-    fn __eq__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<PyObject> {
-        self.bin(py, o, Op::Eq, false)
-    }
-    fn __ne__(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<PyObject> {
-        self.bin(py, o, Op::Ne, false)
-    }
-    fn __bool__(&self) -> PyResult<bool> {
-        Err(PyTypeError::new_err(
-            "a traced value has no truth value: use encint.select instead of if",
-        ))
-    }
-    fn __hash__(&self) -> PyResult<isize> {
-        Err(PyTypeError::new_err("Traced is not hashable"))
-    }
-    /// `min(self, other)`.
-    fn min(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<PyObject> {
-        self.bin(py, o, Op::Min, false)
-    }
-    /// `max(self, other)`.
-    fn max(&self, py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<PyObject> {
-        self.bin(py, o, Op::Max, false)
-    }
-    /// `self²`.
-    fn square(&self, py: Python<'_>) -> PyResult<PyObject> {
-        self.un(py, Op::Square)
-    }
-    /// `sgn(self)`.
-    fn sign(&self, py: Python<'_>) -> PyResult<PyObject> {
-        self.un(py, Op::Signum)
-    }
-    fn __repr__(&self) -> String {
-        format!("Traced(node {})", self.node)
+
+        fn __neg__(&self, py: Python<'_>) -> PyResult<PyObject> {
+            self.un(py, Op::Neg)
+        }
+
+        fn __pos__(slf: Py<Self>) -> Py<Self> {
+            slf
+        }
+
+        /// `~x = -x - 1`.
+        fn __invert__(&self, py: Python<'_>) -> PyResult<PyObject> {
+            record(
+                py,
+                &self.tape,
+                TOp::Op(Op::Sub),
+                vec![TArg::Const(BigInt::from(-1)), TArg::Node(self.node)],
+            )
+        }
+
+        fn __abs__(&self, py: Python<'_>) -> PyResult<PyObject> {
+            self.un(py, Op::Abs)
+        }
+
+        fn __bool__(&self) -> PyResult<bool> {
+            Err(PyTypeError::new_err(
+                "a traced value has no truth value: use encint.select instead of if",
+            ))
+        }
+
+        fn __hash__(&self) -> PyResult<isize> {
+            Err(PyTypeError::new_err("Traced is not hashable"))
+        }
+
+        /// `self²`.
+        fn square(&self, py: Python<'_>) -> PyResult<PyObject> {
+            self.un(py, Op::Square)
+        }
+
+        /// `sgn(self)`.
+        fn sign(&self, py: Python<'_>) -> PyResult<PyObject> {
+            self.un(py, Op::Signum)
+        }
+
+        fn __repr__(&self) -> String {
+            format!("Traced(node {})", self.node)
+        }
     }
 }
 
@@ -380,7 +327,7 @@ impl Tape {
             .iter()
             .find(|&&n| n == 0 || n > encint::MAX_DIGITS)
         {
-            return Err(crate::LimitError::new_err(format!(
+            return Err(limit(format!(
                 "input width {n} outside 1..={}",
                 encint::MAX_DIGITS
             )));
@@ -471,7 +418,7 @@ impl Tape {
         let inner = slf.get().lock();
         let tape_ref: &TapeInner = &inner;
         let (cost, n) = detached(py, || {
-            let ar = crate::int::arith();
+            let ar = arith();
             let mut b = Builder::new();
             let ins: Vec<SInt> = tape_ref
                 .input_lens
@@ -489,27 +436,22 @@ impl Tape {
     }
 }
 
-/// `encint.select` on traced values: records `b + c·(a - b)`.
-#[pyfunction]
-fn _traced_select(
-    py: Python<'_>,
-    cond: &Bound<'_, Traced>,
-    a: &Bound<'_, PyAny>,
-    b: &Bound<'_, PyAny>,
-) -> PyResult<PyObject> {
-    let tape = &cond.get().tape;
-    let c = TArg::Node(cond.get().node);
-    let (Some(x), Some(y)) = (targ(tape, a)?, targ(tape, b)?) else {
-        return Err(PyTypeError::new_err(
-            "select operands must be traced values or ints",
-        ));
-    };
-    record(py, tape, TOp::Select, vec![c, x, y])
+/// Records `b + c·(a - b)`.
+impl Select for Traced {
+    fn select(&self, py: Python<'_>, [a, b]: [&Bound<'_, PyAny>; 2]) -> PyResult<PyObject> {
+        let c = TArg::Node(self.node);
+        let (Some(x), Some(y)) = (targ(&self.tape, a)?, targ(&self.tape, b)?) else {
+            return Err(PyTypeError::new_err(
+                "select operands must be traced values or ints",
+            ));
+        };
+        record(py, &self.tape, TOp::Select, vec![c, x, y])
+    }
 }
 
+/// Adds `Tape` and `Traced` to the module `m`.
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Tape>()?;
     m.add_class::<Traced>()?;
-    m.add_function(wrap_pyfunction!(_traced_select, m)?)?;
     Ok(())
 }

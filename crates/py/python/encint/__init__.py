@@ -78,6 +78,16 @@ __all__ = [
 ]
 
 _min, _max = min, max
+_ENCRYPTED = (EncInt, EncBits, EncTyped, Traced)
+
+
+def _either(method, builtin, a, b):
+    """``a.method(b)`` or ``b.method(a)`` for the first encrypted operand, else ``builtin(a, b)``."""
+    if isinstance(a, _ENCRYPTED):
+        return getattr(a, method)(b)
+    if isinstance(b, _ENCRYPTED):
+        return getattr(b, method)(a)
+    return builtin(a, b)
 
 
 def select(cond, a, b):
@@ -94,20 +104,12 @@ def select(cond, a, b):
 
 def min(a, b):  # noqa: A001 - mirrors the builtin for encrypted values
     """``min(a, b)`` of two encrypted values (or one encrypted value and an int)."""
-    if isinstance(a, (EncInt, EncBits, EncTyped, Traced)):
-        return a.min(b)
-    if isinstance(b, (EncInt, EncBits, EncTyped, Traced)):
-        return b.min(a)
-    return _min(a, b)
+    return _either("min", _min, a, b)
 
 
 def max(a, b):  # noqa: A001 - mirrors the builtin for encrypted values
     """``max(a, b)`` of two encrypted values (or one encrypted value and an int)."""
-    if isinstance(a, (EncInt, EncBits, EncTyped, Traced)):
-        return a.max(b)
-    if isinstance(b, (EncInt, EncBits, EncTyped, Traced)):
-        return b.max(a)
-    return _max(a, b)
+    return _either("max", _max, a, b)
 
 
 def _record(fn, widths):

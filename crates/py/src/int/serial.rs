@@ -1,0 +1,104 @@
+//! The envelopes of `EncInt` (the digits) and `EncBits` (a tagged payload with the
+//! signedness), and the checked clear-mode values that pickling rebuilds.
+
+use encint::{EncInt as RInt, MAX_DIGITS};
+use encint_tfhe::envelope::{self, Kind};
+use encint_tfhe::{DigitParameters, Validate};
+use pyo3::prelude::*;
+use pyo3::types::PyBytes;
+use serde::{Deserialize, Serialize};
+
+use crate::args::check_width;
+use crate::ciphertext::{envelope_bytes, expect_kind, CiphertextKind, BITS_TAG};
+use crate::errors::{envelope_err, invalid, to_py};
+use crate::guard::detached;
+use crate::value::Val;
+
+/// The envelope payload of an `EncBits`: a tag (so that an `EncInt` envelope is never read
+/// as one), the signedness and the bit ciphertexts.
+#[derive(Serialize, Deserialize)]
+struct BitsPayload {
+    tag: [u8; 8],
+    signed: bool,
+    value: RInt,
+}
+
+impl Validate for BitsPayload {
+    fn validate(&self, params: &DigitParameters) -> Result<(), String> {
+        if self.tag != BITS_TAG {
+            return Err("not an EncBits payload".into());
+        }
+        self.value.validate(params)
+    }
+}
+
+/// The envelope of an `EncInt`'s digits.
+pub(crate) fn int_to_bytes<'py>(py: Python<'py>, val: &Val) -> PyResult<Bound<'py, PyBytes>> {
+    envelope_bytes(py, val, |x, params| x.to_bytes(params).map_err(to_py))
+}
+
+/// The digits of an `EncInt` envelope (magic, kind, version, parameters and every digit's
+/// dimension checked).
+pub(crate) fn int_from_bytes(py: Python<'_>, data: &[u8]) -> PyResult<Val> {
+    expect_kind(data, CiphertextKind::Int)?;
+    let x = detached(py, || {
+        envelope::open_known::<RInt>(data, Kind::Ciphertext).map_err(envelope_err)
+    })?;
+    Ok(Val::Enc(x))
+}
+
+/// The envelope of an `EncBits`.
+pub(crate) fn bits_to_bytes<'py>(
+    py: Python<'py>,
+    val: &Val,
+    signed: bool,
+) -> PyResult<Bound<'py, PyBytes>> {
+    envelope_bytes(py, val, |x, params| {
+        let payload = BitsPayload {
+            tag: BITS_TAG,
+            signed,
+            value: x.clone(),
+        };
+        envelope::seal(Kind::Ciphertext, params.id(), &payload).map_err(envelope_err)
+    })
+}
+
+/// The bits and signedness of an `EncBits` envelope; `signed`, if given, must agree.
+/// Bytes of any other kind raise `KeyRoleError`: their digits are not known to be bits.
+pub(crate) fn bits_from_bytes(
+    py: Python<'_>,
+    data: &[u8],
+    signed: Option<bool>,
+) -> PyResult<(Val, bool)> {
+    expect_kind(data, CiphertextKind::Bits)?;
+    let p = detached(py, || {
+        envelope::open_known::<BitsPayload>(data, Kind::Ciphertext).map_err(envelope_err)
+    })?;
+    check_width(p.value.len(), MAX_DIGITS)?;
+    if let Some(given) = signed.filter(|&g| g != p.signed) {
+        return Err(invalid(format!(
+            "the bytes hold {} bits, signed={given} was asked for",
+            if p.signed { "signed" } else { "unsigned" }
+        )));
+    }
+    Ok((Val::Enc(p.value), p.signed))
+}
+
+/// A clear-mode `EncInt` value of these digits (each -1, 0 or 1).
+pub(crate) fn clear_digits(digits: Vec<i64>) -> PyResult<Val> {
+    if digits.len() > MAX_DIGITS || digits.iter().any(|d| !(-1..=1).contains(d)) {
+        return Err(invalid(
+            "clear digits must be -1, 0 or 1, at most MAX_DIGITS of them",
+        ));
+    }
+    Ok(Val::Clear(digits))
+}
+
+/// A clear-mode `EncBits` value of these bits (each 0 or 1).
+pub(crate) fn clear_bits(bits: Vec<i64>) -> PyResult<Val> {
+    check_width(bits.len(), MAX_DIGITS)?;
+    if bits.iter().any(|d| !(0..=1).contains(d)) {
+        return Err(invalid("clear bits must be 0 or 1"));
+    }
+    Ok(Val::Clear(bits))
+}

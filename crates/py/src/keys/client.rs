@@ -1,0 +1,204 @@
+//! `ClientKey`: the secret key, which encrypts and decrypts every kind of value.
+
+use std::sync::{Arc, Mutex};
+
+use encint::files::Mode;
+use encint::{Server, DEFAULT_PARAMETERS};
+use encint_tfhe::envelope::Kind;
+use num_bigint::BigInt;
+use pyo3::exceptions::PyTypeError;
+use pyo3::prelude::*;
+use pyo3::types::PyBytes;
+
+use super::envelope::{open, seal};
+use super::server::ServerKey;
+use crate::errors::invalid;
+use crate::int::{EncBits, EncInt};
+use crate::key_sets::remember_params;
+use crate::methods::{py_methods, reduce};
+use crate::progress::one_step;
+use crate::typed::EncTyped;
+
+/// The secret key: encrypts and decrypts. Never give it to the server.
+///
+/// `ClientKey.generate()` makes a fresh key pair (a few seconds; the GIL is released);
+/// `server_key()` returns the matching public evaluation key. `ClientKey.clear()` is the
+/// clear mode: values are held as plain digits and every operation runs the same circuit
+/// with the clear executor (no security; for tests, prototypes and wide sweeps).
+#[pyclass(module = "encint._encint", frozen)]
+pub struct ClientKey {
+    /// `None` in clear mode.
+    pub(crate) key: Option<encint::ClientKey>,
+    /// The server key generated with it (not part of its serialized form).
+    server: Mutex<Option<encint::ServerKey>>,
+}
+
+impl ClientKey {
+    /// A client key with the server key generated beside it.
+    pub(crate) fn from_parts(
+        key: encint::ClientKey,
+        server: Option<encint::ServerKey>,
+    ) -> ClientKey {
+        ClientKey {
+            key: Some(key),
+            server: Mutex::new(server),
+        }
+    }
+
+    /// The library key (`None` in clear mode).
+    pub(crate) fn real(&self) -> Option<&encint::ClientKey> {
+        self.key.as_ref()
+    }
+
+    /// The library key, or an `InvalidInputError` for the clear-mode key (`what` needs a
+    /// real one).
+    pub(crate) fn require_real(&self, what: &str) -> PyResult<&encint::ClientKey> {
+        self.real()
+            .ok_or_else(|| invalid(format!("{what} needs a real client key")))
+    }
+}
+
+py_methods! {
+    impl ClientKey {
+        key_file(Kind::ClientKey, Mode::Secret) {
+            /// Saves the key to a new file with mode 0600 (`overwrite=True` replaces a file).
+        }
+
+        /// Generates a client key and its server key (128-bit security, the parameter set
+        /// `encint.PARAMETERS`; a few seconds, GIL released).
+        #[staticmethod]
+        fn generate(py: Python<'_>) -> PyResult<ClientKey> {
+            let (client, server) = one_step(py, "generating keys", || {
+                Ok(encint::ClientKey::generate(&DEFAULT_PARAMETERS))
+            })?;
+            remember_params(client.key_set(), client.params());
+            Ok(ClientKey {
+                key: Some(client),
+                server: Mutex::new(Some(server)),
+            })
+        }
+
+        /// The clear-mode key: no encryption, the same circuits on plain digits.
+        #[staticmethod]
+        fn clear() -> ClientKey {
+            ClientKey {
+                key: None,
+                server: Mutex::new(None),
+            }
+        }
+
+        /// Whether this is the clear-mode key.
+        #[getter]
+        fn is_clear(&self) -> bool {
+            self.key.is_none()
+        }
+
+        /// The key-set identifier (hex) shared by this key, its server key and ciphertexts.
+        #[getter]
+        fn key_set(&self) -> String {
+            self.key
+                .as_ref()
+                .map_or_else(|| "clear".into(), |k| k.key_set().to_string())
+        }
+
+        /// The server key generated with this key (only for a key made by `generate()` in
+        /// this process; save it if you need it later).
+        fn server_key(&self) -> PyResult<ServerKey> {
+            if self.key.is_none() {
+                return Ok(ServerKey { server: None });
+            }
+            let guard = self.server.lock().unwrap_or_else(|p| p.into_inner());
+            let key = guard.clone().ok_or_else(|| {
+                invalid("this client key was loaded, not generated here: load its saved server key")
+            })?;
+            Ok(ServerKey {
+                server: Some(Arc::new(Server::new(key))),
+            })
+        }
+
+        /// The key in a checked envelope (kind ClientKey). Secret: keep these bytes private.
+        fn to_bytes<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
+            let key = self.key.as_ref().map(|k| (k, k.params()));
+            seal(py, Kind::ClientKey, key)
+        }
+
+        /// Reads a key written by `to_bytes` (checks magic, kind, version, parameters).
+        #[staticmethod]
+        fn from_bytes(py: Python<'_>, data: Vec<u8>) -> PyResult<ClientKey> {
+            let key: encint::ClientKey = open(py, &data, Kind::ClientKey)?;
+            remember_params(key.key_set(), key.params());
+            Ok(ClientKey {
+                key: Some(key),
+                server: Mutex::new(None),
+            })
+        }
+
+        fn __reduce__(&self, py: Python<'_>) -> PyResult<(PyObject, PyObject)> {
+            if self.key.is_none() {
+                return Err(invalid("the clear-mode key cannot be pickled"));
+            }
+            reduce::<ClientKey>(py, "from_bytes", (self.to_bytes(py)?,))
+        }
+
+        /// Encrypts a Python int (any size) as an exact `EncInt` of `width` signed binary
+        /// digits (default 32: the value must satisfy `|value| < 2**width`).
+        #[pyo3(signature = (value, width = 32))]
+        fn encrypt(&self, py: Python<'_>, value: BigInt, width: usize) -> PyResult<EncInt> {
+            EncInt::encrypt(py, self.real(), value, width)
+        }
+
+        /// Encrypts a Python int as `EncBits` of `width` bits, unsigned (`0 <= value <
+        /// 2**width`) or two's complement (`signed=True`).
+        #[pyo3(signature = (value, width, signed = false))]
+        fn encrypt_bits(
+            &self,
+            py: Python<'_>,
+            value: BigInt,
+            width: usize,
+            signed: bool,
+        ) -> PyResult<EncBits> {
+            EncBits::encrypt(py, self.real(), value, width, signed)
+        }
+
+        /// Encrypts a Python int as an `EncTyped` of `bits` bits (1..=128), unsigned
+        /// (`0 <= value < 2**bits`) or two's complement (`signed=True`), like TFHE-rs'
+        /// `FheUint8::encrypt` / `FheInt16::encrypt`. `form="radix4"` encrypts two bits per
+        /// digit (like TFHE-rs' radix blocks): additions, bitwise logic, products, scalar
+        /// products, shifts and rotations, comparisons, min/max and select then run on the
+        /// blocks; `"canonical"` (the default) one bit per digit.
+        #[pyo3(signature = (value, bits, signed = false, form = "canonical"))]
+        fn encrypt_typed(
+            &self,
+            py: Python<'_>,
+            value: BigInt,
+            bits: usize,
+            signed: bool,
+            form: &str,
+        ) -> PyResult<EncTyped> {
+            EncTyped::encrypt(py, self.real(), value, bits, signed, form)
+        }
+
+        /// Decrypts an `EncInt`, `EncBits` or `EncTyped` to a Python int. Raises
+        /// `KeyMismatchError` for a value of another key, `DecryptionError` for a corrupted one.
+        fn decrypt(&self, py: Python<'_>, value: &Bound<'_, PyAny>) -> PyResult<BigInt> {
+            let key = self.real();
+            if let Ok(x) = value.downcast::<EncInt>() {
+                return x.get().decrypt(py, key);
+            }
+            if let Ok(x) = value.downcast::<EncBits>() {
+                return x.get().decrypt(py, key);
+            }
+            if let Ok(x) = value.downcast::<EncTyped>() {
+                return x.get().decrypt(py, key);
+            }
+            Err(PyTypeError::new_err(format!(
+                "decrypt takes an EncInt, EncBits or EncTyped, not {}",
+                value.get_type().name()?
+            )))
+        }
+
+        fn __repr__(&self) -> String {
+            format!("ClientKey(key_set={})", self.key_set())
+        }
+    }
+}

@@ -1,0 +1,67 @@
+//! `ServerKey`: the public evaluation key.
+
+use std::sync::Arc;
+
+use encint::files::Mode;
+use encint::Server;
+use encint_tfhe::envelope::Kind;
+use pyo3::prelude::*;
+use pyo3::types::PyBytes;
+
+use super::envelope::{open, seal};
+use crate::key_sets::remember_params;
+use crate::methods::{py_methods, reduce};
+
+/// The public evaluation key (bootstrapping and keyswitching keys, ~90 MB): give it to
+/// the server; it cannot decrypt. Activate it with `encint.set_server_key`.
+#[pyclass(module = "encint._encint", frozen)]
+pub struct ServerKey {
+    /// `None` in clear mode.
+    pub(crate) server: Option<Arc<Server>>,
+}
+
+py_methods! {
+    impl ServerKey {
+        key_file(Kind::ServerKey, Mode::Public) {
+            /// Saves the key to a new file (`overwrite=True` replaces a file).
+        }
+
+        /// Whether this is the clear-mode server key.
+        #[getter]
+        fn is_clear(&self) -> bool {
+            self.server.is_none()
+        }
+
+        /// The key-set identifier (hex).
+        #[getter]
+        fn key_set(&self) -> String {
+            self.server
+                .as_ref()
+                .map_or_else(|| "clear".into(), |s| s.key().key_set().to_string())
+        }
+
+        /// The key in a checked envelope (kind ServerKey).
+        fn to_bytes<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
+            let key = self.server.as_ref().map(|s| (s.key(), s.key().params()));
+            seal(py, Kind::ServerKey, key)
+        }
+
+        /// Reads a key written by `to_bytes` (checks magic, kind, version, parameters).
+        #[staticmethod]
+        fn from_bytes(py: Python<'_>, data: Vec<u8>) -> PyResult<ServerKey> {
+            let key: encint::ServerKey = open(py, &data, Kind::ServerKey)?;
+            remember_params(key.key_set(), key.params());
+            Ok(ServerKey {
+                server: Some(Arc::new(Server::new(key))),
+            })
+        }
+
+        fn __reduce__(&self, py: Python<'_>) -> PyResult<(PyObject, PyObject)> {
+            reduce::<ServerKey>(py, "from_bytes", (self.to_bytes(py)?,))
+        }
+
+        fn __repr__(&self) -> String {
+            format!("ServerKey(key_set={})", self.key_set())
+        }
+    }
+}
