@@ -1,71 +1,84 @@
-//! `encint bench`: our operations on real ciphertexts beside the TFHE-rs
-//! high-level API (`FheInt8/16/32`), same process, same thread count.
+//! `encint bench` of the digit operations, on the backend `--backend` names. Every result is
+//! decrypted and checked against plain arithmetic. Here (CPU, GPU) each row is timed beside
+//! TFHE-rs' `FheInt8/16/32`; under MPI each row reports the job's traffic instead.
 
-use std::time::Instant;
-
-use crate::peer::{init_peer_keys, time_peer, PeerOp};
-use clap::Args;
-use encint::{encrypt, ClientKey, EncInt, Op, Server};
+use encint::{encrypt, ClientKey, Op, Server};
 use rand::{Rng, SeedableRng};
+use serde_json::json;
 
-use crate::crypto_cmds::spinner;
-use crate::CliResult;
+use super::{timing_cells, timing_header, BenchArgs, HEAVY_BOOTSTRAPS};
+use crate::backend::{with_digits, BackendKind, DigitSetup, Exec, KeySource, Traffic};
+use crate::peer::int::{init_peer_keys, time_peer, PeerOp};
+use crate::progress::spinner;
+use crate::timing::{check_runs, median, pool, print_json, timed_runs};
+use crate::{oracle, AnyResult, CliResult};
 
-/// `encint bench`.
-#[derive(Args)]
-pub struct BenchArgs {
-    /// Print a JSON array instead of a table.
-    #[arg(long)]
-    pub(crate) json: bool,
-    /// Threads for both us and TFHE-rs.
-    #[arg(long, default_value_t = 2)]
-    pub(crate) threads: usize,
-    /// Widths in bits (8, 16, 32).
-    #[arg(long, value_delimiter = ',', default_value = "8,16,32")]
-    pub(crate) bits: Vec<u32>,
-    /// Operations: add, sub, mul (ours exact vs TFHE-rs wrapping), mul_low (both
-    /// wrapping: like with like), scalar_mul, squ, sgn, max, round.
-    #[arg(
-        long,
-        value_delimiter = ',',
-        default_value = "add,sub,mul,mul_low,scalar_mul,squ,sgn,max,round"
-    )]
-    pub(crate) ops: Vec<String>,
-    /// Scalars for scalar_mul.
-    #[arg(
-        long,
-        value_delimiter = ',',
-        default_value = "4095,4097,4096,805,3195",
-        allow_hyphen_values = true
-    )]
-    pub(crate) scalars: Vec<i64>,
-    /// Timed runs per row (medians); rows above 1500 bootstraps run once.
-    #[arg(long, default_value_t = 3)]
-    pub(crate) runs: usize,
-    /// Typed (TFHE-rs-like, wrapping) operations instead of --ops, beside TFHE-rs'
-    /// FheInt/FheUint of the same width (8, 16, 32, 64), each in the planner's form:
-    /// add, sub, neg, mul, squ, scalar_mul, and, or, xor, not, shl, shr, rotl, rotr,
-    /// shl_var, shr_var, rotl_var, rotr_var, select, min, max, lt, le, gt, ge, eq, ne,
-    /// div, rem, div_scalar, rem_scalar, cast, or all. Rows whose two times are both
-    /// below 1 ms get no ratio.
-    #[arg(long, value_delimiter = ',')]
-    pub(crate) typed: Vec<String>,
-    /// With --typed: signed (i: FheInt) and/or unsigned (u: FheUint) types.
-    #[arg(long, value_delimiter = ',', default_value = "i,u")]
-    pub(crate) types: Vec<String>,
-    /// With --typed: the form the operands are encrypted in: canonical (one bit per
-    /// digit), radix4 (two-bit blocks, like TFHE-rs' radix ciphertexts), or auto (per
-    /// row, the one whose planned circuit has the lowest estimated time at --threads).
-    #[arg(long, default_value = "auto", value_parser = ["auto", "canonical", "radix4"])]
-    pub(crate) form: String,
-    /// Our rows on this backend (TFHE-rs stays on the CPU here; `encint gpu bench` puts
-    /// TFHE-rs on the GPU too).
-    #[command(flatten)]
-    pub(crate) backend: crate::backend_args::BackendArgs,
-    #[command(flatten)]
-    pub(crate) params: crate::backend_args::ParamArgs,
+/// One operation of a row: ours, its argument, TFHE-rs' counterpart and what is compared.
+struct Case {
+    op: Op,
+    arg: Option<i64>,
+    peer: Option<PeerOp>,
+    compare: &'static str,
 }
 
+const EXACT: &str = "ours exact, peer wrapping";
+const PRODUCT: &str = "ours exact 2n-bit product, peer wrapping n-bit";
+const LOW: &str = "both wrapping n-bit products";
+const SQUARE: &str = "ours exact, peer wrapping a*a";
+
+/// `--ops` names: our operation, TFHE-rs' counterpart, what the comparison is.
+const OPS: &[(&str, Op, Option<PeerOp>, &str)] = &[
+    ("add", Op::Add, Some(PeerOp::Add), EXACT),
+    ("sub", Op::Sub, Some(PeerOp::Sub), EXACT),
+    ("mul", Op::Mul, Some(PeerOp::Mul), PRODUCT),
+    ("mul_low", Op::MulLow, Some(PeerOp::Mul), LOW),
+    ("squ", Op::Square, Some(PeerOp::Square), SQUARE),
+    ("sgn", Op::Signum, Some(PeerOp::Signum), "peer: (a>0)-(a<0)"),
+    ("max", Op::Max, Some(PeerOp::Max), "same result"),
+    ("round", Op::Round(5), None, "no TFHE-rs equivalent"),
+];
+
+/// The operations `name` stands for: one per scalar for `scalar_mul`. Under MPI (no peer)
+/// every operation `encint eval` knows, `scalar_mul` with the first scalar.
+fn cases(name: &str, scalars: &[i64], mpi: bool) -> AnyResult<Vec<Case>> {
+    let peerless = |op| Case {
+        op,
+        arg: None,
+        peer: None,
+        compare: "",
+    };
+    if name == "scalar_mul" {
+        if mpi {
+            return Ok(vec![peerless(Op::ScalarMul(
+                scalars.first().copied().unwrap_or(805),
+            ))]);
+        }
+        return Ok(scalars
+            .iter()
+            .map(|&k| Case {
+                op: Op::ScalarMul(k),
+                arg: Some(k),
+                peer: Some(PeerOp::ScalarMul),
+                compare: EXACT,
+            })
+            .collect());
+    }
+    match OPS.iter().find(|r| r.0 == name) {
+        Some(&(_, op, peer, compare)) => Ok(vec![Case {
+            op,
+            arg: match op {
+                Op::Round(i) => i64::try_from(i).ok(),
+                _ => None,
+            },
+            peer,
+            compare,
+        }]),
+        None if mpi => Ok(vec![peerless(Op::parse(name, None)?)]),
+        None => Err(format!("unknown operation `{name}`").into()),
+    }
+}
+
+/// One timed row.
 struct Row {
     op: String,
     bits: u32,
@@ -75,194 +88,196 @@ struct Row {
     pbs: u64,
     depth: u32,
     compare: &'static str,
+    /// Under MPI: communication over compute, and bytes per run.
+    traffic: Option<(f64, u64)>,
 }
 
-fn median(mut v: Vec<f64>) -> f64 {
-    v.sort_by(|a, b| a.total_cmp(b));
-    v[v.len() / 2]
-}
-
-pub fn bench(a: BenchArgs) -> CliResult {
-    if !a.typed.is_empty() && a.backend.backend != crate::backend_args::BackendKind::Cpu {
-        return Err("--typed runs on the CPU backend only".into());
-    }
-    let params = a.params.resolve(Some(&a.backend))?;
-    if a.backend.wants_mpi()? {
-        return crate::mpi_cmds::bench(&a, params);
-    }
-    if a.runs == 0 {
-        return Err("--runs must be at least 1".into());
-    }
-    if !a.typed.is_empty() {
-        return crate::typed_bench::run(&a, params);
-    }
-    encint::check_threads(a.threads)?;
-    a.backend.check()?;
-    for &b in &a.bits {
-        if !matches!(b, 8 | 16 | 32) {
-            return Err(format!("unsupported width {b}: TFHE-rs has FheInt8/16/32").into());
+/// `encint bench` without `--typed`.
+pub fn run(a: &BenchArgs, params: &'static encint_tfhe::DigitParameters) -> CliResult {
+    let mpi = a.backend.backend == BackendKind::Mpi;
+    if !mpi {
+        check_runs(a.runs)?;
+        encint::check_threads(a.threads)?;
+        for &b in &a.bits {
+            if !matches!(b, 8 | 16 | 32) {
+                return Err(format!("unsupported width {b}: TFHE-rs has FheInt8/16/32").into());
+            }
         }
     }
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(a.threads)
-        .build()?;
-    let pb = spinner("generating keys (ours and TFHE-rs)");
-    let (client, key) = ClientKey::generate(params);
-    let server = Server::with_threads(key, a.threads)?.with_backend(a.backend.in_process())?;
-    pool.install(init_peer_keys);
-    pb.finish_and_clear();
+    let setup = DigitSetup {
+        keys: KeySource::Fresh(params),
+        threads: Some(a.threads),
+        max_nodes: None,
+    };
+    with_digits(&a.backend, setup, |server, client, exec| {
+        check_runs(a.runs)?;
+        let client = client.ok_or("fresh keys come with a client key")?;
+        let rows = rows(a, params, server, client, exec, mpi)?;
+        if mpi {
+            print_traffic_rows(a, &rows, exec.traffic().unwrap_or_default())
+        } else if a.json {
+            print_json(
+                &rows
+                    .iter()
+                    .map(|r| peer_json(a, params, r))
+                    .collect::<Vec<_>>(),
+            )
+        } else {
+            Ok(())
+        }
+    })
+}
+
+fn rows(
+    a: &BenchArgs,
+    params: &encint_tfhe::DigitParameters,
+    server: &Server,
+    client: &ClientKey,
+    exec: &dyn Exec,
+    mpi: bool,
+) -> AnyResult<Vec<Row>> {
+    let pool = pool(Some(a.threads))?;
+    if !mpi {
+        let pb = spinner("generating TFHE-rs keys");
+        pool.install(init_peer_keys);
+        pb.finish_and_clear();
+    }
     let mut rng = rand::rngs::StdRng::seed_from_u64(1);
     let mut rows: Vec<Row> = Vec::new();
     for &bits in &a.bits {
+        if mpi && !(2..=64).contains(&bits) {
+            return Err(format!("--bits {bits}: between 2 and 64 with --backend mpi").into());
+        }
         let lim = (1i128 << (bits - 1)) - 1;
         for name in &a.ops {
-            let cases: Vec<(Op, Option<i64>, Option<PeerOp>, &'static str)> = match name.as_str() {
-                "add" => vec![(
-                    Op::Add,
-                    None,
-                    Some(PeerOp::Add),
-                    "ours exact, peer wrapping",
-                )],
-                "sub" => vec![(
-                    Op::Sub,
-                    None,
-                    Some(PeerOp::Sub),
-                    "ours exact, peer wrapping",
-                )],
-                "mul" => vec![(
-                    Op::Mul,
-                    None,
-                    Some(PeerOp::Mul),
-                    "ours exact 2n-bit product, peer wrapping n-bit",
-                )],
-                "mul_low" => vec![(
-                    Op::MulLow,
-                    None,
-                    Some(PeerOp::Mul),
-                    "both wrapping n-bit products",
-                )],
-                "scalar_mul" => a
-                    .scalars
-                    .iter()
-                    .map(|&k| {
-                        (
-                            Op::ScalarMul(k),
-                            Some(k),
-                            Some(PeerOp::ScalarMul),
-                            "ours exact, peer wrapping",
-                        )
-                    })
-                    .collect(),
-                "squ" => vec![(
-                    Op::Square,
-                    None,
-                    Some(PeerOp::Square),
-                    "ours exact, peer wrapping a*a",
-                )],
-                "sgn" => vec![(Op::Signum, None, Some(PeerOp::Signum), "peer: (a>0)-(a<0)")],
-                "max" => vec![(Op::Max, None, Some(PeerOp::Max), "same result")],
-                "round" => vec![(Op::Round(5), Some(5), None, "no TFHE-rs equivalent")],
-                other => return Err(format!("unknown operation `{other}`").into()),
-            };
-            for (op, arg, peer, compare) in cases {
+            for case in cases(name, &a.scalars, mpi)? {
                 let pb = spinner(&format!(
                     "{name} {bits}-bit {}",
-                    arg.map(|v| v.to_string()).unwrap_or_default()
+                    case.arg.map(|v| v.to_string()).unwrap_or_default()
                 ));
-                let x = rng.gen_range(-lim..=lim);
-                let y = rng.gen_range(-lim..=lim);
-                let ex = encrypt(&client, x, bits as usize)?;
-                let ey = encrypt(&client, y, bits as usize)?;
-                let args: Vec<&EncInt> = if op.arity() == 1 {
-                    vec![&ex]
-                } else {
-                    vec![&ex, &ey]
-                };
-                let mut times = Vec::new();
-                let mut cost = None;
-                let mut runs = a.runs;
-                let mut i = 0;
-                while i < runs {
-                    let t = Instant::now();
-                    let (_, c) = server.apply(op, &args)?;
-                    times.push(t.elapsed().as_secs_f64() * 1e3);
-                    if c.bootstraps > 1500 {
-                        runs = 1;
-                    }
-                    cost = Some(c);
-                    i += 1;
-                }
-                let cost = cost.expect("at least one run");
-                let peer_ms = match peer {
-                    Some(p) => {
-                        let r = pool.install(|| time_peer(p, bits, arg, runs))?;
-                        Some(r.median_ms)
-                    }
-                    None => None,
+                let (x, y) = (rng.gen_range(-lim..=lim), rng.gen_range(-lim..=lim));
+                let ex = encrypt(client, x, bits as usize)?;
+                let ey = encrypt(client, y, bits as usize)?;
+                let args = oracle::operands(case.op, &ex, &ey);
+                let before = exec.traffic();
+                let (times, (_, cost)) = timed_runs(
+                    a.runs,
+                    || Ok(exec.apply(server, case.op, &args)?),
+                    |(out, cost)| {
+                        let got = encint::decrypt(client, out)?;
+                        if !oracle::agrees(case.op, got, x, y, bits as usize) {
+                            let want = oracle::plain(case.op, x, y, bits as usize);
+                            return Err(format!(
+                                "{name} {bits} bits: decrypted {got}, expected {want}"
+                            )
+                            .into());
+                        }
+                        Ok(cost.bootstraps > HEAVY_BOOTSTRAPS)
+                    },
+                )?;
+                let runs = times.len();
+                let traffic = before.zip(exec.traffic()).map(|(b, e)| per_run(b, e, runs));
+                let peer_ms = match case.peer {
+                    Some(p) if !mpi => Some(
+                        pool.install(|| time_peer(p, bits, case.arg, runs))?
+                            .median_ms,
+                    ),
+                    _ => None,
                 };
                 pb.finish_and_clear();
                 let row = Row {
                     op: name.clone(),
                     bits,
-                    arg,
+                    arg: case.arg,
                     ours_ms: median(times),
                     peer_ms,
                     pbs: cost.bootstraps,
                     depth: cost.depth,
-                    compare,
+                    compare: case.compare,
+                    traffic,
                 };
-                if !a.json {
+                if !a.json && !mpi {
                     if rows.is_empty() {
                         crate::peer::print_params(params);
                     }
-                    print_row(&row, a.threads, rows.is_empty());
+                    print_peer_row(&row, a.threads, rows.is_empty());
                 }
                 rows.push(row);
             }
         }
     }
-    if a.json {
-        let arr: Vec<serde_json::Value> = rows
-            .iter()
-            .map(|r| {
-                serde_json::json!({
-                    "op": r.op, "bits": r.bits, "arg": r.arg, "threads": a.threads,
-                    "ours_ms": r.ours_ms, "peer_ms": r.peer_ms,
-                    "ratio": r.peer_ms.map(|p| r.ours_ms / p),
-                    "pbs": r.pbs, "depth": r.depth, "compare": r.compare,
-                    "params": params.id(), "peer_params": crate::peer::peer_params().name(),
-                })
-            })
-            .collect();
-        println!("{}", serde_json::to_string_pretty(&arr)?);
-    }
-    Ok(())
+    Ok(rows)
 }
 
-fn print_row(r: &Row, threads: usize, header: bool) {
+/// Communication over compute between two snapshots, and bytes per run.
+fn per_run(before: Traffic, after: Traffic, runs: usize) -> (f64, u64) {
+    let ratio = (after.comm_s - before.comm_s) / (after.compute_s - before.compute_s).max(1e-9);
+    (ratio, (after.bytes - before.bytes) / runs as u64)
+}
+
+fn peer_json(a: &BenchArgs, params: &encint_tfhe::DigitParameters, r: &Row) -> serde_json::Value {
+    json!({
+        "op": r.op, "bits": r.bits, "arg": r.arg, "threads": a.threads,
+        "ours_ms": r.ours_ms, "peer_ms": r.peer_ms,
+        "ratio": r.peer_ms.map(|p| r.ours_ms / p),
+        "pbs": r.pbs, "depth": r.depth, "compare": r.compare,
+        "params": params.id(), "peer_params": crate::peer::peer_params().name(),
+    })
+}
+
+fn print_peer_row(r: &Row, threads: usize, header: bool) {
     if header {
-        println!(
-            "{:<10} {:>4} {:>6} {:>7} {:>10} {:>10} {:>7} {:>6} {:>5}  compared",
-            "op", "bits", "arg", "threads", "ours ms", "peer ms", "ratio", "pbs", "depth",
-        );
+        let timing = timing_header();
+        println!("{:<10} {:>4} {:>6} {timing}  compared", "op", "bits", "arg");
     }
     let ratio = r
         .peer_ms
-        .map(|p| format!("{:.2}", r.ours_ms / p))
-        .unwrap_or_else(|| "-".into());
+        .map_or_else(|| "-".into(), |p| format!("{:.2}", r.ours_ms / p));
     println!(
-        "{:<10} {:>4} {:>6} {:>7} {:>10.1} {:>10} {:>7} {:>6} {:>5}  {}",
+        "{:<10} {:>4} {:>6} {}  {}",
         r.op,
         r.bits,
         r.arg.map(|v| v.to_string()).unwrap_or_default(),
-        threads,
-        r.ours_ms,
-        r.peer_ms
-            .map(|p| format!("{p:.1}"))
-            .unwrap_or_else(|| "-".into()),
-        ratio,
-        r.pbs,
-        r.depth,
+        timing_cells(threads, (r.ours_ms, r.peer_ms), &ratio, (r.pbs, r.depth)),
         r.compare
     );
+}
+
+/// The rows of an MPI job: time on the whole job and its traffic.
+fn print_traffic_rows(a: &BenchArgs, rows: &[Row], job: Traffic) -> CliResult {
+    let json: Vec<serde_json::Value> = rows
+        .iter()
+        .map(|r| {
+            let (ratio, bytes) = r.traffic.unwrap_or_default();
+            json!({
+                "op": r.op, "bits": r.bits, "ranks": job.ranks, "threads": job.threads,
+                "ms": r.ours_ms, "pbs": r.pbs, "depth": r.depth,
+                "comm_compute": ratio, "bytes_per_run": bytes,
+            })
+        })
+        .collect();
+    if a.json {
+        return print_json(&json);
+    }
+    println!(
+        "{:<10} {:>4} {:>5} {:>7} {:>10} {:>6} {:>6} {:>10} {:>10}",
+        "op", "bits", "ranks", "threads", "ms", "pbs", "depth", "comm/comp", "MiB/run"
+    );
+    for r in rows {
+        let (ratio, bytes) = r.traffic.unwrap_or_default();
+        println!(
+            "{:<10} {:>4} {:>5} {:>7} {:>10.1} {:>6} {:>6} {:>10.4} {:>10.1}",
+            r.op,
+            r.bits,
+            job.ranks,
+            job.threads,
+            r.ours_ms,
+            r.pbs,
+            r.depth,
+            ratio,
+            bytes as f64 / 1048576.0
+        );
+    }
+    println!("every result decrypted to the plain-arithmetic value");
+    Ok(())
 }

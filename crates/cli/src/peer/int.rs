@@ -1,37 +1,12 @@
-//! Timing of the TFHE-rs high-level integer API, the baseline the encint circuits are compared
-//! with. It lives in the binary, not in a library: it caches keys process-wide and needs
-//! tfhe's `integer` feature, which no library crate of encint does.
-//!
-//! Keys are generated once per process and cached, on the set [`PeerParams`] names (the
-//! benchmarks' `--peer-params`): by default `ConfigBuilder::default()`, in TFHE-rs 1.8.2 (CPU)
-//! `PARAM_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128`, what a TFHE-rs user gets, and the set
-//! [`encint::KS64_PARAMETERS`] is read from; or `PARAM_MESSAGE_2_CARRY_2_KS32_PBS_TUNIFORM_2M128`,
-//! the set of encint's default ([`encint::DEFAULT_PARAMETERS`]). On the latter one TFHE-rs
-//! bootstrap costs about what one [`encint_tfhe::ServerKey::bootstrap`] does: the comparison is
-//! of circuits, not of parameters (`examples/pbs_vs_tfhe.rs` times the four). TFHE-rs
-//! keeps its server key in a thread-local; [`time_peer`] installs it on the calling thread, and
-//! TFHE-rs' own rayon parallelism runs on the current rayon pool, so the caller controls the
-//! thread count with `rayon::ThreadPool::install`.
-
-use std::sync::OnceLock;
-use std::time::Instant;
+//! TFHE-rs' signed `FheInt8/16/32`: the peer of `encint bench`'s digit rows.
 
 use rand::Rng;
 use tfhe::prelude::*;
-use tfhe::{ConfigBuilder, FheBool, FheInt16, FheInt32, FheInt8};
+use tfhe::{FheBool, FheInt16, FheInt32, FheInt8};
 
-/// A TFHE-rs high-level API operation failed or returned a wrong result, or the request
-/// (width, operation, run count) is not one the peer can time.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct PeerError(pub String);
+use super::{client_key, measure, PeerError};
 
-impl std::fmt::Display for PeerError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "peer benchmark: {}", self.0)
-    }
-}
-
-impl std::error::Error for PeerError {}
+pub use super::init_peer_keys;
 
 /// An operation of the peer (TFHE-rs) integer API (the comparisons are timed by the tests
 /// only: `encint bench` has no comparison rows yet).
@@ -101,187 +76,72 @@ pub struct PeerTiming {
     pub type_name: &'static str,
 }
 
-/// TFHE-rs' parameter set for the peer's keys (`--peer-params`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
-pub enum PeerParams {
-    /// `ConfigBuilder::default()`: `PARAM_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128` in 1.8.2
-    /// (keyswitch on the 64-bit torus; [`encint::KS64_PARAMETERS`] is read from it).
-    #[default]
-    Default,
-    /// `PARAM_MESSAGE_2_CARRY_2_KS32_PBS_TUNIFORM_2M128` (keyswitch on the 32-bit torus;
-    /// [`encint::DEFAULT_PARAMETERS`] is read from it).
-    Ks32,
-}
-
-impl PeerParams {
-    /// The name recorded in benchmark output.
-    pub fn name(self) -> &'static str {
-        match self {
-            PeerParams::Default => "PARAM_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128",
-            PeerParams::Ks32 => "PARAM_MESSAGE_2_CARRY_2_KS32_PBS_TUNIFORM_2M128",
-        }
-    }
-}
-
-static PEER_PARAMS: OnceLock<PeerParams> = OnceLock::new();
-
-/// Fixes TFHE-rs' parameter set for this process; an error if another one was fixed (or used)
-/// before.
-pub fn set_peer_params(p: PeerParams) -> Result<(), String> {
-    match *PEER_PARAMS.get_or_init(|| p) {
-        q if q == p => Ok(()),
-        q => Err(format!(
-            "TFHE-rs keys of this process use {}, not {}",
-            q.name(),
-            p.name()
-        )),
-    }
-}
-
-/// Prints the two sides' parameter sets above a benchmark table.
-pub fn print_params(ours: &encint_tfhe::DigitParameters) {
-    println!(
-        "parameters: ours {}, TFHE-rs {}",
-        ours.id(),
-        peer_params().name()
-    );
-}
-
-/// TFHE-rs' parameter set in this process ([`PeerParams::Default`] unless set before).
-pub fn peer_params() -> PeerParams {
-    *PEER_PARAMS.get_or_init(PeerParams::default)
-}
-
-/// A TFHE-rs key pair on this process's peer parameter set (every peer module's keys).
-pub fn generate_peer_keys() -> (tfhe::ClientKey, tfhe::ServerKey) {
-    match peer_params() {
-        PeerParams::Default => tfhe::generate_keys(ConfigBuilder::default()),
-        PeerParams::Ks32 => tfhe::generate_keys(ConfigBuilder::with_custom_parameters(
-            tfhe::shortint::parameters::aliases::PARAM_MESSAGE_2_CARRY_2_KS32_PBS_TUNIFORM_2M128,
-        )),
-    }
-}
-
-fn peer_keys() -> &'static (tfhe::ClientKey, tfhe::ServerKey) {
-    static KEYS: OnceLock<(tfhe::ClientKey, tfhe::ServerKey)> = OnceLock::new();
-    KEYS.get_or_init(generate_peer_keys)
-}
-
-/// Generate (once per process) the TFHE-rs high-level keys used by [`time_peer`]; calling it
-/// first keeps key generation out of the first measurement.
-pub fn init_peer_keys() {
-    let _ = peer_keys();
-}
-
-fn median(xs: &mut [f64]) -> f64 {
-    xs.sort_by(|a, b| a.total_cmp(b));
-    xs[xs.len() / 2]
-}
-
 macro_rules! time_width {
     ($fhe:ty, $clear:ty, $name:expr, $op:expr, $scalar:expr, $runs:expr) => {{
-        let (ck, _) = peer_keys();
+        let ck = client_key();
         let mut rng = rand::thread_rng();
         let a_c: $clear = rng.gen();
         let b_c: $clear = rng.gen();
         let s_c: $clear = $scalar as $clear;
         let a = <$fhe>::try_encrypt(a_c, ck).map_err(|e| PeerError(e.to_string()))?;
         let b = <$fhe>::try_encrypt(b_c, ck).map_err(|e| PeerError(e.to_string()))?;
-        let dec = |x: &$fhe| -> i64 {
-            let v: $clear = x.decrypt(ck);
-            v as i64
-        };
-        let dec_bool = |x: &FheBool| -> i64 {
-            let v: bool = x.decrypt(ck);
-            v as i64
-        };
-        let check = |run: usize, got: &dyn Fn() -> i64, want: i64| -> Result<(), PeerError> {
-            if run > 0 {
+        // The first run's result, decrypted, against plain (wrapping) arithmetic.
+        let check = |run: usize, got: i64, want: i64| -> Result<(), PeerError> {
+            if run > 0 || got == want {
                 return Ok(());
             }
-            let got = got();
-            if got == want {
-                Ok(())
-            } else {
-                Err(PeerError(format!(
-                    "{:?} on {}: decrypted {got}, expected {want} (a = {a_c}, b = {b_c}, c = {s_c})",
-                    $op, $name
-                )))
+            Err(PeerError(format!(
+                "{:?} on {}: decrypted {got}, expected {want} (a = {a_c}, b = {b_c}, c = {s_c})",
+                $op, $name
+            )))
+        };
+        let int = |want: $clear| {
+            move |run: usize, r: $fhe| {
+                let v: $clear = if run == 0 { r.decrypt(ck) } else { want };
+                check(run, v as i64, want as i64)
             }
         };
-        let mut times = Vec::with_capacity($runs);
-        for run in 0..$runs {
-            let t = Instant::now();
-            match $op {
-                PeerOp::Add => {
-                    let r = &a + &b;
-                    times.push(t.elapsed().as_secs_f64() * 1e3);
-                    check(run, &|| dec(&r), a_c.wrapping_add(b_c) as i64)?;
-                }
-                PeerOp::Sub => {
-                    let r = &a - &b;
-                    times.push(t.elapsed().as_secs_f64() * 1e3);
-                    check(run, &|| dec(&r), a_c.wrapping_sub(b_c) as i64)?;
-                }
-                PeerOp::Mul => {
-                    let r = &a * &b;
-                    times.push(t.elapsed().as_secs_f64() * 1e3);
-                    check(run, &|| dec(&r), a_c.wrapping_mul(b_c) as i64)?;
-                }
-                PeerOp::ScalarMul => {
-                    let r = &a * s_c;
-                    times.push(t.elapsed().as_secs_f64() * 1e3);
-                    check(run, &|| dec(&r), a_c.wrapping_mul(s_c) as i64)?;
-                }
-                PeerOp::Square => {
-                    let r = &a * &a;
-                    times.push(t.elapsed().as_secs_f64() * 1e3);
-                    check(run, &|| dec(&r), a_c.wrapping_mul(a_c) as i64)?;
-                }
-                PeerOp::Max => {
-                    let r = a.max(&b);
-                    times.push(t.elapsed().as_secs_f64() * 1e3);
-                    check(run, &|| dec(&r), a_c.max(b_c) as i64)?;
-                }
-                PeerOp::Signum => {
+        let boolean = |want: bool| {
+            move |run: usize, r: FheBool| {
+                let v: bool = if run == 0 { r.decrypt(ck) } else { want };
+                check(run, i64::from(v), i64::from(want))
+            }
+        };
+        let samples = match $op {
+            PeerOp::Add => measure($runs, || &a + &b, int(a_c.wrapping_add(b_c)))?,
+            PeerOp::Sub => measure($runs, || &a - &b, int(a_c.wrapping_sub(b_c)))?,
+            PeerOp::Mul => measure($runs, || &a * &b, int(a_c.wrapping_mul(b_c)))?,
+            PeerOp::ScalarMul => measure($runs, || &a * s_c, int(a_c.wrapping_mul(s_c)))?,
+            PeerOp::Square => measure($runs, || &a * &a, int(a_c.wrapping_mul(a_c)))?,
+            PeerOp::Max => measure($runs, || a.max(&b), int(a_c.max(b_c)))?,
+            PeerOp::Signum => measure(
+                $runs,
+                || {
                     let pos = <$fhe>::cast_from(a.gt(0 as $clear));
                     let neg = <$fhe>::cast_from(a.lt(0 as $clear));
-                    let r = &pos - &neg;
-                    times.push(t.elapsed().as_secs_f64() * 1e3);
-                    check(run, &|| dec(&r), a_c.signum() as i64)?;
-                }
-                PeerOp::Round => {
-                    return Err(PeerError(
-                        "round has no TFHE-rs equivalent (no encrypted rounding primitive)".into(),
-                    ));
-                }
-                PeerOp::Lt => {
-                    let r = a.lt(&b);
-                    times.push(t.elapsed().as_secs_f64() * 1e3);
-                    check(run, &|| dec_bool(&r), (a_c < b_c) as i64)?;
-                }
-                PeerOp::Ge => {
-                    let r = a.ge(&b);
-                    times.push(t.elapsed().as_secs_f64() * 1e3);
-                    check(run, &|| dec_bool(&r), (a_c >= b_c) as i64)?;
-                }
-                PeerOp::Eq => {
-                    let r = a.eq(&b);
-                    times.push(t.elapsed().as_secs_f64() * 1e3);
-                    check(run, &|| dec_bool(&r), (a_c == b_c) as i64)?;
-                }
-            }
-        }
+                    &pos - &neg
+                },
+                int(a_c.signum()),
+            )?,
+            PeerOp::Round => return Err(no_round()),
+            PeerOp::Lt => measure($runs, || a.lt(&b), boolean(a_c < b_c))?,
+            PeerOp::Ge => measure($runs, || a.ge(&b), boolean(a_c >= b_c))?,
+            PeerOp::Eq => measure($runs, || a.eq(&b), boolean(a_c == b_c))?,
+        };
         Ok(PeerTiming {
             op: $op,
             bits: <$clear>::BITS,
-            median_ms: median(&mut times),
-            min_ms: times.iter().copied().fold(f64::INFINITY, f64::min),
+            median_ms: samples.median_ms,
+            min_ms: samples.min_ms,
             runs: $runs,
             threads: rayon::current_num_threads(),
             type_name: $name,
         })
     }};
+}
+
+fn no_round() -> PeerError {
+    PeerError("round has no TFHE-rs equivalent (no encrypted rounding primitive)".into())
 }
 
 /// Time `op` on `bits`-bit signed integers (`FheInt8`, `FheInt16`, `FheInt32`) with the
@@ -307,12 +167,8 @@ pub fn time_peer(
         return Err(PeerError(format!("unsupported width {bits} (8, 16 or 32)")));
     }
     if op == PeerOp::Round {
-        return Err(PeerError(
-            "round has no TFHE-rs equivalent (no encrypted rounding primitive)".into(),
-        ));
+        return Err(no_round());
     }
-    let (_, sk) = peer_keys();
-    tfhe::set_server_key(sk.clone());
     let scalar = scalar.unwrap_or(3);
     match bits {
         8 => time_width!(FheInt8, i8, "FheInt8", op, scalar, runs),

@@ -1,13 +1,8 @@
 //! TFHE-rs `FheInt` / `FheUint` (8, 16, 32, 64 bits) timings of the typed operations, for
 //! `encint bench --typed` (the peer, same process, same rayon pool).
 //!
-//! Keys come from [`crate::peer::generate_peer_keys`] (`--peer-params`: TFHE-rs' default set,
-//! or the one encint's default is read from). The peer computes on the same
-//! clear inputs as ours; its decrypted result is returned so the caller checks both sides
-//! against each other and against plain arithmetic.
-
-use std::sync::OnceLock;
-use std::time::Instant;
+//! The peer computes on the same clear inputs as ours; its decrypted result is returned so
+//! the caller checks both sides against each other and against plain arithmetic.
 
 use encint::typed::{IntOp, IntType};
 use tfhe::prelude::*;
@@ -15,15 +10,7 @@ use tfhe::{
     FheBool, FheInt16, FheInt32, FheInt64, FheInt8, FheUint16, FheUint32, FheUint64, FheUint8,
 };
 
-fn keys() -> &'static (tfhe::ClientKey, tfhe::ServerKey) {
-    static KEYS: OnceLock<(tfhe::ClientKey, tfhe::ServerKey)> = OnceLock::new();
-    KEYS.get_or_init(crate::peer::generate_peer_keys)
-}
-
-/// Generates the peer keys (once per process).
-pub fn init_keys() {
-    let _ = keys();
-}
+use super::{client_key, measure};
 
 /// Clear inputs of one timed operation: `a`, `b` of the type, a shift/rotation amount
 /// `s` (below the width), a condition `c`.
@@ -49,73 +36,76 @@ pub struct PeerResult {
 
 macro_rules! time_typed {
     ($fhe:ty, $clear:ty, $ufhe:ty, $uclear:ty, $op:expr, $x:expr, $runs:expr) => {{
-        let (ck, sk) = keys();
-        tfhe::set_server_key(sk.clone());
+        let ck = client_key();
         let x: Inputs = $x;
         let a = <$fhe>::encrypt(x.a as $clear, ck);
         let b = <$fhe>::encrypt(x.b as $clear, ck);
         let s = <$ufhe>::encrypt(x.s as $uclear, ck);
         let c = FheBool::encrypt(x.c, ck);
-        let mut times = Vec::with_capacity($runs);
         let mut value = None;
-        for _ in 0..$runs {
-            macro_rules! int {
-                ($e:expr) => {{
-                    let t = Instant::now();
-                    let r: $fhe = $e;
-                    times.push(t.elapsed().as_secs_f64() * 1e3);
-                    let v: $clear = r.decrypt(ck);
-                    value.get_or_insert(v as i128);
-                }};
-            }
-            macro_rules! boolean {
-                ($e:expr) => {{
-                    let t = Instant::now();
-                    let r: FheBool = $e;
-                    times.push(t.elapsed().as_secs_f64() * 1e3);
-                    let v: bool = r.decrypt(ck);
-                    value.get_or_insert(i128::from(v));
-                }};
-            }
-            match $op {
-                IntOp::WrappingAdd => int!(&a + &b),
-                IntOp::WrappingSub => int!(&a - &b),
-                IntOp::WrappingNeg => int!(-&a),
-                IntOp::WrappingMul => int!(&a * &b),
-                IntOp::WrappingSquare => int!(&a * &a),
-                IntOp::WrappingScalarMul(k) => int!(&a * (k as $clear)),
-                IntOp::And => int!(&a & &b),
-                IntOp::Or => int!(&a | &b),
-                IntOp::Xor => int!(&a ^ &b),
-                IntOp::Not => int!(!&a),
-                IntOp::Shl(k) => int!(&a << k),
-                IntOp::Shr(k) => int!(&a >> k),
-                IntOp::Rotl(k) => int!((&a).rotate_left(k)),
-                IntOp::Rotr(k) => int!((&a).rotate_right(k)),
-                IntOp::ShlVar => int!(&a << &s),
-                IntOp::ShrVar => int!(&a >> &s),
-                IntOp::RotlVar => int!((&a).rotate_left(&s)),
-                IntOp::RotrVar => int!((&a).rotate_right(&s)),
-                IntOp::Select => int!(c.if_then_else(&a, &b)),
-                IntOp::Min => int!(a.min(&b)),
-                IntOp::Max => int!(a.max(&b)),
-                IntOp::Lt => boolean!(a.lt(&b)),
-                IntOp::Le => boolean!(a.le(&b)),
-                IntOp::Gt => boolean!(a.gt(&b)),
-                IntOp::Ge => boolean!(a.ge(&b)),
-                IntOp::Eq => boolean!(a.eq(&b)),
-                IntOp::Ne => boolean!(a.ne(&b)),
-                IntOp::Div => int!(&a / &b),
-                IntOp::Rem => int!(&a % &b),
-                IntOp::DivScalar(k) => int!(&a / (k as $clear)),
-                IntOp::RemScalar(k) => int!(&a % (k as $clear)),
-                IntOp::Cast(_) => return Err("cast: no peer row".to_string()),
-            }
+        macro_rules! int {
+            ($e:expr) => {{
+                measure(
+                    $runs,
+                    || -> $fhe { $e },
+                    |_, r: $fhe| -> Result<(), String> {
+                        let v: $clear = r.decrypt(ck);
+                        value.get_or_insert(v as i128);
+                        Ok(())
+                    },
+                )?
+            }};
         }
-        times.sort_by(|p, q| p.total_cmp(q));
+        macro_rules! boolean {
+            ($e:expr) => {{
+                measure(
+                    $runs,
+                    || -> FheBool { $e },
+                    |_, r: FheBool| -> Result<(), String> {
+                        let v: bool = r.decrypt(ck);
+                        value.get_or_insert(i128::from(v));
+                        Ok(())
+                    },
+                )?
+            }};
+        }
+        let samples = match $op {
+            IntOp::WrappingAdd => int!(&a + &b),
+            IntOp::WrappingSub => int!(&a - &b),
+            IntOp::WrappingNeg => int!(-&a),
+            IntOp::WrappingMul => int!(&a * &b),
+            IntOp::WrappingSquare => int!(&a * &a),
+            IntOp::WrappingScalarMul(k) => int!(&a * (k as $clear)),
+            IntOp::And => int!(&a & &b),
+            IntOp::Or => int!(&a | &b),
+            IntOp::Xor => int!(&a ^ &b),
+            IntOp::Not => int!(!&a),
+            IntOp::Shl(k) => int!(&a << k),
+            IntOp::Shr(k) => int!(&a >> k),
+            IntOp::Rotl(k) => int!((&a).rotate_left(k)),
+            IntOp::Rotr(k) => int!((&a).rotate_right(k)),
+            IntOp::ShlVar => int!(&a << &s),
+            IntOp::ShrVar => int!(&a >> &s),
+            IntOp::RotlVar => int!((&a).rotate_left(&s)),
+            IntOp::RotrVar => int!((&a).rotate_right(&s)),
+            IntOp::Select => int!(c.if_then_else(&a, &b)),
+            IntOp::Min => int!(a.min(&b)),
+            IntOp::Max => int!(a.max(&b)),
+            IntOp::Lt => boolean!(a.lt(&b)),
+            IntOp::Le => boolean!(a.le(&b)),
+            IntOp::Gt => boolean!(a.gt(&b)),
+            IntOp::Ge => boolean!(a.ge(&b)),
+            IntOp::Eq => boolean!(a.eq(&b)),
+            IntOp::Ne => boolean!(a.ne(&b)),
+            IntOp::Div => int!(&a / &b),
+            IntOp::Rem => int!(&a % &b),
+            IntOp::DivScalar(k) => int!(&a / (k as $clear)),
+            IntOp::RemScalar(k) => int!(&a % (k as $clear)),
+            IntOp::Cast(_) => return Err("cast: no peer row".to_string()),
+        };
         Ok(PeerResult {
-            median_ms: times[times.len() / 2],
-            value: value.expect("at least one run"),
+            median_ms: samples.median_ms,
+            value: value.ok_or("no run")?,
         })
     }};
 }
