@@ -137,9 +137,12 @@ fn decrypt(d: &Path, f: &str) -> i128 {
     out.trim().parse().unwrap()
 }
 
-/// `eval` over groups of ranks (ranks, server key, the fault they inject) writing `out`:
+/// Groups of ranks of one job: ranks, server key, the fault they inject.
+type Groups<'a> = &'a [(u32, &'a str, Option<&'a str>)];
+
+/// `eval` over groups of ranks writing `out`:
 /// fails with `message` on stderr, in bounded time, and leaves no output.
-fn eval_fails(d: &Path, out: &str, groups: &[(u32, &str, Option<&str>)], message: &str) {
+fn eval_fails(d: &Path, out: &str, groups: Groups, message: &str) {
     let groups: Vec<(u32, Vec<String>)> = groups
         .iter()
         .map(|&(n, key, fault)| {
@@ -170,7 +173,7 @@ fn mul_dead_rank_hung_rank_and_key_mismatch() {
 
     // Each failure: the output file, the groups of ranks (ranks, server key, fault), the
     // error rank 0 reports.
-    let failures: [(&str, &[(u32, &str, Option<&str>)], &str); 3] = [
+    let failures: [(&str, Groups, &str); 3] = [
         // Rank 2 holds another key set: refused before any work, on rank 0.
         (
             "k.ct",
