@@ -1,5 +1,5 @@
-//! A bounded, proptest-based fuzzer over every decoder of untrusted bytes and text
-//! (issue 12, item 5): ciphertext envelopes (`Digit`, `Vec<Digit>`, `EncInt`), client,
+//! A bounded, proptest-based fuzzer over every decoder of untrusted bytes and text:
+//! ciphertext envelopes (`Digit`, `Vec<Digit>`, `EncInt`), client,
 //! server, packing and tree keys, the byte processor's I/O packets (`SeededNibbles`,
 //! `PackedNibbles`, raw and in envelopes), `envelope::open_known` (the CLI's files and every
 //! Python `from_bytes`/`load`) on envelopes of both parameter sets with swapped headers,

@@ -100,26 +100,27 @@ fn setup(name: &str, x: i128, y: i128) -> PathBuf {
     d
 }
 
-fn eval_args(d: &Path, key: &str, out: &str, extra: &[&str]) -> Vec<String> {
-    let mut a = s(&[
+/// `eval --op mul` of x.ct and y.ct with the server key `key` into `out`, on one thread.
+fn mul_args(d: &Path, key: &str, out: &str) -> Vec<String> {
+    let (key, x, y, out) = (d.join(key), d.join("x.ct"), d.join("y.ct"), d.join(out));
+    s(&[
         "eval",
-        "--backend",
-        "mpi",
         "--threads",
         "1",
         "--server-key",
-        &p(&d.join(key)),
+        &p(&key),
         "--op",
         "mul",
-        "--in",
-        &p(&d.join("x.ct")),
-        "--in",
-        &p(&d.join("y.ct")),
-        "--out",
-        &p(&d.join(out)),
-        "--mpi-timeout",
-        "10",
-    ]);
+    ])
+    .into_iter()
+    .chain(s(&["--in", &p(&x), "--in", &p(&y), "--out", &p(&out)]))
+    .collect()
+}
+
+/// [`mul_args`] on the MPI backend (10 s timeout), and `extra`.
+fn eval_args(d: &Path, key: &str, out: &str, extra: &[&str]) -> Vec<String> {
+    let mut a = mul_args(d, key, out);
+    a.extend(s(&["--backend", "mpi", "--mpi-timeout", "10"]));
     a.extend(s(extra));
     a
 }
@@ -136,6 +137,26 @@ fn decrypt(d: &Path, f: &str) -> i128 {
     out.trim().parse().unwrap()
 }
 
+/// Groups of ranks of one job: ranks, server key, the fault they inject.
+type Groups<'a> = &'a [(u32, &'a str, Option<&'a str>)];
+
+/// `eval` over groups of ranks writing `out`:
+/// fails with `message` on stderr, in bounded time, and leaves no output.
+fn eval_fails(d: &Path, out: &str, groups: Groups, message: &str) {
+    let groups: Vec<(u32, Vec<String>)> = groups
+        .iter()
+        .map(|&(n, key, fault)| {
+            let extra = fault.map_or(vec![], |f| vec!["--mpi-fault", f]);
+            (n, eval_args(d, key, out, &extra))
+        })
+        .collect();
+    let r = mpirun(&groups);
+    assert!(!r.ok);
+    assert!(r.err.contains(message), "{}", r.err);
+    assert!(r.secs < 120.0, "took {} s", r.secs);
+    assert!(!d.join(out).exists(), "no output after an error");
+}
+
 #[test]
 fn mul_dead_rank_hung_rank_and_key_mismatch() {
     let (x, y) = (-117i128, 93i128);
@@ -145,76 +166,44 @@ fn mul_dead_rank_hung_rank_and_key_mismatch() {
     assert!(r.ok, "{}\n{}", r.out, r.err);
     assert!(r.out.contains("mpi: 3 rank(s)"), "{}", r.out);
     assert_eq!(decrypt(&d, "p3.ct"), x * y);
-    let (ok, _, err) = encint(&[
-        "eval",
-        "--threads",
-        "1",
-        "--server-key",
-        &p(&d.join("keys/server.key")),
-        "--op",
-        "mul",
-        "--in",
-        &p(&d.join("x.ct")),
-        "--in",
-        &p(&d.join("y.ct")),
-        "--out",
-        &p(&d.join("p1.ct")),
-    ]);
+    let one = mul_args(&d, "keys/server.key", "p1.ct");
+    let (ok, _, err) = encint(&one.iter().map(String::as_str).collect::<Vec<_>>());
     assert!(ok, "{err}");
     assert_eq!(decrypt(&d, "p1.ct"), decrypt(&d, "p3.ct"));
 
-    // Rank 2 holds another key set: refused before any work, on rank 0.
-    let r = mpirun(&[
-        (2, eval_args(&d, "keys/server.key", "k.ct", &[])),
-        (1, eval_args(&d, "other/server.key", "k.ct", &[])),
-    ]);
-    assert!(!r.ok);
-    assert!(
-        r.err
-            .contains("error: cluster: key mismatch: rank 2 holds server key set"),
-        "{}",
-        r.err
-    );
-    assert!(!d.join("k.ct").exists(), "no output after an error");
-
-    // Rank 2 stops answering at level 1: rank 0 gives up after its bound (10 s + 4x its
-    // own share) with a clear error, and the job ends.
-    let r = mpirun(&[
-        (2, eval_args(&d, "keys/server.key", "h.ct", &[])),
+    // Each failure: the output file, the groups of ranks (ranks, server key, fault), the
+    // error rank 0 reports.
+    let failures: [(&str, Groups, &str); 3] = [
+        // Rank 2 holds another key set: refused before any work, on rank 0.
         (
-            1,
-            eval_args(&d, "keys/server.key", "h.ct", &["--mpi-fault", "hang:1"]),
+            "k.ct",
+            &[(2, "keys/server.key", None), (1, "other/server.key", None)],
+            "error: cluster: key mismatch: rank 2 holds server key set",
         ),
-    ]);
-    assert!(!r.ok);
-    assert!(
-        r.err.contains(
-            "error: cluster: rank 2 did not send its results of level 1 within the timeout"
-        ),
-        "{}",
-        r.err
-    );
-    assert!(r.secs < 120.0, "took {} s", r.secs);
-    assert!(!d.join("h.ct").exists());
-
-    // Rank 1 dies at level 2: the job ends with an error and no output, never a result.
-    let r = mpirun(&[
-        (1, eval_args(&d, "keys/server.key", "e.ct", &[])),
+        // Rank 2 stops answering at level 1: rank 0 gives up after its bound (10 s + 4x
+        // its own share) with a clear error, and the job ends.
         (
-            1,
-            eval_args(&d, "keys/server.key", "e.ct", &["--mpi-fault", "exit:2"]),
+            "h.ct",
+            &[
+                (2, "keys/server.key", None),
+                (1, "keys/server.key", Some("hang:1")),
+            ],
+            "error: cluster: rank 2 did not send its results of level 1 within the timeout",
         ),
-        (1, eval_args(&d, "keys/server.key", "e.ct", &[])),
-    ]);
-    assert!(!r.ok);
-    assert!(
-        r.err
-            .contains("error: cluster: the MPI runtime is ending the job (a rank died"),
-        "{}",
-        r.err
-    );
-    assert!(r.secs < 120.0, "took {} s", r.secs);
-    assert!(!d.join("e.ct").exists());
+        // Rank 1 dies at level 2: the job ends with an error and no output, never a result.
+        (
+            "e.ct",
+            &[
+                (1, "keys/server.key", None),
+                (1, "keys/server.key", Some("exit:2")),
+                (1, "keys/server.key", None),
+            ],
+            "error: cluster: the MPI runtime is ending the job (a rank died",
+        ),
+    ];
+    for (out, groups, message) in failures {
+        eval_fails(&d, out, groups, message);
+    }
     let _ = std::fs::remove_dir_all(&d);
 }
 

@@ -1,6 +1,6 @@
 //! The binary on hostile and careless input: files are never overwritten or leaked,
 //! ciphertexts of different key sets are never combined, limits and argument conflicts
-//! are errors before any work (issue 12).
+//! are errors before any work.
 
 use std::path::{Path, PathBuf};
 mod common;
@@ -17,13 +17,42 @@ fn s(p: &Path) -> &str {
     p.to_str().unwrap()
 }
 
+/// `encint encrypt --key KEY --value VALUE --bits BITS --out OUT` and `extra`.
+fn encrypt(
+    key: &str,
+    value: &str,
+    bits: &str,
+    out: &str,
+    extra: &[&str],
+) -> (bool, String, String) {
+    let args = [
+        "encrypt", "--key", key, "--value", value, "--bits", bits, "--out", out,
+    ];
+    encint(&[&args[..], extra].concat())
+}
+
+/// `encint eval --server-key KEY --op OP --in ... --out OUT`.
+fn eval(key: &str, op: &str, inputs: &[&str], out: &str) -> (bool, String, String) {
+    let mut args = vec!["eval", "--server-key", key, "--op", op];
+    for i in inputs {
+        args.extend(["--in", i]);
+    }
+    args.extend(["--out", out]);
+    encint(&args)
+}
+
+/// `encint decrypt --key KEY --in CT`.
+fn decrypt(key: &str, ct: &str) -> (bool, String, String) {
+    encint(&["decrypt", "--key", key, "--in", ct])
+}
+
+/// The names in directory `d`, sorted.
 fn names(d: &Path) -> Vec<String> {
-    let mut v: Vec<String> = std::fs::read_dir(d)
+    let set: std::collections::BTreeSet<String> = std::fs::read_dir(d)
         .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
         .collect();
-    v.sort();
-    v
+    set.into_iter().collect()
 }
 
 /// One test with real keys (two key generations): safe output, key-set binding.
@@ -62,30 +91,10 @@ fn files_are_kept_and_key_sets_are_bound() {
 
     let key1 = k1.join("client.key");
     let a = d.join("a.ct");
-    let (ok, _, err) = encint(&[
-        "encrypt",
-        "--key",
-        s(&key1),
-        "--value",
-        "-1234",
-        "--bits",
-        "16",
-        "--out",
-        s(&a),
-    ]);
+    let (ok, _, err) = encrypt(s(&key1), "-1234", "16", s(&a), &[]);
     assert!(ok, "{err}");
     // encrypt --out onto the secret key: refused, the key is intact.
-    let (ok, _, err) = encint(&[
-        "encrypt",
-        "--key",
-        s(&key1),
-        "--value",
-        "5",
-        "--bits",
-        "4",
-        "--out",
-        s(&key1),
-    ]);
+    let (ok, _, err) = encrypt(s(&key1), "5", "4", s(&key1), &[]);
     assert!(!ok && err.contains("already exists"), "{err}");
     assert_eq!(std::fs::read(&key1).unwrap(), client1);
     // A planted symlink at the destination is not followed.
@@ -94,65 +103,31 @@ fn files_are_kept_and_key_sets_are_bound() {
         let target = d.join("stolen");
         let link = d.join("link.ct");
         std::os::unix::fs::symlink(&target, &link).unwrap();
-        let (ok, _, err) = encint(&[
-            "encrypt",
-            "--key",
-            s(&key1),
-            "--value",
-            "5",
-            "--bits",
-            "4",
-            "--out",
-            s(&link),
-        ]);
+        let (ok, _, err) = encrypt(s(&key1), "5", "4", s(&link), &[]);
         assert!(!ok, "{err}");
         assert!(!target.exists());
     }
     // --force replaces.
-    let (ok, _, err) = encint(&[
-        "encrypt",
-        "--key",
-        s(&key1),
-        "--value",
-        "7",
-        "--bits",
-        "4",
-        "--out",
-        s(&a),
-        "--force",
-    ]);
+    let (ok, _, err) = encrypt(s(&key1), "7", "4", s(&a), &["--force"]);
     assert!(ok, "{err}");
-    let (ok, out, err) = encint(&["decrypt", "--key", s(&key1), "--in", s(&a)]);
+    let (ok, out, err) = decrypt(s(&key1), s(&a));
     assert!(ok && out.trim() == "7", "{out}{err}");
     // Values past i128 (up to the digit limit) encrypt and decrypt exactly: -(2^129 + 5)
     // in 131 digits; 2^131 does not fit 131 digits and is refused.
     let big = d.join("past-i128.ct");
     let minus_big = "-680564733841876926926749214863536422917"; // -(2^129 + 5)
-    let (ok, _, err) = encint(&[
-        "encrypt",
-        "--key",
-        s(&key1),
-        "--value",
-        minus_big,
-        "--bits",
-        "131",
-        "--out",
-        s(&big),
-    ]);
+    let (ok, _, err) = encrypt(s(&key1), minus_big, "131", s(&big), &[]);
     assert!(ok, "{err}");
-    let (ok, out, err) = encint(&["decrypt", "--key", s(&key1), "--in", s(&big)]);
+    let (ok, out, err) = decrypt(s(&key1), s(&big));
     assert!(ok && out.trim() == minus_big, "{out}{err}");
-    let (ok, _, err) = encint(&[
-        "encrypt",
-        "--key",
+    // 2^131:
+    let (ok, _, err) = encrypt(
         s(&key1),
-        "--value",
-        "2722258935367507707706996859454145691648", // 2^131
-        "--bits",
+        "2722258935367507707706996859454145691648",
         "131",
-        "--out",
         s(&d.join("too-big.ct")),
-    ]);
+        &[],
+    );
     assert!(!ok && err.contains("does not fit"), "{err}");
 
     // A second key set, on the other parameter set (the 64-bit keyswitch): its ciphertexts
@@ -161,105 +136,33 @@ fn files_are_kept_and_key_sets_are_bound() {
     assert!(ok, "{err}");
     assert!(out.contains("KS_PBS_TUNIFORM_2M128"), "{out}");
     let b = d.join("b.ct");
-    let (ok, _, err) = encint(&[
-        "encrypt",
-        "--key",
-        s(&k2.join("client.key")),
-        "--value",
-        "3",
-        "--bits",
-        "4",
-        "--out",
-        s(&b),
-    ]);
+    let (ok, _, err) = encrypt(s(&k2.join("client.key")), "3", "4", s(&b), &[]);
     assert!(ok, "{err}");
     let c = d.join("c.ct");
-    let (ok, _, err) = encint(&[
-        "eval",
-        "--server-key",
-        s(&k1.join("server.key")),
-        "--op",
-        "add",
-        "--in",
-        s(&a),
-        "--in",
-        s(&b),
-        "--out",
-        s(&c),
-    ]);
+    let (ok, _, err) = eval(s(&k1.join("server.key")), "add", &[s(&a), s(&b)], s(&c));
     assert!(!ok && err.contains("key set"), "{err}");
     assert!(!c.exists());
-    let (ok, _, err) = encint(&["decrypt", "--key", s(&key1), "--in", s(&b)]);
+    let (ok, _, err) = decrypt(s(&key1), s(&b));
     assert!(!ok && err.contains("key set"), "{err}");
     // Within the second set, keys and ciphertexts of that parameter set work end to end.
     let b2 = d.join("b2.ct");
-    let (ok, _, err) = encint(&[
-        "eval",
-        "--server-key",
-        s(&k2.join("server.key")),
-        "--op",
-        "add",
-        "--in",
-        s(&b),
-        "--in",
-        s(&b),
-        "--out",
-        s(&b2),
-    ]);
+    let (ok, _, err) = eval(s(&k2.join("server.key")), "add", &[s(&b), s(&b)], s(&b2));
     assert!(ok, "{err}");
-    let (ok, out, err) = encint(&[
-        "decrypt",
-        "--key",
-        s(&k2.join("client.key")),
-        "--in",
-        s(&b2),
-    ]);
+    let (ok, out, err) = decrypt(s(&k2.join("client.key")), s(&b2));
     assert!(ok && out.trim() == "6", "{out}{err}");
     // The matching key set works, and eval does not overwrite its output either.
-    let (ok, _, err) = encint(&[
-        "eval",
-        "--server-key",
-        s(&k1.join("server.key")),
-        "--op",
-        "add",
-        "--in",
-        s(&a),
-        "--in",
-        s(&a),
-        "--out",
-        s(&c),
-    ]);
+    let (ok, _, err) = eval(s(&k1.join("server.key")), "add", &[s(&a), s(&a)], s(&c));
     assert!(ok, "{err}");
-    let (ok, out, err) = encint(&["decrypt", "--key", s(&key1), "--in", s(&c)]);
+    let (ok, out, err) = decrypt(s(&key1), s(&c));
     assert!(ok && out.trim() == "14", "{out}{err}");
-    let (ok, _, err) = encint(&[
-        "eval",
-        "--server-key",
-        s(&k1.join("server.key")),
-        "--op",
-        "neg",
-        "--in",
-        s(&a),
-        "--out",
-        s(&c),
-    ]);
+    let (ok, _, err) = eval(s(&k1.join("server.key")), "neg", &[s(&a)], s(&c));
     assert!(!ok && err.contains("already exists"), "{err}");
-    let (ok, out, _) = encint(&["decrypt", "--key", s(&key1), "--in", s(&c)]);
+    let (ok, out, _) = decrypt(s(&key1), s(&c));
     assert!(ok && out.trim() == "14", "{out}");
 
     // Limits: a huge digit count is an error, not a panic or an abort.
     for bits in ["18446744073709551615", "1000000000", "4097"] {
-        let (ok, _, err) = encint(&[
-            "encrypt",
-            "--key",
-            s(&key1),
-            "--value",
-            "1",
-            "--bits",
-            bits,
-            "--out",
-            s(&d.join("big.ct")),
-        ]);
+        let (ok, _, err) = encrypt(s(&key1), "1", bits, s(&d.join("big.ct")), &[]);
         assert!(!ok && err.contains("limit exceeded"), "{bits}: {err}");
         assert!(!err.contains("panicked"), "{err}");
     }
@@ -305,7 +208,7 @@ fn argument_conflicts_and_limits_are_errors_before_work() {
     #[cfg(target_os = "linux")]
     {
         let t = std::time::Instant::now();
-        let (ok, _, err) = encint(&["decrypt", "--key", "/dev/zero", "--in", "/dev/zero"]);
+        let (ok, _, err) = decrypt("/dev/zero", "/dev/zero");
         assert!(!ok && err.contains("larger than"), "{err}");
         assert!(t.elapsed().as_secs() < 20, "{:?}", t.elapsed());
     }

@@ -25,7 +25,8 @@ fn planner_table_chooses_the_fastest_form() {
             assert!(rows[i]["qweight"].as_u64().unwrap() <= 25, "{}", rows[i]);
             i = j;
         }
-        // Issue 17's budgets (TFHE-rs 1.8.2 bootstraps at 8 bits) that fresh operands meet.
+        // The budgets (TFHE-rs 1.8.2 bootstraps at 8 bits, its pbs-stats counter) that
+        // fresh operands meet.
         for (op, ty, tfhe_rs) in [
             ("div", "u8", 164),
             ("max", "i8", 18),

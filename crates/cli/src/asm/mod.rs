@@ -1,5 +1,10 @@
-//! `encint asm`: the byte processor (seed 004): run assembly programs in clear or on
-//! encrypted data, list the instruction set, benchmark instructions and programs.
+//! `encint asm`: the byte processor (Trama, Clet, Boudguiga and Sirdey, "Designing a
+//! General-Purpose 8-bit (T)FHE Processor Abstraction"): run assembly programs in clear or
+//! on encrypted data (`program`), keys and links as files (`files`), benchmarks (`bench`).
+
+mod bench;
+mod files;
+mod program;
 
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -8,6 +13,7 @@ use clap::{Args, Subcommand};
 use encint_isa::instr::signatures;
 use encint_isa::vm::{run_clear, Compiled, Datum};
 
+use crate::backend::with_processor;
 use crate::CliResult;
 
 /// Subcommands of `encint asm`.
@@ -20,14 +26,14 @@ pub enum AsmCommand {
     List,
     /// Generate a client key (secret) and the server's keys (server, tree, packing) into a
     /// directory.
-    Keygen(crate::asm_files::KeygenArgs),
+    Keygen(files::KeygenArgs),
     /// Encrypt a program's inputs with the client key (the seeded uplink).
-    Encrypt(crate::asm_files::EncryptArgs),
+    Encrypt(files::EncryptArgs),
     /// Decrypt the result of `encint asm run --server-key` with the client key.
-    Decrypt(crate::asm_files::DecryptArgs),
+    Decrypt(files::DecryptArgs),
     /// Time instructions on random encrypted bytes beside TFHE-rs FheUint8 (same process,
     /// same threads), or the example programs (--programs).
-    Bench(crate::asm_bench::AsmBenchArgs),
+    Bench(bench::AsmBenchArgs),
 }
 
 /// Arguments of `encint asm run`.
@@ -64,7 +70,7 @@ pub struct RunArgs {
     #[arg(long, requires = "server_key")]
     pub force: bool,
     #[command(flatten)]
-    pub backend: crate::backend_args::BackendArgs,
+    pub backend: crate::backend::BackendArgs,
 }
 
 /// Runs `encint asm`.
@@ -84,10 +90,10 @@ pub fn run(cmd: AsmCommand) -> CliResult {
             }
             Ok(())
         }
-        AsmCommand::Bench(a) => crate::asm_bench::bench(a),
-        AsmCommand::Keygen(a) => crate::asm_files::keygen(a),
-        AsmCommand::Encrypt(a) => crate::asm_files::encrypt(a),
-        AsmCommand::Decrypt(a) => crate::asm_files::decrypt(a),
+        AsmCommand::Bench(a) => bench::bench(a),
+        AsmCommand::Keygen(a) => files::keygen(a),
+        AsmCommand::Encrypt(a) => files::encrypt(a),
+        AsmCommand::Decrypt(a) => files::decrypt(a),
     }
 }
 
@@ -104,37 +110,52 @@ fn print_outputs(out: &[(String, Datum)]) {
 }
 
 fn run_program(a: RunArgs) -> CliResult {
+    // The backend is checked before any file is read.
     if !a.clear {
-        if a.backend.wants_mpi()? {
-            return crate::mpi_cmds::asm_run(&a);
+        if !a.backend.wants_mpi()? {
+            a.backend.check_processor()?;
+        } else if a.server_key.is_some() {
+            return Err("--backend mpi runs with fresh keys (without --server-key)".into());
         }
-        a.backend.check_processor()?;
     }
     if let (Some(dir), Some(input), Some(out)) = (&a.server_key, &a.input_file, &a.out) {
-        return crate::asm_files::run(&a.file, dir, (input, out), a.threads, a.force);
+        return files::run(&a.file, dir, (input, out), a.threads, a.force);
     }
-    let c = crate::asm_run::load(&a.file)?;
-    let data = crate::asm_run::inputs_from_args(&c, &a.inputs, a.seed)?;
+    let c = program::load(&a.file)?;
+    let data = program::inputs_from_args(&c, &a.inputs, a.seed)?;
     let (clear_out, cost) = run_clear(&c, &data)?;
-    println!("{}:", a.file.display());
-    print_inputs(&c, &data);
-    println!(
-        "  cost: {} blind rotations, {} packing keyswitches, {} bootstrap nodes, depth {}",
-        cost.blind_rotations, cost.packing_keyswitches, cost.bootstraps, cost.depth
-    );
+    let header = || {
+        println!("{}:", a.file.display());
+        print_inputs(&c, &data);
+        println!(
+            "  cost: {} blind rotations, {} packing keyswitches, {} bootstrap nodes, depth {}",
+            cost.blind_rotations, cost.packing_keyswitches, cost.bootstraps, cost.depth
+        );
+    };
     if a.clear {
+        header();
         print_outputs(&clear_out);
         return Ok(());
     }
-    let (out, timing) = crate::asm_run::run_encrypted(&c, &data, a.threads)?;
-    print_outputs(&out);
-    println!(
-        "  encrypted run: keys {:.1} s, encrypt {:.2} s, evaluate {:.2} s, decrypt {:.3} s",
-        timing.keys_s, timing.encrypt_s, timing.eval_s, timing.decrypt_s
-    );
-    if out != clear_out {
-        return Err("encrypted result differs from the clear run".into());
-    }
-    println!("  matches the clear run");
-    Ok(())
+    with_processor(&a.backend, a.threads, |session, exec| {
+        header();
+        let (out, timing) = program::run_encrypted(&c, &data, session, exec)?;
+        print_outputs(&out);
+        println!(
+            "  encrypted run{}: keys {:.1} s, encrypt {:.2} s, evaluate {:.2} s, decrypt {:.3} s",
+            exec.place(),
+            session.keygen_s,
+            timing.encrypt_s,
+            timing.eval_s,
+            timing.decrypt_s
+        );
+        if let Some(line) = exec.report() {
+            println!("  {line}");
+        }
+        if out != clear_out {
+            return Err("encrypted result differs from the clear run".into());
+        }
+        println!("  matches the clear run");
+        Ok(())
+    })
 }

@@ -1,4 +1,6 @@
-//! `encint bits`: boolean circuits (seeds 001 and 003) on TFHE: cost rows from the clear
+//! `encint bits`: boolean circuits on TFHE (Trifan, Nicolau and Veidenbaum, "Enhancing the
+//! Privacy of Machine Learning via faster arithmetic over Torus FHE"; Chen, Feng, Liu and
+//! Wu, "Faster Binary Arithmetic Operations on Encrypted Integers"): cost rows from the clear
 //! cost model, and benchmarks on real ciphertexts beside TFHE-rs `FheUint8/16/32`.
 
 use std::time::Instant;
@@ -10,8 +12,9 @@ use encint_arith::bits::BitOp;
 use encint_core::bits::{fv, lower};
 use rand::{Rng, SeedableRng};
 
-use crate::crypto_cmds::spinner;
-use crate::peer_uint::{time_peer_uint, PeerUintOp};
+use crate::peer::uint::{time_peer_uint, PeerUintOp};
+use crate::progress::spinner;
+use crate::timing::print_json;
 use crate::CliResult;
 
 /// `encint bits ...`.
@@ -21,7 +24,7 @@ pub enum BitsCommand {
     /// of each benchmark row, from the clear cost model (no keys, seconds).
     Cost(CostArgs),
     /// Time the rows on real ciphertexts beside TFHE-rs FheUint8/16/32 (same process, same
-    /// threads) and the paper's (seed 001) 64-thread figures.
+    /// threads) and the 64-thread figures of Trifan, Nicolau and Veidenbaum.
     Bench(BenchArgs),
 }
 
@@ -61,11 +64,11 @@ pub struct BenchArgs {
     #[arg(long)]
     no_peer: bool,
     #[command(flatten)]
-    params: crate::backend_args::ParamArgs,
+    params: crate::backend::ParamArgs,
 }
 
-/// One benchmark row: operation, width, size, the paper's 64-thread time (seed 001,
-/// Tables I, III, V, VI; CSA+ternary / parallel CSA) where it has one.
+/// One benchmark row: operation, width, size, the paper's 64-thread time (Trifan et
+/// al., Tables I, III, V, VI; CSA+ternary / parallel CSA) where it has one.
 #[derive(Clone, Copy)]
 struct Row {
     op: BitOp,
@@ -173,7 +176,7 @@ fn cost(a: CostArgs) -> CliResult {
         }
     }
     if a.select.json {
-        println!("{}", serde_json::to_string_pretty(&out)?);
+        print_json(&out)?;
     }
     Ok(())
 }
@@ -203,7 +206,7 @@ fn bench(a: BenchArgs) -> CliResult {
     let (client, key) = ClientKey::generate(params);
     let server = Server::with_threads(key, a.threads)?;
     if !a.no_peer {
-        pool.install(crate::peer_uint::init_keys);
+        pool.install(crate::peer::init_peer_keys);
     }
     pb.finish_and_clear();
     let mut rng = rand::rngs::StdRng::seed_from_u64(1);
@@ -300,7 +303,7 @@ fn bench(a: BenchArgs) -> CliResult {
         }
     }
     if a.select.json {
-        println!("{}", serde_json::to_string_pretty(&out)?);
+        print_json(&out)?;
     }
     Ok(())
 }

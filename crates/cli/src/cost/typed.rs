@@ -4,7 +4,7 @@
 //! For each operation, type and form: bootstraps, depth, widest level, largest LUT-input
 //! quadratic weight and the estimated time in bootstrap rounds at N threads (the sum over
 //! levels of `⌈level width / N⌉`); the chosen form first, marked `*`. Beside them,
-//! TFHE-rs 1.8.2's bootstrap counts where issue 17 measured them (its `pbs-stats`
+//! TFHE-rs 1.8.2's bootstrap counts where they were measured (its `pbs-stats`
 //! counter, 2 threads; FheInt for add/sub/mul/squ/scalar_mul/ge/max, FheUint for
 //! div/rem/and/shl_var).
 
@@ -13,7 +13,7 @@ use encint::{Arith, Config};
 
 use crate::CliResult;
 
-/// TFHE-rs 1.8.2 bootstraps (issue 17's table) for `op` on `ty`, if measured.
+/// TFHE-rs 1.8.2 bootstraps (its `pbs-stats` counter) for `op` on `ty`, if measured.
 fn tfhe_rs_pbs(op: IntOp, ty: IntType) -> Option<u64> {
     let i = match ty.bits {
         8 => 0,
@@ -102,12 +102,11 @@ pub fn print(threads: usize, bits: &[usize], form: Form, json: bool) -> CliResul
         println!(
             "\nrounds = estimated time in bootstrap times at {threads} thread(s): the sum over \
 levels of ceil(bootstraps in the level / {threads}). * = the planner's choice (fewest \
-rounds, then fewest bootstraps). Operands: {}.\nTFHE-rs = bootstraps of TFHE-rs 1.8.2 (pbs-stats, issue 17), \
+rounds, then fewest bootstraps). Operands: {}.\nTFHE-rs = bootstraps of TFHE-rs 1.8.2 (pbs-stats), \
 where measured.",
             match form {
                 Form::Lazy => "lazy (wrapping results, any representative: bits cost a conversion)",
-                Form::Radix4 =>
-                    "radix4 (two-bit blocks; the select condition a canonical bit)",
+                Form::Radix4 => "radix4 (two-bit blocks; the select condition a canonical bit)",
                 Form::Canonical =>
                     "canonical (fresh encryptions and boolean-layer results: bits for free)",
             }

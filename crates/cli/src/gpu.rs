@@ -10,8 +10,10 @@ use clap::{Args, Subcommand};
 use encint::{BackendKind, ClientKey, EncInt, Op, Server, KS64_PARAMETERS};
 use rand::{Rng, SeedableRng};
 
-use crate::crypto_cmds::spinner;
-use crate::CliResult;
+use crate::oracle::{self, operands};
+use crate::progress::spinner;
+use crate::timing::{median, ms_or_dash, ms_since};
+use crate::{AnyResult, CliResult};
 
 /// `encint gpu`.
 #[derive(Subcommand)]
@@ -92,79 +94,47 @@ fn info() -> CliResult {
     Ok(())
 }
 
-fn gpu_server(threads: Option<usize>) -> Result<(ClientKey, Server), Box<dyn std::error::Error>> {
+fn gpu_server() -> AnyResult<(ClientKey, Server)> {
     encint::gpu::check_backend(BackendKind::Gpu)?;
     let sp = spinner("generating keys and uploading the server key to the GPU");
     let (client, key) = ClientKey::generate(&KS64_PARAMETERS);
-    let server = match threads {
-        Some(t) => Server::with_threads(key, t)?,
-        None => Server::new(key),
-    }
-    .with_backend(BackendKind::Gpu)?;
+    let server = Server::new(key).with_backend(BackendKind::Gpu)?;
     sp.finish_and_clear();
     Ok((client, server))
 }
 
-/// The plain-arithmetic value of `op` on operands of `digits` signed digits.
-fn plain(op: Op, x: i128, y: i128, digits: usize) -> i128 {
-    match op {
-        Op::Add => x + y,
-        Op::Sub => x - y,
-        Op::Neg => -x,
-        Op::Mul => x * y,
-        Op::ScalarMul(k) => x * i128::from(k),
-        Op::Square => x * x,
-        Op::Signum => x.signum(),
-        Op::Max => x.max(y),
-        Op::Min => x.min(y),
-        Op::Abs => x.abs(),
-        Op::Round(i) => {
-            let m = 1i128 << i;
-            (x + m / 2).div_euclid(m) * m
-        }
-        Op::Lt => i128::from(x < y),
-        Op::Le => i128::from(x <= y),
-        Op::Gt => i128::from(x > y),
-        Op::Ge => i128::from(x >= y),
-        Op::Eq => i128::from(x == y),
-        Op::Ne => i128::from(x != y),
-        Op::MulLow => (x * y).rem_euclid(1i128 << digits),
-    }
-}
-
 /// Every operation of the eager API (with two scalars and two rounding positions).
-fn all_ops() -> Vec<Op> {
-    vec![
-        Op::Add,
-        Op::Sub,
-        Op::Neg,
-        Op::Mul,
-        Op::MulLow,
-        Op::ScalarMul(805),
-        Op::ScalarMul(-4097),
-        Op::Square,
-        Op::Signum,
-        Op::Max,
-        Op::Min,
-        Op::Abs,
-        Op::Round(1),
-        Op::Round(5),
-        Op::Lt,
-        Op::Le,
-        Op::Gt,
-        Op::Ge,
-        Op::Eq,
-        Op::Ne,
-    ]
+fn all_ops() -> AnyResult<Vec<Op>> {
+    const NAMES: &[(&str, Option<i64>)] = &[
+        ("add", None),
+        ("sub", None),
+        ("neg", None),
+        ("mul", None),
+        ("mul_low", None),
+        ("scalar_mul", Some(805)),
+        ("scalar_mul", Some(-4097)),
+        ("squ", None),
+        ("sgn", None),
+        ("max", None),
+        ("min", None),
+        ("abs", None),
+        ("round", Some(1)),
+        ("round", Some(5)),
+        ("lt", None),
+        ("le", None),
+        ("gt", None),
+        ("ge", None),
+        ("eq", None),
+        ("ne", None),
+    ];
+    Ok(NAMES
+        .iter()
+        .map(|&(name, arg)| Op::parse(name, arg))
+        .collect::<Result<_, _>>()?)
 }
 
 /// Runs `op` on the clear executor with the digits the ciphertexts hold.
-fn clear_result(
-    server: &Server,
-    client: &ClientKey,
-    op: Op,
-    args: &[&EncInt],
-) -> Result<i128, Box<dyn std::error::Error>> {
+fn clear_result(server: &Server, client: &ClientKey, op: Op, args: &[&EncInt]) -> AnyResult<i128> {
     let mut b = encint_core::circuit::Builder::new();
     let ins: Vec<encint::SInt> = args
         .iter()
@@ -181,7 +151,7 @@ fn clear_result(
 }
 
 fn selftest(a: SelftestArgs) -> CliResult {
-    let (client, server) = gpu_server(None)?;
+    let (client, server) = gpu_server()?;
     let mut rng = rand::rngs::StdRng::seed_from_u64(a.seed);
     let mut failures = 0usize;
     let mut checks = 0usize;
@@ -199,20 +169,16 @@ fn selftest(a: SelftestArgs) -> CliResult {
         for _ in 0..a.cases {
             pairs.push((rng.gen_range(-lim..=lim), rng.gen_range(-lim..=lim)));
         }
-        for op in all_ops() {
+        for op in all_ops()? {
             for &(x, y) in &pairs {
                 let ex = encint::encrypt(&client, x, bits)?;
                 let ey = encint::encrypt(&client, y, bits)?;
-                let args: Vec<&EncInt> = if op.arity() == 1 {
-                    vec![&ex]
-                } else {
-                    vec![&ex, &ey]
-                };
+                let args = operands(op, &ex, &ey);
                 let (r, cost) = server.apply(op, &args)?;
                 let got = encint::decrypt(&client, &r)?;
                 let want_clear = clear_result(&server, &client, op, &args)?;
-                let want = plain(op, x, y, bits);
-                let ok = got == want_clear && got == want;
+                let want = oracle::plain(op, x, y, bits);
+                let ok = got == want_clear && oracle::agrees(op, got, x, y, bits);
                 checks += 1;
                 if !ok {
                     failures += 1;
@@ -249,7 +215,7 @@ fn digit_level(
     server: &Server,
     rng: &mut rand::rngs::StdRng,
     checks: &mut usize,
-) -> Result<usize, Box<dyn std::error::Error>> {
+) -> AnyResult<usize> {
     use encint_core::lut::NegacyclicLut;
     let mut b = encint_core::circuit::Builder::new();
     let xs: Vec<_> = (0..32).map(|_| b.input()).collect();
@@ -314,11 +280,6 @@ fn digit_level(
     Ok(bad)
 }
 
-fn median(mut v: Vec<f64>) -> f64 {
-    v.sort_by(|a, b| a.total_cmp(b));
-    v[v.len() / 2]
-}
-
 fn throughput(a: ThroughputArgs) -> CliResult {
     if a.runs == 0 || a.width == 0 || a.width > encint::MAX_DIGITS {
         return Err(format!(
@@ -327,13 +288,13 @@ fn throughput(a: ThroughputArgs) -> CliResult {
         )
         .into());
     }
-    let (client, server) = gpu_server(None)?;
+    let (client, server) = gpu_server()?;
     let table = encint_core::lut::NegacyclicLut::identity();
     let digits: Vec<encint_tfhe::Digit> = (0..a.width)
         .map(|i| client.encrypt_digit((i % 3) as i64 - 1))
         .collect();
     let x = EncInt::from_digits(digits, client.key_set());
-    let level = |s: &Server| -> Result<f64, Box<dyn std::error::Error>> {
+    let level = |s: &Server| -> AnyResult<f64> {
         let t = Instant::now();
         let (out, cost) = s.eval(&[&x], |_, b, ins| {
             vec![encint::SInt {
@@ -391,7 +352,7 @@ fn bench(a: GpuBenchArgs) -> CliResult {
             return Err(format!("unsupported width {b} (8, 16, 32, 64)").into());
         }
     }
-    let (client, server) = gpu_server(None)?;
+    let (client, server) = gpu_server()?;
     #[cfg(feature = "gpu")]
     let peer = if a.no_peer {
         None
@@ -425,10 +386,10 @@ fn bench(a: GpuBenchArgs) -> CliResult {
                 let t = Instant::now();
                 let (r, cost) = server.apply(op, &[&ex, &ey])?;
                 let v = encint::decrypt(&client, &r)?;
-                times.push(t.elapsed().as_secs_f64() * 1e3);
+                times.push(ms_since(t));
                 pbs = cost.bootstraps;
-                let want = plain(op, x, y, bits as usize);
-                if v != want {
+                if !oracle::agrees(op, v, x, y, bits as usize) {
+                    let want = oracle::plain(op, x, y, bits as usize);
                     return Err(format!("{name} {bits}: gpu gave {v}, expected {want}").into());
                 }
             }
@@ -446,7 +407,7 @@ fn bench(a: GpuBenchArgs) -> CliResult {
                 name,
                 bits,
                 ours,
-                theirs.map_or("-".into(), |t| format!("{t:.1}")),
+                ms_or_dash(theirs),
                 theirs.map_or("-".into(), |t| format!("{:.2}", ours / t)),
                 pbs
             );

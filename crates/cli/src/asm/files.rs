@@ -11,8 +11,10 @@ use encint_tfhe::{PackedNibbles, SeededNibbles, DEFAULT_PARAMETERS};
 
 use zeroize::Zeroizing;
 
-use crate::asm_run::{inputs_from_args, load, pool};
-use crate::crypto_cmds::{load_client, read_envelope, spinner};
+use super::program::{inputs_from_args, load};
+use crate::keyfiles::{load_client, read_envelope};
+use crate::progress::spinner;
+use crate::timing::pool;
 use crate::CliResult;
 use encint::files::{self, Mode, Output};
 

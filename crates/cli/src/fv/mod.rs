@@ -1,5 +1,8 @@
-//! The `encint fv` commands: `bench` (single-threaded timings of every variant) and `depth`
-//! (practical multiplicative depth). Results go to stdout, progress to stderr.
+//! The `encint fv` commands: `bench` (single-threaded timings of every variant), `depth`
+//! (practical multiplicative depth) and `bits` (bit-sliced binary arithmetic, in `bits`).
+//! Results go to stdout, progress to stderr.
+
+mod bits;
 
 use encint_fv::bfv::{FvContext, FvParameters, Plaintext, SecretKey, Variant};
 use encint_fv::ntt::plain_mul;
@@ -15,11 +18,12 @@ pub enum FvCommand {
     Bench(BenchArgs),
     /// Practical multiplicative depth: square a fresh ciphertext until decryption fails.
     Depth(DepthArgs),
-    /// Bit-sliced binary arithmetic (seed 003): one bit of a different integer per slot.
+    /// Bit-sliced binary arithmetic (Chen, Feng, Liu and Wu): one bit of a different
+    /// integer per slot.
     Bits {
         /// What to run.
         #[command(subcommand)]
-        command: crate::fv_bits_cmds::BitsCommand,
+        command: bits::BitsCommand,
     },
 }
 
@@ -287,45 +291,57 @@ fn tune_allocator() {
     }
 }
 
+/// Prints `rows` as JSON, or as a table under `header`.
+fn print_rows<T: serde::Serialize>(
+    json: bool,
+    rows: &[T],
+    header: String,
+    line: impl Fn(&T) -> String,
+) -> Result<(), FvError> {
+    if json {
+        println!("{}", to_json(&rows)?);
+    } else {
+        println!("{header}");
+        for r in rows {
+            println!("{}", line(r));
+        }
+    }
+    Ok(())
+}
+
 /// Runs a command, printing a table or JSON to stdout.
 pub fn run(cmd: FvCommand) -> Result<(), FvError> {
     tune_allocator();
     match cmd {
-        FvCommand::Bench(a) => {
-            let rows = bench(&a)?;
-            if a.json {
-                println!("{}", to_json(&rows)?);
-            } else {
-                println!(
-                    "{:<10} {:<6} {:<10} {:>12} {:>12} {:>7} {:>6}",
-                    "set", "variant", "op", "ms", "cpu_ms", "n", "log_q"
-                );
-                for r in &rows {
-                    println!(
-                        "{:<10} {:<6} {:<10} {:>12.3} {:>12.3} {:>7} {:>6}",
-                        r.set, r.variant, r.op, r.ms, r.cpu_ms, r.n, r.log_q
-                    );
-                }
-            }
-        }
-        FvCommand::Bits { command } => crate::fv_bits_cmds::run(command)?,
-        FvCommand::Depth(a) => {
-            let rows = depth(&a)?;
-            if a.json {
-                println!("{}", to_json(&rows)?);
-            } else {
-                println!(
+        FvCommand::Bench(a) => print_rows(
+            a.json,
+            &bench(&a)?,
+            format!(
+                "{:<10} {:<6} {:<10} {:>12} {:>12} {:>7} {:>6}",
+                "set", "variant", "op", "ms", "cpu_ms", "n", "log_q"
+            ),
+            |r| {
+                format!(
+                    "{:<10} {:<6} {:<10} {:>12.3} {:>12.3} {:>7} {:>6}",
+                    r.set, r.variant, r.op, r.ms, r.cpu_ms, r.n, r.log_q
+                )
+            },
+        )?,
+        FvCommand::Bits { command } => bits::run(command)?,
+        FvCommand::Depth(a) => print_rows(
+            a.json,
+            &depth(&a)?,
+            format!(
+                "{:<10} {:<7} {:>6} {:>8} {:>7}",
+                "set", "variant", "depth", "refused", "silent"
+            ),
+            |r| {
+                format!(
                     "{:<10} {:<7} {:>6} {:>8} {:>7}",
-                    "set", "variant", "depth", "refused", "silent"
-                );
-                for r in &rows {
-                    println!(
-                        "{:<10} {:<7} {:>6} {:>8} {:>7}",
-                        r.set, r.variant, r.depth, r.refused, r.silent
-                    );
-                }
-            }
-        }
+                    r.set, r.variant, r.depth, r.refused, r.silent
+                )
+            },
+        )?,
     }
     Ok(())
 }

@@ -1,19 +1,14 @@
 //! Timing of TFHE-rs `FheUint8` byte operations, the baseline of encint's byte processor.
 //!
-//! Same conventions as [`crate::peer`]: keys from [`crate::peer::generate_peer_keys`],
-//! generated once per process (independently of [`crate::peer`]'s); TFHE-rs' own parallelism runs on the current rayon pool, so the caller
-//! chooses the thread count with `rayon::ThreadPool::install`; every operation is
-//! encrypted-by-encrypted and its first result is decrypted and checked against plain `u8`
+//! Same conventions as the other timers (see [`super`]); every operation is
+//! encrypted-by-encrypted and every result is decrypted and checked against plain `u8`
 //! arithmetic.
-
-use std::sync::OnceLock;
-use std::time::Instant;
 
 use rand::Rng;
 use tfhe::prelude::*;
 use tfhe::{FheBool, FheUint8};
 
-use crate::peer::PeerError;
+use super::{client_key, measure, PeerError};
 
 /// A binary `FheUint8` operation, both operands encrypted.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -138,35 +133,18 @@ fn run(op: Peer8Op, a: &FheUint8, b: &FheUint8) -> Out {
     }
 }
 
-fn peer8_keys() -> &'static (tfhe::ClientKey, tfhe::ServerKey) {
-    static KEYS: OnceLock<(tfhe::ClientKey, tfhe::ServerKey)> = OnceLock::new();
-    KEYS.get_or_init(crate::peer::generate_peer_keys)
-}
-
-/// Generate (once per process) the TFHE-rs keys used by [`time_peer8`]; calling it first keeps
-/// key generation out of the first measurement.
-pub fn init_peer8_keys() {
-    let _ = peer8_keys();
-}
-
-fn median(xs: &mut [f64]) -> f64 {
-    xs.sort_by(|a, b| a.total_cmp(b));
-    xs[xs.len() / 2]
-}
-
 /// Time `op` on random `FheUint8` operands, `runs` times, on the current rayon pool.
 ///
 /// The divisor of [`Peer8Op::Div`] / [`Peer8Op::Rem`] is drawn from `1..=255`; every run's
 /// result is decrypted (outside the timed region) and compared with [`Peer8Op::eval`]. Keys
-/// are generated on the first call (several seconds; see [`init_peer8_keys`]).
+/// are generated on the first call (several seconds; see [`super::init_peer_keys`]).
 ///
 /// Errors: [`PeerError`] for `runs == 0`, an encryption failure or a wrong result.
 pub fn time_peer8(op: Peer8Op, runs: usize) -> Result<Peer8Timing, PeerError> {
     if runs == 0 {
         return Err(PeerError("runs must be at least 1".into()));
     }
-    let (ck, sk) = peer8_keys();
-    tfhe::set_server_key(sk.clone());
+    let ck = client_key();
     let mut rng = rand::thread_rng();
     let a_c: u8 = rng.gen();
     let b_c: u8 = if matches!(op, Peer8Op::Div | Peer8Op::Rem) {
@@ -184,29 +162,30 @@ pub fn time_peer8(op: Peer8Op, runs: usize) -> Result<Peer8Timing, PeerError> {
         .ok_or_else(|| PeerError("division by zero".into()))?;
     let a = FheUint8::try_encrypt(a_c, ck).map_err(|e| PeerError(e.to_string()))?;
     let b = FheUint8::try_encrypt(b_c, ck).map_err(|e| PeerError(e.to_string()))?;
-    let mut times = Vec::with_capacity(runs);
-    for _ in 0..runs {
-        let t = Instant::now();
-        let out = run(op, &a, &b);
-        times.push(t.elapsed().as_secs_f64() * 1e3);
-        let got: u8 = match &out {
-            Out::Int(x) => x.decrypt(ck),
-            Out::Bool(x) => {
-                let v: bool = x.decrypt(ck);
-                u8::from(v)
+    let samples = measure(
+        runs,
+        || run(op, &a, &b),
+        |_, out| {
+            let got: u8 = match out {
+                Out::Int(x) => x.decrypt(ck),
+                Out::Bool(x) => {
+                    let v: bool = x.decrypt(ck);
+                    u8::from(v)
+                }
+            };
+            if got == want {
+                return Ok(());
             }
-        };
-        if got != want {
-            return Err(PeerError(format!(
+            Err(PeerError(format!(
                 "FheUint8 {}: decrypted {got}, expected {want} (a = {a_c}, b = {b_c})",
                 op.name()
-            )));
-        }
-    }
+            )))
+        },
+    )?;
     Ok(Peer8Timing {
         op,
-        median_ms: median(&mut times),
-        min_ms: times.iter().copied().fold(f64::INFINITY, f64::min),
+        median_ms: samples.median_ms,
+        min_ms: samples.min_ms,
         runs,
         threads: rayon::current_num_threads(),
     })
@@ -248,7 +227,7 @@ mod tests {
             .build()
             .unwrap();
         pool.install(|| {
-            init_peer8_keys();
+            super::super::init_peer_keys();
             for op in Peer8Op::ALL {
                 let t = time_peer8(op, 1).unwrap_or_else(|e| panic!("{}: {e}", op.name()));
                 assert_eq!((t.op, t.runs, t.threads), (op, 1, 2));

@@ -1,15 +1,13 @@
 //! TFHE-rs `FheUint8/16/32` timings for `encint bits bench` (the peer, same process).
 //!
-//! Keys come from [`crate::peer::generate_peer_keys`] (`--peer-params`: TFHE-rs' default set,
-//! or the one encint's default is read from). TFHE-rs parallelises on the
-//! current rayon pool: callers pick the threads with `ThreadPool::install`.
-
-use std::sync::OnceLock;
-use std::time::Instant;
+//! One timed run per row, its result decrypted and checked (see [`super`] for keys and
+//! threads).
 
 use rand::Rng;
 use tfhe::prelude::*;
 use tfhe::{FheUint16, FheUint32, FheUint8};
+
+use super::{client_key, measure};
 
 /// A peer operation on unsigned integers (wrapping, like encint's bit rows).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -24,20 +22,9 @@ pub enum PeerUintOp {
     Dot,
 }
 
-fn keys() -> &'static (tfhe::ClientKey, tfhe::ServerKey) {
-    static KEYS: OnceLock<(tfhe::ClientKey, tfhe::ServerKey)> = OnceLock::new();
-    KEYS.get_or_init(crate::peer::generate_peer_keys)
-}
-
-/// Generates the peer keys (once per process).
-pub fn init_keys() {
-    let _ = keys();
-}
-
 macro_rules! time_uint {
     ($fhe:ty, $clear:ty, $op:expr, $n:expr) => {{
-        let (ck, sk) = keys();
-        tfhe::set_server_key(sk.clone());
+        let ck = client_key();
         let mut rng = rand::thread_rng();
         let n = $n.max(1);
         let a: Vec<$clear> = (0..n).map(|_| rng.gen()).collect();
@@ -47,22 +34,6 @@ macro_rules! time_uint {
         }
         let ea: Vec<$fhe> = a.iter().map(|&v| <$fhe>::encrypt(v, ck)).collect();
         let eb: Vec<$fhe> = b.iter().map(|&v| <$fhe>::encrypt(v, ck)).collect();
-        let t = Instant::now();
-        let r: $fhe = match $op {
-            PeerUintOp::Add => &ea[0] + &eb[0],
-            PeerUintOp::Sub => &ea[0] - &eb[0],
-            PeerUintOp::Mul => &ea[0] * &eb[0],
-            PeerUintOp::Div => &ea[0] / &eb[0],
-            PeerUintOp::Rem => &ea[0] % &eb[0],
-            PeerUintOp::Dot => {
-                let mut acc = &ea[0] * &eb[0];
-                for i in 1..n {
-                    acc += &ea[i] * &eb[i];
-                }
-                acc
-            }
-        };
-        let ms = t.elapsed().as_secs_f64() * 1e3;
         let want: $clear = match $op {
             PeerUintOp::Add => a[0].wrapping_add(b[0]),
             PeerUintOp::Sub => a[0].wrapping_sub(b[0]),
@@ -73,11 +44,33 @@ macro_rules! time_uint {
                 (0..n).fold(0, |s: $clear, i| s.wrapping_add(a[i].wrapping_mul(b[i])))
             }
         };
-        let got: $clear = r.decrypt(ck);
-        if got != want {
-            return Err(format!("TFHE-rs {:?} gave {got}, expected {want}", $op));
-        }
-        Ok(ms)
+        let samples = measure(
+            1,
+            || -> $fhe {
+                match $op {
+                    PeerUintOp::Add => &ea[0] + &eb[0],
+                    PeerUintOp::Sub => &ea[0] - &eb[0],
+                    PeerUintOp::Mul => &ea[0] * &eb[0],
+                    PeerUintOp::Div => &ea[0] / &eb[0],
+                    PeerUintOp::Rem => &ea[0] % &eb[0],
+                    PeerUintOp::Dot => {
+                        let mut acc = &ea[0] * &eb[0];
+                        for i in 1..n {
+                            acc += &ea[i] * &eb[i];
+                        }
+                        acc
+                    }
+                }
+            },
+            |_, r: $fhe| {
+                let got: $clear = r.decrypt(ck);
+                if got != want {
+                    return Err(format!("TFHE-rs {:?} gave {got}, expected {want}", $op));
+                }
+                Ok(())
+            },
+        )?;
+        Ok(samples.median_ms)
     }};
 }
 

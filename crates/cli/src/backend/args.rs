@@ -1,5 +1,5 @@
-//! `--backend cpu|mpi|gpu`: the one option by which every command that runs circuits
-//! picks its executor (docs/MPI.md, docs/GPU.md). Checked before any key is generated.
+//! The backend options of the commands that run circuits, and the parameter sets of a
+//! benchmark. Checked before any key is generated (docs/MPI.md, docs/GPU.md).
 
 use clap::{Args, ValueEnum};
 
@@ -41,7 +41,7 @@ pub struct BackendArgs {
     pub mpi_fault: Option<String>,
 }
 
-const NO_MPI: &str = "this encint was built without the `mpi` feature: build it with \
+pub(super) const NO_MPI: &str = "this encint was built without the `mpi` feature: build it with \
      `cargo build --release -p encint-cli --features mpi` (needs an MPI library, see docs/MPI.md)";
 
 impl BackendArgs {

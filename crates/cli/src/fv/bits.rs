@@ -1,4 +1,5 @@
-//! `encint fv bits bench`: seed 003's rows (bit-sliced binary arithmetic on FV, every
+//! `encint fv bits bench`: the rows of Chen, Feng, Liu and Wu, "Faster Binary Arithmetic
+//! Operations on Encrypted Integers" (bit-sliced binary arithmetic on FV, every
 //! slot one integer) timed at the 128-bit set the circuit's depth picks, beside the
 //! paper's figures and HElib's measured here (docs/BENCHMARKS.md). Results go to stdout,
 //! progress to stderr.
@@ -16,7 +17,8 @@ use rand_chacha::ChaCha20Rng;
 /// `encint fv bits` subcommands.
 #[derive(clap::Subcommand, Debug)]
 pub enum BitsCommand {
-    /// Time seed 003's rows (add 16 ripple/prefix, add 64, sub 16/64, mul 8/16, div 4/8/16)
+    /// Time the rows of Chen, Feng, Liu and Wu (add 16 ripple/prefix, add 64, sub 16/64,
+    /// mul 8/16, div 4/8/16)
     /// on full random batches; each result is decrypted and checked against u64
     /// arithmetic (not timed). Rows deeper than every 128-bit set are listed as refused.
     Bench(BitsBenchArgs),
@@ -70,7 +72,8 @@ pub struct BitsRow {
     pub products: u64,
     /// 128-bit FV set chosen from the depth (empty when refused).
     pub set: String,
-    /// Seed 003 (HElib, 8 threads, lambda = 80), ms per slot, where the paper has the row.
+    /// Chen, Feng, Liu and Wu (HElib, 8 threads, lambda = 80), ms per slot, where the paper
+    /// has the row.
     pub paper_ms_per_slot: Option<f64>,
     /// HElib 2.2.0 measured here (2 threads), ms per slot (ANCHORS.md), where it exists.
     pub helib_ms_per_slot: Option<f64>,

@@ -1,8 +1,8 @@
-//! Encrypted runs of byte-processor programs and `encint asm bench`.
+//! `encint asm bench`: instructions on random encrypted bytes beside TFHE-rs' `FheUint8`,
+//! or the example programs, each result checked against the clear executor.
 
 use std::time::Instant;
 
-use crate::peer8::{init_peer8_keys, time_peer8, Peer8Op};
 use clap::Args;
 use encint::tree_exec::run_tree;
 use encint_core::circuit::{Builder, Circuit, Cost};
@@ -14,9 +14,11 @@ use encint_tfhe::{ClientKey, Digit, ServerKey, TreeKey, DEFAULT_PARAMETERS};
 use rand::{Rng, SeedableRng};
 use serde::Serialize;
 
-use crate::asm_run::pool;
-use crate::crypto_cmds::spinner;
-use crate::CliResult;
+use crate::peer::byte::{time_peer8, Peer8Op};
+use crate::peer::init_peer_keys;
+use crate::progress::spinner;
+use crate::timing::{median, ms_or_dash, pool, print_json};
+use crate::{AnyResult, CliResult};
 
 /// Client, server and tree keys of one process.
 pub struct Keys {
@@ -40,7 +42,7 @@ pub fn keys() -> Keys {
 
 /// Encrypts circuit input nibbles with the seeded uplink (one seed, bodies only) and lets the
 /// "server" expand them.
-fn encrypt_nibbles(k: &Keys, nibbles: &[i64]) -> Result<Vec<Digit>, Box<dyn std::error::Error>> {
+fn encrypt_nibbles(k: &Keys, nibbles: &[i64]) -> AnyResult<Vec<Digit>> {
     let vals: Vec<u8> = nibbles.iter().map(|&v| v as u8).collect();
     let seeded = k.client.encrypt_nibbles_seeded(&vals)?;
     let bytes = seeded.to_bytes();
@@ -53,7 +55,7 @@ fn eval(
     circuit: &Circuit,
     inputs: &[Digit],
     pool: &rayon::ThreadPool,
-) -> Result<Vec<Digit>, Box<dyn std::error::Error>> {
+) -> AnyResult<Vec<Digit>> {
     let refs: Vec<&Digit> = inputs.iter().collect();
     Ok(pool.install(|| run_tree(&k.server, &k.tree, circuit, &refs))?)
 }
@@ -77,8 +79,8 @@ pub struct AsmBenchArgs {
     /// Timed runs per instruction (median reported).
     #[arg(long, default_value_t = 3)]
     pub runs: usize,
-    /// Only these instructions (comma-separated mnemonics); default: the rows of seed 004's
-    /// Table 4.
+    /// Only these instructions (comma-separated mnemonics); default: the rows of the
+    /// processor paper's Table 4.
     #[arg(long, value_delimiter = ',')]
     pub only: Vec<String>,
     /// Skip the TFHE-rs FheUint8 timings.
@@ -88,10 +90,10 @@ pub struct AsmBenchArgs {
     #[arg(long, default_value = "examples")]
     pub examples: std::path::PathBuf,
     #[command(flatten)]
-    pub backend: crate::backend_args::BackendArgs,
+    pub backend: crate::backend::BackendArgs,
 }
 
-/// The instructions of seed 004's Table 4 with their one-core times there (ms), the
+/// The instructions of the processor paper's Table 4 with their one-core times there (ms), the
 /// immediate used, and the TFHE-rs FheUint8 equivalent.
 pub const TABLE4: &[(&str, f64, i64, Option<Peer8Op>)] = &[
     ("ANDI", 69.0, 0x5a, None),
@@ -127,11 +129,7 @@ pub const TABLE4: &[(&str, f64, i64, Option<Peer8Op>)] = &[
 ];
 
 /// A one-instruction circuit on fresh byte inputs, and the input values to use.
-fn instruction_circuit(
-    name: &str,
-    imm: i64,
-    rng: &mut impl Rng,
-) -> Result<(Circuit, Vec<i64>), Box<dyn std::error::Error>> {
+fn instruction_circuit(name: &str, imm: i64, rng: &mut impl Rng) -> AnyResult<(Circuit, Vec<i64>)> {
     let sig = signature(name).ok_or_else(|| format!("unknown instruction `{name}`"))?;
     let mut b = Builder::with_budget(encint_tfhe::DEFAULT_PARAMETERS.max_quadratic_weight());
     let mut args = Vec::new();
@@ -192,11 +190,6 @@ struct ProgramRow {
     paper_ms: Option<f64>,
 }
 
-fn median(mut xs: Vec<f64>) -> f64 {
-    xs.sort_by(f64::total_cmp);
-    xs[xs.len() / 2]
-}
-
 /// Times `circuit` on encrypted `vals` (median of `runs`), checking each result against the
 /// clear executor.
 fn time_circuit(
@@ -205,7 +198,7 @@ fn time_circuit(
     vals: &[i64],
     runs: usize,
     pool: &rayon::ThreadPool,
-) -> Result<(f64, Cost), Box<dyn std::error::Error>> {
+) -> AnyResult<(f64, Cost)> {
     let (want, cost) = clear::run(circuit, vals)?;
     let inputs = encrypt_nibbles(k, vals)?;
     let mut times = Vec::new();
@@ -232,7 +225,7 @@ pub fn bench(a: AsmBenchArgs) -> CliResult {
     }
     if !a.no_peer {
         let sp = spinner("generating TFHE-rs keys");
-        init_peer8_keys();
+        init_peer_keys();
         sp.finish_and_clear();
     }
     let rows: Vec<&(&str, f64, i64, Option<Peer8Op>)> = if a.only.is_empty() {
@@ -283,7 +276,7 @@ pub fn bench(a: AsmBenchArgs) -> CliResult {
                 "{:<6} {:>10.1} {:>10} {:>7} {:>10.0} {:>7.2} {:>4} {:>4}",
                 row.instr,
                 row.ours_ms,
-                row.peer_ms.map_or("-".into(), |p| format!("{p:.1}")),
+                ms_or_dash(row.peer_ms),
                 row.peer_ms
                     .map_or("-".into(), |p| format!("{:.2}", row.ours_ms / p)),
                 row.paper_ms,
@@ -295,12 +288,12 @@ pub fn bench(a: AsmBenchArgs) -> CliResult {
         out.push(row);
     }
     if a.json {
-        println!("{}", serde_json::to_string_pretty(&out)?);
+        print_json(&out)?;
     }
     Ok(())
 }
 
-/// Seed 004 Table 5 figures (seconds → ms) for the example programs.
+/// The processor paper's Table 5 figures (seconds → ms) for the example programs.
 fn paper_program_ms(stem: &str) -> Option<f64> {
     Some(match stem {
         "bubble_sort" => 16000.0,
@@ -332,8 +325,8 @@ fn bench_programs(
             .unwrap_or_default()
             .to_string_lossy()
             .to_string();
-        let c = crate::asm_run::load(&f)?;
-        let data = crate::asm_run::inputs_from_args(&c, &[], 7)?;
+        let c = super::program::load(&f)?;
+        let data = super::program::inputs_from_args(&c, &[], 7)?;
         let vals = vm::encode_inputs(&c, &data)?;
         let sp = spinner(&format!("{stem} on {threads} thread(s)"));
         let (ms, cost) = time_circuit(k, &c.circuit, &vals, a.runs.min(1), pool)?;
@@ -359,7 +352,7 @@ fn bench_programs(
         rows.push(row);
     }
     if a.json {
-        println!("{}", serde_json::to_string_pretty(&rows)?);
+        print_json(&rows)?;
     }
     Ok(())
 }

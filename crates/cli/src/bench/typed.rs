@@ -1,16 +1,18 @@
 //! `encint bench --typed OPS`: the typed (TFHE-rs-like) operations on real ciphertexts
 //! (fresh, canonical operands, like TFHE-rs' fresh ones) beside TFHE-rs' `FheInt` /
-//! `FheUint` of the same width, same process, same threads, same clear inputs. Both results are decrypted and checked against each other (casts:
-//! against plain arithmetic); a mismatch is an error, never a row.
-
-use std::time::Instant;
+//! `FheUint` of the same width, same process, same threads, same clear inputs. Both results
+//! are decrypted and checked against each other (casts: against plain arithmetic); a
+//! mismatch is an error, never a row.
 
 use encint::typed::{decrypt_typed, encrypt_typed_as, EncTyped, Form, IntOp, IntType};
 use encint::{ClientKey, Server};
 use rand::{Rng, SeedableRng};
 
-use crate::crypto_cmds::spinner;
-use crate::peer_typed::{init_keys, time_typed_peer, Inputs};
+use super::{timing_cells, timing_header, BenchArgs, HEAVY_BOOTSTRAPS};
+use crate::peer::init_peer_keys;
+use crate::peer::typed::{time_typed_peer, Inputs};
+use crate::progress::spinner;
+use crate::timing::{check_runs, median, pool, print_json, timed_runs};
 use crate::CliResult;
 
 /// Names accepted by `--typed` (`all` for every one).
@@ -71,10 +73,7 @@ impl Row {
 }
 
 /// Runs the typed rows.
-pub fn run(
-    a: &crate::bench::BenchArgs,
-    params: &'static encint_tfhe::DigitParameters,
-) -> CliResult {
+pub fn run(a: &BenchArgs, params: &'static encint_tfhe::DigitParameters) -> CliResult {
     let (names, types, bits, form) = (&a.typed, &a.types, &a.bits, a.form.as_str());
     let (threads, runs, json) = (a.threads, a.runs, a.json);
     let forms: Vec<Form> = match form {
@@ -83,9 +82,7 @@ pub fn run(
             .filter(|&f| f != Form::Lazy)
             .ok_or_else(|| format!("unknown form `{name}` (auto, canonical, radix4)"))?],
     };
-    if runs == 0 {
-        return Err("--runs must be at least 1".into());
-    }
+    check_runs(runs)?;
     encint::check_threads(threads)?;
     let mut tys = Vec::new();
     for &b in bits {
@@ -101,13 +98,11 @@ pub fn run(
             tys.push(IntType::new(b as usize, signed)?);
         }
     }
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()?;
+    let pool = pool(Some(threads))?;
     let pb = spinner("generating keys (ours and TFHE-rs)");
     let (client, key) = ClientKey::generate(params);
     let server = Server::with_threads(key, threads)?;
-    pool.install(init_keys);
+    pool.install(init_peer_keys);
     pb.finish_and_clear();
     let mut rng = rand::rngs::StdRng::seed_from_u64(17);
     let mut rows = Vec::new();
@@ -150,23 +145,14 @@ pub fn run(
                 }
                 let (in_form, plan, owned) = best.ok_or("no operand form to time")?;
                 let args: Vec<&EncTyped> = owned.iter().collect();
-                let mut times = Vec::new();
-                let mut value = None;
-                let mut n = runs;
-                let mut i = 0;
-                while i < n {
-                    let t = Instant::now();
-                    let (r, cost) = server.typed_apply(op, &args)?;
-                    times.push(t.elapsed().as_secs_f64() * 1e3);
-                    if cost.bootstraps > 1500 {
-                        n = 1;
-                    }
-                    value.get_or_insert(decrypt_typed(&client, &r)?);
-                    i += 1;
-                }
-                times.sort_by(|p, q| p.total_cmp(q));
-                let ours_ms = times[times.len() / 2];
-                let ours = value.expect("one run");
+                let (times, (r, _)) = timed_runs(
+                    runs,
+                    || Ok(server.typed_apply(op, &args)?),
+                    |(_, cost)| Ok(cost.bootstraps > HEAVY_BOOTSTRAPS),
+                )?;
+                let n = times.len();
+                let ours_ms = median(times);
+                let ours = decrypt_typed(&client, &r)?;
                 let peer_ms = match op {
                     IntOp::Cast(to) => {
                         if ours != to.wrap(x.a) {
@@ -211,7 +197,7 @@ pub fn run(
         }
     }
     if json {
-        let arr: Vec<serde_json::Value> = rows
+        let rows: Vec<serde_json::Value> = rows
             .iter()
             .map(|r| {
                 serde_json::json!({
@@ -223,26 +209,17 @@ pub fn run(
                 })
             })
             .collect();
-        println!("{}", serde_json::to_string_pretty(&arr)?);
+        print_json(&rows)?;
     }
     Ok(())
 }
 
 fn print_row(r: &Row, threads: usize, header: bool) {
     if header {
+        let timing = timing_header();
         println!(
-            "{:<16} {:>4} {:<9} {:<6} {:>7} {:>10} {:>10} {:>7} {:>6} {:>5} {:>6}",
-            "op",
-            "type",
-            "form",
-            "algo",
-            "threads",
-            "ours ms",
-            "peer ms",
-            "ratio",
-            "pbs",
-            "depth",
-            "rounds"
+            "{:<16} {:>4} {:<9} {:<6} {timing} {:>6}",
+            "op", "type", "form", "algo", "rounds"
         );
     }
     let ratio = match (r.peer_ms, r.ratio()) {
@@ -251,19 +228,12 @@ fn print_row(r: &Row, threads: usize, header: bool) {
         (Some(_), Some(x)) => format!("{x:.2}"),
     };
     println!(
-        "{:<16} {:>4} {:<9} {:<6} {:>7} {:>10.1} {:>10} {:>7} {:>6} {:>5} {:>6}",
+        "{:<16} {:>4} {:<9} {:<6} {} {:>6}",
         r.op,
         r.ty.to_string(),
         r.form.name(),
         r.algorithm,
-        threads,
-        r.ours_ms,
-        r.peer_ms
-            .map(|p| format!("{p:.1}"))
-            .unwrap_or_else(|| "-".into()),
-        ratio,
-        r.pbs,
-        r.depth,
+        timing_cells(threads, (r.ours_ms, r.peer_ms), &ratio, (r.pbs, r.depth)),
         r.rounds
     );
 }

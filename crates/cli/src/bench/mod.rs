@@ -1,0 +1,103 @@
+//! `encint bench`: our operations on real ciphertexts beside the TFHE-rs high-level API,
+//! same process, same thread count: the digit operations (`digit`) or, with `--typed`, the
+//! TFHE-rs-like typed ones (`typed`).
+
+mod digit;
+mod typed;
+
+use clap::Args;
+
+use crate::backend::BackendKind;
+
+/// Rows above this many bootstraps run once (`--runs`).
+const HEAVY_BOOTSTRAPS: u64 = 1500;
+use crate::CliResult;
+
+/// `encint bench`.
+#[derive(Args)]
+pub struct BenchArgs {
+    /// Print a JSON array instead of a table.
+    #[arg(long)]
+    pub json: bool,
+    /// Threads for both us and TFHE-rs.
+    #[arg(long, default_value_t = 2)]
+    pub threads: usize,
+    /// Widths in bits (8, 16, 32).
+    #[arg(long, value_delimiter = ',', default_value = "8,16,32")]
+    pub bits: Vec<u32>,
+    /// Operations: add, sub, mul (ours exact vs TFHE-rs wrapping), mul_low (both
+    /// wrapping: like with like), scalar_mul, squ, sgn, max, round.
+    #[arg(
+        long,
+        value_delimiter = ',',
+        default_value = "add,sub,mul,mul_low,scalar_mul,squ,sgn,max,round"
+    )]
+    pub ops: Vec<String>,
+    /// Scalars for scalar_mul.
+    #[arg(
+        long,
+        value_delimiter = ',',
+        default_value = "4095,4097,4096,805,3195",
+        allow_hyphen_values = true
+    )]
+    pub scalars: Vec<i64>,
+    /// Timed runs per row (medians); rows above 1500 bootstraps run once.
+    #[arg(long, default_value_t = 3)]
+    pub runs: usize,
+    /// Typed (TFHE-rs-like, wrapping) operations instead of --ops, beside TFHE-rs'
+    /// FheInt/FheUint of the same width (8, 16, 32, 64), each in the planner's form:
+    /// add, sub, neg, mul, squ, scalar_mul, and, or, xor, not, shl, shr, rotl, rotr,
+    /// shl_var, shr_var, rotl_var, rotr_var, select, min, max, lt, le, gt, ge, eq, ne,
+    /// div, rem, div_scalar, rem_scalar, cast, or all. Rows whose two times are both
+    /// below 1 ms get no ratio.
+    #[arg(long, value_delimiter = ',')]
+    pub typed: Vec<String>,
+    /// With --typed: signed (i: FheInt) and/or unsigned (u: FheUint) types.
+    #[arg(long, value_delimiter = ',', default_value = "i,u")]
+    pub types: Vec<String>,
+    /// With --typed: the form the operands are encrypted in: canonical (one bit per
+    /// digit), radix4 (two-bit blocks, like TFHE-rs' radix ciphertexts), or auto (per
+    /// row, the one whose planned circuit has the lowest estimated time at --threads).
+    #[arg(long, default_value = "auto", value_parser = ["auto", "canonical", "radix4"])]
+    pub form: String,
+    /// Our rows on this backend (TFHE-rs stays on the CPU here; `encint gpu bench` puts
+    /// TFHE-rs on the GPU too).
+    #[command(flatten)]
+    pub backend: crate::backend::BackendArgs,
+    #[command(flatten)]
+    pub params: crate::backend::ParamArgs,
+}
+
+/// Runs `encint bench`.
+pub fn bench(a: BenchArgs) -> CliResult {
+    if !a.typed.is_empty() && a.backend.backend != BackendKind::Cpu {
+        return Err("--typed runs on the CPU backend only".into());
+    }
+    let params = a.params.resolve(Some(&a.backend))?;
+    if !a.typed.is_empty() {
+        return typed::run(&a, params);
+    }
+    digit::run(&a, params)
+}
+
+/// The header of the columns both bench tables share (see [`timing_cells`]).
+fn timing_header() -> String {
+    format!(
+        "{:>7} {:>10} {:>10} {:>7} {:>6} {:>5}",
+        "threads", "ours ms", "peer ms", "ratio", "pbs", "depth"
+    )
+}
+
+/// The columns both bench tables share: threads, our time, TFHE-rs' time, their ratio,
+/// bootstraps and depth.
+fn timing_cells(
+    threads: usize,
+    (ours_ms, peer_ms): (f64, Option<f64>),
+    ratio: &str,
+    (pbs, depth): (u64, u32),
+) -> String {
+    format!(
+        "{threads:>7} {ours_ms:>10.1} {:>10} {ratio:>7} {pbs:>6} {depth:>5}",
+        crate::timing::ms_or_dash(peer_ms)
+    )
+}

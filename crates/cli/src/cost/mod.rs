@@ -1,0 +1,122 @@
+//! `encint cost`: bootstrap cost of every operation beside Parmesan's; with `--threads`
+//! the planner's table of the typed operations (`typed`), with `--nodes` the scale model
+//! of an MPI job (`scale`).
+
+mod scale;
+mod typed;
+
+use clap::Args;
+use encint_arith::table::{cost_table, CostRow};
+use encint_arith::Config;
+
+use crate::CliResult;
+
+/// `encint cost`.
+#[derive(Args)]
+pub struct CostArgs {
+    /// Print a JSON array instead of a table.
+    #[arg(long)]
+    json: bool,
+    /// Noise budget (largest quadratic weight at a LUT input); default: Parmesan's forms, unbounded.
+    #[arg(long)]
+    budget: Option<u64>,
+    /// Print the planner's table instead: for each typed (TFHE-rs-like) operation and
+    /// width, every form's bootstraps, depth and estimated time at N threads (the sum over
+    /// levels of ceil(level width / N) bootstrap times), the chosen form first. With
+    /// --nodes: threads per node (default 1).
+    #[arg(long, value_name = "N")]
+    threads: Option<usize>,
+    /// With --threads: widths in bits (default 8,16,32,64). With --nodes: the one operand
+    /// width of the scale model (default 32).
+    #[arg(long, value_delimiter = ',')]
+    bits: Vec<usize>,
+    /// With --threads: operands in lazy form (wrapping results) instead of canonical
+    /// (fresh encryptions).
+    #[arg(long, requires = "threads", conflicts_with = "nodes")]
+    lazy: bool,
+    /// With --threads: operands in radix-4 form (two-bit blocks, as
+    /// `encint bench --typed --form radix4` encrypts them) instead of canonical.
+    #[arg(long, requires = "threads", conflicts_with_all = ["nodes", "lazy"])]
+    radix4: bool,
+    #[command(flatten)]
+    scale: scale::ScaleArgs,
+}
+
+/// Runs `encint cost`.
+pub fn run(a: CostArgs) -> CliResult {
+    if a.scale.nodes.is_some() {
+        let bits = match a.bits.as_slice() {
+            [] => 32,
+            [b] => *b,
+            _ => return Err("with --nodes, --bits takes one width".into()),
+        };
+        return scale::scale(&a.scale, a.threads.unwrap_or(1), bits, a.json);
+    }
+    if let Some(threads) = a.threads {
+        let bits = if a.bits.is_empty() {
+            vec![8, 16, 32, 64]
+        } else {
+            a.bits.clone()
+        };
+        let form = match (a.lazy, a.radix4) {
+            (true, _) => encint::typed::Form::Lazy,
+            (_, true) => encint::typed::Form::Radix4,
+            _ => encint::typed::Form::Canonical,
+        };
+        return typed::print(threads, &bits, form, a.json);
+    }
+    if !a.bits.is_empty() {
+        return Err("--bits needs --threads (the planner) or --nodes (the scale model)".into());
+    }
+    let config = match a.budget {
+        Some(q) => Config { max_qweight: q },
+        None => Config::PARMESAN,
+    };
+    let rows = cost_table(config);
+    if a.json {
+        let arr: Vec<serde_json::Value> = rows
+            .iter()
+            .map(|r| {
+                serde_json::json!({
+                    "op": r.op, "bits": r.bits, "arg": r.arg,
+                    "pbs": r.cost.bootstraps, "depth": r.cost.depth,
+                    "width": r.cost.width, "qweight": r.cost.max_qweight,
+                    "parmesan_pbs": r.parmesan.0, "parmesan_depth": r.parmesan.1,
+                })
+            })
+            .collect();
+        println!("{}", serde_json::to_string_pretty(&arr)?);
+        return Ok(());
+    }
+    println!(
+        "{:<11} {:>4} {:>6} {:>6} {:>6} {:>6} {:>8} | {:>9} {:>9}",
+        "op", "bits", "arg", "pbs", "depth", "width", "qweight", "Parm.pbs", "Parm.dep"
+    );
+    for r in &rows {
+        print_row(r);
+    }
+    println!(
+        "\nqweight = largest sum of squared weights at a bootstrap input; encint's parameters \
+(TFHE-rs' PARAM_MESSAGE_2_CARRY_2_KS32_PBS_TUNIFORM_2M128, and its KS_PBS sibling) allow 25. Rows marked * exceed it;\n\
+`encint cost --budget 25` shows the restructured forms."
+    );
+    Ok(())
+}
+
+fn print_row(r: &CostRow) {
+    let arg = r.arg.map(|a| a.to_string()).unwrap_or_default();
+    let flag = if r.cost.max_qweight > 25 { "*" } else { "" };
+    println!(
+        "{:<11} {:>4} {:>6} {:>6} {:>6} {:>6} {:>7}{:1} | {:>9} {:>9}",
+        r.op,
+        r.bits,
+        arg,
+        r.cost.bootstraps,
+        r.cost.depth,
+        r.cost.width,
+        r.cost.max_qweight,
+        flag,
+        r.parmesan.0,
+        r.parmesan.1
+    );
+}

@@ -1,0 +1,49 @@
+//! Reading keys and ciphertexts from envelope files, with the envelope's size limit checked
+//! before reading and the path named in every error.
+
+use std::path::Path;
+
+use encint::{ClientKey, EncInt, ServerKey};
+use encint_tfhe::envelope::{self, Kind};
+use zeroize::Zeroizing;
+
+use crate::AnyResult;
+
+/// Reads an envelope file of the given kind, refusing files larger than the envelope's
+/// own limit ([`envelope::max_len`]) before reading them.
+pub fn read_envelope(path: &Path, kind: Kind) -> AnyResult<Vec<u8>> {
+    Ok(encint::files::read_bounded(path, envelope::max_len(kind))?)
+}
+
+/// Opens an envelope read from `path`, naming the path in errors.
+fn open_at<T: serde::de::DeserializeOwned + encint_tfhe::Validate>(
+    path: &Path,
+    bytes: &[u8],
+    kind: Kind,
+) -> AnyResult<T> {
+    envelope::open_known(bytes, kind).map_err(|e| format!("{}: {e}", path.display()).into())
+}
+
+/// Reads and opens an envelope file of the given kind.
+fn load<T: serde::de::DeserializeOwned + encint_tfhe::Validate>(
+    path: &Path,
+    kind: Kind,
+) -> AnyResult<T> {
+    open_at(path, &read_envelope(path, kind)?, kind)
+}
+
+/// Loads a client key file (the buffer that held the key's bytes is zeroized).
+pub fn load_client(path: &Path) -> AnyResult<ClientKey> {
+    let bytes = Zeroizing::new(read_envelope(path, Kind::ClientKey)?);
+    open_at(path, &bytes, Kind::ClientKey)
+}
+
+/// Loads a server key file.
+pub fn load_server(path: &Path) -> AnyResult<ServerKey> {
+    load(path, Kind::ServerKey)
+}
+
+/// Loads a ciphertext file.
+pub fn load_ct(path: &Path) -> AnyResult<EncInt> {
+    load(path, Kind::Ciphertext)
+}

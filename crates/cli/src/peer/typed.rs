@@ -1,0 +1,136 @@
+//! TFHE-rs `FheInt` / `FheUint` (8, 16, 32, 64 bits) timings of the typed operations, for
+//! `encint bench --typed` (the peer, same process, same rayon pool).
+//!
+//! The peer computes on the same clear inputs as ours; its decrypted result is returned so
+//! the caller checks both sides against each other and against plain arithmetic.
+
+use encint::typed::{IntOp, IntType};
+use tfhe::prelude::*;
+use tfhe::{
+    FheBool, FheInt16, FheInt32, FheInt64, FheInt8, FheUint16, FheUint32, FheUint64, FheUint8,
+};
+
+use super::{client_key, measure};
+
+/// Clear inputs of one timed operation: `a`, `b` of the type, a shift/rotation amount
+/// `s` (below the width), a condition `c`.
+#[derive(Debug, Clone, Copy)]
+pub struct Inputs {
+    /// First operand.
+    pub a: i128,
+    /// Second operand (non-zero: divisions time the non-degenerate case).
+    pub b: i128,
+    /// Encrypted shift or rotation amount.
+    pub s: u32,
+    /// Select condition.
+    pub c: bool,
+}
+
+/// Median time (ms) over `runs` and the decrypted result of the first run.
+pub struct PeerResult {
+    /// Median milliseconds.
+    pub median_ms: f64,
+    /// The peer's decrypted result (comparisons: 0 or 1).
+    pub value: i128,
+}
+
+macro_rules! time_typed {
+    ($fhe:ty, $clear:ty, $ufhe:ty, $uclear:ty, $op:expr, $x:expr, $runs:expr) => {{
+        let ck = client_key();
+        let x: Inputs = $x;
+        let a = <$fhe>::encrypt(x.a as $clear, ck);
+        let b = <$fhe>::encrypt(x.b as $clear, ck);
+        let s = <$ufhe>::encrypt(x.s as $uclear, ck);
+        let c = FheBool::encrypt(x.c, ck);
+        let mut value = None;
+        macro_rules! int {
+            ($e:expr) => {{
+                measure(
+                    $runs,
+                    || -> $fhe { $e },
+                    |_, r: $fhe| -> Result<(), String> {
+                        let v: $clear = r.decrypt(ck);
+                        value.get_or_insert(v as i128);
+                        Ok(())
+                    },
+                )?
+            }};
+        }
+        macro_rules! boolean {
+            ($e:expr) => {{
+                measure(
+                    $runs,
+                    || -> FheBool { $e },
+                    |_, r: FheBool| -> Result<(), String> {
+                        let v: bool = r.decrypt(ck);
+                        value.get_or_insert(i128::from(v));
+                        Ok(())
+                    },
+                )?
+            }};
+        }
+        let samples = match $op {
+            IntOp::WrappingAdd => int!(&a + &b),
+            IntOp::WrappingSub => int!(&a - &b),
+            IntOp::WrappingNeg => int!(-&a),
+            IntOp::WrappingMul => int!(&a * &b),
+            IntOp::WrappingSquare => int!(&a * &a),
+            IntOp::WrappingScalarMul(k) => int!(&a * (k as $clear)),
+            IntOp::And => int!(&a & &b),
+            IntOp::Or => int!(&a | &b),
+            IntOp::Xor => int!(&a ^ &b),
+            IntOp::Not => int!(!&a),
+            IntOp::Shl(k) => int!(&a << k),
+            IntOp::Shr(k) => int!(&a >> k),
+            IntOp::Rotl(k) => int!((&a).rotate_left(k)),
+            IntOp::Rotr(k) => int!((&a).rotate_right(k)),
+            IntOp::ShlVar => int!(&a << &s),
+            IntOp::ShrVar => int!(&a >> &s),
+            IntOp::RotlVar => int!((&a).rotate_left(&s)),
+            IntOp::RotrVar => int!((&a).rotate_right(&s)),
+            IntOp::Select => int!(c.if_then_else(&a, &b)),
+            IntOp::Min => int!(a.min(&b)),
+            IntOp::Max => int!(a.max(&b)),
+            IntOp::Lt => boolean!(a.lt(&b)),
+            IntOp::Le => boolean!(a.le(&b)),
+            IntOp::Gt => boolean!(a.gt(&b)),
+            IntOp::Ge => boolean!(a.ge(&b)),
+            IntOp::Eq => boolean!(a.eq(&b)),
+            IntOp::Ne => boolean!(a.ne(&b)),
+            IntOp::Div => int!(&a / &b),
+            IntOp::Rem => int!(&a % &b),
+            IntOp::DivScalar(k) => int!(&a / (k as $clear)),
+            IntOp::RemScalar(k) => int!(&a % (k as $clear)),
+            IntOp::Cast(_) => return Err("cast: no peer row".to_string()),
+        };
+        Ok(PeerResult {
+            median_ms: samples.median_ms,
+            value: value.ok_or("no run")?,
+        })
+    }};
+}
+
+/// Times `op` on TFHE-rs' type matching `ty` (`FheInt*` signed, `FheUint*` unsigned;
+/// 8, 16, 32 or 64 bits; shift amounts as `FheUint*` of the same width) `runs` times on
+/// the current rayon pool.
+pub fn time_typed_peer(
+    op: IntOp,
+    ty: IntType,
+    x: Inputs,
+    runs: usize,
+) -> Result<PeerResult, String> {
+    if runs == 0 {
+        return Err("runs must be at least 1".into());
+    }
+    match (ty.bits, ty.signed) {
+        (8, true) => time_typed!(FheInt8, i8, FheUint8, u8, op, x, runs),
+        (16, true) => time_typed!(FheInt16, i16, FheUint16, u16, op, x, runs),
+        (32, true) => time_typed!(FheInt32, i32, FheUint32, u32, op, x, runs),
+        (64, true) => time_typed!(FheInt64, i64, FheUint64, u64, op, x, runs),
+        (8, false) => time_typed!(FheUint8, u8, FheUint8, u8, op, x, runs),
+        (16, false) => time_typed!(FheUint16, u16, FheUint16, u16, op, x, runs),
+        (32, false) => time_typed!(FheUint32, u32, FheUint32, u32, op, x, runs),
+        (64, false) => time_typed!(FheUint64, u64, FheUint64, u64, op, x, runs),
+        _ => Err(format!("TFHE-rs has no {ty} here (8, 16, 32, 64 bits)")),
+    }
+}
