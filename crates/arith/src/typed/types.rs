@@ -314,11 +314,13 @@ pub enum Algorithm {
 }
 
 /// Errors of the typed operations (all found before anything runs).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum TypedError {
     /// A width outside 1..=[`MAX_TYPED_BITS`].
+    #[error("width {0} outside 1..={max}", max = MAX_TYPED_BITS)]
     Width(usize),
     /// Wrong number of operands.
+    #[error("operation takes {expected} operand(s), got {found}")]
     Arity {
         /// Operands the operation takes.
         expected: usize,
@@ -326,25 +328,12 @@ pub enum TypedError {
         found: usize,
     },
     /// Division or remainder by the scalar 0.
+    #[error("division by the scalar 0")]
     DivisionByZero,
     /// A scalar that is not a value of the operand type.
+    #[error("scalar {0} is not a value of the type")]
     ScalarRange(i128),
     /// The algorithm does not implement the operation.
+    #[error("{0} has no {1:?} algorithm")]
     Unsupported(IntOp, Algorithm),
 }
-
-impl fmt::Display for TypedError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            TypedError::Width(w) => write!(f, "width {w} outside 1..={MAX_TYPED_BITS}"),
-            TypedError::Arity { expected, found } => {
-                write!(f, "operation takes {expected} operand(s), got {found}")
-            }
-            TypedError::DivisionByZero => write!(f, "division by the scalar 0"),
-            TypedError::ScalarRange(k) => write!(f, "scalar {k} is not a value of the type"),
-            TypedError::Unsupported(op, a) => write!(f, "{op} has no {a:?} algorithm"),
-        }
-    }
-}
-
-impl std::error::Error for TypedError {}
