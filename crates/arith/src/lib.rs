@@ -1,11 +1,17 @@
 //! # encint-arith
 //!
-//! Parallel arithmetic on signed binary integers (seed 000, Parmesan) written
-//! once, as circuit builders: every operation records bootstraps and linear
-//! combinations into an [`encint_core::circuit::Builder`], and any executor can
-//! run the result. Integers are [`SInt`]s: vectors of digit nodes in {-1, 0, 1},
-//! least significant first. Results are exact: a sum or product is as long as it
-//! needs to be, never wrapped.
+//! Arithmetic on encrypted integers written once, as circuit builders: every operation
+//! records bootstraps and linear combinations into an [`encint_core::circuit::Builder`],
+//! and any executor can run the result.
+//!
+//! The crate root holds Parmesan's parallel signed-binary arithmetic (Klemsa and Önen,
+//! "Parallel Operations over TFHE-Encrypted Multi-Digit Integers"): addition without carry
+//! chains, multiplication, squaring, scalar products and signum-based comparisons.
+//! [`bits`] holds boolean circuits on two's-complement bits, [`blocks`] circuits on
+//! radix-4 blocks, and [`typed`] the `n`-bit integer types that choose among the three.
+//!
+//! Integers are [`SInt`]s: vectors of digit nodes in {-1, 0, 1}, least significant first.
+//! Results are exact: a sum or product is as long as it needs to be, never wrapped.
 //!
 //! ```
 //! use encint_arith::{Arith, Config, SInt};

@@ -1,4 +1,5 @@
-//! Depth-aware bit-vector circuits for leveled schemes (seed 003 on FV): only
+//! Depth-aware bit-vector circuits for leveled schemes (the binary circuits of Chen, Feng,
+//! Liu and Wu, "Faster Binary Arithmetic Operations on Encrypted Integers", on FV): only
 //! AND / XOR / NOT / MUX gates, no counters, chosen for a small multiplicative depth
 //! ([`encint_core::bits::fv::cost`]). On FV a slot holds one bit, AND and MUX cost one
 //! product, XOR one product, NOT none; the depth decides the parameter set and so the

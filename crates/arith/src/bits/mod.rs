@@ -1,6 +1,9 @@
-//! Binary arithmetic on bit vectors (seeds 001 and 003), written once on the
-//! boolean IR ([`encint_core::bits`]): no crypto calls. The same circuits run on
-//! TFHE (lowered to digit bootstraps) and cost out for FV.
+//! Binary arithmetic on bit vectors, written once on the boolean IR
+//! ([`encint_core::bits`]): no crypto calls. The same circuits run on TFHE (lowered to
+//! digit bootstraps) and cost out for FV. Multiplication sums its partial products in
+//! carry-save columns (Trifan, Nicolau and Veidenbaum, "Enhancing the Privacy of Machine
+//! Learning via faster arithmetic over Torus FHE"); division is non-restoring (Chen, Feng,
+//! Liu and Wu, "Faster Binary Arithmetic Operations on Encrypted Integers").
 //!
 //! A [`Word`] is a vector of bits, least significant first, read as unsigned or
 //! two's complement by the operation. Results wrap modulo `2^width` unless the

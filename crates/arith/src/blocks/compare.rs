@@ -9,7 +9,7 @@ use super::{block_max, table, MAX_SPAN};
 
 /// `[x == y]` for bit vectors of one width (each node a digit 0 or 1), as a bit: one
 /// bootstrap per two bits (`[(x₀ − y₀) + 2(x₁ − y₁) = 0]`), then the indicators ANDed
-/// fifteen at a time (`[Σ e = k]`). 16 bits: 9 bootstraps, depth 2.
+/// fifteen at a time (`[Σ e = k]`).
 pub fn eq(b: &mut Builder, x: &[NodeId], y: &[NodeId]) -> NodeId {
     let diffs = pair_differences(b, x, y, false);
     all_zero(b, diffs)
@@ -27,7 +27,7 @@ pub fn eq_blocks(b: &mut Builder, x: &[NodeId], y: &[NodeId]) -> NodeId {
 
 /// `pred(sign(x − y))` for bit vectors of one width (unsigned, or two's complement with
 /// `signed`), as a bit: the sign of each pair's difference in one bootstrap, then merged
-/// in a tree (`merge_signs`). 8 bits: 5 bootstraps, depth 2; 16 bits: 11, depth 3.
+/// in a tree of the least depth.
 pub fn compare(
     b: &mut Builder,
     x: &[NodeId],

@@ -70,8 +70,7 @@ pub fn select_blocks(
 }
 
 /// `min` or `max` of bit vectors of one width (unsigned, or two's complement with
-/// `signed`): `[x ≥ y]` by [`compare`], then [`select_bits`]. 8 bits: 13 bootstraps in
-/// depth 3 (the comparison's 5 in depth 2, then one level of 8).
+/// `signed`): `[x ≥ y]` by [`compare`], then [`select_bits`] (one more level).
 pub fn min_max_bits(
     b: &mut Builder,
     x: &[NodeId],

@@ -33,8 +33,6 @@ const CHAIN: usize = 4;
 ///   and `≥`), and the merges above it read `t + s₁ + 2s₂ + 4s₃` (16 values, quadratic
 ///   weight 22): one more position per merge than signs alone;
 /// - the last merge (or, for one chain, its last step) reads `pred` directly.
-///
-/// 8 bits of canonical bits (four differences): 5 bootstraps, depth 2.
 pub(super) fn merge_signs(
     b: &mut Builder,
     sources: Vec<SignSource>,

@@ -218,7 +218,7 @@ fn square_into(
 /// `kⱼ` in `{-1, 0, 1, 2}` (a digit 3 becomes `-1` and a carry), each block `Xᵢ` joins
 /// column `i + j` as `kⱼ·Xᵢ` (linear, no bootstrap; `-Xᵢ` as its complement `max − Xᵢ`
 /// with `−max` in the column's constant), and the columns are reduced to fresh blocks as
-/// in [`mul_blocks`]. 16-bit `805·x`: 20 bootstraps; `4095·x` (`4^6 − 1`): 15.
+/// in [`mul_blocks`].
 pub fn scalar_mul_blocks(
     b: &mut Builder,
     x: &[NodeId],

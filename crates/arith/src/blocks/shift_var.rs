@@ -27,10 +27,6 @@ use super::{block_max, blocks_of, fresh_node, table, Out};
 ///   shift zeroes the result when `over`, in the table that makes each block fresh
 ///   anyway; an arithmetic shift sets every other amount bit when `over` (a shift by
 ///   `bits − 1` or more).
-///
-/// Bootstraps for `x << y` at 8 / 16 / 32 / 64 bits: 19 / 44 / 102 / 260 (TFHE-rs 1.8.2:
-/// 21 / 50 / 119, whose block stages use many-LUT bootstraps, two tables per blind
-/// rotation); rotations: 16 / 40 / 96 / 256.
 pub fn shift_var_blocks(
     b: &mut Builder,
     x: &[NodeId],
@@ -55,7 +51,6 @@ pub fn shift_var_blocks(
 /// [`shift_var_blocks`] on fresh bits (least significant first), as fresh bits: the value's
 /// bits pair into blocks linearly, the amount's bits are the stages' selectors as they
 /// are, and the last stage reads out bits instead of blocks (one more table per block).
-/// 32-bit `x << y`: 131 bootstraps, where a barrel shifter of bits needs 179.
 pub fn shift_var_bits(
     b: &mut Builder,
     x: &[NodeId],
