@@ -65,6 +65,11 @@ impl SInt {
         }
     }
 
+    /// Fresh encrypted inputs, one integer of each length in `lens`, in order.
+    pub fn inputs(b: &mut Builder, lens: impl IntoIterator<Item = usize>) -> Vec<SInt> {
+        lens.into_iter().map(|len| SInt::input(b, len)).collect()
+    }
+
     /// A known value as constant digits (no encryption, no cost).
     pub fn constant(b: &mut Builder, value: i128) -> SInt {
         SInt {
@@ -142,6 +147,34 @@ impl Config {
     /// The budget of TFHE-rs' `PARAM_MESSAGE_2_CARRY_2_KS32_PBS_TUNIFORM_2M128` and
     /// `PARAM_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128` (2-norm 5), encint's two sets.
     pub const BUDGET_25: Config = Config { max_qweight: 25 };
+}
+
+/// The candidate plan whose circuit (built by `build` on fresh inputs) has the fewest
+/// bootstraps, then the smallest depth; memoised in `memo` under `key`, so the
+/// candidates are listed and built once per key.
+fn cheapest_plan<K: std::hash::Hash + Eq, P: Copy>(
+    memo: &Mutex<HashMap<K, P>>,
+    key: K,
+    candidates: impl FnOnce() -> Vec<P>,
+    build: impl Fn(&mut Builder, P) -> SInt,
+) -> P {
+    let cached = memo.lock().map(|m| m.get(&key).copied());
+    if let Ok(Some(p)) = cached {
+        return p;
+    }
+    let best = candidates()
+        .into_iter()
+        .min_by_key(|&plan| {
+            let mut sb = Builder::new();
+            let p = build(&mut sb, plan);
+            let cost = sb.finish(p.digits).cost();
+            (cost.bootstraps, cost.depth)
+        })
+        .expect("every length has a candidate plan");
+    if let Ok(mut m) = memo.lock() {
+        m.insert(key, best);
+    }
+    best
 }
 
 /// The arithmetic: a configuration plus the plans (Karatsuba splits, squaring

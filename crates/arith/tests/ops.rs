@@ -86,10 +86,7 @@ fn run(
 ) -> Vec<i64> {
     let ar = Arith::new(config);
     let mut b = Builder::new();
-    let ins: Vec<SInt> = operands
-        .iter()
-        .map(|o| SInt::input(&mut b, o.len()))
-        .collect();
+    let ins = SInt::inputs(&mut b, operands.iter().map(|o| o.len()));
     let outs = op(&ar, &mut b, &ins);
     let circuit = b.finish(outs);
     let cost = circuit.cost();

@@ -208,19 +208,9 @@ pub fn lt_unsigned(b: &mut BitBuilder, x: &Word, y: &Word) -> Bit {
     b.not(ge)
 }
 
-fn flip_msb(b: &mut BitBuilder, x: &Word, w: usize) -> Word {
-    let mut x = x.resize(b, w, true);
-    if let Some(m) = x.bits.last_mut() {
-        *m = b.not(*m);
-    }
-    x
-}
-
 /// `x < y` in two's complement (unsigned comparison with the sign bits flipped).
 pub fn lt_signed(b: &mut BitBuilder, x: &Word, y: &Word) -> Bit {
-    let w = x.width().max(y.width());
-    let (x, y) = (flip_msb(b, x, w), flip_msb(b, y, w));
-    lt_unsigned(b, &x, &y)
+    super::signed_by_unsigned(b, x, y, lt_unsigned)
 }
 
 /// AND of all bits as a balanced tree (depth `ceil(log2 n)`).

@@ -426,19 +426,29 @@ pub fn lt_unsigned(b: &mut BitBuilder, x: &Word, y: &Word) -> Bit {
     b.not(ge)
 }
 
-fn flip_msb(b: &mut BitBuilder, x: &Word, w: usize) -> Word {
-    let mut x = x.resize(b, w, true);
-    if let Some(m) = x.bits.last_mut() {
-        *m = b.not(*m);
-    }
-    x
+/// The two's-complement comparison of `x` and `y` that `unsigned` makes of unsigned
+/// words: both sign-extended to one width, their sign bits flipped (which maps the signed
+/// order onto the unsigned one).
+fn signed_by_unsigned(
+    b: &mut BitBuilder,
+    x: &Word,
+    y: &Word,
+    unsigned: fn(&mut BitBuilder, &Word, &Word) -> Bit,
+) -> Bit {
+    let w = x.width().max(y.width());
+    let [x, y] = [x, y].map(|v| {
+        let mut v = v.resize(b, w, true);
+        if let Some(m) = v.bits.last_mut() {
+            *m = b.not(*m);
+        }
+        v
+    });
+    unsigned(b, &x, &y)
 }
 
 /// `x ≥ y` in two's complement (unsigned comparison with the sign bits flipped).
 pub fn ge_signed(b: &mut BitBuilder, x: &Word, y: &Word) -> Bit {
-    let w = x.width().max(y.width());
-    let (x, y) = (flip_msb(b, x, w), flip_msb(b, y, w));
-    ge_unsigned(b, &x, &y)
+    signed_by_unsigned(b, x, y, ge_unsigned)
 }
 
 /// `x < y` in two's complement.

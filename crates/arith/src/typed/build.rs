@@ -7,6 +7,7 @@ use super::forms::{condition_bit, result_form, to_bits, Form};
 use super::on_bits::build_bits;
 use super::on_blocks::build_blocks;
 use super::on_digits::build_digits;
+use super::operands::Operands;
 use super::types::{Algorithm, IntOp, IntType, TypedError};
 use crate::{Arith, SInt};
 
@@ -30,6 +31,7 @@ pub fn build(
         });
     }
     check_type(op, ty)?;
+    let operands = Operands { op, ty, x, forms };
     let out = match algorithm {
         Algorithm::Digits => {
             // Radix-4 operands become canonical digits first.
@@ -52,8 +54,8 @@ pub fn build(
                 .collect();
             build_digits(ar, b, op, ty, &x)?
         }
-        Algorithm::Bits | Algorithm::Magic => build_bits(b, op, ty, x, forms, algorithm)?,
-        Algorithm::Blocks => build_blocks(ar, b, op, ty, x, forms)?,
+        Algorithm::Bits | Algorithm::Magic => build_bits(b, operands, algorithm)?,
+        Algorithm::Blocks => build_blocks(ar, b, operands)?,
     };
     Ok((out, result_form(op, algorithm, forms)))
 }

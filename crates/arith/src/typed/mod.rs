@@ -45,6 +45,7 @@ mod forms;
 mod on_bits;
 mod on_blocks;
 mod on_digits;
+mod operands;
 mod plan;
 mod types;
 

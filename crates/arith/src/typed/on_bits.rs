@@ -5,18 +5,17 @@ use encint_core::bits::{lower_into, Bit, BitBuilder};
 use encint_core::circuit::{Builder, NodeId};
 
 use super::forms::{condition_bit, to_bits, Form};
+use super::operands::Operands;
 use super::types::{Algorithm, IntOp, IntType, TypedError};
 use crate::bits::{self as ops, Word};
 use crate::SInt;
 
 pub(super) fn build_bits(
     b: &mut Builder,
-    op: IntOp,
-    ty: IntType,
-    x: &[SInt],
-    forms: &[Form],
+    operands: Operands,
     algorithm: Algorithm,
 ) -> Result<SInt, TypedError> {
+    let Operands { op, ty, x, forms } = operands;
     let n = ty.bits;
     let magic = algorithm == Algorithm::Magic;
     if magic && !matches!(op, IntOp::DivScalar(_) | IntOp::RemScalar(_)) {

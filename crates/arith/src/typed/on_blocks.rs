@@ -4,6 +4,7 @@
 use encint_core::circuit::{Builder, NodeId};
 
 use super::forms::{condition_bit, operand_forms, to_bits, to_blocks, Form};
+use super::operands::Operands;
 use super::types::{Algorithm, IntOp, IntType, TypedError};
 use crate::{Arith, SInt};
 
@@ -13,17 +14,15 @@ use crate::{Arith, SInt};
 pub(super) fn build_blocks(
     ar: &Arith,
     b: &mut Builder,
-    op: IntOp,
-    ty: IntType,
-    x: &[SInt],
-    forms: &[Form],
+    operands: Operands,
 ) -> Result<SInt, TypedError> {
+    let Operands { op, ty, x, forms } = operands;
     let budget = ar
         .config()
         .max_qweight
         .min(encint_core::bits::QWEIGHT_BUDGET);
     if operand_forms(op, forms).contains(&Form::Radix4) {
-        return build_radix4(b, op, ty, x, forms, budget);
+        return build_radix4(b, operands, budget);
     }
     let n = ty.bits;
     let xs = to_bits(b, &x[0], n, ty.signed, forms[0]);
@@ -80,14 +79,8 @@ pub(super) fn build_blocks(
 
 /// Operations on radix-4 blocks ([`crate::blocks`]), for operands of which at least one
 /// is radix-4: results in radix-4 form (comparisons: one canonical bit).
-fn build_radix4(
-    b: &mut Builder,
-    op: IntOp,
-    ty: IntType,
-    x: &[SInt],
-    forms: &[Form],
-    budget: u64,
-) -> Result<SInt, TypedError> {
+fn build_radix4(b: &mut Builder, operands: Operands, budget: u64) -> Result<SInt, TypedError> {
+    let Operands { op, ty, x, forms } = operands;
     use crate::blocks as bl;
     let n = ty.bits;
     let first = usize::from(op == IntOp::Select);

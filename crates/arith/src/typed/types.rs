@@ -175,78 +175,19 @@ impl fmt::Display for IntOp {
 impl IntOp {
     /// Every operation with a sample scalar (for tables and tests).
     pub fn all_samples() -> Vec<IntOp> {
-        use IntOp::*;
-        vec![
-            WrappingAdd,
-            WrappingSub,
-            WrappingNeg,
-            WrappingMul,
-            WrappingSquare,
-            WrappingScalarMul(805),
-            And,
-            Or,
-            Xor,
-            Not,
-            Shl(3),
-            Shr(3),
-            Rotl(3),
-            Rotr(3),
-            ShlVar,
-            ShrVar,
-            RotlVar,
-            RotrVar,
-            Select,
-            Min,
-            Max,
-            Lt,
-            Le,
-            Gt,
-            Ge,
-            Eq,
-            Ne,
-            Div,
-            Rem,
-            DivScalar(7),
-            RemScalar(7),
-        ]
+        NAMED_SAMPLES.iter().map(|&(op, _)| op).collect()
     }
 
     /// The operation's name without its scalar (`shl`, `div_scalar`, `cast`, ...).
     pub fn name(self) -> &'static str {
-        use IntOp::*;
+        let kind = std::mem::discriminant(&self);
         match self {
-            WrappingAdd => "add",
-            WrappingSub => "sub",
-            WrappingNeg => "neg",
-            WrappingMul => "mul",
-            WrappingSquare => "squ",
-            WrappingScalarMul(_) => "scalar_mul",
-            And => "and",
-            Or => "or",
-            Xor => "xor",
-            Not => "not",
-            Shl(_) => "shl",
-            Shr(_) => "shr",
-            Rotl(_) => "rotl",
-            Rotr(_) => "rotr",
-            ShlVar => "shl_var",
-            ShrVar => "shr_var",
-            RotlVar => "rotl_var",
-            RotrVar => "rotr_var",
-            Select => "select",
-            Min => "min",
-            Max => "max",
-            Lt => "lt",
-            Le => "le",
-            Gt => "gt",
-            Ge => "ge",
-            Eq => "eq",
-            Ne => "ne",
-            Div => "div",
-            Rem => "rem",
-            DivScalar(_) => "div_scalar",
-            RemScalar(_) => "rem_scalar",
-            Cast(_) => "cast",
+            IntOp::Cast(_) => "cast",
+            _ => NAMED_SAMPLES
+                .iter()
+                .find(|(op, _)| std::mem::discriminant(op) == kind)
+                .map(|&(_, name)| name)
+                .expect("every operation but a cast has a sample"),
         }
     }
 
@@ -295,6 +236,44 @@ impl IntOp {
         }
     }
 }
+
+/// Every operation but [`IntOp::Cast`] once, with a sample scalar, and its name.
+const NAMED_SAMPLES: [(IntOp, &str); 31] = {
+    use IntOp::*;
+    [
+        (WrappingAdd, "add"),
+        (WrappingSub, "sub"),
+        (WrappingNeg, "neg"),
+        (WrappingMul, "mul"),
+        (WrappingSquare, "squ"),
+        (WrappingScalarMul(805), "scalar_mul"),
+        (And, "and"),
+        (Or, "or"),
+        (Xor, "xor"),
+        (Not, "not"),
+        (Shl(3), "shl"),
+        (Shr(3), "shr"),
+        (Rotl(3), "rotl"),
+        (Rotr(3), "rotr"),
+        (ShlVar, "shl_var"),
+        (ShrVar, "shr_var"),
+        (RotlVar, "rotl_var"),
+        (RotrVar, "rotr_var"),
+        (Select, "select"),
+        (Min, "min"),
+        (Max, "max"),
+        (Lt, "lt"),
+        (Le, "le"),
+        (Gt, "gt"),
+        (Ge, "ge"),
+        (Eq, "eq"),
+        (Ne, "ne"),
+        (Div, "div"),
+        (Rem, "rem"),
+        (DivScalar(7), "div_scalar"),
+        (RemScalar(7), "rem_scalar"),
+    ]
+};
 
 /// How an operation is computed (see the module docs).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
