@@ -211,18 +211,6 @@ fn radix4_block_circuits() {
     pins.done();
 }
 
-/// Division by a ciphertext on radix-4 blocks.
-#[test]
-fn radix4_division() {
-    let mut pins = Pins::default();
-    for (bits, documented) in [(8, 115), (16, 423)] {
-        let t = ty(bits, false);
-        let c = typed_cost(IntOp::Div, t, Algorithm::Blocks, Form::Radix4);
-        pins.eq(&format!("div {t} radix-4"), c.bootstraps, documented);
-    }
-    pins.done();
-}
-
 /// Equality and comparisons of bits, and min / max by the comparison tree.
 #[test]
 fn comparison_tree_on_bits() {

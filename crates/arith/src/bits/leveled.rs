@@ -215,23 +215,11 @@ pub fn lt_signed(b: &mut BitBuilder, x: &Word, y: &Word) -> Bit {
 
 /// AND of all bits as a balanced tree (depth `ceil(log2 n)`).
 pub fn all(b: &mut BitBuilder, bits: &[Bit]) -> Bit {
-    let mut v = bits.to_vec();
-    if v.is_empty() {
-        return b.constant(true);
-    }
-    while v.len() > 1 {
-        v = v
-            .chunks(2)
-            .map(|c| {
-                if c.len() == 2 {
-                    b.and(c[0], c[1])
-                } else {
-                    c[0]
-                }
-            })
-            .collect();
-    }
-    v[0]
+    super::and_tree(b, bits, 2, |b, c| match *c {
+        [x, y] => b.and(x, y),
+        [x] => x,
+        _ => unreachable!("groups of one or two bits"),
+    })
 }
 
 /// `x == y` (XNOR per bit, then a balanced AND tree).

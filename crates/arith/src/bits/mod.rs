@@ -370,21 +370,29 @@ pub fn neg(b: &mut BitBuilder, x: &Word) -> Word {
 /// Whether all bits are 1: counters of up to 15 bits, `[Σ = h]` as bit 4 of
 /// `16 - h + Σ`, in a tree.
 pub fn all(b: &mut BitBuilder, bits: &[Bit]) -> Bit {
+    and_tree(b, bits, MAX_COUNT_SPAN as usize, |b, c| {
+        let terms: Vec<(Bit, u32)> = c.iter().map(|&x| (x, 1)).collect();
+        let outs = b
+            .count(&terms, 16 - c.len() as u32)
+            .expect("at most 15 unit bits");
+        outs.get(4).copied().unwrap_or_else(|| b.constant(false))
+    })
+}
+
+/// The AND of `bits` as a tree: each level replaces every group of up to `arity` bits by
+/// `and(group)`; 1 for no bits.
+fn and_tree(
+    b: &mut BitBuilder,
+    bits: &[Bit],
+    arity: usize,
+    mut and: impl FnMut(&mut BitBuilder, &[Bit]) -> Bit,
+) -> Bit {
     let mut v = bits.to_vec();
     if v.is_empty() {
         return b.constant(true);
     }
     while v.len() > 1 {
-        v = v
-            .chunks(MAX_COUNT_SPAN as usize)
-            .map(|c| {
-                let terms: Vec<(Bit, u32)> = c.iter().map(|&x| (x, 1)).collect();
-                let outs = b
-                    .count(&terms, 16 - c.len() as u32)
-                    .expect("at most 15 unit bits");
-                outs.get(4).copied().unwrap_or_else(|| b.constant(false))
-            })
-            .collect();
+        v = v.chunks(arity).map(|c| and(b, c)).collect();
     }
     v[0]
 }
