@@ -1,4 +1,4 @@
-//! Parallel addition (seed 000, Algorithm 1) and multi-operand sums.
+//! Parallel addition (Parmesan, Algorithm 1) and multi-operand sums.
 
 use encint_core::circuit::{Builder, NodeId};
 

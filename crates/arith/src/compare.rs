@@ -1,4 +1,4 @@
-//! Signum-based operations (seed 000, §4): signum (Algorithm 6), comparisons,
+//! Signum-based operations (Parmesan, §4): signum (Algorithm 6), comparisons,
 //! maximum and minimum (Algorithm 7), rounding (Algorithm 8), absolute value and
 //! floor division by a power of two.
 

@@ -1,11 +1,17 @@
 //! # encint-arith
 //!
-//! Parallel arithmetic on signed binary integers (seed 000, Parmesan) written
-//! once, as circuit builders: every operation records bootstraps and linear
-//! combinations into an [`encint_core::circuit::Builder`], and any executor can
-//! run the result. Integers are [`SInt`]s: vectors of digit nodes in {-1, 0, 1},
-//! least significant first. Results are exact: a sum or product is as long as it
-//! needs to be, never wrapped.
+//! Arithmetic on encrypted integers written once, as circuit builders: every operation
+//! records bootstraps and linear combinations into an [`encint_core::circuit::Builder`],
+//! and any executor can run the result.
+//!
+//! The crate root holds Parmesan's parallel signed-binary arithmetic (Klemsa and Önen,
+//! "Parallel Operations over TFHE-Encrypted Multi-Digit Integers"): addition without carry
+//! chains, multiplication, squaring, scalar products and signum-based comparisons.
+//! [`bits`] holds boolean circuits on two's-complement bits, [`blocks`] circuits on
+//! radix-4 blocks, and [`typed`] the `n`-bit integer types that choose among the three.
+//!
+//! Integers are [`SInt`]s: vectors of digit nodes in {-1, 0, 1}, least significant first.
+//! Results are exact: a sum or product is as long as it needs to be, never wrapped.
 //!
 //! ```
 //! use encint_arith::{Arith, Config, SInt};
@@ -57,6 +63,11 @@ impl SInt {
         SInt {
             digits: (0..len).map(|_| b.input()).collect(),
         }
+    }
+
+    /// Fresh encrypted inputs, one integer of each length in `lens`, in order.
+    pub fn inputs(b: &mut Builder, lens: impl IntoIterator<Item = usize>) -> Vec<SInt> {
+        lens.into_iter().map(|len| SInt::input(b, len)).collect()
     }
 
     /// A known value as constant digits (no encryption, no cost).
@@ -136,6 +147,34 @@ impl Config {
     /// The budget of TFHE-rs' `PARAM_MESSAGE_2_CARRY_2_KS32_PBS_TUNIFORM_2M128` and
     /// `PARAM_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128` (2-norm 5), encint's two sets.
     pub const BUDGET_25: Config = Config { max_qweight: 25 };
+}
+
+/// The candidate plan whose circuit (built by `build` on fresh inputs) has the fewest
+/// bootstraps, then the smallest depth; memoised in `memo` under `key`, so the
+/// candidates are listed and built once per key.
+fn cheapest_plan<K: std::hash::Hash + Eq, P: Copy>(
+    memo: &Mutex<HashMap<K, P>>,
+    key: K,
+    candidates: impl FnOnce() -> Vec<P>,
+    build: impl Fn(&mut Builder, P) -> SInt,
+) -> P {
+    let cached = memo.lock().map(|m| m.get(&key).copied());
+    if let Ok(Some(p)) = cached {
+        return p;
+    }
+    let best = candidates()
+        .into_iter()
+        .min_by_key(|&plan| {
+            let mut sb = Builder::new();
+            let p = build(&mut sb, plan);
+            let cost = sb.finish(p.digits).cost();
+            (cost.bootstraps, cost.depth)
+        })
+        .expect("every length has a candidate plan");
+    if let Ok(mut m) = memo.lock() {
+        m.insert(key, best);
+    }
+    best
 }
 
 /// The arithmetic: a configuration plus the plans (Karatsuba splits, squaring

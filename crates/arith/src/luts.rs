@@ -7,17 +7,22 @@ fn make(domain: impl IntoIterator<Item = i64>, f: impl Fn(i64) -> i64) -> Negacy
     NegacyclicLut::from_fn(domain, f).expect("algorithm LUTs are negacyclic by design")
 }
 
-/// Carry of parallel addition from the selector `w_{i-1} + 3 w_i` (eq. 10: `≷ ±4`).
-pub fn carry() -> NegacyclicLut {
-    make(-8..=8, |s| {
-        if s >= 4 {
+/// The three-valued step: 1 from `up` on, -1 up to `down`, 0 between.
+fn step(up: i64, down: i64) -> impl Fn(i64) -> i64 {
+    move |s| {
+        if s >= up {
             1
-        } else if s <= -4 {
+        } else if s <= down {
             -1
         } else {
             0
         }
-    })
+    }
+}
+
+/// Carry of parallel addition from the selector `w_{i-1} + 3 w_i` (eq. 10: `≷ ±4`).
+pub fn carry() -> NegacyclicLut {
+    make(-8..=8, step(4, -4))
 }
 
 /// Identity on a digit (refresh).
@@ -86,15 +91,7 @@ pub fn gated_difference() -> NegacyclicLut {
 /// Rounding's `⌊r⌉` from the selector `2 x_{i-1} + s` (Algorithm 8, Figure 7),
 /// rounding half up.
 pub fn round_bit() -> NegacyclicLut {
-    make(-3..=3, |sel| {
-        if sel >= 2 {
-            1
-        } else if sel <= -3 {
-            -1
-        } else {
-            0
-        }
-    })
+    make(-3..=3, step(2, -3))
 }
 
 /// `[x = 1]` on a digit: rounding at position 1, half up.

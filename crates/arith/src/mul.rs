@@ -74,40 +74,29 @@ impl Arith {
     /// smallest depth), memoised.
     pub fn mul_plan(&self, lx: usize, ly: usize) -> MulPlan {
         let key = (lx.max(ly), lx.min(ly));
-        let cached = self.mul_plans.lock().map(|m| m.get(&key).copied());
-        if let Ok(Some(p)) = cached {
-            return p;
-        }
         let (n, m) = key;
-        let mut candidates = vec![
-            MulPlan::Schoolbook { tree: false },
-            MulPlan::Schoolbook { tree: true },
-        ];
-        if m >= 4 {
-            for low in [n / 2, n.div_ceil(2)] {
-                if low < m && !candidates.contains(&MulPlan::Karatsuba { low }) {
-                    candidates.push(MulPlan::Karatsuba { low });
+        let candidates = || {
+            let mut candidates = vec![
+                MulPlan::Schoolbook { tree: false },
+                MulPlan::Schoolbook { tree: true },
+            ];
+            if m >= 4 {
+                for low in [n / 2, n.div_ceil(2)] {
+                    if low < m && !candidates.contains(&MulPlan::Karatsuba { low }) {
+                        candidates.push(MulPlan::Karatsuba { low });
+                    }
                 }
             }
-        }
-        let best = candidates
-            .into_iter()
-            .min_by_key(|&plan| {
-                let mut sb = Builder::new();
-                let x = SInt::input(&mut sb, n);
-                let y = SInt::input(&mut sb, m);
-                let p = match plan {
-                    MulPlan::Schoolbook { tree } => self.mul_schoolbook(&mut sb, &x, &y, tree),
-                    MulPlan::Karatsuba { low } => self.mul_karatsuba(&mut sb, &x, &y, low),
-                };
-                let cost = sb.finish(p.digits).cost();
-                (cost.bootstraps, cost.depth)
-            })
-            .expect("there is always a schoolbook candidate");
-        if let Ok(mut m) = self.mul_plans.lock() {
-            m.insert(key, best);
-        }
-        best
+            candidates
+        };
+        crate::cheapest_plan(&self.mul_plans, key, candidates, |sb, plan| {
+            let x = SInt::input(sb, n);
+            let y = SInt::input(sb, m);
+            match plan {
+                MulPlan::Schoolbook { tree } => self.mul_schoolbook(sb, &x, &y, tree),
+                MulPlan::Karatsuba { low } => self.mul_karatsuba(sb, &x, &y, low),
+            }
+        })
     }
 
     /// Schoolbook product: `|x|·|y|` digit products, rows summed.

@@ -1,4 +1,4 @@
-//! Scalar multiplication by a clear integer (seed 000, Algorithm 2): the
+//! Scalar multiplication by a clear integer (Parmesan, Algorithm 2): the
 //! Koyama-Tsuruoka recoding of `|k|`, 12-digit sliding windows, one shortest
 //! ASC* per distinct window value (shared), and a balanced sum of the windows.
 

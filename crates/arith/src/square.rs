@@ -40,45 +40,34 @@ impl Arith {
 
     /// The plan the cost model picks for this length, memoised.
     pub fn square_plan(&self, n: usize) -> SquarePlan {
-        let cached = self.square_plans.lock().map(|m| m.get(&n).copied());
-        if let Ok(Some(p)) = cached {
-            return p;
-        }
-        // Direct squaring needs Σ 4^i <= budget: 21 for 3 digits.
-        let direct_weight: u64 = (0..n.min(3)).map(|i| 1u64 << (2 * i)).sum();
-        let mut candidates = Vec::new();
-        if n <= 3 && direct_weight <= self.config.max_qweight {
-            candidates.push(SquarePlan::Direct);
-        }
-        candidates.push(SquarePlan::Symmetric);
-        if n >= 2 {
-            for low in [n / 2, n.div_ceil(2)] {
-                if low >= 1
-                    && low < n
-                    && !candidates.contains(&SquarePlan::DivideAndConquer { low })
-                {
-                    candidates.push(SquarePlan::DivideAndConquer { low });
+        let candidates = || {
+            // Direct squaring needs Σ 4^i <= budget: 21 for 3 digits.
+            let direct_weight: u64 = (0..n.min(3)).map(|i| 1u64 << (2 * i)).sum();
+            let mut candidates = Vec::new();
+            if n <= 3 && direct_weight <= self.config.max_qweight {
+                candidates.push(SquarePlan::Direct);
+            }
+            candidates.push(SquarePlan::Symmetric);
+            if n >= 2 {
+                for low in [n / 2, n.div_ceil(2)] {
+                    if low >= 1
+                        && low < n
+                        && !candidates.contains(&SquarePlan::DivideAndConquer { low })
+                    {
+                        candidates.push(SquarePlan::DivideAndConquer { low });
+                    }
                 }
             }
-        }
-        let best = candidates
-            .into_iter()
-            .min_by_key(|&plan| {
-                let mut sb = Builder::new();
-                let x = SInt::input(&mut sb, n);
-                let p = match plan {
-                    SquarePlan::Direct => self.square_direct(&mut sb, &x),
-                    SquarePlan::DivideAndConquer { low } => self.square_dnc(&mut sb, &x, low),
-                    SquarePlan::Symmetric => self.square_symmetric(&mut sb, &x),
-                };
-                let cost = sb.finish(p.digits).cost();
-                (cost.bootstraps, cost.depth)
-            })
-            .expect("symmetric squaring is always a candidate");
-        if let Ok(mut m) = self.square_plans.lock() {
-            m.insert(n, best);
-        }
-        best
+            candidates
+        };
+        crate::cheapest_plan(&self.square_plans, n, candidates, |sb, plan| {
+            let x = SInt::input(sb, n);
+            match plan {
+                SquarePlan::Direct => self.square_direct(sb, &x),
+                SquarePlan::DivideAndConquer { low } => self.square_dnc(sb, &x, low),
+                SquarePlan::Symmetric => self.square_symmetric(sb, &x),
+            }
+        })
     }
 
     /// Algorithm 10: `X = Σ 2^i x_i` without bootstrapping, then one LUT per

@@ -1,4 +1,4 @@
-//! The cost table of seed 000 (Table 5): our circuits' bootstraps, depth, width
+//! The cost table of Parmesan (Table 5): our circuits' bootstraps, depth, width
 //! and largest LUT-input quadratic weight beside Parmesan's published figures.
 
 use encint_core::circuit::{Builder, Cost};
@@ -16,7 +16,7 @@ pub struct CostRow {
     pub arg: Option<i64>,
     /// Our circuit's cost.
     pub cost: Cost,
-    /// Parmesan's bootstraps and depth (seed 000, Table 5 and Appendix D).
+    /// Parmesan's bootstraps and depth (Table 5 and Appendix D of the Parmesan paper).
     pub parmesan: (u64, u32),
 }
 

@@ -1,6 +1,7 @@
 //! Exact pins of the bootstrap and depth counts the documentation states for the typed
-//! integers and the block circuits (module docs of `crates/arith`, `docs/BENCHMARKS.md`):
-//! each test quotes the text it guards, checks the file still states it, and measures the
+//! integers and the block circuits (`docs/CIRCUITS.md`, `docs/BENCHMARKS.md`, and the
+//! cost formulas in the docs of `crates/arith`): each test quotes the text it guards (or
+//! reads the reference page's tables), checks the file still states it, and measures the
 //! figures with the library's cost functions (`Circuit::cost`, the planner's estimates),
 //! the numbers `encint cost` prints.
 
@@ -108,19 +109,13 @@ impl Pins {
     }
 }
 
-const BLOCKS_RS: &str = "crates/arith/src/blocks.rs";
-const TYPED_RS: &str = "crates/arith/src/typed.rs";
+const FORMS_RS: &str = "crates/arith/src/typed/forms.rs";
+const CIRCUITS: &str = "docs/CIRCUITS.md";
 const BENCHMARKS: &str = "docs/BENCHMARKS.md";
 
 /// Products on bits: blocks against counters.
 #[test]
 fn product_on_bits_16() {
-    // crates/arith/src/blocks.rs: "16-bit wrapping multiplication: 112 bootstraps (bit by
-    // bit with counters, 193; TFHE-rs 1.8.2 on 2-bit blocks, 111)."
-    quoted(
-        BLOCKS_RS,
-        "16-bit wrapping multiplication: 112 bootstraps (bit by bit with counters, 193;",
-    );
     // docs/BENCHMARKS.md: "mul 30 / 54 / 28, 112 / 193 / 111, 425 / 738 / 440, 1648 / 2872
     // at 8 / 16 / 32 / 64 bits;" (blocks / bits / TFHE-rs).
     quoted(
@@ -150,17 +145,6 @@ fn product_on_bits_16() {
 /// Products and the other block circuits on stored radix-4 blocks.
 #[test]
 fn radix4_block_circuits() {
-    // crates/arith/src/blocks.rs: "[`mul_blocks`], 96 bootstraps at 16 bits. Beside it:
-    // [`add_blocks`] (a ripple of carries, `2k − 1` bootstraps), [`bitwise_blocks`] (one
-    // table per block), [`not_blocks`] (linear), [`eq_blocks`], [`compare_blocks`] (chains
-    // of block differences, 9 bootstraps at 16 bits)"
-    quoted(
-        BLOCKS_RS,
-        "[`mul_blocks`], 96 bootstraps at 16 bits. Beside it: [`add_blocks`] (a ripple of
-         carries, `2k − 1` bootstraps), [`bitwise_blocks`] (one table per block),
-         [`not_blocks`] (linear), [`eq_blocks`], [`compare_blocks`] (chains of block
-         differences, 9 bootstraps at 16 bits)",
-    );
     // docs/BENCHMARKS.md: "add and sub are a ripple of carries: 2k − 1 bootstraps for k
     // blocks, against TFHE-rs' 2k;" / "and, or and xor cost one table per block; not costs
     // nothing;" / "products are the block products with no operand refresh, and each column
@@ -227,51 +211,9 @@ fn radix4_block_circuits() {
     pins.done();
 }
 
-/// Division by a ciphertext on radix-4 blocks.
-#[test]
-fn radix4_division() {
-    // crates/arith/src/blocks.rs: "[`divide_blocks`] (non-restoring division with the
-    // partial remainder in blocks: 115 bootstraps for 8-bit unsigned division, 423 at 16
-    // bits; TFHE-rs 164 and 518)"
-    quoted(
-        BLOCKS_RS,
-        "[`divide_blocks`] (non-restoring division with the partial remainder in
-         blocks: 115 bootstraps for 8-bit unsigned division, 423 at 16 bits;",
-    );
-    let mut pins = Pins::default();
-    for (bits, documented) in [(8, 115), (16, 423)] {
-        let t = ty(bits, false);
-        let c = typed_cost(IntOp::Div, t, Algorithm::Blocks, Form::Radix4);
-        pins.eq(&format!("div {t} radix-4"), c.bootstraps, documented);
-    }
-    pins.done();
-}
-
 /// Equality and comparisons of bits, and min / max by the comparison tree.
 #[test]
 fn comparison_tree_on_bits() {
-    // crates/arith/src/blocks.rs, `eq`: "16 bits: 9 bootstraps, depth 2."
-    quoted(
-        BLOCKS_RS,
-        "fifteen at a time (`[Σ e = k]`). 16 bits: 9 bootstraps, depth 2.",
-    );
-    // crates/arith/src/blocks.rs, `compare`: "8 bits: 5 bootstraps, depth 2; 16 bits: 11,
-    // depth 3." and `merge_signs`: "8 bits of canonical bits (four differences): 5
-    // bootstraps, depth 2."
-    quoted(
-        BLOCKS_RS,
-        "in a tree (`merge_signs`). 8 bits: 5 bootstraps, depth 2; 16 bits: 11, depth 3.",
-    );
-    quoted(
-        BLOCKS_RS,
-        "8 bits of canonical bits (four differences): 5 bootstraps, depth 2.",
-    );
-    // crates/arith/src/blocks.rs, `min_max_bits`: "8 bits: 13 bootstraps in depth 3 (the
-    // comparison's 5 in depth 2, then one level of 8)."
-    quoted(
-        BLOCKS_RS,
-        "8 bits: 13 bootstraps in depth 3 (the comparison's 5 in depth 2, then one level of 8).",
-    );
     // docs/BENCHMARKS.md, the comparison tree's table: "| 8 | 7 / 3 | 5 / 2 | 4 → 3 |",
     // "| 16 | 12 / 3 | 11 / 3 | 7 → 6 |", "| 32 | 25 / 4 | 22 / 4 | 13 → 12 |",
     // "| 64 | 50 / 5 | 46 / 4 | 26 → 24 |" (the "now" columns: pbs / depth, rounds at 2
@@ -401,12 +343,6 @@ fn min_max_on_canonical_operands() {
 /// Scalar products and shifts by a ciphertext on radix-4 blocks, and on bits.
 #[test]
 fn radix4_scalar_products_and_shifts() {
-    // crates/arith/src/blocks.rs, `scalar_mul_blocks`: "16-bit `805·x`: 20 bootstraps;
-    // `4095·x` (`4^6 − 1`): 15."
-    quoted(
-        BLOCKS_RS,
-        "16-bit `805·x`: 20 bootstraps; `4095·x` (`4^6 − 1`): 15.",
-    );
     // docs/BENCHMARKS.md: "Bootstraps for x805 at 8 / 16 / 32 / 64 bits: 5 / 20 / 52 / 116,
     // against TFHE-rs' 10 / 33 / 73 and our 9 / 37 / 101 on bits."
     quoted(
@@ -414,15 +350,8 @@ fn radix4_scalar_products_and_shifts() {
         "Bootstraps for x805 at 8 / 16 / 32 / 64 bits: 5 / 20 / 52 / 116, against
          TFHE-rs' 10 / 33 / 73 and our 9 / 37 / 101 on bits.",
     );
-    // crates/arith/src/blocks.rs, `shift_var_blocks`: "Bootstraps for `x << y` at 8 / 16 /
-    // 32 / 64 bits: 19 / 44 / 102 / 260 (TFHE-rs 1.8.2: 21 / 50 / 119, ...); rotations: 16
-    // / 40 / 96 / 256." and docs/BENCHMARKS.md: "| shl_var / shr_var (logical), now | 19 |
-    // 44 | 102 | 260 |", "| rotl_var / rotr_var, now | 16 | 40 | 96 | 256 |"
-    quoted(
-        BLOCKS_RS,
-        "Bootstraps for `x << y` at 8 / 16 / 32 / 64 bits: 19 / 44 / 102 / 260",
-    );
-    quoted(BLOCKS_RS, "rotations: 16 / 40 / 96 / 256.");
+    // docs/BENCHMARKS.md: "| shl_var / shr_var (logical), now | 19 | 44 | 102 | 260 |",
+    // "| rotl_var / rotr_var, now | 16 | 40 | 96 | 256 |"
     quoted(
         BENCHMARKS,
         "| shl_var / shr_var (logical), now | 19 | 44 | 102 | 260 |",
@@ -430,12 +359,6 @@ fn radix4_scalar_products_and_shifts() {
     quoted(
         BENCHMARKS,
         "| rotl_var / rotr_var, now | 16 | 40 | 96 | 256 |",
-    );
-    // crates/arith/src/blocks.rs, `shift_var_bits`: "32-bit `x << y`: 131 bootstraps, where
-    // a barrel shifter of bits needs 179."
-    quoted(
-        BLOCKS_RS,
-        "32-bit `x << y`: 131 bootstraps, where a barrel shifter of bits needs 179.",
     );
     let mut pins = Pins::default();
     let r4 = |op, t| typed_cost(op, t, Algorithm::Blocks, Form::Radix4).bootstraps;
@@ -485,17 +408,17 @@ fn radix4_scalar_products_and_shifts() {
 /// The conversions of the typed forms.
 #[test]
 fn form_conversions() {
-    // crates/arith/src/typed.rs, `Form`: "lazy to canonical is a circuit
+    // crates/arith/src/typed/forms.rs, `Form`: "lazy to canonical is a circuit
     // ([`encint_core::bits::signed_digits_to_bits`], `⌈3n/2⌉ − 1` bootstraps for `n`
     // digits)" and `Form::Radix4`: "the Bits and Digits algorithms convert the blocks to
     // bits first (two bootstraps per two-bit block, none for a one-bit top block)".
     quoted(
-        TYPED_RS,
+        FORMS_RS,
         "lazy to canonical is a circuit ([`encint_core::bits::signed_digits_to_bits`],
          `⌈3n/2⌉ − 1` bootstraps for `n` digits)",
     );
     quoted(
-        TYPED_RS,
+        FORMS_RS,
         "the Bits and Digits algorithms convert the blocks to bits first (two bootstraps per
          two-bit block, none for a one-bit top block).",
     );
@@ -625,6 +548,192 @@ fn addition_on_bits() {
                 pins.eq(&format!("{op} {t} bits depth"), c.depth as usize, bits / 2);
             }
         }
+    }
+    pins.done();
+}
+
+/// The table under the heading ``### `name` `` of `docs/CIRCUITS.md`: the widths of its
+/// header row, and each row's label and numbers.
+fn circuit_table(name: &str) -> (Vec<usize>, Vec<(String, Vec<u64>)>) {
+    let path = format!("{}/../../{CIRCUITS}", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let section = text
+        .split("\n### ")
+        .find(|s| s.starts_with(&format!("`{name}`\n")))
+        .unwrap_or_else(|| panic!("{CIRCUITS} has no section for {name}"));
+    let mut rows = section
+        .lines()
+        .filter(|l| l.starts_with('|'))
+        .map(|l| l.trim().trim_matches('|').split('|').map(str::trim));
+    let widths = rows.next().expect("a header row").skip(1);
+    let widths = widths.map(|w| w.parse().expect("a width")).collect();
+    let table = rows
+        .skip(1)
+        .map(|mut cells| {
+            let label = cells.next().expect("a label").to_string();
+            (label, cells.map(|c| c.parse().expect("a number")).collect())
+        })
+        .collect();
+    (widths, table)
+}
+
+/// The costs of a circuit at a width.
+type CostAt = fn(usize) -> Cost;
+
+/// One measured circuit of a table: the rows `bootstraps[, what]` and (unless
+/// `bootstraps_only`) `depth[, what]` of `docs/CIRCUITS.md`, from `cost`.
+struct Measured(&'static str, CostAt, bool);
+
+const BOTH: bool = false;
+const BOOTSTRAPS_ONLY: bool = true;
+
+/// Checks every number of the table of `name` in `docs/CIRCUITS.md` against `measured`,
+/// whose rows must be the table's rows in order.
+fn pin_circuit(pins: &mut Pins, name: &str, measured: &[Measured]) {
+    let (widths, table) = circuit_table(name);
+    let mut rows: Vec<(String, CostAt, bool)> = Vec::new();
+    for &Measured(what, cost, bootstraps_only) in measured {
+        let label = |figure: &str| match what {
+            "" => figure.to_string(),
+            _ => format!("{figure}, {what}"),
+        };
+        rows.push((label("bootstraps"), cost, false));
+        if !bootstraps_only {
+            rows.push((label("depth"), cost, true));
+        }
+    }
+    let documented: Vec<&str> = table.iter().map(|(label, _)| label.as_str()).collect();
+    let labels: Vec<&str> = rows.iter().map(|(label, _, _)| label.as_str()).collect();
+    assert_eq!(documented, labels, "{name}: rows of {CIRCUITS}");
+    for ((label, numbers), &(_, cost, depth)) in table.iter().zip(&rows) {
+        for (&n, &number) in widths.iter().zip(numbers) {
+            let c = cost(n);
+            let value = if depth { c.depth as u64 } else { c.bootstraps };
+            pins.eq(&format!("{name}, {label}, {n} bits"), value, number);
+        }
+    }
+}
+
+/// The reference page of the block circuits: every table of `docs/CIRCUITS.md`.
+#[test]
+fn circuits_reference_page() {
+    const BLOCKS: Algorithm = Algorithm::Blocks;
+    const BITS: Algorithm = Algorithm::Bits;
+    const CAN: Form = Form::Canonical;
+    const R4: Form = Form::Radix4;
+    let mul: CostAt = |n| bit_circuit_cost(n, |b, x, y| blocks::mul(b, x, y, n, budget()));
+    let mul_bits: CostAt = |n| typed_cost(IntOp::WrappingMul, ty(n, false), BITS, CAN);
+    let mul_blocks: CostAt = |n| typed_cost(IntOp::WrappingMul, ty(n, false), BLOCKS, R4);
+    let k805: CostAt = |n| typed_cost(IntOp::WrappingScalarMul(805), ty(n, false), BLOCKS, R4);
+    let k4095: CostAt = |n| typed_cost(IntOp::WrappingScalarMul(4095), ty(n, false), BLOCKS, R4);
+    let add: CostAt = |n| typed_cost(IntOp::WrappingAdd, ty(n, false), BLOCKS, R4);
+    let and: CostAt = |n| typed_cost(IntOp::And, ty(n, false), BLOCKS, R4);
+    let eq: CostAt = |n| bit_circuit_cost(n, |b, x, y| vec![blocks::eq(b, x, y)]);
+    let eq_blocks: CostAt = |n| typed_cost(IntOp::Eq, ty(n, false), BLOCKS, R4);
+    let compare: CostAt = |n| {
+        bit_circuit_cost(n, |b, x, y| {
+            vec![blocks::compare(b, x, y, false, |s| s < 0)]
+        })
+    };
+    let lt_unsigned: CostAt = |n| typed_cost(IntOp::Lt, ty(n, false), BLOCKS, R4);
+    let lt_signed: CostAt = |n| typed_cost(IntOp::Lt, ty(n, true), BLOCKS, R4);
+    let max: CostAt = |n| bit_circuit_cost(n, |b, x, y| blocks::min_max_bits(b, x, y, false, true));
+    let select: CostAt = |n| {
+        let forms = [Form::Canonical, Form::Radix4, Form::Radix4];
+        let c = circuit(
+            &ar(),
+            IntOp::Select,
+            ty(n, false),
+            Algorithm::Blocks,
+            &forms,
+        );
+        c.unwrap().cost()
+    };
+    let shl_var: CostAt = |n| typed_cost(IntOp::ShlVar, ty(n, false), BLOCKS, R4);
+    let rotl_var: CostAt = |n| typed_cost(IntOp::RotlVar, ty(n, false), BLOCKS, R4);
+    let shift_var_bits: CostAt = |n| {
+        bit_circuit_cost(n, |b, x, y| {
+            blocks::shift_var_bits(b, x, y, n, blocks::Shift::Left, budget())
+        })
+    };
+    let barrel: CostAt = |n| typed_cost(IntOp::ShlVar, ty(n, false), BITS, CAN);
+    let u_div: CostAt = |n| typed_cost(IntOp::Div, ty(n, false), BLOCKS, R4);
+    let u_rem: CostAt = |n| typed_cost(IntOp::Rem, ty(n, false), BLOCKS, R4);
+    let i_div: CostAt = |n| typed_cost(IntOp::Div, ty(n, true), BLOCKS, R4);
+    let div_bits: CostAt = |n| {
+        bit_circuit_cost(n, |b, x, y| {
+            blocks::divide_unsigned_bits(b, x, y, false, budget())
+        })
+    };
+    let to_blocks: CostAt = |n| bit_circuit_cost(n, |b, x, _| blocks::blocks_from_bits(b, x));
+    let to_bits: CostAt = |n| {
+        let mut b = Builder::new();
+        let x: Vec<NodeId> = (0..n.div_ceil(2)).map(|_| b.input()).collect();
+        let out = blocks::bits_from_blocks(&mut b, &x, n);
+        b.finish(out).cost()
+    };
+    let mut pins = Pins::default();
+    let tables: [(&str, &[Measured]); 17] = [
+        (
+            "blocks::mul",
+            &[
+                Measured("", mul, BOTH),
+                Measured("bit by bit with counters", mul_bits, BOOTSTRAPS_ONLY),
+            ],
+        ),
+        ("blocks::mul_blocks", &[Measured("", mul_blocks, BOTH)]),
+        (
+            "blocks::scalar_mul_blocks",
+            &[
+                Measured("k = 805", k805, BOTH),
+                Measured("k = 4095", k4095, BOTH),
+            ],
+        ),
+        ("blocks::add_blocks", &[Measured("", add, BOTH)]),
+        ("blocks::bitwise_blocks", &[Measured("", and, BOTH)]),
+        ("blocks::eq", &[Measured("", eq, BOTH)]),
+        ("blocks::eq_blocks", &[Measured("", eq_blocks, BOTH)]),
+        ("blocks::compare", &[Measured("", compare, BOTH)]),
+        (
+            "blocks::compare_blocks",
+            &[
+                Measured("unsigned", lt_unsigned, BOTH),
+                Measured("signed", lt_signed, BOTH),
+            ],
+        ),
+        ("blocks::min_max_bits", &[Measured("", max, BOTH)]),
+        ("blocks::select_blocks", &[Measured("", select, BOTH)]),
+        (
+            "blocks::shift_var_blocks",
+            &[
+                Measured("logical shifts", shl_var, BOTH),
+                Measured("rotations", rotl_var, BOTH),
+            ],
+        ),
+        (
+            "blocks::shift_var_bits",
+            &[
+                Measured("", shift_var_bits, BOTH),
+                Measured("barrel shifter of bits", barrel, BOOTSTRAPS_ONLY),
+            ],
+        ),
+        (
+            "blocks::divide_blocks",
+            &[
+                Measured("unsigned quotient", u_div, BOTH),
+                Measured("unsigned remainder", u_rem, BOOTSTRAPS_ONLY),
+                Measured("signed quotient", i_div, BOOTSTRAPS_ONLY),
+            ],
+        ),
+        (
+            "blocks::divide_unsigned_bits",
+            &[Measured("", div_bits, BOTH)],
+        ),
+        ("blocks::blocks_from_bits", &[Measured("", to_blocks, BOTH)]),
+        ("blocks::bits_from_blocks", &[Measured("", to_bits, BOTH)]),
+    ];
+    for (name, rows) in tables {
+        pin_circuit(&mut pins, name, rows);
     }
     pins.done();
 }

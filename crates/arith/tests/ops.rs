@@ -86,10 +86,7 @@ fn run(
 ) -> Vec<i64> {
     let ar = Arith::new(config);
     let mut b = Builder::new();
-    let ins: Vec<SInt> = operands
-        .iter()
-        .map(|o| SInt::input(&mut b, o.len()))
-        .collect();
+    let ins = SInt::inputs(&mut b, operands.iter().map(|o| o.len()));
     let outs = op(&ar, &mut b, &ins);
     let circuit = b.finish(outs);
     let cost = circuit.cost();
@@ -105,6 +102,14 @@ fn run(
         .collect();
     let (out, _) = clear::run(&circuit, &inputs).unwrap();
     out
+}
+
+/// [`run`] under every configuration of [`CONFIGS`]: each one's output digits.
+fn run_each(
+    operands: &[&[i8]],
+    op: impl Fn(&Arith, &mut Builder, &[SInt]) -> Vec<encint_core::circuit::NodeId>,
+) -> Vec<Vec<i64>> {
+    CONFIGS.iter().map(|&c| run(c, operands, &op)).collect()
 }
 
 fn check_range(out: &[i64]) {
@@ -142,16 +147,14 @@ proptest! {
 
     #[test]
     fn add((x, y) in two_operands()) {
-        for c in CONFIGS {
-            let out = run(c, &[&x, &y], |a, b, i| a.add(b, &i[0], &i[1]).digits);
+        for out in run_each(&[&x, &y], |a, b, i| a.add(b, &i[0], &i[1]).digits) {
             prop_assert_eq!(as_int(&out), value(&x) + value(&y));
         }
     }
 
     #[test]
     fn sub((x, y) in two_operands()) {
-        for c in CONFIGS {
-            let out = run(c, &[&x, &y], |a, b, i| a.sub(b, &i[0], &i[1]).digits);
+        for out in run_each(&[&x, &y], |a, b, i| a.sub(b, &i[0], &i[1]).digits) {
             prop_assert_eq!(as_int(&out), value(&x) - value(&y));
         }
     }
@@ -176,46 +179,41 @@ proptest! {
 
     #[test]
     fn neg_and_shl(x in one_operand(), k in 0usize..20) {
-        for c in CONFIGS {
-            let out = run(c, &[&x], |_, b, i| {
-                let n = i[0].neg(b);
-                n.shl(b, k).digits
-            });
+        for out in run_each(&[&x], |_, b, i| {
+            let n = i[0].neg(b);
+            n.shl(b, k).digits
+        }) {
             prop_assert_eq!(as_int(&out), -value(&x) << k);
         }
     }
 
     #[test]
     fn shr(x in one_operand(), k in 0usize..70) {
-        for c in CONFIGS {
-            let out = run(c, &[&x], |a, b, i| a.shr(b, &i[0], k).digits);
+        for out in run_each(&[&x], |a, b, i| a.shr(b, &i[0], k).digits) {
             prop_assert_eq!(as_int(&out), value(&x).div_euclid(1i128 << k));
         }
     }
 
     #[test]
     fn scalar_mul(x in one_operand(), k in scalar()) {
-        for c in CONFIGS {
-            let out = run(c, &[&x], |a, b, i| a.scalar_mul(b, &i[0], k).digits);
+        for out in run_each(&[&x], |a, b, i| a.scalar_mul(b, &i[0], k).digits) {
             prop_assert_eq!(as_int(&out), value(&x) * i128::from(k));
         }
     }
 
     #[test]
     fn signum(x in one_operand()) {
-        for c in CONFIGS {
-            let out = run(c, &[&x], |a, b, i| vec![a.signum(b, &i[0])]);
+        for out in run_each(&[&x], |a, b, i| vec![a.signum(b, &i[0])]) {
             prop_assert_eq!(i128::from(out[0]), value(&x).signum());
         }
     }
 
     #[test]
     fn comparisons((x, y) in two_operands()) {
-        for c in CONFIGS {
-            let out = run(c, &[&x, &y], |a, b, i| vec![
-                a.lt(b, &i[0], &i[1]), a.le(b, &i[0], &i[1]), a.gt(b, &i[0], &i[1]),
-                a.ge(b, &i[0], &i[1]), a.eq(b, &i[0], &i[1]), a.ne(b, &i[0], &i[1]),
-            ]);
+        for out in run_each(&[&x, &y], |a, b, i| vec![
+            a.lt(b, &i[0], &i[1]), a.le(b, &i[0], &i[1]), a.gt(b, &i[0], &i[1]),
+            a.ge(b, &i[0], &i[1]), a.eq(b, &i[0], &i[1]), a.ne(b, &i[0], &i[1]),
+        ]) {
             let (vx, vy) = (value(&x), value(&y));
             let want = [vx < vy, vx <= vy, vx > vy, vx >= vy, vx == vy, vx != vy].map(i64::from);
             prop_assert_eq!(out, want.to_vec());
@@ -234,16 +232,14 @@ proptest! {
 
     #[test]
     fn abs(x in one_operand()) {
-        for c in CONFIGS {
-            let out = run(c, &[&x], |a, b, i| a.abs(b, &i[0]).digits);
+        for out in run_each(&[&x], |a, b, i| a.abs(b, &i[0]).digits) {
             prop_assert_eq!(as_int(&out), value(&x).abs());
         }
     }
 
     #[test]
     fn round(x in one_operand(), i in 0usize..70) {
-        for c in CONFIGS {
-            let out = run(c, &[&x], |a, b, ins| a.round_at(b, &ins[0], i).digits);
+        for out in run_each(&[&x], |a, b, ins| a.round_at(b, &ins[0], i).digits) {
             let v = value(&x);
             let want = if i == 0 { v } else { (v + (1i128 << (i - 1))).div_euclid(1i128 << i) << i };
             prop_assert_eq!(as_int(&out), want);
@@ -258,8 +254,7 @@ proptest! {
 
     #[test]
     fn mul((x, y) in two_operands()) {
-        for c in CONFIGS {
-            let out = run(c, &[&x, &y], |a, b, i| a.mul(b, &i[0], &i[1]).digits);
+        for out in run_each(&[&x, &y], |a, b, i| a.mul(b, &i[0], &i[1]).digits) {
             prop_assert_eq!(as_big(&out), BigInt::from(value(&x)) * value(&y));
         }
     }
@@ -267,8 +262,7 @@ proptest! {
     #[test]
     fn mul_low((x, y) in two_operands()) {
         let n = x.len().max(y.len());
-        for c in CONFIGS {
-            let out = run(c, &[&x, &y], |a, b, i| a.mul_low(b, &i[0], &i[1], n).digits);
+        for out in run_each(&[&x, &y], |a, b, i| a.mul_low(b, &i[0], &i[1], n).digits) {
             prop_assert!(out.len() <= n);
             let modulus = BigInt::from(1) << n;
             let got = as_big(&out);
@@ -279,8 +273,7 @@ proptest! {
 
     #[test]
     fn square(x in one_operand()) {
-        for c in CONFIGS {
-            let out = run(c, &[&x], |a, b, i| a.square(b, &i[0]).digits);
+        for out in run_each(&[&x], |a, b, i| a.square(b, &i[0]).digits) {
             prop_assert_eq!(as_big(&out), BigInt::from(value(&x)) * value(&x));
         }
     }

@@ -1,4 +1,5 @@
-//! Non-restoring division and remainder (seed 003), unsigned and signed.
+//! Non-restoring division and remainder, unsigned and signed (Chen, Feng, Liu and Wu,
+//! "Faster Binary Arithmetic Operations on Encrypted Integers").
 
 use encint_core::bits::{Bit, BitBuilder};
 

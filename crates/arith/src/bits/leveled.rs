@@ -1,4 +1,5 @@
-//! Depth-aware bit-vector circuits for leveled schemes (seed 003 on FV): only
+//! Depth-aware bit-vector circuits for leveled schemes (the binary circuits of Chen, Feng,
+//! Liu and Wu, "Faster Binary Arithmetic Operations on Encrypted Integers", on FV): only
 //! AND / XOR / NOT / MUX gates, no counters, chosen for a small multiplicative depth
 //! ([`encint_core::bits::fv::cost`]). On FV a slot holds one bit, AND and MUX cost one
 //! product, XOR one product, NOT none; the depth decides the parameter set and so the
@@ -207,40 +208,18 @@ pub fn lt_unsigned(b: &mut BitBuilder, x: &Word, y: &Word) -> Bit {
     b.not(ge)
 }
 
-fn flip_msb(b: &mut BitBuilder, x: &Word, w: usize) -> Word {
-    let mut x = x.resize(b, w, true);
-    if let Some(m) = x.bits.last_mut() {
-        *m = b.not(*m);
-    }
-    x
-}
-
 /// `x < y` in two's complement (unsigned comparison with the sign bits flipped).
 pub fn lt_signed(b: &mut BitBuilder, x: &Word, y: &Word) -> Bit {
-    let w = x.width().max(y.width());
-    let (x, y) = (flip_msb(b, x, w), flip_msb(b, y, w));
-    lt_unsigned(b, &x, &y)
+    super::signed_by_unsigned(b, x, y, lt_unsigned)
 }
 
 /// AND of all bits as a balanced tree (depth `ceil(log2 n)`).
 pub fn all(b: &mut BitBuilder, bits: &[Bit]) -> Bit {
-    let mut v = bits.to_vec();
-    if v.is_empty() {
-        return b.constant(true);
-    }
-    while v.len() > 1 {
-        v = v
-            .chunks(2)
-            .map(|c| {
-                if c.len() == 2 {
-                    b.and(c[0], c[1])
-                } else {
-                    c[0]
-                }
-            })
-            .collect();
-    }
-    v[0]
+    super::and_tree(b, bits, 2, |b, c| match *c {
+        [x, y] => b.and(x, y),
+        [x] => x,
+        _ => unreachable!("groups of one or two bits"),
+    })
 }
 
 /// `x == y` (XNOR per bit, then a balanced AND tree).

@@ -1,6 +1,9 @@
-//! Binary arithmetic on bit vectors (seeds 001 and 003), written once on the
-//! boolean IR ([`encint_core::bits`]): no crypto calls. The same circuits run on
-//! TFHE (lowered to digit bootstraps) and cost out for FV.
+//! Binary arithmetic on bit vectors, written once on the boolean IR
+//! ([`encint_core::bits`]): no crypto calls. The same circuits run on TFHE (lowered to
+//! digit bootstraps) and cost out for FV. Multiplication sums its partial products in
+//! carry-save columns (Trifan, Nicolau and Veidenbaum, "Enhancing the Privacy of Machine
+//! Learning via faster arithmetic over Torus FHE"); division is non-restoring (Chen, Feng,
+//! Liu and Wu, "Faster Binary Arithmetic Operations on Encrypted Integers").
 //!
 //! A [`Word`] is a vector of bits, least significant first, read as unsigned or
 //! two's complement by the operation. Results wrap modulo `2^width` unless the
@@ -367,21 +370,29 @@ pub fn neg(b: &mut BitBuilder, x: &Word) -> Word {
 /// Whether all bits are 1: counters of up to 15 bits, `[Σ = h]` as bit 4 of
 /// `16 - h + Σ`, in a tree.
 pub fn all(b: &mut BitBuilder, bits: &[Bit]) -> Bit {
+    and_tree(b, bits, MAX_COUNT_SPAN as usize, |b, c| {
+        let terms: Vec<(Bit, u32)> = c.iter().map(|&x| (x, 1)).collect();
+        let outs = b
+            .count(&terms, 16 - c.len() as u32)
+            .expect("at most 15 unit bits");
+        outs.get(4).copied().unwrap_or_else(|| b.constant(false))
+    })
+}
+
+/// The AND of `bits` as a tree: each level replaces every group of up to `arity` bits by
+/// `and(group)`; 1 for no bits.
+fn and_tree(
+    b: &mut BitBuilder,
+    bits: &[Bit],
+    arity: usize,
+    mut and: impl FnMut(&mut BitBuilder, &[Bit]) -> Bit,
+) -> Bit {
     let mut v = bits.to_vec();
     if v.is_empty() {
         return b.constant(true);
     }
     while v.len() > 1 {
-        v = v
-            .chunks(MAX_COUNT_SPAN as usize)
-            .map(|c| {
-                let terms: Vec<(Bit, u32)> = c.iter().map(|&x| (x, 1)).collect();
-                let outs = b
-                    .count(&terms, 16 - c.len() as u32)
-                    .expect("at most 15 unit bits");
-                outs.get(4).copied().unwrap_or_else(|| b.constant(false))
-            })
-            .collect();
+        v = v.chunks(arity).map(|c| and(b, c)).collect();
     }
     v[0]
 }
@@ -423,19 +434,29 @@ pub fn lt_unsigned(b: &mut BitBuilder, x: &Word, y: &Word) -> Bit {
     b.not(ge)
 }
 
-fn flip_msb(b: &mut BitBuilder, x: &Word, w: usize) -> Word {
-    let mut x = x.resize(b, w, true);
-    if let Some(m) = x.bits.last_mut() {
-        *m = b.not(*m);
-    }
-    x
+/// The two's-complement comparison of `x` and `y` that `unsigned` makes of unsigned
+/// words: both sign-extended to one width, their sign bits flipped (which maps the signed
+/// order onto the unsigned one).
+fn signed_by_unsigned(
+    b: &mut BitBuilder,
+    x: &Word,
+    y: &Word,
+    unsigned: fn(&mut BitBuilder, &Word, &Word) -> Bit,
+) -> Bit {
+    let w = x.width().max(y.width());
+    let [x, y] = [x, y].map(|v| {
+        let mut v = v.resize(b, w, true);
+        if let Some(m) = v.bits.last_mut() {
+            *m = b.not(*m);
+        }
+        v
+    });
+    unsigned(b, &x, &y)
 }
 
 /// `x ≥ y` in two's complement (unsigned comparison with the sign bits flipped).
 pub fn ge_signed(b: &mut BitBuilder, x: &Word, y: &Word) -> Bit {
-    let w = x.width().max(y.width());
-    let (x, y) = (flip_msb(b, x, w), flip_msb(b, y, w));
-    ge_unsigned(b, &x, &y)
+    signed_by_unsigned(b, x, y, ge_unsigned)
 }
 
 /// `x < y` in two's complement.

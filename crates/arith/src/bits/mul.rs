@@ -1,4 +1,6 @@
-//! Multiplication, dot products and 2-D convolutions (seed 001).
+//! Multiplication, dot products and 2-D convolutions, with the carry-save summation of
+//! Trifan, Nicolau and Veidenbaum, "Enhancing the Privacy of Machine Learning via faster
+//! arithmetic over Torus FHE".
 
 use encint_core::bits::{Bit, BitBuilder};
 
@@ -105,7 +107,7 @@ pub fn mul_csa(b: &mut BitBuilder, x: &Word, y: &Word) -> Word {
     add(b, &Word { bits: r }, &Word { bits: c })
 }
 
-/// `Σ x_i · y_i` modulo `2^width`, the parallel form of seed 001: every partial product
+/// `Σ x_i · y_i` modulo `2^width`, the parallel form of Trifan et al.: every partial product
 /// of every term into one counter tree (no intermediate carry propagation).
 pub fn dot(b: &mut BitBuilder, xs: &[Word], ys: &[Word], width: usize) -> Word {
     let mut cols = Vec::new();
@@ -115,7 +117,7 @@ pub fn dot(b: &mut BitBuilder, xs: &[Word], ys: &[Word], width: usize) -> Word {
     sum_columns(b, cols, width)
 }
 
-/// `Σ x_i · y_i` modulo `2^width`, the single-accumulator form of seed 001: each
+/// `Σ x_i · y_i` modulo `2^width`, the single-accumulator form of Trifan et al.: each
 /// product's partial products are reduced together with the running sum, one term after
 /// the other.
 pub fn dot_accumulate(b: &mut BitBuilder, xs: &[Word], ys: &[Word], width: usize) -> Word {
@@ -179,7 +181,7 @@ fn conv_with(
         .collect()
 }
 
-/// 2-D convolution, seed 001's Version 1 (kernel loops parallel, then a final add): each
+/// 2-D convolution, Trifan et al.'s Version 1 (kernel loops parallel, then a final add): each
 /// output is a [`dot`] over its window. Square kernel, "valid" outputs
 /// `(H - k + 1) × (W - k + 1)`, modulo `2^width`.
 pub fn conv2d_v1(
@@ -191,7 +193,7 @@ pub fn conv2d_v1(
     conv_with(b, image, kernel, width, dot)
 }
 
-/// 2-D convolution, seed 001's Version 2 (feature-map loops parallel): every output
+/// 2-D convolution, Trifan et al.'s Version 2 (feature-map loops parallel): every output
 /// accumulates one kernel position after the other ([`dot_accumulate`]), all outputs side
 /// by side, no final adder step.
 pub fn conv2d_v2(

@@ -20,10 +20,10 @@ pub enum BitOp {
     MulFull,
     /// `Σ x_i · y_i mod 2^bits` over `n` pairs.
     Dot,
-    /// One output of a 2-D convolution, Version 1 (seed 001): the dot product of an
+    /// One output of a 2-D convolution, Version 1 (Trifan et al.): the dot product of an
     /// `n × n` kernel with its window (`n²` pairs).
     ConvV1,
-    /// One kernel position of a 2-D convolution, Version 2 (seed 001): an `n × n` feature
+    /// One kernel position of a 2-D convolution, Version 2 (Trifan et al.): an `n × n` feature
     /// map, each output `acc_ij + x_ij · k` (inputs: `n²` accumulators, `n²` map values,
     /// one kernel value).
     ConvV2,

@@ -1,0 +1,276 @@
+//! Block products: sums of products of bit vectors or blocks with one bootstrap per
+//! radix-4 digit of each block product.
+//!
+//! One operand's blocks are refreshed (one identity bootstrap each); then a single
+//! bootstrap of the selector `4A + B` reads the low digit `(A·B) mod 4` of a block product
+//! into column `i + j` and another its high digit `(A·B) div 4` into column `i + j + 1`.
+//! The columns are then reduced ([`super::columns`]). Bit by bit, the same product needs
+//! four AND gates. Columns past the result width are never built.
+
+use encint_core::circuit::{Builder, NodeId};
+
+use super::columns::{push, push_digit, reduce_columns};
+use super::shift::shift_blocks;
+use super::{block_digits, block_max, blocks_of, fresh, table, Digit, Out, Shift};
+
+/// The low `width` bits of `x·y` (unsigned bit vectors, least significant first): the
+/// wrapping product when `width` is the operands' width, the full product at twice it.
+/// See [`mul_sum`].
+pub fn mul(b: &mut Builder, x: &[NodeId], y: &[NodeId], width: usize, budget: u64) -> Vec<NodeId> {
+    mul_sum(b, &[(x, y)], width, budget)
+}
+
+/// The low `width` bits of `Σ xₖ·yₖ` over `pairs` of unsigned bit vectors (least
+/// significant bit first; each node a digit holding 0 or 1): fresh bits, one digit node
+/// each. `budget` is the parameter set's quadratic-weight budget at a bootstrap input
+/// (25 for the default set); bits of any noise within it are accepted (noisier blocks are
+/// refreshed before use).
+pub fn mul_sum(
+    b: &mut Builder,
+    pairs: &[(&[NodeId], &[NodeId])],
+    width: usize,
+    budget: u64,
+) -> Vec<NodeId> {
+    sum_products(b, pairs, &[], width, budget)
+}
+
+/// The low `width` bits of `Σ xₖ·yₖ + Σ zₗ` over `pairs` and `addends` (unsigned bit
+/// vectors): [`mul_sum`] with the addends' blocks joining the digit columns as they are
+/// (linear, no bootstrap of their own).
+pub fn sum_products(
+    b: &mut Builder,
+    pairs: &[(&[NodeId], &[NodeId])],
+    addends: &[&[NodeId]],
+    width: usize,
+    budget: u64,
+) -> Vec<NodeId> {
+    let ncols = width.div_ceil(2);
+    let terms: Vec<Product> = pairs
+        .iter()
+        .map(|&(x, y)| Product {
+            x: blocks_of(b, x, ncols),
+            y: blocks_of(b, y, ncols),
+            square: std::ptr::eq(x, y),
+        })
+        .collect();
+    let addends: Vec<Vec<Digit>> = addends.iter().map(|z| blocks_of(b, z, ncols)).collect();
+    sum_digit_products(b, &terms, &addends, width, budget, Out::Bits)
+}
+
+/// The low `bits` bits of `x·y` on blocks, as blocks: the block products of
+/// [`mul_sum`] (operands already fresh, so no refresh) with each column reduced to its
+/// block (one bootstrap where a column is one sum) instead of two bits. `x` and `y` the
+/// same slice: a square.
+pub fn mul_blocks(
+    b: &mut Builder,
+    x: &[NodeId],
+    y: &[NodeId],
+    bits: usize,
+    budget: u64,
+) -> Vec<NodeId> {
+    let product = Product {
+        x: block_digits(x, bits),
+        y: block_digits(y, bits),
+        square: std::ptr::eq(x, y),
+    };
+    sum_digit_products(b, &[product], &[], bits, budget, Out::Blocks)
+}
+
+/// One product of block vectors (a square when `square`: `x` twice).
+struct Product {
+    x: Vec<Digit>,
+    y: Vec<Digit>,
+    square: bool,
+}
+
+/// The low `width` bits of `Σ products + Σ addends` over block vectors, as bits or as
+/// blocks.
+fn sum_digit_products(
+    b: &mut Builder,
+    products: &[Product],
+    addends: &[Vec<Digit>],
+    width: usize,
+    budget: u64,
+    out: Out,
+) -> Vec<NodeId> {
+    let ncols = width.div_ceil(2);
+    let mut cols: Vec<Vec<Digit>> = vec![Vec::new(); ncols];
+    let mut offsets: Vec<i64> = vec![0; ncols];
+    for z in addends {
+        for (c, &d) in z.iter().take(ncols).enumerate() {
+            push_digit(b, &mut cols[c], &mut offsets[c], d);
+        }
+    }
+    for p in products {
+        if p.square {
+            square_into(b, &p.x, &mut cols, &mut offsets, budget);
+            continue;
+        }
+        let (mut a, mut c) = (p.x.clone(), p.y.clone());
+        a.truncate(ncols);
+        c.truncate(ncols);
+        // Refresh the side with fewer blocks; the other enters the selector linearly.
+        if a.len() > c.len() {
+            std::mem::swap(&mut a, &mut c);
+        }
+        let a: Vec<Digit> = a.into_iter().map(|d| fresh(b, d)).collect();
+        let mut c_fresh: Vec<Option<Digit>> = vec![None; c.len()];
+        for (i, &ai) in a.iter().enumerate() {
+            for j in 0..c.len().min(ncols.saturating_sub(i)) {
+                let mut cj = c[j];
+                if b.linear_qweight(&[(ai.node, cj.max + 1), (cj.node, 1)]) > budget {
+                    cj = *c_fresh[j].get_or_insert_with(|| fresh(b, c[j]));
+                }
+                product_into(b, ai, cj, i + j, 1, &mut cols, &mut offsets);
+            }
+        }
+    }
+    reduce_columns(b, cols, offsets, width, budget, out)
+}
+
+/// The digits of `times · a·c` (`a` fresh, `c` within the budget at weight 1 beside `a`
+/// at weight `c.max + 1`) into column `col` (low digit) and the next (high digit): one
+/// bootstrap of the selector `(c.max + 1)·a + c` per digit; `times` copies of each.
+fn product_into(
+    b: &mut Builder,
+    a: Digit,
+    c: Digit,
+    col: usize,
+    times: usize,
+    cols: &mut [Vec<Digit>],
+    offsets: &mut [i64],
+) {
+    let m = c.max + 1;
+    let sel = b.linear(&[(a.node, m), (c.node, 1)], 0);
+    digits_into(
+        b,
+        sel,
+        a.max * m + c.max,
+        move |s| (s / m) * (s % m),
+        col,
+        times,
+        cols,
+        offsets,
+    );
+}
+
+/// The low and high radix-4 digits of `f(sel)` (`sel` in `0..=hi`, `f ≥ 0`) into column
+/// `col` and the next, `times` copies of each.
+#[allow(clippy::too_many_arguments)]
+fn digits_into(
+    b: &mut Builder,
+    sel: NodeId,
+    hi: i64,
+    f: impl Fn(i64) -> i64 + Copy,
+    col: usize,
+    times: usize,
+    cols: &mut [Vec<Digit>],
+    offsets: &mut [i64],
+) {
+    let fmax = (0..=hi).map(f).max().unwrap_or(0);
+    let lo = table(b, sel, 0, hi, move |s| f(s) % 4);
+    let mut values = [0i8; 16];
+    for (s, v) in values.iter_mut().enumerate().take(hi as usize + 1) {
+        *v = (f(s as i64) % 4) as i8;
+    }
+    for _ in 0..times {
+        let mut d = Digit::new(lo, fmax.min(3));
+        d.origin = Some((sel, hi, values));
+        push_digit(b, &mut cols[col], &mut offsets[col], d);
+    }
+    if fmax >= 4 && col + 1 < cols.len() {
+        let high = table(b, sel, 0, hi, move |s| f(s) / 4);
+        for _ in 0..times {
+            push(b, &mut cols[col + 1], &mut offsets[col + 1], high, fmax / 4);
+        }
+    }
+}
+
+/// The digits of `x²` into the columns: `A_i²` from one fresh block, each `A_i·A_j`
+/// (`i < j`) once, counted twice.
+fn square_into(
+    b: &mut Builder,
+    lin: &[Digit],
+    cols: &mut [Vec<Digit>],
+    offsets: &mut [i64],
+    budget: u64,
+) {
+    let ncols = cols.len();
+    let lin = &lin[..lin.len().min(ncols)];
+    let a: Vec<Digit> = lin.iter().map(|&d| fresh(b, d)).collect();
+    for i in 0..a.len() {
+        if 2 * i < ncols {
+            digits_into(b, a[i].node, a[i].max, |s| s * s, 2 * i, 1, cols, offsets);
+        }
+        for j in i + 1..a.len().min(ncols.saturating_sub(i)) {
+            let c = if b.linear_qweight(&[(a[i].node, lin[j].max + 1), (lin[j].node, 1)]) > budget {
+                a[j]
+            } else {
+                lin[j]
+            };
+            product_into(b, a[i], c, i + j, 2, cols, offsets);
+        }
+    }
+}
+
+/// `k·x` modulo `2^bits` on blocks, for `k` taken modulo `2^bits`: a power of two
+/// `2^s` is [`shift_blocks`] by `s`. Otherwise `k` is recoded in radix 4 with digits
+/// `kⱼ` in `{-1, 0, 1, 2}` (a digit 3 becomes `-1` and a carry), each block `Xᵢ` joins
+/// column `i + j` as `kⱼ·Xᵢ` (linear, no bootstrap; `-Xᵢ` as its complement `max − Xᵢ`
+/// with `−max` in the column's constant), and the columns are reduced to fresh blocks as
+/// in [`mul_blocks`].
+pub fn scalar_mul_blocks(
+    b: &mut Builder,
+    x: &[NodeId],
+    bits: usize,
+    k: u128,
+    budget: u64,
+) -> Vec<NodeId> {
+    let k = if bits >= 128 {
+        k
+    } else {
+        k & ((1u128 << bits) - 1)
+    };
+    if k.is_power_of_two() {
+        return shift_blocks(b, x, bits, Shift::Left, k.trailing_zeros().into());
+    }
+    let ncols = bits.div_ceil(2);
+    let mut digits = Vec::with_capacity(ncols);
+    let mut carry = 0;
+    for j in 0..ncols {
+        let d = ((k >> (2 * j)) & 3) as i64 + carry;
+        let (digit, next) = if d >= 3 { (d - 4, 1) } else { (d, 0) };
+        digits.push(digit);
+        carry = next;
+    }
+    let mut cols: Vec<Vec<Digit>> = vec![Vec::new(); ncols];
+    let mut offsets: Vec<i64> = vec![0; ncols];
+    for (i, &xi) in x.iter().enumerate().take(ncols) {
+        let max = block_max(bits, i);
+        for (c, col) in cols.iter_mut().enumerate().skip(i) {
+            let (node, span) = match digits[c - i] {
+                0 => continue,
+                -1 => {
+                    offsets[c] -= max;
+                    (b.linear(&[(xi, -1)], max), max)
+                }
+                kj => (b.linear(&[(xi, kj)], 0), kj * max),
+            };
+            push(b, col, &mut offsets[c], node, span);
+        }
+    }
+    // Negative constants borrow from the next column; the top column's is taken
+    // modulo its block (adding multiples of 2^bits).
+    for c in 0..ncols {
+        if offsets[c] < 0 {
+            if c + 1 < ncols {
+                let q = (3 - offsets[c]) / 4;
+                offsets[c] += 4 * q;
+                offsets[c + 1] -= q;
+            } else {
+                offsets[c] = offsets[c].rem_euclid(block_max(bits, c) + 1);
+            }
+        }
+    }
+    reduce_columns(b, cols, offsets, bits, budget, Out::Blocks)
+}

@@ -1,0 +1,106 @@
+//! The entry points: one operation's circuit built with a chosen algorithm, after the
+//! checks every algorithm shares.
+
+use encint_core::circuit::{Builder, Circuit};
+
+use super::forms::{condition_bit, result_form, to_bits, Form};
+use super::on_bits::build_bits;
+use super::on_blocks::build_blocks;
+use super::on_digits::build_digits;
+use super::operands::Operands;
+use super::types::{Algorithm, IntOp, IntType, TypedError};
+use crate::{Arith, SInt};
+
+/// Records `op` on operands `x` of forms `forms` (each a value of `ty`; the condition
+/// of [`IntOp::Select`] any integer, canonical if it is a 1-digit [`IntType::BOOL`])
+/// with `algorithm`; returns the result's digits (a value of `op.result_type(ty)`, at
+/// most that many digits) and their form ([`result_form`]).
+pub fn build(
+    ar: &Arith,
+    b: &mut Builder,
+    op: IntOp,
+    ty: IntType,
+    algorithm: Algorithm,
+    x: &[SInt],
+    forms: &[Form],
+) -> Result<(SInt, Form), TypedError> {
+    if x.len() != op.arity() || forms.len() != op.arity() {
+        return Err(TypedError::Arity {
+            expected: op.arity(),
+            found: x.len().min(forms.len()),
+        });
+    }
+    check_type(op, ty)?;
+    let operands = Operands { op, ty, x, forms };
+    let out = match algorithm {
+        Algorithm::Digits => {
+            // Radix-4 operands become canonical digits first.
+            let x: Vec<SInt> = x
+                .iter()
+                .zip(forms)
+                .enumerate()
+                .map(|(i, (s, &f))| match f {
+                    Form::Radix4 if op == IntOp::Select && i == 0 => SInt {
+                        digits: vec![condition_bit(b, s, f)],
+                    },
+                    Form::Radix4 => {
+                        let bits = to_bits(b, s, ty.bits, ty.signed, f);
+                        SInt {
+                            digits: encint_core::bits::bits_to_signed_digits(b, &bits, ty.signed),
+                        }
+                    }
+                    _ => s.clone(),
+                })
+                .collect();
+            build_digits(ar, b, op, ty, &x)?
+        }
+        Algorithm::Bits | Algorithm::Magic => build_bits(b, operands, algorithm)?,
+        Algorithm::Blocks => build_blocks(ar, b, operands)?,
+    };
+    Ok((out, result_form(op, algorithm, forms)))
+}
+
+/// The circuit of `op` on `ty` with `algorithm`, on operands of `ty.bits` digits each
+/// (the select condition: one digit) of forms `forms`, outputs made fresh (an identity
+/// table on any output digit of quadratic weight above 1, as the servers do).
+pub fn circuit(
+    ar: &Arith,
+    op: IntOp,
+    ty: IntType,
+    algorithm: Algorithm,
+    forms: &[Form],
+) -> Result<Circuit, TypedError> {
+    let mut b = Builder::new();
+    let inputs: Vec<SInt> = (0..op.arity())
+        .map(|i| {
+            let len = match forms.get(i) {
+                _ if op == IntOp::Select && i == 0 => 1,
+                Some(&f) => f.digits(ty),
+                None => ty.bits,
+            };
+            SInt::input(&mut b, len)
+        })
+        .collect();
+    let (out, _) = build(ar, &mut b, op, ty, algorithm, &inputs, forms)?;
+    let id = crate::luts::identity();
+    let outs = out
+        .digits
+        .iter()
+        .map(|&d| if b.qweight(d) > 1 { b.lut(d, &id) } else { d })
+        .collect();
+    Ok(b.finish(outs))
+}
+
+pub(super) fn check_type(op: IntOp, ty: IntType) -> Result<(), TypedError> {
+    IntType::new(ty.bits, ty.signed)?;
+    if let IntOp::Cast(to) = op {
+        IntType::new(to.bits, to.signed)?;
+    }
+    match op {
+        IntOp::DivScalar(0) | IntOp::RemScalar(0) => Err(TypedError::DivisionByZero),
+        IntOp::DivScalar(k) | IntOp::RemScalar(k) if !ty.contains(k) => {
+            Err(TypedError::ScalarRange(k))
+        }
+        _ => Ok(()),
+    }
+}
