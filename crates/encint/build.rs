@@ -14,7 +14,8 @@ fn main() {
     if std::env::var_os("CARGO_FEATURE_GPU").is_none() {
         return;
     }
-    if std::env::var_os("DOCS_RS").is_some() || std::env::var_os("ENCINT_GPU_CHECK_ONLY").is_some() {
+    if std::env::var_os("DOCS_RS").is_some() || std::env::var_os("ENCINT_GPU_CHECK_ONLY").is_some()
+    {
         return;
     }
     let out = std::path::PathBuf::from(std::env::var("OUT_DIR").expect("cargo sets OUT_DIR"));
