@@ -277,6 +277,19 @@ impl ClientKey {
     }
 }
 
+/// The Fourier form of a standard bootstrapping key (converted on the current rayon pool).
+pub(crate) fn to_fourier(bsk: &LweBootstrapKeyOwned<u64>) -> FourierLweBootstrapKeyOwned {
+    let mut fourier_bsk = FourierLweBootstrapKey::new(
+        bsk.input_lwe_dimension(),
+        bsk.glwe_size(),
+        bsk.polynomial_size(),
+        bsk.decomposition_base_log(),
+        bsk.decomposition_level_count(),
+    );
+    par_convert_standard_lwe_bootstrap_key_to_fourier(bsk, &mut fourier_bsk);
+    fourier_bsk
+}
+
 impl ServerKey {
     pub(crate) fn from_parts(
         params: DigitParameters,
@@ -284,14 +297,7 @@ impl ServerKey {
         bsk: LweBootstrapKeyOwned<u64>,
         ksk: Ksk,
     ) -> ServerKey {
-        let mut fourier_bsk = FourierLweBootstrapKey::new(
-            bsk.input_lwe_dimension(),
-            bsk.glwe_size(),
-            bsk.polynomial_size(),
-            bsk.decomposition_base_log(),
-            bsk.decomposition_level_count(),
-        );
-        par_convert_standard_lwe_bootstrap_key_to_fourier(&bsk, &mut fourier_bsk);
+        let fourier_bsk = to_fourier(&bsk);
         // The two keys every bootstrap reads whole.
         crate::memory::prefer_huge_pages(fourier_bsk.as_view().data());
         match &ksk {

@@ -26,6 +26,25 @@ pub(crate) fn find_live(
         .map(|i| NodeId(i as u32))
 }
 
+/// The `budget`, `constant` and `linear` methods of a [`Backend`] over CPU digits whose
+/// `self.server` is the server key: its noise budget, trivial digits, [`Digit::linear`].
+macro_rules! cpu_digit_ops {
+    () => {
+        fn budget(&self) -> Option<u64> {
+            Some(self.server.params().max_quadratic_weight())
+        }
+
+        fn constant(&self, value: i64) -> Digit {
+            Digit::trivial(value, self.server.params())
+        }
+
+        fn linear(&self, terms: &[(&Digit, i64)], constant: i64) -> Result<Digit> {
+            Ok(Digit::linear(terms, constant)?)
+        }
+    };
+}
+pub(crate) use cpu_digit_ops;
+
 /// The digit backend: plain and half-step bootstraps, one batch each per level.
 ///
 /// Many-LUT nodes are refused: with the default parameters the modulus switch alone
@@ -46,17 +65,7 @@ impl Backend for DigitBackend<'_> {
         refuse_digit_kinds(circuit, plan)
     }
 
-    fn budget(&self) -> Option<u64> {
-        Some(self.server.params().max_quadratic_weight())
-    }
-
-    fn constant(&self, value: i64) -> Digit {
-        Digit::trivial(value, self.server.params())
-    }
-
-    fn linear(&self, terms: &[(&Digit, i64)], constant: i64) -> Result<Digit> {
-        Ok(Digit::linear(terms, constant)?)
-    }
+    cpu_digit_ops!();
 
     fn bootstrap_level(
         &self,

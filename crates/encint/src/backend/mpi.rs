@@ -40,7 +40,7 @@ use encint_core::circuit::{Circuit, NodeId, Plan, PlannedLevel};
 use encint_core::exec::{Backend, Output, Values};
 use encint_tfhe::{Digit, KeySetId, ServerKey, TreeKey};
 
-use super::digit::DigitBackend;
+use super::digit::{cpu_digit_ops, DigitBackend};
 use super::tree::TreeBackend;
 use super::units::{level_units, run_units, scatter, Unit, UnitOut};
 use crate::{Error, Result};
@@ -473,17 +473,7 @@ impl Backend for MpiBackend<'_> {
         }
     }
 
-    fn budget(&self) -> Option<u64> {
-        Some(self.server.params().max_quadratic_weight())
-    }
-
-    fn constant(&self, value: i64) -> Digit {
-        Digit::trivial(value, self.server.params())
-    }
-
-    fn linear(&self, terms: &[(&Digit, i64)], constant: i64) -> Result<Digit> {
-        Ok(Digit::linear(terms, constant)?)
-    }
+    cpu_digit_ops!();
 
     fn bootstrap_level(
         &self,

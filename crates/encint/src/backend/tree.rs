@@ -22,7 +22,7 @@ use encint_core::circuit::{Circuit, Node, NodeId, Plan, PlannedLevel, TREE_QWEIG
 use encint_core::exec::{self, Backend, Output, Values};
 use encint_tfhe::{Digit, ServerKey, TreeKey};
 
-use super::digit::{find_live, within_budget, DigitBackend};
+use super::digit::{cpu_digit_ops, find_live, within_budget};
 use super::units::run_level;
 use crate::{Error, Result};
 
@@ -49,20 +49,7 @@ impl Backend for TreeBackend<'_> {
         refuse_tree_kinds(circuit, plan)
     }
 
-    fn budget(&self) -> Option<u64> {
-        Some(self.server.params().max_quadratic_weight())
-    }
-
-    fn constant(&self, value: i64) -> Digit {
-        DigitBackend {
-            server: self.server,
-        }
-        .constant(value)
-    }
-
-    fn linear(&self, terms: &[(&Digit, i64)], constant: i64) -> Result<Digit> {
-        Ok(Digit::linear(terms, constant)?)
-    }
+    cpu_digit_ops!();
 
     fn bootstrap_level(
         &self,

@@ -29,6 +29,17 @@ fn set_of_envelope(bytes: &[u8]) -> Result<FvBitSet> {
     FvBitSet::by_name(name)
 }
 
+/// Opens a key envelope of `kind`: the set it names, a context for that set, its payload.
+fn open_key<P: serde::de::DeserializeOwned>(
+    bytes: &[u8],
+    kind: Kind,
+) -> Result<(FvBitSet, Arc<FvContext>, P)> {
+    let set = set_of_envelope(bytes)?;
+    let payload = envelope::open_unvalidated(bytes, kind, &params_id(&set))?;
+    let ctx = Arc::new(FvContext::new(set.params.clone())?);
+    Ok((set, ctx, payload))
+}
+
 #[derive(serde::Serialize, serde::Deserialize)]
 struct WordPayload {
     key_id: u64,
@@ -112,10 +123,7 @@ impl FvBitsServerKey {
 
     /// Reads a key written by [`Self::to_bytes`] (its set is named in the envelope).
     pub fn from_bytes(bytes: &[u8]) -> Result<Self> {
-        let set = set_of_envelope(bytes)?;
-        let p: ServerPayload =
-            envelope::open_unvalidated(bytes, Kind::ServerKey, &params_id(&set))?;
-        let ctx = Arc::new(FvContext::new(set.params.clone())?);
+        let (set, ctx, p): (_, _, ServerPayload) = open_key(bytes, Kind::ServerKey)?;
         let rlk = RelinKey::from_raw_rns(&ctx, VARIANT, p.k0, p.k1)?;
         Ok(Self {
             ctx,
@@ -150,10 +158,7 @@ impl FvBitsClientKey {
 
     /// Reads a client key written by [`Self::to_bytes`].
     pub fn from_bytes(bytes: &[u8]) -> Result<Self> {
-        let set = set_of_envelope(bytes)?;
-        let p: ClientPayload =
-            envelope::open_unvalidated(bytes, Kind::ClientKey, &params_id(&set))?;
-        let ctx = Arc::new(FvContext::new(set.params.clone())?);
+        let (set, ctx, p): (_, _, ClientPayload) = open_key(bytes, Kind::ClientKey)?;
         let coeffs: Vec<i64> = p.coeffs.iter().map(|&c| i64::from(c)).collect();
         let sk = SecretKey::from_coefficients(&ctx, &coeffs)?;
         let encoder = BatchEncoder::new(&ctx)?;

@@ -12,7 +12,7 @@ use tfhe::core_crypto::prelude::*;
 use super::table::{box_width, Accumulator};
 use super::{Gen, PACKING_BASE_LOG, PACKING_LEVEL, PRECISE_PBS_BASE_LOG, PRECISE_PBS_LEVEL};
 use crate::digit::Digit;
-use crate::keys::{debug_key, ClientKey, ServerKey};
+use crate::keys::{debug_key, to_fourier, ClientKey, ServerKey};
 use crate::params::DigitParameters;
 use crate::TfheError;
 
@@ -61,14 +61,7 @@ impl TreeKeyInner {
             p.ciphertext_modulus,
             &mut enc,
         );
-        let mut fourier_bsk = FourierLweBootstrapKey::new(
-            bsk.input_lwe_dimension(),
-            bsk.glwe_size(),
-            bsk.polynomial_size(),
-            bsk.decomposition_base_log(),
-            bsk.decomposition_level_count(),
-        );
-        par_convert_standard_lwe_bootstrap_key_to_fourier(&bsk, &mut fourier_bsk);
+        let fourier_bsk = to_fourier(&bsk);
         drop(bsk);
 
         let n = p.polynomial_size.0;
