@@ -25,9 +25,9 @@
 //! After J. Chen, Y. Feng, Y. Liu and W. Wu, *Faster Binary Arithmetic Operations on
 //! Encrypted Integers*.
 //!
-//! Files: [`sets`] (parameter sets), [`program`] (circuit → products and linear
-//! combinations), [`keys`] (keys, words, encryption), [`run`] (the level-by-level executor
-//! and eager operations), [`wire`] (serialization).
+//! Files: `sets` (parameter sets), `program` (circuit → products and linear combinations),
+//! `keys` (keys, words, encryption), `run` (the level-by-level executor and eager
+//! operations), `wire` (serialization).
 //!
 //! ```no_run
 //! use encint::fv_bits::{choose_set, FvBitsClientKey, FvProgram};

@@ -38,8 +38,8 @@
 //! executor should charge these weights when such outputs enter a linear combination.
 //! Outputs of one first level share a blind rotation and are *not independent* of each other.
 //!
-//! Files: [`table`] (tables and their test polynomials), [`keys`] (the tree key and its
-//! generation), [`pack`] (the packing keyswitch kernel), [`eval`] (first and second levels),
+//! Files: `table` (tables and their test polynomials), `keys` (the tree key and its
+//! generation), `pack` (the packing keyswitch kernel), `eval` (first and second levels),
 //! `wire` (serialization).
 
 mod eval;
