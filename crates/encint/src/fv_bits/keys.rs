@@ -103,7 +103,8 @@ pub(super) fn check_width(width: usize) -> Result<()> {
 }
 
 impl FvBitsClientKey {
-    /// Fresh keys for `set` (choose it with [`choose_set`] from the circuit's depth).
+    /// Fresh keys for `set` (choose it with [`choose_set`](super::choose_set) from the
+    /// circuit's depth).
     pub fn generate(set: &FvBitSet) -> Result<(Self, FvBitsServerKey)> {
         let ctx = Arc::new(FvContext::new(set.params.clone())?);
         let encoder = BatchEncoder::new(&ctx)?;

@@ -86,8 +86,9 @@ pub fn choose_set(depth: u32) -> Result<FvBitSet> {
 /// adder whose depth needs the smaller parameter set; on a tie, the one with fewer
 /// products (ripple carry). Returns the adder and its set.
 ///
-/// Eager operations on existing keys ([`FvBitsServerKey::add`], `sub`, `mul`) always use
-/// the prefix adder: depth is what a chain of eager operations runs out of.
+/// Eager operations on existing keys ([`FvBitsServerKey::add`](super::FvBitsServerKey::add),
+/// `sub`, `mul`) always use the prefix adder: depth is what a chain of eager operations runs
+/// out of.
 pub fn plan_adder(w: usize) -> Result<(Adder, FvBitSet)> {
     let plan = |a: Adder| -> Result<(u32, u64)> {
         let mut b = BitBuilder::new();

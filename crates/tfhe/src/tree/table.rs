@@ -23,7 +23,7 @@ impl Table256 {
     }
 
     /// `t[16·hi + lo]` mod 32 as a signed representative in `-16..=15` (plaintext reference of
-    /// [`TreeKey::lut_eval`]; `hi` and `lo` are taken mod 16).
+    /// [`TreeKey::lut_eval`](super::TreeKey::lut_eval); `hi` and `lo` are taken mod 16).
     pub fn eval(&self, hi: i64, lo: i64) -> i64 {
         let i = 16 * hi.rem_euclid(16) + lo.rem_euclid(16);
         signed_rep(self.0[i as usize] as i64)
@@ -37,7 +37,8 @@ impl Table256 {
 
 /// An encrypted second-level test polynomial (GLWE ciphertext under the GLWE key): box `j`
 /// holds `t[16·m + j]·Δ` where `m` is the first-level input. Produced by
-/// [`TreeKey::first_level`], consumed by [`TreeKey::second_level`].
+/// [`TreeKey::first_level`](super::TreeKey::first_level), consumed by
+/// [`TreeKey::second_level`](super::TreeKey::second_level).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Accumulator {
     pub(super) glwe: GlweCiphertextOwned<u64>,
