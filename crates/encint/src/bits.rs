@@ -23,7 +23,8 @@ use encint_core::bits::{lower_into, BitBuilder, BitCircuit};
 use encint_core::circuit::{Builder, Cost};
 use encint_tfhe::{ClientKey, Digit, KeySetId};
 
-use crate::{executor, EncInt, Error, Result, Server};
+use crate::backend::digit as executor;
+use crate::{EncInt, Error, Result, Server};
 
 /// An encrypted integer of 1..=128 bits, least significant first, read as unsigned or
 /// two's complement.
@@ -156,8 +157,7 @@ impl Server {
                 inputs.iter().map(|x| x.width()).sum::<usize>()
             )));
         }
-        let lowered =
-            encint_core::bits::lower(circuit).map_err(|e| Error::InvalidInput(e.to_string()))?;
+        let lowered = encint_core::bits::lower(circuit)?;
         self.bits_run_digits(&lowered, inputs, signed)
     }
 
@@ -207,9 +207,7 @@ impl Server {
     /// cost fewer bootstraps than the boolean circuit ([`ops::BitOp::digit_circuit`]).
     pub fn bits_mul(&self, a: &EncBits, b: &EncBits) -> Result<EncBits> {
         same_shape(a, b)?;
-        let circuit = ops::BitOp::Mul
-            .digit_circuit(a.width(), 0)
-            .map_err(|e| Error::InvalidInput(e.to_string()))?;
+        let circuit = ops::BitOp::Mul.digit_circuit(a.width(), 0)?;
         Ok(self.bits_run_digits(&circuit, &[a, b], a.signed)?.0)
     }
 
@@ -328,5 +326,5 @@ pub fn lower_bits_into(
     circuit: &BitCircuit,
     inputs: &[encint_core::circuit::NodeId],
 ) -> Result<Vec<encint_core::circuit::NodeId>> {
-    lower_into(b, circuit, inputs).map_err(|e| Error::InvalidInput(e.to_string()))
+    Ok(lower_into(b, circuit, inputs)?)
 }

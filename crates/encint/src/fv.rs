@@ -1,4 +1,5 @@
-//! The FV (BFV) scheme (seed 002) through the facade: a context for a parameter set, secret,
+//! The FV (BFV) scheme (J.-C. Bajard, J. Eynard, P. Martins, L. Sousa and V. Zucca, *An
+//! asymptotically faster version of FV supported on HPR*) through the facade: a context for a parameter set, secret,
 //! public and relinearisation keys, encryption and decryption, addition and multiplication
 //! with relinearisation, in three variants (BEHZ, HPS, HPR) that share keys and ciphertexts.
 //!

@@ -2,12 +2,20 @@
 //!
 //! Exact arithmetic on encrypted integers. An [`EncInt`] is a signed binary
 //! integer whose digits (-1, 0, 1) are TFHE ciphertexts of 5-bit messages without
-//! padding (seed 000, Parmesan). Operations are circuits built by `encint-arith`
-//! and run by the [`executor`], level by level, each level's bootstraps as one
-//! parallel batch. Results are exact: a product is as long as it needs to be.
+//! padding, after J. Klemsa and M. Önen, *Parmesan: Parallel ARithMETicS over ENcrypted
+//! data*. Operations are circuits built by `encint-arith` and run by the [`executor`],
+//! level by level, each level's bootstraps as one parallel batch. Results are exact: a
+//! product is as long as it needs to be.
 //!
-//! The byte processor of seed 004 runs encrypted programs through [`processor`]; the FV
-//! scheme of seed 002 is reachable through [`fv`].
+//! The byte processor of D. Trama, P.-E. Clet, A. Boudguiga and R. Sirdey, *Designing a
+//! General-Purpose 8-bit (T)FHE Processor Abstraction*, runs encrypted programs through
+//! [`processor`]; the FV scheme of J.-C. Bajard, J. Eynard, P. Martins, L. Sousa and
+//! V. Zucca, *An asymptotically faster version of FV supported on HPR*, is reachable through
+//! [`fv`], and bit-sliced binary arithmetic on it through [`fv_bits`].
+//!
+//! The executors (`src/backend/`) are public under their established names: [`executor`]
+//! (digits on this process), [`tree_exec`] (with tree LUTs), `mpi` (feature `mpi`, many
+//! processes) and [`gpu`] (feature `gpu`).
 //!
 //! The client side holds the secret [`ClientKey`]; the server side needs only the
 //! [`ServerKey`] and never sees the client key.
@@ -24,26 +32,30 @@
 //! ```
 #![deny(missing_docs)]
 
+mod backend;
 pub mod bits;
-pub mod executor;
 pub mod files;
 pub mod fv;
 pub mod fv_bits;
-pub mod gpu;
 mod int;
 pub mod limits;
-#[cfg(feature = "mpi")]
-pub mod mpi;
 pub mod processor;
 mod server;
 mod trace;
-pub mod tree_exec;
 pub mod typed;
 
+pub use backend::digit as executor;
+pub use backend::gpu;
+#[cfg(feature = "mpi")]
+pub use backend::mpi;
+pub use backend::tree as tree_exec;
+
+pub use backend::gpu::GpuError;
+pub use backend::kind::BackendKind;
 pub use encint_arith::{Arith, Config, SInt};
 pub use encint_core::circuit::Cost;
+pub use encint_core::CoreError;
 pub use encint_tfhe::{ClientKey, KeySetId, ServerKey, DEFAULT_PARAMETERS, KS64_PARAMETERS};
-pub use gpu::{BackendKind, GpuError};
 pub use int::{decrypt, decrypt_big, encrypt, encrypt_big, EncInt, MAX_DIGITS};
 pub use num_bigint::BigInt;
 pub use server::{
@@ -54,9 +66,15 @@ pub use trace::Tracer;
 /// Everything that can go wrong in `encint`.
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
-    /// A bootstrap input would exceed the parameter set's noise budget.
+    /// A circuit holds a node the chosen backend refuses for noise reasons (many-LUT
+    /// bootstraps, tree LUTs on the digit backend). A bootstrap input over the parameter
+    /// set's noise budget is [`CoreError::NoiseBudget`] inside [`Error::Core`].
     #[error("noise budget exceeded: {0}")]
     NoiseBudget(String),
+    /// An error of the circuit layer: a bootstrap input over the noise budget, a wrong number
+    /// of circuit inputs, a bad argument to a circuit builder.
+    #[error(transparent)]
+    Core(#[from] CoreError),
     /// A value does not fit the requested number of digits, or similar bad input.
     #[error("invalid input: {0}")]
     InvalidInput(String),
@@ -125,7 +143,7 @@ pub enum Error {
     },
     /// The GPU backend is not built in, has no device, or cannot run the request.
     #[error(transparent)]
-    Gpu(#[from] gpu::GpuError),
+    Gpu(#[from] GpuError),
     /// A stated resource limit (digits, circuit size, threads) would be exceeded; nothing
     /// was allocated or run.
     #[error("limit exceeded: {0}")]
@@ -138,15 +156,3 @@ pub enum Error {
 
 /// Result alias of this crate.
 pub type Result<T> = std::result::Result<T, Error>;
-
-impl From<encint_core::CoreError> for Error {
-    fn from(e: encint_core::CoreError) -> Self {
-        match e {
-            encint_core::CoreError::NoiseBudget(v) => Error::NoiseBudget(v.to_string()),
-            encint_core::CoreError::InputCount { expected, found } => Error::InvalidInput(format!(
-                "circuit expects {expected} input digits, got {found}"
-            )),
-            other => Error::InvalidInput(other.to_string()),
-        }
-    }
-}

@@ -1,4 +1,5 @@
-//! The byte processor (seed 004) as a library: assemble a program, generate keys, encrypt
+//! The byte processor (D. Trama, P.-E. Clet, A. Boudguiga and R. Sirdey, *Designing a
+//! General-Purpose 8-bit (T)FHE Processor Abstraction*) as a library: assemble a program, generate keys, encrypt
 //! the inputs through the seeded uplink, run the program's circuit on the server with the
 //! tree backend, return the outputs through the packed downlink and decrypt them.
 //!
@@ -33,7 +34,7 @@ use encint_tfhe::{
     ClientKey, DigitParameters, PackedNibbles, PackingKey, SeededNibbles, ServerKey, TreeKey,
 };
 
-use crate::tree_exec::TreeBackend;
+use crate::backend::tree::TreeBackend;
 use crate::{Error, Result};
 
 /// Named output data of a program run, in declaration order.
@@ -46,7 +47,7 @@ pub type Outputs = Vec<(String, Datum)>;
 pub struct ProcessorKeys {
     /// Plain and half-step bootstraps, keyswitches.
     pub server: ServerKey,
-    /// Tree LUTs (seed 004's `LUTeval`/`MVLUTeval`).
+    /// Tree LUTs (the processor paper's `LUTeval`/`MVLUTeval`).
     pub tree: TreeKey,
     /// Packs the outputs into a few GLWE ciphertexts for the downlink.
     pub packing: PackingKey,

@@ -10,7 +10,8 @@ use encint_core::circuit::{Builder, Circuit, Cost, Plan};
 use encint_core::exec::Backend;
 use encint_tfhe::{Digit, ServerKey};
 
-use crate::{executor, EncInt, Error, Result};
+use crate::backend::digit as executor;
+use crate::{EncInt, Error, Result};
 
 /// The operations of the eager API (for the CLI and benchmarks).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -151,7 +152,7 @@ pub struct Server {
     arith: Arith,
     pool: Option<rayon::ThreadPool>,
     max_nodes: u64,
-    engine: crate::gpu::Engine,
+    engine: crate::backend::gpu::Engine,
 }
 
 impl Server {
@@ -165,7 +166,7 @@ impl Server {
             }),
             pool: None,
             max_nodes: DEFAULT_MAX_NODES,
-            engine: crate::gpu::Engine::default(),
+            engine: crate::backend::gpu::Engine::default(),
         }
     }
 
@@ -184,7 +185,7 @@ impl Server {
     /// [`BackendKind::Cpu`]: crate::BackendKind::Cpu
     /// [`BackendKind::Gpu`]: crate::BackendKind::Gpu
     pub fn with_backend(mut self, kind: crate::BackendKind) -> Result<Self> {
-        self.engine = crate::gpu::Engine::new(kind, &self.key)?;
+        self.engine = crate::backend::gpu::Engine::new(kind, &self.key)?;
         Ok(self)
     }
 
@@ -444,79 +445,60 @@ impl Server {
     fn one(&self, op: Op, args: &[&EncInt]) -> Result<EncInt> {
         self.apply(op, args).map(|r| r.0)
     }
+}
 
+/// The methods of [`Server`] that run one [`Op`] on their operands:
+/// `name(operands; other parameters) => op`.
+macro_rules! op_methods {
+    ($($(#[doc = $doc:literal])* $name:ident($($arg:ident),+ $(; $p:ident: $t:ty)?) => $op:expr;)*) => {
+        impl Server {
+            $(
+                $(#[doc = $doc])*
+                pub fn $name(&self, $($arg: &EncInt),+ $(, $p: $t)?) -> Result<EncInt> {
+                    self.one($op, &[$($arg),+])
+                }
+            )*
+        }
+    };
+}
+
+op_methods! {
     /// `a + b`.
-    pub fn add(&self, a: &EncInt, b: &EncInt) -> Result<EncInt> {
-        self.one(Op::Add, &[a, b])
-    }
+    add(a, b) => Op::Add;
     /// `a - b`.
-    pub fn sub(&self, a: &EncInt, b: &EncInt) -> Result<EncInt> {
-        self.one(Op::Sub, &[a, b])
-    }
+    sub(a, b) => Op::Sub;
     /// `-a` (no bootstrap).
-    pub fn neg(&self, a: &EncInt) -> Result<EncInt> {
-        self.one(Op::Neg, &[a])
-    }
+    neg(a) => Op::Neg;
     /// `a · b`, exact.
-    pub fn mul(&self, a: &EncInt, b: &EncInt) -> Result<EncInt> {
-        self.one(Op::Mul, &[a, b])
-    }
+    mul(a, b) => Op::Mul;
     /// `a · b mod 2^n`, `n` the longer operand's length (TFHE-rs' wrapping product).
-    pub fn mul_low(&self, a: &EncInt, b: &EncInt) -> Result<EncInt> {
-        self.one(Op::MulLow, &[a, b])
-    }
+    mul_low(a, b) => Op::MulLow;
     /// `k · a`.
-    pub fn mul_scalar(&self, a: &EncInt, k: i64) -> Result<EncInt> {
-        self.one(Op::ScalarMul(k), &[a])
-    }
+    mul_scalar(a; k: i64) => Op::ScalarMul(k);
     /// `a²`.
-    pub fn square(&self, a: &EncInt) -> Result<EncInt> {
-        self.one(Op::Square, &[a])
-    }
+    square(a) => Op::Square;
     /// `sgn(a)` as a one-digit integer.
-    pub fn signum(&self, a: &EncInt) -> Result<EncInt> {
-        self.one(Op::Signum, &[a])
-    }
+    signum(a) => Op::Signum;
     /// `max(a, b)`.
-    pub fn max(&self, a: &EncInt, b: &EncInt) -> Result<EncInt> {
-        self.one(Op::Max, &[a, b])
-    }
+    max(a, b) => Op::Max;
     /// `min(a, b)`.
-    pub fn min(&self, a: &EncInt, b: &EncInt) -> Result<EncInt> {
-        self.one(Op::Min, &[a, b])
-    }
+    min(a, b) => Op::Min;
     /// `|a|`.
-    pub fn abs(&self, a: &EncInt) -> Result<EncInt> {
-        self.one(Op::Abs, &[a])
-    }
+    abs(a) => Op::Abs;
     /// Rounding at bit `i` (half up): `⌊a / 2^i + 1/2⌋ · 2^i`.
-    pub fn round_at(&self, a: &EncInt, i: usize) -> Result<EncInt> {
-        self.one(Op::Round(i), &[a])
-    }
+    round_at(a; i: usize) => Op::Round(i);
     /// `[a < b]` (0 or 1).
-    pub fn lt(&self, a: &EncInt, b: &EncInt) -> Result<EncInt> {
-        self.one(Op::Lt, &[a, b])
-    }
+    lt(a, b) => Op::Lt;
     /// `[a <= b]`.
-    pub fn le(&self, a: &EncInt, b: &EncInt) -> Result<EncInt> {
-        self.one(Op::Le, &[a, b])
-    }
+    le(a, b) => Op::Le;
     /// `[a > b]`.
-    pub fn gt(&self, a: &EncInt, b: &EncInt) -> Result<EncInt> {
-        self.one(Op::Gt, &[a, b])
-    }
+    gt(a, b) => Op::Gt;
     /// `[a >= b]`.
-    pub fn ge(&self, a: &EncInt, b: &EncInt) -> Result<EncInt> {
-        self.one(Op::Ge, &[a, b])
-    }
+    ge(a, b) => Op::Ge;
     /// `[a == b]`.
-    pub fn eq(&self, a: &EncInt, b: &EncInt) -> Result<EncInt> {
-        self.one(Op::Eq, &[a, b])
-    }
+    eq(a, b) => Op::Eq;
     /// `[a != b]`.
-    pub fn ne(&self, a: &EncInt, b: &EncInt) -> Result<EncInt> {
-        self.one(Op::Ne, &[a, b])
-    }
+    ne(a, b) => Op::Ne;
 }
 
 thread_local! {

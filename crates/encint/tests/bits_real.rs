@@ -168,7 +168,7 @@ fn traced_circuit_of_every_other_operation_at_three_bits() {
 }
 
 /// Bits of another key set are refused by the server and by the other client key, with
-/// typed errors (issue 12's binding, applied to bit vectors).
+/// typed errors (the key-set binding of ciphertexts, applied to bit vectors).
 #[test]
 fn bits_of_another_key_set_are_refused() {
     let (client, server) = keys();

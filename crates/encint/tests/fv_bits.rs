@@ -1,6 +1,7 @@
-//! Bit-sliced FV (seed 003): every operation's FV result against the clear run of the
+//! Bit-sliced FV (J. Chen, Y. Feng, Y. Liu and W. Wu, *Faster Binary Arithmetic Operations
+//! on Encrypted Integers*): every operation's FV result against the clear run of the
 //! same circuit on every slot and against plain u64/i64 arithmetic, on random full
-//! batches. In CI at the smallest set that fits (128-8192); the seed's rows behind
+//! batches. In CI at the smallest set that fits (128-8192); the paper's rows behind
 //! `--ignored`.
 
 use encint::fv_bits::{

@@ -3,6 +3,8 @@
 //! node counts pass the limits stop at the first such operation, before it (or any later
 //! one) adds a node, with `Error::LimitExceeded` from the recorder.
 
+mod common;
+
 use encint::limits::{self, Limits, WordOp};
 use encint::{Arith, Config, Error, Op, SInt, Tracer, DEFAULT_PARAMETERS};
 use encint_arith::bits::{self as ops, Word};
@@ -16,26 +18,9 @@ fn arith() -> Arith {
     })
 }
 
-const OPS: [Op; 18] = [
-    Op::Add,
-    Op::Sub,
-    Op::Neg,
-    Op::Mul,
-    Op::MulLow,
-    Op::ScalarMul(12345),
-    Op::Square,
-    Op::Signum,
-    Op::Max,
-    Op::Min,
-    Op::Abs,
-    Op::Round(3),
-    Op::Lt,
-    Op::Le,
-    Op::Gt,
-    Op::Ge,
-    Op::Eq,
-    Op::Ne,
-];
+fn ops() -> Vec<Op> {
+    common::every_op(&[12345])
+}
 
 /// Builds `op` alone on inputs of `n` and `m` digits; returns (output digits, nodes added).
 fn measure(ar: &Arith, op: Op, n: usize, m: usize) -> (u64, u64) {
@@ -59,7 +44,7 @@ fn check_op(ar: &Arith, op: Op, n: usize, m: usize) {
 #[test]
 fn operation_estimates_bound_the_built_circuits() {
     let ar = arith();
-    for op in OPS {
+    for op in ops() {
         for (n, m) in [(1, 1), (1, 9), (9, 1), (8, 8), (31, 5), (64, 64), (128, 17)] {
             check_op(&ar, op, n, m);
         }
@@ -258,7 +243,7 @@ proptest! {
     #[test]
     fn estimates_bound_random_shapes(n in 1usize..48, m in 1usize..48, k in any::<i64>()) {
         let ar = arith();
-        for op in OPS.into_iter().chain([Op::ScalarMul(k)]) {
+        for op in ops().into_iter().chain([Op::ScalarMul(k)]) {
             let (width, nodes) = measure(&ar, op, n, m);
             let est = limits::op(op, n, m);
             prop_assert!(width <= est.width && nodes <= est.nodes,

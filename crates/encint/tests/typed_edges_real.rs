@@ -210,6 +210,14 @@ fn check(op: IntOp, algorithm: Algorithm, ty: IntType, form: Form, args: &[i128]
     run_one(op, algorithm, ty, &operands(op, ty, form, args), args)
 }
 
+/// Runs `body` on the unsigned and the signed type of `bits` bits and reports the rounds it
+/// returns, in total, under `name`.
+fn sweep(name: &str, bits: usize, mut body: impl FnMut(IntType) -> u64) {
+    let start = Instant::now();
+    let rounds: u64 = types(bits).into_iter().map(&mut body).sum();
+    eprintln!("{name}: {rounds} rounds in {:?}", start.elapsed());
+}
+
 fn types(bits: usize) -> [IntType; 2] {
     [
         IntType::new(bits, false).unwrap(),
@@ -238,9 +246,8 @@ fn comparison_pairs(ty: IntType) -> Vec<(i128, i128)> {
 /// block algorithm, its wide merges included) and on radix-4 blocks.
 #[test]
 fn comparisons_min_max_at_sixteen_bits_on_edges() {
-    let start = Instant::now();
-    let mut rounds = 0;
-    for ty in types(16) {
+    sweep("comparisons", 16, |ty| {
+        let mut rounds = 0;
         for (a, b) in comparison_pairs(ty) {
             // `le`, `gt`, `ne` and `min` (the same trees with other predicates) run in the
             // ignored sweep.
@@ -249,8 +256,8 @@ fn comparisons_min_max_at_sixteen_bits_on_edges() {
             }
             rounds += check(IntOp::Lt, Algorithm::Blocks, ty, Form::Radix4, &[a, b]);
         }
-    }
-    eprintln!("comparisons: {rounds} rounds in {:?}", start.elapsed());
+        rounds
+    });
 }
 
 /// Addition, subtraction, product, square, negation, scalar product, bitwise logic, select
@@ -258,9 +265,8 @@ fn comparisons_min_max_at_sixteen_bits_on_edges() {
 #[test]
 fn arithmetic_at_sixteen_bits_on_edges() {
     use Algorithm::{Bits, Blocks};
-    let start = Instant::now();
-    let mut rounds = 0;
-    for ty in types(16) {
+    sweep("arithmetic", 16, |ty| {
+        let mut rounds = 0;
         let mut run = |op: IntOp, algorithm: Algorithm, args: &[i128]| {
             rounds += check(op, algorithm, ty, Form::Canonical, args);
         };
@@ -294,8 +300,8 @@ fn arithmetic_at_sixteen_bits_on_edges() {
         for k in [-3, 805] {
             run(IntOp::WrappingScalarMul(k), Bits, &[c]);
         }
-    }
-    eprintln!("arithmetic: {rounds} rounds in {:?}", start.elapsed());
+        rounds
+    });
 }
 
 /// Shifts and rotations by an encrypted amount at 16 bits (the binary stages of the block
@@ -303,9 +309,8 @@ fn arithmetic_at_sixteen_bits_on_edges() {
 /// ones (rotations by 15).
 #[test]
 fn shifts_by_an_encrypted_amount_at_sixteen_bits() {
-    let start = Instant::now();
-    let mut rounds = 0;
-    for ty in types(16) {
+    sweep("shifts", 16, |ty| {
+        let mut rounds = 0;
         let x = pattern(ty, 0xb2c5); // negative when signed
         for s in [11, 16] {
             for op in [IntOp::ShlVar, IntOp::ShrVar] {
@@ -322,8 +327,8 @@ fn shifts_by_an_encrypted_amount_at_sixteen_bits() {
                 &[x, ty.wrap(-1)],
             );
         }
-    }
-    eprintln!("shifts: {rounds} rounds in {:?}", start.elapsed());
+        rounds
+    });
 }
 
 /// Division and remainder at 8 bits on the edges (division by zero, `MIN / -1`, truncation
@@ -331,9 +336,8 @@ fn shifts_by_an_encrypted_amount_at_sixteen_bits() {
 /// 16 bits (16-bit division by an encrypted divisor runs in the ignored sweep).
 #[test]
 fn division_on_edges_at_eight_and_sixteen_bits() {
-    let start = Instant::now();
-    let mut rounds = 0;
-    for ty in types(8) {
+    sweep("division", 8, |ty| {
+        let mut rounds = 0;
         let pairs: Vec<(i128, i128)> = if ty.signed {
             vec![(ty.min(), -1), (7, -2), (-5, 0)]
         } else {
@@ -343,14 +347,16 @@ fn division_on_edges_at_eight_and_sixteen_bits() {
             rounds += check(IntOp::Div, Algorithm::Blocks, ty, Form::Canonical, &[a, b]);
             rounds += check(IntOp::Rem, Algorithm::Blocks, ty, Form::Canonical, &[a, b]);
         }
-    }
-    for ty in types(16) {
+        rounds
+    });
+    sweep("division by a scalar", 16, |ty| {
+        let mut rounds = 0;
         let k = if ty.signed { -7 } else { 7 };
         for op in [IntOp::DivScalar(k), IntOp::RemScalar(k)] {
             rounds += check(op, Algorithm::Magic, ty, Form::Canonical, &[ty.min()]);
         }
-    }
-    eprintln!("division: {rounds} rounds in {:?}", start.elapsed());
+        rounds
+    });
 }
 
 /// Every operation with every algorithm at 8 and 16 bits, unsigned and signed, on

@@ -43,6 +43,8 @@ pub fn to_py(e: encint::Error) -> PyErr {
     use encint::Error as E;
     let msg = e.to_string();
     match e {
+        E::Core(encint::CoreError::NoiseBudget(_)) => NoiseBudgetError::new_err(msg),
+        E::Core(_) => InvalidInputError::new_err(msg),
         E::NoiseBudget(_) => NoiseBudgetError::new_err(msg),
         E::InvalidInput(_) | E::Overflow | E::ThreadPool(_) => InvalidInputError::new_err(msg),
         E::DigitOutOfRange { .. } => DecryptionError::new_err(msg),

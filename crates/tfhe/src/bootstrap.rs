@@ -1,80 +1,13 @@
 //! Keyswitch + programmable bootstrap with thread-local scratch memory.
 
-use std::cell::RefCell;
-
 use rayon::prelude::*;
 use tfhe::core_crypto::prelude::*;
 
 use crate::digit::{encode, Digit, NegacyclicLut};
-use crate::keys::{Ksk, ServerKey, ServerKeyInner};
+use crate::keys::{ClientKey, Ksk, ServerKey, ServerKeyInner};
 use crate::params::{DELTA, DIGIT_MODULUS, HALF_MODULUS};
+use crate::scratch::{with_scratch, Scratch};
 use crate::TfheError;
-
-/// Per-thread scratch memory of a blind rotation (plain bootstraps and both tree levels),
-/// reused across calls.
-pub(crate) struct Scratch {
-    /// `(n, N, k + 1)` this scratch was sized for.
-    shape: (LweDimension, PolynomialSize, GlweSize),
-    pub(crate) fft: Fft,
-    pub(crate) buffers: ComputationBuffers,
-    /// The keyswitch output of a 64-bit keyswitch ([`crate::Keyswitch::Native64`]).
-    small: LweCiphertextOwned<u64>,
-    /// The keyswitch output of a 32-bit keyswitch ([`crate::Keyswitch::Native32`]).
-    small32: LweCiphertextOwned<u32>,
-    pub(crate) acc: GlweCiphertextOwned<u64>,
-}
-
-impl Scratch {
-    fn new(p: &crate::DigitParameters) -> Scratch {
-        let glwe_size = p.glwe_dimension.to_glwe_size();
-        let fft = Fft::new(p.polynomial_size);
-        let mut buffers = ComputationBuffers::new();
-        buffers.resize(
-            blind_rotate_assign_mem_optimized_requirement::<u64>(
-                glwe_size,
-                p.polynomial_size,
-                fft.as_view(),
-            )
-            .unaligned_bytes_required(),
-        );
-        Scratch {
-            shape: Self::shape(p),
-            fft,
-            buffers,
-            small: LweCiphertext::new(0, p.lwe_dimension.to_lwe_size(), p.ciphertext_modulus),
-            small32: LweCiphertext::new(
-                0,
-                p.lwe_dimension.to_lwe_size(),
-                CiphertextModulus::new_native(),
-            ),
-            acc: GlweCiphertext::new(0, glwe_size, p.polynomial_size, p.ciphertext_modulus),
-        }
-    }
-
-    fn shape(p: &crate::DigitParameters) -> (LweDimension, PolynomialSize, GlweSize) {
-        (
-            p.lwe_dimension,
-            p.polynomial_size,
-            p.glwe_dimension.to_glwe_size(),
-        )
-    }
-}
-
-thread_local! {
-    static SCRATCH: RefCell<Option<Scratch>> = const { RefCell::new(None) };
-}
-
-/// Run `f` with this thread's scratch. `f` must not call back into rayon (another job stolen
-/// by this thread would find the scratch borrowed).
-pub(crate) fn with_scratch<R>(p: &crate::DigitParameters, f: impl FnOnce(&mut Scratch) -> R) -> R {
-    SCRATCH.with(|cell| {
-        let mut slot = cell.borrow_mut();
-        if slot.as_ref().map(|s| s.shape) != Some(Scratch::shape(p)) {
-            *slot = Some(Scratch::new(p));
-        }
-        f(slot.as_mut().expect("scratch was just initialized"))
-    })
-}
 
 /// Write the test polynomial of `lut` with `k` interleaved functions into `body`.
 ///
@@ -125,13 +58,7 @@ pub fn test_polynomial(lut: &NegacyclicLut, half: bool, polynomial_size: usize) 
 
 impl ServerKeyInner {
     fn check(&self, input: &Digit) -> Result<(), TfheError> {
-        let expected = self.params.big_lwe_dimension().0;
-        let found = input.lwe_dimension();
-        if expected == found {
-            Ok(())
-        } else {
-            Err(TfheError::DimensionMismatch { expected, found })
-        }
+        input.check_dimension(self.params.big_lwe_dimension().0)
     }
 
     /// Keyswitch `input` to the small key (on the torus of [`crate::Keyswitch`]) and
@@ -246,11 +173,9 @@ impl ServerKey {
     ///
     /// Correct with the failure probability of the parameters when the noise of `input` is at
     /// most that of a combination of independent bootstrap outputs of quadratic weight
-    /// [`crate::DigitParameters::max_quadratic_weight`]. Cost: 16–26 ms of thread CPU time
-    /// (keyswitch ≈ 2 ms of it with [`crate::DEFAULT_PARAMETERS`], ≈ 4 ms with
-    /// [`crate::KS64_PARAMETERS`]) measured on the shared 2-core development machine
-    /// (`examples/bench_pbs.rs`);
-    /// linear operations on digits are about four orders of magnitude cheaper.
+    /// [`crate::DigitParameters::max_quadratic_weight`]. The bootstrap dominates the cost of
+    /// every operation (measure it with `examples/bench_pbs.rs`); linear operations on digits
+    /// are orders of magnitude cheaper.
     ///
     /// # Panics
     /// If `input` belongs to another parameter set (impossible while
@@ -373,6 +298,47 @@ impl ServerKey {
             .with_max_len(1)
             .map(|(d, luts)| self.inner.bootstrap_impl(d, luts))
             .collect())
+    }
+}
+
+impl ClientKey {
+    /// Noise of the *blind-rotation input* of a bootstrap of `c`: keyswitch `c` with `server`,
+    /// modulus-switch it to `2N` like [`ServerKey::bootstrap`] does, and return the error of the
+    /// switched phase with respect to `expected·Δ`, as a fraction of the torus. This is the
+    /// quantity whose magnitude must stay below `Δ/2 = 1/64` for the bootstrap to be correct.
+    pub fn pre_rotation_error(&self, server: &ServerKey, c: &Digit, expected: i64) -> f64 {
+        self.pre_rotation_error_k(server, c, expected, 1)
+    }
+
+    /// [`ClientKey::pre_rotation_error`] for a many-LUT bootstrap of `k` tables (`k` a power
+    /// of two), whose modulus switch targets `2N / k`.
+    pub(crate) fn pre_rotation_error_k(
+        &self,
+        server: &ServerKey,
+        c: &Digit,
+        expected: i64,
+        k: u32,
+    ) -> f64 {
+        let inner = &server.inner;
+        let msed = with_scratch(&inner.params, |s| inner.switched(c, s, k as usize));
+        // `2N`: the switched phase carries its modulus.
+        let modulus = 1u64 << msed.log_modulus().0;
+        let dot = msed
+            .mask
+            .iter()
+            .zip(self.lwe_sk.as_ref())
+            .fold(0u64, |acc, (&a, s)| {
+                acc.wrapping_add((a as u64).wrapping_mul(*s))
+            });
+        // A multiple of `k`: the phase switched to `2N / k`, times `k`.
+        let phase = (msed.body as u64).wrapping_sub(dot) % modulus;
+        // The centered switch subtracts half a step (of `2N / k`), so the switched phase `p`
+        // stands for the torus point (p + k/2) / 2N; box `m` of the test polynomial is
+        // centered on m·Δ.
+        let torus = (phase as f64 + k as f64 / 2.0) / modulus as f64;
+        let expected = encode(expected) as f64 / 2f64.powi(64);
+        let e = torus - expected;
+        e - e.round()
     }
 }
 

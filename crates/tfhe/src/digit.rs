@@ -136,6 +136,17 @@ impl Digit {
         self.ct.as_ref().len() - 1
     }
 
+    /// Errors with [`TfheError::DimensionMismatch`] unless this digit has LWE dimension
+    /// `expected` (the big LWE dimension of the key it is used with).
+    pub(crate) fn check_dimension(&self, expected: usize) -> Result<(), TfheError> {
+        let found = self.lwe_dimension();
+        if expected == found {
+            Ok(())
+        } else {
+            Err(TfheError::DimensionMismatch { expected, found })
+        }
+    }
+
     fn check_same(&self, other: &Digit) -> Result<(), TfheError> {
         if self.ct.as_ref().len() == other.ct.as_ref().len() {
             Ok(())
@@ -159,11 +170,7 @@ impl Digit {
 
     /// `self += other`, checking that both digits have the same dimension.
     pub fn try_add_assign(&mut self, other: &Digit) -> Result<(), TfheError> {
-        self.check_same(other)?;
-        for (a, b) in self.ct.as_mut().iter_mut().zip(other.ct.as_ref()) {
-            *a = a.wrapping_add(*b);
-        }
-        Ok(())
+        self.zip_assign(other, u64::wrapping_add)
     }
 
     /// `self -= other` (digits subtract mod 32).
@@ -178,9 +185,15 @@ impl Digit {
 
     /// `self -= other`, checking that both digits have the same dimension.
     pub fn try_sub_assign(&mut self, other: &Digit) -> Result<(), TfheError> {
+        self.zip_assign(other, u64::wrapping_sub)
+    }
+
+    /// `self[i] = f(self[i], other[i])` on every coefficient, checking that both digits have
+    /// the same dimension.
+    fn zip_assign(&mut self, other: &Digit, f: fn(u64, u64) -> u64) -> Result<(), TfheError> {
         self.check_same(other)?;
         for (a, b) in self.ct.as_mut().iter_mut().zip(other.ct.as_ref()) {
-            *a = a.wrapping_sub(*b);
+            *a = f(*a, *b);
         }
         Ok(())
     }

@@ -47,7 +47,7 @@ impl fmt::Debug for KeySetId {
 pub struct ClientKey {
     params: DigitParameters,
     key_set: KeySetId,
-    lwe_sk: LweSecretKeyOwned<u64>,
+    pub(crate) lwe_sk: LweSecretKeyOwned<u64>,
     glwe_sk: GlweSecretKeyOwned<u64>,
     rng: Mutex<EncryptionRandomGenerator<Gen>>,
 }
@@ -59,11 +59,20 @@ impl Drop for ClientKey {
     }
 }
 
+/// The `Debug` form of every key: its type and parameter set, never key material.
+pub(crate) fn debug_key(
+    f: &mut fmt::Formatter<'_>,
+    name: &str,
+    params: &DigitParameters,
+) -> fmt::Result {
+    f.debug_struct(name)
+        .field("params", &params.name)
+        .finish_non_exhaustive()
+}
+
 impl fmt::Debug for ClientKey {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("ClientKey")
-            .field("params", &self.params.name)
-            .finish_non_exhaustive()
+        debug_key(f, "ClientKey", &self.params)
     }
 }
 
@@ -97,9 +106,7 @@ pub(crate) enum Ksk {
 
 impl fmt::Debug for ServerKey {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("ServerKey")
-            .field("params", &self.inner.params.name)
-            .finish_non_exhaustive()
+        debug_key(f, "ServerKey", &self.inner.params)
     }
 }
 
@@ -268,40 +275,19 @@ impl ClientKey {
     pub(crate) fn secret_keys(&self) -> (&LweSecretKeyOwned<u64>, &GlweSecretKeyOwned<u64>) {
         (&self.lwe_sk, &self.glwe_sk)
     }
+}
 
-    /// Noise of the *blind-rotation input* of a bootstrap of `c`: keyswitch `c` with `server`,
-    /// modulus-switch it to `2N` like [`ServerKey::bootstrap`] does, and return the error of the
-    /// switched phase with respect to `expected·Δ`, as a fraction of the torus. This is the
-    /// quantity whose magnitude must stay below `Δ/2 = 1/64` for the bootstrap to be correct.
-    pub fn pre_rotation_error(&self, server: &ServerKey, c: &Digit, expected: i64) -> f64 {
-        self.pre_rotation_error_k(server, c, expected, 1)
-    }
-
-    /// [`ClientKey::pre_rotation_error`] for a many-LUT bootstrap of `k` tables (`k` a power
-    /// of two), whose modulus switch targets `2N / k`.
-    fn pre_rotation_error_k(&self, server: &ServerKey, c: &Digit, expected: i64, k: u32) -> f64 {
-        let inner = &server.inner;
-        let msed =
-            crate::bootstrap::with_scratch(&inner.params, |s| inner.switched(c, s, k as usize));
-        // `2N`: the switched phase carries its modulus.
-        let modulus = 1u64 << msed.log_modulus().0;
-        let dot = msed
-            .mask
-            .iter()
-            .zip(self.lwe_sk.as_ref())
-            .fold(0u64, |acc, (&a, s)| {
-                acc.wrapping_add((a as u64).wrapping_mul(*s))
-            });
-        // A multiple of `k`: the phase switched to `2N / k`, times `k`.
-        let phase = (msed.body as u64).wrapping_sub(dot) % modulus;
-        // The centered switch subtracts half a step (of `2N / k`), so the switched phase `p`
-        // stands for the torus point (p + k/2) / 2N; box `m` of the test polynomial is
-        // centered on m·Δ.
-        let torus = (phase as f64 + k as f64 / 2.0) / modulus as f64;
-        let expected = encode(expected) as f64 / 2f64.powi(64);
-        let e = torus - expected;
-        e - e.round()
-    }
+/// The Fourier form of a standard bootstrapping key (converted on the current rayon pool).
+pub(crate) fn to_fourier(bsk: &LweBootstrapKeyOwned<u64>) -> FourierLweBootstrapKeyOwned {
+    let mut fourier_bsk = FourierLweBootstrapKey::new(
+        bsk.input_lwe_dimension(),
+        bsk.glwe_size(),
+        bsk.polynomial_size(),
+        bsk.decomposition_base_log(),
+        bsk.decomposition_level_count(),
+    );
+    par_convert_standard_lwe_bootstrap_key_to_fourier(bsk, &mut fourier_bsk);
+    fourier_bsk
 }
 
 impl ServerKey {
@@ -311,14 +297,7 @@ impl ServerKey {
         bsk: LweBootstrapKeyOwned<u64>,
         ksk: Ksk,
     ) -> ServerKey {
-        let mut fourier_bsk = FourierLweBootstrapKey::new(
-            bsk.input_lwe_dimension(),
-            bsk.glwe_size(),
-            bsk.polynomial_size(),
-            bsk.decomposition_base_log(),
-            bsk.decomposition_level_count(),
-        );
-        par_convert_standard_lwe_bootstrap_key_to_fourier(&bsk, &mut fourier_bsk);
+        let fourier_bsk = to_fourier(&bsk);
         // The two keys every bootstrap reads whole.
         crate::memory::prefer_huge_pages(fourier_bsk.as_view().data());
         match &ksk {

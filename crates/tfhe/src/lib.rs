@@ -30,6 +30,7 @@ pub mod io;
 mod keys;
 mod memory;
 pub mod params;
+mod scratch;
 mod tree;
 
 pub use bootstrap::test_polynomial;

@@ -6,9 +6,8 @@
 //! 20 000 pages, each a TLB miss, per bootstrap. On 2 MiB pages it touches about 45. Linux
 //! backs anonymous memory with huge pages only where the program asks (the usual
 //! `transparent_hugepage=madvise` setting), so the key constructors ask for them:
-//! [`prefer_huge_pages`]. Measured with `cargo run --release -p encint-cli --example
-//! pbs_vs_tfhe` on the 2-core development VM: 22.1–22.3 ms per keyswitch + bootstrap with
-//! huge pages against 23.6–23.9 ms without (one thread, the default set).
+//! [`prefer_huge_pages`]. The gain per keyswitch + bootstrap is measured by
+//! `cargo run --release -p encint-cli --example pbs_vs_tfhe` with and without them.
 
 /// Asks the kernel to back the 2 MiB-aligned part of `data` with huge pages, at once
 /// (`MADV_HUGEPAGE`, then `MADV_COLLAPSE`, which moves the already written contents). Best
@@ -42,7 +41,8 @@ pub(crate) fn prefer_huge_pages<T>(data: &[T]) {
 /// An operation on encrypted integers allocates a few MiB of ciphertexts (a 64-bit
 /// value's 64 digits are 1 MiB) and frees them when it ends. By default glibc trims the
 /// top of the heap whenever more than 128 KiB of it is free, so the next operation faults
-/// the same pages in again: about 0.5 ms of a 64-bit `not`, which bootstraps nothing.
+/// the same pages in again, a visible share of an operation that bootstraps little (a
+/// 64-bit `not` bootstraps nothing).
 /// This sets the trim threshold to 64 MiB and, since setting it turns off glibc's
 /// adaptive threshold for serving allocations by `mmap`, fixes that one at 4 MiB (the
 /// keys, tens of MiB each, are still mapped on their own). Process-wide: for programs

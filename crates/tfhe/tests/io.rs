@@ -29,6 +29,20 @@ fn random_nibbles(n: usize, seed: u64) -> Vec<u8> {
     (0..n).map(|_| rng.gen_range(0..16)).collect()
 }
 
+/// `x` through its wire form `bytes`: of the stated length, bincode's encoding of `x`, and read
+/// back by `read` equal to `x`. Returns what was read.
+fn through_bytes<T, E>(x: &T, bytes: Vec<u8>, len: usize, read: impl Fn(&[u8]) -> Result<T, E>) -> T
+where
+    T: serde::Serialize + PartialEq + std::fmt::Debug,
+    E: std::fmt::Debug,
+{
+    assert_eq!(bytes.len(), len);
+    assert_eq!(bytes, bincode::serialize(x).unwrap());
+    let back = read(&bytes).unwrap();
+    assert_eq!(&back, x);
+    back
+}
+
 #[test]
 fn seeded_uplink_round_trip() {
     let k = keys();
@@ -36,11 +50,12 @@ fn seeded_uplink_round_trip() {
         let values = random_nibbles(n, n as u64);
         let seeded = k.ck.encrypt_nibbles_seeded(&values).unwrap();
         assert_eq!(seeded.len(), n);
-        let bytes = seeded.to_bytes();
-        assert_eq!(bytes.len(), SeededNibbles::encoded_len(n));
-        assert_eq!(bytes, bincode::serialize(&seeded).unwrap());
-        let back = SeededNibbles::from_bytes(&bytes).unwrap();
-        assert_eq!(back, seeded);
+        let back = through_bytes(
+            &seeded,
+            seeded.to_bytes(),
+            SeededNibbles::encoded_len(n),
+            SeededNibbles::from_bytes,
+        );
         let digits = back.expand().unwrap();
         assert_eq!(digits.len(), n);
         for (d, &v) in digits.iter().zip(&values) {
@@ -153,11 +168,12 @@ fn packed_downlink_round_trip_of_bootstrap_outputs() {
     }
     let packed = k.pk.pack(&digits).unwrap();
     assert_eq!(packed.len(), n);
-    let bytes = packed.to_bytes();
-    assert_eq!(bytes.len(), PackedNibbles::encoded_len(n));
-    assert_eq!(bytes, bincode::serialize(&packed).unwrap());
-    let back = PackedNibbles::from_bytes(&bytes).unwrap();
-    assert_eq!(back, packed);
+    let back = through_bytes(
+        &packed,
+        packed.to_bytes(),
+        PackedNibbles::encoded_len(n),
+        PackedNibbles::from_bytes,
+    );
     assert_eq!(k.ck.decrypt_packed(&back).unwrap(), expected);
 }
 

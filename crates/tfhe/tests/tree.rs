@@ -19,6 +19,22 @@ fn keys() -> &'static (ClientKey, ServerKey, TreeKey) {
     })
 }
 
+/// The second level of each pair `(hi, lo)` of `enc` on the first accumulator of its first
+/// level (`first[i]` the first level of `enc[i].0`), as one batch.
+fn second_levels(
+    tk: &TreeKey,
+    sk: &ServerKey,
+    first: &[(Vec<Digit>, Vec<Accumulator>)],
+    enc: &[(Digit, Digit)],
+) -> Vec<Digit> {
+    let second: Vec<(&Accumulator, &Digit)> = first
+        .iter()
+        .zip(enc)
+        .map(|((_, accs), (_, lo))| (&accs[0], lo))
+        .collect();
+    tk.second_level_batch(sk, &second).unwrap()
+}
+
 fn random_table(rng: &mut StdRng) -> Table256 {
     let mut t = [0u8; 256];
     rng.fill(&mut t[..]);
@@ -107,12 +123,7 @@ fn lut_eval_random_and_extreme_pairs() {
         .map(|((h, _), r)| (h, &[][..], &r[..]))
         .collect();
     let first = tk.first_level_batch(sk, &jobs).unwrap();
-    let second: Vec<(&Accumulator, &Digit)> = first
-        .iter()
-        .zip(&enc)
-        .map(|((_, accs), (_, l))| (&accs[0], l))
-        .collect();
-    let outs = tk.second_level_batch(sk, &second).unwrap();
+    let outs = second_levels(tk, sk, &first, &enc);
     for (&(h, l, t), out) in pairs.iter().zip(&outs) {
         assert_eq!(
             ck.decrypt_digit(out),
@@ -223,12 +234,7 @@ fn measure(samples: usize, seed: u64) -> (f64, f64, f64) {
         .zip(&pairs)
         .map(|((s, _), &(h, _))| ck.phase_error(&s[0], single.eval(h)))
         .collect();
-    let second: Vec<(&Accumulator, &Digit)> = first
-        .iter()
-        .zip(&enc)
-        .map(|((_, a), (_, l))| (&a[0], l))
-        .collect();
-    let outs = tk.second_level_batch(sk, &second).unwrap();
+    let outs = second_levels(tk, sk, &first, &enc);
     let e_lut: Vec<f64> = outs
         .iter()
         .zip(&pairs)

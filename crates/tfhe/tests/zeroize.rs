@@ -1,5 +1,5 @@
 //! No freed heap block holds client-key bytes after sealing or opening a client key
-//! (issue 12, item 4): a global allocator scans every block freed while armed for a
+//! (the secret key is wiped wherever it was copied): a global allocator scans every block freed while armed for a
 //! window of the serialized secret key.
 
 use std::alloc::{GlobalAlloc, Layout, System};

@@ -6,7 +6,8 @@
 //! *units* (a plain or half-step bootstrap; for the tree backend, one multi-value first
 //! level together with the trees that read its accumulators, so an accumulator never
 //! travels), the units into one contiguous chunk per rank of about the same number of blind
-//! rotations, and every rank runs its chunk on its own rayon pool. Linear nodes, constants
+//! rotations, and every rank runs its chunk on its own rayon pool with the same unit runner
+//! as the local backends (`units.rs`). Linear nodes, constants
 //! and extracts stay on rank 0, where the inputs of every level are gathered: they cost
 //! microseconds, a bootstrap milliseconds.
 //!
@@ -35,12 +36,13 @@ use mpi::topology::{Communicator, SimpleCommunicator};
 use mpi::traits::*;
 use serde::{Deserialize, Serialize};
 
-use encint_core::circuit::{Circuit, Node, NodeId, Plan, PlannedLevel};
+use encint_core::circuit::{Circuit, NodeId, Plan, PlannedLevel};
 use encint_core::exec::{Backend, Output, Values};
-use encint_tfhe::{Digit, KeySetId, NegacyclicLut, ServerKey, Table256, TreeKey};
+use encint_tfhe::{Digit, KeySetId, ServerKey, TreeKey};
 
-use crate::executor::{to_tfhe_lut, DigitBackend};
-use crate::tree_exec::TreeBackend;
+use super::digit::{cpu_digit_ops, DigitBackend};
+use super::tree::TreeBackend;
+use super::units::{level_units, run_units, scatter, Unit, UnitOut};
 use crate::{Error, Result};
 
 const TAG_TO_WORKER: i32 = 11;
@@ -50,40 +52,6 @@ const MAX_MESSAGE: u64 = 4 << 30;
 
 /// Default fault bound, in seconds (see [`Cluster::timeout_for`]).
 pub const DEFAULT_TIMEOUT_S: u64 = 60;
-
-/// One bootstrap job of a level, with its digits by reference (rank 0) or owned (worker).
-#[derive(Debug, Serialize, Deserialize)]
-enum Unit<D> {
-    /// A plain bootstrap.
-    Lut { input: D, lut: NegacyclicLut },
-    /// A half-step bootstrap.
-    Half { input: D, lut: NegacyclicLut },
-    /// A multi-value first level on `input` (its LUTs and one accumulator per table) and
-    /// the second levels of the trees on those accumulators: `(table index, lo digit)`.
-    Multi {
-        input: D,
-        luts: Vec<NegacyclicLut>,
-        tables: Vec<Vec<u8>>,
-        trees: Vec<(u32, D)>,
-    },
-}
-
-impl<D> Unit<D> {
-    /// Blind rotations of the unit.
-    fn weight(&self) -> usize {
-        match self {
-            Unit::Lut { .. } | Unit::Half { .. } => 1,
-            Unit::Multi { trees, .. } => 1 + trees.len(),
-        }
-    }
-}
-
-/// The outputs of one unit, in the unit's order.
-#[derive(Debug, Serialize, Deserialize)]
-enum UnitOut {
-    One(Digit),
-    Multi { luts: Vec<Digit>, trees: Vec<Digit> },
-}
 
 #[derive(Debug, Serialize, Deserialize)]
 enum ToWorker<D> {
@@ -121,114 +89,23 @@ fn decode<T: for<'de> Deserialize<'de>>(bytes: &[u8], from: i32) -> Result<T> {
         .map_err(|e| Error::Cluster(format!("malformed message from rank {from}: {e}")))
 }
 
-/// Runs units on one rank's keys and pool, with the batch calls of the local backends.
-fn run_units<D: std::borrow::Borrow<Digit> + Sync>(
-    server: &ServerKey,
-    tree: Option<&TreeKey>,
-    units: &[Unit<D>],
-) -> Result<Vec<UnitOut>> {
-    let mut plain = Vec::new();
-    let mut half = Vec::new();
-    let mut multi = Vec::new();
-    let mut tables: Vec<Vec<Table256>> = Vec::new();
-    for u in units {
-        match u {
-            Unit::Lut { input, lut } => plain.push((input.borrow(), lut)),
-            Unit::Half { input, lut } => half.push((input.borrow(), lut)),
-            Unit::Multi { tables: t, .. } => {
-                let mut ts = Vec::with_capacity(t.len());
-                for bytes in t {
-                    let arr: [u8; 256] = bytes.as_slice().try_into().map_err(|_| {
-                        Error::Cluster(format!("a tree table of {} bytes, not 256", bytes.len()))
-                    })?;
-                    ts.push(Table256(arr));
-                }
-                tables.push(ts);
-            }
-        }
+/// Blind rotations of a unit.
+fn weight<D>(unit: &Unit<D>) -> usize {
+    match unit {
+        Unit::Lut { .. } | Unit::Half { .. } => 1,
+        Unit::Multi { trees, .. } => 1 + trees.len(),
     }
-    let table_refs: Vec<Vec<&Table256>> = tables.iter().map(|t| t.iter().collect()).collect();
-    for (u, t) in units
-        .iter()
-        .filter(|u| matches!(u, Unit::Multi { .. }))
-        .zip(&table_refs)
-    {
-        if let Unit::Multi { input, luts, .. } = u {
-            multi.push((input.borrow(), luts.as_slice(), t.as_slice()));
-        }
-    }
-    let tree = match (tree, multi.is_empty()) {
-        (Some(t), _) => Some(t),
-        (None, true) => None,
-        (None, false) => {
-            return Err(Error::Cluster(
-                "tree work sent to a rank without a tree key".into(),
-            ))
-        }
-    };
-    let (first, (singles, halves)) = rayon::join(
-        || match tree {
-            Some(t) if !multi.is_empty() => t.first_level_batch(server, &multi),
-            _ => Ok(Vec::new()),
-        },
-        || {
-            rayon::join(
-                || server.try_bootstrap_batch(&plain),
-                || server.try_bootstrap_half_batch(&half),
-            )
-        },
-    );
-    let (first, singles, halves) = (first?, singles?, halves?);
-    // Second levels: each tree on its unit's accumulator of the given table.
-    let mut second = Vec::new();
-    for (u, (_, accs)) in units
-        .iter()
-        .filter(|u| matches!(u, Unit::Multi { .. }))
-        .zip(&first)
-    {
-        if let Unit::Multi { trees, .. } = u {
-            for (t, lo) in trees {
-                let acc = accs.get(*t as usize).ok_or_else(|| {
-                    Error::Cluster(format!("a tree reads accumulator {t}, which is not there"))
-                })?;
-                second.push((acc, lo.borrow()));
-            }
-        }
-    }
-    let second_outs = match tree {
-        Some(t) if !second.is_empty() => t.second_level_batch(server, &second)?,
-        _ => Vec::new(),
-    };
-    let mut singles = singles.into_iter();
-    let mut halves = halves.into_iter();
-    let mut first = first.into_iter();
-    let mut second_outs = second_outs.into_iter();
-    let missing = || Error::Cluster("a batch returned too few outputs".into());
-    units
-        .iter()
-        .map(|u| {
-            Ok(match u {
-                Unit::Lut { .. } => UnitOut::One(singles.next().ok_or_else(missing)?),
-                Unit::Half { .. } => UnitOut::One(halves.next().ok_or_else(missing)?),
-                Unit::Multi { trees, .. } => {
-                    let (luts, _) = first.next().ok_or_else(missing)?;
-                    let trees = second_outs.by_ref().take(trees.len()).collect();
-                    UnitOut::Multi { luts, trees }
-                }
-            })
-        })
-        .collect()
 }
 
 /// Splits `units` into `parts` contiguous chunks of about equal blind rotations.
 fn split<T>(units: Vec<Unit<T>>, parts: usize) -> Vec<Vec<Unit<T>>> {
-    let total: usize = units.iter().map(Unit::weight).sum();
+    let total: usize = units.iter().map(weight).sum();
     let mut chunks: Vec<Vec<Unit<T>>> = (0..parts).map(|_| Vec::new()).collect();
     let mut done = 0usize;
     for u in units {
         // The chunk whose share of the total holds the unit's first rotation.
         let k = (done * parts / total.max(1)).min(parts - 1);
-        done += u.weight();
+        done += weight(&u);
         chunks[k].push(u);
     }
     chunks
@@ -576,110 +453,6 @@ impl MpiBackend<'_> {
     pub fn stats(&self) -> MpiStats {
         self.stats.get()
     }
-
-    /// The units of a level, each with the nodes its outputs go to.
-    fn units<'v>(
-        &self,
-        circuit: &Circuit,
-        level: &PlannedLevel,
-        values: &'v Values<Digit>,
-    ) -> Vec<(Unit<&'v Digit>, Vec<NodeId>)> {
-        let mut units = Vec::new();
-        let lut_of = |id: NodeId| match circuit.node(id) {
-            Node::Lut { input, lut } | Node::HalfLut { input, lut } => {
-                Some((*input, to_tfhe_lut(circuit.lut(*lut))))
-            }
-            _ => None,
-        };
-        let groups = &level.groups;
-        if self.tree.is_some() {
-            for g in &groups.first {
-                if g.is_multi_value() {
-                    let luts = g.luts.iter().filter_map(|&id| lut_of(id)).map(|x| x.1);
-                    let trees: Vec<(NodeId, u32, NodeId)> = groups
-                        .trees
-                        .iter()
-                        .filter_map(|&id| match circuit.node(id) {
-                            Node::Tree { hi, lo, table } if *hi == g.input => g
-                                .tables
-                                .iter()
-                                .position(|t| t == table)
-                                .map(|k| (id, k as u32, *lo)),
-                            _ => None,
-                        })
-                        .collect();
-                    let mut ids = g.luts.clone();
-                    ids.extend(trees.iter().map(|t| t.0));
-                    units.push((
-                        Unit::Multi {
-                            input: values.get(g.input),
-                            luts: luts.collect(),
-                            tables: g
-                                .tables
-                                .iter()
-                                .map(|&t| circuit.table(t).entries.to_vec())
-                                .collect(),
-                            trees: trees.iter().map(|t| (t.1, values.get(t.2))).collect(),
-                        },
-                        ids,
-                    ));
-                } else if let Some((x, lut)) = lut_of(g.luts[0]) {
-                    units.push((
-                        Unit::Lut {
-                            input: values.get(x),
-                            lut,
-                        },
-                        vec![g.luts[0]],
-                    ));
-                }
-            }
-        } else {
-            for &id in &level.level.bootstraps {
-                if let (Node::Lut { .. }, Some((x, lut))) = (circuit.node(id), lut_of(id)) {
-                    units.push((
-                        Unit::Lut {
-                            input: values.get(x),
-                            lut,
-                        },
-                        vec![id],
-                    ));
-                }
-            }
-        }
-        for &id in &groups.halves {
-            if let Some((x, lut)) = lut_of(id) {
-                units.push((
-                    Unit::Half {
-                        input: values.get(x),
-                        lut,
-                    },
-                    vec![id],
-                ));
-            }
-        }
-        units
-    }
-}
-
-/// Errors unless every tree node of the level went into a unit (its `hi` has a
-/// multi-value first level with its table in the same level, as the grouping promises).
-fn all_trees_placed(level: &PlannedLevel, units: &[(Unit<&Digit>, Vec<NodeId>)]) -> Result<()> {
-    let placed: usize = units
-        .iter()
-        .map(|(u, _)| match u {
-            Unit::Multi { trees, .. } => trees.len(),
-            _ => 0,
-        })
-        .sum();
-    if placed == level.groups.trees.len() {
-        Ok(())
-    } else {
-        Err(Error::Cluster(format!(
-            "{} of the level's {} tree nodes have no first level in the level",
-            level.groups.trees.len() - placed,
-            level.groups.trees.len()
-        )))
-    }
 }
 
 impl Backend for MpiBackend<'_> {
@@ -700,17 +473,7 @@ impl Backend for MpiBackend<'_> {
         }
     }
 
-    fn budget(&self) -> Option<u64> {
-        Some(self.server.params().max_quadratic_weight())
-    }
-
-    fn constant(&self, value: i64) -> Digit {
-        Digit::trivial(value, self.server.params())
-    }
-
-    fn linear(&self, terms: &[(&Digit, i64)], constant: i64) -> Result<Digit> {
-        Ok(Digit::linear(terms, constant)?)
-    }
+    cpu_digit_ops!();
 
     fn bootstrap_level(
         &self,
@@ -721,9 +484,10 @@ impl Backend for MpiBackend<'_> {
         let index = self.level.get();
         self.level.set(index + 1);
         let mut stats = self.stats.get();
-        let units = self.units(circuit, level, values);
-        all_trees_placed(level, &units)?;
-        let (units, ids): (Vec<_>, Vec<_>) = units.into_iter().unzip();
+        let (units, ids): (Vec<_>, Vec<_>) =
+            level_units(circuit, level, self.tree.is_some(), |id| values.get(id))?
+                .into_iter()
+                .unzip();
         let ranks = self.cluster.size() as usize;
         let chunks = split(units, ranks);
         let t = Instant::now();
@@ -736,7 +500,7 @@ impl Backend for MpiBackend<'_> {
                 continue;
             }
             let r = k as i32 + 1;
-            stats.rotations_workers += chunk.iter().map(Unit::weight).sum::<usize>() as u64;
+            stats.rotations_workers += chunk.iter().map(weight).sum::<usize>() as u64;
             let n = chunk.len();
             let bytes = encode(&ToWorker::Work {
                 level: index,
@@ -753,7 +517,7 @@ impl Backend for MpiBackend<'_> {
         }
         stats.send_s += t.elapsed().as_secs_f64();
         let t = Instant::now();
-        stats.rotations_root += own.iter().map(Unit::weight).sum::<usize>() as u64;
+        stats.rotations_root += own.iter().map(weight).sum::<usize>() as u64;
         let (server, tree) = (self.server, self.tree);
         let own_outs = self.pool.install(|| run_units(server, tree, &own))?;
         let own_time = t.elapsed();
@@ -783,30 +547,18 @@ impl Backend for MpiBackend<'_> {
         stats.wait_s += t.elapsed().as_secs_f64();
         stats.levels += 1;
         self.stats.set(stats);
-        let mut result = Vec::new();
-        for (ids, out) in ids.into_iter().zip(outs) {
-            match out {
-                UnitOut::One(d) if ids.len() == 1 => result.push((ids[0], Output::One(d))),
-                UnitOut::Multi { luts, trees } if luts.len() + trees.len() == ids.len() => result
-                    .extend(
-                        ids.into_iter()
-                            .zip(luts.into_iter().chain(trees))
-                            .map(|(id, d)| (id, Output::One(d))),
-                    ),
-                _ => {
-                    return Err(Error::Cluster(format!(
-                        "level {index}: a result does not match its bootstrap"
-                    )))
-                }
-            }
-        }
-        Ok(result)
+        scatter(ids, outs).ok_or_else(|| {
+            Error::Cluster(format!(
+                "level {index}: a result does not match its bootstrap"
+            ))
+        })
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use encint_tfhe::NegacyclicLut;
 
     #[test]
     fn chunks_balance_rotations_and_keep_order() {
@@ -827,7 +579,7 @@ mod tests {
                 }
             })
             .collect();
-        let total: usize = units.iter().map(Unit::weight).sum();
+        let total: usize = units.iter().map(weight).sum();
         let chunks = split(units, 3);
         let order: Vec<u8> = chunks
             .iter()
@@ -840,7 +592,7 @@ mod tests {
             .collect();
         assert_eq!(order, (0..10).collect::<Vec<u8>>());
         for c in &chunks {
-            let w: usize = c.iter().map(Unit::weight).sum();
+            let w: usize = c.iter().map(weight).sum();
             // Each chunk within one unit (at most 3 rotations) of a third of the total.
             assert!(w.abs_diff(total / 3) <= 3, "{w} of {total}");
         }

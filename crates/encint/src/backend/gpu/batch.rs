@@ -2,7 +2,8 @@
 //! feature (and without CUDA), so that the default build tests them on the CPU.
 //!
 //! * [`check_circuit`]: the node kinds the GPU backend refuses (tree LUTs, many-LUT nodes).
-//! * [`assemble_level`]: one circuit level's bootstraps as one batch: which value feeds each
+//! * [`assemble_level`]: one circuit level's bootstraps (the units of the shared unit runner,
+//!   `backend/units.rs`) as one batch: which value feeds each
 //!   slot of the gathered input list, one GLWE accumulator per distinct `(table, half-step)`
 //!   pair, the per-slot accumulator indexes of TFHE-rs' classical PBS, and the `+Δ/2` each
 //!   output gets on its body ([`BatchJob::body_add`]).
@@ -23,7 +24,8 @@ use encint_tfhe::params::DELTA;
 use encint_tfhe::TfheError;
 
 use super::GpuError;
-use crate::executor::{find_live, to_tfhe_lut};
+use crate::backend::digit::find_live;
+use crate::backend::units::{level_units, Unit};
 use crate::{Error, Result};
 
 /// Largest number of terms one launch of the linear kernel takes (the size of the kernel's
@@ -119,18 +121,16 @@ pub fn assemble_level(
     polynomial_size: usize,
 ) -> Result<LevelBatch> {
     let mut tables = Vec::new();
-    for &id in &level.level.bootstraps {
-        if let Node::Lut { input, lut } = circuit.node(id) {
-            tables.push((id, *input, to_tfhe_lut(circuit.lut(*lut)), false));
-        }
-    }
-    for &id in &level.groups.halves {
-        if let Node::HalfLut { input, lut } = circuit.node(id) {
-            let t = to_tfhe_lut(circuit.lut(*lut));
-            if let Some(&v) = t.values.iter().find(|v| v.rem_euclid(2) == 0) {
-                return Err(TfheError::EvenHalfStep(v).into());
+    for (unit, ids) in level_units(circuit, level, false, |id| id)? {
+        match unit {
+            Unit::Lut { input, lut } => tables.push((ids[0], input, lut, false)),
+            Unit::Half { input, lut } => {
+                if let Some(&v) = lut.values.iter().find(|v| v.rem_euclid(2) == 0) {
+                    return Err(TfheError::EvenHalfStep(v).into());
+                }
+                tables.push((ids[0], input, lut, true));
             }
-            tables.push((id, *input, t, true));
+            Unit::Multi { .. } => unreachable!("units without trees have no multi-value unit"),
         }
     }
     let accumulator_len = glwe_size * polynomial_size;

@@ -1,21 +1,19 @@
-//! The TFHE digit backend: runs a [`Circuit`] on encrypted digits.
+//! The TFHE digit backend: runs a [`Circuit`] on encrypted digits on this process.
 //!
 //! Before anything runs, the walker of [`encint_core::exec`] checks every bootstrap
 //! input's quadratic weight against the parameter set's budget; a violation is an error
 //! naming the node and the operation that built it. Then the circuit runs level by level
-//! ([`Circuit::plan`]): each level's bootstraps as one batch on the current rayon pool,
-//! then the level's linear nodes; values are freed after their last use.
+//! ([`Circuit::plan`]): each level's bootstraps as one batch on the current rayon pool (the
+//! shared unit runner of `units.rs`), then the level's linear nodes; values are freed after
+//! their last use.
 
 use encint_core::circuit::{Circuit, Node, NodeId, Plan, PlannedLevel};
 use encint_core::exec::{self, Backend, Output, Values};
-use encint_tfhe::{Digit, NegacyclicLut, ServerKey};
+use encint_tfhe::{Digit, ServerKey};
 
-use crate::{Error, Result};
-
-/// Converts a table of the IR into the crypto layer's table.
-pub fn to_tfhe_lut(lut: &encint_core::lut::NegacyclicLut) -> NegacyclicLut {
-    NegacyclicLut::new(lut.table.map(i64::from))
-}
+use super::units::run_level;
+pub use super::units::to_tfhe_lut;
+use crate::{CoreError, Error, Result};
 
 /// The first live node of a kind the backend refuses, if any.
 pub(crate) fn find_live(
@@ -28,38 +26,31 @@ pub(crate) fn find_live(
         .map(|i| NodeId(i as u32))
 }
 
-/// The `(input, table)` batch of the LUT-like nodes `ids` (plain or half-step).
-pub(crate) fn lut_jobs(circuit: &Circuit, ids: &[NodeId]) -> (Vec<NegacyclicLut>, Vec<NodeId>) {
-    let mut luts = Vec::with_capacity(ids.len());
-    let mut inputs = Vec::with_capacity(ids.len());
-    for &id in ids {
-        if let Node::Lut { input, lut } | Node::HalfLut { input, lut } = circuit.node(id) {
-            luts.push(to_tfhe_lut(circuit.lut(*lut)));
-            inputs.push(*input);
+/// The `budget`, `constant` and `linear` methods of a [`Backend`] over CPU digits whose
+/// `self.server` is the server key: its noise budget, trivial digits, [`Digit::linear`].
+macro_rules! cpu_digit_ops {
+    () => {
+        fn budget(&self) -> Option<u64> {
+            Some(self.server.params().max_quadratic_weight())
         }
-    }
-    (luts, inputs)
-}
 
-/// Pairs each table with its selector's value.
-pub(crate) fn pairs<'a>(
-    luts: &'a [NegacyclicLut],
-    inputs: &[NodeId],
-    values: &'a Values<Digit>,
-) -> Vec<(&'a Digit, &'a NegacyclicLut)> {
-    inputs
-        .iter()
-        .zip(luts)
-        .map(|(&x, l)| (values.get(x), l))
-        .collect()
+        fn constant(&self, value: i64) -> Digit {
+            Digit::trivial(value, self.server.params())
+        }
+
+        fn linear(&self, terms: &[(&Digit, i64)], constant: i64) -> Result<Digit> {
+            Ok(Digit::linear(terms, constant)?)
+        }
+    };
 }
+pub(crate) use cpu_digit_ops;
 
 /// The digit backend: plain and half-step bootstraps, one batch each per level.
 ///
 /// Many-LUT nodes are refused: with the default parameters the modulus switch alone
 /// makes a 2-table blind rotation fail about once in 2^32 calls even on a fresh input
 /// (measured in `encint-tfhe`'s noise test), far above 2^-128. Tree nodes run on
-/// [`crate::tree_exec::TreeBackend`].
+/// [`TreeBackend`](super::tree::TreeBackend).
 #[derive(Debug, Clone, Copy)]
 pub struct DigitBackend<'a> {
     /// The server key that bootstraps.
@@ -74,17 +65,7 @@ impl Backend for DigitBackend<'_> {
         refuse_digit_kinds(circuit, plan)
     }
 
-    fn budget(&self) -> Option<u64> {
-        Some(self.server.params().max_quadratic_weight())
-    }
-
-    fn constant(&self, value: i64) -> Digit {
-        Digit::trivial(value, self.server.params())
-    }
-
-    fn linear(&self, terms: &[(&Digit, i64)], constant: i64) -> Result<Digit> {
-        Ok(Digit::linear(terms, constant)?)
-    }
+    cpu_digit_ops!();
 
     fn bootstrap_level(
         &self,
@@ -92,27 +73,7 @@ impl Backend for DigitBackend<'_> {
         level: &PlannedLevel,
         values: &Values<Digit>,
     ) -> Result<Vec<(NodeId, Output<Digit>)>> {
-        let plain: Vec<NodeId> = level
-            .level
-            .bootstraps
-            .iter()
-            .copied()
-            .filter(|&id| matches!(circuit.node(id), Node::Lut { .. }))
-            .collect();
-        let (luts, inputs) = lut_jobs(circuit, &plain);
-        let (half_luts, half_inputs) = lut_jobs(circuit, &level.groups.halves);
-        let outs = self
-            .server
-            .try_bootstrap_batch(&pairs(&luts, &inputs, values))?;
-        let half_outs =
-            self.server
-                .try_bootstrap_half_batch(&pairs(&half_luts, &half_inputs, values))?;
-        Ok(plain
-            .into_iter()
-            .zip(outs)
-            .chain(level.groups.halves.iter().copied().zip(half_outs))
-            .map(|(id, d)| (id, Output::One(d)))
-            .collect())
+        run_level(self.server, None, circuit, level, values)
     }
 }
 
@@ -140,9 +101,10 @@ fn refuse_digit_kinds(circuit: &Circuit, plan: &Plan) -> Result<()> {
 pub(crate) fn within_budget(server: &ServerKey, circuit: &Circuit, plan: &Plan) -> Result<()> {
     match plan
         .budget_violations(circuit, server.params().max_quadratic_weight())
-        .first()
+        .into_iter()
+        .next()
     {
-        Some(v) => Err(Error::NoiseBudget(v.to_string())),
+        Some(v) => Err(CoreError::NoiseBudget(v).into()),
         None => Ok(()),
     }
 }

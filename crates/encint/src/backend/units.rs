@@ -1,0 +1,295 @@
+//! The bootstraps of one circuit level as *units*, and the one runner of units on a CPU.
+//!
+//! A unit is a plain or half-step bootstrap, or (with a tree key) one multi-value first level
+//! together with the second levels of the trees that read its accumulators, so an accumulator
+//! never leaves the unit. [`level_units`] cuts a level into units; [`run_units`] runs a list
+//! of units as one parallel step (first levels, plain and half-step bootstraps side by side on
+//! the current rayon pool, then all second levels as one batch); [`scatter`] hands the outputs
+//! back to their nodes. The local digit and tree backends run a whole level as one list
+//! ([`run_level`]); the MPI backend splits the list over ranks and runs each chunk with the same
+//! [`run_units`]; the GPU backend batches the same units on the device.
+
+use std::borrow::Borrow;
+
+use encint_core::circuit::{Circuit, Node, NodeId, PlannedLevel};
+use encint_core::exec::{Output, Values};
+use encint_tfhe::{Digit, NegacyclicLut, ServerKey, Table256, TreeKey};
+use serde::{Deserialize, Serialize};
+
+use crate::{Error, Result};
+
+/// Converts a table of the IR into the crypto layer's table.
+pub fn to_tfhe_lut(lut: &encint_core::lut::NegacyclicLut) -> NegacyclicLut {
+    NegacyclicLut::new(lut.table.map(i64::from))
+}
+
+/// One bootstrap job of a level, with its input values of type `D` (digits by reference or
+/// owned, or node ids).
+#[derive(Debug, Serialize, Deserialize)]
+pub(crate) enum Unit<D> {
+    /// A plain bootstrap.
+    Lut { input: D, lut: NegacyclicLut },
+    /// A half-step bootstrap.
+    Half { input: D, lut: NegacyclicLut },
+    /// A multi-value first level on `input` (its LUTs and one accumulator per table) and
+    /// the second levels of the trees on those accumulators: `(table index, lo value)`.
+    Multi {
+        input: D,
+        luts: Vec<NegacyclicLut>,
+        tables: Vec<Vec<u8>>,
+        trees: Vec<(u32, D)>,
+    },
+}
+
+/// The outputs of one unit, in the unit's order (LUTs, then trees).
+#[derive(Debug, Serialize, Deserialize)]
+pub(crate) enum UnitOut {
+    One(Digit),
+    Multi { luts: Vec<Digit>, trees: Vec<Digit> },
+}
+
+/// A level's units, each with the nodes its outputs go to (in the order of [`UnitOut`]).
+pub(crate) type LevelUnits<D> = Vec<(Unit<D>, Vec<NodeId>)>;
+
+/// The units of `level`: with `trees`, one unit per group of the level's first levels (a
+/// multi-value group with its trees, or a lone LUT) and one per half-step table; without,
+/// one per plain and one per half-step table (the level must hold no tree node). `value`
+/// gives a unit's input for a node.
+pub(crate) fn level_units<D>(
+    circuit: &Circuit,
+    level: &PlannedLevel,
+    trees: bool,
+    value: impl Fn(NodeId) -> D,
+) -> Result<LevelUnits<D>> {
+    let mut units = Vec::new();
+    let lut_of = |id: NodeId| match circuit.node(id) {
+        Node::Lut { input, lut } | Node::HalfLut { input, lut } => {
+            Some((*input, to_tfhe_lut(circuit.lut(*lut))))
+        }
+        _ => None,
+    };
+    let groups = &level.groups;
+    if trees {
+        for g in &groups.first {
+            if g.is_multi_value() {
+                let luts = g.luts.iter().filter_map(|&id| lut_of(id)).map(|x| x.1);
+                let on_input: Vec<(NodeId, u32, NodeId)> = groups
+                    .trees
+                    .iter()
+                    .filter_map(|&id| match circuit.node(id) {
+                        Node::Tree { hi, lo, table } if *hi == g.input => g
+                            .tables
+                            .iter()
+                            .position(|t| t == table)
+                            .map(|k| (id, k as u32, *lo)),
+                        _ => None,
+                    })
+                    .collect();
+                let mut ids = g.luts.clone();
+                ids.extend(on_input.iter().map(|t| t.0));
+                units.push((
+                    Unit::Multi {
+                        input: value(g.input),
+                        luts: luts.collect(),
+                        tables: g
+                            .tables
+                            .iter()
+                            .map(|&t| circuit.table(t).entries.to_vec())
+                            .collect(),
+                        trees: on_input.iter().map(|t| (t.1, value(t.2))).collect(),
+                    },
+                    ids,
+                ));
+            } else if let Some((x, lut)) = lut_of(g.luts[0]) {
+                let input = value(x);
+                units.push((Unit::Lut { input, lut }, vec![g.luts[0]]));
+            }
+        }
+    } else {
+        for &id in &level.level.bootstraps {
+            if let (Node::Lut { .. }, Some((x, lut))) = (circuit.node(id), lut_of(id)) {
+                units.push((
+                    Unit::Lut {
+                        input: value(x),
+                        lut,
+                    },
+                    vec![id],
+                ));
+            }
+        }
+    }
+    for &id in &groups.halves {
+        if let Some((x, lut)) = lut_of(id) {
+            units.push((
+                Unit::Half {
+                    input: value(x),
+                    lut,
+                },
+                vec![id],
+            ));
+        }
+    }
+    if trees {
+        all_trees_placed(level, &units)?;
+    }
+    Ok(units)
+}
+
+/// Errors unless every tree node of the level went into a unit (its `hi` has a
+/// multi-value first level with its table in the same level, as the grouping promises).
+fn all_trees_placed<D>(level: &PlannedLevel, units: &LevelUnits<D>) -> Result<()> {
+    let placed: usize = units
+        .iter()
+        .map(|(u, _)| match u {
+            Unit::Multi { trees, .. } => trees.len(),
+            _ => 0,
+        })
+        .sum();
+    if placed == level.groups.trees.len() {
+        Ok(())
+    } else {
+        Err(Error::InvalidInput(format!(
+            "{} of the level's {} tree nodes have no first level in the level",
+            level.groups.trees.len() - placed,
+            level.groups.trees.len()
+        )))
+    }
+}
+
+/// Runs `units` on `server` (and `tree`, needed for multi-value units) on the current rayon
+/// pool: first levels, plain and half-step bootstraps as three batches side by side, then the
+/// second levels as one batch. One output per unit, in order.
+pub(crate) fn run_units<D: Borrow<Digit> + Sync>(
+    server: &ServerKey,
+    tree: Option<&TreeKey>,
+    units: &[Unit<D>],
+) -> Result<Vec<UnitOut>> {
+    let mut plain = Vec::new();
+    let mut half = Vec::new();
+    let mut tables: Vec<Vec<Table256>> = Vec::new();
+    for u in units {
+        match u {
+            Unit::Lut { input, lut } => plain.push((input.borrow(), lut)),
+            Unit::Half { input, lut } => half.push((input.borrow(), lut)),
+            Unit::Multi { tables: t, .. } => tables.push(
+                t.iter()
+                    .map(|bytes| {
+                        let arr: [u8; 256] = bytes.as_slice().try_into().map_err(|_| {
+                            Error::InvalidInput(format!(
+                                "a tree table of {} bytes, not 256",
+                                bytes.len()
+                            ))
+                        })?;
+                        Ok(Table256(arr))
+                    })
+                    .collect::<Result<_>>()?,
+            ),
+        }
+    }
+    let multi_units = || units.iter().filter(|u| matches!(u, Unit::Multi { .. }));
+    let table_refs: Vec<Vec<&Table256>> = tables.iter().map(|t| t.iter().collect()).collect();
+    let multi: Vec<(&Digit, &[NegacyclicLut], &[&Table256])> = multi_units()
+        .zip(&table_refs)
+        .filter_map(|(u, t)| match u {
+            Unit::Multi { input, luts, .. } => {
+                Some((input.borrow(), luts.as_slice(), t.as_slice()))
+            }
+            _ => None,
+        })
+        .collect();
+    let tree = match (tree, multi.is_empty()) {
+        (Some(t), _) => Some(t),
+        (None, true) => None,
+        (None, false) => return Err(Error::InvalidInput("tree work without a tree key".into())),
+    };
+    let (first, (singles, halves)) = rayon::join(
+        || match tree {
+            Some(t) if !multi.is_empty() => t.first_level_batch(server, &multi),
+            _ => Ok(Vec::new()),
+        },
+        || {
+            rayon::join(
+                || server.try_bootstrap_batch(&plain),
+                || server.try_bootstrap_half_batch(&half),
+            )
+        },
+    );
+    let (first, singles, halves) = (first?, singles?, halves?);
+    // Second levels: each tree on its unit's accumulator of the given table.
+    let mut second = Vec::new();
+    for (u, (_, accs)) in multi_units().zip(&first) {
+        if let Unit::Multi { trees, .. } = u {
+            for (t, lo) in trees {
+                let acc = accs.get(*t as usize).ok_or_else(|| {
+                    Error::InvalidInput(format!("a tree reads accumulator {t}, which is not there"))
+                })?;
+                second.push((acc, lo.borrow()));
+            }
+        }
+    }
+    let second_outs = match tree {
+        Some(t) if !second.is_empty() => t.second_level_batch(server, &second)?,
+        _ => Vec::new(),
+    };
+    let mut singles = singles.into_iter();
+    let mut halves = halves.into_iter();
+    let mut first = first.into_iter();
+    let mut second_outs = second_outs.into_iter();
+    let missing = || Error::InvalidInput("a batch returned too few outputs".into());
+    units
+        .iter()
+        .map(|u| {
+            Ok(match u {
+                Unit::Lut { .. } => UnitOut::One(singles.next().ok_or_else(missing)?),
+                Unit::Half { .. } => UnitOut::One(halves.next().ok_or_else(missing)?),
+                Unit::Multi { trees, .. } => {
+                    let (luts, _) = first.next().ok_or_else(missing)?;
+                    let trees = second_outs.by_ref().take(trees.len()).collect();
+                    UnitOut::Multi { luts, trees }
+                }
+            })
+        })
+        .collect()
+}
+
+/// Pairs each unit's outputs with its nodes; `None` if an output does not match its unit.
+pub(crate) fn scatter(
+    ids: Vec<Vec<NodeId>>,
+    outs: Vec<UnitOut>,
+) -> Option<Vec<(NodeId, Output<Digit>)>> {
+    if ids.len() != outs.len() {
+        return None;
+    }
+    let mut result = Vec::new();
+    for (ids, out) in ids.into_iter().zip(outs) {
+        match out {
+            UnitOut::One(d) if ids.len() == 1 => result.push((ids[0], Output::One(d))),
+            UnitOut::Multi { luts, trees } if luts.len() + trees.len() == ids.len() => result
+                .extend(
+                    ids.into_iter()
+                        .zip(luts.into_iter().chain(trees))
+                        .map(|(id, d)| (id, Output::One(d))),
+                ),
+            _ => return None,
+        }
+    }
+    Some(result)
+}
+
+/// Runs the bootstraps of `level` on this process: the units of the level (with tree units
+/// when `tree` is given) as one [`run_units`] call.
+pub(crate) fn run_level(
+    server: &ServerKey,
+    tree: Option<&TreeKey>,
+    circuit: &Circuit,
+    level: &PlannedLevel,
+    values: &Values<Digit>,
+) -> Result<Vec<(NodeId, Output<Digit>)>> {
+    let (units, ids): (Vec<_>, Vec<_>) =
+        level_units(circuit, level, tree.is_some(), |id| values.get(id))?
+            .into_iter()
+            .unzip();
+    let outs = run_units(server, tree, &units)?;
+    scatter(ids, outs)
+        .ok_or_else(|| Error::InvalidInput("a bootstrap output does not match its node".into()))
+}
