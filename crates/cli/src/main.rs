@@ -119,6 +119,7 @@ fn main() -> ExitCode {
 /// Rust ignores SIGPIPE, so `encint asm list | head` made `println!` panic once `head`
 /// closed the pipe. Restoring the default action ends the process quietly instead, as
 /// other command-line tools do.
+#[allow(unsafe_code)]
 fn restore_default_sigpipe() {
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
     // SAFETY: called first thing in `main`, before any thread exists; it only resets a

@@ -19,6 +19,9 @@
 //! Failures are persisted by proptest in `fuzz.proptest-regressions` beside this file
 //! and replayed first on every later run (the regression corpus).
 
+// Unsafe code: the counting allocator wraps the system allocator.
+#![allow(unsafe_code)]
+
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};

@@ -25,6 +25,16 @@ pub struct Tracer<'a> {
     error: Option<Error>,
 }
 
+impl std::fmt::Debug for Tracer<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Tracer")
+            .field("recorded", &self.recorded)
+            .field("limits", &self.limits)
+            .field("error", &self.error)
+            .finish_non_exhaustive()
+    }
+}
+
 impl<'a> Tracer<'a> {
     /// A tracer recording into `builder`, checked against `limits`.
     pub fn new(arith: &'a Arith, builder: &'a mut Builder, limits: Limits) -> Self {

@@ -9,6 +9,9 @@
 //! [`prefer_huge_pages`]. The gain per keyswitch + bootstrap is measured by
 //! `cargo run --release -p encint-cli --example pbs_vs_tfhe` with and without them.
 
+// Unsafe code: madvise and mallopt calls into the C library.
+#![allow(unsafe_code)]
+
 /// Asks the kernel to back the 2 MiB-aligned part of `data` with huge pages, at once
 /// (`MADV_HUGEPAGE`, then `MADV_COLLAPSE`, which moves the already written contents). Best
 /// effort: where the kernel has no transparent huge pages, or on other systems, nothing

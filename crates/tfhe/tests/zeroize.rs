@@ -2,6 +2,9 @@
 //! (the secret key is wiped wherever it was copied): a global allocator scans every block freed while armed for a
 //! window of the serialized secret key.
 
+// Unsafe code: the scanning allocator wraps the system allocator and reads freed blocks.
+#![allow(unsafe_code)]
+
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Mutex;

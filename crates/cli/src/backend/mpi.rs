@@ -15,6 +15,7 @@ use crate::{AnyResult, CliResult};
 /// Rank 0 only: when the MPI runtime ends the job because another rank died (Open MPI's
 /// mpirun sends SIGTERM to the survivors), say so on standard error before exiting.
 #[cfg(all(target_os = "linux", target_env = "gnu"))]
+#[allow(unsafe_code)]
 fn report_termination() {
     extern "C" fn on_term(_: libc::c_int) {
         const MSG: &[u8] = b"error: cluster: the MPI runtime is ending the job (a rank died \

@@ -163,6 +163,7 @@ fn reference(op: &str, w: usize, x: u64, y: u64) -> u64 {
 }
 
 /// CPU time of the process (user + system, all threads), in milliseconds.
+#[allow(unsafe_code)]
 fn process_cpu_ms() -> Option<f64> {
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
     {

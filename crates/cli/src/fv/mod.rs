@@ -103,6 +103,7 @@ fn variants(name: &str) -> Result<Vec<Variant>, FvError> {
 }
 
 /// CPU time of the calling thread, in milliseconds (wall clock where unavailable).
+#[allow(unsafe_code)]
 fn thread_cpu_ms() -> Option<f64> {
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
     {
@@ -280,6 +281,7 @@ fn to_json<T: serde::Serialize>(v: &T) -> Result<String, FvError> {
 /// buffers of several MiB per operation, and by default glibc returns them to the kernel,
 /// so that every operation pays for page faults and page zeroing (about a quarter of the
 /// time of set D). Only the `fv` commands call this; the library itself never does.
+#[allow(unsafe_code)]
 fn tune_allocator() {
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
     // SAFETY: mallopt only changes glibc allocator thresholds; called before any

@@ -1,6 +1,9 @@
 //! The functional packing keyswitch kernel: sixteen row values into one GLWE accumulator,
 //! the key streamed block by block (with AVX2 or AVX-512 when the CPU has them).
 
+// Unsafe code: the packing kernels call AVX2/AVX-512 intrinsics, each behind a runtime CPU-feature check.
+#![allow(unsafe_code)]
+
 use super::table::box_width;
 
 /// `out = Σ_k w_k · e_k` over LWE ciphertexts stored back to back in `e`.

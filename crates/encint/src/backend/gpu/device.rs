@@ -1,6 +1,9 @@
 //! The CUDA side of the GPU backend (feature `gpu`): the server key on the device, uploads
 //! and downloads, and the executor-layer backend whose level batches run there.
 
+// Unsafe code: the CUDA backend's device buffers and kernel launches are FFI.
+#![allow(unsafe_code)]
+
 use std::sync::{Arc, Mutex};
 
 use encint_core::circuit::{Circuit, NodeId, Plan, PlannedLevel};
