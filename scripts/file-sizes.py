@@ -11,6 +11,8 @@ Generated tables are not source and are not counted (they are not .rs/.py/.cu fi
 import subprocess
 import sys
 
+from check_report import finish
+
 SOURCE = (".rs", ".py", ".pyi", ".cu", ".sh")
 
 
@@ -26,11 +28,8 @@ def main():
                 n = sum(1 for _ in fh)
             if n > limit:
                 over.append((n, f))
-    for n, f in sorted(over, reverse=True):
-        print(f"{f}: {n} lines (limit {limit})")
-    if not over:
-        print(f"no source file over {limit} lines")
-    return 1 if over else 0
+    problems = [[f"{f}: {n} lines (limit {limit})"] for n, f in sorted(over, reverse=True)]
+    return finish(problems, f"no source file over {limit} lines")
 
 
 if __name__ == "__main__":

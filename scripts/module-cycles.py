@@ -18,6 +18,8 @@ import re
 import sys
 from pathlib import Path
 
+from check_report import finish
+
 PATH_RE = re.compile(r"\b(crate|super|self)((?:::[A-Za-z_][A-Za-z0-9_]*)+)")
 USE_GROUP_RE = re.compile(r"\buse\s+(crate|super|self)((?:::[A-Za-z_][A-Za-z0-9_]*)*)::\{([^;]*)\};", re.S)
 
@@ -154,13 +156,11 @@ def main():
     found = []
     for crate in roots:
         found += check_crate(crate)
-    for crate, names, edges in found:
-        print(f"{crate}: circle {' <-> '.join(names)}")
-        for e in edges:
-            print(f"    {e}")
-    if not found:
-        print(f"no import circle in {len(roots)} crate(s)")
-    return 1 if found else 0
+    problems = [
+        [f"{crate}: circle {' <-> '.join(names)}"] + [f"    {e}" for e in edges]
+        for crate, names, edges in found
+    ]
+    return finish(problems, f"no import circle in {len(roots)} crate(s)")
 
 
 if __name__ == "__main__":
