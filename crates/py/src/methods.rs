@@ -1,5 +1,5 @@
 //! The Python methods that the classes of encrypted values repeat, written once: the
-//! binary operators ([`Operators`], [`py_methods!`]), the methods of every opaque encrypted
+//! binary operators ([`Operators`], `py_methods!`), the methods of every opaque encrypted
 //! value, key files, `encint.select` ([`Select`]) and pickling ([`reduce`]).
 
 use pyo3::exceptions::PyZeroDivisionError;
@@ -48,7 +48,7 @@ pub trait Operands {
     }
 }
 
-/// The binary operators of a class, by family; the methods [`py_methods!`] writes call
+/// The binary operators of a class, by family; the methods `py_methods!` writes call
 /// [`Operators::binary_op`], which reads the operand once ([`Operands::operand`]: not one
 /// of the class's operands, the operator returns `NotImplemented`) and refuses a division
 /// by a constant zero. A family the class lacks is `NotImplemented` too.

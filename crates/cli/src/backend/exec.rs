@@ -12,7 +12,7 @@ use crate::AnyResult;
 
 /// Runs circuits for a command; the command's own code is the same on every executor.
 /// Here (the default) the work runs in this process; an MPI job's executor names its
-/// backend ([`Exec::ranks`]) and the same calls run over its ranks.
+/// backend (`Exec::ranks`) and the same calls run over its ranks.
 pub trait Exec {
     /// The MPI job's backend, when the work runs over its ranks.
     #[cfg(feature = "mpi")]

@@ -1,11 +1,11 @@
 //! `EncInt` (exact: signed binary digits, results as long as they need to be) and `EncBits`
 //! (a fixed width, unsigned or two's complement, wrapping like machine integers).
 //!
-//! - [`exact`]: `EncInt` and how its operators build their circuits; [`exact_methods`]:
+//! - `exact`: `EncInt` and how its operators build their circuits; `exact_methods`:
 //!   its Python methods;
-//! - [`bits`]: `EncBits` likewise; [`bits_methods`]: its Python methods;
-//! - [`convert`]: conversions between the two; [`serial`]: their envelopes;
-//! - [`select`]: `encint.select` on them; [`bench`]: benchmark support.
+//! - `bits`: `EncBits` likewise; `bits_methods`: its Python methods;
+//! - `convert`: conversions between the two; `serial`: their envelopes;
+//! - `select`: `encint.select` on them; `bench`: benchmark support.
 
 mod bench;
 mod bits;

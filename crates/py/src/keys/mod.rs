@@ -1,7 +1,7 @@
 //! `ClientKey`, `ServerKey`, `set_server_key`: keys in checked envelopes (bytes, files,
 //! pickling) and the process-wide server that encrypted operators use.
 //!
-//! - [`client`]: `ClientKey`; [`server`]: `ServerKey`; [`envelope`]: their envelopes.
+//! - `client`: `ClientKey`; `server`: `ServerKey`; `envelope`: their envelopes.
 
 mod client;
 mod envelope;

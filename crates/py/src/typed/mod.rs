@@ -7,8 +7,8 @@
 //! with the current server or, in clear mode, with the clear executor (as every operator of
 //! the package does).
 //!
-//! - [`class`]: `EncTyped`, its operands and values; [`ops`]: how its operators run;
-//! - [`methods`]: its Python methods; [`payload`]: its envelope; [`select`]:
+//! - `class`: `EncTyped`, its operands and values; `ops`: how its operators run;
+//! - `methods`: its Python methods; `payload`: its envelope; `select`:
 //!   `encint.select` on it.
 
 mod class;
