@@ -59,6 +59,11 @@ fn typed_cost(op: IntOp, ty: IntType, algorithm: Algorithm, form: Form) -> Cost 
         .cost()
 }
 
+/// Bootstraps of `op` on `ty` with the Blocks algorithm on radix-4 operands.
+fn r4(op: IntOp, ty: IntType) -> u64 {
+    typed_cost(op, ty, Algorithm::Blocks, Form::Radix4).bootstraps
+}
+
 /// The planner's estimated rounds at `threads` for `algorithm`, every operand in `form`.
 fn rounds(op: IntOp, ty: IntType, algorithm: Algorithm, form: Form, threads: usize) -> u64 {
     let p = plan(&ar(), op, ty, &vec![form; op.arity()], threads).unwrap();
@@ -150,31 +155,18 @@ fn radix4_block_circuits() {
     // nothing;" / "products are the block products with no operand refresh, and each column
     // reduces to one block instead of two bits: 96 bootstraps at 16 bits, against 112 before
     // and TFHE-rs' 111;" / "comparisons read chains of block differences (`sign(2d + s)`): 9
-    // bootstraps at 16 bits,"
-    quoted(
-        BENCHMARKS,
+    // bootstraps at 16 bits," / "min, max and select cost 3 bootstraps per block." (beyond
+    // the comparison, and the parity of a radix-4 condition).
+    for line in [
         "add and sub are a ripple of carries: 2k − 1 bootstraps for k blocks, against TFHE-rs' 2k;",
-    );
-    quoted(
-        BENCHMARKS,
         "and, or and xor cost one table per block; not costs nothing;",
-    );
-    quoted(
-        BENCHMARKS,
         "reduces to one block instead of two bits: 96 bootstraps at 16 bits, against 112 before",
-    );
-    quoted(
-        BENCHMARKS,
         "comparisons read chains of block differences (`sign(2d + s)`): 9 bootstraps at 16 bits,",
-    );
-    // docs/BENCHMARKS.md: "min, max and select cost 3 bootstraps per block." (beyond the
-    // comparison, and the parity of a radix-4 condition).
-    quoted(
-        BENCHMARKS,
         "min, max and select cost 3 bootstraps per block.",
-    );
+    ] {
+        quoted(BENCHMARKS, line);
+    }
     let mut pins = Pins::default();
-    let r4 = |op, t| typed_cost(op, t, Algorithm::Blocks, Form::Radix4).bootstraps;
     for signed in [false, true] {
         let t16 = ty(16, signed);
         pins.eq(&format!("mul {t16}"), r4(IntOp::WrappingMul, t16), 96);
@@ -345,23 +337,17 @@ fn min_max_on_canonical_operands() {
 fn radix4_scalar_products_and_shifts() {
     // docs/BENCHMARKS.md: "Bootstraps for x805 at 8 / 16 / 32 / 64 bits: 5 / 20 / 52 / 116,
     // against TFHE-rs' 10 / 33 / 73 and our 9 / 37 / 101 on bits."
-    quoted(
-        BENCHMARKS,
-        "Bootstraps for x805 at 8 / 16 / 32 / 64 bits: 5 / 20 / 52 / 116, against
-         TFHE-rs' 10 / 33 / 73 and our 9 / 37 / 101 on bits.",
-    );
     // docs/BENCHMARKS.md: "| shl_var / shr_var (logical), now | 19 | 44 | 102 | 260 |",
     // "| rotl_var / rotr_var, now | 16 | 40 | 96 | 256 |"
-    quoted(
-        BENCHMARKS,
+    for line in [
+        "Bootstraps for x805 at 8 / 16 / 32 / 64 bits: 5 / 20 / 52 / 116, against
+         TFHE-rs' 10 / 33 / 73 and our 9 / 37 / 101 on bits.",
         "| shl_var / shr_var (logical), now | 19 | 44 | 102 | 260 |",
-    );
-    quoted(
-        BENCHMARKS,
         "| rotl_var / rotr_var, now | 16 | 40 | 96 | 256 |",
-    );
+    ] {
+        quoted(BENCHMARKS, line);
+    }
     let mut pins = Pins::default();
-    let r4 = |op, t| typed_cost(op, t, Algorithm::Blocks, Form::Radix4).bootstraps;
     for signed in [false, true] {
         let t16 = ty(16, signed);
         pins.eq(

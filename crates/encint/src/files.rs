@@ -322,15 +322,20 @@ mod tests {
         std::fs::remove_dir_all(&d).unwrap();
     }
 
+    /// The permission bits of the file at `p`.
+    #[cfg(unix)]
+    fn mode(p: &Path) -> u32 {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::metadata(p).unwrap().permissions().mode() & 0o777
+    }
+
     #[cfg(unix)]
     #[test]
     fn secret_mode_from_the_start_and_symlinks_not_followed() {
-        use std::os::unix::fs::PermissionsExt;
         let d = dir("mode");
         let k = d.join("client.key");
         write_one(&k, b"secret", Mode::Secret, false).unwrap();
-        let mode = std::fs::metadata(&k).unwrap().permissions().mode() & 0o777;
-        assert_eq!(mode, 0o600);
+        assert_eq!(mode(&k), 0o600);
         // A dangling symlink at the destination counts as existing and is left alone.
         let target = d.join("target");
         let link = d.join("link");
@@ -350,8 +355,7 @@ mod tests {
         std::fs::write(&k, b"old").unwrap();
         std::fs::set_permissions(&k, std::fs::Permissions::from_mode(0o666)).unwrap();
         write_one(&k, b"secret", Mode::Secret, true).unwrap();
-        let mode = std::fs::metadata(&k).unwrap().permissions().mode() & 0o777;
-        assert_eq!(mode, 0o600);
+        assert_eq!(mode(&k), 0o600);
         assert_eq!(std::fs::read(&k).unwrap(), b"secret");
         // A symlink at the destination: the link is replaced, its target keeps its bytes.
         let target = d.join("target");

@@ -41,6 +41,11 @@ fn check_op(ar: &Arith, op: Op, n: usize, m: usize) {
     );
 }
 
+/// A built circuit of `nodes` nodes within the estimate `est`; `what` names the case.
+fn within(nodes: u64, est: u64, what: std::fmt::Arguments) {
+    assert!(nodes <= est, "{what}: {nodes} nodes, estimated {est}");
+}
+
 #[test]
 fn operation_estimates_bound_the_built_circuits() {
     let ar = arith();
@@ -117,10 +122,7 @@ fn word_estimates_bound_the_lowered_circuits() {
         for w in [1, 2, 3, 8, 17, 64, 130] {
             let nodes = word_nodes(w, f);
             let est = limits::word(op, w);
-            assert!(
-                nodes <= est,
-                "{op:?} at {w} bits: {nodes} nodes, estimated {est}"
-            );
+            within(nodes, est, format_args!("{op:?} at {w} bits"));
         }
     }
 }
@@ -144,10 +146,7 @@ fn conversion_estimates_bound_the_built_circuits() {
         let nodes = (b.node_count() - before) as u64;
         assert_eq!(digits.len(), w);
         let est = limits::conversions(n, w);
-        assert!(
-            nodes <= est,
-            "{n} digits to {w} bits and back: {nodes}, estimated {est}"
-        );
+        within(nodes, est, format_args!("{n} digits to {w} bits and back"));
     }
 }
 

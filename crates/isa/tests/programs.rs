@@ -5,6 +5,7 @@ use std::collections::HashMap;
 
 use encint_isa::asm::assemble;
 use encint_isa::vm::{compile, run_clear, Compiled, Datum};
+use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
 mod common;
@@ -40,56 +41,54 @@ fn out_bytes(out: &[(String, Datum)], prefix: &str) -> Vec<u8> {
         .collect()
 }
 
-fn rng() -> rand::rngs::StdRng {
-    rand::rngs::StdRng::seed_from_u64(0x5eed_0004)
+/// Runs `check(c, r, case)` for 300 cases on the compiled `file`: each case draws its
+/// inputs from `r`, runs `c` and checks the outputs.
+fn random_cases(file: &str, mut check: impl FnMut(&Compiled, &mut StdRng, usize)) {
+    let c = load(file);
+    let mut r = StdRng::seed_from_u64(0x5eed_0004);
+    for case in 0..300 {
+        check(&c, &mut r, case);
+    }
 }
 
 #[test]
 fn bubble_sort_sorts() {
-    let c = load("bubble_sort.asm");
-    let mut r = rng();
-    for case in 0..300 {
+    random_cases("bubble_sort.asm", |c, r, case| {
         let mut v: Vec<u8> = (0..5).map(|_| r.gen()).collect();
         if case % 3 == 0 {
             v[1] = v[3]; // duplicates
         }
-        let (out, cost) = run_clear(&c, &array("a", &v)).unwrap();
+        let (out, cost) = run_clear(c, &array("a", &v)).unwrap();
         v.sort();
         assert_eq!(out_bytes(&out, "a["), v);
         assert!(cost.blind_rotations > 0);
-    }
+    });
 }
 
 #[test]
 fn array_max_is_the_maximum() {
-    let c = load("array_max.asm");
-    let mut r = rng();
-    for _ in 0..300 {
+    random_cases("array_max.asm", |c, r, _| {
         let v: Vec<u8> = (0..5).map(|_| r.gen()).collect();
-        let (out, _) = run_clear(&c, &array("a", &v)).unwrap();
+        let (out, _) = run_clear(c, &array("a", &v)).unwrap();
         assert_eq!(out_bytes(&out, "m"), vec![*v.iter().max().unwrap()]);
-    }
+    });
 }
 
 #[test]
 fn average_is_sum_over_n_in_fixed_point() {
-    let c = load("average.asm");
-    let mut r = rng();
-    for _ in 0..300 {
+    random_cases("average.asm", |c, r, _| {
         let v: Vec<u8> = (0..5).map(|_| r.gen_range(0..52)).collect();
-        let (out, _) = run_clear(&c, &array("a", &v)).unwrap();
+        let (out, _) = run_clear(c, &array("a", &v)).unwrap();
         let s: u32 = v.iter().map(|&x| x as u32).sum();
         assert_eq!(out[0].1, Datum::Byte(s as u8));
         let raw = ((s / 5) << 8) | ((256 * (s % 5)) / 5);
         assert_eq!(out[1].1, Datum::Fixed(raw as u16 as i16), "sum {s}");
-    }
+    });
 }
 
 #[test]
 fn array_assign_writes_only_at_the_index() {
-    let c = load("array_assign.asm");
-    let mut r = rng();
-    for case in 0..300 {
+    random_cases("array_assign.asm", |c, r, case| {
         let mut v: Vec<u8> = (0..5).map(|_| r.gen()).collect();
         let idx: u8 = if case % 4 == 0 {
             r.gen()
@@ -100,12 +99,12 @@ fn array_assign_writes_only_at_the_index() {
         let mut data = array("a", &v);
         data.insert("idx".into(), Datum::Byte(idx));
         data.insert("v".into(), Datum::Byte(x));
-        let (out, _) = run_clear(&c, &data).unwrap();
+        let (out, _) = run_clear(c, &data).unwrap();
         if (idx as usize) < v.len() {
             v[idx as usize] = x;
         }
         assert_eq!(out_bytes(&out, "a["), v);
-    }
+    });
 }
 
 /// Fixed-point reference: raw values are value·256 in two's complement 16 bits.
@@ -113,7 +112,7 @@ fn fmuli(x: i16, w: i16) -> i16 {
     ((x as i32 * w as i32) >> 8) as i16
 }
 
-fn neuron_inputs(r: &mut rand::rngs::StdRng) -> (i16, i16) {
+fn neuron_inputs(r: &mut StdRng) -> (i16, i16) {
     // Inputs in [-1, 1] as in the paper's neuron.
     (r.gen_range(-256..=256), r.gen_range(-256..=256))
 }
@@ -121,21 +120,19 @@ fn neuron_inputs(r: &mut rand::rngs::StdRng) -> (i16, i16) {
 /// Runs a neuron program on random inputs in [-1, 1]: the pre-activation must be exact,
 /// `check(z, y)` judges the activation's raw output `y`.
 fn check_neuron(file: &str, check: impl Fn(i16, i16)) {
-    let c = load(file);
-    let mut r = rng();
-    for _ in 0..300 {
-        let (x1, x2) = neuron_inputs(&mut r);
+    random_cases(file, |c, r, _| {
+        let (x1, x2) = neuron_inputs(r);
         let mut data = HashMap::new();
         data.insert("x1".into(), Datum::Fixed(x1));
         data.insert("x2".into(), Datum::Fixed(x2));
-        let (out, _) = run_clear(&c, &data).unwrap();
+        let (out, _) = run_clear(c, &data).unwrap();
         let z = fmuli(x1, 192).wrapping_add(fmuli(x2, -128));
         assert_eq!(out[0].1, Datum::Fixed(z));
         let Datum::Fixed(y) = out[1].1 else {
             panic!("fixed-point output expected")
         };
         check(z, y);
-    }
+    });
 }
 
 #[test]

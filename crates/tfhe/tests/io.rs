@@ -29,16 +29,39 @@ fn random_nibbles(n: usize, seed: u64) -> Vec<u8> {
     (0..n).map(|_| rng.gen_range(0..16)).collect()
 }
 
-/// `x` through its wire form `bytes`: of the stated length, bincode's encoding of `x`, and read
-/// back by `read` equal to `x`. Returns what was read.
-fn through_bytes<T, E>(x: &T, bytes: Vec<u8>, len: usize, read: impl Fn(&[u8]) -> Result<T, E>) -> T
-where
-    T: serde::Serialize + PartialEq + std::fmt::Debug,
-    E: std::fmt::Debug,
-{
-    assert_eq!(bytes.len(), len);
+/// The wire form both compressed encodings share: bytes, their length for `count`
+/// nibbles, and the reader.
+trait Wire: serde::Serialize + PartialEq + std::fmt::Debug + Sized {
+    fn wire_bytes(&self) -> Vec<u8>;
+    fn wire_len(count: usize) -> usize;
+    fn read_wire(bytes: &[u8]) -> Result<Self, EnvelopeError>;
+}
+
+macro_rules! wire {
+    ($($t:ty),*) => {$(
+        impl Wire for $t {
+            fn wire_bytes(&self) -> Vec<u8> {
+                self.to_bytes()
+            }
+            fn wire_len(count: usize) -> usize {
+                <$t>::encoded_len(count)
+            }
+            fn read_wire(bytes: &[u8]) -> Result<Self, EnvelopeError> {
+                <$t>::from_bytes(bytes)
+            }
+        }
+    )*};
+}
+
+wire!(SeededNibbles, PackedNibbles);
+
+/// `x`, of `n` nibbles, through its wire form: of the stated length, bincode's encoding of
+/// `x`, and read back equal to `x`. Returns what was read.
+fn through_bytes<T: Wire>(x: &T, n: usize) -> T {
+    let bytes = x.wire_bytes();
+    assert_eq!(bytes.len(), T::wire_len(n));
     assert_eq!(bytes, bincode::serialize(x).unwrap());
-    let back = read(&bytes).unwrap();
+    let back = T::read_wire(&bytes).unwrap();
     assert_eq!(&back, x);
     back
 }
@@ -50,12 +73,7 @@ fn seeded_uplink_round_trip() {
         let values = random_nibbles(n, n as u64);
         let seeded = k.ck.encrypt_nibbles_seeded(&values).unwrap();
         assert_eq!(seeded.len(), n);
-        let back = through_bytes(
-            &seeded,
-            seeded.to_bytes(),
-            SeededNibbles::encoded_len(n),
-            SeededNibbles::from_bytes,
-        );
+        let back = through_bytes(&seeded, n);
         let digits = back.expand().unwrap();
         assert_eq!(digits.len(), n);
         for (d, &v) in digits.iter().zip(&values) {
@@ -168,12 +186,7 @@ fn packed_downlink_round_trip_of_bootstrap_outputs() {
     }
     let packed = k.pk.pack(&digits).unwrap();
     assert_eq!(packed.len(), n);
-    let back = through_bytes(
-        &packed,
-        packed.to_bytes(),
-        PackedNibbles::encoded_len(n),
-        PackedNibbles::from_bytes,
-    );
+    let back = through_bytes(&packed, n);
     assert_eq!(k.ck.decrypt_packed(&back).unwrap(), expected);
 }
 

@@ -66,16 +66,27 @@ fn ctx_of(which: &str) -> &'static FvContext {
     }
 }
 
+/// Whether `r` is the error of keys, ciphertexts or contexts of different parameter sets.
+pub(super) fn parameter_mismatch<T>(r: Result<T, FvError>) -> bool {
+    matches!(r, Err(FvError::ParameterMismatch(_)))
+}
+
+/// The context `which`, a generator seeded with `seed` and a secret key drawn from it.
+fn keyed(which: &str, seed: u64) -> (&'static FvContext, ChaCha20Rng, SecretKey) {
+    let ctx = ctx_of(which);
+    let mut rng = ChaCha20Rng::seed_from_u64(seed);
+    let sk = SecretKey::generate(ctx, &mut rng);
+    (ctx, rng, sk)
+}
+
 fn random_pt(ctx: &FvContext, rng: &mut ChaCha20Rng) -> Plaintext {
     let p = ctx.parameters();
     Plaintext::new(ctx, (0..p.n).map(|_| rng.gen_range(0..p.t)).collect()).unwrap()
 }
 
 fn roundtrip_and_ops(which: &str, seed: u64) {
-    let ctx = ctx_of(which);
+    let (ctx, mut rng, sk) = keyed(which, seed);
     let t = ctx.parameters().t;
-    let mut rng = ChaCha20Rng::seed_from_u64(seed);
-    let sk = SecretKey::generate(ctx, &mut rng);
     let m1 = random_pt(ctx, &mut rng);
     let m2 = random_pt(ctx, &mut rng);
     let sum: Vec<u64> = m1
@@ -164,10 +175,8 @@ fn set_d_all_variants() {
 #[test]
 fn hpr_coarse_decomposition_and_depth_two() {
     for which in ["s3", "A"] {
-        let ctx = ctx_of(which);
+        let (ctx, mut rng, sk) = keyed(which, 5);
         let t = ctx.parameters().t;
-        let mut rng = ChaCha20Rng::seed_from_u64(5);
-        let sk = SecretKey::generate(ctx, &mut rng);
         let pk = ctx
             .generate_public_key(&sk, Variant::Hpr, &mut rng)
             .unwrap();
@@ -317,10 +326,8 @@ fn batching_refused_when_t_does_not_split() {
 
 #[test]
 fn behz_and_hps_interoperate() {
-    let ctx = ctx_of("s3");
+    let (ctx, mut rng, sk) = keyed("s3", 7);
     let t = ctx.parameters().t;
-    let mut rng = ChaCha20Rng::seed_from_u64(7);
-    let sk = SecretKey::generate(ctx, &mut rng);
     let pk = ctx
         .generate_public_key(&sk, Variant::Behz, &mut rng)
         .unwrap();
@@ -347,10 +354,8 @@ fn behz_and_hps_interoperate() {
 
 #[test]
 fn malformed_inputs_give_typed_errors() {
-    let ctx = ctx_of("s1");
+    let (ctx, mut rng, sk) = keyed("s1", 8);
     let other = ctx_of("s3");
-    let mut rng = ChaCha20Rng::seed_from_u64(8);
-    let sk = SecretKey::generate(ctx, &mut rng);
     let sk_other = SecretKey::generate(other, &mut rng);
     let m = random_pt(ctx, &mut rng);
     let cr = ctx
@@ -360,18 +365,14 @@ fn malformed_inputs_give_typed_errors() {
         .encrypt_symmetric(&sk, &m, Variant::Hpr, &mut rng)
         .unwrap();
     // Mismatched parameters.
-    assert!(matches!(
-        ctx.decrypt(&sk_other, &cr),
-        Err(FvError::ParameterMismatch(_))
-    ));
-    assert!(matches!(
-        other.decrypt(&sk_other, &cr),
-        Err(FvError::ParameterMismatch(_))
-    ));
-    assert!(matches!(
-        ctx.encrypt_symmetric(&sk_other, &m, Variant::Hps, &mut rng),
-        Err(FvError::ParameterMismatch(_))
-    ));
+    assert!(parameter_mismatch(ctx.decrypt(&sk_other, &cr)));
+    assert!(parameter_mismatch(other.decrypt(&sk_other, &cr)));
+    assert!(parameter_mismatch(ctx.encrypt_symmetric(
+        &sk_other,
+        &m,
+        Variant::Hps,
+        &mut rng
+    )));
     // Mismatched variants.
     assert!(matches!(
         ctx.add(&cr, &ch),
@@ -417,36 +418,22 @@ fn malformed_inputs_give_typed_errors() {
 
 /// Exact noise (log2 of the largest |c0 + c1 s - Delta m| mod q) with big integers.
 fn noise_log2(ctx: &FvContext, sk: &SecretKey, ct: &Ciphertext, m: &[u64]) -> f64 {
-    use num_bigint::{BigInt, Sign};
+    use num_bigint::{BigInt, BigUint, Sign};
     use num_integer::Integer;
-    let (q, c0, c1): (BigInt, Vec<BigInt>, Vec<BigInt>) = match &ct.parts {
+    let signed = |v: Vec<BigUint>| -> Vec<BigInt> { v.into_iter().map(BigInt::from).collect() };
+    let (q, c0, c1) = match &ct.parts {
         Parts::Rns(v) => (
-            BigInt::from_biguint(Sign::Plus, ctx.rns.q.product().clone()),
-            v[0].to_biguint(&ctx.rns.q)
-                .into_iter()
-                .map(BigInt::from)
-                .collect(),
-            v[1].to_biguint(&ctx.rns.q)
-                .into_iter()
-                .map(BigInt::from)
-                .collect(),
+            ctx.rns.q.product().clone(),
+            signed(v[0].to_biguint(&ctx.rns.q)),
+            signed(v[1].to_biguint(&ctx.rns.q)),
         ),
         Parts::Hpr(v) => (
-            BigInt::from_biguint(Sign::Plus, ctx.hpr.arith.modulus().clone()),
-            ctx.hpr
-                .arith
-                .to_biguint(&v[0])
-                .into_iter()
-                .map(BigInt::from)
-                .collect(),
-            ctx.hpr
-                .arith
-                .to_biguint(&v[1])
-                .into_iter()
-                .map(BigInt::from)
-                .collect(),
+            ctx.hpr.arith.modulus().clone(),
+            signed(ctx.hpr.arith.to_biguint(&v[0])),
+            signed(ctx.hpr.arith.to_biguint(&v[1])),
         ),
     };
+    let q = BigInt::from_biguint(Sign::Plus, q);
     let n = c0.len();
     let t = ctx.parameters().t;
     let delta = &q / t;
@@ -482,10 +469,8 @@ fn noise_log2(ctx: &FvContext, sk: &SecretKey, ct: &Ciphertext, m: &[u64]) -> f6
 /// Pinned to within one bit (the figures are log2 of the worst coefficient, seeded).
 #[test]
 fn remark2_noise_growth_matches_fv_md() {
-    let ctx = ctx_of("s3");
+    let (ctx, mut rng, sk) = keyed("s3", 11);
     let t = ctx.parameters().t;
-    let mut rng = ChaCha20Rng::seed_from_u64(11);
-    let sk = SecretKey::generate(ctx, &mut rng);
     let hpr_trunc = ctx
         .generate_relin_key_hpr(&sk, HprDecomposition::Fine, true, &mut rng)
         .unwrap();
