@@ -274,6 +274,33 @@ def typed_chart(files, threads):
     )
 
 
+CANONICAL_KS32 = "typed-canonical-vs-tfhe-ks32-2threads.json"
+CANONICAL_OPS = ["add", "sub", "and", "xor", "mul", "lt", "max"]
+
+
+def canonical_chart():
+    """The strict comparison: operands as encryption gives them, TFHE-rs on its own KS32 set."""
+    rows = latest([CANONICAL_KS32])
+    series = []
+    for t in ("u8", "i8", "u16", "i16", "u32", "i32"):
+        vals = []
+        for op in CANONICAL_OPS:
+            r = rows.get((op, t))
+            vals.append(r["ratio"] if r and r.get("ratio") is not None else None)
+        series.append((t, vals))
+    return bar_chart(
+        os.path.join(OUT, "typed-canonical-vs-tfhe-ks32-2threads.svg"),
+        "Typed integers as encrypted: encint / TFHE-rs 1.8.2 on its KS32 set, 2 threads",
+        "time ratio; operands in the form encryption gives (one bit per digit); "
+        "below 1: encint is faster",
+        CANONICAL_OPS,
+        series,
+        "ours / TFHE-rs (KS32)",
+        ref=1.0,
+        source="docs/bench/" + CANONICAL_KS32,
+    )
+
+
 def digits_chart():
     rows = load("tfhe-2threads.json")
     cats = []
@@ -417,6 +444,7 @@ def threads_chart():
 def main():
     os.makedirs(OUT, exist_ok=True)
     written = [
+        canonical_chart(),
         typed_chart(TYPED_2, 2),
         typed_chart(TYPED_1, 1),
         digits_chart(),
