@@ -1,4 +1,4 @@
-//! Running one circuit: every operation builds one (digit arithmetic from `encint-arith`,
+//! Running one circuit: every operation builds one (digit arithmetic from `encint::arith`,
 //! or a boolean circuit lowered to digits) and runs it with the server set by
 //! `set_server_key` ([`Server::eval_on`]) or, for clear-mode values, with the clear
 //! executor on the same circuit.
