@@ -1,4 +1,4 @@
-"""The report shared by the layout checks (module-cycles.py, file-sizes.py)."""
+"""The report shared by the layout checks (module-cycles.py, file-sizes.py, facade-deps.py)."""
 
 
 def finish(problems, ok_line):

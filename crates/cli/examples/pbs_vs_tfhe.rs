@@ -6,7 +6,7 @@
 
 use std::time::Instant;
 
-use encint_tfhe::{ClientKey, NegacyclicLut, DEFAULT_PARAMETERS, KS64_PARAMETERS};
+use encint::keys::{ClientKey, NegacyclicLut, DEFAULT_PARAMETERS, KS64_PARAMETERS};
 use tfhe::shortint::parameters::aliases::{
     PARAM_MESSAGE_2_CARRY_2_KS32_PBS_TUNIFORM_2M128, PARAM_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128,
 };

@@ -6,10 +6,10 @@
 use std::time::Instant;
 
 use clap::{Args, Subcommand};
+use encint::arith::bits::BitOp;
 use encint::bits::{encrypt_bits, EncBits};
+use encint::circuit::bits::{fv, lower};
 use encint::{ClientKey, Server};
-use encint_arith::bits::BitOp;
-use encint_core::bits::{fv, lower};
 use rand::{Rng, SeedableRng};
 
 use crate::peer::uint::{time_peer_uint, PeerUintOp};
@@ -250,7 +250,7 @@ fn bench(a: BenchArgs) -> CliResult {
         // Check the result against the clear run of the same circuit.
         let clear_in: Vec<bool> = values
             .iter()
-            .flat_map(|&v| encint_arith::bits::to_bits(v, r.bits))
+            .flat_map(|&v| encint::arith::bits::to_bits(v, r.bits))
             .collect();
         // Bit by bit: conv_v2's result is wider than 128 bits.
         let want = circuit.eval(&clear_in)?;

@@ -2,9 +2,9 @@
 //! one chain, regeneration of the committed table).
 
 use clap::Args;
-use encint_core::chains::{self, Chain};
-use encint_core::recode::koyama_tsuruoka;
-use encint_core::signed;
+use encint::circuit::chains::{self, Chain};
+use encint::circuit::recode::koyama_tsuruoka;
+use encint::circuit::signed;
 
 use crate::CliResult;
 

@@ -135,7 +135,7 @@ fn all_ops() -> AnyResult<Vec<Op>> {
 
 /// Runs `op` on the clear executor with the digits the ciphertexts hold.
 fn clear_result(server: &Server, client: &ClientKey, op: Op, args: &[&EncInt]) -> AnyResult<i128> {
-    let mut b = encint_core::circuit::Builder::new();
+    let mut b = encint::circuit::Builder::new();
     let ins: Vec<encint::SInt> = args
         .iter()
         .map(|x| encint::SInt::input(&mut b, x.len()))
@@ -146,8 +146,8 @@ fn clear_result(server: &Server, client: &ClientKey, op: Op, args: &[&EncInt]) -
         .iter()
         .flat_map(|x| x.digits().iter().map(|d| client.decrypt_digit(d)))
         .collect();
-    let (digits, _) = encint_core::clear::run(&circuit, &inputs)?;
-    Ok(encint_arith::value_of(&digits).ok_or("clear result overflows i128")?)
+    let (digits, _) = encint::circuit::clear::run(&circuit, &inputs)?;
+    Ok(encint::arith::value_of(&digits).ok_or("clear result overflows i128")?)
 }
 
 fn selftest(a: SelftestArgs) -> CliResult {
@@ -216,8 +216,8 @@ fn digit_level(
     rng: &mut rand::rngs::StdRng,
     checks: &mut usize,
 ) -> AnyResult<usize> {
-    use encint_core::lut::NegacyclicLut;
-    let mut b = encint_core::circuit::Builder::new();
+    use encint::circuit::NegacyclicLut;
+    let mut b = encint::circuit::Builder::new();
     let xs: Vec<_> = (0..32).map(|_| b.input()).collect();
     let mut outs = Vec::new();
     let tables: Vec<NegacyclicLut> = (0..4)
@@ -248,9 +248,10 @@ fn digit_level(
     outs.extend(second);
     let circuit = b.finish(outs);
     let values: Vec<i64> = (-16..16).collect();
-    let digits: Vec<encint_tfhe::Digit> = values.iter().map(|&m| client.encrypt_digit(m)).collect();
-    let refs: Vec<&encint_tfhe::Digit> = digits.iter().collect();
-    let (want, cost) = encint_core::clear::run(&circuit, &values)?;
+    let digits: Vec<encint::keys::Digit> =
+        values.iter().map(|&m| client.encrypt_digit(m)).collect();
+    let refs: Vec<&encint::keys::Digit> = digits.iter().collect();
+    let (want, cost) = encint::circuit::clear::run(&circuit, &values)?;
     let got = server.run_circuit(&circuit, &refs)?;
     let mut bad = 0;
     for (i, (g, w)) in got.iter().zip(&want).enumerate() {
@@ -289,8 +290,8 @@ fn throughput(a: ThroughputArgs) -> CliResult {
         .into());
     }
     let (client, server) = gpu_server()?;
-    let table = encint_core::lut::NegacyclicLut::identity();
-    let digits: Vec<encint_tfhe::Digit> = (0..a.width)
+    let table = encint::circuit::NegacyclicLut::identity();
+    let digits: Vec<encint::keys::Digit> = (0..a.width)
         .map(|i| client.encrypt_digit((i % 3) as i64 - 1))
         .collect();
     let x = EncInt::from_digits(digits, client.key_set());

@@ -3,8 +3,8 @@
 
 use std::path::Path;
 
+use encint::keys::envelope::{self, Kind};
 use encint::{ClientKey, EncInt, ServerKey};
-use encint_tfhe::envelope::{self, Kind};
 use zeroize::Zeroizing;
 
 use crate::AnyResult;
@@ -16,7 +16,7 @@ pub fn read_envelope(path: &Path, kind: Kind) -> AnyResult<Vec<u8>> {
 }
 
 /// Opens an envelope read from `path`, naming the path in errors.
-fn open_at<T: serde::de::DeserializeOwned + encint_tfhe::Validate>(
+fn open_at<T: serde::de::DeserializeOwned + encint::keys::Validate>(
     path: &Path,
     bytes: &[u8],
     kind: Kind,
@@ -25,7 +25,7 @@ fn open_at<T: serde::de::DeserializeOwned + encint_tfhe::Validate>(
 }
 
 /// Reads and opens an envelope file of the given kind.
-fn load<T: serde::de::DeserializeOwned + encint_tfhe::Validate>(
+fn load<T: serde::de::DeserializeOwned + encint::keys::Validate>(
     path: &Path,
     kind: Kind,
 ) -> AnyResult<T> {

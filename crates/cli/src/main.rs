@@ -91,7 +91,7 @@ enum Command {
 
 fn main() -> ExitCode {
     restore_default_sigpipe();
-    encint_tfhe::retain_freed_memory();
+    encint::keys::retain_freed_memory();
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Demo(a) => digit::demo(a),

@@ -28,12 +28,12 @@ use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
-use encint::processor::{ProcessorKeys, SealedProcessorKeys};
-use encint::{ClientKey, EncInt, DEFAULT_PARAMETERS, KS64_PARAMETERS};
-use encint_tfhe::envelope::{self, Kind};
-use encint_tfhe::{
+use encint::keys::envelope::{self, Kind};
+use encint::keys::{
     Digit, DigitParameters, Keyswitch, PackedNibbles, PackingKey, SeededNibbles, ServerKey, TreeKey,
 };
+use encint::processor::{ProcessorKeys, SealedProcessorKeys};
+use encint::{ClientKey, EncInt, DEFAULT_PARAMETERS, KS64_PARAMETERS};
 use proptest::prelude::*;
 
 // ---------------------------------------------------------------------------------------
@@ -691,8 +691,9 @@ checked_target!(
 );
 
 target!(fuzz_assembler, asm_input(), |src| {
-    if let Ok(p) = encint_isa::asm::assemble(&src) {
-        let _ = encint_isa::vm::compile(&p, encint_tfhe::DEFAULT_PARAMETERS.max_quadratic_weight());
+    if let Ok(p) = encint::processor::asm::assemble(&src) {
+        let _ =
+            encint::processor::vm::compile(&p, encint::DEFAULT_PARAMETERS.max_quadratic_weight());
     }
 });
 
@@ -700,15 +701,15 @@ target!(
     fuzz_input_arguments,
     "[a-z]{0,3}=[-0-9a-fx,. ]{0,40}",
     |arg| {
-        static COMPILED: OnceLock<encint_isa::vm::Compiled> = OnceLock::new();
+        static COMPILED: OnceLock<encint::processor::vm::Compiled> = OnceLock::new();
         let c = COMPILED.get_or_init(|| {
-            let p = encint_isa::asm::assemble(
+            let p = encint::processor::asm::assemble(
                 "input a, f: fixed, xs[3]\ny = ADD a, xs[0]\noutput y, f, xs\n",
             )
             .unwrap();
-            encint_isa::vm::compile(&p, encint_tfhe::DEFAULT_PARAMETERS.max_quadratic_weight())
+            encint::processor::vm::compile(&p, encint::DEFAULT_PARAMETERS.max_quadratic_weight())
                 .unwrap()
         });
-        encint_isa::vm::parse_input_arg(c, &arg, &mut HashMap::new()).is_ok()
+        encint::processor::vm::parse_input_arg(c, &arg, &mut HashMap::new()).is_ok()
     }
 );

@@ -28,11 +28,15 @@
 //! assert_eq!(&s.coefficients()[..3], &[8, 1, 0]);
 //! ```
 //!
+//! [`plain_mul`] is the exact negacyclic product of two plaintext polynomials, the
+//! reference a decrypted product is checked against.
+//!
 //! Keys and ciphertexts have no serialized form yet (the TFHE ones travel in
-//! [`encint_tfhe::envelope`]).
+//! [`crate::keys::envelope`]).
 
 pub use encint_fv::bfv::{
     BatchEncoder, Ciphertext, FvContext, FvParameters, Plaintext, PublicKey, RelinKey, SecretKey,
     Variant,
 };
+pub use encint_fv::ntt::plain_mul;
 pub use encint_fv::FvError;

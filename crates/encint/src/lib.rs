@@ -17,6 +17,11 @@
 //! (digits on this process), [`tree_exec`] (with tree LUTs), `mpi` (feature `mpi`, many
 //! processes) and [`gpu`] (feature `gpu`).
 //!
+//! The layers beneath are reachable through the facade alone: [`circuit`] (the circuit
+//! builder, plans, costs, the walker and the clear evaluation), [`arith`] (the algorithms
+//! as circuit builders), [`keys`] (the TFHE keys, parameter sets, digits and envelopes),
+//! [`processor`] (with the assembler, the instruction set and the VM) and [`fv`].
+//!
 //! The client side holds the secret [`ClientKey`]; the server side needs only the
 //! [`ServerKey`] and never sees the client key.
 //!
@@ -32,13 +37,16 @@
 //! ```
 #![deny(missing_docs)]
 
+pub mod arith;
 mod backend;
 pub mod bits;
+pub mod circuit;
 pub mod fhe;
 pub mod files;
 pub mod fv;
 pub mod fv_bits;
 mod int;
+pub mod keys;
 pub mod limits;
 pub mod processor;
 mod server;

@@ -7,7 +7,7 @@
 //! use std::collections::HashMap;
 //! use encint::processor::{Program, ProcessorKeys};
 //! use encint::DEFAULT_PARAMETERS;
-//! use encint_isa::vm::Datum;
+//! use encint::processor::Datum;
 //!
 //! // y = x + 3 (mod 256) and z = (y == 20).
 //! let src = "input x\ny = ADDI x, 3\nz = EQI y, 20\noutput y\noutput z\n";
@@ -28,7 +28,6 @@ use std::collections::HashMap;
 
 use encint_core::circuit::{Cost, Plan};
 use encint_core::exec;
-use encint_isa::vm::{self, Compiled, Datum};
 use encint_tfhe::envelope::{self, Kind};
 use encint_tfhe::{
     ClientKey, DigitParameters, PackedNibbles, PackingKey, SeededNibbles, ServerKey, TreeKey,
@@ -36,6 +35,21 @@ use encint_tfhe::{
 
 use crate::backend::tree::TreeBackend;
 use crate::{Error, Result};
+
+pub use encint_isa::vm::{Compiled, Datum};
+pub use encint_isa::{Byte, Fixed, IsaError};
+
+/// The assembler: source text to an [`asm::Program`] ([`asm::assemble`]), its limits and
+/// its [`asm::AsmError`].
+pub use encint_isa::asm;
+
+/// The instruction set: each instruction's [`instr::Signature`] and the circuit it emits
+/// into a [`crate::circuit::Builder`] ([`instr::emit`]).
+pub use encint_isa::instr;
+
+/// Programs as circuits: compilation ([`vm::compile`]), input and output encoding, the
+/// clear run ([`vm::run_clear`]) and its [`vm::RunError`].
+pub use encint_isa::vm;
 
 /// Named output data of a program run, in declaration order.
 pub type Outputs = Vec<(String, Datum)>;

@@ -1,9 +1,9 @@
 //! Ciphertext envelopes: what kind of value one holds (`EncInt`, `EncBits`, `EncTyped`),
 //! so that one kind is never read as another, and sealing a value's envelope.
 
+use encint::keys::envelope::{self, Kind};
+use encint::keys::DigitParameters;
 use encint::EncInt as RInt;
-use encint_tfhe::envelope::{self, Kind};
-use encint_tfhe::DigitParameters;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 

@@ -2,14 +2,14 @@
 //! traced functions: Python's bit operations, floor division and shifts on exact integers
 //! (through two's complement), comparisons, and the estimates that bound them.
 
-use encint::limits::{self, Estimate, WordOp};
-use encint::Op;
-use encint_arith::bits::{self as ops, Word};
-use encint_arith::{Arith, SInt};
-use encint_core::bits::{
+use encint::arith::bits::{self as ops, Word};
+use encint::arith::{Arith, SInt};
+use encint::circuit::bits::{
     bits_to_signed_digits, lower_into, signed_digits_to_bits, Bit, BitBuilder,
 };
-use encint_core::circuit::{Builder, NodeId};
+use encint::circuit::{Builder, NodeId};
+use encint::limits::{self, Estimate, WordOp};
+use encint::Op;
 
 /// Bit operations, floor division and remainder, variable shifts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

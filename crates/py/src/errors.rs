@@ -62,9 +62,9 @@ pub fn to_py(e: encint::Error) -> PyErr {
 }
 
 /// Maps an envelope error: a wrong kind is a [`KeyRoleError`], the rest [`FormatError`].
-pub fn envelope_err(e: encint_tfhe::EnvelopeError) -> PyErr {
+pub fn envelope_err(e: encint::keys::EnvelopeError) -> PyErr {
     match e {
-        encint_tfhe::EnvelopeError::WrongKind { .. } => KeyRoleError::new_err(e.to_string()),
+        encint::keys::EnvelopeError::WrongKind { .. } => KeyRoleError::new_err(e.to_string()),
         other => FormatError::new_err(other.to_string()),
     }
 }

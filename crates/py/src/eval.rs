@@ -1,16 +1,16 @@
-//! Running one circuit: every operation builds one (digit arithmetic from `encint-arith`,
+//! Running one circuit: every operation builds one (digit arithmetic from `encint::arith`,
 //! or a boolean circuit lowered to digits) and runs it with the server set by
 //! `set_server_key` ([`Server::eval_on`]) or, for clear-mode values, with the clear
 //! executor on the same circuit.
 
 use std::sync::Arc;
 
+use encint::arith::{Arith, Config, SInt};
+use encint::circuit::NegacyclicLut;
+use encint::circuit::{Builder, Circuit, Cost};
 use encint::executor::DigitBackend;
 use encint::limits::{Estimate, Limits};
 use encint::{EncInt as RInt, Server, DEFAULT_PARAMETERS, MAX_DIGITS};
-use encint_arith::{Arith, Config, SInt};
-use encint_core::circuit::{Builder, Circuit, Cost};
-use encint_core::lut::NegacyclicLut;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
@@ -138,8 +138,8 @@ fn run_clear(
     let plan = circuit.plan();
     let cost = plan.cost(&circuit);
     let refs: Vec<&i64> = flat.iter().collect();
-    let progress = Progress::new(encint_core::clear::Clear, description);
-    let result = encint_core::exec::run(&progress, &circuit, &plan, &refs);
+    let progress = Progress::new(encint::circuit::clear::Clear, description);
+    let result = encint::circuit::exec::run(&progress, &circuit, &plan, &refs);
     let out = progress.finish(result, |e| to_py(encint::Error::from(e)))?;
     let mut it = out.into_iter();
     Ok((

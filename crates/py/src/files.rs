@@ -3,7 +3,7 @@
 use std::path::Path;
 
 use encint::files::Mode;
-use encint_tfhe::envelope::{self, Kind};
+use encint::keys::envelope::{self, Kind};
 use pyo3::prelude::*;
 
 use crate::errors::file_err;

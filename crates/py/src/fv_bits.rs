@@ -8,9 +8,9 @@
 
 use std::sync::Arc;
 
+use encint::arith::bits::{self as ops, leveled, leveled::Adder, Word};
+use encint::circuit::bits::BitBuilder;
 use encint::fv_bits::{FvBitSet, FvBitsClientKey, FvBitsServerKey, FvWord as RWord};
-use encint_arith::bits::{self as ops, leveled, leveled::Adder, Word};
-use encint_core::bits::BitBuilder;
 use num_bigint::BigInt;
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;

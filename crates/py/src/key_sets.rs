@@ -4,8 +4,8 @@
 
 use std::sync::{Arc, Mutex};
 
+use encint::keys::{DigitParameters, KeySetId};
 use encint::{Server, DEFAULT_PARAMETERS};
-use encint_tfhe::{DigitParameters, KeySetId};
 use pyo3::prelude::*;
 
 use crate::errors::NoServerKeyError;

@@ -8,13 +8,13 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
+use encint::keys::envelope::Kind;
+use encint::keys::{PackedNibbles, SeededNibbles};
+use encint::processor::vm::Datum;
 use encint::processor::{
     Outputs, ProcessorKeys as RKeys, Program as RProgram, SealedProcessorKeys,
 };
 use encint::DEFAULT_PARAMETERS;
-use encint_isa::vm::Datum;
-use encint_tfhe::envelope::Kind;
-use encint_tfhe::{PackedNibbles, SeededNibbles};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyFloat, PyList};

@@ -2,7 +2,7 @@
 //! bootstraps to a Python bar (tqdm by default, see `python/encint/_progress.py`) while
 //! the circuit runs without the GIL.
 //!
-//! The level walker of `encint_core::exec` calls [`Backend::check`] once before anything
+//! The level walker of `encint::circuit::exec` calls [`Backend::check`] once before anything
 //! runs and [`Backend::bootstrap_level`] once per level with bootstraps. When the circuit
 //! has at least the hook's `min_bootstraps` bootstraps, the wrapper takes the GIL at those
 //! points only: in `check` to create the bar (`factory(description, total_bootstraps)`,
@@ -15,9 +15,9 @@
 use std::cell::RefCell;
 use std::sync::{Arc, Mutex};
 
-use encint_core::circuit::{Circuit, NodeId, Plan, PlannedLevel};
-use encint_core::exec::{Backend, Output, Values};
-use encint_core::CoreError;
+use encint::circuit::exec::{Backend, Output, Values};
+use encint::circuit::{Circuit, NodeId, Plan, PlannedLevel};
+use encint::CoreError;
 use pyo3::prelude::*;
 
 use crate::errors::invalid;

@@ -5,9 +5,9 @@
 
 use std::sync::Mutex;
 
+use encint::arith::{Arith, SInt};
+use encint::circuit::Builder;
 use encint::Op;
-use encint_arith::{Arith, SInt};
-use encint_core::circuit::Builder;
 use num_bigint::{BigInt, Sign};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;

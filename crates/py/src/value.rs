@@ -1,9 +1,9 @@
 //! The value behind every encrypted integer class: digit ciphertexts with their key set,
 //! or plain digits in clear mode; and the conversions between Python ints and digits.
 
+use encint::arith::SInt;
+use encint::circuit::Builder;
 use encint::EncInt as RInt;
-use encint_arith::SInt;
-use encint_core::circuit::Builder;
 use num_bigint::{BigInt, Sign};
 use pyo3::prelude::*;
 

@@ -4,13 +4,13 @@
 use std::time::Instant;
 
 use clap::Args;
+use encint::circuit::clear;
+use encint::circuit::{Builder, Circuit, Cost};
+use encint::keys::{ClientKey, Digit, ServerKey, TreeKey, DEFAULT_PARAMETERS};
+use encint::processor::instr::{emit, signature, Arg, Kind, Value};
+use encint::processor::vm;
+use encint::processor::Byte;
 use encint::tree_exec::run_tree;
-use encint_core::circuit::{Builder, Circuit, Cost};
-use encint_core::clear;
-use encint_isa::instr::{emit, signature, Arg, Kind, Value};
-use encint_isa::vm;
-use encint_isa::Byte;
-use encint_tfhe::{ClientKey, Digit, ServerKey, TreeKey, DEFAULT_PARAMETERS};
 use rand::{Rng, SeedableRng};
 use serde::Serialize;
 
@@ -46,7 +46,7 @@ fn encrypt_nibbles(k: &Keys, nibbles: &[i64]) -> AnyResult<Vec<Digit>> {
     let vals: Vec<u8> = nibbles.iter().map(|&v| v as u8).collect();
     let seeded = k.client.encrypt_nibbles_seeded(&vals)?;
     let bytes = seeded.to_bytes();
-    let back = encint_tfhe::SeededNibbles::from_bytes(&bytes)?;
+    let back = encint::keys::SeededNibbles::from_bytes(&bytes)?;
     Ok(back.expand_for(&k.server)?)
 }
 
@@ -131,7 +131,7 @@ pub const TABLE4: &[(&str, f64, i64, Option<Peer8Op>)] = &[
 /// A one-instruction circuit on fresh byte inputs, and the input values to use.
 fn instruction_circuit(name: &str, imm: i64, rng: &mut impl Rng) -> AnyResult<(Circuit, Vec<i64>)> {
     let sig = signature(name).ok_or_else(|| format!("unknown instruction `{name}`"))?;
-    let mut b = Builder::with_budget(encint_tfhe::DEFAULT_PARAMETERS.max_quadratic_weight());
+    let mut b = Builder::with_budget(encint::DEFAULT_PARAMETERS.max_quadratic_weight());
     let mut args = Vec::new();
     let mut vals = Vec::new();
     let boolean_first = matches!(

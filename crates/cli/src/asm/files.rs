@@ -5,9 +5,9 @@
 use std::path::{Path, PathBuf};
 
 use clap::Args;
+use encint::keys::envelope::{self, Kind};
+use encint::keys::{PackedNibbles, SeededNibbles, DEFAULT_PARAMETERS};
 use encint::processor::{ProcessorKeys, Program, SealedProcessorKeys};
-use encint_tfhe::envelope::{self, Kind};
-use encint_tfhe::{PackedNibbles, SeededNibbles, DEFAULT_PARAMETERS};
 
 use zeroize::Zeroizing;
 

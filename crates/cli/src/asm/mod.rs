@@ -10,8 +10,8 @@ use std::collections::HashMap;
 use std::path::PathBuf;
 
 use clap::{Args, Subcommand};
-use encint_isa::instr::signatures;
-use encint_isa::vm::{run_clear, Compiled, Datum};
+use encint::processor::instr::signatures;
+use encint::processor::vm::{run_clear, Compiled, Datum};
 
 use crate::backend::with_processor;
 use crate::CliResult;

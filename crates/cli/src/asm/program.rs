@@ -4,10 +4,10 @@
 use std::collections::HashMap;
 use std::time::Instant;
 
+use encint::keys::{PackedNibbles, SeededNibbles};
+use encint::processor::asm::assemble;
+use encint::processor::vm::{self, compile, Compiled, Datum};
 use encint::processor::{Outputs, Program};
-use encint_isa::asm::assemble;
-use encint_isa::vm::{self, compile, Compiled, Datum};
-use encint_tfhe::{PackedNibbles, SeededNibbles};
 
 use crate::backend::{Exec, ProcessorSession};
 use crate::progress::spinner;
@@ -25,11 +25,11 @@ pub struct Timing {
 
 /// Loads, assembles and compiles a program file.
 pub fn load(path: &std::path::Path) -> AnyResult<Compiled> {
-    let bytes = encint::files::read_bounded(path, encint_isa::asm::MAX_SOURCE_BYTES as u64)?;
+    let bytes = encint::files::read_bounded(path, encint::processor::asm::MAX_SOURCE_BYTES as u64)?;
     let src = String::from_utf8(bytes)
         .map_err(|_| format!("cannot read {}: not UTF-8 text", path.display()))?;
     let prog = assemble(&src).map_err(|e| format!("{}: {e}", path.display()))?;
-    let budget = encint_tfhe::DEFAULT_PARAMETERS.max_quadratic_weight();
+    let budget = encint::DEFAULT_PARAMETERS.max_quadratic_weight();
     Ok(compile(&prog, budget).map_err(|e| format!("{}: {e}", path.display()))?)
 }
 
@@ -47,7 +47,7 @@ pub fn inputs_from_args(
     let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
     for (name, kind) in &c.inputs {
         data.entry(name.clone()).or_insert_with(|| match kind {
-            encint_isa::instr::Kind::Fixed => Datum::Fixed(rng.gen_range(-256..=256)),
+            encint::processor::instr::Kind::Fixed => Datum::Fixed(rng.gen_range(-256..=256)),
             _ => Datum::Byte(rng.gen()),
         });
     }

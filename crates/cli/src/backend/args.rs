@@ -48,7 +48,7 @@ impl BackendArgs {
     /// The parameter set to generate keys with for this backend: the GPU backend's device
     /// keyswitch needs a 64-bit keyswitching key ([`encint::KS64_PARAMETERS`]); the others run
     /// the default set, whose keyswitch lands on the 32-bit torus.
-    pub fn params(&self) -> &'static encint_tfhe::DigitParameters {
+    pub fn params(&self) -> &'static encint::keys::DigitParameters {
         match self.backend {
             BackendKind::Gpu => &encint::KS64_PARAMETERS,
             BackendKind::Cpu | BackendKind::Mpi => &encint::DEFAULT_PARAMETERS,
@@ -117,7 +117,7 @@ pub enum ParamSet {
 
 impl ParamSet {
     /// The parameter set itself.
-    pub fn params(self) -> &'static encint_tfhe::DigitParameters {
+    pub fn params(self) -> &'static encint::keys::DigitParameters {
         match self {
             ParamSet::Ks32 => &encint::DEFAULT_PARAMETERS,
             ParamSet::Ks64 => &encint::KS64_PARAMETERS,
@@ -148,7 +148,7 @@ impl ParamArgs {
     pub fn resolve(
         &self,
         backend: Option<&BackendArgs>,
-    ) -> Result<&'static encint_tfhe::DigitParameters, Box<dyn std::error::Error>> {
+    ) -> Result<&'static encint::keys::DigitParameters, Box<dyn std::error::Error>> {
         crate::peer::set_peer_params(self.peer_params)?;
         Ok(match (self.params, backend) {
             (Some(p), _) => p.params(),

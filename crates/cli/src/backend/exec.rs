@@ -3,9 +3,9 @@
 
 use std::path::Path;
 
+use encint::keys::{DigitParameters, PackedNibbles, SeededNibbles};
 use encint::processor::{ProcessorKeys, Program};
 use encint::{ClientKey, Cost, EncInt, Op, Server, ServerKey};
-use encint_tfhe::{DigitParameters, PackedNibbles, SeededNibbles};
 
 use crate::progress::spinner;
 use crate::AnyResult;
@@ -153,7 +153,7 @@ pub struct ProcessorSession<'a> {
 pub fn processor_keys() -> (ClientKey, ProcessorKeys, f64) {
     let sp = spinner("generating client, server, tree and packing keys");
     let t = std::time::Instant::now();
-    let (client, keys) = ProcessorKeys::generate(&encint_tfhe::DEFAULT_PARAMETERS);
+    let (client, keys) = ProcessorKeys::generate(&encint::DEFAULT_PARAMETERS);
     let keygen_s = t.elapsed().as_secs_f64();
     sp.finish_and_clear();
     (client, keys, keygen_s)

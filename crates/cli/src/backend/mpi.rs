@@ -3,10 +3,10 @@
 
 use std::time::Duration;
 
+use encint::keys::envelope::{self, Kind};
 use encint::mpi::{Cluster, MpiBackend, MpiStats};
 use encint::processor::{ProcessorKeys, SealedProcessorKeys};
 use encint::{ClientKey, Server, ServerKey};
-use encint_tfhe::envelope::{self, Kind};
 
 use super::args::BackendArgs;
 use super::exec::{processor_keys, DigitSetup, Exec, KeySource, ProcessorSession, Traffic};

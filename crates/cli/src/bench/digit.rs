@@ -93,7 +93,7 @@ struct Row {
 }
 
 /// `encint bench` without `--typed`.
-pub fn run(a: &BenchArgs, params: &'static encint_tfhe::DigitParameters) -> CliResult {
+pub fn run(a: &BenchArgs, params: &'static encint::keys::DigitParameters) -> CliResult {
     let mpi = a.backend.backend == BackendKind::Mpi;
     if !mpi {
         check_runs(a.runs)?;
@@ -130,7 +130,7 @@ pub fn run(a: &BenchArgs, params: &'static encint_tfhe::DigitParameters) -> CliR
 
 fn rows(
     a: &BenchArgs,
-    params: &encint_tfhe::DigitParameters,
+    params: &encint::keys::DigitParameters,
     server: &Server,
     client: &ClientKey,
     exec: &dyn Exec,
@@ -215,7 +215,7 @@ fn per_run(before: Traffic, after: Traffic, runs: usize) -> (f64, u64) {
     (ratio, (after.bytes - before.bytes) / runs as u64)
 }
 
-fn peer_json(a: &BenchArgs, params: &encint_tfhe::DigitParameters, r: &Row) -> serde_json::Value {
+fn peer_json(a: &BenchArgs, params: &encint::keys::DigitParameters, r: &Row) -> serde_json::Value {
     json!({
         "op": r.op, "bits": r.bits, "arg": r.arg, "threads": a.threads,
         "ours_ms": r.ours_ms, "peer_ms": r.peer_ms,

@@ -73,7 +73,7 @@ impl Row {
 }
 
 /// Runs the typed rows.
-pub fn run(a: &BenchArgs, params: &'static encint_tfhe::DigitParameters) -> CliResult {
+pub fn run(a: &BenchArgs, params: &'static encint::keys::DigitParameters) -> CliResult {
     let (names, types, bits, form) = (&a.typed, &a.types, &a.bits, a.form.as_str());
     let (threads, runs, json) = (a.threads, a.runs, a.json);
     let forms: Vec<Form> = match form {

@@ -6,8 +6,8 @@ mod scale;
 mod typed;
 
 use clap::Args;
-use encint_arith::table::{cost_table, CostRow};
-use encint_arith::Config;
+use encint::arith::Config;
+use encint::arith::{cost_table, CostRow};
 
 use crate::CliResult;
 

@@ -84,8 +84,8 @@ pub fn scale_model(
 
 /// The blind rotations of each level of `op` on two operands of `bits` digits.
 pub fn level_widths(op: &str, bits: usize) -> Result<Vec<u64>, Box<dyn std::error::Error>> {
-    use encint_arith::{Arith, Config, SInt};
-    use encint_core::circuit::Builder;
+    use encint::arith::{Arith, Config, SInt};
+    use encint::circuit::Builder;
     if !(1..=512).contains(&bits) {
         return Err("--bits must be between 1 and 512".into());
     }

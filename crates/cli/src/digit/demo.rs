@@ -4,10 +4,10 @@
 use std::time::Instant;
 
 use clap::Args;
+use encint::arith::{value_of, Arith, Config, SInt};
+use encint::circuit::Builder;
+use encint::circuit::{clear, signed};
 use encint::{decrypt, encrypt, ClientKey, EncInt, Op, Server};
-use encint_arith::{value_of, Arith, Config, SInt};
-use encint_core::circuit::Builder;
-use encint_core::{clear, signed};
 use rand::{Rng, SeedableRng};
 
 use crate::progress::spinner;

@@ -11,8 +11,8 @@ use std::path::PathBuf;
 
 use clap::Args;
 use encint::files::{self, Mode, Output};
+use encint::keys::envelope::{self, Kind};
 use encint::ClientKey;
-use encint_tfhe::envelope::{self, Kind};
 use zeroize::Zeroizing;
 
 use crate::keyfiles::{load_client, load_ct};

@@ -7,10 +7,10 @@
 use std::collections::HashMap;
 use std::time::Instant;
 
+use encint::arith::bits::{leveled, leveled::Adder, Word};
+use encint::circuit::bits::{BitBuilder, BitCircuit};
+use encint::fv::FvError;
 use encint::fv_bits::{choose_set, FvBitsClientKey, FvBitsError, FvBitsServerKey, FvProgram};
-use encint_arith::bits::{leveled, leveled::Adder, Word};
-use encint_core::bits::{BitBuilder, BitCircuit};
-use encint_fv::FvError;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha20Rng;
 

@@ -4,9 +4,9 @@
 
 mod bits;
 
-use encint_fv::bfv::{FvContext, FvParameters, Plaintext, SecretKey, Variant};
-use encint_fv::ntt::plain_mul;
-use encint_fv::FvError;
+use encint::fv::plain_mul;
+use encint::fv::FvError;
+use encint::fv::{FvContext, FvParameters, Plaintext, SecretKey, Variant};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha20Rng;
 use std::time::Instant;

@@ -67,7 +67,7 @@ pub fn set_peer_params(p: PeerParams) -> Result<(), String> {
 }
 
 /// Prints the two sides' parameter sets above a benchmark table.
-pub fn print_params(ours: &encint_tfhe::DigitParameters) {
+pub fn print_params(ours: &encint::keys::DigitParameters) {
     println!(
         "parameters: ours {}, TFHE-rs {}",
         ours.id(),

@@ -1,11 +1,11 @@
-//! `EncBits` and how its operators run: each is one boolean stage (`encint_arith::bits`)
+//! `EncBits` and how its operators run: each is one boolean stage (`encint::arith::bits`)
 //! on the operands' bits, lowered into a digit circuit.
 
+use encint::arith::bits::{self as ops, Word};
+use encint::circuit::bits::BitBuilder;
+use encint::circuit::NodeId;
 use encint::limits::{Estimate, WordOp};
 use encint::MAX_DIGITS;
-use encint_arith::bits::{self as ops, Word};
-use encint_core::bits::BitBuilder;
-use encint_core::circuit::NodeId;
 use num_bigint::BigInt;
 use pyo3::prelude::*;
 
@@ -147,8 +147,8 @@ impl EncBits {
             })?,
             Operand::Const(bits) => run_one(py, &[&self.val], est, move |_, b, x| {
                 // The constant enters the boolean stage as inputs (digit constants, which
-                // the digit builder folds): encint_arith's divider panics on constant
-                // bits recorded in the BitBuilder itself.
+                // the digit builder folds): the divider of `encint::arith::bits` panics on
+                // constant bits recorded in the BitBuilder itself.
                 let c: Vec<NodeId> = bits.iter().map(|&v| b.constant(i64::from(v))).collect();
                 word_stage(b, &[x[0].digits.clone(), c], g)
             })?,

@@ -1,7 +1,7 @@
 //! The Python methods of `EncBits`.
 
+use encint::arith::bits as ops;
 use encint::limits::WordOp;
-use encint_arith::bits as ops;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 

@@ -1,9 +1,9 @@
 //! Conversions between exact digits (`EncInt`) and bits (`EncBits`).
 
+use encint::arith::SInt;
+use encint::circuit::bits::{bits_to_signed_digits, signed_digits_to_bits};
 use encint::limits::{self, Estimate};
 use encint::MAX_DIGITS;
-use encint_arith::SInt;
-use encint_core::bits::{bits_to_signed_digits, signed_digits_to_bits};
 use pyo3::prelude::*;
 
 use crate::args::check_width;

@@ -1,10 +1,10 @@
 //! `EncInt` and how its operators run: each builds one exact circuit on the operands (an
 //! `EncInt` of the same key, or a Python int as constant digits).
 
+use encint::arith::{Arith, SInt};
+use encint::circuit::Builder;
 use encint::limits::{self, Estimate};
 use encint::MAX_DIGITS;
-use encint_arith::{Arith, SInt};
-use encint_core::circuit::Builder;
 use num_bigint::{BigInt, Sign};
 use pyo3::prelude::*;
 

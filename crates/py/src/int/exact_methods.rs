@@ -75,7 +75,7 @@ py_methods! {
                 .then(encint::limits::op(Op::Sub, n, 1));
             self.unary(py, est, |ar, b, x| {
                 let n = x.neg(b);
-                let one = encint_arith::SInt::constant(b, 1);
+                let one = encint::arith::SInt::constant(b, 1);
                 ar.sub(b, &n, &one)
             })
         }

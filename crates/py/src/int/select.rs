@@ -1,8 +1,8 @@
 //! `encint.select(cond, a, b)` with an `EncInt` or `EncBits` condition.
 
+use encint::arith::bits::{self as ops, Word};
+use encint::arith::SInt;
 use encint::limits::WordOp;
-use encint_arith::bits::{self as ops, Word};
-use encint_arith::SInt;
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 

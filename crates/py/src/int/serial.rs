@@ -1,9 +1,9 @@
 //! The envelopes of `EncInt` (the digits) and `EncBits` (a tagged payload with the
 //! signedness), and the checked clear-mode values that pickling rebuilds.
 
+use encint::keys::envelope::{self, Kind};
+use encint::keys::{DigitParameters, Validate};
 use encint::{EncInt as RInt, MAX_DIGITS};
-use encint_tfhe::envelope::{self, Kind};
-use encint_tfhe::{DigitParameters, Validate};
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 use serde::{Deserialize, Serialize};

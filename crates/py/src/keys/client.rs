@@ -3,8 +3,8 @@
 use std::sync::{Arc, Mutex};
 
 use encint::files::Mode;
+use encint::keys::envelope::Kind;
 use encint::{Server, DEFAULT_PARAMETERS};
-use encint_tfhe::envelope::Kind;
 use num_bigint::BigInt;
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;

@@ -1,7 +1,7 @@
 //! Keys in checked envelopes.
 
-use encint_tfhe::envelope::{self, Kind};
-use encint_tfhe::{DigitParameters, Validate};
+use encint::keys::envelope::{self, Kind};
+use encint::keys::{DigitParameters, Validate};
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 use serde::de::DeserializeOwned;

@@ -3,8 +3,8 @@
 use std::sync::Arc;
 
 use encint::files::Mode;
+use encint::keys::envelope::Kind;
 use encint::Server;
-use encint_tfhe::envelope::Kind;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 

@@ -2,8 +2,8 @@
 //! ...: `n`-bit signed or unsigned values, results modulo `2^n`), with Python operators.
 //!
 //! Each operation is planned like `Server::typed_apply` (the planner of
-//! `encint_arith::typed` picks the digit or the bit algorithm for the operand forms and the
-//! thread count) and built with `encint_arith::typed::build` into one circuit, which runs
+//! `encint::typed` picks the digit or the bit algorithm for the operand forms and the
+//! thread count) and built with `encint::typed::build` into one circuit, which runs
 //! with the current server or, in clear mode, with the clear executor (as every operator of
 //! the package does).
 //!

@@ -1,10 +1,10 @@
 //! How the operators of `EncTyped` run: each operation is planned for the operand forms,
-//! built with `encint_arith::typed::build` and run as one circuit.
+//! built with `encint::typed::build` and run as one circuit.
 
+use encint::arith::SInt;
 use encint::limits::{self, Estimate, WordOp};
 use encint::typed::{build, plan, Form, IntOp, IntType};
 use encint::Op;
-use encint_arith::SInt;
 use num_bigint::{BigInt, Sign};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;

@@ -1,9 +1,9 @@
 //! The envelope of an `EncTyped`: a tagged payload with its type, form and digits.
 
+use encint::keys::envelope::{self, Kind};
+use encint::keys::{DigitParameters, Validate};
 use encint::typed::{Form, IntType, MAX_TYPED_BITS};
 use encint::EncInt as RInt;
-use encint_tfhe::envelope::{self, Kind};
-use encint_tfhe::{DigitParameters, Validate};
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 use serde::{Deserialize, Serialize};
