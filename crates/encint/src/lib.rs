@@ -52,6 +52,7 @@ pub mod processor;
 mod server;
 mod trace;
 pub mod typed;
+pub mod wire;
 
 pub use backend::digit as executor;
 pub use backend::gpu;

@@ -242,3 +242,26 @@ fn bad_input_is_an_error() {
         Err(Error::NoServer)
     ));
 }
+
+#[test]
+fn files_round_trip_and_refuse_other_kinds() {
+    let client = client();
+    let params = client.params();
+    let x = FheInt8::encrypt(-77i8, client).unwrap();
+    let bytes = x.to_bytes(params).unwrap();
+    let back = FheInt8::from_bytes(&bytes).unwrap();
+    assert_eq!(back.decrypt::<i8>(client).unwrap(), -77);
+    // Another type of the family, an exact integer, a boolean: errors, not wrong values.
+    assert!(FheUint8::from_bytes(&bytes).is_err());
+    assert!(FheInt::<16>::from_bytes(&bytes).is_err());
+    assert!(FheBool::from_bytes(&bytes).is_err());
+    assert!(encint::EncInt::from_bytes(&bytes, params).is_err());
+    let exact = encint::encrypt(client, -77, 8).unwrap();
+    let exact_bytes = exact.to_bytes(params).unwrap();
+    assert!(FheInt8::from_bytes(&exact_bytes).is_err());
+    let b = FheBool::encrypt(true, client).unwrap();
+    let back = FheBool::from_bytes(&b.to_bytes(params).unwrap()).unwrap();
+    assert!(back.decrypt(client).unwrap());
+    // A truncated file.
+    assert!(FheInt8::from_bytes(&bytes[..bytes.len() / 2]).is_err());
+}

@@ -146,6 +146,16 @@ pub trait FheType: Values<Layout = ()> {
     fn from_typed(x: EncTyped) -> Result<Self> {
         Self::from_repr(Repr::Cipher(x))
     }
+    /// The ciphertext file of the value (see [`crate::wire`]), labelled with the parameter
+    /// set `params` of its keys; errors for a value of a trace.
+    fn to_bytes(&self, params: &crate::keys::DigitParameters) -> Result<Vec<u8>> {
+        integer::cipher(self.repr())?.to_bytes(params)
+    }
+    /// Reads a value written by [`FheType::to_bytes`] (or by the command-line tool or the
+    /// Python package); errors on a file of another kind or another type.
+    fn from_bytes(bytes: &[u8]) -> Result<Self> {
+        Self::from_typed(EncTyped::from_bytes(bytes)?)
+    }
 }
 
 /// The type of a value however it is held.
