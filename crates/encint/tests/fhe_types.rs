@@ -265,3 +265,33 @@ fn files_round_trip_and_refuse_other_kinds() {
     // A truncated file.
     assert!(FheInt8::from_bytes(&bytes[..bytes.len() / 2]).is_err());
 }
+
+#[test]
+fn runtime_typed_values_against_i16() {
+    use encint::fhe::FheValue;
+    use encint::typed::IntType;
+    let client = client();
+    let i16t = IntType::new(16, true).unwrap();
+    let u16t = IntType::new(16, false).unwrap();
+    let a = FheValue::encrypt(-300, i16t, client).unwrap();
+    let b = FheValue::encrypt(7, i16t, client).unwrap();
+    let d = |v: FheValue| v.decrypt(client).unwrap();
+    assert_eq!(d(a.binary(IntOp::Div, &b).unwrap()), (-300i16 / 7) as i128);
+    assert_eq!(d(a.binary(IntOp::Rem, 7).unwrap()), (-300i16 % 7) as i128);
+    assert_eq!(d(a.binary(IntOp::Lt, &b).unwrap()), 1);
+    assert_eq!(d(a.abs().unwrap()), 300);
+    assert_eq!(
+        d(a.unary(IntOp::Cast(u16t)).unwrap()),
+        i128::from(-300i16 as u16)
+    );
+    // A shift amount must be unsigned of the width; 19 mod 16 = 3.
+    let s = FheValue::encrypt(19, u16t, client).unwrap();
+    assert_eq!(
+        d(a.binary(IntOp::ShlVar, &s).unwrap()),
+        i128::from((-300i16).wrapping_shl(19))
+    );
+    assert!(a.binary(IntOp::ShlVar, &b).is_err(), "a signed amount");
+    let u = FheValue::encrypt(5, u16t, client).unwrap();
+    assert!(a.binary(IntOp::WrappingAdd, &u).is_err(), "mixed types");
+    assert!(a.select(&a, &b).is_err(), "a non-boolean condition");
+}

@@ -5,8 +5,9 @@
 use encint_arith::typed::IntOp;
 use encint_tfhe::ClientKey;
 
-use super::values::one_circuit;
-use super::{binary, or_panic, record, Clear, FheBool, FheInteger, FheType, IntoOperand, Operand};
+use super::dynamic;
+use super::values::{one_circuit, Values};
+use super::{or_panic, wrap, Clear, FheBool, FheInteger, FheType, IntoOperand, Operand};
 use crate::{Error, Result};
 
 /// An array of values of one type of the family, row-major, of any shape.
@@ -157,7 +158,10 @@ impl FheArray<FheBool> {
         &self,
         a: impl IntoArrayOperand<T>,
         b: impl IntoArrayOperand<T>,
-    ) -> Result<FheArray<T>> {
+    ) -> Result<FheArray<T>>
+    where
+        FheArray<T>: Values,
+    {
         let (a_arr, a_clear) = split(&a.array_operand(), &self.shape)?;
         let (b_arr, b_clear) = split(&b.array_operand(), &self.shape)?;
         one_circuit((self.clone(), a_arr, b_arr), |(c, a, b)| {
@@ -166,23 +170,12 @@ impl FheArray<FheBool> {
                 .iter()
                 .enumerate()
                 .map(|(i, ci)| {
-                    ci.try_select::<T>(Op(element(&a, a_clear, i)), Op(element(&b, b_clear, i)))
+                    let (x, y) = (element(&a, a_clear, i), element(&b, b_clear, i));
+                    wrap(dynamic::select(ci.repr(), x, y, T::static_type()))
                 })
                 .collect::<Result<Vec<T>>>()?;
             FheArray::new(items, c.shape.clone())
         })
-    }
-}
-
-/// An operand already made, passed on as it is.
-struct Op<'a>(Operand<'a>);
-
-impl<T> IntoOperand<T> for Op<'_> {
-    fn operand(&self) -> Operand<'_> {
-        match &self.0 {
-            Operand::Value(r) => Operand::Value(r),
-            Operand::Clear(k) => Operand::Clear(*k),
-        }
     }
 }
 
@@ -219,14 +212,20 @@ fn element<'a, T: FheType>(
     }
 }
 
-impl<T: FheType> FheArray<T> {
+impl<T: FheType> FheArray<T>
+where
+    FheArray<T>: Values,
+{
     /// `op` elementwise on `self` and `rhs` (an array of this shape, or one value for
     /// every element), results of type `O`: one circuit.
     pub fn elementwise<O: FheType>(
         &self,
         op: IntOp,
         rhs: impl IntoArrayOperand<T>,
-    ) -> Result<FheArray<O>> {
+    ) -> Result<FheArray<O>>
+    where
+        FheArray<O>: Values,
+    {
         let (arr, clear) = split(&rhs.array_operand(), &self.shape)?;
         one_circuit((self.clone(), arr), |(x, arr)| {
             let items = x
@@ -250,7 +249,7 @@ impl<T: FheType> FheArray<T> {
             let items = x
                 .items
                 .iter()
-                .map(|xi| record::<T>(&[xi.repr()], |c, v| c.apply(op, &[&v[0]])))
+                .map(|xi| wrap(dynamic::unary(op, xi.repr())))
                 .collect::<Result<Vec<T>>>()?;
             FheArray::new(items, x.shape.clone())
         })
@@ -322,11 +321,14 @@ impl<T: FheType> FheArray<T> {
 /// [`FheArray::elementwise`].
 macro_rules! elementwise {
     ($($(#[doc = $doc:literal])* $name:ident -> $out:ty => $op:expr;)*) => {
-        impl<T: FheType> FheArray<T> {
+        impl<T: FheType> FheArray<T>
+        where
+            FheArray<T>: Values,
+        {
             $(
                 $(#[doc = $doc])*
                 pub fn $name(&self, rhs: impl IntoArrayOperand<T>) -> Result<FheArray<$out>> {
-                    self.elementwise($op, rhs)
+                    self.elementwise::<$out>($op, rhs)
                 }
             )*
         }
@@ -368,37 +370,15 @@ elementwise! {
     ge -> FheBool => IntOp::Ge;
 }
 
-/// `op` on `x` and `rhs` with a result of type `O`, refusing an operation whose result is
-/// of another type (a comparison asked for an array of integers).
+/// `op` on `x` and `rhs` with a result of type `O` (refused if `op` gives another type).
 fn checked_binary<T: FheType, O: FheType>(op: IntOp, x: &T, rhs: Operand<'_>) -> Result<O> {
-    if op.arity() != 2 || op.result_type(T::int_type()) != O::int_type() {
-        return Err(Error::InvalidInput(format!(
-            "{op} does not give {} from {}",
-            O::int_type(),
-            T::int_type()
-        )));
-    }
-    match (op, rhs) {
-        (IntOp::WrappingMul, Operand::Clear(k)) => record(&[x.repr()], |c, v| {
-            c.apply(IntOp::WrappingScalarMul(k), &[&v[0]])
-        }),
-        (IntOp::Div | IntOp::Rem, Operand::Clear(k)) => {
-            let k = T::int_type().wrap(k);
-            let op = if op == IntOp::Div {
-                IntOp::DivScalar(k)
-            } else {
-                IntOp::RemScalar(k)
-            };
-            record(&[x.repr()], |c, v| c.apply(op, &[&v[0]]))
-        }
-        (op, rhs) => binary(op, x, rhs),
-    }
+    wrap(dynamic::binary(op, x.repr(), rhs))
 }
 
 fn products<T: FheType>(x: &[T], y: &[T]) -> Result<Vec<T>> {
     x.iter()
         .zip(y)
-        .map(|(a, b)| binary(IntOp::WrappingMul, a, Operand::Value(b.repr())))
+        .map(|(a, b)| checked_binary(IntOp::WrappingMul, a, Operand::Value(b.repr())))
         .collect()
 }
 
@@ -417,7 +397,7 @@ fn tree<T: FheType>(op: IntOp, mut items: Vec<T>) -> Result<T> {
         let mut it = items.into_iter();
         while let Some(a) = it.next() {
             match it.next() {
-                Some(b) => next.push(binary(op, &a, Operand::Value(b.repr()))?),
+                Some(b) => next.push(checked_binary(op, &a, Operand::Value(b.repr()))?),
                 None => next.push(a),
             }
         }
@@ -432,7 +412,10 @@ fn tree<T: FheType>(op: IntOp, mut items: Vec<T>) -> Result<T> {
 /// errors as the family's operators do.
 macro_rules! array_operators {
     ($($trait:ident $method:ident => $call:ident;)*) => {$(
-        impl<T: FheType, R: IntoArrayOperand<T>> std::ops::$trait<R> for &FheArray<T> {
+        impl<T: FheType, R: IntoArrayOperand<T>> std::ops::$trait<R> for &FheArray<T>
+        where
+            FheArray<T>: Values,
+        {
             type Output = FheArray<T>;
             fn $method(self, rhs: R) -> FheArray<T> {
                 or_panic(self.$call(rhs))

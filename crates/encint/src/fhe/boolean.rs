@@ -4,8 +4,9 @@
 use encint_arith::typed::{IntOp, IntType};
 use encint_tfhe::{ClientKey, KeySetId};
 
+use super::dynamic;
 use super::integer::cipher;
-use super::{binary, check_type, or_panic, record, FheType, IntoOperand, Operand, Repr};
+use super::{check_type, or_panic, wrap, FheType, IntoOperand, Operand, Repr};
 use crate::typed::{decrypt_typed, encrypt_typed, EncTyped};
 use crate::{Error, Result};
 
@@ -16,8 +17,8 @@ pub struct FheBool {
 }
 
 impl FheType for FheBool {
-    fn int_type() -> IntType {
-        IntType::BOOL
+    fn static_type() -> Option<IntType> {
+        Some(IntType::BOOL)
     }
     fn repr(&self) -> &Repr {
         &self.inner
@@ -75,47 +76,32 @@ impl FheBool {
         a: impl IntoOperand<T>,
         b: impl IntoOperand<T>,
     ) -> Result<T> {
-        let (a, b) = (a.operand(), b.operand());
-        let mut inputs = vec![&self.inner];
-        for o in [&a, &b] {
-            if let Operand::Value(x) = o {
-                inputs.push(x);
-            }
-        }
-        record(&inputs, |c, x| {
-            let mut next = x[1..].iter();
-            let mut value = |o: &Operand<'_>| match o {
-                Operand::Value(_) => next
-                    .next()
-                    .cloned()
-                    .ok_or_else(|| Error::InvalidInput("select: a missing operand".into())),
-                Operand::Clear(k) => Ok(c.constant(T::int_type(), *k)),
-            };
-            let (a, b) = (value(&a)?, value(&b)?);
-            c.apply(IntOp::Select, &[&x[0], &a, &b])
-        })
+        let ty = T::static_type();
+        wrap(dynamic::select(&self.inner, a.operand(), b.operand(), ty))
     }
 
     /// `self == rhs`.
     pub fn eq(&self, rhs: impl IntoOperand<Self>) -> FheBool {
-        or_panic(binary(IntOp::Eq, self, rhs.operand()))
+        or_panic(wrap(dynamic::binary(IntOp::Eq, &self.inner, rhs.operand())))
     }
 
     /// `self != rhs`.
     pub fn ne(&self, rhs: impl IntoOperand<Self>) -> FheBool {
-        or_panic(binary(IntOp::Ne, self, rhs.operand()))
+        or_panic(wrap(dynamic::binary(IntOp::Ne, &self.inner, rhs.operand())))
     }
 
     /// `self` as an integer of type `T` (0 or 1).
     pub fn cast_into<T: FheType>(&self) -> T {
-        or_panic(super::integer::cast(&self.inner, T::int_type()))
+        or_panic(super::integer::cast(&self.inner, T::static_type()))
     }
 
     /// `op` (and, or, xor) on `self` and `rhs`, or an error where the operator would
     /// panic.
     pub fn try_binary(&self, op: IntOp, rhs: impl IntoOperand<Self>) -> Result<Self> {
         match op {
-            IntOp::And | IntOp::Or | IntOp::Xor => binary(op, self, rhs.operand()),
+            IntOp::And | IntOp::Or | IntOp::Xor => {
+                wrap(dynamic::binary(op, &self.inner, rhs.operand()))
+            }
             _ => Err(Error::InvalidInput(format!(
                 "{op} is not an operation on booleans"
             ))),
@@ -124,6 +110,6 @@ impl FheBool {
 
     /// `!self`, or an error where the operator would panic.
     pub fn try_not(&self) -> Result<Self> {
-        record(&[&self.inner], |c, x| c.apply(IntOp::Not, &[&x[0]]))
+        wrap(dynamic::unary(IntOp::Not, &self.inner))
     }
 }

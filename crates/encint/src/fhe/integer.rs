@@ -3,10 +3,8 @@
 use encint_arith::typed::{IntOp, IntType};
 use encint_tfhe::{ClientKey, KeySetId};
 
-use super::{
-    binary, check_type, or_panic, record, repr_type, Clear, FheBool, FheType, IntoOperand, Operand,
-    Repr,
-};
+use super::dynamic::{self, FheValue};
+use super::{check_type, or_panic, wrap, Clear, FheBool, FheType, IntoOperand, Operand, Repr};
 use crate::typed::{decrypt_typed, encrypt_typed, EncTyped};
 use crate::{Error, Result};
 
@@ -26,8 +24,8 @@ pub type FheUint<const N: usize> = FheInteger<N, false>;
 pub type FheInt<const N: usize> = FheInteger<N, true>;
 
 impl<const N: usize, const SIGNED: bool> FheType for FheInteger<N, SIGNED> {
-    fn int_type() -> IntType {
-        Self::TYPE
+    fn static_type() -> Option<IntType> {
+        Some(Self::TYPE)
     }
     fn repr(&self) -> &Repr {
         &self.inner
@@ -88,16 +86,15 @@ impl<const N: usize, const SIGNED: bool> FheInteger<N, SIGNED> {
                 "{op} is not a binary operation"
             )));
         }
-        let ty = Self::TYPE;
-        match (op, rhs.operand()) {
-            (IntOp::WrappingMul, Operand::Clear(k)) => self.try_unary(IntOp::WrappingScalarMul(k)),
-            (IntOp::Div, Operand::Clear(k)) => self.try_unary(IntOp::DivScalar(ty.wrap(k))),
-            (IntOp::Rem, Operand::Clear(k)) => self.try_unary(IntOp::RemScalar(ty.wrap(k))),
-            (IntOp::ShlVar | IntOp::ShrVar | IntOp::RotlVar | IntOp::RotrVar, _) => Err(
-                Error::InvalidInput(format!("{op}: use the shift and rotation methods")),
-            ),
-            (op, r) => binary(op, self, r),
+        if matches!(
+            op,
+            IntOp::ShlVar | IntOp::ShrVar | IntOp::RotlVar | IntOp::RotrVar
+        ) {
+            return Err(Error::InvalidInput(format!(
+                "{op}: use the shift and rotation methods"
+            )));
         }
+        wrap(dynamic::binary(op, &self.inner, rhs.operand()))
     }
 
     /// `op` (a comparison: eq, ne, lt, le, gt, ge) of `self` and `rhs`, or an error
@@ -106,7 +103,7 @@ impl<const N: usize, const SIGNED: bool> FheInteger<N, SIGNED> {
         if op.arity() != 2 || op.result_type(Self::TYPE) != IntType::BOOL {
             return Err(Error::InvalidInput(format!("{op} is not a comparison")));
         }
-        binary(op, self, rhs.operand())
+        wrap(dynamic::binary(op, &self.inner, rhs.operand()))
     }
 
     /// A one-operand operation of the type (neg, not, square, scalar mul, div/rem by a
@@ -118,44 +115,13 @@ impl<const N: usize, const SIGNED: bool> FheInteger<N, SIGNED> {
                 "{op} is not a one-operand operation"
             )));
         }
-        record(&[&self.inner], |c, x| c.apply(op, &[&x[0]]))
+        wrap(dynamic::unary(op, &self.inner))
     }
 
     /// Shift or rotation (`op` one of `ShlVar`, `ShrVar`, `RotlVar`, `RotrVar`) by an
     /// amount taken modulo `N`, clear or an encrypted unsigned value of this width.
     pub fn try_shift(&self, op: IntOp, amount: impl ShiftAmount<N>) -> Result<Self> {
-        let bits = N as u32;
-        match amount.amount()? {
-            Amount::Clear(k) => {
-                let k = (k % u128::from(bits)) as u32;
-                let op = match op {
-                    IntOp::ShlVar => IntOp::Shl(k),
-                    IntOp::ShrVar => IntOp::Shr(k),
-                    IntOp::RotlVar => IntOp::Rotl(k),
-                    _ => IntOp::Rotr(k),
-                };
-                self.try_unary(op)
-            }
-            Amount::Value(s) => record(&[&self.inner, s], |c, x| {
-                let unsigned = IntType {
-                    bits: N,
-                    signed: false,
-                };
-                // Shifts read the amount modulo N; rotations do already.
-                let amount = match op {
-                    IntOp::ShlVar | IntOp::ShrVar if N.is_power_of_two() => {
-                        let mask = c.constant(unsigned, N as i128 - 1);
-                        c.apply(IntOp::And, &[&x[1], &mask])?
-                    }
-                    IntOp::ShlVar | IntOp::ShrVar => {
-                        c.apply(IntOp::RemScalar(N as i128), &[&x[1]])?
-                    }
-                    _ => x[1].clone(),
-                };
-                let amount = amount.reinterpret(Self::TYPE)?;
-                c.apply(op, &[&x[0], &amount])
-            }),
-        }
+        wrap(dynamic::shift(op, &self.inner, amount.amount()?))
     }
 
     /// `self²` modulo `2^N` (cheaper than `self * self`).
@@ -165,26 +131,18 @@ impl<const N: usize, const SIGNED: bool> FheInteger<N, SIGNED> {
 
     /// `|self|` modulo `2^N` (`abs(MIN) = MIN`, as `wrapping_abs`); unsigned: `self`.
     pub fn abs(&self) -> Self {
-        if !SIGNED {
-            return self.clone();
-        }
-        or_panic(record(&[&self.inner], |c, x| {
-            let zero = c.constant(Self::TYPE, 0);
-            let negative = c.apply(IntOp::Lt, &[&x[0], &zero])?;
-            let minus = c.apply(IntOp::WrappingNeg, &[&x[0]])?;
-            c.apply(IntOp::Select, &[&negative, &minus, &x[0]])
-        }))
+        or_panic(wrap(dynamic::abs(&self.inner)))
     }
 
     /// The value converted to `T` as Rust's `as` converts (truncated, or zero/sign
     /// extended by this type's signedness); to [`FheBool`]: `self != 0`.
     pub fn cast_into<T: FheType>(&self) -> T {
-        or_panic(cast(&self.inner, T::int_type()))
+        or_panic(cast(&self.inner, T::static_type()))
     }
 
     /// `x` converted to this type (see [`FheInteger::cast_into`]).
     pub fn cast_from<T: FheType>(x: &T) -> Self {
-        or_panic(cast(x.repr(), Self::TYPE))
+        or_panic(cast(x.repr(), Some(Self::TYPE)))
     }
 }
 
@@ -236,44 +194,28 @@ methods! {
     rotate_right(impl ShiftAmount<N>) -> Self => try_shift(IntOp::RotrVar);
 }
 
-/// `x` converted to `to` (to the boolean type: `x != 0`).
-pub(crate) fn cast<O: FheType>(x: &Repr, to: IntType) -> Result<O> {
-    let from = repr_type(x);
-    record(&[x], |c, v| {
-        if to == IntType::BOOL && from != IntType::BOOL {
-            let zero = c.constant(from, 0);
-            c.apply(IntOp::Ne, &[&v[0], &zero])
-        } else {
-            c.apply(IntOp::Cast(to), &[&v[0]])
-        }
-    })
-}
-
-/// A shift or rotation amount for an `N`-bit value.
-#[derive(Debug)]
-pub enum Amount<'a> {
-    /// A clear, non-negative amount.
-    Clear(u128),
-    /// An unsigned `N`-bit amount, encrypted or traced.
-    Value(&'a Repr),
+/// `x` converted to `to` (to the boolean type: `x != 0`); errors without a type.
+pub(crate) fn cast<O: FheType>(x: &Repr, to: Option<IntType>) -> Result<O> {
+    let to = to.ok_or_else(|| Error::InvalidInput("a cast needs a target type".into()))?;
+    wrap(dynamic::unary(IntOp::Cast(to), x))
 }
 
 /// What may stand right of `<<`, `>>` and the rotations on an `N`-bit value: a clear
 /// non-negative integer, or an encrypted [`FheUint<N>`] (by value or reference).
 pub trait ShiftAmount<const N: usize> {
     /// The amount; errors on a negative clear amount.
-    fn amount(&self) -> Result<Amount<'_>>;
+    fn amount(&self) -> Result<Operand<'_>>;
 }
 
 impl<const N: usize> ShiftAmount<N> for FheUint<N> {
-    fn amount(&self) -> Result<Amount<'_>> {
-        Ok(Amount::Value(&self.inner))
+    fn amount(&self) -> Result<Operand<'_>> {
+        Ok(Operand::Value(&self.inner))
     }
 }
 
 impl<const N: usize> ShiftAmount<N> for &FheUint<N> {
-    fn amount(&self) -> Result<Amount<'_>> {
-        Ok(Amount::Value(&self.inner))
+    fn amount(&self) -> Result<Operand<'_>> {
+        Ok(Operand::Value(&self.inner))
     }
 }
 
@@ -284,12 +226,19 @@ macro_rules! clear_operands {
                 Operand::Clear(Clear::pattern(*self))
             }
         }
+        impl IntoOperand<FheValue> for $t {
+            fn operand(&self) -> Operand<'_> {
+                Operand::Clear(Clear::pattern(*self))
+            }
+        }
         impl<const N: usize> ShiftAmount<N> for $t {
-            fn amount(&self) -> Result<Amount<'_>> {
-                if Clear::is_negative(*self) {
-                    return Err(Error::InvalidInput(format!("negative shift amount {self}")));
+            fn amount(&self) -> Result<Operand<'_>> {
+                if Clear::is_negative(*self) || Clear::to_i128(*self).is_none() {
+                    return Err(Error::InvalidInput(format!(
+                        "shift amount {self} outside 0..=i128::MAX"
+                    )));
                 }
-                Ok(Amount::Clear(Clear::pattern(*self) as u128))
+                Ok(Operand::Clear(Clear::pattern(*self)))
             }
         }
     )*};

@@ -64,6 +64,7 @@ mod boolean;
 mod clear;
 mod compile;
 mod compose;
+mod dynamic;
 mod integer;
 mod ops;
 mod trace;
@@ -79,7 +80,8 @@ pub use clear::Clear;
 pub use compile::{compile, compile_with, Compiled};
 pub(crate) use compose::operand_types;
 pub use compose::{Composer, Value};
-pub use integer::{Amount, FheInt, FheInteger, FheUint, ShiftAmount};
+pub use dynamic::FheValue;
+pub use integer::{FheInt, FheInteger, FheUint, ShiftAmount};
 pub use trace::{Repr, Trace};
 pub use values::Values;
 
@@ -128,9 +130,9 @@ pub fn set_server_everywhere(server: Arc<Server>) {
 
 /// An encrypted value of the family: its type and how it is held (ciphertexts, or a node
 /// of a trace inside [`compile`] or an array call).
-pub trait FheType: Values<Layout = ()> {
-    /// The integer type (one bit, unsigned, for [`FheBool`]).
-    fn int_type() -> IntType;
+pub trait FheType: Values + Clone {
+    /// The type, when the Rust type fixes it (not for [`FheValue`]).
+    fn static_type() -> Option<IntType>;
     /// How the value is held.
     fn repr(&self) -> &Repr;
     /// A value of this type held as `repr`; errors on another type.
@@ -155,14 +157,6 @@ pub trait FheType: Values<Layout = ()> {
     /// Python package); errors on a file of another kind or another type.
     fn from_bytes(bytes: &[u8]) -> Result<Self> {
         Self::from_typed(EncTyped::from_bytes(bytes)?)
-    }
-}
-
-/// The type of a value however it is held.
-pub(crate) fn repr_type(r: &Repr) -> IntType {
-    match r {
-        Repr::Cipher(x) => x.ty(),
-        Repr::Traced(_, v) => v.ty(),
     }
 }
 
@@ -194,62 +188,9 @@ impl<T: FheType> IntoOperand<T> for &T {
     }
 }
 
-/// Records `f` over `args`: into their trace when one is traced (every traced argument
-/// must be of the same trace, and no argument a ciphertext), else as one circuit run on
-/// this thread's server. Returns the one output as an `O`.
-pub(crate) fn record<O: FheType>(
-    args: &[&Repr],
-    f: impl FnOnce(&mut Composer<'_>, &[Value]) -> Result<Value>,
-) -> Result<O> {
-    let trace = args.iter().find_map(|r| match r {
-        Repr::Traced(t, _) => Some(t.clone()),
-        Repr::Cipher(_) => None,
-    });
-    let Some(trace) = trace else {
-        let ciphers: Vec<&EncTyped> = args
-            .iter()
-            .filter_map(|r| match r {
-                Repr::Cipher(x) => Some(x),
-                Repr::Traced(..) => None,
-            })
-            .collect();
-        return crate::server::with_server(|s| {
-            let (mut outs, _) = s.typed_compose(&ciphers, |c, x| Ok(vec![f(c, x)?]))?;
-            let out = outs
-                .pop()
-                .ok_or_else(|| Error::InvalidInput("the operation built no output".into()))?;
-            O::from_typed(out)
-        });
-    };
-    let values = args
-        .iter()
-        .map(|r| match r {
-            Repr::Traced(t, v) if Arc::ptr_eq(t, &trace) => Ok(v.clone()),
-            Repr::Traced(..) => Err(Error::InvalidInput(
-                "values of two traces in one operation".into(),
-            )),
-            Repr::Cipher(_) => Err(Error::InvalidInput(
-                "a ciphertext inside a traced function: pass it as an argument".into(),
-            )),
-        })
-        .collect::<Result<Vec<Value>>>()?;
-    let v = trace.compose(|c| f(c, &values))?;
-    O::from_repr(Repr::Traced(trace, v))
-}
-
-/// `op` on `lhs` and `rhs` (a clear `rhs` folded into the circuit), as an `O`.
-pub(crate) fn binary<T: FheType, O: FheType>(
-    op: encint_arith::typed::IntOp,
-    lhs: &T,
-    rhs: Operand<'_>,
-) -> Result<O> {
-    match rhs {
-        Operand::Value(r) => record(&[lhs.repr(), r], |c, x| c.apply(op, &[&x[0], &x[1]])),
-        Operand::Clear(k) => record(&[lhs.repr()], |c, x| {
-            let k = c.constant(T::int_type(), k);
-            c.apply(op, &[&x[0], &k])
-        }),
-    }
+/// The value of type `O` held as `r`, refusing another type.
+pub(crate) fn wrap<O: FheType>(r: Result<Repr>) -> Result<O> {
+    O::from_repr(r?)
 }
 
 /// Unwraps an operator's result: operators panic where TFHE-rs' do (see the module
@@ -260,7 +201,7 @@ pub(crate) fn or_panic<T>(r: Result<T>) -> T {
 
 /// Checks that a value is of `ty`.
 pub(crate) fn check_type(x: &Repr, ty: IntType) -> Result<()> {
-    let found = repr_type(x);
+    let found = dynamic::repr_type(x);
     if found == ty {
         Ok(())
     } else {

@@ -7,7 +7,7 @@ use encint_arith::typed::{Form, IntType};
 use encint_core::circuit::Circuit;
 
 use super::trace::{run_circuit, Repr, Shape, Trace};
-use super::{FheArray, FheBool, FheInteger, FheType};
+use super::{FheArray, FheBool, FheInteger, FheType, FheValue};
 use crate::typed::EncTyped;
 use crate::{Error, Result, Server};
 
@@ -36,7 +36,7 @@ macro_rules! scalar_values {
             type Layout = ();
             fn layout(&self) {}
             fn leaf_types(_: &()) -> Vec<IntType> {
-                vec![<$ty as FheType>::int_type()]
+                <$ty as FheType>::static_type().into_iter().collect()
             }
             fn leaves(&self) -> Vec<&Repr> {
                 vec![self.repr()]
@@ -50,23 +50,76 @@ macro_rules! scalar_values {
 scalar_values!([const N: usize, const S: bool] FheInteger<N, S>);
 scalar_values!([] FheBool);
 
-impl<T: FheType> Values for FheArray<T> {
-    type Layout = Vec<usize>;
-    fn layout(&self) -> Vec<usize> {
-        self.shape().to_vec()
+impl Values for FheValue {
+    type Layout = IntType;
+    fn layout(&self) -> IntType {
+        self.ty()
     }
-    fn leaf_types(layout: &Vec<usize>) -> Vec<IntType> {
-        vec![T::int_type(); layout.iter().product()]
+    fn leaf_types(layout: &IntType) -> Vec<IntType> {
+        vec![*layout]
+    }
+    fn leaves(&self) -> Vec<&Repr> {
+        vec![self.repr()]
+    }
+    fn from_leaves(_: &IntType, leaves: &mut dyn Iterator<Item = Repr>) -> Result<Self> {
+        FheValue::from_repr(leaves.next().ok_or_else(missing)?)
+    }
+}
+
+/// The elements of an array of `shape`, each of the types `types`.
+fn array_from_leaves<T: FheType>(
+    shape: &[usize],
+    leaves: &mut dyn Iterator<Item = Repr>,
+) -> Result<FheArray<T>> {
+    let n: usize = shape.iter().product();
+    let items = (0..n)
+        .map(|_| T::from_repr(leaves.next().ok_or_else(missing)?))
+        .collect::<Result<Vec<T>>>()?;
+    FheArray::new(items, shape.to_vec())
+}
+
+/// Arrays of a type the Rust type fixes: the layout is the shape.
+macro_rules! static_array_values {
+    ([$($g:tt)*] $ty:ty) => {
+        impl<$($g)*> Values for FheArray<$ty> {
+            type Layout = Vec<usize>;
+            fn layout(&self) -> Vec<usize> {
+                self.shape().to_vec()
+            }
+            fn leaf_types(layout: &Vec<usize>) -> Vec<IntType> {
+                let ty = <$ty as FheType>::static_type().into_iter();
+                ty.cycle().take(layout.iter().product()).collect()
+            }
+            fn leaves(&self) -> Vec<&Repr> {
+                self.items().iter().map(FheType::repr).collect()
+            }
+            fn from_leaves(
+                layout: &Vec<usize>,
+                leaves: &mut dyn Iterator<Item = Repr>,
+            ) -> Result<Self> {
+                array_from_leaves(layout, leaves)
+            }
+        }
+    };
+}
+static_array_values!([const N: usize, const S: bool] FheInteger<N, S>);
+static_array_values!([] FheBool);
+
+/// Arrays of a type chosen at run time: the layout is the shape and the element type.
+impl Values for FheArray<FheValue> {
+    type Layout = (Vec<usize>, IntType);
+    fn layout(&self) -> Self::Layout {
+        let ty = self.items().first().map_or(IntType::BOOL, FheValue::ty);
+        (self.shape().to_vec(), ty)
+    }
+    fn leaf_types(layout: &Self::Layout) -> Vec<IntType> {
+        vec![layout.1; layout.0.iter().product()]
     }
     fn leaves(&self) -> Vec<&Repr> {
         self.items().iter().map(FheType::repr).collect()
     }
-    fn from_leaves(layout: &Vec<usize>, leaves: &mut dyn Iterator<Item = Repr>) -> Result<Self> {
-        let n: usize = layout.iter().product();
-        let items = (0..n)
-            .map(|_| T::from_repr(leaves.next().ok_or_else(missing)?))
-            .collect::<Result<Vec<T>>>()?;
-        FheArray::new(items, layout.clone())
+    fn from_leaves(layout: &Self::Layout, leaves: &mut dyn Iterator<Item = Repr>) -> Result<Self> {
+        array_from_leaves(&layout.0, leaves)
     }
 }
 
