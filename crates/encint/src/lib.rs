@@ -171,3 +171,8 @@ pub enum Error {
 
 /// Result alias of this crate.
 pub type Result<T> = std::result::Result<T, Error>;
+
+/// The README's Rust examples, compiled as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../../../README.md")]
+pub struct ReadmeExamples;
