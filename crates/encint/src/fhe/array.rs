@@ -12,7 +12,7 @@ use crate::{Error, Result};
 
 /// An array of values of one type of the family, row-major, of any shape.
 ///
-/// ```no_run
+/// ```
 /// use encint::fhe::{set_server_key, FheArray, FheUint8};
 /// use encint::{ClientKey, DEFAULT_PARAMETERS};
 ///

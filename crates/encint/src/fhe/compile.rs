@@ -43,7 +43,7 @@ impl<A: Values, O: Values> std::fmt::Debug for Compiled<A, O> {
 /// `A` is a value of the family or a tuple of them; a function of arrays needs their
 /// shapes: [`compile_with`].
 ///
-/// ```no_run
+/// ```
 /// use encint::fhe::{compile, set_server_key, FheUint8};
 /// use encint::{ClientKey, DEFAULT_PARAMETERS};
 ///
@@ -72,7 +72,7 @@ where
 /// [`compile`] for arguments of a given layout: the shapes of array arguments (`vec![4]`
 /// for a vector of four, `(vec![2, 3], ())` for a matrix and a value).
 ///
-/// ```no_run
+/// ```
 /// use encint::fhe::{compile_with, FheArray, FheUint8};
 ///
 /// let dot = compile_with(

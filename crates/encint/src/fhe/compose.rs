@@ -213,7 +213,7 @@ impl Server {
     /// ([`Composer::constant`]) are folded. Errors as [`Server::eval`] does, and with the
     /// first error `f` returns (nothing runs then).
     ///
-    /// ```no_run
+    /// ```
     /// use encint::fhe::Composer;
     /// use encint::typed::{decrypt_typed, encrypt_typed, IntOp, IntType};
     /// use encint::{ClientKey, Server, DEFAULT_PARAMETERS};

@@ -224,7 +224,7 @@ pub(crate) fn select(
 /// Python package hold): the same operations as the typed family, through methods that
 /// return errors.
 ///
-/// ```no_run
+/// ```
 /// use encint::fhe::{set_server_key, FheValue};
 /// use encint::typed::{IntOp, IntType};
 /// use encint::{ClientKey, DEFAULT_PARAMETERS};

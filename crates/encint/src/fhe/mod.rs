@@ -10,7 +10,7 @@
 //! forms and the server's thread count (see [`crate::typed`]); a clear operand is folded
 //! into that circuit.
 //!
-//! ```no_run
+//! ```
 //! use encint::fhe::{set_server_key, FheBool, FheInt16, FheUint8};
 //! use encint::{ClientKey, DEFAULT_PARAMETERS};
 //!
