@@ -280,8 +280,7 @@ where
             )));
         }
         one_circuit((self.clone(), rhs.clone()), |(x, y)| {
-            let products = products(&x.items, &y.items)?;
-            tree(IntOp::WrappingAdd, products)
+            dot(&x.items, &y.items)
         })
     }
 
@@ -305,7 +304,7 @@ where
                 for j in 0..m {
                     let row = &x.items[i * k..(i + 1) * k];
                     let col: Vec<T> = (0..k).map(|t| y.items[t * m + j].clone()).collect();
-                    items.push(tree(IntOp::WrappingAdd, products(row, &col)?)?);
+                    items.push(dot(row, &col)?);
                 }
             }
             FheArray::new(items, vec![n, m])
@@ -375,11 +374,15 @@ fn checked_binary<T: FheType, O: FheType>(op: IntOp, x: &T, rhs: Operand<'_>) ->
     wrap(dynamic::binary(op, x.repr(), rhs))
 }
 
-fn products<T: FheType>(x: &[T], y: &[T]) -> Result<Vec<T>> {
-    x.iter()
-        .zip(y)
-        .map(|(a, b)| checked_binary(IntOp::WrappingMul, a, Operand::Value(b.repr())))
-        .collect()
+/// `Σ xᵢ·yᵢ` over two lists of one length: one sum of products
+/// ([`super::Composer::dot`]).
+fn dot<T: FheType>(x: &[T], y: &[T]) -> Result<T> {
+    let args: Vec<_> = x.iter().chain(y).map(FheType::repr).collect();
+    let n = x.len();
+    wrap(dynamic::record(&args, |c, v| {
+        let (a, b): (Vec<_>, Vec<_>) = (v[..n].iter().collect(), v[n..].iter().collect());
+        c.dot(&a, &b)
+    }))
 }
 
 /// `op` over `items` as a balanced tree (its depth grows as the logarithm of the count).

@@ -159,6 +159,82 @@ impl<'a> Composer<'a> {
         })
     }
 
+    /// `Σ xᵢ·yᵢ` modulo `2^n` over values of one type: one block circuit for all the
+    /// products ([`encint_arith::typed::dot`]), or the products and an addition tree when
+    /// the planner estimates those faster (rounds, then bootstraps).
+    pub fn dot(&mut self, xs: &[&Value], ys: &[&Value]) -> Result<Value> {
+        let ty = match xs.first() {
+            Some(x) => x.ty,
+            None => return Err(Error::InvalidInput("a dot product of no values".into())),
+        };
+        if xs.len() != ys.len() || xs.iter().chain(ys).any(|v| v.ty != ty) {
+            return Err(Error::InvalidInput(
+                "a dot product of two lists of one length and one type".into(),
+            ));
+        }
+        // Each way on a scratch circuit of fresh inputs, the faster one here.
+        let scratch = |c: &Composer<'_>| {
+            let mut b = Builder::new();
+            let mut input = |v: &Value| Value {
+                digits: SInt::input(&mut b, v.digits.len()),
+                ty,
+                form: v.form,
+            };
+            let xs: Vec<Value> = xs.iter().map(|v| input(v)).collect();
+            let ys: Vec<Value> = ys.iter().map(|v| input(v)).collect();
+            (b, xs, ys, c.threads)
+        };
+        let estimate = |b: Builder, out: SInt, threads: usize| {
+            let c = b.finish(out.digits);
+            (
+                encint_arith::bits::makespan(&c, threads),
+                c.cost().bootstraps,
+            )
+        };
+        let (mut b, sx, sy, threads) = scratch(self);
+        let blocks = dot_blocks(self.ar, &mut b, &sx, &sy)?;
+        let by_blocks = estimate(b, blocks.digits, threads);
+        let (mut b, sx, sy, threads) = scratch(self);
+        let tree = Composer {
+            ar: self.ar,
+            b: &mut b,
+            threads,
+        }
+        .dot_tree(&sx, &sy)?;
+        let by_tree = estimate(b, tree.digits, threads);
+        let (xs, ys): (Vec<Value>, Vec<Value>) = (
+            xs.iter().map(|&v| v.clone()).collect(),
+            ys.iter().map(|&v| v.clone()).collect(),
+        );
+        if by_blocks <= by_tree {
+            dot_blocks(self.ar, self.b, &xs, &ys)
+        } else {
+            self.dot_tree(&xs, &ys)
+        }
+    }
+
+    fn dot_tree(&mut self, xs: &[Value], ys: &[Value]) -> Result<Value> {
+        let mut terms = xs
+            .iter()
+            .zip(ys)
+            .map(|(x, y)| self.apply(IntOp::WrappingMul, &[x, y]))
+            .collect::<Result<Vec<Value>>>()?;
+        while terms.len() > 1 {
+            let mut next = Vec::with_capacity(terms.len().div_ceil(2));
+            let mut it = terms.into_iter();
+            while let Some(a) = it.next() {
+                match it.next() {
+                    Some(b) => next.push(self.apply(IntOp::WrappingAdd, &[&a, &b])?),
+                    None => next.push(a),
+                }
+            }
+            terms = next;
+        }
+        terms
+            .pop()
+            .ok_or_else(|| Error::InvalidInput("a dot product of no values".into()))
+    }
+
     /// The algorithm for `op` on `x`: the planner's choice when every operand is
     /// encrypted; with a clear operand, each algorithm's circuit is built with it folded
     /// and the fastest (rounds, then bootstraps) wins.
@@ -205,6 +281,24 @@ impl<'a> Composer<'a> {
             (None, None) => Err(typed_error(TypedError::Unsupported(op, Algorithm::Bits))),
         }
     }
+}
+
+/// [`Composer::dot`] as one block circuit.
+fn dot_blocks(ar: &Arith, b: &mut Builder, xs: &[Value], ys: &[Value]) -> Result<Value> {
+    let ty = xs[0].ty;
+    let pair = |v: &[Value]| -> Vec<(SInt, Form)> {
+        v.iter().map(|v| (v.digits.clone(), v.form)).collect()
+    };
+    let (px, py) = (pair(xs), pair(ys));
+    let rx: Vec<(&SInt, Form)> = px.iter().map(|(s, f)| (s, *f)).collect();
+    let ry: Vec<(&SInt, Form)> = py.iter().map(|(s, f)| (s, *f)).collect();
+    let digits = encint_arith::typed::dot(ar, b, ty, &rx, &ry)
+        .ok_or_else(|| Error::InvalidInput("lists of different lengths".into()))?;
+    Ok(Value {
+        digits,
+        ty,
+        form: Form::Canonical,
+    })
 }
 
 impl Server {
