@@ -209,6 +209,10 @@ fn clear_demo_checks_itself_and_errors_are_reported() {
     let (ok, out, err) = encint(&["demo", "--clear", "--seed", "5"]);
     assert!(ok, "{out}{err}");
     assert!(out.contains("all results match"));
+    // The typed rows (compiled functions on the clear executor), each checked by the demo
+    // against i16 arithmetic: seven rows, no mismatch.
+    assert!(out.contains("all typed results match"), "{out}");
+    assert_eq!(out.matches(" ok").count(), 15, "{out}");
     let (ok, _, err) = encint(&[
         "decrypt",
         "--key",

@@ -56,8 +56,10 @@ impl EncInt {
     }
 
     /// Reads an envelope written by [`EncInt::to_bytes`], checking kind, version,
-    /// parameter set and every digit's dimension.
+    /// parameter set and every digit's dimension; errors on the envelope of a typed value
+    /// (see [`crate::wire`]).
     pub fn from_bytes(bytes: &[u8], params: &DigitParameters) -> Result<Self> {
+        crate::wire::expect_kind(bytes, crate::wire::CiphertextKind::Int)?;
         Ok(envelope::open(bytes, Kind::Ciphertext, params.id())?)
     }
 }

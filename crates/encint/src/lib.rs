@@ -41,6 +41,7 @@ pub mod arith;
 mod backend;
 pub mod bits;
 pub mod circuit;
+pub mod fhe;
 pub mod files;
 pub mod fv;
 pub mod fv_bits;
@@ -51,6 +52,7 @@ pub mod processor;
 mod server;
 mod trace;
 pub mod typed;
+pub mod wire;
 
 pub use backend::digit as executor;
 pub use backend::gpu;
@@ -64,6 +66,11 @@ pub use encint_arith::{Arith, Config, SInt};
 pub use encint_core::circuit::Cost;
 pub use encint_core::CoreError;
 pub use encint_tfhe::{ClientKey, KeySetId, ServerKey, DEFAULT_PARAMETERS, KS64_PARAMETERS};
+pub use fhe::{
+    compile, compile_with, set_server_everywhere, set_server_key, Compiled, FheArray, FheBool,
+    FheInt, FheInt128, FheInt16, FheInt32, FheInt64, FheInt8, FheUint, FheUint128, FheUint16,
+    FheUint32, FheUint64, FheUint8, Int,
+};
 pub use int::{decrypt, decrypt_big, encrypt, encrypt_big, EncInt, MAX_DIGITS};
 pub use num_bigint::BigInt;
 pub use server::{
@@ -164,3 +171,8 @@ pub enum Error {
 
 /// Result alias of this crate.
 pub type Result<T> = std::result::Result<T, Error>;
+
+/// The README's Rust examples, compiled as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../../../README.md")]
+pub struct ReadmeExamples;

@@ -515,7 +515,7 @@ pub fn unset_server() {
     CURRENT.with(|c| *c.borrow_mut() = None);
 }
 
-fn with_server<T>(f: impl FnOnce(&Server) -> Result<T>) -> Result<T> {
+pub(crate) fn with_server<T>(f: impl FnOnce(&Server) -> Result<T>) -> Result<T> {
     let s = CURRENT
         .with(|c| c.borrow().clone())
         .ok_or(Error::NoServer)?;

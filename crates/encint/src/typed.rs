@@ -67,6 +67,11 @@ impl EncTyped {
     pub fn key_set(&self) -> KeySetId {
         self.value.key_set()
     }
+    /// A typed value of digits already in `form` (a circuit's output).
+    pub(crate) fn from_parts(value: EncInt, ty: IntType, form: Form) -> Self {
+        EncTyped { value, ty, form }
+    }
+
     /// Reads any [`EncInt`] as a value of `ty` (its value modulo `2^n`): a lazy form, no
     /// cost.
     pub fn from_int(value: EncInt, ty: IntType) -> Result<Self> {
@@ -165,17 +170,6 @@ pub fn decrypt_typed(client: &ClientKey, x: &EncTyped) -> Result<i128> {
     })
 }
 
-fn form_of(x: &EncTyped, select_condition: bool) -> Form {
-    // A select condition is read as one bit: canonical only as a 1-bit unsigned value
-    // (whose radix-4 block is its bit); otherwise its first digit's parity decides.
-    match x.form {
-        Form::Radix4 if select_condition && x.ty == IntType::BOOL => Form::Canonical,
-        Form::Radix4 => Form::Radix4,
-        _ if select_condition && x.ty != IntType::BOOL => Form::Lazy,
-        f => f,
-    }
-}
-
 impl Server {
     /// The threads this server's evaluations run on.
     pub fn threads(&self) -> usize {
@@ -185,26 +179,8 @@ impl Server {
     /// The operand type and forms of `op` on `args`; errors unless every operand has the
     /// same type (the select condition excepted) and the right count.
     fn typed_operands(&self, op: IntOp, args: &[&EncTyped]) -> Result<(IntType, Vec<Form>)> {
-        if args.len() != op.arity() {
-            return Err(typed_error(TypedError::Arity {
-                expected: op.arity(),
-                found: args.len(),
-            }));
-        }
-        let first = usize::from(op == IntOp::Select);
-        let ty = args[first].ty;
-        if let Some(x) = args[first..].iter().find(|x| x.ty != ty) {
-            return Err(Error::InvalidInput(format!(
-                "{op}: operands of types {ty} and {}",
-                x.ty
-            )));
-        }
-        let forms = args
-            .iter()
-            .enumerate()
-            .map(|(i, x)| form_of(x, op == IntOp::Select && i == 0))
-            .collect();
-        Ok((ty, forms))
+        let types: Vec<(IntType, Form)> = args.iter().map(|x| (x.ty, x.form)).collect();
+        crate::fhe::operand_types(op, &types)
     }
 
     /// The planner's estimates for `op` on `args` (their types and forms) at this

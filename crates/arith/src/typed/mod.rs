@@ -41,6 +41,7 @@
 //! ```
 
 mod build;
+mod dot;
 mod forms;
 mod on_bits;
 mod on_blocks;
@@ -50,6 +51,7 @@ mod plan;
 mod types;
 
 pub use build::{build, circuit};
+pub use dot::dot;
 pub use forms::{result_form, Form};
 pub use plan::{plan, Estimate, Plan};
 pub use types::{Algorithm, IntOp, IntType, TypedError, MAX_TYPED_BITS};

@@ -1,0 +1,171 @@
+//! [`compile`]: a whole function over values of the family (and arrays of them) traced
+//! into one circuit, whose cost is known before any key exists, then run many times.
+
+use std::sync::{Arc, Mutex, PoisonError};
+
+use encint_arith::typed::Form;
+use encint_core::circuit::{Circuit, Cost};
+
+use super::values::{ciphers, run_traced, trace, Traced, Values};
+use crate::{Error, Result, Server, DEFAULT_PARAMETERS};
+
+type Function<A, O> = dyn Fn(A) -> O + Send + Sync;
+
+/// Circuits traced for argument forms and a noise budget.
+type ByForms<L> = Vec<(Vec<Form>, u64, Arc<Traced<L>>)>;
+
+/// A function compiled into one circuit (see [`compile`]).
+pub struct Compiled<A: Values, O: Values> {
+    f: Arc<Function<A, O>>,
+    layout: A::Layout,
+    threads: usize,
+    fresh: Arc<Traced<O::Layout>>,
+    /// Circuits for other argument forms or noise budgets, traced when first met.
+    others: Mutex<ByForms<O::Layout>>,
+}
+
+impl<A: Values, O: Values> std::fmt::Debug for Compiled<A, O> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Compiled")
+            .field("layout", &self.layout)
+            .field("threads", &self.threads)
+            .field("cost", &self.cost())
+            .finish()
+    }
+}
+
+/// Traces `f` once, on arguments as encryption gives them, into one circuit planned for
+/// rayon's current thread count and the default parameters' noise budget. Every operator
+/// and array call inside `f` is recorded, not run, so independent work shares bootstrap
+/// levels; [`Compiled::cost`] is known now, before any key exists, and
+/// [`Compiled::run`] runs the circuit on ciphertexts as often as needed.
+///
+/// `A` is a value of the family or a tuple of them; a function of arrays needs their
+/// shapes: [`compile_with`].
+///
+/// ```
+/// use encint::fhe::{compile, set_server_key, FheUint8};
+/// use encint::{ClientKey, DEFAULT_PARAMETERS};
+///
+/// // A polynomial, compiled before any key exists.
+/// let poly = compile(|(x, y): (FheUint8, FheUint8)| &(&x * &x) + &(&y * 3u8) + 7u8)?;
+/// println!("{} bootstraps, depth {}", poly.cost().bootstraps, poly.cost().depth);
+///
+/// let (client, server_key) = ClientKey::generate(&DEFAULT_PARAMETERS);
+/// set_server_key(server_key);
+/// let x = FheUint8::encrypt(9u8, &client)?;
+/// let y = FheUint8::encrypt(20u8, &client)?;
+/// let r = poly.run(&(x, y))?;
+/// assert_eq!(r.decrypt::<u8>(&client)?, (81 + 60 + 7) as u8);
+/// # Ok::<(), encint::Error>(())
+/// ```
+pub fn compile<A, O, F>(f: F) -> Result<Compiled<A, O>>
+where
+    A: Values,
+    A::Layout: Default,
+    O: Values,
+    F: Fn(A) -> O + Send + Sync + 'static,
+{
+    compile_with(A::Layout::default(), f)
+}
+
+/// [`compile`] for arguments of a given layout: the shapes of array arguments (`vec![4]`
+/// for a vector of four, `(vec![2, 3], ())` for a matrix and a value).
+///
+/// ```
+/// use encint::fhe::{compile_with, FheArray, FheUint8};
+///
+/// let dot = compile_with(
+///     (vec![4], vec![4]),
+///     |(x, w): (FheArray<FheUint8>, FheArray<FheUint8>)| x.dot(&w).expect("two vectors of 4"),
+/// )?;
+/// assert!(dot.cost().bootstraps > 0);
+/// # Ok::<(), encint::Error>(())
+/// ```
+pub fn compile_with<A, O, F>(layout: A::Layout, f: F) -> Result<Compiled<A, O>>
+where
+    A: Values,
+    O: Values,
+    F: Fn(A) -> O + Send + Sync + 'static,
+{
+    let f: Arc<Function<A, O>> = Arc::new(f);
+    let threads = rayon::current_num_threads();
+    let forms = vec![Form::Canonical; A::leaf_types(&layout).len()];
+    let budget = DEFAULT_PARAMETERS.max_quadratic_weight();
+    let fresh = Arc::new(trace::<A, O>(&layout, &forms, budget, threads, |a| {
+        Ok(f(a))
+    })?);
+    Ok(Compiled {
+        f,
+        layout,
+        threads,
+        fresh,
+        others: Mutex::new(Vec::new()),
+    })
+}
+
+impl<A: Values, O: Values> Compiled<A, O> {
+    /// The circuit's cost on freshly encrypted arguments.
+    pub fn cost(&self) -> Cost {
+        self.fresh.circuit.cost()
+    }
+
+    /// The circuit (on freshly encrypted arguments).
+    pub fn circuit(&self) -> &Circuit {
+        &self.fresh.circuit
+    }
+
+    /// Estimated time in bootstrap rounds at `threads` threads: the sum over levels of
+    /// `⌈bootstraps in the level / threads⌉`.
+    pub fn rounds(&self, threads: usize) -> u64 {
+        encint_arith::bits::makespan(&self.fresh.circuit, threads)
+    }
+
+    /// Runs the function on `args` with this thread's server (see
+    /// [`set_server_key`](super::set_server_key)).
+    pub fn run(&self, args: &A) -> Result<O> {
+        crate::server::with_server(|s| self.run_on(s, args))
+    }
+
+    /// Runs the function on `args` with `server`. Arguments in another form than
+    /// encryption gives (results of earlier operations) or a server of another noise
+    /// budget get their own circuit, traced the first time.
+    pub fn run_on(&self, server: &Server, args: &A) -> Result<O> {
+        let layout = args.layout();
+        if layout != self.layout {
+            return Err(Error::InvalidInput(format!(
+                "arguments of layout {layout:?}, compiled for {:?}",
+                self.layout
+            )));
+        }
+        let inputs = ciphers(args).ok_or_else(|| {
+            Error::InvalidInput("a compiled function runs on ciphertexts, not traced values".into())
+        })?;
+        let forms: Vec<Form> = inputs.iter().map(|x| x.form()).collect();
+        let budget = server.key().params().max_quadratic_weight();
+        let traced = self.traced_for(forms, budget)?;
+        run_traced(server, &traced, &inputs)
+    }
+
+    fn traced_for(&self, forms: Vec<Form>, budget: u64) -> Result<Arc<Traced<O::Layout>>> {
+        if budget == DEFAULT_PARAMETERS.max_quadratic_weight()
+            && forms.iter().all(|&f| f == Form::Canonical)
+        {
+            return Ok(self.fresh.clone());
+        }
+        let mut others = self.others.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some((_, _, t)) = others.iter().find(|(f, b, _)| *f == forms && *b == budget) {
+            return Ok(t.clone());
+        }
+        let f = self.f.clone();
+        let t = Arc::new(trace::<A, O>(
+            &self.layout,
+            &forms,
+            budget,
+            self.threads,
+            |a| Ok(f(a)),
+        )?);
+        others.push((forms, budget, t.clone()));
+        Ok(t)
+    }
+}

@@ -1,0 +1,360 @@
+//! Several typed operations recorded into one circuit: the engine under the operators of
+//! [`FheUint`](super::FheUint), [`FheInt`](super::FheInt) and [`FheBool`](super::FheBool)
+//! (a scalar operand, a shift amount reduced modulo the width, an absolute value are each
+//! one circuit), and under [`Server::typed_compose`] for a caller's own function.
+
+use encint_arith::typed::{build, plan, Algorithm, Form, IntOp, IntType, TypedError};
+use encint_arith::{Arith, SInt};
+use encint_core::circuit::{Builder, Cost};
+
+use crate::typed::EncTyped;
+use crate::{Error, Result, Server};
+
+fn typed_error(e: TypedError) -> Error {
+    Error::InvalidInput(e.to_string())
+}
+
+/// A typed value inside a circuit being recorded: its digit nodes, its type and their
+/// form. Values come from [`Server::typed_compose`]'s inputs, from [`Composer::constant`]
+/// and from [`Composer::apply`].
+#[derive(Debug, Clone)]
+pub struct Value {
+    digits: SInt,
+    ty: IntType,
+    form: Form,
+}
+
+impl Value {
+    pub(crate) fn new(digits: SInt, ty: IntType, form: Form) -> Value {
+        Value { digits, ty, form }
+    }
+
+    pub(crate) fn digits(&self) -> &SInt {
+        &self.digits
+    }
+
+    /// The value's type.
+    pub fn ty(&self) -> IntType {
+        self.ty
+    }
+
+    /// The form of its digits.
+    pub fn form(&self) -> Form {
+        self.form
+    }
+
+    /// The same digits read as a value of `ty` (same width): the `n`-bit pattern is kept,
+    /// so an unsigned value becomes the signed value of its pattern and back, as Rust's
+    /// `as` between types of one width. No cost.
+    pub fn reinterpret(&self, ty: IntType) -> Result<Value> {
+        if ty.bits != self.ty.bits {
+            return Err(Error::InvalidInput(format!(
+                "cannot reinterpret {} as {ty}: widths differ",
+                self.ty
+            )));
+        }
+        let form = match self.form {
+            // The top digit's sign convention differs between signed and unsigned
+            // canonical digits; any representative is a lazy value.
+            Form::Canonical if ty != self.ty => Form::Lazy,
+            f => f,
+        };
+        Ok(Value {
+            digits: self.digits.clone(),
+            ty,
+            form,
+        })
+    }
+}
+
+/// Records typed operations into one circuit (see [`Server::typed_compose`]). Each
+/// operation takes the algorithm the planner estimates fastest at the server's thread
+/// count, for the operands' forms; a clear operand ([`Composer::constant`]) is folded into
+/// the circuit, and the planner weighs each algorithm with it folded.
+pub struct Composer<'a> {
+    ar: &'a Arith,
+    b: &'a mut Builder,
+    threads: usize,
+}
+
+impl std::fmt::Debug for Composer<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Composer")
+            .field("threads", &self.threads)
+            .field("nodes", &self.b.node_count())
+            .finish()
+    }
+}
+
+/// The form an operand enters `op` in: a select condition is read as one bit (canonical
+/// only as a one-bit unsigned value, whose radix-4 block is its bit; otherwise its first
+/// digit's parity decides).
+pub(crate) fn operand_form(ty: IntType, form: Form, select_condition: bool) -> Form {
+    match form {
+        Form::Radix4 if select_condition && ty == IntType::BOOL => Form::Canonical,
+        Form::Radix4 => Form::Radix4,
+        _ if select_condition && ty != IntType::BOOL => Form::Lazy,
+        f => f,
+    }
+}
+
+/// The operand type of `op` on operands of types `types` and their forms: errors
+/// unless the count is the operation's and every operand has one type (the select
+/// condition excepted).
+pub(crate) fn operand_types(op: IntOp, types: &[(IntType, Form)]) -> Result<(IntType, Vec<Form>)> {
+    if types.len() != op.arity() {
+        return Err(typed_error(TypedError::Arity {
+            expected: op.arity(),
+            found: types.len(),
+        }));
+    }
+    let first = usize::from(op == IntOp::Select);
+    let ty = types[first].0;
+    if let Some((other, _)) = types[first..].iter().find(|(t, _)| *t != ty) {
+        return Err(Error::InvalidInput(format!(
+            "{op}: operands of types {ty} and {other}"
+        )));
+    }
+    let forms = types
+        .iter()
+        .enumerate()
+        .map(|(i, &(t, f))| operand_form(t, f, op == IntOp::Select && i == 0))
+        .collect();
+    Ok((ty, forms))
+}
+
+impl<'a> Composer<'a> {
+    pub(crate) fn new(ar: &'a Arith, b: &'a mut Builder, threads: usize) -> Self {
+        Composer { ar, b, threads }
+    }
+
+    /// The clear value `pattern` as a value of `ty` (its low `ty.bits` bits, as Rust's
+    /// `as` converts): known digits, folded into the operations that use it.
+    pub fn constant(&mut self, ty: IntType, pattern: i128) -> Value {
+        let digits = Form::Canonical
+            .encode(ty, pattern)
+            .into_iter()
+            .map(|d| self.b.constant(d))
+            .collect();
+        Value {
+            digits: SInt { digits },
+            ty,
+            form: Form::Canonical,
+        }
+    }
+
+    /// Records `op` on `args` (see [`IntOp`] for the semantics and the operand order);
+    /// returns its result, of type `op.result_type(ty)`.
+    pub fn apply(&mut self, op: IntOp, args: &[&Value]) -> Result<Value> {
+        let types: Vec<(IntType, Form)> = args.iter().map(|v| (v.ty, v.form)).collect();
+        let (ty, forms) = operand_types(op, &types)?;
+        let x: Vec<SInt> = args.iter().map(|v| v.digits.clone()).collect();
+        let algorithm = self.choose(op, ty, &forms, &x)?;
+        let (digits, form) =
+            build(self.ar, self.b, op, ty, algorithm, &x, &forms).map_err(typed_error)?;
+        Ok(Value {
+            digits,
+            ty: op.result_type(ty),
+            form,
+        })
+    }
+
+    /// `Σ xᵢ·yᵢ` modulo `2^n` over values of one type: one block circuit for all the
+    /// products ([`encint_arith::typed::dot`]), or the products and an addition tree when
+    /// the planner estimates those faster (rounds, then bootstraps).
+    pub fn dot(&mut self, xs: &[&Value], ys: &[&Value]) -> Result<Value> {
+        let ty = match xs.first() {
+            Some(x) => x.ty,
+            None => return Err(Error::InvalidInput("a dot product of no values".into())),
+        };
+        if xs.len() != ys.len() || xs.iter().chain(ys).any(|v| v.ty != ty) {
+            return Err(Error::InvalidInput(
+                "a dot product of two lists of one length and one type".into(),
+            ));
+        }
+        // Each way on a scratch circuit of fresh inputs, the faster one here.
+        let scratch = |c: &Composer<'_>| {
+            let mut b = Builder::new();
+            let mut input = |v: &Value| Value {
+                digits: SInt::input(&mut b, v.digits.len()),
+                ty,
+                form: v.form,
+            };
+            let xs: Vec<Value> = xs.iter().map(|v| input(v)).collect();
+            let ys: Vec<Value> = ys.iter().map(|v| input(v)).collect();
+            (b, xs, ys, c.threads)
+        };
+        let estimate = |b: Builder, out: SInt, threads: usize| {
+            let c = b.finish(out.digits);
+            (
+                encint_arith::bits::makespan(&c, threads),
+                c.cost().bootstraps,
+            )
+        };
+        let (mut b, sx, sy, threads) = scratch(self);
+        let blocks = dot_blocks(self.ar, &mut b, &sx, &sy)?;
+        let by_blocks = estimate(b, blocks.digits, threads);
+        let (mut b, sx, sy, threads) = scratch(self);
+        let tree = Composer {
+            ar: self.ar,
+            b: &mut b,
+            threads,
+        }
+        .dot_tree(&sx, &sy)?;
+        let by_tree = estimate(b, tree.digits, threads);
+        let (xs, ys): (Vec<Value>, Vec<Value>) = (
+            xs.iter().map(|&v| v.clone()).collect(),
+            ys.iter().map(|&v| v.clone()).collect(),
+        );
+        if by_blocks <= by_tree {
+            dot_blocks(self.ar, self.b, &xs, &ys)
+        } else {
+            self.dot_tree(&xs, &ys)
+        }
+    }
+
+    fn dot_tree(&mut self, xs: &[Value], ys: &[Value]) -> Result<Value> {
+        let mut terms = xs
+            .iter()
+            .zip(ys)
+            .map(|(x, y)| self.apply(IntOp::WrappingMul, &[x, y]))
+            .collect::<Result<Vec<Value>>>()?;
+        while terms.len() > 1 {
+            let mut next = Vec::with_capacity(terms.len().div_ceil(2));
+            let mut it = terms.into_iter();
+            while let Some(a) = it.next() {
+                match it.next() {
+                    Some(b) => next.push(self.apply(IntOp::WrappingAdd, &[&a, &b])?),
+                    None => next.push(a),
+                }
+            }
+            terms = next;
+        }
+        terms
+            .pop()
+            .ok_or_else(|| Error::InvalidInput("a dot product of no values".into()))
+    }
+
+    /// The algorithm for `op` on `x`: the planner's choice when every operand is
+    /// encrypted; with a clear operand, each algorithm's circuit is built with it folded
+    /// and the fastest (rounds, then bootstraps) wins.
+    fn choose(&self, op: IntOp, ty: IntType, forms: &[Form], x: &[SInt]) -> Result<Algorithm> {
+        let known = |s: &SInt| s.digits.iter().all(|&d| self.b.const_value(d).is_some());
+        if !x.iter().any(known) {
+            let p = plan(self.ar, op, ty, forms, self.threads).map_err(typed_error)?;
+            return Ok(p.chosen().algorithm);
+        }
+        let mut best: Option<((u64, u64), Algorithm)> = None;
+        let mut refusal = None;
+        for &algorithm in op.algorithms() {
+            let mut scratch = Builder::new();
+            let operands: Vec<SInt> = x
+                .iter()
+                .map(|s| match known(s) {
+                    true => SInt {
+                        digits: s
+                            .digits
+                            .iter()
+                            .map(|&d| scratch.constant(self.b.const_value(d).unwrap_or(0)))
+                            .collect(),
+                    },
+                    false => SInt::input(&mut scratch, s.len()),
+                })
+                .collect();
+            match build(self.ar, &mut scratch, op, ty, algorithm, &operands, forms) {
+                Ok((out, _)) => {
+                    let c = scratch.finish(out.digits);
+                    let key = (
+                        encint_arith::bits::makespan(&c, self.threads),
+                        c.cost().bootstraps,
+                    );
+                    if best.is_none_or(|(k, _)| key < k) {
+                        best = Some((key, algorithm));
+                    }
+                }
+                Err(e) => refusal = Some(e),
+            }
+        }
+        match (best, refusal) {
+            (Some((_, a)), _) => Ok(a),
+            (None, Some(e)) => Err(typed_error(e)),
+            (None, None) => Err(typed_error(TypedError::Unsupported(op, Algorithm::Bits))),
+        }
+    }
+}
+
+/// [`Composer::dot`] as one block circuit.
+fn dot_blocks(ar: &Arith, b: &mut Builder, xs: &[Value], ys: &[Value]) -> Result<Value> {
+    let ty = xs[0].ty;
+    let pair = |v: &[Value]| -> Vec<(SInt, Form)> {
+        v.iter().map(|v| (v.digits.clone(), v.form)).collect()
+    };
+    let (px, py) = (pair(xs), pair(ys));
+    let rx: Vec<(&SInt, Form)> = px.iter().map(|(s, f)| (s, *f)).collect();
+    let ry: Vec<(&SInt, Form)> = py.iter().map(|(s, f)| (s, *f)).collect();
+    let digits = encint_arith::typed::dot(ar, b, ty, &rx, &ry)
+        .ok_or_else(|| Error::InvalidInput("lists of different lengths".into()))?;
+    Ok(Value {
+        digits,
+        ty,
+        form: Form::Canonical,
+    })
+}
+
+impl Server {
+    /// Records `f` on typed inputs as one circuit, runs it and returns its outputs and the
+    /// circuit's cost: independent operations share bootstrap levels, and clear operands
+    /// ([`Composer::constant`]) are folded. Errors as [`Server::eval`] does, and with the
+    /// first error `f` returns (nothing runs then).
+    ///
+    /// ```
+    /// use encint::fhe::Composer;
+    /// use encint::typed::{decrypt_typed, encrypt_typed, IntOp, IntType};
+    /// use encint::{ClientKey, Server, DEFAULT_PARAMETERS};
+    ///
+    /// let (client, key) = ClientKey::generate(&DEFAULT_PARAMETERS);
+    /// let server = Server::new(key);
+    /// let u8t = IntType::new(8, false).unwrap();
+    /// let a = encrypt_typed(&client, 200, u8t).unwrap();
+    /// let b = encrypt_typed(&client, 100, u8t).unwrap();
+    /// // (a + b) * 3, one circuit.
+    /// let (out, _cost) = server
+    ///     .typed_compose(&[&a, &b], |c: &mut Composer<'_>, x| {
+    ///         let s = c.apply(IntOp::WrappingAdd, &[&x[0], &x[1]])?;
+    ///         let three = c.constant(u8t, 3);
+    ///         Ok(vec![c.apply(IntOp::WrappingMul, &[&s, &three])?])
+    ///     })
+    ///     .unwrap();
+    /// assert_eq!(decrypt_typed(&client, &out[0]).unwrap(), (300 * 3) % 256);
+    /// ```
+    pub fn typed_compose(
+        &self,
+        inputs: &[&EncTyped],
+        f: impl FnOnce(&mut Composer<'_>, &[Value]) -> Result<Vec<Value>>,
+    ) -> Result<(Vec<EncTyped>, Cost)> {
+        let ints: Vec<&crate::EncInt> = inputs.iter().map(|x| x.as_int()).collect();
+        let threads = self.threads();
+        let mut shapes: Vec<(IntType, Form)> = Vec::new();
+        let (outs, cost) = self.eval_fallible(&ints, |ar, b, x| {
+            let values: Vec<Value> = inputs
+                .iter()
+                .zip(x)
+                .map(|(t, digits)| Value {
+                    digits: digits.clone(),
+                    ty: t.ty(),
+                    form: t.form(),
+                })
+                .collect();
+            let mut composer = Composer { ar, b, threads };
+            let outs = f(&mut composer, &values)?;
+            shapes = outs.iter().map(|v| (v.ty, v.form)).collect();
+            Ok(outs.into_iter().map(|v| v.digits).collect())
+        })?;
+        let typed = outs
+            .into_iter()
+            .zip(shapes)
+            .map(|(value, (ty, form))| EncTyped::from_parts(value, ty, form))
+            .collect();
+        Ok((typed, cost))
+    }
+}

@@ -1,0 +1,246 @@
+//! [`FheInteger`]: the typed integers of every width, with their methods.
+
+use encint_arith::typed::{IntOp, IntType};
+use encint_tfhe::{ClientKey, KeySetId};
+
+use super::dynamic::{self, FheValue};
+use super::{check_type, or_panic, wrap, Clear, FheBool, FheType, IntoOperand, Operand, Repr};
+use crate::typed::{decrypt_typed, encrypt_typed, EncTyped};
+use crate::{Error, Result};
+
+/// An encrypted `N`-bit integer, two's complement when `SIGNED`: the one generic type
+/// behind [`FheUint`] and [`FheInt`] (see the [module docs](super) for the semantics).
+#[derive(Debug, Clone)]
+pub struct FheInteger<const N: usize, const SIGNED: bool> {
+    inner: Repr,
+}
+
+/// An encrypted unsigned `N`-bit integer (`N` in 1..=128; [`FheUint8`](super::FheUint8)
+/// and its siblings name the usual widths).
+pub type FheUint<const N: usize> = FheInteger<N, false>;
+
+/// An encrypted signed `N`-bit integer (`N` in 1..=128; [`FheInt8`](super::FheInt8) and
+/// its siblings name the usual widths).
+pub type FheInt<const N: usize> = FheInteger<N, true>;
+
+impl<const N: usize, const SIGNED: bool> FheType for FheInteger<N, SIGNED> {
+    fn static_type() -> Option<IntType> {
+        Some(Self::TYPE)
+    }
+    fn repr(&self) -> &Repr {
+        &self.inner
+    }
+    fn from_repr(x: Repr) -> Result<Self> {
+        check_type(&x, Self::TYPE)?;
+        Ok(FheInteger { inner: x })
+    }
+}
+
+impl<const N: usize, const SIGNED: bool> FheInteger<N, SIGNED> {
+    /// The type (a width outside 1..=128 fails to compile where it is used).
+    pub const TYPE: IntType = {
+        assert!(N >= 1 && N <= 128, "a typed integer is 1 to 128 bits wide");
+        IntType {
+            bits: N,
+            signed: SIGNED,
+        }
+    };
+
+    /// Encrypts `value`; errors ([`Error::InvalidInput`]) if it is not a value of the type
+    /// (`FheUint8::encrypt(300u16, ..)`, `FheUint8::encrypt(-1, ..)`).
+    pub fn encrypt<C: Clear>(value: C, client: &ClientKey) -> Result<Self> {
+        let v = value
+            .to_i128()
+            .filter(|&v| Self::TYPE.contains(v))
+            .ok_or_else(|| {
+                Error::InvalidInput(format!("{value} is not a value of {}", Self::TYPE))
+            })?;
+        Ok(FheInteger {
+            inner: Repr::Cipher(encrypt_typed(client, v, Self::TYPE)?),
+        })
+    }
+
+    /// Decrypts into `C`; errors on another key set ([`Error::WrongClientKey`]), on a
+    /// corrupted ciphertext, or if `C` does not hold the value (or a value of a trace).
+    pub fn decrypt<C: Clear>(&self, client: &ClientKey) -> Result<C> {
+        let v = decrypt_typed(client, cipher(&self.inner)?)?;
+        C::from_value(v, Self::TYPE).ok_or_else(|| {
+            Error::InvalidInput(format!(
+                "the decrypted {} does not fit in {}",
+                Self::TYPE,
+                std::any::type_name::<C>()
+            ))
+        })
+    }
+
+    /// The key set the value belongs to (none for a value of a trace).
+    pub fn key_set(&self) -> Option<KeySetId> {
+        self.as_typed().map(EncTyped::key_set)
+    }
+
+    /// `op` (a binary operation of the type: add, sub, mul, div, rem, and, or, xor, min,
+    /// max) on `self` and `rhs`, or an error where the operator would panic.
+    pub fn try_binary(&self, op: IntOp, rhs: impl IntoOperand<Self>) -> Result<Self> {
+        if op.arity() != 2 || op.result_type(Self::TYPE) != Self::TYPE {
+            return Err(Error::InvalidInput(format!(
+                "{op} is not a binary operation"
+            )));
+        }
+        if matches!(
+            op,
+            IntOp::ShlVar | IntOp::ShrVar | IntOp::RotlVar | IntOp::RotrVar
+        ) {
+            return Err(Error::InvalidInput(format!(
+                "{op}: use the shift and rotation methods"
+            )));
+        }
+        wrap(dynamic::binary(op, &self.inner, rhs.operand()))
+    }
+
+    /// `op` (a comparison: eq, ne, lt, le, gt, ge) of `self` and `rhs`, or an error
+    /// where the method would panic.
+    pub fn try_compare(&self, op: IntOp, rhs: impl IntoOperand<Self>) -> Result<FheBool> {
+        if op.arity() != 2 || op.result_type(Self::TYPE) != IntType::BOOL {
+            return Err(Error::InvalidInput(format!("{op} is not a comparison")));
+        }
+        wrap(dynamic::binary(op, &self.inner, rhs.operand()))
+    }
+
+    /// A one-operand operation of the type (neg, not, square, scalar mul, div/rem by a
+    /// scalar, shifts and rotations by a constant as given), or an error where the
+    /// operator would panic.
+    pub fn try_unary(&self, op: IntOp) -> Result<Self> {
+        if op.arity() != 1 || op.result_type(Self::TYPE) != Self::TYPE {
+            return Err(Error::InvalidInput(format!(
+                "{op} is not a one-operand operation"
+            )));
+        }
+        wrap(dynamic::unary(op, &self.inner))
+    }
+
+    /// Shift or rotation (`op` one of `ShlVar`, `ShrVar`, `RotlVar`, `RotrVar`) by an
+    /// amount taken modulo `N`, clear or an encrypted unsigned value of this width.
+    pub fn try_shift(&self, op: IntOp, amount: impl ShiftAmount<N>) -> Result<Self> {
+        wrap(dynamic::shift(op, &self.inner, amount.amount()?))
+    }
+
+    /// `self²` modulo `2^N` (cheaper than `self * self`).
+    pub fn square(&self) -> Self {
+        or_panic(self.try_unary(IntOp::WrappingSquare))
+    }
+
+    /// `|self|` modulo `2^N` (`abs(MIN) = MIN`, as `wrapping_abs`); unsigned: `self`.
+    pub fn abs(&self) -> Self {
+        or_panic(wrap(dynamic::abs(&self.inner)))
+    }
+
+    /// The value converted to `T` as Rust's `as` converts (truncated, or zero/sign
+    /// extended by this type's signedness); to [`FheBool`]: `self != 0`.
+    pub fn cast_into<T: FheType>(&self) -> T {
+        or_panic(cast(&self.inner, T::static_type()))
+    }
+
+    /// `x` converted to this type (see [`FheInteger::cast_into`]).
+    pub fn cast_from<T: FheType>(x: &T) -> Self {
+        or_panic(cast(x.repr(), Some(Self::TYPE)))
+    }
+}
+
+/// The ciphertexts of a value, or an error for a value of a trace.
+pub(crate) fn cipher(x: &Repr) -> Result<&EncTyped> {
+    match x {
+        Repr::Cipher(x) => Ok(x),
+        Repr::Traced(..) => Err(Error::InvalidInput(
+            "a value inside a traced function has no ciphertext yet".into(),
+        )),
+    }
+}
+
+/// Methods `name(&self, arg: impl $arg) -> $out` that call `$call($op, arg)` and panic on
+/// its error, as the operators do.
+macro_rules! methods {
+    ($($(#[doc = $doc:literal])* $name:ident($arg:ty) -> $out:ty => $call:ident($op:expr);)*) => {
+        impl<const N: usize, const SIGNED: bool> FheInteger<N, SIGNED> {
+            $(
+                $(#[doc = $doc])*
+                pub fn $name(&self, arg: $arg) -> $out {
+                    or_panic(self.$call($op, arg))
+                }
+            )*
+        }
+    };
+}
+
+methods! {
+    /// `min(self, rhs)`.
+    min(impl IntoOperand<Self>) -> Self => try_binary(IntOp::Min);
+    /// `max(self, rhs)`.
+    max(impl IntoOperand<Self>) -> Self => try_binary(IntOp::Max);
+    /// `self == rhs`.
+    eq(impl IntoOperand<Self>) -> FheBool => try_compare(IntOp::Eq);
+    /// `self != rhs`.
+    ne(impl IntoOperand<Self>) -> FheBool => try_compare(IntOp::Ne);
+    /// `self < rhs`.
+    lt(impl IntoOperand<Self>) -> FheBool => try_compare(IntOp::Lt);
+    /// `self <= rhs`.
+    le(impl IntoOperand<Self>) -> FheBool => try_compare(IntOp::Le);
+    /// `self > rhs`.
+    gt(impl IntoOperand<Self>) -> FheBool => try_compare(IntOp::Gt);
+    /// `self >= rhs`.
+    ge(impl IntoOperand<Self>) -> FheBool => try_compare(IntOp::Ge);
+    /// `self` rotated left by `amount mod N` (clear, or an encrypted [`FheUint<N>`]).
+    rotate_left(impl ShiftAmount<N>) -> Self => try_shift(IntOp::RotlVar);
+    /// `self` rotated right by `amount mod N` (clear, or an encrypted [`FheUint<N>`]).
+    rotate_right(impl ShiftAmount<N>) -> Self => try_shift(IntOp::RotrVar);
+}
+
+/// `x` converted to `to` (to the boolean type: `x != 0`); errors without a type.
+pub(crate) fn cast<O: FheType>(x: &Repr, to: Option<IntType>) -> Result<O> {
+    let to = to.ok_or_else(|| Error::InvalidInput("a cast needs a target type".into()))?;
+    wrap(dynamic::unary(IntOp::Cast(to), x))
+}
+
+/// What may stand right of `<<`, `>>` and the rotations on an `N`-bit value: a clear
+/// non-negative integer, or an encrypted [`FheUint<N>`] (by value or reference).
+pub trait ShiftAmount<const N: usize> {
+    /// The amount; errors on a negative clear amount.
+    fn amount(&self) -> Result<Operand<'_>>;
+}
+
+impl<const N: usize> ShiftAmount<N> for FheUint<N> {
+    fn amount(&self) -> Result<Operand<'_>> {
+        Ok(Operand::Value(&self.inner))
+    }
+}
+
+impl<const N: usize> ShiftAmount<N> for &FheUint<N> {
+    fn amount(&self) -> Result<Operand<'_>> {
+        Ok(Operand::Value(&self.inner))
+    }
+}
+
+macro_rules! clear_operands {
+    ($($t:ty),*) => {$(
+        impl<const N: usize, const SIGNED: bool> IntoOperand<FheInteger<N, SIGNED>> for $t {
+            fn operand(&self) -> Operand<'_> {
+                Operand::Clear(Clear::pattern(*self))
+            }
+        }
+        impl IntoOperand<FheValue> for $t {
+            fn operand(&self) -> Operand<'_> {
+                Operand::Clear(Clear::pattern(*self))
+            }
+        }
+        impl<const N: usize> ShiftAmount<N> for $t {
+            fn amount(&self) -> Result<Operand<'_>> {
+                if Clear::is_negative(*self) || Clear::to_i128(*self).is_none() {
+                    return Err(Error::InvalidInput(format!(
+                        "shift amount {self} outside 0..=i128::MAX"
+                    )));
+                }
+                Ok(Operand::Clear(Clear::pattern(*self)))
+            }
+        }
+    )*};
+}
+clear_operands!(u8, u16, u32, u64, u128, usize, i8, i16, i32, i64, i128, isize);

@@ -1,0 +1,212 @@
+//! One family of encrypted integer types with operators, in the shape of TFHE-rs'
+//! high-level API: [`FheUint8`] ... [`FheUint128`], [`FheInt8`] ... [`FheInt128`] (any
+//! width from 1 to 128 bits through [`FheUint<N>`](FheUint) and [`FheInt<N>`](FheInt)),
+//! [`FheBool`], and [`Int`], the exact integer that never wraps.
+//!
+//! The client encrypts with its [`ClientKey`](crate::ClientKey) and decrypts into any
+//! Rust integer type that holds the value; the server side sets its key once per thread
+//! ([`set_server_key`], or [`set_server_everywhere`] for every thread of rayon's pool)
+//! and uses operators. Every operator call is one circuit, planned for its operands'
+//! forms and the server's thread count (see [`crate::typed`]); a clear operand is folded
+//! into that circuit.
+//!
+//! ```
+//! use encint::fhe::{set_server_key, FheBool, FheInt16, FheUint8};
+//! use encint::{ClientKey, DEFAULT_PARAMETERS};
+//!
+//! let (client, server_key) = ClientKey::generate(&DEFAULT_PARAMETERS);
+//! set_server_key(server_key);
+//!
+//! let a = FheUint8::encrypt(200u8, &client)?;
+//! let b = FheUint8::encrypt(100u8, &client)?;
+//! let sum = &a + &b; // wraps: 300 mod 256
+//! assert_eq!(sum.decrypt::<u8>(&client)?, 44);
+//! let q = &a / 7u8; // a clear divisor: a reciprocal, no division circuit
+//! assert_eq!(q.decrypt::<u8>(&client)?, 28);
+//! let bigger: FheBool = a.gt(&b);
+//! let m = bigger.select(&a, &b);
+//! assert_eq!(m.decrypt::<u8>(&client)?, 200);
+//!
+//! let x = FheInt16::encrypt(-300i16, &client)?;
+//! let y = (&x * &x).abs();
+//! assert_eq!(y.decrypt::<i16>(&client)?, 90000i32.wrapping_rem(65536) as i16);
+//! # Ok::<(), encint::Error>(())
+//! ```
+//!
+//! # Semantics
+//!
+//! The typed integers follow TFHE-rs 1.8.2 (and Rust's `wrapping_*` methods):
+//!
+//! | operation | result |
+//! |---|---|
+//! | `+ - *`, unary `-`, `square` | modulo `2^N` |
+//! | `/`, `%` | truncating; `MIN / -1 = MIN`, `MIN % -1 = 0` |
+//! | `/ 0`, `% 0` (encrypted zero) | unsigned: `x / 0` = all ones, `x % 0 = x`; signed: `x / 0` = `-1` for `x >= 0` and `1` for `x < 0`, `x % 0 = x` |
+//! | `/ 0`, `% 0` (clear zero) | an error ([`Error::InvalidInput`](crate::Error::InvalidInput)); the operator panics |
+//! | `<< k`, `>> k`, by a clear or encrypted `k` | shift by `k mod N` (TFHE-rs' barrel shifter reads the low `log2 N` bits of the amount), as Rust's `wrapping_shl` / `wrapping_shr`; `>>` is arithmetic on signed types |
+//! | `rotate_left/right(k)` | rotation by `k mod N` |
+//! | `& \| ^ !` | bitwise on the two's-complement pattern |
+//! | `eq ne lt le gt ge` | an [`FheBool`] |
+//! | `abs` | `|x|` modulo `2^N` (`abs(MIN) = MIN`) |
+//! | `cast_into`, `cast_from` | truncation, or zero/sign extension by the source's signedness (Rust's `as`); to [`FheBool`]: `x != 0` |
+//!
+//! A clear operand of an operator is converted to the type as Rust's `as` does (its low
+//! `N` bits). An encrypted shift or rotation amount is an unsigned value of the same
+//! width ([`FheUint<N>`](FheUint)), for signed values too.
+//!
+//! Operators panic where TFHE-rs' do: no server key on the thread, operands of two key
+//! sets, a clear division by zero. [`FheUint::try_binary`](FheInteger::try_binary),
+//! [`try_unary`](FheInteger::try_unary) and [`try_compare`](FheInteger::try_compare)
+//! return these as errors instead.
+
+mod array;
+mod boolean;
+mod clear;
+mod compile;
+mod compose;
+mod dynamic;
+mod integer;
+mod ops;
+mod trace;
+mod values;
+
+use std::sync::Arc;
+
+use encint_arith::typed::IntType;
+
+pub use array::{ArrayOperand, FheArray, IntoArrayOperand};
+pub use boolean::FheBool;
+pub use clear::Clear;
+pub use compile::{compile, compile_with, Compiled};
+pub(crate) use compose::operand_types;
+pub use compose::{Composer, Value};
+pub use dynamic::FheValue;
+pub use integer::{FheInt, FheInteger, FheUint, ShiftAmount};
+pub use trace::{Repr, Trace};
+pub use values::Values;
+
+use crate::typed::EncTyped;
+use crate::{Error, Result, Server, ServerKey};
+
+/// The exact encrypted integer: signed binary digits, results never wrap and grow as
+/// needed (a product is as long as both operands together).
+pub type Int = crate::EncInt;
+
+/// 8-bit unsigned.
+pub type FheUint8 = FheUint<8>;
+/// 16-bit unsigned.
+pub type FheUint16 = FheUint<16>;
+/// 32-bit unsigned.
+pub type FheUint32 = FheUint<32>;
+/// 64-bit unsigned.
+pub type FheUint64 = FheUint<64>;
+/// 128-bit unsigned (values up to `i128::MAX` encrypt; every value decrypts into `u128`).
+pub type FheUint128 = FheUint<128>;
+/// 8-bit signed.
+pub type FheInt8 = FheInt<8>;
+/// 16-bit signed.
+pub type FheInt16 = FheInt<16>;
+/// 32-bit signed.
+pub type FheInt32 = FheInt<32>;
+/// 64-bit signed.
+pub type FheInt64 = FheInt<64>;
+/// 128-bit signed.
+pub type FheInt128 = FheInt<128>;
+
+/// Sets a server for `key` as this thread's (on rayon's global pool), for the operators;
+/// returns it, to share with other threads ([`set_server_everywhere`]).
+pub fn set_server_key(key: ServerKey) -> Arc<Server> {
+    let server = Arc::new(Server::new(key));
+    crate::set_server(server.clone());
+    server
+}
+
+/// Sets `server` on this thread and on every thread of rayon's global pool, so that
+/// operators work inside `par_iter` closures too.
+pub fn set_server_everywhere(server: Arc<Server>) {
+    crate::set_server(server.clone());
+    rayon::broadcast(|_| crate::set_server(server.clone()));
+}
+
+/// An encrypted value of the family: its type and how it is held (ciphertexts, or a node
+/// of a trace inside [`compile`] or an array call).
+pub trait FheType: Values + Clone {
+    /// The type, when the Rust type fixes it (not for [`FheValue`]).
+    fn static_type() -> Option<IntType>;
+    /// How the value is held.
+    fn repr(&self) -> &Repr;
+    /// A value of this type held as `repr`; errors on another type.
+    fn from_repr(repr: Repr) -> Result<Self>;
+    /// The typed digits, unless the value is a node of a trace.
+    fn as_typed(&self) -> Option<&EncTyped> {
+        match self.repr() {
+            Repr::Cipher(x) => Some(x),
+            Repr::Traced(..) => None,
+        }
+    }
+    /// Wraps typed digits of this type; errors on another type.
+    fn from_typed(x: EncTyped) -> Result<Self> {
+        Self::from_repr(Repr::Cipher(x))
+    }
+    /// The ciphertext file of the value (see [`crate::wire`]), labelled with the parameter
+    /// set `params` of its keys; errors for a value of a trace.
+    fn to_bytes(&self, params: &crate::keys::DigitParameters) -> Result<Vec<u8>> {
+        integer::cipher(self.repr())?.to_bytes(params)
+    }
+    /// Reads a value written by [`FheType::to_bytes`] (or by the command-line tool or the
+    /// Python package); errors on a file of another kind or another type.
+    fn from_bytes(bytes: &[u8]) -> Result<Self> {
+        Self::from_typed(EncTyped::from_bytes(bytes)?)
+    }
+}
+
+/// The right operand of an operation on `T`: a value of `T` or a clear value.
+#[derive(Debug)]
+pub enum Operand<'a> {
+    /// A value of the type (encrypted or traced).
+    Value(&'a Repr),
+    /// A clear value's two's-complement pattern (converted to the type as `as` does).
+    Clear(i128),
+}
+
+/// What may stand right of an operator on `T`: `T`, `&T` or a clear integer (`bool` for
+/// [`FheBool`]).
+pub trait IntoOperand<T> {
+    /// The operand.
+    fn operand(&self) -> Operand<'_>;
+}
+
+impl<T: FheType> IntoOperand<T> for T {
+    fn operand(&self) -> Operand<'_> {
+        Operand::Value(self.repr())
+    }
+}
+
+impl<T: FheType> IntoOperand<T> for &T {
+    fn operand(&self) -> Operand<'_> {
+        Operand::Value(self.repr())
+    }
+}
+
+/// The value of type `O` held as `r`, refusing another type.
+pub(crate) fn wrap<O: FheType>(r: Result<Repr>) -> Result<O> {
+    O::from_repr(r?)
+}
+
+/// Unwraps an operator's result: operators panic where TFHE-rs' do (see the module
+/// docs); the `try_` methods return the error.
+pub(crate) fn or_panic<T>(r: Result<T>) -> T {
+    r.unwrap_or_else(|e| panic!("encint operator: {e}"))
+}
+
+/// Checks that a value is of `ty`.
+pub(crate) fn check_type(x: &Repr, ty: IntType) -> Result<()> {
+    let found = dynamic::repr_type(x);
+    if found == ty {
+        Ok(())
+    } else {
+        Err(Error::InvalidInput(format!(
+            "a value of type {found} where {ty} is expected"
+        )))
+    }
+}

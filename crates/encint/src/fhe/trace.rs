@@ -1,0 +1,133 @@
+//! Traces: the family's operators recorded into one circuit instead of run one by one.
+//! A traced value is a node of a trace's circuit; an operator with a traced operand
+//! records itself into that trace. Arrays ([`super::FheArray`]) trace each call, and
+//! [`super::compile`] traces a whole function once.
+
+use std::sync::{Arc, Mutex, PoisonError};
+
+use encint_arith::typed::{Form, IntType};
+use encint_arith::{Arith, Config, SInt};
+use encint_core::circuit::{Builder, Circuit};
+use encint_core::lut::NegacyclicLut;
+
+use super::compose::{Composer, Value};
+use crate::typed::EncTyped;
+use crate::{EncInt, Error, Result, Server};
+
+/// How a value of the family is held: ciphertexts, or a node of a trace.
+#[derive(Debug, Clone)]
+pub enum Repr {
+    /// Encrypted digits.
+    Cipher(EncTyped),
+    /// A node of a trace being recorded (inside [`super::compile`] or an array call).
+    Traced(Arc<Trace>, Value),
+}
+
+/// A circuit being recorded, shared by its traced values.
+#[derive(Debug)]
+pub struct Trace {
+    state: Mutex<State>,
+}
+
+#[derive(Debug)]
+struct State {
+    b: Option<Builder>,
+    arith: Arith,
+    threads: usize,
+}
+
+/// The shape of a circuit's input or output: its type, its digits' form and their count.
+pub(crate) type Shape = (IntType, Form, usize);
+
+impl Trace {
+    /// A new trace planning for `threads` threads with the noise budget `budget`.
+    pub(crate) fn new(budget: u64, threads: usize) -> Arc<Trace> {
+        Arc::new(Trace {
+            state: Mutex::new(State {
+                b: Some(Builder::new()),
+                arith: Arith::new(Config {
+                    max_qweight: budget,
+                }),
+                threads,
+            }),
+        })
+    }
+
+    /// A new input of type `ty` in form `form`.
+    pub(crate) fn input(self: &Arc<Self>, ty: IntType, form: Form) -> Result<Repr> {
+        let mut s = self.state.lock().unwrap_or_else(PoisonError::into_inner);
+        let b = s.b.as_mut().ok_or_else(finished)?;
+        let digits = SInt::input(b, form.digits(ty));
+        Ok(Repr::Traced(self.clone(), Value::new(digits, ty, form)))
+    }
+
+    /// Runs `f` with a composer over this trace's circuit.
+    pub(crate) fn compose<R>(&self, f: impl FnOnce(&mut Composer<'_>) -> Result<R>) -> Result<R> {
+        let mut s = self.state.lock().unwrap_or_else(PoisonError::into_inner);
+        let State {
+            b, arith, threads, ..
+        } = &mut *s;
+        let b = b.as_mut().ok_or_else(finished)?;
+        f(&mut Composer::new(arith, b, *threads))
+    }
+
+    /// Finishes the trace with `outputs` (values of this trace): the circuit, each output
+    /// digit made fresh, and the outputs' shapes.
+    pub(crate) fn finish(&self, outputs: &[Value]) -> Result<(Circuit, Vec<Shape>)> {
+        let mut s = self.state.lock().unwrap_or_else(PoisonError::into_inner);
+        let mut b = s.b.take().ok_or_else(finished)?;
+        let identity =
+            NegacyclicLut::from_fn(-2..=2, |v| v).expect("the identity is a negacyclic table");
+        let mut flat = Vec::new();
+        for v in outputs {
+            for &d in &v.digits().digits {
+                flat.push(if b.qweight(d) > 1 {
+                    b.lut(d, &identity)
+                } else {
+                    d
+                });
+            }
+        }
+        let shapes = outputs
+            .iter()
+            .map(|v| (v.ty(), v.form(), v.digits().len()))
+            .collect();
+        Ok((b.finish(flat), shapes))
+    }
+}
+
+fn finished() -> Error {
+    Error::InvalidInput("a value of a finished trace was used".into())
+}
+
+/// Runs `circuit` on `server` with the digits of `inputs`, and splits its output digits
+/// by `shapes`. Errors on an input of another key set than the server key's.
+pub(crate) fn run_circuit(
+    server: &Server,
+    circuit: &Circuit,
+    inputs: &[&EncTyped],
+    shapes: &[Shape],
+) -> Result<Vec<EncTyped>> {
+    for (position, x) in inputs.iter().enumerate() {
+        server.check_key_set(position, x.key_set())?;
+    }
+    let digits: Vec<&encint_tfhe::Digit> =
+        inputs.iter().flat_map(|x| x.as_int().digits()).collect();
+    if digits.len() != circuit.inputs().len() {
+        return Err(Error::InvalidInput(format!(
+            "{} input digits for a circuit of {}",
+            digits.len(),
+            circuit.inputs().len()
+        )));
+    }
+    let out = server.run_circuit(circuit, &digits)?;
+    let mut it = out.into_iter();
+    let key_set = server.key().key_set();
+    Ok(shapes
+        .iter()
+        .map(|&(ty, form, n)| {
+            let value = EncInt::from_digits(it.by_ref().take(n).collect(), key_set);
+            EncTyped::from_parts(value, ty, form)
+        })
+        .collect())
+}

@@ -1,0 +1,264 @@
+//! [`Values`]: what a compiled function or an array call takes and returns (values of the
+//! family, arrays of them, tuples of those), flattened to the leaf values a circuit sees.
+
+use std::sync::Arc;
+
+use encint_arith::typed::{Form, IntType};
+use encint_core::circuit::Circuit;
+
+use super::trace::{run_circuit, Repr, Shape, Trace};
+use super::{FheArray, FheBool, FheInteger, FheType, FheValue};
+use crate::typed::EncTyped;
+use crate::{Error, Result, Server};
+
+/// Arguments and results of compiled functions and array calls: values of the family,
+/// [`FheArray`]s of them, and tuples of up to four of those.
+pub trait Values: Sized + Clone {
+    /// What fixes the leaves besides the type: `()` for one value, the shape of an array.
+    type Layout: Clone + PartialEq + std::fmt::Debug + Send + Sync;
+    /// This value's layout.
+    fn layout(&self) -> Self::Layout;
+    /// The leaf values' types for a layout, in order.
+    fn leaf_types(layout: &Self::Layout) -> Vec<IntType>;
+    /// The leaf values, in order.
+    fn leaves(&self) -> Vec<&Repr>;
+    /// Rebuilds a value of `layout` from its leaves.
+    fn from_leaves(layout: &Self::Layout, leaves: &mut dyn Iterator<Item = Repr>) -> Result<Self>;
+}
+
+fn missing() -> Error {
+    Error::InvalidInput("fewer values than the layout needs".into())
+}
+
+macro_rules! scalar_values {
+    ([$($g:tt)*] $ty:ty) => {
+        impl<$($g)*> Values for $ty {
+            type Layout = ();
+            fn layout(&self) {}
+            fn leaf_types(_: &()) -> Vec<IntType> {
+                <$ty as FheType>::static_type().into_iter().collect()
+            }
+            fn leaves(&self) -> Vec<&Repr> {
+                vec![self.repr()]
+            }
+            fn from_leaves(_: &(), leaves: &mut dyn Iterator<Item = Repr>) -> Result<Self> {
+                <$ty as FheType>::from_repr(leaves.next().ok_or_else(missing)?)
+            }
+        }
+    };
+}
+scalar_values!([const N: usize, const S: bool] FheInteger<N, S>);
+scalar_values!([] FheBool);
+
+impl Values for FheValue {
+    type Layout = IntType;
+    fn layout(&self) -> IntType {
+        self.ty()
+    }
+    fn leaf_types(layout: &IntType) -> Vec<IntType> {
+        vec![*layout]
+    }
+    fn leaves(&self) -> Vec<&Repr> {
+        vec![self.repr()]
+    }
+    fn from_leaves(_: &IntType, leaves: &mut dyn Iterator<Item = Repr>) -> Result<Self> {
+        FheValue::from_repr(leaves.next().ok_or_else(missing)?)
+    }
+}
+
+/// The elements of an array of `shape`, each of the types `types`.
+fn array_from_leaves<T: FheType>(
+    shape: &[usize],
+    leaves: &mut dyn Iterator<Item = Repr>,
+) -> Result<FheArray<T>> {
+    let n: usize = shape.iter().product();
+    let items = (0..n)
+        .map(|_| T::from_repr(leaves.next().ok_or_else(missing)?))
+        .collect::<Result<Vec<T>>>()?;
+    FheArray::new(items, shape.to_vec())
+}
+
+/// Arrays of a type the Rust type fixes: the layout is the shape.
+macro_rules! static_array_values {
+    ([$($g:tt)*] $ty:ty) => {
+        impl<$($g)*> Values for FheArray<$ty> {
+            type Layout = Vec<usize>;
+            fn layout(&self) -> Vec<usize> {
+                self.shape().to_vec()
+            }
+            fn leaf_types(layout: &Vec<usize>) -> Vec<IntType> {
+                let ty = <$ty as FheType>::static_type().into_iter();
+                ty.cycle().take(layout.iter().product()).collect()
+            }
+            fn leaves(&self) -> Vec<&Repr> {
+                self.items().iter().map(FheType::repr).collect()
+            }
+            fn from_leaves(
+                layout: &Vec<usize>,
+                leaves: &mut dyn Iterator<Item = Repr>,
+            ) -> Result<Self> {
+                array_from_leaves(layout, leaves)
+            }
+        }
+    };
+}
+static_array_values!([const N: usize, const S: bool] FheInteger<N, S>);
+static_array_values!([] FheBool);
+
+/// Arrays of a type chosen at run time: the layout is the shape and the element type.
+impl Values for FheArray<FheValue> {
+    type Layout = (Vec<usize>, IntType);
+    fn layout(&self) -> Self::Layout {
+        let ty = self.items().first().map_or(IntType::BOOL, FheValue::ty);
+        (self.shape().to_vec(), ty)
+    }
+    fn leaf_types(layout: &Self::Layout) -> Vec<IntType> {
+        vec![layout.1; layout.0.iter().product()]
+    }
+    fn leaves(&self) -> Vec<&Repr> {
+        self.items().iter().map(FheType::repr).collect()
+    }
+    fn from_leaves(layout: &Self::Layout, leaves: &mut dyn Iterator<Item = Repr>) -> Result<Self> {
+        array_from_leaves(&layout.0, leaves)
+    }
+}
+
+impl<V: Values> Values for Option<V> {
+    type Layout = Option<V::Layout>;
+    fn layout(&self) -> Self::Layout {
+        self.as_ref().map(Values::layout)
+    }
+    fn leaf_types(layout: &Self::Layout) -> Vec<IntType> {
+        layout.as_ref().map(V::leaf_types).unwrap_or_default()
+    }
+    fn leaves(&self) -> Vec<&Repr> {
+        self.as_ref().map(Values::leaves).unwrap_or_default()
+    }
+    fn from_leaves(layout: &Self::Layout, leaves: &mut dyn Iterator<Item = Repr>) -> Result<Self> {
+        layout
+            .as_ref()
+            .map(|l| V::from_leaves(l, leaves))
+            .transpose()
+    }
+}
+
+macro_rules! tuple_values {
+    ($($t:ident $i:tt),*) => {
+        impl<$($t: Values),*> Values for ($($t,)*) {
+            type Layout = ($($t::Layout,)*);
+            fn layout(&self) -> Self::Layout {
+                ($(self.$i.layout(),)*)
+            }
+            fn leaf_types(layout: &Self::Layout) -> Vec<IntType> {
+                let mut v = Vec::new();
+                $(v.extend($t::leaf_types(&layout.$i));)*
+                v
+            }
+            fn leaves(&self) -> Vec<&Repr> {
+                let mut v = Vec::new();
+                $(v.extend(self.$i.leaves());)*
+                v
+            }
+            fn from_leaves(
+                layout: &Self::Layout,
+                leaves: &mut dyn Iterator<Item = Repr>,
+            ) -> Result<Self> {
+                Ok(($($t::from_leaves(&layout.$i, leaves)?,)*))
+            }
+        }
+    };
+}
+tuple_values!(A 0);
+tuple_values!(A 0, B 1);
+tuple_values!(A 0, B 1, C 2);
+tuple_values!(A 0, B 1, C 2, D 3);
+
+/// A function traced into one circuit: the circuit, its output shapes and layout.
+pub(crate) struct Traced<L> {
+    pub circuit: Circuit,
+    pub shapes: Vec<Shape>,
+    pub out_layout: L,
+}
+
+/// Traces `f` on fresh inputs of `layout` whose leaves have forms `forms`, for `threads`
+/// threads and the noise budget `budget`.
+pub(crate) fn trace<A: Values, O: Values>(
+    layout: &A::Layout,
+    forms: &[Form],
+    budget: u64,
+    threads: usize,
+    f: impl FnOnce(A) -> Result<O>,
+) -> Result<Traced<O::Layout>> {
+    let types = A::leaf_types(layout);
+    if types.len() != forms.len() {
+        return Err(Error::InvalidInput(format!(
+            "{} forms for {} values",
+            forms.len(),
+            types.len()
+        )));
+    }
+    let t = Trace::new(budget, threads);
+    let inputs = types
+        .iter()
+        .zip(forms)
+        .map(|(&ty, &form)| t.input(ty, form))
+        .collect::<Result<Vec<Repr>>>()?;
+    let args = A::from_leaves(layout, &mut inputs.into_iter())?;
+    let out = f(args)?;
+    let values = out
+        .leaves()
+        .into_iter()
+        .map(|r| match r {
+            Repr::Traced(u, v) if Arc::ptr_eq(u, &t) => Ok(v.clone()),
+            _ => Err(Error::InvalidInput(
+                "a result that is not computed from the arguments (a ciphertext or a value \
+                 of another trace)"
+                    .into(),
+            )),
+        })
+        .collect::<Result<Vec<_>>>()?;
+    let (circuit, shapes) = t.finish(&values)?;
+    Ok(Traced {
+        circuit,
+        shapes,
+        out_layout: out.layout(),
+    })
+}
+
+/// The ciphertexts of `args`' leaves, or `None` if one is a value of a trace.
+pub(crate) fn ciphers<A: Values>(args: &A) -> Option<Vec<&EncTyped>> {
+    args.leaves()
+        .into_iter()
+        .map(|r| match r {
+            Repr::Cipher(x) => Some(x),
+            Repr::Traced(..) => None,
+        })
+        .collect()
+}
+
+/// Runs a traced circuit on `server` with `inputs`, rebuilding the output of `layout`.
+pub(crate) fn run_traced<O: Values>(
+    server: &Server,
+    traced: &Traced<O::Layout>,
+    inputs: &[&EncTyped],
+) -> Result<O> {
+    let outs = run_circuit(server, &traced.circuit, inputs, &traced.shapes)?;
+    O::from_leaves(&traced.out_layout, &mut outs.into_iter().map(Repr::Cipher))
+}
+
+/// `f(args)` as one circuit: recorded into the arguments' trace when they are traced
+/// (inside [`super::compile`]), else traced now and run once on this thread's server.
+pub(crate) fn one_circuit<A: Values, O: Values>(
+    args: A,
+    f: impl FnOnce(A) -> Result<O>,
+) -> Result<O> {
+    let Some(inputs) = ciphers(&args) else {
+        return f(args);
+    };
+    crate::server::with_server(|s| {
+        let forms: Vec<Form> = inputs.iter().map(|x| x.form()).collect();
+        let budget = s.key().params().max_quadratic_weight();
+        let traced = trace::<A, O>(&args.layout(), &forms, budget, s.threads(), f)?;
+        run_traced(s, &traced, &inputs)
+    })
+}

@@ -1,0 +1,177 @@
+//! Ciphertext files: one envelope (see [`crate::keys::envelope`]: magic, kind, format
+//! version, parameter set, bounded payload) for every encrypted value, whoever writes it:
+//! the library, the command-line tool or the Python package.
+//!
+//! The payload says what the value is, so that one kind is never read as another:
+//! - an exact integer ([`EncInt`], [`crate::Int`]): its digits, no tag;
+//! - a typed value ([`EncTyped`], [`FheUint`](crate::FheUint), [`FheInt`](crate::FheInt),
+//!   [`FheBool`](crate::FheBool)): the tag `ENCTYPE1` (canonical or lazy digits) or
+//!   `ENCTYR41` (radix-4 blocks), the width, the signedness, whether the digits are
+//!   canonical, and the digits;
+//! - bits written by earlier releases' `EncBits`: the tag `ENCBITS1`, the signedness and
+//!   the bits (read as a canonical typed value of their width).
+
+use encint_tfhe::envelope::{self, Kind};
+use encint_tfhe::{DigitParameters, Validate};
+use serde::{Deserialize, Serialize};
+
+use crate::typed::{EncTyped, Form, IntType, MAX_TYPED_BITS};
+use crate::{EncInt, Error, Result};
+
+/// The tag that starts a bits payload.
+pub const BITS_TAG: [u8; 8] = *b"ENCBITS1";
+/// The tag that starts a canonical or lazy typed payload.
+pub const TYPED_TAG: [u8; 8] = *b"ENCTYPE1";
+/// The tag that starts a radix-4 typed payload.
+pub const TYPED_RADIX4_TAG: [u8; 8] = *b"ENCTYR41";
+
+/// What a ciphertext envelope holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CiphertextKind {
+    /// An exact integer's digits.
+    Int,
+    /// Bits with a signedness.
+    Bits,
+    /// A typed value.
+    Typed,
+}
+
+impl CiphertextKind {
+    /// The kind's name in messages.
+    pub fn name(self) -> &'static str {
+        match self {
+            CiphertextKind::Int => "exact integer",
+            CiphertextKind::Bits => "bit vector",
+            CiphertextKind::Typed => "typed integer",
+        }
+    }
+}
+
+/// The kind of value in `data` when it is a ciphertext envelope (`None` for anything else,
+/// which the envelope reader then refuses with its own error).
+pub fn ciphertext_kind(data: &[u8]) -> Option<CiphertextKind> {
+    let (header, payload) = envelope::read_header(data).ok()?;
+    if header.kind != Kind::Ciphertext {
+        return None;
+    }
+    Some(match payload.get(..8) {
+        Some(tag) if tag == BITS_TAG => CiphertextKind::Bits,
+        Some(tag) if tag == TYPED_TAG || tag == TYPED_RADIX4_TAG => CiphertextKind::Typed,
+        _ => CiphertextKind::Int,
+    })
+}
+
+/// Errors unless `data` is a ciphertext envelope of `want` (or not a ciphertext envelope
+/// at all: the reader then names the problem).
+pub fn expect_kind(data: &[u8], want: CiphertextKind) -> Result<()> {
+    match ciphertext_kind(data) {
+        Some(found) if found != want => Err(Error::InvalidInput(format!(
+            "the file holds a {}, not a {}",
+            found.name(),
+            want.name()
+        ))),
+        _ => Ok(()),
+    }
+}
+
+/// The payload of a typed value.
+#[derive(Serialize, Deserialize)]
+struct TypedPayload {
+    tag: [u8; 8],
+    bits: u32,
+    signed: bool,
+    canonical: bool,
+    value: EncInt,
+}
+
+/// The payload of a bit vector.
+#[derive(Serialize, Deserialize)]
+struct BitsPayload {
+    tag: [u8; 8],
+    signed: bool,
+    value: EncInt,
+}
+
+impl TypedPayload {
+    fn form(&self) -> Form {
+        match (self.tag == TYPED_RADIX4_TAG, self.canonical) {
+            (true, _) => Form::Radix4,
+            (false, true) => Form::Canonical,
+            (false, false) => Form::Lazy,
+        }
+    }
+}
+
+impl Validate for TypedPayload {
+    fn validate(&self, params: &DigitParameters) -> std::result::Result<(), String> {
+        if self.tag != TYPED_TAG && self.tag != TYPED_RADIX4_TAG {
+            return Err("not a typed payload".into());
+        }
+        let bits = self.bits as usize;
+        if !(1..=MAX_TYPED_BITS).contains(&bits) {
+            return Err(format!("width {bits} outside 1..={MAX_TYPED_BITS}"));
+        }
+        // Canonical values have exactly `bits` digits, radix-4 ones exactly `⌈bits/2⌉`;
+        // lazy operation results at most `bits`.
+        let form = self.form();
+        let want = form.digits(IntType {
+            bits,
+            signed: self.signed,
+        });
+        let n = self.value.len();
+        if n > want || (form != Form::Lazy && n != want) {
+            return Err(format!("{n} digits for a {bits}-bit value"));
+        }
+        self.value.validate(params)
+    }
+}
+
+impl Validate for BitsPayload {
+    fn validate(&self, params: &DigitParameters) -> std::result::Result<(), String> {
+        if self.tag != BITS_TAG {
+            return Err("not a bits payload".into());
+        }
+        let n = self.value.len();
+        if !(1..=MAX_TYPED_BITS).contains(&n) {
+            return Err(format!("{n} bits, outside 1..={MAX_TYPED_BITS}"));
+        }
+        self.value.validate(params)
+    }
+}
+
+impl EncTyped {
+    /// Serializes into a ciphertext envelope of parameter set `params` (see the
+    /// [module docs](self)).
+    pub fn to_bytes(&self, params: &DigitParameters) -> Result<Vec<u8>> {
+        let payload = TypedPayload {
+            tag: if self.form() == Form::Radix4 {
+                TYPED_RADIX4_TAG
+            } else {
+                TYPED_TAG
+            },
+            bits: self.ty().bits as u32,
+            signed: self.ty().signed,
+            canonical: self.form() == Form::Canonical,
+            value: self.as_int().clone(),
+        };
+        Ok(envelope::seal(Kind::Ciphertext, params.id(), &payload)?)
+    }
+
+    /// Reads a typed value (or bits of an earlier release) from an envelope: magic, kind,
+    /// version, parameter set, type and every digit checked. Errors on an envelope of
+    /// another kind of value.
+    pub fn from_bytes(bytes: &[u8]) -> Result<EncTyped> {
+        if ciphertext_kind(bytes) == Some(CiphertextKind::Bits) {
+            let p: BitsPayload = envelope::open_known(bytes, Kind::Ciphertext)?;
+            let ty = IntType::new(p.value.len(), p.signed)
+                .map_err(|e| Error::InvalidInput(e.to_string()))?;
+            return Ok(EncTyped::from_parts(p.value, ty, Form::Canonical));
+        }
+        expect_kind(bytes, CiphertextKind::Typed)?;
+        let p: TypedPayload = envelope::open_known(bytes, Kind::Ciphertext)?;
+        let ty = IntType::new(p.bits as usize, p.signed)
+            .map_err(|e| Error::InvalidInput(e.to_string()))?;
+        let form = p.form();
+        Ok(EncTyped::from_parts(p.value, ty, form))
+    }
+}
