@@ -20,7 +20,7 @@ pub enum MulPlan {
         /// Length of the low halves.
         low: usize,
     },
-    /// Radix-4 block product of the operands offset to unsigned values
+    /// Block product of the operands recoded in balanced radix 4
     /// ([`crate::blocks::mul_signed_digits`]); needs a noise budget of at least 25.
     Blocks,
 }
@@ -115,10 +115,10 @@ impl Arith {
         (self.config.max_qweight >= budget).then_some(budget)
     }
 
-    /// `x · y` exact on radix-4 blocks: both operands offset to unsigned `n+1`-bit
-    /// values (one bootstrap per digit), their block product with the offsets' linear
-    /// corrections, read as `|x| + |y| + 1` two's-complement digits
-    /// ([`crate::blocks::mul_signed_digits`]). Parmesan's algorithms:
+    /// `x · y` exact on radix-4 blocks: both operands recoded in balanced radix 4 (one
+    /// bootstrap per digit), one bootstrap per block product, the columns reduced to
+    /// `|x| + |y| + 1` two's-complement digits ([`crate::blocks::mul_signed_digits`]).
+    /// Parmesan's algorithms:
     /// [`Arith::mul_schoolbook`], [`Arith::mul_karatsuba`].
     ///
     /// # Panics

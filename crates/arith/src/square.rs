@@ -19,7 +19,7 @@ pub enum SquarePlan {
     },
     /// `Σ x_i² 2^{2i} + Σ_{i<j} x_i x_j 2^{i+j+1}`, rows summed as a tree.
     Symmetric,
-    /// Radix-4 block square of the operand offset to an unsigned value
+    /// Block square of the operand recoded in balanced radix 4
     /// ([`crate::blocks::square_signed_digits`]); needs a noise budget of at least 25.
     Blocks,
 }
@@ -78,9 +78,9 @@ impl Arith {
         })
     }
 
-    /// `x²` exact on radix-4 blocks: the operand offset to an unsigned `n+1`-bit value,
-    /// its block square with the offset's linear correction, read as `2|x|` unsigned
-    /// digits ([`crate::blocks::square_signed_digits`]).
+    /// `x²` exact on radix-4 blocks: the operand recoded in balanced radix 4, each block
+    /// product one bootstrap, read as `2|x|` unsigned digits
+    /// ([`crate::blocks::square_signed_digits`]).
     ///
     /// # Panics
     /// If the configuration's budget is below 25.

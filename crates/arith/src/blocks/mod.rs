@@ -17,6 +17,8 @@
 //!
 //! - products: [`mul`], [`mul_sum`], [`sum_products`], [`mul_blocks`],
 //!   [`scalar_mul_blocks`] (block products summed in columns of radix-4 digits);
+//! - exact products of signed-binary integers: [`mul_signed_digits`],
+//!   [`square_signed_digits`] (on the balanced radix-4 blocks of [`balanced_blocks`]);
 //! - comparisons: [`eq`], [`compare`], [`eq_blocks`], [`compare_blocks`] (differences of
 //!   block pairs merged in a tree);
 //! - [`add_blocks`] (a ripple of carries), [`bitwise_blocks`], [`not_blocks`],

@@ -157,7 +157,7 @@ fn product_into(
 /// The low and high radix-4 digits of `f(sel)` (`sel` in `0..=hi`, `f ≥ 0`) into column
 /// `col` and the next, `times` copies of each.
 #[allow(clippy::too_many_arguments)]
-pub(super) fn digits_into(
+fn digits_into(
     b: &mut Builder,
     sel: NodeId,
     hi: i64,
