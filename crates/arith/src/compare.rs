@@ -10,7 +10,7 @@ use crate::{luts, Arith, SInt};
 
 /// The function a sign reduction ends with, on the value `v` of the last group
 /// (which has the sign of the whole input).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub(crate) enum Final {
     Sign,
     NonNegative,
@@ -39,6 +39,88 @@ impl Final {
         } else {
             7
         }
+    }
+}
+
+/// A relation between two integers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Relation {
+    /// `x < y`.
+    Lt,
+    /// `x <= y`.
+    Le,
+    /// `x > y`.
+    Gt,
+    /// `x >= y`.
+    Ge,
+    /// `x == y`.
+    Eq,
+    /// `x != y`.
+    Ne,
+}
+
+impl Relation {
+    /// The final function of the reduction of a difference, and whether the difference
+    /// is `y − x` instead of `x − y`.
+    fn reduction(self) -> (Final, bool) {
+        match self {
+            Relation::Lt => (Final::Negative, false),
+            Relation::Le => (Final::NonNegative, true),
+            Relation::Gt => (Final::Negative, true),
+            Relation::Ge => (Final::NonNegative, false),
+            Relation::Eq => (Final::Zero, false),
+            Relation::Ne => (Final::NonZero, false),
+        }
+    }
+}
+
+/// How a comparison is built.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CompareForm {
+    /// Parmesan's: the difference `x − y` (a parallel subtraction, two bootstraps per
+    /// digit), then its signum (Algorithm 6); logarithmic depth.
+    Signum,
+    /// The carries of `x − y` in radix 4, rippled over digit pairs: one bootstrap per
+    /// two digits, as deep ([`carry_sign`]); equality from the two strict comparisons
+    /// and one more bootstrap.
+    Carries,
+}
+
+/// Quadratic weight of the selectors of [`carry_sign`]: `1 + 1 + 4 + 4 + 1`.
+const CARRY_QWEIGHT: u64 = 11;
+
+/// `f(s)` of the last selector of the radix-4 carry ripple of `x − y`: with
+/// `s = (x₂ₖ − y₂ₖ) + 2(x₂ₖ₊₁ − y₂ₖ₊₁) + cₖ` over the digit pairs (least significant
+/// first, the last pair possibly one digit), the carry `cₖ₊₁ = ⌊s/4⌋` in {-2, …, 1} (so
+/// `s` spans at most the 16 values `-8..=7`, one table each) and
+/// `x − y = Σ rₖ 4^k + c_K 4^K` with every `rₖ = s mod 4` in `0..=3`: the last `s` is
+/// negative exactly when `x < y`. `⌈max(|x|, |y|)/2⌉` bootstraps.
+fn carry_sign(b: &mut Builder, x: &SInt, y: &SInt, f: fn(i64) -> i64) -> NodeId {
+    let n = x.len().max(y.len());
+    let zero = b.constant(0);
+    if n == 0 {
+        return b.constant(f(0));
+    }
+    let (mut carry, mut lo, mut hi) = (zero, 0i64, 0i64);
+    let mut k = 0;
+    loop {
+        let pair = k + 1 < n;
+        let w = if pair { 2 } else { 0 };
+        let terms = [
+            (x.digit(k, zero), 1),
+            (y.digit(k, zero), -1),
+            (x.digit(k + 1, zero), w),
+            (y.digit(k + 1, zero), -w),
+            (carry, 1),
+        ];
+        let s = b.linear(&terms, 0);
+        let (slo, shi) = (lo - 2 - 2 * w, hi + 2 + 2 * w);
+        if k + 2 >= n {
+            return crate::blocks::table(b, s, slo, shi, f);
+        }
+        carry = crate::blocks::table(b, s, slo, shi, |v| v.div_euclid(4));
+        (lo, hi) = (slo.div_euclid(4), shi.div_euclid(4));
+        k += 2;
     }
 }
 
@@ -112,13 +194,94 @@ impl Arith {
     }
 
     fn compare(&self, b: &mut Builder, x: &SInt, y: &SInt, fin: Final, label: &str) -> NodeId {
-        b.labelled(label, |b| {
-            let r = self.sub(b, x, y);
-            b.labelled(label, |b| self.sign_reduce(b, &r.digits, fin))
+        b.labelled(label, |b| match self.compare_form(fin, x.len(), y.len()) {
+            CompareForm::Carries => self.compare_carries(b, x, y, fin),
+            CompareForm::Signum => self.compare_signum(b, x, y, fin),
         })
     }
 
-    /// `[x < y]` as a 0/1 digit.
+    /// The form the cost model picks for a comparison of operands of these lengths:
+    /// fewer bootstraps, then smaller depth; [`CompareForm::Carries`] only when the
+    /// budget allows its selectors' weight 11. Memoised.
+    fn compare_form(&self, fin: Final, lx: usize, ly: usize) -> CompareForm {
+        if self.config.max_qweight < CARRY_QWEIGHT {
+            return CompareForm::Signum;
+        }
+        let key = (fin, lx, ly);
+        if let Ok(Some(f)) = self.compare_forms.lock().map(|m| m.get(&key).copied()) {
+            return f;
+        }
+        let cost = |form: CompareForm| {
+            let mut sb = Builder::new();
+            let x = SInt::input(&mut sb, lx);
+            let y = SInt::input(&mut sb, ly);
+            let out = match form {
+                CompareForm::Carries => self.compare_carries(&mut sb, &x, &y, fin),
+                CompareForm::Signum => self.compare_signum(&mut sb, &x, &y, fin),
+            };
+            let c = sb.finish(vec![out]).cost();
+            (c.bootstraps, c.depth)
+        };
+        let best = if cost(CompareForm::Carries) <= cost(CompareForm::Signum) {
+            CompareForm::Carries
+        } else {
+            CompareForm::Signum
+        };
+        if let Ok(mut m) = self.compare_forms.lock() {
+            m.insert(key, best);
+        }
+        best
+    }
+
+    /// The form [`Arith::lt`] and the other comparisons take for operands of lengths `lx`
+    /// and `ly` (`rel` one of them), as the cost model picks it.
+    pub fn relation_form(&self, rel: Relation, lx: usize, ly: usize) -> CompareForm {
+        let (fin, swap) = rel.reduction();
+        let (a, c) = if swap { (ly, lx) } else { (lx, ly) };
+        self.compare_form(fin, a, c)
+    }
+
+    /// `x R y` as a 0/1 digit, built in the given form.
+    pub fn relation(
+        &self,
+        b: &mut Builder,
+        x: &SInt,
+        y: &SInt,
+        rel: Relation,
+        form: CompareForm,
+    ) -> NodeId {
+        let (fin, swap) = rel.reduction();
+        let (x, y) = if swap { (y, x) } else { (x, y) };
+        match form {
+            CompareForm::Carries => self.compare_carries(b, x, y, fin),
+            CompareForm::Signum => self.compare_signum(b, x, y, fin),
+        }
+    }
+
+    /// Parmesan's form: `x - y`, then its sign reduction (Algorithm 6).
+    fn compare_signum(&self, b: &mut Builder, x: &SInt, y: &SInt, fin: Final) -> NodeId {
+        let r = self.sub(b, x, y);
+        self.sign_reduce(b, &r.digits, fin)
+    }
+
+    /// The carries of `x − y` in radix 4 ([`CompareForm::Carries`]); equality from the two
+    /// strict comparisons.
+    fn compare_carries(&self, b: &mut Builder, x: &SInt, y: &SInt, fin: Final) -> NodeId {
+        match fin {
+            Final::Negative => carry_sign(b, x, y, |s| i64::from(s < 0)),
+            Final::NonNegative => carry_sign(b, x, y, |s| i64::from(s >= 0)),
+            Final::Zero | Final::NonZero => {
+                let lt = carry_sign(b, x, y, |s| i64::from(s < 0));
+                let gt = carry_sign(b, y, x, |s| i64::from(s < 0));
+                let sel = b.linear(&[(lt, 1), (gt, 2)], 0);
+                let want = i64::from(fin == Final::Zero);
+                crate::blocks::table(b, sel, 0, 3, move |v| if v == 0 { want } else { 1 - want })
+            }
+            Final::Sign => unreachable!("comparisons end with a 0/1 function"),
+        }
+    }
+
+    /// `[x < y]` as a 0/1 digit, in the form of [`Arith::relation_form`].
     pub fn lt(&self, b: &mut Builder, x: &SInt, y: &SInt) -> NodeId {
         self.compare(b, x, y, Final::Negative, "lt")
     }
@@ -143,15 +306,16 @@ impl Arith {
         self.compare(b, x, y, Final::NonZero, "ne")
     }
 
-    /// `max(x, y)` (Algorithm 7). In Parmesan's form one LUT per digit on
+    /// `max(x, y)` (Algorithm 7), from `s = [x >= y]` in the comparison form of
+    /// [`Arith::relation_form`]. In Parmesan's form one LUT per digit on
     /// `s + 2x_i + 6y_i` (quadratic weight 41); within a smaller budget,
     /// `t_i = s·(x_i - y_i)` from `s + 3(x_i - y_i)` (weight 19) and the digit
     /// `y_i + t_i` refreshed: one more bootstrap per digit and one more level.
     pub fn max(&self, b: &mut Builder, x: &SInt, y: &SInt) -> SInt {
         b.labelled("max", |b| {
-            let r = self.sub(b, x, y);
             let s = b.labelled("max", |b| {
-                self.sign_reduce(b, &r.digits, Final::NonNegative)
+                let form = self.relation_form(Relation::Ge, x.len(), y.len());
+                self.relation(b, x, y, Relation::Ge, form)
             });
             let n = x.len().max(y.len());
             let zero = b.constant(0);

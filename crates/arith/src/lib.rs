@@ -47,6 +47,7 @@ use std::sync::Mutex;
 
 use encint_core::circuit::{Builder, NodeId};
 
+pub use compare::{CompareForm, Relation};
 pub use mul::MulPlan;
 pub use square::SquarePlan;
 
@@ -177,13 +178,14 @@ fn cheapest_plan<K: std::hash::Hash + Eq, P: Copy>(
     best
 }
 
-/// The arithmetic: a configuration plus the plans (Karatsuba splits, squaring
-/// forms) chosen by the cost model, memoised per operand length.
+/// The arithmetic: a configuration plus the plans (products, Karatsuba splits, squaring
+/// and comparison forms) chosen by the cost model, memoised per operand length.
 #[derive(Debug)]
 pub struct Arith {
     config: Config,
     mul_plans: Mutex<HashMap<(usize, usize), MulPlan>>,
     square_plans: Mutex<HashMap<usize, SquarePlan>>,
+    compare_forms: Mutex<HashMap<(compare::Final, usize, usize), CompareForm>>,
 }
 
 impl Arith {
@@ -193,6 +195,7 @@ impl Arith {
             config,
             mul_plans: Mutex::new(HashMap::new()),
             square_plans: Mutex::new(HashMap::new()),
+            compare_forms: Mutex::new(HashMap::new()),
         }
     }
 

@@ -1,6 +1,7 @@
-//! Multiplication: single-bit products in one LUT (Algorithm 4), schoolbook
-//! with sequential or tree summation, and Karatsuba (Algorithm 3) with the split
-//! chosen by the cost model for every operand length.
+//! Multiplication: Parmesan's single-bit products in one LUT (Algorithm 4), schoolbook
+//! with sequential or tree summation, and Karatsuba (Algorithm 3), beside radix-4 block
+//! products ([`crate::blocks::mul_signed_digits`]); the cost model picks the plan (and
+//! Karatsuba's split) for every pair of operand lengths.
 
 use encint_core::circuit::{Builder, NodeId};
 
@@ -19,6 +20,9 @@ pub enum MulPlan {
         /// Length of the low halves.
         low: usize,
     },
+    /// Block product of the operands recoded in balanced radix 4
+    /// ([`crate::blocks::mul_signed_digits`]); needs a noise budget of at least 25.
+    Blocks,
 }
 
 /// Product of two digits: free if one is a known constant, else one bootstrap.
@@ -67,6 +71,7 @@ impl Arith {
         match self.mul_plan(x.len(), y.len()) {
             MulPlan::Schoolbook { tree } => self.mul_schoolbook(b, x, y, tree),
             MulPlan::Karatsuba { low } => self.mul_karatsuba(b, x, y, low),
+            MulPlan::Blocks => self.mul_blocks(b, x, y),
         }
     }
 
@@ -87,6 +92,9 @@ impl Arith {
                     }
                 }
             }
+            if self.blocks_budget().is_some() {
+                candidates.push(MulPlan::Blocks);
+            }
             candidates
         };
         crate::cheapest_plan(&self.mul_plans, key, candidates, |sb, plan| {
@@ -95,8 +103,34 @@ impl Arith {
             match plan {
                 MulPlan::Schoolbook { tree } => self.mul_schoolbook(sb, &x, &y, tree),
                 MulPlan::Karatsuba { low } => self.mul_karatsuba(sb, &x, &y, low),
+                MulPlan::Blocks => self.mul_blocks(sb, &x, &y),
             }
         })
+    }
+
+    /// The quadratic-weight budget the block circuits work within (the configuration's,
+    /// at most the default 25), or `None` when the configuration allows less than 25.
+    pub(crate) fn blocks_budget(&self) -> Option<u64> {
+        let budget = encint_core::bits::QWEIGHT_BUDGET;
+        (self.config.max_qweight >= budget).then_some(budget)
+    }
+
+    /// `x · y` exact on radix-4 blocks: both operands recoded in balanced radix 4 (one
+    /// bootstrap per digit), one bootstrap per block product, the columns reduced to
+    /// `|x| + |y| + 1` two's-complement digits ([`crate::blocks::mul_signed_digits`]).
+    /// Parmesan's algorithms:
+    /// [`Arith::mul_schoolbook`], [`Arith::mul_karatsuba`].
+    ///
+    /// # Panics
+    /// If the configuration's budget is below 25.
+    pub fn mul_blocks(&self, b: &mut Builder, x: &SInt, y: &SInt) -> SInt {
+        let budget = self
+            .blocks_budget()
+            .expect("block products need a noise budget of at least 25");
+        SInt {
+            digits: crate::blocks::mul_signed_digits(b, &x.digits, &y.digits, budget),
+        }
+        .trimmed(b)
     }
 
     /// Schoolbook product: `|x|·|y|` digit products, rows summed.

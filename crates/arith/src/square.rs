@@ -1,6 +1,6 @@
 //! Squaring: direct squaring of up to 3 digits (Algorithm 10), divide and
-//! conquer (Algorithm 5), and a symmetric schoolbook squaring; the cost model
-//! picks per length.
+//! conquer (Algorithm 5), a symmetric schoolbook squaring, and a radix-4 block square
+//! ([`crate::blocks::square_signed_digits`]); the cost model picks per length.
 
 use encint_core::circuit::{Builder, NodeId};
 
@@ -19,6 +19,9 @@ pub enum SquarePlan {
     },
     /// `Σ x_i² 2^{2i} + Σ_{i<j} x_i x_j 2^{i+j+1}`, rows summed as a tree.
     Symmetric,
+    /// Block square of the operand recoded in balanced radix 4
+    /// ([`crate::blocks::square_signed_digits`]); needs a noise budget of at least 25.
+    Blocks,
 }
 
 impl Arith {
@@ -35,6 +38,7 @@ impl Arith {
             SquarePlan::Direct => self.square_direct(b, x),
             SquarePlan::DivideAndConquer { low } => self.square_dnc(b, x, low),
             SquarePlan::Symmetric => self.square_symmetric(b, x),
+            SquarePlan::Blocks => self.square_blocks(b, x),
         }
     }
 
@@ -58,6 +62,9 @@ impl Arith {
                     }
                 }
             }
+            if self.blocks_budget().is_some() {
+                candidates.push(SquarePlan::Blocks);
+            }
             candidates
         };
         crate::cheapest_plan(&self.square_plans, n, candidates, |sb, plan| {
@@ -66,8 +73,25 @@ impl Arith {
                 SquarePlan::Direct => self.square_direct(sb, &x),
                 SquarePlan::DivideAndConquer { low } => self.square_dnc(sb, &x, low),
                 SquarePlan::Symmetric => self.square_symmetric(sb, &x),
+                SquarePlan::Blocks => self.square_blocks(sb, &x),
             }
         })
+    }
+
+    /// `x²` exact on radix-4 blocks: the operand recoded in balanced radix 4, each block
+    /// product one bootstrap, read as `2|x|` unsigned digits
+    /// ([`crate::blocks::square_signed_digits`]).
+    ///
+    /// # Panics
+    /// If the configuration's budget is below 25.
+    pub fn square_blocks(&self, b: &mut Builder, x: &SInt) -> SInt {
+        let budget = self
+            .blocks_budget()
+            .expect("block products need a noise budget of at least 25");
+        SInt {
+            digits: crate::blocks::square_signed_digits(b, &x.digits, budget),
+        }
+        .trimmed(b)
     }
 
     /// Algorithm 10: `X = Σ 2^i x_i` without bootstrapping, then one LUT per

@@ -658,8 +658,12 @@ fn circuits_reference_page() {
         let out = blocks::bits_from_blocks(&mut b, &x, n);
         b.finish(out).cost()
     };
+    let exact_mul: CostAt =
+        |n| bit_circuit_cost(n, |b, x, y| blocks::mul_signed_digits(b, x, y, budget()));
+    let exact_square: CostAt =
+        |n| bit_circuit_cost(n, |b, x, _| blocks::square_signed_digits(b, x, budget()));
     let mut pins = Pins::default();
-    let tables: [(&str, &[Measured]); 17] = [
+    let tables: [(&str, &[Measured]); 19] = [
         (
             "blocks::mul",
             &[
@@ -668,6 +672,14 @@ fn circuits_reference_page() {
             ],
         ),
         ("blocks::mul_blocks", &[Measured("", mul_blocks, BOTH)]),
+        (
+            "blocks::mul_signed_digits",
+            &[Measured("", exact_mul, BOTH)],
+        ),
+        (
+            "blocks::square_signed_digits",
+            &[Measured("", exact_square, BOTH)],
+        ),
         (
             "blocks::scalar_mul_blocks",
             &[

@@ -280,12 +280,13 @@ proptest! {
 }
 
 /// The multiplication plans a product of these lengths can take: both schoolbook
-/// summations and Karatsuba at the splits the cost model considers (`n/2`, `⌈n/2⌉`)
-/// plus a random split in `1..n`.
+/// summations, the block product, and Karatsuba at the splits the cost model considers
+/// (`n/2`, `⌈n/2⌉`) plus a random split in `1..n`.
 fn mul_plans(n: usize, m: usize, split: usize) -> Vec<MulPlan> {
     let mut plans = vec![
         MulPlan::Schoolbook { tree: false },
         MulPlan::Schoolbook { tree: true },
+        MulPlan::Blocks,
     ];
     if n >= 2 {
         for low in [n / 2, n.div_ceil(2), 1 + split % (n - 1)] {
@@ -297,10 +298,10 @@ fn mul_plans(n: usize, m: usize, split: usize) -> Vec<MulPlan> {
     plans
 }
 
-/// The squaring plans of a length: direct (up to 3 digits), symmetric, and divide and
-/// conquer at `n/2`, `⌈n/2⌉` and a random split.
+/// The squaring plans of a length: direct (up to 3 digits), symmetric, the block
+/// square, and divide and conquer at `n/2`, `⌈n/2⌉` and a random split.
 fn square_plans(n: usize, split: usize) -> Vec<SquarePlan> {
-    let mut plans = vec![SquarePlan::Symmetric];
+    let mut plans = vec![SquarePlan::Symmetric, SquarePlan::Blocks];
     if n <= 3 {
         plans.push(SquarePlan::Direct);
     }
@@ -326,6 +327,7 @@ proptest! {
                 let out = run(c, &[&x, &y], |a, b, i| match plan {
                     MulPlan::Schoolbook { tree } => a.mul_schoolbook(b, &i[0], &i[1], tree),
                     MulPlan::Karatsuba { low } => a.mul_karatsuba(b, &i[0], &i[1], low),
+                    MulPlan::Blocks => a.mul_blocks(b, &i[0], &i[1]),
                 }.digits);
                 prop_assert_eq!(as_big(&out), want.clone(), "{:?} {:?}", plan, c);
             }
@@ -341,6 +343,7 @@ proptest! {
                     SquarePlan::Direct => a.square_direct(b, &i[0]),
                     SquarePlan::Symmetric => a.square_symmetric(b, &i[0]),
                     SquarePlan::DivideAndConquer { low } => a.square_dnc(b, &i[0], low),
+                    SquarePlan::Blocks => a.square_blocks(b, &i[0]),
                 }.digits);
                 prop_assert_eq!(as_big(&out), want.clone(), "{:?} {:?}", plan, c);
             }
@@ -358,7 +361,7 @@ fn chosen_plans_are_tested_plans() {
                 let p = ar.mul_plan(n, m);
                 assert!(
                     match p {
-                        MulPlan::Schoolbook { .. } => true,
+                        MulPlan::Schoolbook { .. } | MulPlan::Blocks => true,
                         MulPlan::Karatsuba { low } => low == n / 2 || low == n.div_ceil(2),
                     },
                     "{n}x{m}: {p:?}"

@@ -17,6 +17,8 @@
 //!
 //! - products: [`mul`], [`mul_sum`], [`sum_products`], [`mul_blocks`],
 //!   [`scalar_mul_blocks`] (block products summed in columns of radix-4 digits);
+//! - exact products of signed-binary integers: [`mul_signed_digits`],
+//!   [`square_signed_digits`] (on the balanced radix-4 blocks of [`balanced_blocks`]);
 //! - comparisons: [`eq`], [`compare`], [`eq_blocks`], [`compare_blocks`] (differences of
 //!   block pairs merged in a tree);
 //! - [`add_blocks`] (a ripple of carries), [`bitwise_blocks`], [`not_blocks`],
@@ -50,6 +52,7 @@ mod columns;
 mod compare;
 mod convert;
 mod divide;
+mod exact;
 mod logic;
 mod merge;
 mod product;
@@ -64,6 +67,7 @@ pub use add::add_blocks;
 pub use compare::{compare, compare_blocks, eq, eq_blocks};
 pub use convert::{bits_from_blocks, blocks_from_bits, cast_blocks};
 pub use divide::{divide_blocks, divide_unsigned_bits};
+pub use exact::{balanced_blocks, mul_signed_digits, square_signed_digits};
 pub use logic::{bitwise_blocks, min_max_bits, not_blocks, select_bits, select_blocks};
 pub use product::{mul, mul_blocks, mul_sum, scalar_mul_blocks, sum_products};
 pub use shift::{shift_blocks, Shift};
