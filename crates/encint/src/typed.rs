@@ -35,7 +35,7 @@ pub use encint_arith::typed::{
 use encint_core::circuit::Cost;
 use encint_tfhe::{ClientKey, KeySetId};
 
-use crate::{decrypt, EncInt, Error, Result, Server};
+use crate::{EncInt, Error, Result, Server};
 
 fn typed_error(e: TypedError) -> Error {
     Error::InvalidInput(e.to_string())
@@ -140,7 +140,14 @@ pub fn encrypt_typed_as(
 /// outside its form's range.
 pub fn decrypt_typed(client: &ClientKey, x: &EncTyped) -> Result<i128> {
     if x.form != Form::Radix4 {
-        return Ok(x.ty.wrap(decrypt(client, &x.value)?));
+        // The digits' value modulo 2^n as its n-bit pattern (a representative may pass
+        // i128, and an unsigned 128-bit value above i128::MAX comes as its negative
+        // pattern).
+        let v = crate::decrypt_big(client, &x.value)?;
+        let modulus = num_bigint::BigInt::from(1u8) << x.ty.bits;
+        let pattern = ((v % &modulus) + &modulus) % &modulus;
+        let low = u128::try_from(pattern).map_err(|_| Error::Overflow)?;
+        return Ok(x.ty.wrap(low as i128));
     }
     if x.key_set() != client.key_set() {
         return Err(Error::WrongClientKey {
@@ -180,7 +187,7 @@ impl Server {
     /// same type (the select condition excepted) and the right count.
     fn typed_operands(&self, op: IntOp, args: &[&EncTyped]) -> Result<(IntType, Vec<Form>)> {
         let types: Vec<(IntType, Form)> = args.iter().map(|x| (x.ty, x.form)).collect();
-        crate::fhe::operand_types(op, &types)
+        operand_types(op, &types)
     }
 
     /// The planner's estimates for `op` on `args` (their types and forms) at this
@@ -256,4 +263,41 @@ impl Server {
             cost,
         ))
     }
+}
+
+/// The form an operand enters `op` in: a select condition is read as one bit (canonical
+/// only as a one-bit unsigned value, whose radix-4 block is its bit; otherwise its first
+/// digit's parity decides).
+pub(crate) fn operand_form(ty: IntType, form: Form, select_condition: bool) -> Form {
+    match form {
+        Form::Radix4 if select_condition && ty == IntType::BOOL => Form::Canonical,
+        Form::Radix4 => Form::Radix4,
+        _ if select_condition && ty != IntType::BOOL => Form::Lazy,
+        f => f,
+    }
+}
+
+/// The operand type of `op` on operands of types `types` and their forms: errors
+/// unless the count is the operation's and every operand has one type (the select
+/// condition excepted).
+pub(crate) fn operand_types(op: IntOp, types: &[(IntType, Form)]) -> Result<(IntType, Vec<Form>)> {
+    if types.len() != op.arity() {
+        return Err(typed_error(TypedError::Arity {
+            expected: op.arity(),
+            found: types.len(),
+        }));
+    }
+    let first = usize::from(op == IntOp::Select);
+    let ty = types[first].0;
+    if let Some((other, _)) = types[first..].iter().find(|(t, _)| *t != ty) {
+        return Err(Error::InvalidInput(format!(
+            "{op}: operands of types {ty} and {other}"
+        )));
+    }
+    let forms = types
+        .iter()
+        .enumerate()
+        .map(|(i, &(t, f))| operand_form(t, f, op == IntOp::Select && i == 0))
+        .collect();
+    Ok((ty, forms))
 }

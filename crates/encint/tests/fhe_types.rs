@@ -295,3 +295,13 @@ fn runtime_typed_values_against_i16() {
     assert!(a.binary(IntOp::WrappingAdd, &u).is_err(), "mixed types");
     assert!(a.select(&a, &b).is_err(), "a non-boolean condition");
 }
+
+#[test]
+fn unsigned_128_bits_past_i128_max() {
+    use encint::FheUint128;
+    let client = client();
+    let x = FheUint128::encrypt(i128::MAX, client).unwrap();
+    let y = &x + 1u8; // 2^127: only a u128 holds it
+    assert_eq!(y.decrypt::<u128>(client).unwrap(), 1u128 << 127);
+    assert!(y.decrypt::<i128>(client).is_err());
+}

@@ -4,8 +4,7 @@
 use encint_arith::typed::{IntOp, IntType};
 use encint_tfhe::{ClientKey, KeySetId};
 
-use super::dynamic;
-use super::integer::cipher;
+use super::dynamic::{self, cipher};
 use super::{check_type, or_panic, wrap, FheType, IntoOperand, Operand, Repr};
 use crate::typed::{decrypt_typed, encrypt_typed, EncTyped};
 use crate::{Error, Result};
@@ -92,7 +91,7 @@ impl FheBool {
 
     /// `self` as an integer of type `T` (0 or 1).
     pub fn cast_into<T: FheType>(&self) -> T {
-        or_panic(super::integer::cast(&self.inner, T::static_type()))
+        or_panic(dynamic::cast(&self.inner, T::static_type()))
     }
 
     /// `op` (and, or, xor) on `self` and `rhs`, or an error where the operator would

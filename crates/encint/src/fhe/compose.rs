@@ -7,7 +7,7 @@ use encint_arith::typed::{build, plan, Algorithm, Form, IntOp, IntType, TypedErr
 use encint_arith::{Arith, SInt};
 use encint_core::circuit::{Builder, Cost};
 
-use crate::typed::EncTyped;
+use crate::typed::{operand_types, EncTyped};
 use crate::{Error, Result, Server};
 
 fn typed_error(e: TypedError) -> Error {
@@ -84,43 +84,6 @@ impl std::fmt::Debug for Composer<'_> {
             .field("nodes", &self.b.node_count())
             .finish()
     }
-}
-
-/// The form an operand enters `op` in: a select condition is read as one bit (canonical
-/// only as a one-bit unsigned value, whose radix-4 block is its bit; otherwise its first
-/// digit's parity decides).
-pub(crate) fn operand_form(ty: IntType, form: Form, select_condition: bool) -> Form {
-    match form {
-        Form::Radix4 if select_condition && ty == IntType::BOOL => Form::Canonical,
-        Form::Radix4 => Form::Radix4,
-        _ if select_condition && ty != IntType::BOOL => Form::Lazy,
-        f => f,
-    }
-}
-
-/// The operand type of `op` on operands of types `types` and their forms: errors
-/// unless the count is the operation's and every operand has one type (the select
-/// condition excepted).
-pub(crate) fn operand_types(op: IntOp, types: &[(IntType, Form)]) -> Result<(IntType, Vec<Form>)> {
-    if types.len() != op.arity() {
-        return Err(typed_error(TypedError::Arity {
-            expected: op.arity(),
-            found: types.len(),
-        }));
-    }
-    let first = usize::from(op == IntOp::Select);
-    let ty = types[first].0;
-    if let Some((other, _)) = types[first..].iter().find(|(t, _)| *t != ty) {
-        return Err(Error::InvalidInput(format!(
-            "{op}: operands of types {ty} and {other}"
-        )));
-    }
-    let forms = types
-        .iter()
-        .enumerate()
-        .map(|(i, &(t, f))| operand_form(t, f, op == IntOp::Select && i == 0))
-        .collect();
-    Ok((ty, forms))
 }
 
 impl<'a> Composer<'a> {

@@ -220,6 +220,22 @@ pub(crate) fn select(
     })
 }
 
+/// The ciphertexts of a value, or an error for a value of a trace.
+pub(crate) fn cipher(x: &Repr) -> Result<&EncTyped> {
+    match x {
+        Repr::Cipher(x) => Ok(x),
+        Repr::Traced(..) => Err(Error::InvalidInput(
+            "a value inside a traced function has no ciphertext yet".into(),
+        )),
+    }
+}
+
+/// `x` converted to `to` (to the boolean type: `x != 0`); errors without a type.
+pub(crate) fn cast<O: FheType>(x: &Repr, to: Option<IntType>) -> Result<O> {
+    let to = to.ok_or_else(|| Error::InvalidInput("a cast needs a target type".into()))?;
+    O::from_repr(unary(IntOp::Cast(to), x)?)
+}
+
 /// An encrypted value of a type chosen at run time (what the command-line tool and the
 /// Python package hold): the same operations as the typed family, through methods that
 /// return errors.
@@ -268,7 +284,7 @@ impl FheValue {
     /// Decrypts (an unsigned 128-bit value above `i128::MAX` comes as its negative
     /// pattern: read it as `u128`).
     pub fn decrypt(&self, client: &ClientKey) -> Result<i128> {
-        decrypt_typed(client, super::integer::cipher(&self.inner)?)
+        decrypt_typed(client, cipher(&self.inner)?)
     }
 
     /// The type.

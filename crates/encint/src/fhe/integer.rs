@@ -3,7 +3,7 @@
 use encint_arith::typed::{IntOp, IntType};
 use encint_tfhe::{ClientKey, KeySetId};
 
-use super::dynamic::{self, FheValue};
+use super::dynamic::{self, cast, cipher, FheValue};
 use super::{check_type, or_panic, wrap, Clear, FheBool, FheType, IntoOperand, Operand, Repr};
 use crate::typed::{decrypt_typed, encrypt_typed, EncTyped};
 use crate::{Error, Result};
@@ -146,16 +146,6 @@ impl<const N: usize, const SIGNED: bool> FheInteger<N, SIGNED> {
     }
 }
 
-/// The ciphertexts of a value, or an error for a value of a trace.
-pub(crate) fn cipher(x: &Repr) -> Result<&EncTyped> {
-    match x {
-        Repr::Cipher(x) => Ok(x),
-        Repr::Traced(..) => Err(Error::InvalidInput(
-            "a value inside a traced function has no ciphertext yet".into(),
-        )),
-    }
-}
-
 /// Methods `name(&self, arg: impl $arg) -> $out` that call `$call($op, arg)` and panic on
 /// its error, as the operators do.
 macro_rules! methods {
@@ -192,12 +182,6 @@ methods! {
     rotate_left(impl ShiftAmount<N>) -> Self => try_shift(IntOp::RotlVar);
     /// `self` rotated right by `amount mod N` (clear, or an encrypted [`FheUint<N>`]).
     rotate_right(impl ShiftAmount<N>) -> Self => try_shift(IntOp::RotrVar);
-}
-
-/// `x` converted to `to` (to the boolean type: `x != 0`); errors without a type.
-pub(crate) fn cast<O: FheType>(x: &Repr, to: Option<IntType>) -> Result<O> {
-    let to = to.ok_or_else(|| Error::InvalidInput("a cast needs a target type".into()))?;
-    wrap(dynamic::unary(IntOp::Cast(to), x))
 }
 
 /// What may stand right of `<<`, `>>` and the rotations on an `N`-bit value: a clear

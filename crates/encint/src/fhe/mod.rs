@@ -78,7 +78,6 @@ pub use array::{ArrayOperand, FheArray, IntoArrayOperand};
 pub use boolean::FheBool;
 pub use clear::Clear;
 pub use compile::{compile, compile_with, Compiled};
-pub(crate) use compose::operand_types;
 pub use compose::{Composer, Value};
 pub use dynamic::FheValue;
 pub use integer::{FheInt, FheInteger, FheUint, ShiftAmount};
@@ -151,7 +150,7 @@ pub trait FheType: Values + Clone {
     /// The ciphertext file of the value (see [`crate::wire`]), labelled with the parameter
     /// set `params` of its keys; errors for a value of a trace.
     fn to_bytes(&self, params: &crate::keys::DigitParameters) -> Result<Vec<u8>> {
-        integer::cipher(self.repr())?.to_bytes(params)
+        dynamic::cipher(self.repr())?.to_bytes(params)
     }
     /// Reads a value written by [`FheType::to_bytes`] (or by the command-line tool or the
     /// Python package); errors on a file of another kind or another type.
