@@ -66,6 +66,28 @@ from ._encint import (  # noqa: F401
     set_threads,
 )
 from .fv import FvKeys  # noqa: F401
+from ._family import (  # noqa: F401
+    Compiled,
+    FheArray,
+    FheBool,
+    FheInt,
+    FheInt8,
+    FheInt16,
+    FheInt32,
+    FheInt64,
+    FheInt128,
+    FheUint,
+    FheUint8,
+    FheUint16,
+    FheUint32,
+    FheUint64,
+    FheUint128,
+    FheValue,
+    compile,
+    dot,
+    where,
+)
+from ._family import trace_family as _trace_family
 from ._progress import set_progress  # noqa: F401
 
 __all__ = [
@@ -75,10 +97,14 @@ __all__ = [
     "Error", "InvalidInputError", "NoiseBudgetError", "FormatError", "KeyRoleError",
     "KeyMismatchError", "DecryptionError", "LimitError", "NoServerKeyError",
     "ProgramError", "FvError", "BackendError",
+    "FheValue", "FheArray", "FheBool", "FheUint", "FheInt", "Compiled",
+    "FheUint8", "FheUint16", "FheUint32", "FheUint64", "FheUint128",
+    "FheInt8", "FheInt16", "FheInt32", "FheInt64", "FheInt128",
+    "where", "dot", "compile",
 ]
 
 _min, _max = min, max
-_ENCRYPTED = (EncInt, EncBits, EncTyped, Traced)
+_ENCRYPTED = (EncInt, EncBits, EncTyped, Traced, FheValue)
 
 
 def _either(method, builtin, a, b):
@@ -131,7 +157,12 @@ def trace(fn, *args):
     ``EncInt``'s (``//`` and ``%`` floor; ``x // 0`` by an encrypted zero gives the
     boolean layer's value instead of raising). Returns an ``EncInt`` or a tuple of them.
     A large circuit shows a progress bar (see ``set_progress``).
+
+    With values and arrays of the typed family (``FheUint8``, ``FheArray``, ...) as
+    arguments, ``fn`` is traced by ``encint.compile`` with the family's semantics instead.
     """
+    if args and all(isinstance(a, (FheValue, FheArray)) for a in args):
+        return _trace_family(fn, *args)
     for a in args:
         if not isinstance(a, EncInt):
             raise TypeError(f"trace arguments must be EncInt, not {type(a).__name__}")
