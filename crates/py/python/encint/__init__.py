@@ -17,6 +17,11 @@ Types:
 - ``EncTyped``: the typed integers of TFHE-rs (``FheUint8``, ``FheInt16``, ...):
   wrapping, Rust's division semantics, shifts, rotations, casts, each operation planned
   (digit or bit algorithm) for its operands;
+- ``FheUint8`` ... ``FheUint128``, ``FheInt8`` ... ``FheInt128``, ``FheBool`` (any width:
+  ``FheUint(12)``, ``FheInt(12)``; ``ck.encrypt(v, "u8")``), ``FheArray`` (``ck.encrypt(
+  np_array, "u8")``), ``where``, ``dot`` and ``compile``: the typed family of the Rust
+  facade (``encint::fhe``), each operation one circuit, with NumPy's integer semantics
+  (see below and docs/PYTHON.md);
 - ``trace(fn, *args)`` runs a whole function as one circuit; ``cost(fn, widths)``
   gives its cost before any key exists;
 - ``Program``/``ProcessorKeys``: the encrypted byte processor;
@@ -27,6 +32,26 @@ Types:
 
 ``ClientKey.clear()`` is the clear mode: the same circuits evaluated on plain digits
 (no security), for tests, prototypes and wide sweeps.
+
+The typed family's semantics (NumPy's where they differ from Rust's / TFHE-rs'):
+
+===========================  =============================================================
+``+ - *``, ``-x``, square    modulo ``2**N`` (as ``np.uint8`` / ``np.int8``)
+``x // y``                   floor division (Rust: truncating)
+``x % y``                    the divisor's sign (Rust: the dividend's)
+``MIN // -1``, ``MIN % -1``  ``MIN``, ``0``
+``x // 0``, ``x % 0``        ``0``, ``0`` for an encrypted zero (TFHE-rs: all ones or
+                             ``±1``, and ``x``); ``ZeroDivisionError`` for a clear zero
+``<< k``, ``>> k``           shift by ``k mod N`` (``>>`` arithmetic when signed)
+``rotate_left/right(k)``     rotation by ``k mod N``
+``& | ^ ~``                  bitwise on the two's-complement pattern
+``abs(x)``                   ``|x|`` modulo ``2**N`` (``abs(MIN) == MIN``)
+comparisons                  an encrypted ``FheBool`` (no truth value: use ``select``)
+``cast(ty)``                 truncation or zero/sign extension; to ``bool``: ``x != 0``
+===========================  =============================================================
+
+Clear operands must be values of the other operand's type; both operands of one
+operation have one type.
 
 Errors derive from ``encint.Error`` (``InvalidInputError``, ``NoiseBudgetError``,
 ``FormatError``, ``KeyRoleError``, ``KeyMismatchError``, ``DecryptionError``,

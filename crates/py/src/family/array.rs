@@ -13,7 +13,7 @@ use pyo3::pyclass::CompareOp;
 use pyo3::types::{PyList, PyTuple};
 
 use super::numpy::{apply, fused, Bin};
-use super::operand::{clear_int, clear_of, value_of, Clear, Rhs};
+use super::operand::{clear_int, clear_of, decrypt_int, Clear, Rhs};
 use super::value::FheValue;
 use super::{run, type_arg, type_name, wrap};
 use crate::errors::invalid;
@@ -84,7 +84,13 @@ pub(crate) fn encrypt_array(
     for v in flat.iter() {
         let k = clear_int(&v)
             .ok_or_else(|| PyTypeError::new_err("an array of integers or booleans"))?;
-        patterns.push(clear_of(&k, ty, Clear::Value)?);
+        let p = clear_of(&k, ty, Clear::Value)?;
+        if p < 0 && !ty.signed {
+            return Err(invalid(format!(
+                "{k}: unsigned 128-bit values above 2**127 - 1 do not encrypt"
+            )));
+        }
+        patterns.push(p);
     }
     let inner = run(py, || {
         let items = patterns
@@ -107,11 +113,11 @@ impl FheArray {
         let vals = run(py, || {
             x.items()
                 .iter()
-                .map(|v| v.decrypt(key))
-                .collect::<encint::Result<Vec<i128>>>()
+                .map(|v| decrypt_int(v, key))
+                .collect::<encint::Result<Vec<BigInt>>>()
         })?;
         let ty = self.ty;
-        let list: Vec<BigInt> = vals.into_iter().map(|v| value_of(v, ty)).collect();
+        let list = vals;
         let np = py.import("numpy")?;
         let arr = np.call_method1("array", (list, dtype(ty)))?;
         arr.call_method1("reshape", (PyTuple::new(py, x.shape())?,))

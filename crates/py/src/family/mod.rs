@@ -111,7 +111,12 @@ pub(crate) fn run<T: Send>(
             Some(s) => encint::set_server(s),
             None => encint::unset_server(),
         }
-        f().map_err(to_py)
+        f().map_err(|e| match e {
+            encint::Error::NoServer => crate::key_sets::current_server()
+                .err()
+                .unwrap_or_else(|| to_py(encint::Error::NoServer)),
+            e => to_py(e),
+        })
     })
 }
 

@@ -11,7 +11,7 @@ use pyo3::pyclass::CompareOp;
 use pyo3::types::{PyBytes, PyTuple, PyType};
 
 use super::numpy::{apply, Bin};
-use super::operand::{clear_int, clear_of, rhs, value_of, Clear, Rhs};
+use super::operand::{clear_int, clear_of, decrypt_int, rhs, Clear, Rhs};
 use super::{run, type_arg, type_name, wrap};
 use crate::errors::invalid;
 use crate::key_sets::params_of;
@@ -55,6 +55,12 @@ pub(crate) fn encrypt_value(
         ))
     })?;
     let pattern = clear_of(&k, ty, Clear::Value)?;
+    if pattern < 0 && !ty.signed {
+        return Err(invalid(format!(
+            "{k}: unsigned 128-bit values above 2**127 - 1 do not encrypt (the facade's \
+             FheValue::encrypt takes an i128); they arise from operations"
+        )));
+    }
     let v = run(py, || encint::fhe::FheValue::encrypt(pattern, ty, key))?;
     wrap(py, v)
 }
@@ -67,15 +73,15 @@ impl FheValue {
         key: &encint::ClientKey,
     ) -> PyResult<PyObject> {
         let x = &self.inner;
-        let v = run(py, || x.decrypt(key))?;
-        let ty = self.ty();
-        if ty == encint::typed::IntType::BOOL {
-            return Ok(pyo3::types::PyBool::new(py, v != 0)
+        let v = run(py, || decrypt_int(x, key))?;
+        if self.ty() == encint::typed::IntType::BOOL {
+            let b = v != num_bigint::BigInt::from(0);
+            return Ok(pyo3::types::PyBool::new(py, b)
                 .to_owned()
                 .into_any()
                 .unbind());
         }
-        Ok(value_of(v, ty).into_pyobject(py)?.into_any().unbind())
+        Ok(v.into_pyobject(py)?.into_any().unbind())
     }
 
     fn ty(&self) -> encint::typed::IntType {
@@ -222,7 +228,8 @@ methods_with_binary! {[
 
     fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
         let py = slf.py();
-        let f = slf.get_type().getattr("from_bytes")?;
+        // The base class' reader (importable for every width) returns the value's class.
+        let f = py.get_type::<FheValue>().getattr("from_bytes")?;
         let bytes = slf.get().to_bytes(py)?;
         PyTuple::new(py, [f.into_any(), PyTuple::new(py, [bytes])?.into_any()])
     }
