@@ -94,6 +94,7 @@ def test_bool_logic_select_and_cast(keys):
     a, b = encint.FheUint8.encrypt(9, ck), encint.FheUint8.encrypt(200, ck)
     assert t.select(a, b).decrypt(ck) == 9
     assert f.if_then_else(a, 17).decrypt(ck) == 17
+    assert encint.select(t, 3, b).decrypt(ck) == 3
     assert encint.where(a < b, b, a).decrypt(ck) == 200
     assert t.cast(encint.FheUint8).decrypt(ck) == 1
     assert a.cast("bool").decrypt(ck) is True
@@ -152,12 +153,14 @@ def test_arrays_match_numpy(keys):
     assert (encint.where(lt, a, 0).decrypt(ck) == np.where(a_np < b_np, a_np, 0)).all()
     assert a.sum().decrypt(ck) == int(a_np.sum()) % 256
     assert a.max().decrypt(ck) == int(a_np.max())
+    assert (encint.min(a, 100).decrypt(ck) == np.minimum(a_np, 100)).all()
     with np.errstate(all="ignore"):
         assert ((a @ b).decrypt(ck) == a_np @ b_np).all()
     v = ck.encrypt(np.array([-3, 4], dtype=np.int8), "i8")
     w = np.array([7, -2], dtype=np.int8)
     assert encint.dot(v, ck.encrypt(w, "i8")).decrypt(ck) == int(np.dot([-3, 4], w))
     assert ck.decrypt(v[1]) == 4
+    assert ck.encrypt([True, False], np.bool_).decrypt(ck).tolist() == [True, False]
 
 
 def test_compile_cost_before_keys_then_run(keys):

@@ -134,6 +134,9 @@ _ENCRYPTED = (EncInt, EncBits, EncTyped, Traced, FheValue)
 
 def _either(method, builtin, a, b):
     """``a.method(b)`` or ``b.method(a)`` for the first encrypted operand, else ``builtin(a, b)``."""
+    if isinstance(a, FheArray) or isinstance(b, FheArray):
+        x, y = (a, b) if isinstance(a, FheArray) else (b, a)
+        return getattr(x, "minimum" if method == "min" else "maximum")(y)
     if isinstance(a, _ENCRYPTED):
         return getattr(a, method)(b)
     if isinstance(b, _ENCRYPTED):
@@ -145,11 +148,14 @@ def select(cond, a, b):
     """``a if cond else b`` without revealing ``cond`` (an encrypted 0 or 1).
 
     ``cond`` is an ``EncInt`` (e.g. ``x < y``), a 1-bit ``EncBits``, an ``EncTyped``
-    (odd: ``a``) or a 1-bit ``FvWord`` (slot by slot); ``a`` and ``b`` are values of the
+    (odd: ``a``), an ``FheBool`` or an ``FheArray`` of booleans (``encint.where``) or a
+    1-bit ``FvWord`` (slot by slot); ``a`` and ``b`` are values of the
     same type or Python ints (not for ``FvWord``). Works on traced values too.
     """
     if isinstance(cond, Traced):
         return _encint._traced_select(cond, a, b)
+    if isinstance(cond, (FheValue, FheArray)):
+        return where(cond, a, b)
     return _encint.select(cond, a, b)
 
 

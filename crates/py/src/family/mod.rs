@@ -7,7 +7,7 @@
 //! facade's `compile_with`.
 //!
 //! - [`value`]: the class `FheValue`, base of the Python classes `FheUint8`, ...;
-//! - [`array`]: `FheArray`; [`compiled`]: `encint.compile` of functions of these;
+//! - [`array`](mod@array): `FheArray`; [`compiled`]: `encint.compile` of functions of these;
 //! - [`operand`]: reading Python operands; [`numpy`]: the NumPy corrections and the
 //!   one-circuit runner ([`numpy::fused`]).
 
@@ -84,13 +84,24 @@ pub(crate) fn type_name(ty: IntType) -> String {
     }
 }
 
-/// A type given as a name or as a class of the family (its `_type` attribute).
+/// A type given as a name, as a class of the family (its `_type` attribute) or as a
+/// NumPy integer or boolean dtype.
 pub(crate) fn type_arg(t: &Bound<'_, PyAny>) -> PyResult<IntType> {
     if let Ok(s) = t.extract::<String>() {
         return parse_type(&s);
     }
-    match t.getattr("_type") {
-        Ok(s) => parse_type(&s.extract::<String>()?),
+    if let Ok(s) = t.getattr("_type") {
+        return parse_type(&s.extract::<String>()?);
+    }
+    // A NumPy dtype or scalar type (`np.uint8`, `np.dtype("int16")`, `bool`): its name.
+    let name = t
+        .py()
+        .import("numpy")
+        .and_then(|np| np.call_method1("dtype", (t,)))
+        .and_then(|d| d.getattr("name"))
+        .and_then(|n| n.extract::<String>());
+    match name {
+        Ok(n) => parse_type(&n),
         Err(_) => Err(invalid(format!(
             "a type name (\"u8\", \"i16\", \"bool\", ...) or a class such as encint.FheUint8, not {}",
             t.repr()?

@@ -143,8 +143,8 @@ py_methods! {
         /// Encrypts a Python int (any size) as an exact `EncInt` of `width` signed binary
         /// digits (default 32: the value must satisfy `|value| < 2**width`). With a type
         /// instead of a width (`"u8"`, `"i16"`, `"bool"`, `"u12"`, or a class such as
-        /// `encint.FheUint8`), encrypts an int as a value of the typed family, or a NumPy
-        /// array (or nested lists) as an `FheArray` of that type.
+        /// `encint.FheUint8`, or a NumPy dtype), encrypts an int as a value of the typed
+        /// family, or a NumPy array (or nested lists) as an `FheArray` of that type.
         #[pyo3(signature = (value, width = None))]
         fn encrypt(
             &self,
@@ -152,7 +152,14 @@ py_methods! {
             value: &Bound<'_, PyAny>,
             width: Option<&Bound<'_, PyAny>>,
         ) -> PyResult<PyObject> {
-            if let Some(t) = width.filter(|w| w.is_instance_of::<PyString>() || w.hasattr("_type").unwrap_or(false)) {
+            let family = |w: &&Bound<'_, PyAny>| {
+                w.is_instance_of::<PyString>()
+                    || w.is_instance_of::<pyo3::types::PyType>()
+                    || w.hasattr("_type").unwrap_or(false)
+                    || (w.hasattr("itemsize").unwrap_or(false)
+                        && !w.hasattr("__index__").unwrap_or(true))
+            };
+            if let Some(t) = width.filter(family) {
                 let ty = crate::family::type_arg(t)?;
                 if crate::family::operand::clear_int(value).is_some() {
                     return crate::family::value::encrypt_value(py, value, ty, self);
