@@ -17,7 +17,6 @@ use super::operand::{clear_int, clear_of, decrypt_int, Clear, Rhs};
 use super::value::FheValue;
 use super::{run, type_arg, type_name, wrap};
 use crate::errors::invalid;
-use crate::keys::ClientKey;
 
 type Inner = encint::fhe::FheArray<encint::fhe::FheValue>;
 
@@ -67,14 +66,13 @@ fn dtype(ty: IntType) -> &'static str {
 }
 
 /// Encrypts `values` (a NumPy array, or anything `numpy.asarray` takes) as an array of
-/// `ty` with `ck`.
+/// `ty` with `key` (for `ClientKey.encrypt`).
 pub(crate) fn encrypt_array(
     py: Python<'_>,
     values: &Bound<'_, PyAny>,
     ty: IntType,
-    ck: &ClientKey,
+    key: &encint::ClientKey,
 ) -> PyResult<FheArray> {
-    let key = ck.require_real("encrypting an array")?;
     let np = py.import("numpy")?;
     let arr = np.call_method1("asarray", (values,))?;
     let shape: Vec<usize> = arr.getattr("shape")?.extract()?;
@@ -263,14 +261,15 @@ methods_with_binary! {[
 ]
     /// Encrypts `values` (a NumPy array or nested lists) as an array of type `ty`
     /// (`"u8"`, `encint.FheInt16`, ...) with the client key `ck`.
+    /// (`ck.encrypt(values, ty)`, which owns the key.)
     #[staticmethod]
     fn encrypt(
-        py: Python<'_>,
         values: &Bound<'_, PyAny>,
         ty: &Bound<'_, PyAny>,
-        ck: PyRef<'_, ClientKey>,
-    ) -> PyResult<FheArray> {
-        encrypt_array(py, values, type_arg(ty)?, &ck)
+        ck: &Bound<'_, PyAny>,
+    ) -> PyResult<PyObject> {
+        type_arg(ty)?;
+        Ok(ck.call_method1("encrypt", (values, ty))?.unbind())
     }
 
     /// An array of values of the family (all of one type), of shape `shape` (default: a
@@ -301,12 +300,9 @@ methods_with_binary! {[
     /// Decrypts with the client key `ck` into a NumPy array of this shape (dtype `uint8`
     /// for `u8`, `int16` for `i16`, `bool` for `bool`, the smallest NumPy integer type that
     /// holds the values for other widths, `object` above 64 bits).
-    fn decrypt<'py>(
-        &self,
-        py: Python<'py>,
-        ck: PyRef<'_, ClientKey>,
-    ) -> PyResult<Bound<'py, PyAny>> {
-        self.decrypt_with(py, ck.require_real("decrypting")?)
+    /// (`ck.decrypt(self)`.)
+    fn decrypt(slf: &Bound<'_, Self>, ck: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+        Ok(ck.call_method1("decrypt", (slf,))?.unbind())
     }
 
     /// The shape.

@@ -15,7 +15,6 @@ use super::operand::{clear_int, clear_of, decrypt_int, rhs, Clear, Rhs};
 use super::{run, type_arg, type_name, wrap};
 use crate::errors::invalid;
 use crate::key_sets::params_of;
-use crate::keys::ClientKey;
 
 /// An encrypted value of the typed family (TFHE-rs' `FheUint8`, `FheInt16`, `FheBool`,
 /// ...): the base class of `encint.FheUint8` ... `encint.FheInt128`, `encint.FheBool`
@@ -36,14 +35,13 @@ fn class_type(cls: &Bound<'_, PyType>) -> PyResult<encint::typed::IntType> {
     }
 }
 
-/// Encrypts `value` as a value of `ty` with `ck` (a real client key).
+/// Encrypts `value` as a value of `ty` with `key` (for `ClientKey.encrypt`).
 pub(crate) fn encrypt_value(
     py: Python<'_>,
     value: &Bound<'_, PyAny>,
     ty: encint::typed::IntType,
-    ck: &ClientKey,
+    key: &encint::ClientKey,
 ) -> PyResult<PyObject> {
-    let key = ck.require_real("encrypting a value of the typed family")?;
     let k = clear_int(value).ok_or_else(|| {
         PyTypeError::new_err(format!(
             "encrypt takes an int, not {}",
@@ -163,19 +161,21 @@ methods_with_binary! {[
 
     /// Encrypts the int `value` as a value of this class's type with the client key `ck`.
     /// Raises `InvalidInputError` if `value` is not a value of the type.
+    /// (`ck.encrypt(value, cls)`, which owns the key.)
     #[classmethod]
     fn encrypt(
         cls: &Bound<'_, PyType>,
         value: &Bound<'_, PyAny>,
-        ck: PyRef<'_, ClientKey>,
+        ck: &Bound<'_, PyAny>,
     ) -> PyResult<PyObject> {
-        let ty = class_type(cls)?;
-        encrypt_value(cls.py(), value, ty, &ck)
+        class_type(cls)?;
+        Ok(ck.call_method1("encrypt", (value, cls))?.unbind())
     }
 
-    /// Decrypts with the client key `ck`: an int (a bool for `FheBool`).
-    fn decrypt(&self, py: Python<'_>, ck: PyRef<'_, ClientKey>) -> PyResult<PyObject> {
-        self.decrypt_with(py, ck.require_real("decrypting")?)
+    /// Decrypts with the client key `ck`: an int (a bool for `FheBool`)
+    /// (`ck.decrypt(self)`).
+    fn decrypt(slf: &Bound<'_, Self>, ck: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+        Ok(ck.call_method1("decrypt", (slf,))?.unbind())
     }
 
     /// The type's name: `"u8"`, `"i16"`, `"bool"`, ...

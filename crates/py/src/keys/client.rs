@@ -161,10 +161,11 @@ py_methods! {
             };
             if let Some(t) = width.filter(family) {
                 let ty = crate::family::type_arg(t)?;
+                let key = self.require_real("encrypting a value of the typed family")?;
                 if crate::family::operand::clear_int(value).is_some() {
-                    return crate::family::value::encrypt_value(py, value, ty, self);
+                    return crate::family::value::encrypt_value(py, value, ty, key);
                 }
-                let a = crate::family::array::encrypt_array(py, value, ty, self)?;
+                let a = crate::family::array::encrypt_array(py, value, ty, key)?;
                 return Ok(Py::new(py, a)?.into_any());
             }
             let width: usize = match width {
