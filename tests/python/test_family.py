@@ -215,6 +215,15 @@ def test_errors(keys):
         encint.FheUint8.from_bytes(b"not an envelope" * 4)
     with pytest.raises(TypeError):
         x + 1.5
+    with pytest.raises(encint.InvalidInputError):
+        ck.encrypt([1, 2], "u8") + ck.encrypt([1, 2, 3], "u8")
+    with pytest.raises(encint.InvalidInputError):
+        encint.FheUint8.encrypt(1, encint.ClientKey.clear())
+    other = encint.ClientKey.generate()
+    with pytest.raises(encint.KeyMismatchError):
+        other.decrypt(x)
+    with pytest.raises(encint.KeyMismatchError):
+        x + encint.FheUint8.encrypt(1, other)
     encint.set_server_key(None)
     try:
         with pytest.raises(encint.NoServerKeyError):
