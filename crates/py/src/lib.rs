@@ -8,6 +8,8 @@
 //!   whose operators build one circuit each ([`circuits`]) and run it ([`eval`]) with the
 //!   server key (encrypted) or with the clear executor (clear mode);
 //! - typed integers ([`typed`]: TFHE-rs' `FheUint`/`FheInt` semantics);
+//! - the typed family of the facade ([`family`]: `FheUint8` ... `FheInt128`, `FheBool`,
+//!   `FheArray`, `encint.compile`), thin wrappers of `encint::fhe::FheValue`;
 //! - `encint.select` ([`select`]), traced evaluation and costs ([`trace`]), the byte
 //!   processor ([`processor`]), FV batches ([`fv`]) and bit-sliced FV integers
 //!   ([`fv_bits`]);
@@ -27,6 +29,7 @@ pub mod ciphertext;
 pub mod circuits;
 pub mod errors;
 pub mod eval;
+pub mod family;
 pub mod files;
 pub mod fv;
 pub mod fv_bits;
@@ -55,6 +58,7 @@ fn _encint(m: &Bound<'_, PyModule>) -> PyResult<()> {
     fv_bits::register(m)?;
     progress::register(m)?;
     typed::register(m)?;
+    family::register(m)?;
     m.add("PARAMETERS", encint::DEFAULT_PARAMETERS.id())?;
     m.add("MAX_DIGITS", encint::MAX_DIGITS)?;
     Ok(())

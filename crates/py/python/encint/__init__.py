@@ -17,6 +17,11 @@ Types:
 - ``EncTyped``: the typed integers of TFHE-rs (``FheUint8``, ``FheInt16``, ...):
   wrapping, Rust's division semantics, shifts, rotations, casts, each operation planned
   (digit or bit algorithm) for its operands;
+- ``FheUint8`` ... ``FheUint128``, ``FheInt8`` ... ``FheInt128``, ``FheBool`` (any width:
+  ``FheUint(12)``, ``FheInt(12)``; ``ck.encrypt(v, "u8")``), ``FheArray`` (``ck.encrypt(
+  np_array, "u8")``), ``where``, ``dot`` and ``compile``: the typed family of the Rust
+  facade (``encint::fhe``), each operation one circuit, with NumPy's integer semantics
+  (see below and docs/PYTHON.md);
 - ``trace(fn, *args)`` runs a whole function as one circuit; ``cost(fn, widths)``
   gives its cost before any key exists;
 - ``Program``/``ProcessorKeys``: the encrypted byte processor;
@@ -27,6 +32,26 @@ Types:
 
 ``ClientKey.clear()`` is the clear mode: the same circuits evaluated on plain digits
 (no security), for tests, prototypes and wide sweeps.
+
+The typed family's semantics (NumPy's where they differ from Rust's / TFHE-rs'):
+
+===========================  =============================================================
+``+ - *``, ``-x``, square    modulo ``2**N`` (as ``np.uint8`` / ``np.int8``)
+``x // y``                   floor division (Rust: truncating)
+``x % y``                    the divisor's sign (Rust: the dividend's)
+``MIN // -1``, ``MIN % -1``  ``MIN``, ``0``
+``x // 0``, ``x % 0``        ``0``, ``0`` for an encrypted zero (TFHE-rs: all ones or
+                             ``±1``, and ``x``); ``ZeroDivisionError`` for a clear zero
+``<< k``, ``>> k``           shift by ``k mod N`` (``>>`` arithmetic when signed)
+``rotate_left/right(k)``     rotation by ``k mod N``
+``& | ^ ~``                  bitwise on the two's-complement pattern
+``abs(x)``                   ``|x|`` modulo ``2**N`` (``abs(MIN) == MIN``)
+comparisons                  an encrypted ``FheBool`` (no truth value: use ``select``)
+``cast(ty)``                 truncation or zero/sign extension; to ``bool``: ``x != 0``
+===========================  =============================================================
+
+Clear operands must be values of the other operand's type; both operands of one
+operation have one type.
 
 Errors derive from ``encint.Error`` (``InvalidInputError``, ``NoiseBudgetError``,
 ``FormatError``, ``KeyRoleError``, ``KeyMismatchError``, ``DecryptionError``,
@@ -66,6 +91,28 @@ from ._encint import (  # noqa: F401
     set_threads,
 )
 from .fv import FvKeys  # noqa: F401
+from ._family import (  # noqa: F401
+    Compiled,
+    FheArray,
+    FheBool,
+    FheInt,
+    FheInt8,
+    FheInt16,
+    FheInt32,
+    FheInt64,
+    FheInt128,
+    FheUint,
+    FheUint8,
+    FheUint16,
+    FheUint32,
+    FheUint64,
+    FheUint128,
+    FheValue,
+    compile,
+    dot,
+    where,
+)
+from ._family import trace_family as _trace_family
 from ._progress import set_progress  # noqa: F401
 
 __all__ = [
@@ -75,14 +122,21 @@ __all__ = [
     "Error", "InvalidInputError", "NoiseBudgetError", "FormatError", "KeyRoleError",
     "KeyMismatchError", "DecryptionError", "LimitError", "NoServerKeyError",
     "ProgramError", "FvError", "BackendError",
+    "FheValue", "FheArray", "FheBool", "FheUint", "FheInt", "Compiled",
+    "FheUint8", "FheUint16", "FheUint32", "FheUint64", "FheUint128",
+    "FheInt8", "FheInt16", "FheInt32", "FheInt64", "FheInt128",
+    "where", "dot", "compile",
 ]
 
 _min, _max = min, max
-_ENCRYPTED = (EncInt, EncBits, EncTyped, Traced)
+_ENCRYPTED = (EncInt, EncBits, EncTyped, Traced, FheValue)
 
 
 def _either(method, builtin, a, b):
     """``a.method(b)`` or ``b.method(a)`` for the first encrypted operand, else ``builtin(a, b)``."""
+    if isinstance(a, FheArray) or isinstance(b, FheArray):
+        x, y = (a, b) if isinstance(a, FheArray) else (b, a)
+        return getattr(x, "minimum" if method == "min" else "maximum")(y)
     if isinstance(a, _ENCRYPTED):
         return getattr(a, method)(b)
     if isinstance(b, _ENCRYPTED):
@@ -94,11 +148,14 @@ def select(cond, a, b):
     """``a if cond else b`` without revealing ``cond`` (an encrypted 0 or 1).
 
     ``cond`` is an ``EncInt`` (e.g. ``x < y``), a 1-bit ``EncBits``, an ``EncTyped``
-    (odd: ``a``) or a 1-bit ``FvWord`` (slot by slot); ``a`` and ``b`` are values of the
+    (odd: ``a``), an ``FheBool`` or an ``FheArray`` of booleans (``encint.where``) or a
+    1-bit ``FvWord`` (slot by slot); ``a`` and ``b`` are values of the
     same type or Python ints (not for ``FvWord``). Works on traced values too.
     """
     if isinstance(cond, Traced):
         return _encint._traced_select(cond, a, b)
+    if isinstance(cond, (FheValue, FheArray)):
+        return where(cond, a, b)
     return _encint.select(cond, a, b)
 
 
@@ -131,7 +188,12 @@ def trace(fn, *args):
     ``EncInt``'s (``//`` and ``%`` floor; ``x // 0`` by an encrypted zero gives the
     boolean layer's value instead of raising). Returns an ``EncInt`` or a tuple of them.
     A large circuit shows a progress bar (see ``set_progress``).
+
+    With values and arrays of the typed family (``FheUint8``, ``FheArray``, ...) as
+    arguments, ``fn`` is traced by ``encint.compile`` with the family's semantics instead.
     """
+    if args and all(isinstance(a, (FheValue, FheArray)) for a in args):
+        return _trace_family(fn, *args)
     for a in args:
         if not isinstance(a, EncInt):
             raise TypeError(f"trace arguments must be EncInt, not {type(a).__name__}")

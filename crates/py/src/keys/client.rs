@@ -8,7 +8,7 @@ use encint::{Server, DEFAULT_PARAMETERS};
 use num_bigint::BigInt;
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
-use pyo3::types::PyBytes;
+use pyo3::types::{PyBytes, PyString};
 
 use super::envelope::{open, seal};
 use super::server::ServerKey;
@@ -141,10 +141,39 @@ py_methods! {
         }
 
         /// Encrypts a Python int (any size) as an exact `EncInt` of `width` signed binary
-        /// digits (default 32: the value must satisfy `|value| < 2**width`).
-        #[pyo3(signature = (value, width = 32))]
-        fn encrypt(&self, py: Python<'_>, value: BigInt, width: usize) -> PyResult<EncInt> {
-            EncInt::encrypt(py, self.real(), value, width)
+        /// digits (default 32: the value must satisfy `|value| < 2**width`). With a type
+        /// instead of a width (`"u8"`, `"i16"`, `"bool"`, `"u12"`, or a class such as
+        /// `encint.FheUint8`, or a NumPy dtype), encrypts an int as a value of the typed
+        /// family, or a NumPy array (or nested lists) as an `FheArray` of that type.
+        #[pyo3(signature = (value, width = None))]
+        fn encrypt(
+            &self,
+            py: Python<'_>,
+            value: &Bound<'_, PyAny>,
+            width: Option<&Bound<'_, PyAny>>,
+        ) -> PyResult<PyObject> {
+            let family = |w: &&Bound<'_, PyAny>| {
+                w.is_instance_of::<PyString>()
+                    || w.is_instance_of::<pyo3::types::PyType>()
+                    || w.hasattr("_type").unwrap_or(false)
+                    || (w.hasattr("itemsize").unwrap_or(false)
+                        && !w.hasattr("__index__").unwrap_or(true))
+            };
+            if let Some(t) = width.filter(family) {
+                let ty = crate::family::type_arg(t)?;
+                let key = self.require_real("encrypting a value of the typed family")?;
+                if crate::family::operand::clear_int(value).is_some() {
+                    return crate::family::value::encrypt_value(py, value, ty, key);
+                }
+                let a = crate::family::array::encrypt_array(py, value, ty, key)?;
+                return Ok(Py::new(py, a)?.into_any());
+            }
+            let width: usize = match width {
+                Some(w) => w.extract()?,
+                None => 32,
+            };
+            let value: BigInt = value.extract()?;
+            Ok(Py::new(py, EncInt::encrypt(py, self.real(), value, width)?)?.into_any())
         }
 
         /// Encrypts a Python int as `EncBits` of `width` bits, unsigned (`0 <= value <
@@ -180,19 +209,27 @@ py_methods! {
 
         /// Decrypts an `EncInt`, `EncBits` or `EncTyped` to a Python int. Raises
         /// `KeyMismatchError` for a value of another key, `DecryptionError` for a corrupted one.
-        fn decrypt(&self, py: Python<'_>, value: &Bound<'_, PyAny>) -> PyResult<BigInt> {
+        fn decrypt(&self, py: Python<'_>, value: &Bound<'_, PyAny>) -> PyResult<PyObject> {
             let key = self.real();
+            let int = |v: BigInt| -> PyResult<PyObject> { Ok(v.into_pyobject(py)?.into_any().unbind()) };
             if let Ok(x) = value.downcast::<EncInt>() {
-                return x.get().decrypt(py, key);
+                return int(x.get().decrypt(py, key)?);
             }
             if let Ok(x) = value.downcast::<EncBits>() {
-                return x.get().decrypt(py, key);
+                return int(x.get().decrypt(py, key)?);
             }
             if let Ok(x) = value.downcast::<EncTyped>() {
-                return x.get().decrypt(py, key);
+                return int(x.get().decrypt(py, key)?);
+            }
+            if let Ok(x) = value.downcast::<crate::family::FheValue>() {
+                return x.get().decrypt_with(py, self.require_real("decrypting")?);
+            }
+            if let Ok(x) = value.downcast::<crate::family::FheArray>() {
+                let arr = x.get().decrypt_with(py, self.require_real("decrypting")?)?;
+                return Ok(arr.unbind());
             }
             Err(PyTypeError::new_err(format!(
-                "decrypt takes an EncInt, EncBits or EncTyped, not {}",
+                "decrypt takes an EncInt, EncBits, EncTyped, FheValue or FheArray, not {}",
                 value.get_type().name()?
             )))
         }

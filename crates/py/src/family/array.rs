@@ -1,0 +1,521 @@
+//! `FheArray`: an n-dimensional array of values of one type of the family (the facade's
+//! `FheArray<FheValue>`), encrypted from and decrypted into NumPy arrays. Every call is
+//! one circuit: the facade's array methods (elementwise operations with arrays of the same
+//! shape or one value, comparisons, `where`, sum, dot, matmul, min, max), or [`fused`]
+//! over every element for NumPy's `//` and `%`.
+
+use encint::fhe::{ArrayOperand, FheBool, FheType, IntoArrayOperand, Operand, Repr};
+use encint::typed::{IntOp, IntType};
+use num_bigint::BigInt;
+use pyo3::exceptions::{PyTypeError, PyZeroDivisionError};
+use pyo3::prelude::*;
+use pyo3::pyclass::CompareOp;
+use pyo3::types::{PyList, PyTuple};
+
+use super::numpy::{apply, fused, Bin};
+use super::operand::{clear_int, clear_of, decrypt_int, Clear, Rhs};
+use super::value::FheValue;
+use super::{run, type_arg, type_name, wrap};
+use crate::errors::invalid;
+
+type Inner = encint::fhe::FheArray<encint::fhe::FheValue>;
+
+/// An array of encrypted values of one type of the family, row-major, of any shape
+/// (`ck.encrypt(np.array(...), "u8")`). Operators work elementwise with an array of the
+/// same shape, a value of the family or an int (broadcast to every element); each call is
+/// one circuit. `decrypt(ck)` returns a NumPy array.
+#[pyclass(module = "encint._encint", frozen)]
+pub struct FheArray {
+    pub(crate) inner: Inner,
+    pub(crate) ty: IntType,
+}
+
+/// The right operand of an elementwise operation.
+enum ArrRhs {
+    Array(Inner),
+    Value(Repr),
+    Clear(i128),
+}
+
+impl IntoArrayOperand<encint::fhe::FheValue> for &ArrRhs {
+    fn array_operand(&self) -> ArrayOperand<'_, encint::fhe::FheValue> {
+        match self {
+            ArrRhs::Array(a) => ArrayOperand::Array(a),
+            ArrRhs::Value(r) => ArrayOperand::Scalar(Operand::Value(r)),
+            ArrRhs::Clear(k) => ArrayOperand::Scalar(Operand::Clear(*k)),
+        }
+    }
+}
+
+/// The NumPy dtype that holds every value of `ty`.
+fn dtype(ty: IntType) -> &'static str {
+    if ty == IntType::BOOL {
+        return "bool";
+    }
+    match (ty.bits, ty.signed) {
+        (..=8, false) => "uint8",
+        (..=8, true) => "int8",
+        (..=16, false) => "uint16",
+        (..=16, true) => "int16",
+        (..=32, false) => "uint32",
+        (..=32, true) => "int32",
+        (..=64, false) => "uint64",
+        (..=64, true) => "int64",
+        _ => "object",
+    }
+}
+
+/// Encrypts `values` (a NumPy array, or anything `numpy.asarray` takes) as an array of
+/// `ty` with `key` (for `ClientKey.encrypt`).
+pub(crate) fn encrypt_array(
+    py: Python<'_>,
+    values: &Bound<'_, PyAny>,
+    ty: IntType,
+    key: &encint::ClientKey,
+) -> PyResult<FheArray> {
+    let np = py.import("numpy")?;
+    let arr = np.call_method1("asarray", (values,))?;
+    let shape: Vec<usize> = arr.getattr("shape")?.extract()?;
+    let flat = arr.call_method0("ravel")?.call_method0("tolist")?;
+    let flat = flat.downcast::<PyList>()?;
+    let mut patterns = Vec::with_capacity(flat.len());
+    for v in flat.iter() {
+        let k = clear_int(&v)
+            .ok_or_else(|| PyTypeError::new_err("an array of integers or booleans"))?;
+        let p = clear_of(&k, ty, Clear::Value)?;
+        if p < 0 && !ty.signed {
+            return Err(invalid(format!(
+                "{k}: unsigned 128-bit values above 2**127 - 1 do not encrypt"
+            )));
+        }
+        patterns.push(p);
+    }
+    let inner = run(py, || {
+        let items = patterns
+            .iter()
+            .map(|&p| encint::fhe::FheValue::encrypt(p, ty, key))
+            .collect::<encint::Result<Vec<_>>>()?;
+        encint::fhe::FheArray::new(items, shape)
+    })?;
+    Ok(FheArray { inner, ty })
+}
+
+impl FheArray {
+    /// Decrypts with `key` into a NumPy array.
+    pub(crate) fn decrypt_with<'py>(
+        &self,
+        py: Python<'py>,
+        key: &encint::ClientKey,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let x = &self.inner;
+        let vals = run(py, || {
+            x.items()
+                .iter()
+                .map(|v| decrypt_int(v, key))
+                .collect::<encint::Result<Vec<BigInt>>>()
+        })?;
+        let ty = self.ty;
+        let list = vals;
+        let np = py.import("numpy")?;
+        let arr = np.call_method1("array", (list, dtype(ty)))?;
+        arr.call_method1("reshape", (PyTuple::new(py, x.shape())?,))
+    }
+
+    fn new(inner: Inner, fallback: IntType) -> FheArray {
+        let ty = inner.items().first().map_or(fallback, |v| v.ty());
+        FheArray { inner, ty }
+    }
+
+    /// Reads an operand: an array, a value of the family, or an int of the type (`None`:
+    /// `NotImplemented`).
+    fn operand(&self, o: &Bound<'_, PyAny>, how: Clear) -> PyResult<Option<ArrRhs>> {
+        if let Ok(a) = o.downcast::<FheArray>() {
+            return Ok(Some(ArrRhs::Array(a.get().inner.clone())));
+        }
+        if let Ok(v) = o.downcast::<FheValue>() {
+            return Ok(Some(ArrRhs::Value(v.get().inner.repr().clone())));
+        }
+        match clear_int(o) {
+            Some(k) => Ok(Some(ArrRhs::Clear(clear_of(&k, self.ty, how)?))),
+            None => Ok(None),
+        }
+    }
+
+    /// `self op other` elementwise (`other op self` with `swap`), one circuit.
+    fn binary(
+        &self,
+        py: Python<'_>,
+        op: Bin,
+        other: &Bound<'_, PyAny>,
+        swap: bool,
+    ) -> PyResult<PyObject> {
+        let how = match op {
+            Bin::Op(IntOp::ShlVar | IntOp::ShrVar) if !swap => Clear::Amount,
+            _ => Clear::Value,
+        };
+        let Some(r) = self.operand(other, how)? else {
+            return Ok(py.NotImplemented());
+        };
+        if matches!(op, Bin::FloorDiv | Bin::Mod) && !swap && matches!(r, ArrRhs::Clear(0)) {
+            return Err(PyZeroDivisionError::new_err(
+                "integer division or modulo by zero",
+            ));
+        }
+        let x = &self.inner;
+        let out_ty = match op {
+            Bin::Op(IntOp::Lt | IntOp::Le | IntOp::Gt | IntOp::Ge | IntOp::Eq | IntOp::Ne) => {
+                IntType::BOOL
+            }
+            _ => self.ty,
+        };
+        let facade = match op {
+            Bin::Op(o) if !swap || op.commutes() || matches!(r, ArrRhs::Array(_)) => Some(o),
+            _ => None,
+        };
+        let out = run(py, || match (facade, &r, swap) {
+            (Some(o), ArrRhs::Array(y), true) => y.elementwise::<encint::fhe::FheValue>(o, x),
+            (Some(o), r, _) => x.elementwise::<encint::fhe::FheValue>(o, r),
+            (None, r, swap) => per_element(x, op, r, swap),
+        })?;
+        Ok(Py::new(py, FheArray::new(out, out_ty))?.into_any())
+    }
+
+    fn reduce(
+        &self,
+        py: Python<'_>,
+        f: impl FnOnce(&Inner) -> encint::Result<encint::fhe::FheValue> + Send,
+    ) -> PyResult<PyObject> {
+        let x = &self.inner;
+        let v = run(py, || f(x))?;
+        wrap(py, v)
+    }
+}
+
+/// `x op r` (`r op x` with `swap`) element by element as one circuit (NumPy's `//` and
+/// `%`, and reflected operations of a clear or single left operand).
+fn per_element(x: &Inner, op: Bin, r: &ArrRhs, swap: bool) -> encint::Result<Inner> {
+    let n = x.len();
+    let mut args: Vec<encint::fhe::FheValue> = x.items().to_vec();
+    let rhs = match r {
+        ArrRhs::Array(y) => {
+            if y.shape() != x.shape() {
+                return Err(encint::Error::InvalidInput(format!(
+                    "arrays of shapes {:?} and {:?}",
+                    x.shape(),
+                    y.shape()
+                )));
+            }
+            args.extend(y.items().iter().cloned());
+            None
+        }
+        ArrRhs::Value(v) => {
+            args.push(encint::fhe::FheValue::from_repr(v.clone())?);
+            None
+        }
+        ArrRhs::Clear(k) => Some(*k),
+    };
+    let out = fused(args, move |v| {
+        (0..n)
+            .map(|i| {
+                let other = match rhs {
+                    Some(k) => Rhs::Clear(k),
+                    None if v.len() == n + 1 => Rhs::Value(v[n].clone()),
+                    None => Rhs::Value(v[n + i].clone()),
+                };
+                apply(&v[i], op, other, swap)
+            })
+            .collect()
+    })?;
+    encint::fhe::FheArray::new(out, x.shape().to_vec())
+}
+
+/// The `#[pymethods]` block: the binary operators listed, then the other methods.
+macro_rules! methods_with_binary {
+    ([$($name:ident $rname:ident => $op:expr;)*] $($rest:tt)*) => {
+        #[pymethods]
+        impl FheArray {
+            $(
+                fn $name(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+                    self.binary(py, $op, other, false)
+                }
+                fn $rname(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+                    self.binary(py, $op, other, true)
+                }
+            )*
+            $($rest)*
+        }
+    };
+}
+
+methods_with_binary! {[
+    __add__ __radd__ => Bin::Op(IntOp::WrappingAdd);
+    __sub__ __rsub__ => Bin::Op(IntOp::WrappingSub);
+    __mul__ __rmul__ => Bin::Op(IntOp::WrappingMul);
+    __floordiv__ __rfloordiv__ => Bin::FloorDiv;
+    __mod__ __rmod__ => Bin::Mod;
+    __and__ __rand__ => Bin::Op(IntOp::And);
+    __or__ __ror__ => Bin::Op(IntOp::Or);
+    __xor__ __rxor__ => Bin::Op(IntOp::Xor);
+    __lshift__ __rlshift__ => Bin::Op(IntOp::ShlVar);
+    __rshift__ __rrshift__ => Bin::Op(IntOp::ShrVar);
+]
+    /// Encrypts `values` (a NumPy array or nested lists) as an array of type `ty`
+    /// (`"u8"`, `encint.FheInt16`, ...) with the client key `ck`.
+    /// (`ck.encrypt(values, ty)`, which owns the key.)
+    #[staticmethod]
+    fn encrypt(
+        values: &Bound<'_, PyAny>,
+        ty: &Bound<'_, PyAny>,
+        ck: &Bound<'_, PyAny>,
+    ) -> PyResult<PyObject> {
+        type_arg(ty)?;
+        Ok(ck.call_method1("encrypt", (values, ty))?.unbind())
+    }
+
+    /// An array of values of the family (all of one type), of shape `shape` (default: a
+    /// vector).
+    #[staticmethod]
+    #[pyo3(signature = (values, shape = None))]
+    fn from_values(
+        values: Vec<PyRef<'_, FheValue>>,
+        shape: Option<Vec<usize>>,
+    ) -> PyResult<FheArray> {
+        let items: Vec<_> = values.iter().map(|v| v.inner.clone()).collect();
+        let ty = items
+            .first()
+            .map(|v| v.ty())
+            .ok_or_else(|| invalid("an array needs at least one value"))?;
+        if let Some(v) = items.iter().find(|v| v.ty() != ty) {
+            return Err(invalid(format!(
+                "values of types {} and {} in one array",
+                type_name(ty),
+                type_name(v.ty())
+            )));
+        }
+        let shape = shape.unwrap_or_else(|| vec![items.len()]);
+        let inner = encint::fhe::FheArray::new(items, shape).map_err(crate::errors::to_py)?;
+        Ok(FheArray { inner, ty })
+    }
+
+    /// Decrypts with the client key `ck` into a NumPy array of this shape (dtype `uint8`
+    /// for `u8`, `int16` for `i16`, `bool` for `bool`, the smallest NumPy integer type that
+    /// holds the values for other widths, `object` above 64 bits).
+    /// (`ck.decrypt(self)`.)
+    fn decrypt(slf: &Bound<'_, Self>, ck: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+        Ok(ck.call_method1("decrypt", (slf,))?.unbind())
+    }
+
+    /// The shape.
+    #[getter]
+    fn shape<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        PyTuple::new(py, self.inner.shape())
+    }
+
+    /// The number of dimensions.
+    #[getter]
+    fn ndim(&self) -> usize {
+        self.inner.shape().len()
+    }
+
+    /// The number of elements.
+    #[getter]
+    fn size(&self) -> usize {
+        self.inner.len()
+    }
+
+    /// The elements' type name (`"u8"`, `"bool"`, ...).
+    #[getter]
+    fn r#type(&self) -> String {
+        type_name(self.ty)
+    }
+
+    fn __len__(&self) -> PyResult<usize> {
+        self.inner
+            .shape()
+            .first()
+            .copied()
+            .ok_or_else(|| PyTypeError::new_err("len() of a 0-d array"))
+    }
+
+    /// The element at a full index (`a[i]` for a vector, `a[i, j]` for a matrix).
+    fn __getitem__(&self, py: Python<'_>, index: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+        let idx: Vec<i64> = match index.extract::<i64>() {
+            Ok(i) => vec![i],
+            Err(_) => index.extract()?,
+        };
+        let shape = self.inner.shape();
+        if idx.len() != shape.len() {
+            return Err(invalid(format!(
+                "an index of {} numbers for an array of {} dimensions (only elements are indexed)",
+                idx.len(),
+                shape.len()
+            )));
+        }
+        let mut flat = 0usize;
+        for (&i, &d) in idx.iter().zip(shape) {
+            let j = if i < 0 { i + d as i64 } else { i };
+            if j < 0 || j >= d as i64 {
+                return Err(pyo3::exceptions::PyIndexError::new_err(format!(
+                    "index {i} out of range for a dimension of {d}"
+                )));
+            }
+            flat = flat * d + j as usize;
+        }
+        wrap(py, self.inner.items()[flat].clone())
+    }
+
+    fn __richcmp__(
+        &self,
+        py: Python<'_>,
+        other: &Bound<'_, PyAny>,
+        op: CompareOp,
+    ) -> PyResult<PyObject> {
+        let op = match op {
+            CompareOp::Lt => IntOp::Lt,
+            CompareOp::Le => IntOp::Le,
+            CompareOp::Gt => IntOp::Gt,
+            CompareOp::Ge => IntOp::Ge,
+            CompareOp::Eq => IntOp::Eq,
+            CompareOp::Ne => IntOp::Ne,
+        };
+        self.binary(py, Bin::Op(op), other, false)
+    }
+
+    fn __bool__(&self) -> PyResult<bool> {
+        Err(PyTypeError::new_err(
+            "an encrypted array has no clear truth value: decrypt it, or use encint.where",
+        ))
+    }
+
+    fn __neg__(&self, py: Python<'_>) -> PyResult<FheArray> {
+        self.map(py, IntOp::WrappingNeg)
+    }
+
+    fn __invert__(&self, py: Python<'_>) -> PyResult<FheArray> {
+        self.map(py, IntOp::Not)
+    }
+
+    /// Every element squared (wrapping), one circuit.
+    fn square(&self, py: Python<'_>) -> PyResult<FheArray> {
+        self.map(py, IntOp::WrappingSquare)
+    }
+
+    /// Every element as another type (see `FheValue.cast`), one circuit.
+    fn cast(&self, py: Python<'_>, ty: &Bound<'_, PyAny>) -> PyResult<FheArray> {
+        let to = type_arg(ty)?;
+        let x = &self.inner;
+        let out = run(py, || {
+            let n = x.len();
+            let items = fused(x.items().to_vec(), move |v| {
+                (0..n).map(|i| v[i].unary(IntOp::Cast(to))).collect()
+            })?;
+            encint::fhe::FheArray::new(items, x.shape().to_vec())
+        })?;
+        Ok(FheArray::new(out, to))
+    }
+
+    /// Elementwise minimum with an array, a value or an int.
+    fn minimum(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+        self.binary(py, Bin::Op(IntOp::Min), other, false)
+    }
+
+    /// Elementwise maximum with an array, a value or an int.
+    fn maximum(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+        self.binary(py, Bin::Op(IntOp::Max), other, false)
+    }
+
+    /// The sum of every element (wrapping), one circuit.
+    fn sum(&self, py: Python<'_>) -> PyResult<PyObject> {
+        self.reduce(py, |x| x.sum())
+    }
+
+    /// The smallest element, one circuit.
+    fn min(&self, py: Python<'_>) -> PyResult<PyObject> {
+        self.reduce(py, |x| x.min())
+    }
+
+    /// The largest element, one circuit.
+    fn max(&self, py: Python<'_>) -> PyResult<PyObject> {
+        self.reduce(py, |x| x.max())
+    }
+
+    /// `sum(self[i] * other[i])` of two vectors of one length (wrapping), one circuit.
+    fn dot(&self, py: Python<'_>, other: PyRef<'_, FheArray>) -> PyResult<PyObject> {
+        let y = &other.inner;
+        self.reduce(py, |x| x.dot(y))
+    }
+
+    /// The matrix product of an `(n, k)` and a `(k, m)` array (wrapping), one circuit.
+    fn __matmul__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+        let Ok(other) = other.downcast::<FheArray>() else {
+            return Ok(py.NotImplemented());
+        };
+        let (x, y) = (&self.inner, &other.get().inner);
+        let out = run(py, || x.matmul(y))?;
+        Ok(Py::new(py, FheArray::new(out, self.ty))?.into_any())
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "<FheArray {} shape={:?}>",
+            type_name(self.ty),
+            self.inner.shape()
+        )
+    }
+}
+
+impl FheArray {
+    fn map(&self, py: Python<'_>, op: IntOp) -> PyResult<FheArray> {
+        let x = &self.inner;
+        let out = run(py, || x.map_unary(op))?;
+        Ok(FheArray::new(out, self.ty))
+    }
+}
+
+/// `encint.where(cond, a, b)`: elementwise `a if cond else b` for an array of booleans
+/// `cond`, `a` and `b` arrays of its shape, values of the family or ints (at least one
+/// encrypted); one circuit.
+#[pyfunction]
+pub(crate) fn _where(
+    py: Python<'_>,
+    cond: PyRef<'_, FheArray>,
+    a: &Bound<'_, PyAny>,
+    b: &Bound<'_, PyAny>,
+) -> PyResult<FheArray> {
+    if cond.ty != IntType::BOOL {
+        return Err(invalid(format!(
+            "a condition of type {}, not an array of booleans",
+            type_name(cond.ty)
+        )));
+    }
+    let ty = [a, b]
+        .iter()
+        .find_map(|o| {
+            o.downcast::<FheArray>()
+                .map(|x| x.get().ty)
+                .ok()
+                .or_else(|| o.downcast::<FheValue>().ok().map(|v| v.get().inner.ty()))
+        })
+        .ok_or_else(|| invalid("where needs at least one encrypted branch"))?;
+    let probe = FheArray {
+        inner: cond.inner.clone(),
+        ty,
+    };
+    let operand = |o: &Bound<'_, PyAny>| -> PyResult<ArrRhs> {
+        probe
+            .operand(o, Clear::Value)?
+            .ok_or_else(|| PyTypeError::new_err("where takes arrays, values of the family or ints"))
+    };
+    let (a, b) = (operand(a)?, operand(b)?);
+    let c = &cond.inner;
+    let out = run(py, || {
+        let bools = c
+            .items()
+            .iter()
+            .map(|v| FheBool::from_repr(v.repr().clone()))
+            .collect::<encint::Result<Vec<_>>>()?;
+        let bools = encint::fhe::FheArray::new(bools, c.shape().to_vec())?;
+        bools.select::<encint::fhe::FheValue>(&a, &b)
+    })?;
+    Ok(FheArray::new(out, ty))
+}

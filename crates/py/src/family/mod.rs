@@ -1,0 +1,143 @@
+//! The typed family of `encint::fhe` (`FheUint8` ... `FheInt128`, `FheBool`, any width
+//! through `encint.FheUint(n)` / `encint.FheInt(n)`) and its arrays, as thin wrappers of
+//! the facade's runtime-typed `FheValue` and `FheArray<FheValue>`: every plan and circuit
+//! comes from the facade. Python's operators follow NumPy's integer semantics where they
+//! differ from Rust's (`//` floors, `%` takes the divisor's sign, a division by an
+//! encrypted zero gives 0): [`numpy`] builds those corrections as one circuit with the
+//! facade's `compile_with`.
+//!
+//! - [`value`]: the class `FheValue`, base of the Python classes `FheUint8`, ...;
+//! - [`array`](mod@array): `FheArray`; [`compiled`]: `encint.compile` of functions of these;
+//! - [`operand`]: reading Python operands; [`numpy`]: the NumPy corrections and the
+//!   one-circuit runner ([`numpy::fused`]).
+
+pub mod array;
+pub mod compiled;
+pub mod numpy;
+pub mod operand;
+pub mod value;
+
+use encint::typed::{IntType, MAX_TYPED_BITS};
+use pyo3::prelude::*;
+use pyo3::sync::GILOnceCell;
+
+use crate::errors::{invalid, to_py};
+use crate::guard::detached;
+
+pub use array::FheArray;
+pub use value::FheValue;
+
+/// The Python function that wraps a bare `FheValue` into the class of its type
+/// (`encint.FheUint8`, ...), set by the package at import time.
+static CLASS_OF: GILOnceCell<PyObject> = GILOnceCell::new();
+
+/// Sets the function `f(value) -> instance of the value's class` (called once by the
+/// package's `__init__`).
+#[pyfunction]
+fn _set_family_wrapper(py: Python<'_>, f: PyObject) {
+    let _ = CLASS_OF.set(py, f);
+}
+
+/// `v` as an instance of its type's Python class (a bare `FheValue` before the package
+/// has registered its classes).
+pub(crate) fn wrap(py: Python<'_>, v: encint::fhe::FheValue) -> PyResult<PyObject> {
+    let base = Py::new(py, FheValue { inner: v })?;
+    match CLASS_OF.get(py) {
+        Some(f) => f.call1(py, (base,)),
+        None => Ok(base.into_any()),
+    }
+}
+
+/// The type named `name`: `u<N>` / `i<N>` (also `uint<N>` / `int<N>`) for `N` in
+/// `1..=128`, or `bool`.
+pub(crate) fn parse_type(name: &str) -> PyResult<IntType> {
+    let name = name.trim();
+    if name == "bool" {
+        return Ok(IntType::BOOL);
+    }
+    let (signed, digits) = if let Some(d) = name.strip_prefix("uint") {
+        (false, d)
+    } else if let Some(d) = name.strip_prefix("int") {
+        (true, d)
+    } else if let Some(d) = name.strip_prefix('u') {
+        (false, d)
+    } else if let Some(d) = name.strip_prefix('i') {
+        (true, d)
+    } else {
+        return Err(invalid(format!(
+            "unknown type {name:?} (u8, i16, bool, u<N> or i<N> for N in 1..={MAX_TYPED_BITS})"
+        )));
+    };
+    let bits: usize = digits
+        .parse()
+        .map_err(|_| invalid(format!("unknown type {name:?}")))?;
+    IntType::new(bits, signed)
+        .map_err(|_| crate::errors::limit(format!("width {bits} outside 1..={MAX_TYPED_BITS}")))
+}
+
+/// The name of `ty` in Python: `u8`, `i16`, ..., `bool` for the one-bit unsigned type.
+pub(crate) fn type_name(ty: IntType) -> String {
+    if ty == IntType::BOOL {
+        "bool".into()
+    } else {
+        ty.to_string()
+    }
+}
+
+/// A type given as a name, as a class of the family (its `_type` attribute) or as a
+/// NumPy integer or boolean dtype.
+pub(crate) fn type_arg(t: &Bound<'_, PyAny>) -> PyResult<IntType> {
+    if let Ok(s) = t.extract::<String>() {
+        return parse_type(&s);
+    }
+    if let Ok(s) = t.getattr("_type") {
+        return parse_type(&s.extract::<String>()?);
+    }
+    // A NumPy dtype or scalar type (`np.uint8`, `np.dtype("int16")`, `bool`): its name.
+    let name = t
+        .py()
+        .import("numpy")
+        .and_then(|np| np.call_method1("dtype", (t,)))
+        .and_then(|d| d.getattr("name"))
+        .and_then(|n| n.extract::<String>());
+    match name {
+        Ok(n) => parse_type(&n),
+        Err(_) => Err(invalid(format!(
+            "a type name (\"u8\", \"i16\", \"bool\", ...) or a class such as encint.FheUint8, not {}",
+            t.repr()?
+        ))),
+    }
+}
+
+/// Runs `f` without the GIL, with the process' server key (`set_server_key`) set as this
+/// thread's server of the facade (none set: operations on ciphertexts raise
+/// `NoServerKeyError`).
+pub(crate) fn run<T: Send>(
+    py: Python<'_>,
+    f: impl FnOnce() -> encint::Result<T> + Send,
+) -> PyResult<T> {
+    let server = crate::key_sets::current_server().ok();
+    detached(py, || {
+        match server {
+            Some(s) => encint::set_server(s),
+            None => encint::unset_server(),
+        }
+        f().map_err(|e| match e {
+            encint::Error::NoServer => crate::key_sets::current_server()
+                .err()
+                .unwrap_or_else(|| to_py(encint::Error::NoServer)),
+            e => to_py(e),
+        })
+    })
+}
+
+/// Adds the family's classes and functions to the module `m`.
+pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<FheValue>()?;
+    m.add_class::<FheArray>()?;
+    m.add_class::<compiled::Compiled>()?;
+    m.add_function(wrap_pyfunction!(_set_family_wrapper, m)?)?;
+    m.add_function(wrap_pyfunction!(array::_where, m)?)?;
+    m.add_function(wrap_pyfunction!(compiled::_compile, m)?)?;
+    Ok(())
+}

@@ -1,0 +1,139 @@
+//! Python operands of the family's operations: a value of the family, or a clear Python
+//! int (NumPy integer scalars too) that must be a value of the other operand's type (a
+//! shift or rotation amount: any non-negative int, taken modulo the width).
+
+use encint::fhe::{FheType, IntoOperand, Operand};
+use encint::typed::IntType;
+use num_bigint::BigInt;
+use pyo3::prelude::*;
+use pyo3::types::{PyFloat, PyInt};
+
+use super::FheValue;
+use crate::errors::invalid;
+
+/// A right operand: an encrypted (or traced) value, or a clear one.
+#[derive(Clone, Debug)]
+pub enum Rhs {
+    /// A value of the family.
+    Value(encint::fhe::FheValue),
+    /// A clear value's pattern.
+    Clear(i128),
+}
+
+impl Rhs {
+    /// As the facade's operand.
+    pub fn operand(&self) -> Operand<'_> {
+        match self {
+            Rhs::Value(v) => Operand::Value(v.repr()),
+            Rhs::Clear(k) => Operand::Clear(*k),
+        }
+    }
+}
+
+impl IntoOperand<encint::fhe::FheValue> for Rhs {
+    fn operand(&self) -> Operand<'_> {
+        Rhs::operand(self)
+    }
+}
+
+/// A clear operand for the facade.
+#[derive(Clone, Copy, Debug)]
+pub struct K(pub i128);
+
+impl IntoOperand<encint::fhe::FheValue> for K {
+    fn operand(&self) -> Operand<'_> {
+        Operand::Clear(self.0)
+    }
+}
+
+/// How a clear operand is checked.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Clear {
+    /// A value of the type.
+    Value,
+    /// A non-negative shift or rotation amount (reduced modulo the width).
+    Amount,
+}
+
+/// Reads `o` as an integer when it is one (a Python int or bool, or an object with
+/// `__index__` such as a NumPy integer; not a float or an encrypted value).
+pub fn clear_int(o: &Bound<'_, PyAny>) -> Option<BigInt> {
+    if o.is_instance_of::<PyFloat>() || o.downcast::<FheValue>().is_ok() {
+        return None;
+    }
+    if o.downcast::<super::FheArray>().is_ok() {
+        return None;
+    }
+    if o.is_instance_of::<PyInt>() || o.hasattr("__index__").unwrap_or(false) {
+        return o.extract::<BigInt>().ok();
+    }
+    None
+}
+
+/// `k` checked as a clear operand of type `ty`, as the pattern the facade takes.
+pub fn clear_of(k: &BigInt, ty: IntType, how: Clear) -> PyResult<i128> {
+    match how {
+        Clear::Amount => {
+            if k.sign() == num_bigint::Sign::Minus {
+                return Err(invalid(format!("negative shift or rotation amount {k}")));
+            }
+            let r = k % BigInt::from(ty.bits);
+            Ok(i128::try_from(&r).expect("a remainder below 129"))
+        }
+        Clear::Value => {
+            let (lo, hi) = range(ty);
+            if *k < lo || *k > hi {
+                return Err(invalid(format!("{k} is not a value of {ty}")));
+            }
+            // An unsigned 128-bit value above i128::MAX is its two's-complement pattern.
+            let m = BigInt::from(1) << 128;
+            let k = if *k > BigInt::from(i128::MAX) {
+                k - m
+            } else {
+                k.clone()
+            };
+            Ok(i128::try_from(&k).expect("a value of a type of at most 128 bits"))
+        }
+    }
+}
+
+/// The smallest and largest value of `ty`, as big integers (unsigned 128 bits included).
+pub fn range(ty: IntType) -> (BigInt, BigInt) {
+    if ty.signed {
+        let h = BigInt::from(1) << (ty.bits - 1);
+        (-h.clone(), h - 1)
+    } else {
+        (BigInt::from(0), (BigInt::from(1) << ty.bits) - 1)
+    }
+}
+
+/// Reads `o` as the right operand of an operation on a value of type `ty`: `None` when it
+/// is neither a value of the family nor an integer (the operator then returns
+/// `NotImplemented`).
+pub fn rhs(o: &Bound<'_, PyAny>, ty: IntType, how: Clear) -> PyResult<Option<Rhs>> {
+    if let Ok(v) = o.downcast::<FheValue>() {
+        return Ok(Some(Rhs::Value(v.get().inner.clone())));
+    }
+    match clear_int(o) {
+        Some(k) => Ok(Some(Rhs::Clear(clear_of(&k, ty, how)?))),
+        None => Ok(None),
+    }
+}
+
+/// Decrypts `v` with `key` into the Python int of its type. The facade's decryption
+/// returns an `i128` and refuses an unsigned 128-bit value above `i128::MAX`: such a
+/// value (in binary digits) is decrypted here as a big integer, modulo `2**128`.
+pub fn decrypt_int(v: &encint::fhe::FheValue, key: &encint::ClientKey) -> encint::Result<BigInt> {
+    let ty = v.ty();
+    if ty.bits == 128 && !ty.signed {
+        if let Some(x) = v
+            .as_typed()
+            .filter(|x| x.form() != encint::typed::Form::Radix4)
+        {
+            let m = BigInt::from(1) << 128;
+            let big = encint::decrypt_big(key, x.as_int())?;
+            return Ok(((big % &m) + &m) % &m);
+        }
+    }
+    Ok(BigInt::from(v.decrypt(key)?))
+}

@@ -1,0 +1,366 @@
+//! `FheValue`: one encrypted value of the family (the facade's `encint::fhe::FheValue`),
+//! the base class of `encint.FheUint8`, ..., `encint.FheBool` and of the classes that
+//! `encint.FheUint(n)` / `encint.FheInt(n)` make. Each operation is one facade call, so
+//! one circuit; results are instances of their type's class.
+
+use encint::fhe::FheType;
+use encint::typed::IntOp;
+use pyo3::exceptions::{PyTypeError, PyZeroDivisionError};
+use pyo3::prelude::*;
+use pyo3::pyclass::CompareOp;
+use pyo3::types::{PyBytes, PyTuple, PyType};
+
+use super::numpy::{apply, Bin};
+use super::operand::{clear_int, clear_of, decrypt_int, rhs, Clear, Rhs};
+use super::{run, type_arg, type_name, wrap};
+use crate::errors::invalid;
+use crate::key_sets::params_of;
+
+/// An encrypted value of the typed family (TFHE-rs' `FheUint8`, `FheInt16`, `FheBool`,
+/// ...): the base class of `encint.FheUint8` ... `encint.FheInt128`, `encint.FheBool`
+/// and of the classes of `encint.FheUint(n)` / `encint.FheInt(n)`. See the package
+/// docstring for the operators and their semantics.
+#[pyclass(module = "encint._encint", subclass, frozen)]
+pub struct FheValue {
+    pub(crate) inner: encint::fhe::FheValue,
+}
+
+/// The type a class of the family stands for (its `_type` attribute).
+fn class_type(cls: &Bound<'_, PyType>) -> PyResult<encint::typed::IntType> {
+    match cls.getattr("_type") {
+        Ok(t) => type_arg(&t),
+        Err(_) => Err(invalid(
+            "FheValue has no type: use encint.FheUint8, encint.FheInt(12), ... or ck.encrypt(v, \"u8\")",
+        )),
+    }
+}
+
+/// Encrypts `value` as a value of `ty` with `key` (for `ClientKey.encrypt`).
+pub(crate) fn encrypt_value(
+    py: Python<'_>,
+    value: &Bound<'_, PyAny>,
+    ty: encint::typed::IntType,
+    key: &encint::ClientKey,
+) -> PyResult<PyObject> {
+    let k = clear_int(value).ok_or_else(|| {
+        PyTypeError::new_err(format!(
+            "encrypt takes an int, not {}",
+            value
+                .get_type()
+                .name()
+                .map(|n| n.to_string())
+                .unwrap_or_default()
+        ))
+    })?;
+    let pattern = clear_of(&k, ty, Clear::Value)?;
+    if pattern < 0 && !ty.signed {
+        return Err(invalid(format!(
+            "{k}: unsigned 128-bit values above 2**127 - 1 do not encrypt (the facade's \
+             FheValue::encrypt takes an i128); they arise from operations"
+        )));
+    }
+    let v = run(py, || encint::fhe::FheValue::encrypt(pattern, ty, key))?;
+    wrap(py, v)
+}
+
+impl FheValue {
+    /// Decrypts with `key`: an int (a bool for the boolean type).
+    pub(crate) fn decrypt_with(
+        &self,
+        py: Python<'_>,
+        key: &encint::ClientKey,
+    ) -> PyResult<PyObject> {
+        let x = &self.inner;
+        let v = run(py, || decrypt_int(x, key))?;
+        if self.ty() == encint::typed::IntType::BOOL {
+            let b = v != num_bigint::BigInt::from(0);
+            return Ok(pyo3::types::PyBool::new(py, b)
+                .to_owned()
+                .into_any()
+                .unbind());
+        }
+        Ok(v.into_pyobject(py)?.into_any().unbind())
+    }
+
+    fn ty(&self) -> encint::typed::IntType {
+        self.inner.ty()
+    }
+
+    /// `self op other` (`other op self` with `swap`); `NotImplemented` for an operand that
+    /// is neither a value of the family nor an int.
+    fn binary(
+        &self,
+        py: Python<'_>,
+        op: Bin,
+        other: &Bound<'_, PyAny>,
+        swap: bool,
+    ) -> PyResult<PyObject> {
+        let how = match op {
+            Bin::Op(IntOp::ShlVar | IntOp::ShrVar | IntOp::RotlVar | IntOp::RotrVar) if !swap => {
+                Clear::Amount
+            }
+            _ => Clear::Value,
+        };
+        let Some(r) = rhs(other, self.ty(), how)? else {
+            return Ok(py.NotImplemented());
+        };
+        if matches!(op, Bin::FloorDiv | Bin::Mod) && !swap && matches!(r, Rhs::Clear(0)) {
+            return Err(PyZeroDivisionError::new_err(
+                "integer division or modulo by zero",
+            ));
+        }
+        let x = &self.inner;
+        let v = run(py, || apply(x, op, r, swap))?;
+        wrap(py, v)
+    }
+
+    fn unary(&self, py: Python<'_>, op: IntOp) -> PyResult<PyObject> {
+        let x = &self.inner;
+        let v = run(py, || x.unary(op))?;
+        wrap(py, v)
+    }
+}
+
+/// The `#[pymethods]` block: the binary operators listed, then the other methods.
+macro_rules! methods_with_binary {
+    ([$($name:ident $rname:ident => $op:expr;)*] $($rest:tt)*) => {
+        #[pymethods]
+        impl FheValue {
+            $(
+                fn $name(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+                    self.binary(py, $op, other, false)
+                }
+                fn $rname(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+                    self.binary(py, $op, other, true)
+                }
+            )*
+            $($rest)*
+        }
+    };
+}
+
+methods_with_binary! {[
+    __add__ __radd__ => Bin::Op(IntOp::WrappingAdd);
+    __sub__ __rsub__ => Bin::Op(IntOp::WrappingSub);
+    __mul__ __rmul__ => Bin::Op(IntOp::WrappingMul);
+    __floordiv__ __rfloordiv__ => Bin::FloorDiv;
+    __mod__ __rmod__ => Bin::Mod;
+    __and__ __rand__ => Bin::Op(IntOp::And);
+    __or__ __ror__ => Bin::Op(IntOp::Or);
+    __xor__ __rxor__ => Bin::Op(IntOp::Xor);
+    __lshift__ __rlshift__ => Bin::Op(IntOp::ShlVar);
+    __rshift__ __rrshift__ => Bin::Op(IntOp::ShrVar);
+]
+    /// A copy of `value` (how the classes of the family wrap results).
+    #[new]
+    fn new(value: PyRef<'_, FheValue>) -> FheValue {
+        FheValue {
+            inner: value.inner.clone(),
+        }
+    }
+
+    /// Encrypts the int `value` as a value of this class's type with the client key `ck`.
+    /// Raises `InvalidInputError` if `value` is not a value of the type.
+    /// (`ck.encrypt(value, cls)`, which owns the key.)
+    #[classmethod]
+    fn encrypt(
+        cls: &Bound<'_, PyType>,
+        value: &Bound<'_, PyAny>,
+        ck: &Bound<'_, PyAny>,
+    ) -> PyResult<PyObject> {
+        class_type(cls)?;
+        Ok(ck.call_method1("encrypt", (value, cls))?.unbind())
+    }
+
+    /// Decrypts with the client key `ck`: an int (a bool for `FheBool`)
+    /// (`ck.decrypt(self)`).
+    fn decrypt(slf: &Bound<'_, Self>, ck: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+        Ok(ck.call_method1("decrypt", (slf,))?.unbind())
+    }
+
+    /// The type's name: `"u8"`, `"i16"`, `"bool"`, ...
+    #[getter]
+    fn r#type(&self) -> String {
+        type_name(self.ty())
+    }
+
+    /// The width in bits.
+    #[getter]
+    fn bits(&self) -> usize {
+        self.ty().bits
+    }
+
+    /// Whether the type is signed.
+    #[getter]
+    fn signed(&self) -> bool {
+        self.ty().signed
+    }
+
+    /// The ciphertext in the facade's envelope (kind Ciphertext, a typed payload).
+    fn to_bytes<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
+        let x = &self.inner;
+        let key_set = x
+            .as_typed()
+            .map(|t| t.key_set())
+            .ok_or_else(|| invalid("a value of a traced function has no ciphertext"))?;
+        let params = params_of(key_set);
+        let bytes = run(py, || x.to_bytes(&params))?;
+        Ok(PyBytes::new(py, &bytes))
+    }
+
+    /// Reads a value written by `to_bytes` (or by the command-line tool or the Rust
+    /// facade); on a class of a type, refuses a value of another type.
+    #[classmethod]
+    fn from_bytes(cls: &Bound<'_, PyType>, data: Vec<u8>) -> PyResult<PyObject> {
+        let py = cls.py();
+        let v = run(py, || <encint::fhe::FheValue as FheType>::from_bytes(&data))?;
+        if let Ok(want) = class_type(cls) {
+            if v.ty() != want {
+                return Err(invalid(format!(
+                    "the file holds a value of type {}, not {}",
+                    type_name(v.ty()),
+                    type_name(want)
+                )));
+            }
+        }
+        wrap(py, v)
+    }
+
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
+        let py = slf.py();
+        // The base class' reader (importable for every width) returns the value's class.
+        let f = py.get_type::<FheValue>().getattr("from_bytes")?;
+        let bytes = slf.get().to_bytes(py)?;
+        PyTuple::new(py, [f.into_any(), PyTuple::new(py, [bytes])?.into_any()])
+    }
+
+    fn __richcmp__(
+        &self,
+        py: Python<'_>,
+        other: &Bound<'_, PyAny>,
+        op: CompareOp,
+    ) -> PyResult<PyObject> {
+        let op = match op {
+            CompareOp::Lt => IntOp::Lt,
+            CompareOp::Le => IntOp::Le,
+            CompareOp::Gt => IntOp::Gt,
+            CompareOp::Ge => IntOp::Ge,
+            CompareOp::Eq => IntOp::Eq,
+            CompareOp::Ne => IntOp::Ne,
+        };
+        self.binary(py, Bin::Op(op), other, false)
+    }
+
+    fn __bool__(&self) -> PyResult<bool> {
+        Err(PyTypeError::new_err(
+            "an encrypted value has no clear truth value: decrypt it, or use select/encint.where",
+        ))
+    }
+
+    fn __neg__(&self, py: Python<'_>) -> PyResult<PyObject> {
+        self.unary(py, IntOp::WrappingNeg)
+    }
+
+    fn __invert__(&self, py: Python<'_>) -> PyResult<PyObject> {
+        self.unary(py, IntOp::Not)
+    }
+
+    fn __abs__(&self, py: Python<'_>) -> PyResult<PyObject> {
+        self.abs(py)
+    }
+
+    /// `|self|` modulo `2**bits` (`abs(MIN) == MIN`).
+    fn abs(&self, py: Python<'_>) -> PyResult<PyObject> {
+        let x = &self.inner;
+        let v = run(py, || x.abs())?;
+        wrap(py, v)
+    }
+
+    /// `self * self` modulo `2**bits`.
+    fn square(&self, py: Python<'_>) -> PyResult<PyObject> {
+        self.unary(py, IntOp::WrappingSquare)
+    }
+
+    /// The smaller of `self` and `other` (a value of the type or an int).
+    fn min(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+        self.binary(py, Bin::Op(IntOp::Min), other, false)
+    }
+
+    /// The larger of `self` and `other`.
+    fn max(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+        self.binary(py, Bin::Op(IntOp::Max), other, false)
+    }
+
+    /// Rotation left by `k` modulo the width (`k` an int >= 0 or an unsigned value of the
+    /// same width).
+    fn rotate_left(&self, py: Python<'_>, k: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+        self.checked(py, Bin::Op(IntOp::RotlVar), k)
+    }
+
+    /// Rotation right by `k` modulo the width.
+    fn rotate_right(&self, py: Python<'_>, k: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+        self.checked(py, Bin::Op(IntOp::RotrVar), k)
+    }
+
+    /// The value as another type (`"u16"`, `encint.FheInt8`, ...): truncation, or zero or
+    /// sign extension by this type's signedness (Rust's `as`); to `bool`: `self != 0`.
+    fn cast(&self, py: Python<'_>, ty: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+        let to = type_arg(ty)?;
+        self.unary(py, IntOp::Cast(to))
+    }
+
+    /// `a if self else b` for an `FheBool` `self`; `a` and `b` are values of one type or
+    /// ints (at least one of them encrypted).
+    fn select(
+        &self,
+        py: Python<'_>,
+        a: &Bound<'_, PyAny>,
+        b: &Bound<'_, PyAny>,
+    ) -> PyResult<PyObject> {
+        let ty = [a, b]
+            .iter()
+            .find_map(|o| o.downcast::<FheValue>().ok().map(|v| v.get().ty()))
+            .ok_or_else(|| invalid("select needs at least one encrypted branch"))?;
+        let operand = |o: &Bound<'_, PyAny>| -> PyResult<Rhs> {
+            rhs(o, ty, Clear::Value)?
+                .ok_or_else(|| PyTypeError::new_err("select takes values of the family or ints"))
+        };
+        let (a, b) = (operand(a)?, operand(b)?);
+        let c = &self.inner;
+        let v = run(py, || c.select(a, b))?;
+        wrap(py, v)
+    }
+
+    /// The same as `select` (TFHE-rs' name).
+    fn if_then_else(
+        &self,
+        py: Python<'_>,
+        a: &Bound<'_, PyAny>,
+        b: &Bound<'_, PyAny>,
+    ) -> PyResult<PyObject> {
+        self.select(py, a, b)
+    }
+
+    fn __repr__(slf: &Bound<'_, Self>) -> PyResult<String> {
+        let name = slf.get_type().name()?;
+        let kind = if super::numpy::is_traced(&slf.get().inner) {
+            "traced"
+        } else {
+            "encrypted"
+        };
+        Ok(format!("<{name} {kind}>"))
+    }
+}
+
+impl FheValue {
+    /// A shift or rotation whose operand must be an amount (else a `TypeError`).
+    fn checked(&self, py: Python<'_>, op: Bin, k: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+        let r = self.binary(py, op, k, false)?;
+        if r.is(&py.NotImplemented()) {
+            return Err(PyTypeError::new_err(
+                "the amount is an int or an unsigned value of the same width",
+            ));
+        }
+        Ok(r)
+    }
+}
