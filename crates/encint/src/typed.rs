@@ -72,6 +72,22 @@ impl EncTyped {
         EncTyped { value, ty, form }
     }
 
+    /// Reads digits as a value of `ty` in `form`; errors on a width outside 1..=128 or a
+    /// digit count the form does not allow (exactly `ty.bits` canonical digits, exactly
+    /// `⌈bits/2⌉` radix-4 blocks, at most `ty.bits` lazy digits). The digits' values are
+    /// the caller's to vouch for (a wrong form decrypts to a wrong value).
+    pub fn with_form(value: EncInt, ty: IntType, form: Form) -> Result<Self> {
+        let ty = IntType::new(ty.bits, ty.signed).map_err(typed_error)?;
+        let (n, want) = (value.len(), form.digits(ty));
+        if n > want || (form != Form::Lazy && n != want) {
+            return Err(Error::InvalidInput(format!(
+                "{n} digits for a {ty} value in {} form",
+                form.name()
+            )));
+        }
+        Ok(EncTyped { value, ty, form })
+    }
+
     /// Reads any [`EncInt`] as a value of `ty` (its value modulo `2^n`): a lazy form, no
     /// cost.
     pub fn from_int(value: EncInt, ty: IntType) -> Result<Self> {

@@ -139,6 +139,25 @@ impl Validate for BitsPayload {
     }
 }
 
+/// The envelope of a bit vector (`signed` read as two's complement), of parameter set
+/// `params`.
+pub fn seal_bits(bits: &EncInt, signed: bool, params: &DigitParameters) -> Result<Vec<u8>> {
+    let payload = BitsPayload {
+        tag: BITS_TAG,
+        signed,
+        value: bits.clone(),
+    };
+    Ok(envelope::seal(Kind::Ciphertext, params.id(), &payload)?)
+}
+
+/// The bits and signedness of a bit-vector envelope (every check of the envelope reader);
+/// errors on an envelope of another kind of value.
+pub fn open_bits(bytes: &[u8]) -> Result<(EncInt, bool)> {
+    expect_kind(bytes, CiphertextKind::Bits)?;
+    let p: BitsPayload = envelope::open_known(bytes, Kind::Ciphertext)?;
+    Ok((p.value, p.signed))
+}
+
 impl EncTyped {
     /// Serializes into a ciphertext envelope of parameter set `params` (see the
     /// [module docs](self)).

@@ -1,7 +1,6 @@
 //! Ciphertext envelopes: what kind of value one holds (`EncInt`, `EncBits`, `EncTyped`),
 //! so that one kind is never read as another, and sealing a value's envelope.
 
-use encint::keys::envelope::{self, Kind};
 use encint::keys::DigitParameters;
 use encint::EncInt as RInt;
 use pyo3::prelude::*;
@@ -12,58 +11,26 @@ use crate::guard::detached;
 use crate::key_sets::params_of;
 use crate::value::Val;
 
-/// The tag that starts an `EncBits` payload.
-pub const BITS_TAG: [u8; 8] = *b"ENCBITS1";
-/// The tag that starts a canonical or lazy `EncTyped` payload.
-pub const TYPED_TAG: [u8; 8] = *b"ENCTYPE1";
-/// The tag that starts a radix-4 `EncTyped` payload.
-pub const TYPED_RADIX4_TAG: [u8; 8] = *b"ENCTYR41";
+pub use encint::wire::CiphertextKind;
 
-/// What a ciphertext envelope of this package holds: an `EncInt` (its payload is the
-/// digits, no tag), an `EncBits` or an `EncTyped` (payloads that start with their tag).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum CiphertextKind {
-    /// `EncInt`.
-    Int,
-    /// `EncBits`.
-    Bits,
-    /// `EncTyped`.
-    Typed,
-}
-
-impl CiphertextKind {
-    fn name(self) -> &'static str {
-        match self {
-            CiphertextKind::Int => "EncInt",
-            CiphertextKind::Bits => "EncBits",
-            CiphertextKind::Typed => "EncTyped",
-        }
+/// The package's name of the value a ciphertext envelope holds.
+fn class_name(kind: CiphertextKind) -> &'static str {
+    match kind {
+        CiphertextKind::Int => "EncInt",
+        CiphertextKind::Bits => "EncBits",
+        CiphertextKind::Typed => "EncTyped",
     }
-}
-
-/// The kind of value in `data` when it is a ciphertext envelope (`None` for anything
-/// else, which the envelope reader then refuses with its own error).
-pub fn ciphertext_kind(data: &[u8]) -> Option<CiphertextKind> {
-    let (header, payload) = envelope::read_header(data).ok()?;
-    if header.kind != Kind::Ciphertext {
-        return None;
-    }
-    Some(match payload.get(..8) {
-        Some(tag) if tag == BITS_TAG => CiphertextKind::Bits,
-        Some(tag) if tag == TYPED_TAG || tag == TYPED_RADIX4_TAG => CiphertextKind::Typed,
-        _ => CiphertextKind::Int,
-    })
 }
 
 /// Errors ([`KeyRoleError`]) unless `data` is an envelope of `want` (or not a ciphertext
 /// envelope at all: the reader then names the problem). Every decoder of a ciphertext
 /// calls it first, so that one kind is never read as another.
 pub fn expect_kind(data: &[u8], want: CiphertextKind) -> PyResult<()> {
-    match ciphertext_kind(data) {
+    match encint::wire::ciphertext_kind(data) {
         Some(found) if found != want => Err(KeyRoleError::new_err(format!(
             "the bytes hold an {}, not an {}",
-            found.name(),
-            want.name()
+            class_name(found),
+            class_name(want)
         ))),
         _ => Ok(()),
     }

@@ -2,35 +2,15 @@
 //! signedness), and the checked clear-mode values that pickling rebuilds.
 
 use encint::keys::envelope::{self, Kind};
-use encint::keys::{DigitParameters, Validate};
 use encint::{EncInt as RInt, MAX_DIGITS};
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
-use serde::{Deserialize, Serialize};
 
 use crate::args::check_width;
-use crate::ciphertext::{envelope_bytes, expect_kind, CiphertextKind, BITS_TAG};
+use crate::ciphertext::{envelope_bytes, expect_kind, CiphertextKind};
 use crate::errors::{envelope_err, invalid, to_py};
 use crate::guard::detached;
 use crate::value::Val;
-
-/// The envelope payload of an `EncBits`: a tag (so that an `EncInt` envelope is never read
-/// as one), the signedness and the bit ciphertexts.
-#[derive(Serialize, Deserialize)]
-struct BitsPayload {
-    tag: [u8; 8],
-    signed: bool,
-    value: RInt,
-}
-
-impl Validate for BitsPayload {
-    fn validate(&self, params: &DigitParameters) -> Result<(), String> {
-        if self.tag != BITS_TAG {
-            return Err("not an EncBits payload".into());
-        }
-        self.value.validate(params)
-    }
-}
 
 /// The envelope of an `EncInt`'s digits.
 pub(crate) fn int_to_bytes<'py>(py: Python<'py>, val: &Val) -> PyResult<Bound<'py, PyBytes>> {
@@ -54,12 +34,7 @@ pub(crate) fn bits_to_bytes<'py>(
     signed: bool,
 ) -> PyResult<Bound<'py, PyBytes>> {
     envelope_bytes(py, val, |x, params| {
-        let payload = BitsPayload {
-            tag: BITS_TAG,
-            signed,
-            value: x.clone(),
-        };
-        envelope::seal(Kind::Ciphertext, params.id(), &payload).map_err(envelope_err)
+        encint::wire::seal_bits(x, signed, params).map_err(to_py)
     })
 }
 
@@ -71,17 +46,15 @@ pub(crate) fn bits_from_bytes(
     signed: Option<bool>,
 ) -> PyResult<(Val, bool)> {
     expect_kind(data, CiphertextKind::Bits)?;
-    let p = detached(py, || {
-        envelope::open_known::<BitsPayload>(data, Kind::Ciphertext).map_err(envelope_err)
-    })?;
-    check_width(p.value.len(), MAX_DIGITS)?;
-    if let Some(given) = signed.filter(|&g| g != p.signed) {
+    let (value, is_signed) = detached(py, || encint::wire::open_bits(data).map_err(to_py))?;
+    check_width(value.len(), MAX_DIGITS)?;
+    if let Some(given) = signed.filter(|&g| g != is_signed) {
         return Err(invalid(format!(
             "the bytes hold {} bits, signed={given} was asked for",
-            if p.signed { "signed" } else { "unsigned" }
+            if is_signed { "signed" } else { "unsigned" }
         )));
     }
-    Ok((Val::Enc(p.value), p.signed))
+    Ok((Val::Enc(value), is_signed))
 }
 
 /// A clear-mode `EncInt` value of these digits (each -1, 0 or 1).
