@@ -141,6 +141,10 @@ pub fn eval(a: EvalArgs) -> CliResult {
     if let Some(t) = a.threads {
         encint::check_threads(t)?;
     }
+    // A backend this build or machine lacks is named before anything is read.
+    if !a.backend.wants_mpi()? {
+        a.backend.check()?;
+    }
     let paths = input_paths(&a)?;
     let mut inputs = Vec::with_capacity(paths.len());
     for p in &paths {
