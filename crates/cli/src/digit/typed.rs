@@ -65,6 +65,16 @@ pub fn parse_value(s: &str, ty: IntType) -> AnyResult<i128> {
     let v = match (ty == IntType::BOOL, s) {
         (true, "true") => 1,
         (true, "false") => 0,
+        _ if !ty.signed
+            && s.trim().parse::<i128>().is_err()
+            && s.trim().parse::<u128>().is_ok() =>
+        {
+            return Err(format!(
+                "{s} is above {}: the library encrypts unsigned values up to i128::MAX",
+                i128::MAX
+            )
+            .into())
+        }
         _ => s.trim().parse::<i128>().map_err(|_| {
             format!(
                 "`{s}` is not a value of {}: expected a decimal integer{}",
@@ -369,6 +379,8 @@ mod tests {
         assert!(parse_value("2", IntType::BOOL).is_err());
         let u128t = IntType::new(128, false).unwrap();
         assert_eq!(format_value(-1, u128t), u128::MAX.to_string());
+        let err = parse_value(&u128::MAX.to_string(), u128t).unwrap_err();
+        assert!(err.to_string().contains("i128::MAX"), "{err}");
         assert_eq!(format_value(1, IntType::BOOL), "true");
     }
 }
