@@ -31,7 +31,9 @@ use clap::{Parser, Subcommand};
     long_about = "encint builds arithmetic circuits over encrypted 5-bit digits (Parmesan's \
 parallel signed-binary arithmetic) and runs them. `encint demo` runs the main job on built-in \
 defaults; `encint cost` prints the bootstrap cost of every operation beside Parmesan's; \
-`encint chains` shows the addition-subtraction chains used by scalar multiplication."
+`encint chains` shows the addition-subtraction chains used by scalar multiplication; \
+`encint encrypt --type u8|i32|bool|...`, `eval` and `decrypt` work on files of exact integers \
+and of the typed integers (results modulo 2^N, as TFHE-rs' FheUint/FheInt)."
 )]
 struct Cli {
     #[command(subcommand)]
@@ -46,11 +48,11 @@ enum Command {
     Demo(digit::DemoArgs),
     /// Generate a client key (secret) and a server key into a directory.
     Keygen(digit::KeygenArgs),
-    /// Encrypt an integer with the client key.
+    /// Encrypt an exact integer or a typed value (u8, i32, bool, ...) with the client key.
     Encrypt(digit::EncryptArgs),
     /// Evaluate one operation on ciphertexts with the server key.
     Eval(digit::EvalArgs),
-    /// Decrypt a ciphertext with the client key.
+    /// Decrypt a ciphertext (exact or typed: the file says which) with the client key.
     Decrypt(digit::DecryptArgs),
     /// Time the operations on real ciphertexts beside TFHE-rs' FheInt8/16/32 (same
     /// process, same threads); prints our time, the peer's, the ratio, bootstraps, depth.

@@ -7,30 +7,79 @@ use clap::Args;
 use encint::files::{self, Mode};
 use encint::{EncInt, Op};
 
+use encint::keys::envelope::Kind;
+use encint::typed::EncTyped;
+use encint::wire::CiphertextKind;
+
+use super::typed::{file_kind, parse_typed_op, run_typed, type_name, TypeArg, TypedOp};
 use crate::backend::{with_digits, DigitSetup, KeySource};
-use crate::keyfiles::load_ct;
+use crate::keyfiles::{load_ct, read_envelope};
 use crate::progress::spinner;
 use crate::{AnyResult, CliResult};
 
+/// The help of `encint eval`.
+const EVAL_HELP: &str =
+    "The input files say what they hold: every operand of one call must be of one kind and
+one type (select: a bool condition, then two values of one type), encrypted under the
+key set of --server-key; anything else is an error and nothing is written.
+
+Typed values (encrypt --type uN, iN or bool); results wrap modulo 2^N:
+  add sub mul div rem and or xor min max  two operands: two files, or one file and a clear
+                                          --scalar K (converted to the type as Rust's `as`)
+  shl shr rotl rotr                       shift or rotate by the second operand, taken
+                                          modulo the width N (as Rust's wrapping_shl and
+                                          TFHE-rs); an encrypted amount is uN of the same
+                                          width; shr is arithmetic on signed types
+  lt le gt ge eq ne                       comparisons: the result is a bool
+  not neg square abs                      one operand (abs(MIN) = MIN)
+  select                                  select C A B: A if the bool C is true, else B
+                                          (B may be a clear --scalar)
+  cast --to TYPE                          truncation, or zero/sign extension by the source's
+                                          signedness (Rust's `as`); to bool: x != 0
+  scalar_mul                              mul by a clear --scalar
+Division truncates toward zero, MIN / -1 = MIN. Division by an encrypted 0 gives all ones
+(unsigned) or -1 for x >= 0 and 1 for x < 0 (signed), and x % 0 = x; a clear --scalar 0
+divisor is an error.
+
+Exact integers (encrypt --digits N): add, sub, neg, mul, mul_low, scalar_mul (--scalar),
+squ (or square), sgn, max, min, abs, round (--position), lt, le, gt, ge, eq, ne. Results
+never wrap: they have as many digits as they need.
+
+Examples:
+  encint eval --server-key k/server.key --op div a.ct b.ct --out q.ct
+  encint eval --server-key k/server.key --op shl a.ct --scalar 3 --out s.ct
+  encint eval --server-key k/server.key --op cast --to i16 a.ct --out c.ct";
+
 /// `encint eval`.
 #[derive(Args)]
+#[command(after_help = EVAL_HELP)]
 pub struct EvalArgs {
     /// The server key file.
     #[arg(long = "server-key")]
     server_key: PathBuf,
-    /// Operation: add, sub, neg, mul, mul_low, scalar_mul, squ, sgn, max, min, abs,
-    /// round, lt, le, gt, ge, eq, ne.
+    /// Operation. Typed values: add, sub, mul, div, rem, and, or, xor, not, neg, shl, shr,
+    /// rotl, rotr, min, max, lt, le, gt, ge, eq, ne, select, abs, square, cast,
+    /// scalar_mul. Exact integers: add, sub, neg, mul, mul_low, scalar_mul, squ, sgn, max,
+    /// min, abs, round, lt, le, gt, ge, eq, ne. See below.
     #[arg(long)]
     op: String,
-    /// Input ciphertext(s): one or two, as the operation needs.
-    #[arg(long = "in", required = true)]
+    /// Input ciphertext files, in operand order.
+    #[arg(value_name = "FILE")]
+    files: Vec<PathBuf>,
+    /// An input ciphertext file (repeat for more), as an alternative to the positional
+    /// files.
+    #[arg(long = "in")]
     inputs: Vec<PathBuf>,
-    /// The clear scalar of scalar_mul (only with `--op scalar_mul`).
+    /// A clear operand: the second operand of a typed two-operand operation or of
+    /// select's false branch, the factor of scalar_mul.
     #[arg(long, allow_hyphen_values = true, conflicts_with = "position")]
-    scalar: Option<i64>,
-    /// The bit position of round (only with `--op round`).
+    scalar: Option<i128>,
+    /// The bit position of round (only with `--op round` on exact integers).
     #[arg(long)]
     position: Option<i64>,
+    /// The target type of `--op cast`: uN, iN or bool.
+    #[arg(long, value_parser = super::typed::parse_type, value_name = "TYPE")]
+    to: Option<TypeArg>,
     /// Output ciphertext file.
     #[arg(long)]
     out: PathBuf,
@@ -44,13 +93,21 @@ pub struct EvalArgs {
     /// estimate before building).
     #[arg(long = "max-nodes")]
     max_nodes: Option<u64>,
+    /// Print a JSON object (op, type, bootstraps, depth, ms, out) instead of the line.
+    #[arg(long)]
+    json: bool,
     #[command(flatten)]
     backend: crate::backend::BackendArgs,
 }
 
 /// The operation `--op` (with `--scalar` or `--position`) names.
 fn parse_op(a: &EvalArgs) -> AnyResult<Op> {
-    let arg = match (a.op.as_str(), a.scalar, a.position) {
+    let scalar = a
+        .scalar
+        .map(i64::try_from)
+        .transpose()
+        .map_err(|_| "the scalar of an exact integer operation must fit 64 bits")?;
+    let arg = match (a.op.as_str(), scalar, a.position) {
         ("scalar_mul", s, None) => s,
         ("round", None, p) => p,
         (_, None, None) => None,
@@ -65,19 +122,66 @@ fn parse_op(a: &EvalArgs) -> AnyResult<Op> {
     Ok(Op::parse(&a.op, arg)?)
 }
 
-/// `encint eval`: the arguments are checked before any key is read.
+/// The input files: positional or `--in`, not both.
+fn input_paths(a: &EvalArgs) -> AnyResult<Vec<PathBuf>> {
+    match (a.files.is_empty(), a.inputs.is_empty()) {
+        (false, false) => {
+            Err("give the input files either as arguments or with --in, not both".into())
+        }
+        (true, true) => Err("no input ciphertext file given".into()),
+        (false, true) => Ok(a.files.clone()),
+        (true, false) => Ok(a.inputs.clone()),
+    }
+}
+
+/// `encint eval`: the arguments are checked before any key is read; the first input file
+/// says whether the operation is on typed values or exact integers (an unreadable one is
+/// reported after the exact integers' argument checks, as before typed files existed).
 pub fn eval(a: EvalArgs) -> CliResult {
-    let op = parse_op(&a)?;
     if let Some(t) = a.threads {
         encint::check_threads(t)?;
     }
+    // A backend this build or machine lacks is named before anything is read.
+    if !a.backend.wants_mpi()? {
+        a.backend.check()?;
+    }
+    let paths = input_paths(&a)?;
+    let mut inputs = Vec::with_capacity(paths.len());
+    for p in &paths {
+        match read_envelope(p, Kind::Ciphertext) {
+            Ok(bytes) => inputs.push(bytes),
+            Err(e) => {
+                parse_op(&a)?;
+                return Err(e);
+            }
+        }
+    }
+    let kinds: Vec<CiphertextKind> = inputs.iter().map(|b| file_kind(b)).collect();
+    if let Some(i) = kinds.iter().position(|&k| k != kinds[0]) {
+        return Err(format!(
+            "{} holds a value of kind {}, {} one of kind {}: one operation takes one kind of \
+             value",
+            paths[0].display(),
+            kinds[0].name(),
+            paths[i].display(),
+            kinds[i].name()
+        )
+        .into());
+    }
+    if kinds[0] == CiphertextKind::Typed {
+        return eval_typed(&a, &paths, &inputs);
+    }
+    let op = parse_op(&a)?;
+    if a.to.is_some() {
+        return Err("`--to` goes only with `--op cast` on typed values".into());
+    }
     files::check_new(&[&a.out], a.force)?;
-    if a.inputs.len() != op.arity() {
+    if paths.len() != op.arity() {
         return Err(format!(
             "`{}` takes {} input ciphertext(s), got {}",
             a.op,
             op.arity(),
-            a.inputs.len()
+            paths.len()
         )
         .into());
     }
@@ -87,8 +191,7 @@ pub fn eval(a: EvalArgs) -> CliResult {
         max_nodes: a.max_nodes,
     };
     with_digits(&a.backend, setup, |server, _, exec| {
-        let ins = a
-            .inputs
+        let ins = paths
             .iter()
             .map(|p| load_ct(p))
             .collect::<AnyResult<Vec<EncInt>>>()?;
@@ -100,17 +203,110 @@ pub fn eval(a: EvalArgs) -> CliResult {
         pb.finish_and_clear();
         let bytes = out.to_bytes(server.key().params())?;
         files::write_one(&a.out, &bytes, Mode::Public, a.force)?;
-        println!(
-            "{} done in {:.1} ms: {} bootstraps, depth {}, {} output digits -> {}",
-            a.op,
-            elapsed.as_secs_f64() * 1e3,
-            cost.bootstraps,
-            cost.depth,
-            out.len(),
-            a.out.display()
-        );
+        if a.json {
+            print_json(&a, "int", elapsed.as_secs_f64(), &cost);
+        } else {
+            println!(
+                "{} done in {:.1} ms: {} bootstraps, depth {}, {} output digits -> {}",
+                a.op,
+                elapsed.as_secs_f64() * 1e3,
+                cost.bootstraps,
+                cost.depth,
+                out.len(),
+                a.out.display()
+            );
+        }
         if let Some(line) = exec.report() {
             println!("{line}");
+        }
+        Ok(())
+    })
+}
+
+/// The JSON object of `--json`.
+fn print_json(a: &EvalArgs, ty: &str, seconds: f64, cost: &encint::Cost) {
+    let v = serde_json::json!({
+        "op": a.op,
+        "type": ty,
+        "bootstraps": cost.bootstraps,
+        "depth": cost.depth,
+        "ms": seconds * 1e3,
+        "out": a.out.display().to_string(),
+    });
+    println!("{v}");
+}
+
+/// `encint eval` on typed values: `bytes` read from `paths`.
+fn eval_typed(a: &EvalArgs, paths: &[PathBuf], bytes: &[Vec<u8>]) -> CliResult {
+    let op = parse_typed_op(&a.op)?;
+    if a.position.is_some() {
+        return Err("`--position` goes only with `--op round` on exact integers".into());
+    }
+    let to = match (op, a.to) {
+        (TypedOp::Cast, Some(TypeArg::Typed(t))) => Some(t),
+        (TypedOp::Cast, Some(TypeArg::Int)) => {
+            return Err("a typed value casts to uN, iN or bool, not int".into())
+        }
+        (TypedOp::Cast, None) => {
+            return Err("`--op cast` needs `--to TYPE` (uN, iN or bool)".into())
+        }
+        (_, Some(_)) => return Err("`--to` goes only with `--op cast`".into()),
+        (_, None) => None,
+    };
+    if a.op == "scalar_mul" && a.scalar.is_none() {
+        return Err("`--op scalar_mul` needs `--scalar K`".into());
+    }
+    let want = op
+        .files(a.scalar.is_some())
+        .map_err(|e| format!("`{}`: {e}", a.op))?;
+    if paths.len() != want {
+        return Err(format!(
+            "`{}` takes {want} input ciphertext(s){}, got {}",
+            a.op,
+            if a.scalar.is_some() {
+                " with --scalar"
+            } else {
+                ""
+            },
+            paths.len()
+        )
+        .into());
+    }
+    if a.backend.wants_mpi()? {
+        return Err("--backend mpi runs exact integers; typed values run on cpu or gpu".into());
+    }
+    files::check_new(&[&a.out], a.force)?;
+    let ins = paths
+        .iter()
+        .zip(bytes)
+        .map(|(p, b)| EncTyped::from_bytes(b).map_err(|e| format!("{}: {e}", p.display()).into()))
+        .collect::<AnyResult<Vec<EncTyped>>>()?;
+    let setup = DigitSetup {
+        keys: KeySource::File(&a.server_key),
+        threads: a.threads,
+        max_nodes: a.max_nodes,
+    };
+    with_digits(&a.backend, setup, |server, _, _| {
+        let pb = spinner(&format!("evaluating {}", a.op));
+        let start = Instant::now();
+        let refs: Vec<&EncTyped> = ins.iter().collect();
+        let (out, cost) = run_typed(server, op, &refs, a.scalar, to)?;
+        let elapsed = start.elapsed();
+        pb.finish_and_clear();
+        let bytes = out.to_bytes(server.key().params())?;
+        files::write_one(&a.out, &bytes, Mode::Public, a.force)?;
+        let ty = type_name(out.ty());
+        if a.json {
+            print_json(a, &ty, elapsed.as_secs_f64(), &cost);
+        } else {
+            println!(
+                "{} done in {:.1} ms: {} bootstraps, depth {}, a {ty} -> {}",
+                a.op,
+                elapsed.as_secs_f64() * 1e3,
+                cost.bootstraps,
+                cost.depth,
+                a.out.display()
+            );
         }
         Ok(())
     })

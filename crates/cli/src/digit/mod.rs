@@ -1,8 +1,9 @@
-//! The digit commands on files: keygen, encrypt, decrypt; `eval` and `demo` in their own
-//! modules.
+//! The commands on files: keygen, encrypt, decrypt; `eval` and `demo` in their own
+//! modules, the typed values (`--type u8`, ...) in `typed`.
 
 mod demo;
 mod eval;
+mod typed;
 
 pub use demo::{demo, DemoArgs};
 pub use eval::{eval, EvalArgs};
@@ -15,7 +16,9 @@ use encint::keys::envelope::{self, Kind};
 use encint::ClientKey;
 use zeroize::Zeroizing;
 
-use crate::keyfiles::{load_client, load_ct};
+use encint::wire::CiphertextKind;
+
+use crate::keyfiles::{load_client, load_ct, read_envelope};
 use crate::progress::spinner;
 use crate::CliResult;
 
@@ -36,18 +39,42 @@ pub struct KeygenArgs {
     params: crate::backend::ParamSet,
 }
 
+/// The help of `encint encrypt`.
+const ENCRYPT_HELP: &str = "Types (--type):
+  int        the exact integer (the default): signed binary digits that never wrap; give
+             their count with --digits N (|value| < 2^N); results of eval grow as needed
+  uN, iN     an unsigned or two's-complement integer of N bits, N from 1 to 128 (u8, u16,
+             u32, u64, u128, i8, ..., i128, or any width such as u12); eval wraps results
+             modulo 2^N, as Rust's wrapping_* methods and TFHE-rs' FheUint/FheInt do
+  bool       one bit: 0/1 or false/true (comparisons give it; select takes it)
+
+A value outside its type is an error and no file is written.
+
+Examples:
+  encint encrypt --key k/client.key --type u8 --value 200 --out a.ct
+  encint encrypt --key k/client.key --type i32 --value -70000 --out b.ct
+  encint encrypt --key k/client.key --type bool --value true --out c.ct
+  encint encrypt --key k/client.key --value -1234 --digits 16 --out x.ct";
+
 /// `encint encrypt`.
 #[derive(Args)]
+#[command(after_help = ENCRYPT_HELP)]
 pub struct EncryptArgs {
     /// The client key file.
     #[arg(long)]
     key: PathBuf,
-    /// The integer to encrypt (any size that fits the digits).
+    /// The value to encrypt: an integer of the type (`int`: any size that fits the
+    /// digits), or true/false for `bool`.
     #[arg(long, allow_hyphen_values = true)]
-    value: encint::BigInt,
-    /// Number of signed binary digits (the value must fit: |value| < 2^bits).
-    #[arg(long)]
-    bits: usize,
+    value: String,
+    /// The type: int (the exact integer, the default), uN or iN (N bits, 1 to 128: u8,
+    /// i32, ...), or bool. See below.
+    #[arg(long = "type", value_parser = typed::parse_type, value_name = "TYPE")]
+    ty: Option<typed::TypeArg>,
+    /// Number of signed binary digits of an `int` (the value must fit: |value| < 2^N);
+    /// `--bits` is accepted for it as before.
+    #[arg(long, alias = "bits", value_name = "N")]
+    digits: Option<usize>,
     /// Output ciphertext file.
     #[arg(long)]
     out: PathBuf,
@@ -62,9 +89,13 @@ pub struct DecryptArgs {
     /// The client key file.
     #[arg(long)]
     key: PathBuf,
-    /// The ciphertext file.
+    /// The ciphertext file (an exact integer or a typed value: the file says which).
     #[arg(long = "in")]
     input: PathBuf,
+    /// Print a JSON object: {"value": ..., "type": ...} (the value a JSON number, true or
+    /// false for bool).
+    #[arg(long)]
+    json: bool,
 }
 
 /// `encint keygen`: both keys are written before either is moved into place.
@@ -105,25 +136,83 @@ pub fn keygen(a: KeygenArgs) -> CliResult {
     Ok(())
 }
 
-/// `encint encrypt`.
+/// `encint encrypt`: the value is checked against its type before the key is read, and
+/// nothing is written on an error.
 pub fn encrypt_cmd(a: EncryptArgs) -> CliResult {
+    let ty = match (a.ty, a.digits) {
+        (Some(typed::TypeArg::Typed(ty)), None) => ty,
+        (Some(typed::TypeArg::Typed(ty)), Some(_)) => {
+            return Err(format!(
+                "--digits (or --bits) sets the digit count of `--type int`; the width of {} \
+                 is in its name",
+                typed::type_name(ty)
+            )
+            .into())
+        }
+        (Some(typed::TypeArg::Int) | None, Some(digits)) => return encrypt_int(&a, digits),
+        (Some(typed::TypeArg::Int) | None, None) => {
+            return Err(
+                "give --type (u8, i32, bool, ...: see --help), or --digits N for an \
+                        exact integer"
+                    .into(),
+            )
+        }
+    };
+    let value = typed::parse_value(&a.value, ty)?;
     files::check_new(&[&a.out], a.force)?;
     let client = load_client(&a.key)?;
-    let x = encint::encrypt_big(&client, &a.value, a.bits)?;
+    let x = encint::typed::encrypt_typed(&client, value, ty)?;
     files::write_one(&a.out, &x.to_bytes(client.params())?, Mode::Public, a.force)?;
     println!(
-        "encrypted {} as {} digits into {}",
-        a.value,
-        a.bits,
+        "encrypted {} as {} into {}",
+        typed::format_value(value, ty),
+        typed::type_name(ty),
         a.out.display()
     );
     Ok(())
 }
 
-/// `encint decrypt`.
+/// `encint encrypt` of an exact integer of `digits` digits.
+fn encrypt_int(a: &EncryptArgs, digits: usize) -> CliResult {
+    let value: encint::BigInt = a
+        .value
+        .trim()
+        .parse()
+        .map_err(|_| format!("`{}` is not an integer", a.value))?;
+    files::check_new(&[&a.out], a.force)?;
+    let client = load_client(&a.key)?;
+    let x = encint::encrypt_big(&client, &value, digits)?;
+    files::write_one(&a.out, &x.to_bytes(client.params())?, Mode::Public, a.force)?;
+    println!(
+        "encrypted {} as {} digits into {}",
+        value,
+        digits,
+        a.out.display()
+    );
+    Ok(())
+}
+
+/// `encint decrypt`: the file says whether it holds an exact integer or a typed value.
 pub fn decrypt_cmd(a: DecryptArgs) -> CliResult {
     let client = load_client(&a.key)?;
-    let x = load_ct(&a.input)?;
-    println!("{}", encint::decrypt_big(&client, &x)?);
+    let bytes = read_envelope(&a.input, Kind::Ciphertext)?;
+    let at = |e: encint::Error| format!("{}: {e}", a.input.display());
+    let (value, ty) = match typed::file_kind(&bytes) {
+        CiphertextKind::Typed => {
+            let x = encint::typed::EncTyped::from_bytes(&bytes).map_err(at)?;
+            let ty = x.ty();
+            let v = encint::typed::decrypt_typed(&client, &x)?;
+            (typed::format_value(v, ty), typed::type_name(ty))
+        }
+        _ => {
+            let x = load_ct(&a.input)?;
+            (encint::decrypt_big(&client, &x)?.to_string(), "int".into())
+        }
+    };
+    if a.json {
+        println!("{{\"value\": {value}, \"type\": \"{ty}\"}}");
+    } else {
+        println!("{value}");
+    }
     Ok(())
 }
