@@ -1,12 +1,11 @@
 //! Typed values on files: the type names of `--type`, the operations of `eval` on typed
 //! ciphertexts, and printing of either kind of value.
 //!
-//! The operations follow `encint::fhe` (TFHE-rs 1.8.2 semantics, see its module docs):
-//! the same circuits as `encint::fhe::FheValue` builds, recorded here through
-//! `Server::typed_compose`, which also returns the circuit's cost for the report line
-//! (`FheValue`'s methods return the value only).
+//! The operations are the facade's (`encint::fhe`, TFHE-rs 1.8.2 semantics, see its module
+//! docs): the `Composer` methods `FheValue` uses too, recorded here through
+//! `Server::typed_compose`, which also returns the circuit's cost for the report line.
 
-use encint::fhe::{Composer, Value};
+use encint::fhe::Rhs;
 use encint::typed::{EncTyped, IntOp, IntType};
 use encint::wire::{ciphertext_kind, CiphertextKind};
 use encint::{Cost, Server};
@@ -201,12 +200,6 @@ impl TypedOp {
     }
 }
 
-/// The right operand of a two-operand operation inside the circuit.
-enum Rhs<'v> {
-    Value(&'v Value),
-    Clear(i128),
-}
-
 fn invalid(msg: String) -> encint::Error {
     encint::Error::InvalidInput(msg)
 }
@@ -222,18 +215,18 @@ pub fn run_typed(
 ) -> encint::Result<(EncTyped, Cost)> {
     let (mut outs, cost) = server.typed_compose(inputs, |c, x| {
         let out = match op {
-            TypedOp::Unary(op) => c.apply(op, &[&x[0]])?,
+            TypedOp::Unary(op) => c.unary_op(op, &x[0])?,
             TypedOp::Cast => {
                 let to = to.ok_or_else(|| invalid("cast needs a target type".into()))?;
-                cast(c, &x[0], to)?
+                c.unary_op(IntOp::Cast(to), &x[0])?
             }
-            TypedOp::Abs => abs(c, &x[0])?,
+            TypedOp::Abs => c.abs(&x[0])?,
             TypedOp::Binary(op) => {
                 let rhs = match scalar {
                     Some(k) => Rhs::Clear(k),
                     None => Rhs::Value(&x[1]),
                 };
-                binary(c, op, &x[0], rhs)?
+                c.binary_op(op, &x[0], rhs)?
             }
             TypedOp::Select => {
                 if x[0].ty() != IntType::BOOL {
@@ -243,10 +236,10 @@ pub fn run_typed(
                     )));
                 }
                 let b = match scalar {
-                    Some(k) => c.constant(x[1].ty(), k),
-                    None => x[2].clone(),
+                    Some(k) => Rhs::Clear(k),
+                    None => Rhs::Value(&x[2]),
                 };
-                c.apply(IntOp::Select, &[&x[0], &x[1], &b])?
+                c.select(&x[0], Rhs::Value(&x[1]), b, None)?
             }
         };
         Ok(vec![out])
@@ -255,98 +248,6 @@ pub fn run_typed(
         .pop()
         .ok_or_else(|| invalid("the operation built no output".into()))?;
     Ok((out, cost))
-}
-
-/// A cast; to `bool` it is `x != 0`.
-fn cast(c: &mut Composer<'_>, x: &Value, to: IntType) -> encint::Result<Value> {
-    if to == IntType::BOOL && x.ty() != IntType::BOOL {
-        let zero = c.constant(x.ty(), 0);
-        return c.apply(IntOp::Ne, &[x, &zero]);
-    }
-    c.apply(IntOp::Cast(to), &[x])
-}
-
-/// `|x|` modulo `2^N` (`abs(MIN) = MIN`); an unsigned value as it is.
-fn abs(c: &mut Composer<'_>, x: &Value) -> encint::Result<Value> {
-    let ty = x.ty();
-    if !ty.signed {
-        return Ok(x.clone());
-    }
-    let zero = c.constant(ty, 0);
-    let negative = c.apply(IntOp::Lt, &[x, &zero])?;
-    let minus = c.apply(IntOp::WrappingNeg, &[x])?;
-    c.apply(IntOp::Select, &[&negative, &minus, x])
-}
-
-fn is_shift(op: IntOp) -> bool {
-    matches!(
-        op,
-        IntOp::ShlVar | IntOp::ShrVar | IntOp::RotlVar | IntOp::RotrVar
-    )
-}
-
-/// A two-operand operation; a clear right operand is converted to the type as Rust's `as`
-/// does and folded into the circuit (products, quotients and remainders by a clear value
-/// take the scalar circuits; shifts and rotations take their amount modulo the width).
-fn binary(c: &mut Composer<'_>, op: IntOp, x: &Value, rhs: Rhs<'_>) -> encint::Result<Value> {
-    let ty = x.ty();
-    if is_shift(op) {
-        return shift(c, op, x, rhs);
-    }
-    match (op, rhs) {
-        (IntOp::WrappingMul, Rhs::Clear(k)) => c.apply(IntOp::WrappingScalarMul(k), &[x]),
-        (IntOp::Div, Rhs::Clear(k)) => c.apply(IntOp::DivScalar(ty.wrap(k)), &[x]),
-        (IntOp::Rem, Rhs::Clear(k)) => c.apply(IntOp::RemScalar(ty.wrap(k)), &[x]),
-        (op, Rhs::Value(y)) => c.apply(op, &[x, y]),
-        (op, Rhs::Clear(k)) => {
-            let k = c.constant(ty, k);
-            c.apply(op, &[x, &k])
-        }
-    }
-}
-
-/// A shift or rotation by an amount taken modulo the width `N`: a clear non-negative
-/// amount, or an unsigned value of width `N`.
-fn shift(c: &mut Composer<'_>, op: IntOp, x: &Value, rhs: Rhs<'_>) -> encint::Result<Value> {
-    let ty = x.ty();
-    let n = ty.bits;
-    match rhs {
-        Rhs::Clear(k) if k < 0 => Err(invalid(format!("negative shift amount {k}"))),
-        Rhs::Clear(k) => {
-            let k = (k % n as i128) as u32;
-            let op = match op {
-                IntOp::ShlVar => IntOp::Shl(k),
-                IntOp::ShrVar => IntOp::Shr(k),
-                IntOp::RotlVar => IntOp::Rotl(k),
-                _ => IntOp::Rotr(k),
-            };
-            c.apply(op, &[x])
-        }
-        Rhs::Value(s) => {
-            let unsigned = IntType {
-                bits: n,
-                signed: false,
-            };
-            if s.ty() != unsigned {
-                return Err(invalid(format!(
-                    "a shift amount of type {}, not {} (the amount is unsigned, of the \
-                     value's width)",
-                    type_name(s.ty()),
-                    type_name(unsigned)
-                )));
-            }
-            let amount = match op {
-                IntOp::ShlVar | IntOp::ShrVar if n.is_power_of_two() => {
-                    let mask = c.constant(unsigned, n as i128 - 1);
-                    c.apply(IntOp::And, &[s, &mask])?
-                }
-                IntOp::ShlVar | IntOp::ShrVar => c.apply(IntOp::RemScalar(n as i128), &[s])?,
-                _ => s.clone(),
-            };
-            let amount = amount.reinterpret(ty)?;
-            c.apply(op, &[x, &amount])
-        }
-    }
 }
 
 #[cfg(test)]

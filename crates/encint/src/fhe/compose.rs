@@ -86,6 +86,23 @@ impl std::fmt::Debug for Composer<'_> {
     }
 }
 
+/// An operand inside a circuit being recorded: a value of it, or a clear value (its
+/// two's-complement pattern, converted to the type as Rust's `as` does).
+#[derive(Debug, Clone, Copy)]
+pub enum Rhs<'v> {
+    /// A value of the circuit.
+    Value(&'v Value),
+    /// A clear value.
+    Clear(i128),
+}
+
+fn is_shift(op: IntOp) -> bool {
+    matches!(
+        op,
+        IntOp::ShlVar | IntOp::ShrVar | IntOp::RotlVar | IntOp::RotrVar
+    )
+}
+
 impl<'a> Composer<'a> {
     pub(crate) fn new(ar: &'a Arith, b: &'a mut Builder, threads: usize) -> Self {
         Composer { ar, b, threads }
@@ -104,6 +121,137 @@ impl<'a> Composer<'a> {
             ty,
             form: Form::Canonical,
         }
+    }
+
+    /// A one-operand operation of the family on `x`; a cast to the boolean type is
+    /// `x != 0` (TFHE-rs' semantics; see [`crate::fhe`]).
+    pub fn unary_op(&mut self, op: IntOp, x: &Value) -> Result<Value> {
+        if op.arity() != 1 {
+            return Err(Error::InvalidInput(format!(
+                "{op} is not a one-operand operation"
+            )));
+        }
+        match op {
+            IntOp::Cast(to) if to == IntType::BOOL && x.ty != IntType::BOOL => {
+                let zero = self.constant(x.ty, 0);
+                self.apply(IntOp::Ne, &[x, &zero])
+            }
+            op => self.apply(op, &[x]),
+        }
+    }
+
+    /// A two-operand operation of the family (a comparison included) on `x` and `rhs`, with
+    /// TFHE-rs' semantics (see [`crate::fhe`]): a clear `rhs` is converted to `x`'s type
+    /// and folded (products, quotients and remainders by a clear value take the scalar
+    /// circuits); shifts and rotations (`ShlVar`, `ShrVar`, `RotlVar`, `RotrVar`) take the
+    /// amount modulo the width, a clear non-negative one or an unsigned value of the width.
+    pub fn binary_op(&mut self, op: IntOp, x: &Value, rhs: Rhs<'_>) -> Result<Value> {
+        if op.arity() != 2 {
+            return Err(Error::InvalidInput(format!(
+                "{op} is not a two-operand operation"
+            )));
+        }
+        let ty = x.ty;
+        match (op, rhs) {
+            (op, rhs) if is_shift(op) => self.shift(op, x, rhs),
+            (IntOp::WrappingMul, Rhs::Clear(k)) => self.apply(IntOp::WrappingScalarMul(k), &[x]),
+            (IntOp::Div, Rhs::Clear(k)) => self.apply(IntOp::DivScalar(ty.wrap(k)), &[x]),
+            (IntOp::Rem, Rhs::Clear(k)) => self.apply(IntOp::RemScalar(ty.wrap(k)), &[x]),
+            (op, Rhs::Value(r)) => self.apply(op, &[x, r]),
+            (op, Rhs::Clear(k)) => {
+                let k = self.constant(ty, k);
+                self.apply(op, &[x, &k])
+            }
+        }
+    }
+
+    fn shift(&mut self, op: IntOp, x: &Value, amount: Rhs<'_>) -> Result<Value> {
+        let ty = x.ty;
+        let n = ty.bits;
+        match amount {
+            Rhs::Clear(k) if k < 0 => {
+                Err(Error::InvalidInput(format!("negative shift amount {k}")))
+            }
+            Rhs::Clear(k) => {
+                let k = (k % n as i128) as u32;
+                let op = match op {
+                    IntOp::ShlVar => IntOp::Shl(k),
+                    IntOp::ShrVar => IntOp::Shr(k),
+                    IntOp::RotlVar => IntOp::Rotl(k),
+                    _ => IntOp::Rotr(k),
+                };
+                self.apply(op, &[x])
+            }
+            Rhs::Value(s) => {
+                let unsigned = IntType {
+                    bits: n,
+                    signed: false,
+                };
+                if s.ty != unsigned {
+                    return Err(Error::InvalidInput(format!(
+                        "a shift amount of type {}, not {unsigned}",
+                        s.ty
+                    )));
+                }
+                // Shifts read the amount modulo N; rotations do already.
+                let amount = match op {
+                    IntOp::ShlVar | IntOp::ShrVar if n.is_power_of_two() => {
+                        let mask = self.constant(unsigned, n as i128 - 1);
+                        self.apply(IntOp::And, &[s, &mask])?
+                    }
+                    IntOp::ShlVar | IntOp::ShrVar => {
+                        self.apply(IntOp::RemScalar(n as i128), &[s])?
+                    }
+                    _ => s.clone(),
+                };
+                let amount = amount.reinterpret(ty)?;
+                self.apply(op, &[x, &amount])
+            }
+        }
+    }
+
+    /// `|x|` modulo `2^N` (`abs(MIN) = MIN`); an unsigned `x` as it is.
+    pub fn abs(&mut self, x: &Value) -> Result<Value> {
+        if !x.ty.signed {
+            return Ok(x.clone());
+        }
+        let zero = self.constant(x.ty, 0);
+        let negative = self.apply(IntOp::Lt, &[x, &zero])?;
+        let minus = self.apply(IntOp::WrappingNeg, &[x])?;
+        self.apply(IntOp::Select, &[&negative, &minus, x])
+    }
+
+    /// `if cond { a } else { b }` for a boolean `cond`; the branches' type is a branch
+    /// value's, or `ty` when both are clear.
+    pub fn select(
+        &mut self,
+        cond: &Value,
+        a: Rhs<'_>,
+        b: Rhs<'_>,
+        ty: Option<IntType>,
+    ) -> Result<Value> {
+        if cond.ty != IntType::BOOL {
+            return Err(Error::InvalidInput(format!(
+                "a condition of type {}, not a boolean",
+                cond.ty
+            )));
+        }
+        let ty = [a, b]
+            .iter()
+            .find_map(|o| match o {
+                Rhs::Value(v) => Some(v.ty),
+                Rhs::Clear(_) => None,
+            })
+            .or(ty)
+            .ok_or_else(|| {
+                Error::InvalidInput("a selection between two clear values needs a type".into())
+            })?;
+        let mut value = |o: Rhs<'_>| match o {
+            Rhs::Value(v) => v.clone(),
+            Rhs::Clear(k) => self.constant(ty, k),
+        };
+        let (a, b) = (value(a), value(b));
+        self.apply(IntOp::Select, &[cond, &a, &b])
     }
 
     /// Records `op` on `args` (see [`IntOp`] for the semantics and the operand order);

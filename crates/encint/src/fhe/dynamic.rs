@@ -8,7 +8,7 @@ use std::sync::Arc;
 use encint_arith::typed::{IntOp, IntType};
 use encint_tfhe::ClientKey;
 
-use super::compose::{Composer, Value};
+use super::compose::{Composer, Rhs, Value};
 use super::trace::Repr;
 use super::{FheType, Operand};
 use crate::typed::{decrypt_typed, encrypt_typed, EncTyped};
@@ -64,159 +64,76 @@ pub(crate) fn record(
     Ok(Repr::Traced(trace, v))
 }
 
-fn is_shift(op: IntOp) -> bool {
-    matches!(
-        op,
-        IntOp::ShlVar | IntOp::ShrVar | IntOp::RotlVar | IntOp::RotrVar
-    )
+/// The values of `operands` among a circuit's inputs `args` (a clear operand stays clear),
+/// and the reprs to pass as inputs.
+fn inputs<'a>(first: &'a [&'a Repr], operands: &[&Operand<'a>]) -> Vec<&'a Repr> {
+    let mut v = first.to_vec();
+    for o in operands {
+        if let Operand::Value(r) = o {
+            v.push(r);
+        }
+    }
+    v
 }
 
-/// A one-operand operation on `x` (a cast to the boolean type is `x != 0`).
+/// The in-circuit operands for `operands`, taking values in order from `values`.
+fn in_circuit<'v>(
+    operands: &[&Operand<'_>],
+    values: &mut impl Iterator<Item = &'v Value>,
+) -> Result<Vec<Rhs<'v>>> {
+    operands
+        .iter()
+        .map(|o| match o {
+            Operand::Value(_) => values
+                .next()
+                .map(Rhs::Value)
+                .ok_or_else(|| Error::InvalidInput("a missing operand".into())),
+            Operand::Clear(k) => Ok(Rhs::Clear(*k)),
+        })
+        .collect()
+}
+
+/// A one-operand operation on `x` (see [`Composer::unary_op`]).
 pub(crate) fn unary(op: IntOp, x: &Repr) -> Result<Repr> {
-    if op.arity() != 1 {
-        return Err(Error::InvalidInput(format!(
-            "{op} is not a one-operand operation"
-        )));
-    }
-    let from = repr_type(x);
-    record(&[x], |c, v| match op {
-        IntOp::Cast(to) if to == IntType::BOOL && from != IntType::BOOL => {
-            let zero = c.constant(from, 0);
-            c.apply(IntOp::Ne, &[&v[0], &zero])
-        }
-        op => c.apply(op, &[&v[0]]),
+    record(&[x], |c, v| c.unary_op(op, &v[0]))
+}
+
+/// A two-operand operation on `x` and `rhs` (see [`Composer::binary_op`]).
+pub(crate) fn binary(op: IntOp, x: &Repr, rhs: Operand<'_>) -> Result<Repr> {
+    let first = [x];
+    let args = inputs(&first, &[&rhs]);
+    record(&args, |c, v| {
+        let rest = in_circuit(&[&rhs], &mut v[1..].iter())?;
+        c.binary_op(op, &v[0], rest[0])
     })
 }
 
-/// A two-operand operation (a comparison included) on `x` and `rhs`; a clear `rhs` is
-/// converted to `x`'s type as `as` does and folded (products, quotients and remainders
-/// by a clear value take the scalar circuits). Shifts and rotations read the amount
-/// modulo the width ([`shift`]).
-pub(crate) fn binary(op: IntOp, x: &Repr, rhs: Operand<'_>) -> Result<Repr> {
-    if op.arity() != 2 {
-        return Err(Error::InvalidInput(format!(
-            "{op} is not a two-operand operation"
-        )));
-    }
-    let ty = repr_type(x);
-    match (op, rhs) {
-        (op, rhs) if is_shift(op) => shift(op, x, rhs),
-        (IntOp::WrappingMul, Operand::Clear(k)) => unary(IntOp::WrappingScalarMul(k), x),
-        (IntOp::Div, Operand::Clear(k)) => unary(IntOp::DivScalar(ty.wrap(k)), x),
-        (IntOp::Rem, Operand::Clear(k)) => unary(IntOp::RemScalar(ty.wrap(k)), x),
-        (op, Operand::Value(r)) => record(&[x, r], |c, v| c.apply(op, &[&v[0], &v[1]])),
-        (op, Operand::Clear(k)) => record(&[x], |c, v| {
-            let k = c.constant(ty, k);
-            c.apply(op, &[&v[0], &k])
-        }),
-    }
-}
-
-/// Shift or rotation of `x` (`op` one of `ShlVar`, `ShrVar`, `RotlVar`, `RotrVar`) by an
-/// amount taken modulo the width `N`: a clear non-negative amount, or an unsigned value
-/// of width `N`.
+/// Shift or rotation of `x` by an amount taken modulo the width (see
+/// [`Composer::binary_op`]).
 pub(crate) fn shift(op: IntOp, x: &Repr, amount: Operand<'_>) -> Result<Repr> {
-    let ty = repr_type(x);
-    let n = ty.bits;
-    match amount {
-        Operand::Clear(k) if k < 0 => {
-            Err(Error::InvalidInput(format!("negative shift amount {k}")))
-        }
-        Operand::Clear(k) => {
-            let k = (k % n as i128) as u32;
-            let op = match op {
-                IntOp::ShlVar => IntOp::Shl(k),
-                IntOp::ShrVar => IntOp::Shr(k),
-                IntOp::RotlVar => IntOp::Rotl(k),
-                _ => IntOp::Rotr(k),
-            };
-            unary(op, x)
-        }
-        Operand::Value(s) => {
-            let unsigned = IntType {
-                bits: n,
-                signed: false,
-            };
-            if repr_type(s) != unsigned {
-                return Err(Error::InvalidInput(format!(
-                    "a shift amount of type {}, not {unsigned}",
-                    repr_type(s)
-                )));
-            }
-            record(&[x, s], |c, v| {
-                // Shifts read the amount modulo N; rotations do already.
-                let amount = match op {
-                    IntOp::ShlVar | IntOp::ShrVar if n.is_power_of_two() => {
-                        let mask = c.constant(unsigned, n as i128 - 1);
-                        c.apply(IntOp::And, &[&v[1], &mask])?
-                    }
-                    IntOp::ShlVar | IntOp::ShrVar => {
-                        c.apply(IntOp::RemScalar(n as i128), &[&v[1]])?
-                    }
-                    _ => v[1].clone(),
-                };
-                let amount = amount.reinterpret(ty)?;
-                c.apply(op, &[&v[0], &amount])
-            })
-        }
-    }
+    binary(op, x, amount)
 }
 
-/// `|x|` modulo `2^N` (`abs(MIN) = MIN`); an unsigned `x` as it is.
+/// `|x|` modulo `2^N` (see [`Composer::abs`]).
 pub(crate) fn abs(x: &Repr) -> Result<Repr> {
-    let ty = repr_type(x);
-    if !ty.signed {
+    if !repr_type(x).signed {
         return Ok(x.clone());
     }
-    record(&[x], |c, v| {
-        let zero = c.constant(ty, 0);
-        let negative = c.apply(IntOp::Lt, &[&v[0], &zero])?;
-        let minus = c.apply(IntOp::WrappingNeg, &[&v[0]])?;
-        c.apply(IntOp::Select, &[&negative, &minus, &v[0]])
-    })
+    record(&[x], |c, v| c.abs(&v[0]))
 }
 
-/// `if cond { a } else { b }`; the branches' type is a branch value's, or `ty` when both
-/// are clear.
+/// `if cond { a } else { b }` (see [`Composer::select`]).
 pub(crate) fn select(
     cond: &Repr,
     a: Operand<'_>,
     b: Operand<'_>,
     ty: Option<IntType>,
 ) -> Result<Repr> {
-    if repr_type(cond) != IntType::BOOL {
-        return Err(Error::InvalidInput(format!(
-            "a condition of type {}, not a boolean",
-            repr_type(cond)
-        )));
-    }
-    let ty = [&a, &b]
-        .iter()
-        .find_map(|o| match o {
-            Operand::Value(r) => Some(repr_type(r)),
-            Operand::Clear(_) => None,
-        })
-        .or(ty)
-        .ok_or_else(|| {
-            Error::InvalidInput("a selection between two clear values needs a type".into())
-        })?;
-    let mut inputs = vec![cond];
-    for o in [&a, &b] {
-        if let Operand::Value(x) = o {
-            inputs.push(x);
-        }
-    }
-    record(&inputs, |c, x| {
-        let mut next = x[1..].iter();
-        let mut value = |o: &Operand<'_>| match o {
-            Operand::Value(_) => next
-                .next()
-                .cloned()
-                .ok_or_else(|| Error::InvalidInput("select: a missing operand".into())),
-            Operand::Clear(k) => Ok(c.constant(ty, *k)),
-        };
-        let (a, b) = (value(&a)?, value(&b)?);
-        c.apply(IntOp::Select, &[&x[0], &a, &b])
+    let first = [cond];
+    let args = inputs(&first, &[&a, &b]);
+    record(&args, |c, v| {
+        let rest = in_circuit(&[&a, &b], &mut v[1..].iter())?;
+        c.select(&v[0], rest[0], rest[1], ty)
     })
 }
 

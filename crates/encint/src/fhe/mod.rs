@@ -78,7 +78,7 @@ pub use array::{ArrayOperand, FheArray, IntoArrayOperand};
 pub use boolean::FheBool;
 pub use clear::Clear;
 pub use compile::{compile, compile_with, Compiled};
-pub use compose::{Composer, Value};
+pub use compose::{Composer, Rhs, Value};
 pub use dynamic::FheValue;
 pub use integer::{FheInt, FheInteger, FheUint, ShiftAmount};
 pub use trace::{Repr, Trace};
