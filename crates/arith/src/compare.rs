@@ -81,7 +81,7 @@ pub enum CompareForm {
     /// digit), then its signum (Algorithm 6); logarithmic depth.
     Signum,
     /// The carries of `x − y` in radix 4, rippled over digit pairs: one bootstrap per
-    /// two digits, as deep ([`carry_sign`]); equality from the two strict comparisons
+    /// two digits, as deep (`carry_sign`); equality from the two strict comparisons
     /// and one more bootstrap.
     Carries,
 }

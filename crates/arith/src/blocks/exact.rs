@@ -69,7 +69,7 @@ fn balanced(b: &mut Builder, digits: &[NodeId]) -> Vec<Ranged> {
     out
 }
 
-/// The balanced radix-4 blocks of `digits` ([`balanced`]'s recoding): `x = Σ Bₖ 4^k`
+/// The balanced radix-4 blocks of `digits` (`balanced`'s recoding): `x = Σ Bₖ 4^k`
 /// with every block in {-2, -1, 0, 1} and the last one in {-1, 0, 1}.
 pub fn balanced_blocks(b: &mut Builder, digits: &[NodeId]) -> Vec<NodeId> {
     balanced(b, digits).into_iter().map(|r| r.node).collect()
