@@ -121,6 +121,8 @@ fn products_of_random_strings() {
         (33, 17),
         (40, 40),
         (64, 64),
+        (130, 4),
+        (4, 130),
     ]);
     for (n, m) in lens {
         let c = circuit(n, Some(m));
@@ -201,4 +203,60 @@ fn small_budgets_keep_parmesans_circuits() {
     let ar = Arith::new(Config { max_qweight: 21 });
     assert_ne!(ar.mul_plan(16, 16), MulPlan::Blocks);
     assert_ne!(ar.square_plan(16), SquarePlan::Blocks);
+}
+
+/// A product with one operand known (its digits constant nodes, as a clear operand of the
+/// Python package is): the same value as with both encrypted.
+#[test]
+fn products_with_a_known_operand() {
+    let ar = encint_arith::Arith::new(encint_arith::Config {
+        max_qweight: BUDGET,
+    });
+    let mut rng = rand::rngs::StdRng::seed_from_u64(0xc0_57);
+    for (n, m) in [(130usize, 4usize), (4, 130), (16, 16), (12, 40)] {
+        for (x, y) in samples(&mut rng, n, 5).iter().zip(samples(&mut rng, m, 5)) {
+            let mut b = Builder::new();
+            let xs = encint_arith::SInt::input(&mut b, n);
+            let ys = encint_arith::SInt {
+                digits: y.iter().map(|&d| b.constant(d)).collect(),
+            };
+            let out = ar.mul(&mut b, &xs, &ys);
+            let c = b.finish(out.digits);
+            check(&c, &[x], value(x) * value(&y));
+            let mut b = Builder::new();
+            let ys = encint_arith::SInt {
+                digits: y.iter().map(|&d| b.constant(d)).collect(),
+            };
+            let xs = encint_arith::SInt::input(&mut b, n);
+            let out = ar.mul(&mut b, &ys, &xs);
+            let c = b.finish(out.digits);
+            check(&c, &[x], value(x) * value(&y));
+        }
+    }
+}
+
+/// Every short string times every short known string (a known block of 0 adds nothing to
+/// its column), through the block circuit itself.
+#[test]
+fn block_products_with_every_short_known_operand() {
+    let ar = encint_arith::Arith::new(encint_arith::Config {
+        max_qweight: BUDGET,
+    });
+    for n in 1..=6 {
+        for m in 1..=4 {
+            for x in all_strings(n) {
+                for y in all_strings(m) {
+                    let mut b = Builder::new();
+                    let xs = encint_arith::SInt::input(&mut b, n);
+                    let ys = encint_arith::SInt {
+                        digits: y.iter().map(|&d| b.constant(d)).collect(),
+                    };
+                    let out = ar.mul_blocks(&mut b, &xs, &ys);
+                    let c = b.finish(out.digits);
+                    let (o, _) = clear::run(&c, &x).unwrap();
+                    assert_eq!(value(&o), value(&x) * value(&y), "{x:?} times known {y:?}");
+                }
+            }
+        }
+    }
 }

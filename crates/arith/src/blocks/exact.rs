@@ -97,12 +97,19 @@ fn product_into(
     let plo = corners.iter().map(|&(p, q)| p * q).min().unwrap_or(0);
     let known = |r: Ranged| b.const_value(r.node).or((r.lo == r.hi).then_some(r.lo));
     if let Some((k, other)) = known(a).map(|k| (k, c)).or(known(c).map(|k| (k, a))) {
-        // A known factor: the product is linear in the other block.
-        offsets[col] += times as i64 * plo;
-        if k != 0 {
-            let d = b.linear(&[(other.node, k)], -plo);
+        // A known factor: the product is linear in the other block (a constant when
+        // both are known, nothing when the factor is 0).
+        if let Some(v) = known(other) {
+            offsets[col] += times as i64 * k * v;
+        } else if k != 0 {
+            let (lo, hi) = (
+                (k * other.lo).min(k * other.hi),
+                (k * other.lo).max(k * other.hi),
+            );
+            offsets[col] += times as i64 * lo;
+            let d = b.linear(&[(other.node, k)], -lo);
             for _ in 0..times {
-                cols[col].push(Digit::new(d, (k * other.hi - plo).max(k * other.lo - plo)));
+                cols[col].push(Digit::new(d, hi - lo));
             }
         }
         return;
