@@ -121,12 +121,12 @@ impl Arith {
     /// Parmesan's algorithms:
     /// [`Arith::mul_schoolbook`], [`Arith::mul_karatsuba`].
     ///
-    /// # Panics
-    /// If the configuration's budget is below 25.
+    /// A configuration whose budget is below 25 has no room for the block circuit: then
+    /// Parmesan's cheapest circuit for the lengths (what [`Arith::mul`] picks there).
     pub fn mul_blocks(&self, b: &mut Builder, x: &SInt, y: &SInt) -> SInt {
-        let budget = self
-            .blocks_budget()
-            .expect("block products need a noise budget of at least 25");
+        let Some(budget) = self.blocks_budget() else {
+            return self.mul(b, x, y);
+        };
         SInt {
             digits: crate::blocks::mul_signed_digits(b, &x.digits, &y.digits, budget),
         }

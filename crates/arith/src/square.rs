@@ -82,12 +82,12 @@ impl Arith {
     /// product one bootstrap, read as `2|x|` unsigned digits
     /// ([`crate::blocks::square_signed_digits`]).
     ///
-    /// # Panics
-    /// If the configuration's budget is below 25.
+    /// A configuration whose budget is below 25 has no room for the block circuit: then
+    /// Parmesan's cheapest circuit for the lengths (what [`Arith::square`] picks there).
     pub fn square_blocks(&self, b: &mut Builder, x: &SInt) -> SInt {
-        let budget = self
-            .blocks_budget()
-            .expect("block products need a noise budget of at least 25");
+        let Some(budget) = self.blocks_budget() else {
+            return self.square(b, x);
+        };
         SInt {
             digits: crate::blocks::square_signed_digits(b, &x.digits, budget),
         }

@@ -120,6 +120,20 @@ impl Op {
     }
 }
 
+/// An output digit as every circuit of a server ends it: itself when its noise is a fresh
+/// digit's, else refreshed by one identity table (so results compose).
+pub(crate) fn fresh_output(
+    b: &mut Builder,
+    d: encint_core::circuit::NodeId,
+) -> encint_core::circuit::NodeId {
+    if b.qweight(d) <= 1 {
+        return d;
+    }
+    let identity = encint_core::lut::NegacyclicLut::from_fn(-2..=2, |v| v)
+        .expect("the identity on -2..=2 is a negacyclic table");
+    b.lut(d, &identity)
+}
+
 /// Default largest circuit a [`Server`] builds or runs, in nodes (about 2·10⁶: a
 /// 512 × 512-digit product has 0.63·10⁶ nodes; each node costs a few hundred bytes while
 /// building). Raise it with [`Server::set_max_nodes`].
@@ -334,20 +348,11 @@ impl Server {
             .map(|x| SInt::input(&mut b, x.len()))
             .collect();
         let outs = build(&self.arith, &mut b, &ins)?;
-        let identity = encint_core::lut::NegacyclicLut::from_fn(-2..=2, |v| v)
-            .expect("identity is negacyclic");
         let mut lens = Vec::with_capacity(outs.len());
         let mut flat = Vec::new();
         for o in &outs {
             lens.push(o.len());
-            for &d in &o.digits {
-                let fresh = if b.qweight(d) > 1 {
-                    b.lut(d, &identity)
-                } else {
-                    d
-                };
-                flat.push(fresh);
-            }
+            flat.extend(o.digits.iter().map(|&d| fresh_output(&mut b, d)));
         }
         if let Some(n) = lens.iter().find(|&&n| n > crate::MAX_DIGITS) {
             return Err(Error::LimitExceeded(format!(

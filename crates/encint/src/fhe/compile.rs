@@ -49,7 +49,8 @@ impl<A: Values, O: Values> std::fmt::Debug for Compiled<A, O> {
 ///
 /// // A polynomial, compiled before any key exists.
 /// let poly = compile(|(x, y): (FheUint8, FheUint8)| &(&x * &x) + &(&y * 3u8) + 7u8)?;
-/// println!("{} bootstraps, depth {}", poly.cost().bootstraps, poly.cost().depth);
+/// let cost = poly.cost(); // bootstraps, depth, widest level
+/// assert!(cost.bootstraps > 0 && cost.depth > 0);
 ///
 /// let (client, server_key) = ClientKey::generate(&DEFAULT_PARAMETERS);
 /// set_server_key(server_key);

@@ -96,6 +96,19 @@ pub enum Rhs<'v> {
     Clear(i128),
 }
 
+/// What decides [`Composer::dot`]'s choice.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+struct DotKey {
+    ty: IntType,
+    forms: Vec<Form>,
+    threads: usize,
+    budget: u64,
+}
+
+/// [`Composer::dot`]'s choices so far: whether the block circuit wins.
+static DOT_CHOICES: std::sync::LazyLock<std::sync::Mutex<std::collections::HashMap<DotKey, bool>>> =
+    std::sync::LazyLock::new(Default::default);
+
 fn is_shift(op: IntOp) -> bool {
     matches!(
         op,
@@ -283,7 +296,46 @@ impl<'a> Composer<'a> {
                 "a dot product of two lists of one length and one type".into(),
             ));
         }
-        // Each way on a scratch circuit of fresh inputs, the faster one here.
+        // Each way on a scratch circuit of fresh inputs, the faster one here; the choice
+        // is remembered per type, operand forms, threads and budget (a matrix product
+        // asks the same question for every entry).
+        let key = DotKey {
+            ty,
+            forms: xs.iter().chain(ys).map(|v| v.form).collect(),
+            threads: self.threads,
+            budget: self.ar.config().max_qweight,
+        };
+        let known = DOT_CHOICES
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .get(&key)
+            .copied();
+        let by_blocks = match known {
+            Some(choice) => choice,
+            None => {
+                let choice = self.dot_blocks_faster(xs, ys)?;
+                DOT_CHOICES
+                    .lock()
+                    .unwrap_or_else(std::sync::PoisonError::into_inner)
+                    .insert(key, choice);
+                choice
+            }
+        };
+        let (xs, ys): (Vec<Value>, Vec<Value>) = (
+            xs.iter().map(|&v| v.clone()).collect(),
+            ys.iter().map(|&v| v.clone()).collect(),
+        );
+        if by_blocks {
+            dot_blocks(self.ar, self.b, &xs, &ys)
+        } else {
+            self.dot_tree(&xs, &ys)
+        }
+    }
+
+    /// Whether the block sum of products is estimated no slower than products and an
+    /// addition tree for operands shaped like `xs`, `ys` (rounds, then bootstraps).
+    fn dot_blocks_faster(&self, xs: &[&Value], ys: &[&Value]) -> Result<bool> {
+        let ty = xs[0].ty;
         let scratch = |c: &Composer<'_>| {
             let mut b = Builder::new();
             let mut input = |v: &Value| Value {
@@ -313,15 +365,7 @@ impl<'a> Composer<'a> {
         }
         .dot_tree(&sx, &sy)?;
         let by_tree = estimate(b, tree.digits, threads);
-        let (xs, ys): (Vec<Value>, Vec<Value>) = (
-            xs.iter().map(|&v| v.clone()).collect(),
-            ys.iter().map(|&v| v.clone()).collect(),
-        );
-        if by_blocks <= by_tree {
-            dot_blocks(self.ar, self.b, &xs, &ys)
-        } else {
-            self.dot_tree(&xs, &ys)
-        }
+        Ok(by_blocks <= by_tree)
     }
 
     fn dot_tree(&mut self, xs: &[Value], ys: &[Value]) -> Result<Value> {

@@ -108,12 +108,6 @@ pub(crate) fn binary(op: IntOp, x: &Repr, rhs: Operand<'_>) -> Result<Repr> {
     })
 }
 
-/// Shift or rotation of `x` by an amount taken modulo the width (see
-/// [`Composer::binary_op`]).
-pub(crate) fn shift(op: IntOp, x: &Repr, amount: Operand<'_>) -> Result<Repr> {
-    binary(op, x, amount)
-}
-
 /// `|x|` modulo `2^N` (see [`Composer::abs`]).
 pub(crate) fn abs(x: &Repr) -> Result<Repr> {
     if !repr_type(x).signed {

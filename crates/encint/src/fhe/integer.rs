@@ -121,7 +121,7 @@ impl<const N: usize, const SIGNED: bool> FheInteger<N, SIGNED> {
     /// Shift or rotation (`op` one of `ShlVar`, `ShrVar`, `RotlVar`, `RotrVar`) by an
     /// amount taken modulo `N`, clear or an encrypted unsigned value of this width.
     pub fn try_shift(&self, op: IntOp, amount: impl ShiftAmount<N>) -> Result<Self> {
-        wrap(dynamic::shift(op, &self.inner, amount.amount()?))
+        wrap(dynamic::binary(op, &self.inner, amount.amount()?))
     }
 
     /// `self²` modulo `2^N` (cheaper than `self * self`).

@@ -8,7 +8,6 @@ use std::sync::{Arc, Mutex, PoisonError};
 use encint_arith::typed::{Form, IntType};
 use encint_arith::{Arith, Config, SInt};
 use encint_core::circuit::{Builder, Circuit};
-use encint_core::lut::NegacyclicLut;
 
 use super::compose::{Composer, Value};
 use crate::typed::EncTyped;
@@ -76,18 +75,11 @@ impl Trace {
     pub(crate) fn finish(&self, outputs: &[Value]) -> Result<(Circuit, Vec<Shape>)> {
         let mut s = self.state.lock().unwrap_or_else(PoisonError::into_inner);
         let mut b = s.b.take().ok_or_else(finished)?;
-        let identity =
-            NegacyclicLut::from_fn(-2..=2, |v| v).expect("the identity is a negacyclic table");
-        let mut flat = Vec::new();
-        for v in outputs {
-            for &d in &v.digits().digits {
-                flat.push(if b.qweight(d) > 1 {
-                    b.lut(d, &identity)
-                } else {
-                    d
-                });
-            }
-        }
+        let flat: Vec<_> = outputs
+            .iter()
+            .flat_map(|v| v.digits().digits.iter().copied())
+            .map(|d| crate::server::fresh_output(&mut b, d))
+            .collect();
         let shapes = outputs
             .iter()
             .map(|v| (v.ty(), v.form(), v.digits().len()))
