@@ -76,7 +76,7 @@ def test_a_long_trace_stops_at_the_first_operation_past_a_limit():
 def test_trace_widths_and_nodes_are_checked_as_recorded(clear):
     x = clear.encrypt(3, 8)
     # Widths: each shift adds 1000 digits; the fifth would give 5008 digits.
-    with pytest.raises(encint.LimitError, match=r"traced operation 4 \(<<\).* 5008 digits"):
+    with pytest.raises(encint.LimitError, match=r"traced operation 4 \(shl\(1000\)\).* 5008 digits"):
         encint.trace(lambda a: _repeat(lambda v: v << 1000, a, 10), x)
     # Products: x * x doubles the width, the node estimate grows with its square.
     with pytest.raises(encint.LimitError, match="traced operation"):

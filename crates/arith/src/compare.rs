@@ -6,7 +6,7 @@ use encint_core::circuit::{Builder, NodeId};
 
 use crate::add::refresh;
 use crate::mul::digit_product;
-use crate::{luts, Arith, SInt};
+use crate::{luts, Arith, Relation, SInt};
 
 /// The function a sign reduction ends with, on the value `v` of the last group
 /// (which has the sign of the whole input).
@@ -42,35 +42,16 @@ impl Final {
     }
 }
 
-/// A relation between two integers.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Relation {
-    /// `x < y`.
-    Lt,
-    /// `x <= y`.
-    Le,
-    /// `x > y`.
-    Gt,
-    /// `x >= y`.
-    Ge,
-    /// `x == y`.
-    Eq,
-    /// `x != y`.
-    Ne,
-}
-
-impl Relation {
-    /// The final function of the reduction of a difference, and whether the difference
-    /// is `y − x` instead of `x − y`.
-    fn reduction(self) -> (Final, bool) {
-        match self {
-            Relation::Lt => (Final::Negative, false),
-            Relation::Le => (Final::NonNegative, true),
-            Relation::Gt => (Final::Negative, true),
-            Relation::Ge => (Final::NonNegative, false),
-            Relation::Eq => (Final::Zero, false),
-            Relation::Ne => (Final::NonZero, false),
-        }
+/// The final function of the reduction of a difference for relation `rel`, and whether
+/// the difference is `y − x` instead of `x − y`.
+fn reduction(rel: Relation) -> (Final, bool) {
+    match rel {
+        Relation::Lt => (Final::Negative, false),
+        Relation::Le => (Final::NonNegative, true),
+        Relation::Gt => (Final::Negative, true),
+        Relation::Ge => (Final::NonNegative, false),
+        Relation::Eq => (Final::Zero, false),
+        Relation::Ne => (Final::NonZero, false),
     }
 }
 
@@ -236,7 +217,7 @@ impl Arith {
     /// The form [`Arith::lt`] and the other comparisons take for operands of lengths `lx`
     /// and `ly` (`rel` one of them), as the cost model picks it.
     pub fn relation_form(&self, rel: Relation, lx: usize, ly: usize) -> CompareForm {
-        let (fin, swap) = rel.reduction();
+        let (fin, swap) = reduction(rel);
         let (a, c) = if swap { (ly, lx) } else { (lx, ly) };
         self.compare_form(fin, a, c)
     }
@@ -250,7 +231,7 @@ impl Arith {
         rel: Relation,
         form: CompareForm,
     ) -> NodeId {
-        let (fin, swap) = rel.reduction();
+        let (fin, swap) = reduction(rel);
         let (x, y) = if swap { (y, x) } else { (x, y) };
         match form {
             CompareForm::Carries => self.compare_carries(b, x, y, fin),
@@ -281,29 +262,36 @@ impl Arith {
         }
     }
 
+    /// `[x R y]` as a 0/1 digit, in the form of [`Arith::relation_form`].
+    pub fn cmp(&self, b: &mut Builder, rel: Relation, x: &SInt, y: &SInt) -> NodeId {
+        let (fin, swap) = reduction(rel);
+        let (x, y) = if swap { (y, x) } else { (x, y) };
+        self.compare(b, x, y, fin, rel.name())
+    }
+
     /// `[x < y]` as a 0/1 digit, in the form of [`Arith::relation_form`].
     pub fn lt(&self, b: &mut Builder, x: &SInt, y: &SInt) -> NodeId {
-        self.compare(b, x, y, Final::Negative, "lt")
+        self.cmp(b, Relation::Lt, x, y)
     }
     /// `[x <= y]`.
     pub fn le(&self, b: &mut Builder, x: &SInt, y: &SInt) -> NodeId {
-        self.compare(b, y, x, Final::NonNegative, "le")
+        self.cmp(b, Relation::Le, x, y)
     }
     /// `[x > y]`.
     pub fn gt(&self, b: &mut Builder, x: &SInt, y: &SInt) -> NodeId {
-        self.compare(b, y, x, Final::Negative, "gt")
+        self.cmp(b, Relation::Gt, x, y)
     }
     /// `[x >= y]`.
     pub fn ge(&self, b: &mut Builder, x: &SInt, y: &SInt) -> NodeId {
-        self.compare(b, x, y, Final::NonNegative, "ge")
+        self.cmp(b, Relation::Ge, x, y)
     }
     /// `[x == y]`.
     pub fn eq(&self, b: &mut Builder, x: &SInt, y: &SInt) -> NodeId {
-        self.compare(b, x, y, Final::Zero, "eq")
+        self.cmp(b, Relation::Eq, x, y)
     }
     /// `[x != y]`.
     pub fn ne(&self, b: &mut Builder, x: &SInt, y: &SInt) -> NodeId {
-        self.compare(b, x, y, Final::NonZero, "ne")
+        self.cmp(b, Relation::Ne, x, y)
     }
 
     /// `max(x, y)` (Algorithm 7), from `s = [x >= y]` in the comparison form of

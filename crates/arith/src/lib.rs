@@ -32,11 +32,14 @@
 #![deny(missing_docs)]
 
 mod add;
+mod apply;
 pub mod bits;
 pub mod blocks;
 mod compare;
+mod exact_bits;
 mod luts;
 mod mul;
+pub mod op;
 mod scalar;
 mod square;
 pub mod table;
@@ -47,8 +50,10 @@ use std::sync::Mutex;
 
 use encint_core::circuit::{Builder, NodeId};
 
-pub use compare::{CompareForm, Relation};
+pub use compare::CompareForm;
+pub use exact_bits::{bit_stage, is_word_op, word_op, word_stage};
 pub use mul::MulPlan;
+pub use op::{Op, Relation, TypedError};
 pub use square::SquarePlan;
 
 /// An integer as signed binary digit nodes, least significant first.

@@ -6,7 +6,7 @@
 //! the numbers `encint cost` prints.
 
 use encint_arith::blocks;
-use encint_arith::typed::{circuit, plan, Algorithm, Form, IntOp, IntType};
+use encint_arith::typed::{circuit, plan, Algorithm, Form, IntType, Op};
 use encint_arith::{Arith, Config};
 use encint_core::circuit::{Builder, Cost, NodeId};
 
@@ -52,7 +52,7 @@ fn ty(bits: usize, signed: bool) -> IntType {
 }
 
 /// The cost of `op` on `ty` with `algorithm`, every operand in `form`.
-fn typed_cost(op: IntOp, ty: IntType, algorithm: Algorithm, form: Form) -> Cost {
+fn typed_cost(op: Op, ty: IntType, algorithm: Algorithm, form: Form) -> Cost {
     let forms = vec![form; op.arity()];
     circuit(&ar(), op, ty, algorithm, &forms)
         .unwrap_or_else(|e| panic!("{op} {ty} {algorithm:?} {form:?}: {e}"))
@@ -60,12 +60,12 @@ fn typed_cost(op: IntOp, ty: IntType, algorithm: Algorithm, form: Form) -> Cost 
 }
 
 /// Bootstraps of `op` on `ty` with the Blocks algorithm on radix-4 operands.
-fn r4(op: IntOp, ty: IntType) -> u64 {
+fn r4(op: Op, ty: IntType) -> u64 {
     typed_cost(op, ty, Algorithm::Blocks, Form::Radix4).bootstraps
 }
 
 /// The planner's estimated rounds at `threads` for `algorithm`, every operand in `form`.
-fn rounds(op: IntOp, ty: IntType, algorithm: Algorithm, form: Form, threads: usize) -> u64 {
+fn rounds(op: Op, ty: IntType, algorithm: Algorithm, form: Form, threads: usize) -> u64 {
     let p = plan(&ar(), op, ty, &vec![form; op.arity()], threads).unwrap();
     p.estimates
         .iter()
@@ -75,7 +75,7 @@ fn rounds(op: IntOp, ty: IntType, algorithm: Algorithm, form: Form, threads: usi
 }
 
 /// The algorithm the planner picks at `threads`, every operand in `form`.
-fn chosen(op: IntOp, ty: IntType, form: Form, threads: usize) -> Algorithm {
+fn chosen(op: Op, ty: IntType, form: Form, threads: usize) -> Algorithm {
     plan(&ar(), op, ty, &vec![form; op.arity()], threads)
         .unwrap()
         .chosen()
@@ -138,9 +138,9 @@ fn product_on_bits_16() {
         pins.eq(&format!("blocks::mul {bits}"), c.bootstraps, on_blocks);
         for signed in [false, true] {
             let t = ty(bits, signed);
-            let c = typed_cost(IntOp::WrappingMul, t, Algorithm::Blocks, Form::Canonical);
+            let c = typed_cost(Op::Mul, t, Algorithm::Blocks, Form::Canonical);
             pins.eq(&format!("mul {t} blocks"), c.bootstraps, on_blocks);
-            let c = typed_cost(IntOp::WrappingMul, t, Algorithm::Bits, Form::Canonical);
+            let c = typed_cost(Op::Mul, t, Algorithm::Bits, Form::Canonical);
             pins.eq(&format!("mul {t} bits"), c.bootstraps, on_bits);
         }
     }
@@ -169,23 +169,23 @@ fn radix4_block_circuits() {
     let mut pins = Pins::default();
     for signed in [false, true] {
         let t16 = ty(16, signed);
-        pins.eq(&format!("mul {t16}"), r4(IntOp::WrappingMul, t16), 96);
-        for op in [IntOp::Lt, IntOp::Le, IntOp::Gt, IntOp::Ge] {
+        pins.eq(&format!("mul {t16}"), r4(Op::Mul, t16), 96);
+        for op in [Op::LT, Op::LE, Op::GT, Op::GE] {
             pins.eq(&format!("{op} {t16}"), r4(op, t16), 9);
         }
         for bits in [2, 4, 8, 16, 32, 64, 128] {
             let t = ty(bits, signed);
             let k = bits as u64 / 2;
-            for op in [IntOp::WrappingAdd, IntOp::WrappingSub] {
+            for op in [Op::Add, Op::Sub] {
                 pins.eq(&format!("{op} {t}"), r4(op, t), 2 * k - 1);
             }
-            for op in [IntOp::And, IntOp::Or, IntOp::Xor] {
+            for op in [Op::And, Op::Or, Op::Xor] {
                 pins.eq(&format!("{op} {t}"), r4(op, t), k);
             }
-            pins.eq(&format!("not {t}"), r4(IntOp::Not, t), 0);
+            pins.eq(&format!("not {t}"), r4(Op::Not, t), 0);
             let select = |cond| {
                 let forms = [cond, Form::Radix4, Form::Radix4];
-                let c = circuit(&ar(), IntOp::Select, t, Algorithm::Blocks, &forms).unwrap();
+                let c = circuit(&ar(), Op::Select, t, Algorithm::Blocks, &forms).unwrap();
                 c.cost().bootstraps
             };
             pins.eq(&format!("select {t}"), select(Form::Canonical), 3 * k);
@@ -194,8 +194,8 @@ fn radix4_block_circuits() {
                 select(Form::Radix4),
                 3 * k + 1,
             );
-            let ge = r4(IntOp::Ge, t);
-            for op in [IntOp::Min, IntOp::Max] {
+            let ge = r4(Op::GE, t);
+            for op in [Op::Min, Op::Max] {
                 pins.eq(&format!("{op} {t} beyond ge"), r4(op, t) - ge, 3 * k);
             }
         }
@@ -238,28 +238,28 @@ fn comparison_tree_on_bits() {
         );
         for signed in [false, true] {
             let t = ty(bits, signed);
-            let c = typed_cost(IntOp::Lt, t, Algorithm::Blocks, Form::Canonical);
+            let c = typed_cost(Op::LT, t, Algorithm::Blocks, Form::Canonical);
             pins.eq(
                 &format!("lt {t} blocks"),
                 (c.bootstraps, c.depth),
                 (pbs, depth),
             );
-            let r = rounds(IntOp::Lt, t, Algorithm::Blocks, Form::Canonical, 2);
+            let r = rounds(Op::LT, t, Algorithm::Blocks, Form::Canonical, 2);
             pins.eq(&format!("lt {t} blocks rounds at 2 threads"), r, rounds2);
         }
     }
     for signed in [false, true] {
         let t = ty(8, signed);
-        let c = typed_cost(IntOp::Lt, t, Algorithm::Bits, Form::Canonical);
+        let c = typed_cost(Op::LT, t, Algorithm::Bits, Form::Canonical);
         pins.eq(&format!("lt {t} bits"), c.bootstraps, 4);
         pins.eq(
             &format!("lt {t} at 1 thread"),
-            chosen(IntOp::Lt, t, Form::Canonical, 1),
+            chosen(Op::LT, t, Form::Canonical, 1),
             Algorithm::Bits,
         );
         pins.eq(
             &format!("lt {t} at 2 threads"),
-            chosen(IntOp::Lt, t, Form::Canonical, 2),
+            chosen(Op::LT, t, Form::Canonical, 2),
             Algorithm::Blocks,
         );
         for max in [false, true] {
@@ -300,7 +300,7 @@ fn min_max_on_canonical_operands() {
     for (bits, on_blocks, on_bits) in rows {
         for signed in [false, true] {
             let t = ty(bits, signed);
-            for op in [IntOp::Min, IntOp::Max] {
+            for op in [Op::Min, Op::Max] {
                 for (a, documented) in [(Algorithm::Blocks, on_blocks), (Algorithm::Bits, on_bits)]
                 {
                     let c = typed_cost(op, t, a, Form::Canonical);
@@ -350,19 +350,11 @@ fn radix4_scalar_products_and_shifts() {
     let mut pins = Pins::default();
     for signed in [false, true] {
         let t16 = ty(16, signed);
-        pins.eq(
-            &format!("805·x {t16}"),
-            r4(IntOp::WrappingScalarMul(805), t16),
-            20,
-        );
-        pins.eq(
-            &format!("4095·x {t16}"),
-            r4(IntOp::WrappingScalarMul(4095), t16),
-            15,
-        );
+        pins.eq(&format!("805·x {t16}"), r4(Op::ScalarMul(805), t16), 20);
+        pins.eq(&format!("4095·x {t16}"), r4(Op::ScalarMul(4095), t16), 15);
         for (bits, blocks, on_bits) in [(8, 5, 9), (16, 20, 37), (32, 52, 101), (64, 116, 229)] {
             let t = ty(bits, signed);
-            let op = IntOp::WrappingScalarMul(805);
+            let op = Op::ScalarMul(805);
             pins.eq(&format!("{op} {t} blocks"), r4(op, t), blocks);
             let c = typed_cost(op, t, Algorithm::Bits, Form::Canonical);
             pins.eq(&format!("{op} {t} bits"), c.bootstraps, on_bits);
@@ -370,23 +362,18 @@ fn radix4_scalar_products_and_shifts() {
         for (bits, shifts, rotations) in [(8, 19, 16), (16, 44, 40), (32, 102, 96), (64, 260, 256)]
         {
             let t = ty(bits, false);
-            pins.eq(&format!("shl_var {t}"), r4(IntOp::ShlVar, t), shifts);
-            pins.eq(&format!("shr_var {t}"), r4(IntOp::ShrVar, t), shifts);
+            pins.eq(&format!("shl_var {t}"), r4(Op::ShlVar, t), shifts);
+            pins.eq(&format!("shr_var {t}"), r4(Op::ShrVar, t), shifts);
             let t = ty(bits, signed);
-            pins.eq(&format!("rotl_var {t}"), r4(IntOp::RotlVar, t), rotations);
-            pins.eq(&format!("rotr_var {t}"), r4(IntOp::RotrVar, t), rotations);
+            pins.eq(&format!("rotl_var {t}"), r4(Op::RotlVar, t), rotations);
+            pins.eq(&format!("rotr_var {t}"), r4(Op::RotrVar, t), rotations);
         }
     }
     let c = bit_circuit_cost(32, |b, x, y| {
         blocks::shift_var_bits(b, x, y, 32, blocks::Shift::Left, budget())
     });
     pins.eq("shift_var_bits 32", c.bootstraps, 131);
-    let c = typed_cost(
-        IntOp::ShlVar,
-        ty(32, false),
-        Algorithm::Bits,
-        Form::Canonical,
-    );
+    let c = typed_cost(Op::ShlVar, ty(32, false), Algorithm::Bits, Form::Canonical);
     pins.eq("shl_var u32 bits", c.bootstraps, 179);
     pins.done();
 }
@@ -413,10 +400,10 @@ fn form_conversions() {
         for signed in [false, true] {
             let t = ty(bits, signed);
             // `not` on bits is free: its cost is the conversion of its operand.
-            let lazy = typed_cost(IntOp::Not, t, Algorithm::Bits, Form::Lazy);
+            let lazy = typed_cost(Op::Not, t, Algorithm::Bits, Form::Lazy);
             let documented = (3 * bits).div_ceil(2) as u64 - 1;
             pins.eq(&format!("lazy {t} to bits"), lazy.bootstraps, documented);
-            let r4 = typed_cost(IntOp::Not, t, Algorithm::Bits, Form::Radix4);
+            let r4 = typed_cost(Op::Not, t, Algorithm::Bits, Form::Radix4);
             let documented = 2 * (bits / 2) as u64;
             pins.eq(&format!("radix-4 {t} to bits"), r4.bootstraps, documented);
         }
@@ -451,7 +438,7 @@ fn division_by_a_ciphertext() {
         let c = typed_cost(op, t, a, f);
         (c.bootstraps, c.depth)
     };
-    let (div, rem) = (IntOp::Div, IntOp::Rem);
+    let (div, rem) = (Op::Div, Op::Rem);
     let (blocks, bits, can, r4) = (
         Algorithm::Blocks,
         Algorithm::Bits,
@@ -528,7 +515,7 @@ fn addition_on_bits() {
     for (bits, documented) in [(8, 11), (16, 23), (32, 47), (64, 95)] {
         for signed in [false, true] {
             let t = ty(bits, signed);
-            for op in [IntOp::WrappingAdd, IntOp::WrappingSub] {
+            for op in [Op::Add, Op::Sub] {
                 let c = typed_cost(op, t, Algorithm::Bits, Form::Canonical);
                 pins.eq(&format!("{op} {t} bits"), c.bootstraps, documented);
                 pins.eq(&format!("{op} {t} bits depth"), c.depth as usize, bits / 2);
@@ -608,44 +595,38 @@ fn circuits_reference_page() {
     const CAN: Form = Form::Canonical;
     const R4: Form = Form::Radix4;
     let mul: CostAt = |n| bit_circuit_cost(n, |b, x, y| blocks::mul(b, x, y, n, budget()));
-    let mul_bits: CostAt = |n| typed_cost(IntOp::WrappingMul, ty(n, false), BITS, CAN);
-    let mul_blocks: CostAt = |n| typed_cost(IntOp::WrappingMul, ty(n, false), BLOCKS, R4);
-    let k805: CostAt = |n| typed_cost(IntOp::WrappingScalarMul(805), ty(n, false), BLOCKS, R4);
-    let k4095: CostAt = |n| typed_cost(IntOp::WrappingScalarMul(4095), ty(n, false), BLOCKS, R4);
-    let add: CostAt = |n| typed_cost(IntOp::WrappingAdd, ty(n, false), BLOCKS, R4);
-    let and: CostAt = |n| typed_cost(IntOp::And, ty(n, false), BLOCKS, R4);
+    let mul_bits: CostAt = |n| typed_cost(Op::Mul, ty(n, false), BITS, CAN);
+    let mul_blocks: CostAt = |n| typed_cost(Op::Mul, ty(n, false), BLOCKS, R4);
+    let k805: CostAt = |n| typed_cost(Op::ScalarMul(805), ty(n, false), BLOCKS, R4);
+    let k4095: CostAt = |n| typed_cost(Op::ScalarMul(4095), ty(n, false), BLOCKS, R4);
+    let add: CostAt = |n| typed_cost(Op::Add, ty(n, false), BLOCKS, R4);
+    let and: CostAt = |n| typed_cost(Op::And, ty(n, false), BLOCKS, R4);
     let eq: CostAt = |n| bit_circuit_cost(n, |b, x, y| vec![blocks::eq(b, x, y)]);
-    let eq_blocks: CostAt = |n| typed_cost(IntOp::Eq, ty(n, false), BLOCKS, R4);
+    let eq_blocks: CostAt = |n| typed_cost(Op::EQ, ty(n, false), BLOCKS, R4);
     let compare: CostAt = |n| {
         bit_circuit_cost(n, |b, x, y| {
             vec![blocks::compare(b, x, y, false, |s| s < 0)]
         })
     };
-    let lt_unsigned: CostAt = |n| typed_cost(IntOp::Lt, ty(n, false), BLOCKS, R4);
-    let lt_signed: CostAt = |n| typed_cost(IntOp::Lt, ty(n, true), BLOCKS, R4);
+    let lt_unsigned: CostAt = |n| typed_cost(Op::LT, ty(n, false), BLOCKS, R4);
+    let lt_signed: CostAt = |n| typed_cost(Op::LT, ty(n, true), BLOCKS, R4);
     let max: CostAt = |n| bit_circuit_cost(n, |b, x, y| blocks::min_max_bits(b, x, y, false, true));
     let select: CostAt = |n| {
         let forms = [Form::Canonical, Form::Radix4, Form::Radix4];
-        let c = circuit(
-            &ar(),
-            IntOp::Select,
-            ty(n, false),
-            Algorithm::Blocks,
-            &forms,
-        );
+        let c = circuit(&ar(), Op::Select, ty(n, false), Algorithm::Blocks, &forms);
         c.unwrap().cost()
     };
-    let shl_var: CostAt = |n| typed_cost(IntOp::ShlVar, ty(n, false), BLOCKS, R4);
-    let rotl_var: CostAt = |n| typed_cost(IntOp::RotlVar, ty(n, false), BLOCKS, R4);
+    let shl_var: CostAt = |n| typed_cost(Op::ShlVar, ty(n, false), BLOCKS, R4);
+    let rotl_var: CostAt = |n| typed_cost(Op::RotlVar, ty(n, false), BLOCKS, R4);
     let shift_var_bits: CostAt = |n| {
         bit_circuit_cost(n, |b, x, y| {
             blocks::shift_var_bits(b, x, y, n, blocks::Shift::Left, budget())
         })
     };
-    let barrel: CostAt = |n| typed_cost(IntOp::ShlVar, ty(n, false), BITS, CAN);
-    let u_div: CostAt = |n| typed_cost(IntOp::Div, ty(n, false), BLOCKS, R4);
-    let u_rem: CostAt = |n| typed_cost(IntOp::Rem, ty(n, false), BLOCKS, R4);
-    let i_div: CostAt = |n| typed_cost(IntOp::Div, ty(n, true), BLOCKS, R4);
+    let barrel: CostAt = |n| typed_cost(Op::ShlVar, ty(n, false), BITS, CAN);
+    let u_div: CostAt = |n| typed_cost(Op::Div, ty(n, false), BLOCKS, R4);
+    let u_rem: CostAt = |n| typed_cost(Op::Rem, ty(n, false), BLOCKS, R4);
+    let i_div: CostAt = |n| typed_cost(Op::Div, ty(n, true), BLOCKS, R4);
     let div_bits: CostAt = |n| {
         bit_circuit_cost(n, |b, x, y| {
             blocks::divide_unsigned_bits(b, x, y, false, budget())

@@ -4,7 +4,7 @@
 //! level holds at most `threads` bootstraps, every live bootstrap runs exactly once, and
 //! a carry chain takes fewer rounds than on the level schedule.
 
-use encint_arith::bits::{makespan, BitOp};
+use encint_arith::bits::{makespan, BitKernel};
 use encint_arith::{Arith, Config, SInt};
 use encint_core::circuit::{Builder, Circuit};
 use encint_core::clear::Clear;
@@ -15,15 +15,15 @@ use rand::{Rng, SeedableRng};
 fn circuits() -> Vec<(String, Circuit, bool)> {
     let mut out = Vec::new();
     for (op, bits, n) in [
-        (BitOp::Add, 16, 1),
-        (BitOp::Sub, 9, 1),
-        (BitOp::Mul, 8, 1),
-        (BitOp::Mul, 16, 1),
-        (BitOp::MulFull, 7, 1),
-        (BitOp::Dot, 6, 3),
-        (BitOp::ConvV2, 5, 2),
-        (BitOp::Div, 6, 1),
-        (BitOp::Rem, 5, 1),
+        (BitKernel::Add, 16, 1),
+        (BitKernel::Sub, 9, 1),
+        (BitKernel::Mul, 8, 1),
+        (BitKernel::Mul, 16, 1),
+        (BitKernel::MulFull, 7, 1),
+        (BitKernel::Dot, 6, 3),
+        (BitKernel::ConvV2, 5, 2),
+        (BitKernel::Div, 6, 1),
+        (BitKernel::Rem, 5, 1),
     ] {
         let c = op.digit_circuit(bits, n).unwrap();
         out.push((format!("{} {bits} n={n}", op.name()), c, true));
@@ -79,7 +79,7 @@ fn list_schedule_matches_level_schedule() {
 /// level schedule needs two rounds per level, the list schedule fills the gaps.
 #[test]
 fn list_schedule_shortens_a_carry_chain() {
-    let c = BitOp::Add.digit_circuit(16, 1).unwrap();
+    let c = BitKernel::Add.digit_circuit(16, 1).unwrap();
     let levels: u64 = c
         .schedule()
         .iter()

@@ -7,7 +7,7 @@
 use std::collections::HashMap;
 
 use encint_arith::typed::{
-    build, circuit, plan, result_form, Algorithm, Form, IntOp, IntType, TypedError,
+    build, circuit, plan, result_form, Algorithm, Form, IntType, Op, TypedError,
 };
 use encint_arith::{Arith, Config};
 use encint_core::circuit::Circuit;
@@ -132,32 +132,32 @@ fn type_in(rng: &mut StdRng, lo: usize, hi: usize) -> IntType {
 
 /// A scalar for a scalar-taking operation of type `ty` (varied, but from a few values per
 /// width so circuits are shared).
-fn with_scalar(op: IntOp, ty: IntType, rng: &mut StdRng) -> Option<IntOp> {
+fn with_scalar(op: Op, ty: IntType, rng: &mut StdRng) -> Option<Op> {
     let pick = |rng: &mut StdRng| -> i128 {
         let v = [1i128, 2, 3, 7, 805, -1, -3, 4095, ty.max(), ty.min()][rng.gen_range(0..10)];
         ty.wrap(v)
     };
     let n = ty.bits as u32;
     Some(match op {
-        IntOp::WrappingScalarMul(_) => IntOp::WrappingScalarMul(pick(rng)),
-        IntOp::Shl(_) => IntOp::Shl(rng.gen_range(0..=n + 1)),
-        IntOp::Shr(_) => IntOp::Shr(rng.gen_range(0..=n + 1)),
-        IntOp::Rotl(_) => IntOp::Rotl(rng.gen_range(0..=n + 1)),
-        IntOp::Rotr(_) => IntOp::Rotr(rng.gen_range(0..=n + 1)),
-        IntOp::DivScalar(_) | IntOp::RemScalar(_) => {
+        Op::ScalarMul(_) => Op::ScalarMul(pick(rng)),
+        Op::Shl(_) => Op::Shl(rng.gen_range(0..=n + 1)),
+        Op::Shr(_) => Op::Shr(rng.gen_range(0..=n + 1)),
+        Op::Rotl(_) => Op::Rotl(rng.gen_range(0..=n + 1)),
+        Op::Rotr(_) => Op::Rotr(rng.gen_range(0..=n + 1)),
+        Op::DivScalar(_) | Op::RemScalar(_) => {
             let k = pick(rng);
             // An unsigned 128-bit scalar past i128::MAX has no `i128` value of the type
             // (`TypedError::ScalarRange`, see `typed_errors`).
             if k == 0 || (!ty.signed && k < 0) {
                 return None;
             }
-            if matches!(op, IntOp::DivScalar(_)) {
-                IntOp::DivScalar(k)
+            if matches!(op, Op::DivScalar(_)) {
+                Op::DivScalar(k)
             } else {
-                IntOp::RemScalar(k)
+                Op::RemScalar(k)
             }
         }
-        IntOp::Cast(_) => IntOp::Cast(random_type(rng)),
+        Op::Cast(_) => Op::Cast(random_type(rng)),
         other => other,
     })
 }
@@ -166,21 +166,20 @@ fn with_scalar(op: IntOp, ty: IntType, rng: &mut StdRng) -> Option<IntOp> {
 /// Blocks runs the additive and bitwise operations on radix-4 operands only, the
 /// reciprocal divider (Magic) stops at 64 bits, and Parmesan's scalar product (Digits)
 /// takes scalars that fit an `i64` once centred modulo `2^n`.
-fn not_offered(op: IntOp, ty: IntType, algorithm: Algorithm, forms: &[Form]) -> bool {
+fn not_offered(op: Op, ty: IntType, algorithm: Algorithm, forms: &[Form]) -> bool {
     match (algorithm, op) {
         (Algorithm::Blocks, _) => {
-            use IntOp::*;
+            use Op::*;
             let operands = if op == Select { &forms[1..] } else { forms };
             let on_bits = matches!(
                 op,
-                WrappingMul
-                    | WrappingSquare
-                    | Eq
-                    | Ne
-                    | Lt
-                    | Le
-                    | Gt
-                    | Ge
+                Mul | Square
+                    | Op::EQ
+                    | Op::NE
+                    | Op::LT
+                    | Op::LE
+                    | Op::GT
+                    | Op::GE
                     | ShlVar
                     | ShrVar
                     | RotlVar
@@ -193,7 +192,7 @@ fn not_offered(op: IntOp, ty: IntType, algorithm: Algorithm, forms: &[Form]) -> 
             !operands.contains(&Form::Radix4) && !on_bits
         }
         (Algorithm::Magic, _) => ty.bits > 64,
-        (Algorithm::Digits, IntOp::WrappingScalarMul(k)) => {
+        (Algorithm::Digits, Op::ScalarMul(k)) => {
             let centred = wrap_big(
                 IntType {
                     bits: ty.bits,
@@ -212,7 +211,7 @@ fn not_offered(op: IntOp, ty: IntType, algorithm: Algorithm, forms: &[Form]) -> 
 /// circuit built once per (operation, type, forms), checked against the noise budget and
 /// the planner's estimate, and run by the clear executor against [`reference_big`].
 fn check_op(
-    template: IntOp,
+    template: Op,
     algorithm: Algorithm,
     cases: usize,
     seed: u64,
@@ -221,8 +220,8 @@ fn check_op(
 ) {
     let ar = Arith::new(Config { max_qweight: 25 });
     let mut rng = StdRng::seed_from_u64(seed);
-    let mut cache: HashMap<(IntOp, IntType, Vec<Form>), (Circuit, Form)> = HashMap::new();
-    let mut refused: std::collections::HashSet<(IntOp, IntType, Vec<Form>)> = Default::default();
+    let mut cache: HashMap<(Op, IntType, Vec<Form>), (Circuit, Form)> = HashMap::new();
+    let mut refused: std::collections::HashSet<(Op, IntType, Vec<Form>)> = Default::default();
     let mut done = 0;
     let mut skipped = 0;
     while done < cases {
@@ -276,7 +275,7 @@ fn check_op(
         let mut inputs = Vec::new();
         let mut values = Vec::new();
         for (i, &form) in forms.iter().enumerate() {
-            let d = if op == IntOp::Select && i == 0 {
+            let d = if op == Op::Select && i == 0 {
                 // A condition's first digit: canonical a bit, lazy a signed digit, radix-4
                 // any block (of a wider value; bit 0 decides).
                 let d = match form {
@@ -329,7 +328,7 @@ const ALL_PATTERNS: [usize; 6] = [0, 1, 2, 3, 4, 5];
 /// At widths 65..=128 (where building a circuit costs most): one form for all operands.
 const WIDE_PATTERNS: [usize; 3] = [0, 1, 3];
 
-fn check_all_algorithms(template: IntOp, seed: u64) {
+fn check_all_algorithms(template: Op, seed: u64) {
     let mut rng = StdRng::seed_from_u64(seed);
     // Circuits are built per (operation, type, forms): draw the cases' types from a pool
     // of 16 (widths 1 and 64 always among them) and the forms from six patterns, so 1000
@@ -352,8 +351,8 @@ fn check_all_algorithms(template: IntOp, seed: u64) {
             for &ty in &wide {
                 let op = with_scalar(template, ty, &mut rng).unwrap_or(template);
                 let op = match op {
-                    IntOp::DivScalar(0) => IntOp::DivScalar(3),
-                    IntOp::RemScalar(0) => IntOp::RemScalar(3),
+                    Op::DivScalar(0) => Op::DivScalar(3),
+                    Op::RemScalar(0) => Op::RemScalar(3),
                     op => op,
                 };
                 let forms = [Form::Canonical];
@@ -384,38 +383,38 @@ macro_rules! op_tests {
 }
 
 op_tests! {
-    wrapping_add => IntOp::WrappingAdd, 1;
-    wrapping_sub => IntOp::WrappingSub, 2;
-    wrapping_neg => IntOp::WrappingNeg, 3;
-    wrapping_mul => IntOp::WrappingMul, 4;
-    wrapping_square => IntOp::WrappingSquare, 5;
-    wrapping_scalar_mul => IntOp::WrappingScalarMul(0), 6;
-    bit_and => IntOp::And, 7;
-    bit_or => IntOp::Or, 8;
-    bit_xor => IntOp::Xor, 9;
-    bit_not => IntOp::Not, 10;
-    shl_scalar => IntOp::Shl(0), 11;
-    shr_scalar => IntOp::Shr(0), 12;
-    rotl_scalar => IntOp::Rotl(0), 13;
-    rotr_scalar => IntOp::Rotr(0), 14;
-    shl_encrypted => IntOp::ShlVar, 15;
-    shr_encrypted => IntOp::ShrVar, 16;
-    rotl_encrypted => IntOp::RotlVar, 17;
-    rotr_encrypted => IntOp::RotrVar, 18;
-    select => IntOp::Select, 19;
-    min => IntOp::Min, 20;
-    max => IntOp::Max, 21;
-    lt => IntOp::Lt, 22;
-    le => IntOp::Le, 23;
-    gt => IntOp::Gt, 24;
-    ge => IntOp::Ge, 25;
-    eq => IntOp::Eq, 26;
-    ne => IntOp::Ne, 27;
-    div => IntOp::Div, 28;
-    rem => IntOp::Rem, 29;
-    div_scalar => IntOp::DivScalar(0), 30;
-    rem_scalar => IntOp::RemScalar(0), 31;
-    cast => IntOp::Cast(IntType::BOOL), 32;
+    wrapping_add => Op::Add, 1;
+    wrapping_sub => Op::Sub, 2;
+    wrapping_neg => Op::Neg, 3;
+    wrapping_mul => Op::Mul, 4;
+    wrapping_square => Op::Square, 5;
+    wrapping_scalar_mul => Op::ScalarMul(0), 6;
+    bit_and => Op::And, 7;
+    bit_or => Op::Or, 8;
+    bit_xor => Op::Xor, 9;
+    bit_not => Op::Not, 10;
+    shl_scalar => Op::Shl(0), 11;
+    shr_scalar => Op::Shr(0), 12;
+    rotl_scalar => Op::Rotl(0), 13;
+    rotr_scalar => Op::Rotr(0), 14;
+    shl_encrypted => Op::ShlVar, 15;
+    shr_encrypted => Op::ShrVar, 16;
+    rotl_encrypted => Op::RotlVar, 17;
+    rotr_encrypted => Op::RotrVar, 18;
+    select => Op::Select, 19;
+    min => Op::Min, 20;
+    max => Op::Max, 21;
+    lt => Op::LT, 22;
+    le => Op::LE, 23;
+    gt => Op::GT, 24;
+    ge => Op::GE, 25;
+    eq => Op::EQ, 26;
+    ne => Op::NE, 27;
+    div => Op::Div, 28;
+    rem => Op::Rem, 29;
+    div_scalar => Op::DivScalar(0), 30;
+    rem_scalar => Op::RemScalar(0), 31;
+    cast => Op::Cast(IntType::BOOL), 32;
 }
 
 #[test]
@@ -425,16 +424,16 @@ fn typed_errors() {
     assert_eq!(IntType::new(0, true), Err(TypedError::Width(0)));
     assert_eq!(IntType::new(129, false), Err(TypedError::Width(129)));
     assert_eq!(
-        plan(&ar, IntOp::DivScalar(0), ty, &[Form::Lazy], 2).unwrap_err(),
+        plan(&ar, Op::DivScalar(0), ty, &[Form::Lazy], 2).unwrap_err(),
         TypedError::DivisionByZero
     );
     assert_eq!(
-        plan(&ar, IntOp::RemScalar(200), ty, &[Form::Lazy], 2).unwrap_err(),
+        plan(&ar, Op::RemScalar(200), ty, &[Form::Lazy], 2).unwrap_err(),
         TypedError::ScalarRange(200)
     );
     let u128 = IntType::new(128, false).unwrap();
     assert_eq!(
-        plan(&ar, IntOp::DivScalar(-3), u128, &[Form::Lazy], 2).unwrap_err(),
+        plan(&ar, Op::DivScalar(-3), u128, &[Form::Lazy], 2).unwrap_err(),
         TypedError::ScalarRange(-3)
     );
     let bad = IntType {
@@ -442,7 +441,7 @@ fn typed_errors() {
         signed: false,
     };
     assert_eq!(
-        plan(&ar, IntOp::Cast(bad), ty, &[Form::Lazy], 2).unwrap_err(),
+        plan(&ar, Op::Cast(bad), ty, &[Form::Lazy], 2).unwrap_err(),
         TypedError::Width(0)
     );
     let mut b = encint_core::circuit::Builder::new();
@@ -451,7 +450,7 @@ fn typed_errors() {
         build(
             &ar,
             &mut b,
-            IntOp::And,
+            Op::And,
             ty,
             Algorithm::Bits,
             std::slice::from_ref(&x),
@@ -467,13 +466,13 @@ fn typed_errors() {
         build(
             &ar,
             &mut b,
-            IntOp::Div,
+            Op::Div,
             ty,
             Algorithm::Digits,
             &[x.clone(), x],
             &[Form::Lazy; 2]
         ),
-        Err(TypedError::Unsupported(IntOp::Div, Algorithm::Digits))
+        Err(TypedError::Unsupported(Op::Div, Algorithm::Digits))
     ));
 }
 
@@ -483,7 +482,7 @@ fn typed_errors() {
 fn planner_orders_by_estimated_time() {
     let ar = Arith::new(Config { max_qweight: 25 });
     for bits in [8, 16, 32] {
-        for (op, form) in IntOp::all_samples()
+        for (op, form) in Op::typed_samples()
             .into_iter()
             .flat_map(|op| [(op, Form::Canonical), (op, Form::Radix4)])
         {
@@ -522,31 +521,31 @@ fn radix4_bootstraps_within_tfhe_rs_counts() {
     let ar = Arith::new(Config { max_qweight: 25 });
     // (op, bits, TFHE-rs bootstraps)
     let peers = [
-        (IntOp::WrappingAdd, 8, 8),
-        (IntOp::WrappingAdd, 16, 16),
-        (IntOp::WrappingAdd, 32, 32),
-        (IntOp::WrappingSub, 16, 16),
-        (IntOp::And, 16, 8),
-        (IntOp::WrappingMul, 8, 28),
-        (IntOp::WrappingMul, 16, 111),
-        (IntOp::WrappingMul, 32, 440),
-        (IntOp::WrappingSquare, 16, 111),
-        (IntOp::Ge, 8, 6),
-        (IntOp::Ge, 16, 11),
-        (IntOp::Ge, 32, 23),
-        (IntOp::Max, 16, 35),
-        (IntOp::WrappingScalarMul(805), 8, 10),
-        (IntOp::WrappingScalarMul(805), 16, 33),
-        (IntOp::WrappingScalarMul(805), 32, 73),
+        (Op::Add, 8, 8),
+        (Op::Add, 16, 16),
+        (Op::Add, 32, 32),
+        (Op::Sub, 16, 16),
+        (Op::And, 16, 8),
+        (Op::Mul, 8, 28),
+        (Op::Mul, 16, 111),
+        (Op::Mul, 32, 440),
+        (Op::Square, 16, 111),
+        (Op::GE, 8, 6),
+        (Op::GE, 16, 11),
+        (Op::GE, 32, 23),
+        (Op::Max, 16, 35),
+        (Op::ScalarMul(805), 8, 10),
+        (Op::ScalarMul(805), 16, 33),
+        (Op::ScalarMul(805), 32, 73),
         // Both give 0 past the width (TFHE-rs 1.8.2's overshift rule).
-        (IntOp::ShlVar, 8, 21),
-        (IntOp::ShlVar, 16, 50),
-        (IntOp::ShlVar, 32, 119),
+        (Op::ShlVar, 8, 21),
+        (Op::ShlVar, 16, 50),
+        (Op::ShlVar, 32, 119),
         // TFHE-rs' figures for division are FheUint's (signed too is checked against them).
-        (IntOp::Div, 8, 164),
-        (IntOp::Div, 16, 518),
-        (IntOp::Rem, 8, 164),
-        (IntOp::Rem, 16, 518),
+        (Op::Div, 8, 164),
+        (Op::Div, 16, 518),
+        (Op::Rem, 8, 164),
+        (Op::Rem, 16, 518),
     ];
     for (op, bits, peer) in peers {
         for signed in [false, true] {
@@ -574,28 +573,22 @@ fn radix4_bootstraps_within_tfhe_rs_counts() {
 /// 1..=5, signed and unsigned (a one-bit top block at odd widths).
 #[test]
 fn radix4_exhaustive_at_small_widths() {
-    use IntOp::*;
+    use Op::*;
     let ar = Arith::new(Config { max_qweight: 25 });
     // Every operation without a scalar (the scalar ones follow, with many scalars).
-    let ops = IntOp::all_samples().into_iter().filter(|op| {
+    let ops = Op::typed_samples().into_iter().filter(|op| {
         !matches!(
             op,
-            WrappingScalarMul(_)
-                | Shl(_)
-                | Shr(_)
-                | Rotl(_)
-                | Rotr(_)
-                | DivScalar(_)
-                | RemScalar(_)
+            ScalarMul(_) | Shl(_) | Shr(_) | Rotl(_) | Rotr(_) | DivScalar(_) | RemScalar(_)
         )
     });
     // Scalar operations: every amount up to past the width, and multipliers that hit
     // each path (0, a power of two, digits 1..=3, all ones, a negative one).
     let scalar_ops = (0..=7u32)
         .flat_map(|k| [Shl(k), Shr(k), Rotl(k), Rotr(k)])
-        .chain([0i128, 1, 2, 3, 4, 5, 6, 7, 11, 13, 21, 27, -1, -3, 805].map(WrappingScalarMul))
+        .chain([0i128, 1, 2, 3, 4, 5, 6, 7, 11, 13, 21, 27, -1, -3, 805].map(ScalarMul))
         .chain((1..=7).flat_map(|w| [false, true].map(|s| Cast(IntType::new(w, s).unwrap()))));
-    let ops: Vec<IntOp> = ops.chain(scalar_ops).collect();
+    let ops: Vec<Op> = ops.chain(scalar_ops).collect();
     for bits in 1..=5 {
         for signed in [false, true] {
             let ty = IntType::new(bits, signed).unwrap();
@@ -647,7 +640,7 @@ fn radix4_exhaustive_at_small_widths() {
 /// whole type, nearly all past the width there).
 #[test]
 fn radix4_shifts_by_an_encrypted_amount() {
-    use IntOp::*;
+    use Op::*;
     let ar = Arith::new(Config { max_qweight: 25 });
     let mut rng = StdRng::seed_from_u64(44);
     for bits in [6, 7, 8, 9, 16, 17, 31, 32, 33, 63, 64, 100, 127, 128] {

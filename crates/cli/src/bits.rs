@@ -6,7 +6,7 @@
 use std::time::Instant;
 
 use clap::{Args, Subcommand};
-use encint::arith::bits::BitOp;
+use encint::arith::bits::BitKernel;
 use encint::bits::{encrypt_bits, EncBits};
 use encint::circuit::bits::{fv, lower};
 use encint::{ClientKey, Server};
@@ -71,13 +71,13 @@ pub struct BenchArgs {
 /// al., Tables I, III, V, VI; CSA+ternary / parallel CSA) where it has one.
 #[derive(Clone, Copy)]
 struct Row {
-    op: BitOp,
+    op: BitKernel,
     bits: usize,
     n: usize,
     paper_ms: Option<f64>,
 }
 
-const fn row(op: BitOp, bits: usize, n: usize, paper_ms: Option<f64>) -> Row {
+const fn row(op: BitKernel, bits: usize, n: usize, paper_ms: Option<f64>) -> Row {
     Row {
         op,
         bits,
@@ -89,34 +89,34 @@ const fn row(op: BitOp, bits: usize, n: usize, paper_ms: Option<f64>) -> Row {
 /// The rows: mul 8/16/32 (n-bit), add, dot of 16-bit vectors of length 16/32/64,
 /// convolution V1 5x5 and 7x7 and V2 16x16 (single channel, 16-bit), division 8/16.
 const ROWS: [Row; 22] = [
-    row(BitOp::Add, 8, 1, None),
-    row(BitOp::Add, 16, 1, None),
-    row(BitOp::Add, 32, 1, None),
-    row(BitOp::Sub, 16, 1, None),
-    row(BitOp::Mul, 8, 1, Some(630.0)),
-    row(BitOp::Mul, 16, 1, Some(1420.0)),
-    row(BitOp::Mul, 32, 1, Some(7140.0)),
-    row(BitOp::MulFull, 8, 1, None),
-    row(BitOp::MulFull, 16, 1, None),
-    row(BitOp::Dot, 16, 16, Some(11220.0)),
-    row(BitOp::Dot, 16, 32, Some(20630.0)),
-    row(BitOp::Dot, 16, 64, Some(47140.0)),
-    row(BitOp::Dot, 32, 16, Some(38070.0)),
-    row(BitOp::ConvV1, 16, 5, Some(24340.0)),
-    row(BitOp::ConvV1, 16, 7, Some(40610.0)),
-    row(BitOp::ConvV2, 16, 16, Some(211720.0)),
-    row(BitOp::Div, 8, 1, None),
-    row(BitOp::Div, 16, 1, None),
-    row(BitOp::Rem, 8, 1, None),
-    row(BitOp::Rem, 16, 1, None),
-    row(BitOp::Div, 32, 1, None),
-    row(BitOp::Mul, 64, 1, None),
+    row(BitKernel::Add, 8, 1, None),
+    row(BitKernel::Add, 16, 1, None),
+    row(BitKernel::Add, 32, 1, None),
+    row(BitKernel::Sub, 16, 1, None),
+    row(BitKernel::Mul, 8, 1, Some(630.0)),
+    row(BitKernel::Mul, 16, 1, Some(1420.0)),
+    row(BitKernel::Mul, 32, 1, Some(7140.0)),
+    row(BitKernel::MulFull, 8, 1, None),
+    row(BitKernel::MulFull, 16, 1, None),
+    row(BitKernel::Dot, 16, 16, Some(11220.0)),
+    row(BitKernel::Dot, 16, 32, Some(20630.0)),
+    row(BitKernel::Dot, 16, 64, Some(47140.0)),
+    row(BitKernel::Dot, 32, 16, Some(38070.0)),
+    row(BitKernel::ConvV1, 16, 5, Some(24340.0)),
+    row(BitKernel::ConvV1, 16, 7, Some(40610.0)),
+    row(BitKernel::ConvV2, 16, 16, Some(211720.0)),
+    row(BitKernel::Div, 8, 1, None),
+    row(BitKernel::Div, 16, 1, None),
+    row(BitKernel::Rem, 8, 1, None),
+    row(BitKernel::Rem, 16, 1, None),
+    row(BitKernel::Div, 32, 1, None),
+    row(BitKernel::Mul, 64, 1, None),
 ];
 
 fn selected(s: &Select) -> Result<Vec<Row>, Box<dyn std::error::Error>> {
     if let Some(only) = &s.only {
         for name in only {
-            BitOp::parse(name)?;
+            BitKernel::parse(name)?;
         }
     }
     Ok(ROWS
@@ -181,14 +181,14 @@ fn cost(a: CostArgs) -> CliResult {
     Ok(())
 }
 
-fn peer_op(op: BitOp) -> Option<PeerUintOp> {
+fn peer_op(op: BitKernel) -> Option<PeerUintOp> {
     match op {
-        BitOp::Add => Some(PeerUintOp::Add),
-        BitOp::Sub => Some(PeerUintOp::Sub),
-        BitOp::Mul => Some(PeerUintOp::Mul),
-        BitOp::Div => Some(PeerUintOp::Div),
-        BitOp::Rem => Some(PeerUintOp::Rem),
-        BitOp::Dot | BitOp::ConvV1 => Some(PeerUintOp::Dot),
+        BitKernel::Add => Some(PeerUintOp::Add),
+        BitKernel::Sub => Some(PeerUintOp::Sub),
+        BitKernel::Mul => Some(PeerUintOp::Mul),
+        BitKernel::Div => Some(PeerUintOp::Div),
+        BitKernel::Rem => Some(PeerUintOp::Rem),
+        BitKernel::Dot | BitKernel::ConvV1 => Some(PeerUintOp::Dot),
         _ => None,
     }
 }
@@ -264,7 +264,7 @@ fn bench(a: BenchArgs) -> CliResult {
         }
         let peer_ms = match (a.no_peer, peer_op(r.op)) {
             (false, Some(p)) if matches!(r.bits, 8 | 16 | 32) => {
-                let n = if r.op == BitOp::ConvV1 {
+                let n = if r.op == BitKernel::ConvV1 {
                     r.n * r.n
                 } else {
                     r.n

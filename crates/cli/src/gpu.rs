@@ -129,7 +129,7 @@ fn all_ops() -> AnyResult<Vec<Op>> {
     ];
     Ok(NAMES
         .iter()
-        .map(|&(name, arg)| Op::parse(name, arg))
+        .map(|&(name, arg)| Op::parse(name, arg.map(i128::from)))
         .collect::<Result<_, _>>()?)
 }
 
@@ -140,7 +140,7 @@ fn clear_result(server: &Server, client: &ClientKey, op: Op, args: &[&EncInt]) -
         .iter()
         .map(|x| encint::SInt::input(&mut b, x.len()))
         .collect();
-    let out = op.build(server.arith(), &mut b, &ins);
+    let out = server.arith().apply(&mut b, op, &ins)?;
     let circuit = b.finish(out.digits);
     let inputs: Vec<i64> = args
         .iter()
@@ -194,7 +194,7 @@ fn selftest(a: SelftestArgs) -> CliResult {
                     if ok {
                         "ok".to_string()
                     } else {
-                        format!("MISMATCH (clear {want_clear}, plain {want})")
+                        format!("MISMATCH (clear {want_clear}, plain {want:?})")
                     }
                 );
             }
@@ -374,7 +374,7 @@ fn bench(a: GpuBenchArgs) -> CliResult {
         for (name, op) in [
             ("add", Op::Add),
             ("mul", Op::MulLow),
-            ("ge", Op::Ge),
+            ("ge", Op::GE),
             ("max", Op::Max),
         ] {
             let x = rng.gen_range(-lim..=lim);
@@ -391,7 +391,7 @@ fn bench(a: GpuBenchArgs) -> CliResult {
                 pbs = cost.bootstraps;
                 if !oracle::agrees(op, v, x, y, bits as usize) {
                     let want = oracle::plain(op, x, y, bits as usize);
-                    return Err(format!("{name} {bits}: gpu gave {v}, expected {want}").into());
+                    return Err(format!("{name} {bits}: gpu gave {v}, expected {want:?}").into());
                 }
             }
             times.remove(0); // warm-up

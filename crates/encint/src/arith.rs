@@ -24,7 +24,9 @@
 //! ```
 
 pub use encint_arith::table::{cost_table, CostRow};
-pub use encint_arith::{value_of, Arith, Config, SInt};
+pub use encint_arith::{
+    bit_stage, is_word_op, value_of, word_op, word_stage, Arith, Config, Op, Relation, SInt,
+};
 
 /// Binary arithmetic on bit vectors ([`bits::Word`]s, least significant bit first) written
 /// once on the boolean IR: addition, comparison, shifts, multiplication, division, dot

@@ -204,15 +204,15 @@ impl Server {
         self.bits_binary(a, b, ops::sub)
     }
     /// `a · b` (wrapping): radix-4 block products ([`encint_arith::blocks`]) where they
-    /// cost fewer bootstraps than the boolean circuit ([`ops::BitOp::digit_circuit`]).
+    /// cost fewer bootstraps than the boolean circuit ([`ops::BitKernel::digit_circuit`]).
     pub fn bits_mul(&self, a: &EncBits, b: &EncBits) -> Result<EncBits> {
         same_shape(a, b)?;
-        let circuit = ops::BitOp::Mul.digit_circuit(a.width(), 0)?;
+        let circuit = ops::BitKernel::Mul.digit_circuit(a.width(), 0)?;
         Ok(self.bits_run_digits(&circuit, &[a, b], a.signed)?.0)
     }
 
     /// Runs a digit circuit on encrypted bits (one input digit per bit, the inputs' bits
-    /// in order; every output digit a bit, such as [`ops::BitOp::digit_circuit`] builds)
+    /// in order; every output digit a bit, such as [`ops::BitKernel::digit_circuit`] builds)
     /// and returns its outputs as one bit vector, with the circuit's cost.
     pub fn bits_run_digits(
         &self,

@@ -62,7 +62,7 @@ pub use backend::tree as tree_exec;
 
 pub use backend::gpu::GpuError;
 pub use backend::kind::BackendKind;
-pub use encint_arith::{Arith, Config, SInt};
+pub use encint_arith::{Arith, Config, Op, Relation, SInt};
 pub use encint_core::circuit::Cost;
 pub use encint_core::CoreError;
 pub use encint_tfhe::{ClientKey, KeySetId, ServerKey, DEFAULT_PARAMETERS, KS64_PARAMETERS};
@@ -74,7 +74,7 @@ pub use fhe::{
 pub use int::{decrypt, decrypt_big, encrypt, encrypt_big, EncInt, MAX_DIGITS};
 pub use num_bigint::BigInt;
 pub use server::{
-    check_threads, set_server, unset_server, Op, Server, DEFAULT_MAX_NODES, MAX_THREADS_PER_CORE,
+    check_threads, set_server, unset_server, Server, DEFAULT_MAX_NODES, MAX_THREADS_PER_CORE,
 };
 pub use trace::Tracer;
 
@@ -167,6 +167,13 @@ pub enum Error {
     /// another key, or answered with an error.
     #[error("cluster: {0}")]
     Cluster(String),
+}
+
+impl From<encint_arith::TypedError> for Error {
+    /// An operation that does not exist on its operands, or their wrong number or type.
+    fn from(e: encint_arith::TypedError) -> Self {
+        Error::InvalidInput(e.to_string())
+    }
 }
 
 /// Result alias of this crate.

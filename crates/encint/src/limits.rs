@@ -101,7 +101,7 @@ fn lin(a: u64, x: u64, c: u64) -> u64 {
     a.saturating_mul(x).saturating_add(c)
 }
 
-/// The estimate of [`Op::build`] on operands of `n` and `m` digits (`m` unused by the
+/// The estimate of [`Arith::apply`](crate::Arith::apply) on operands of `n` and `m` digits (`m` unused by the
 /// one-operand operations).
 pub fn op(op: Op, n: usize, m: usize) -> Estimate {
     let (n, m) = (u(n), u(m));
@@ -120,7 +120,7 @@ pub fn op(op: Op, n: usize, m: usize) -> Estimate {
             lin(7, n.saturating_mul(n), lin(16, n, 64)),
         ),
         Op::ScalarMul(k) => {
-            let kb = bit_len(k.unsigned_abs());
+            let kb = u64::from(u128::BITS - k.unsigned_abs().leading_zeros());
             // At most one sum term per two scalar bits (signed digits: one more bit),
             // summed as a balanced tree.
             let terms = kb / 2 + 2;
@@ -134,8 +134,86 @@ pub fn op(op: Op, n: usize, m: usize) -> Estimate {
         Op::Max | Op::Min => Estimate::new(hi, lin(12, both, 48)),
         Op::Abs => Estimate::new(n, lin(3, n, 16)),
         Op::Round(_) => Estimate::new(n.saturating_add(1), lin(5, n, 16)),
-        Op::Lt | Op::Le | Op::Gt | Op::Ge | Op::Eq | Op::Ne => Estimate::new(1, lin(8, both, 32)),
+        Op::Cmp(_) => Estimate::new(1, lin(8, both, 32)),
+        Op::And | Op::Or | Op::Xor | Op::FloorDiv | Op::Mod => bitwise(op, n, m),
+        Op::Shl(k) => shift_left(n as usize, k as usize),
+        Op::Shr(_) => {
+            let w = n.saturating_add(1);
+            Estimate::new(
+                w,
+                conversions(n as usize, w as usize)
+                    .saturating_add(word(WordOp::ShiftConst, w as usize)),
+            )
+        }
+        // A one-digit condition (see `op_on` for wider ones).
+        Op::Select => select(1, n as usize, m as usize),
+        // Not built on exact integers (refused before anything is built).
+        _ => Estimate::new(0, 0),
     }
+}
+
+/// The estimate of `op` on exact operands of these widths in digits (a selection's
+/// condition first).
+pub fn op_on(op: Op, widths: &[usize]) -> Estimate {
+    let at = |i: usize| widths.get(i).copied().unwrap_or(0);
+    match op {
+        Op::Select => select(at(0), at(1), at(2)),
+        _ => self::op(op, at(0), at(1)),
+    }
+}
+
+/// The estimate of `b + c·(a - b)` on `c`, `a`, `b` of these widths.
+fn select(c: usize, a: usize, b: usize) -> Estimate {
+    let d = op(Op::Sub, a, b);
+    let dw = usize::try_from(d.width).unwrap_or(usize::MAX);
+    let p = op(Op::Mul, c, dw);
+    let pw = usize::try_from(p.width).unwrap_or(usize::MAX);
+    d.then(p).then(op(Op::Add, b, pw))
+}
+
+/// The estimate of one of Python's bit operators `& | ^ // %` on exact integers of `n`
+/// and `m` digits (through two's complement of `max(n, m) + 2` bits).
+fn bitwise(op: Op, n: u64, m: u64) -> Estimate {
+    let w = n.max(m).saturating_add(2);
+    let nodes = conversions(n as usize, w as usize)
+        .saturating_add(conversions(m as usize, w as usize))
+        .saturating_add(word_op(op, true, w as usize));
+    Estimate::new(w, nodes)
+}
+
+/// Nodes of one of Python's bit operators (`& | ^ // % << >>`) on words of `w` bits, a
+/// signed floor division with its sign fix.
+pub fn word_op(op: Op, signed: bool, w: usize) -> u64 {
+    let kind = match op {
+        Op::And | Op::Or | Op::Xor => WordOp::Bitwise,
+        Op::FloorDiv | Op::Mod => WordOp::DivRem,
+        _ => WordOp::ShiftVar,
+    };
+    let main = word(kind, w);
+    if signed && matches!(op, Op::FloorDiv | Op::Mod) {
+        // any, two sign bits, sub, add, two selects
+        [
+            WordOp::Any,
+            WordOp::Sub,
+            WordOp::Add,
+            WordOp::Select,
+            WordOp::Select,
+        ]
+        .iter()
+        .fold(main, |acc, &k| acc.saturating_add(word(k, w)))
+        .saturating_add(16)
+    } else {
+        main
+    }
+}
+
+/// The estimate of a boolean stage of `w`-bit words computing `op` (its constants
+/// included).
+pub fn stage(op: WordOp, w: usize, out_width: usize) -> Estimate {
+    Estimate::new(
+        out_width as u64,
+        word(op, w).saturating_add(w as u64).saturating_add(8),
+    )
 }
 
 /// The estimate of a balanced sum of `count` terms of at most `width` digits.

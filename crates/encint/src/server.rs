@@ -5,7 +5,7 @@
 use std::cell::RefCell;
 use std::sync::Arc;
 
-use encint_arith::{Arith, Config, SInt};
+use encint_arith::{Arith, Config, Op, SInt};
 use encint_core::circuit::{Builder, Circuit, Cost, Plan};
 use encint_core::exec::Backend;
 use encint_tfhe::{Digit, ServerKey};
@@ -13,111 +13,20 @@ use encint_tfhe::{Digit, ServerKey};
 use crate::backend::digit as executor;
 use crate::{EncInt, Error, Result};
 
-/// The operations of the eager API (for the CLI and benchmarks).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Op {
-    /// `a + b`
-    Add,
-    /// `a - b`
-    Sub,
-    /// `-a`
-    Neg,
-    /// `a · b`, exact
-    Mul,
-    /// `a · b mod 2^n` with `n` the longer operand's length (like TFHE-rs)
-    MulLow,
-    /// `k · a`
-    ScalarMul(i64),
-    /// `a²`
-    Square,
-    /// `sgn(a)`
-    Signum,
-    /// `max(a, b)`
-    Max,
-    /// `min(a, b)`
-    Min,
-    /// `|a|`
-    Abs,
-    /// rounding at bit `i`, half up
-    Round(usize),
-    /// `[a < b]`
-    Lt,
-    /// `[a <= b]`
-    Le,
-    /// `[a > b]`
-    Gt,
-    /// `[a >= b]`
-    Ge,
-    /// `[a == b]`
-    Eq,
-    /// `[a != b]`
-    Ne,
-}
-
-impl Op {
-    /// Number of integer operands.
-    pub fn arity(self) -> usize {
-        match self {
-            Op::Neg | Op::ScalarMul(_) | Op::Square | Op::Signum | Op::Abs | Op::Round(_) => 1,
-            _ => 2,
-        }
+/// Checks that `op` is an operation of exact integers taking `operands` operands.
+pub(crate) fn check_exact(op: Op, operands: usize) -> Result<()> {
+    if !op.on_exact() {
+        return Err(Error::InvalidInput(format!(
+            "`{op}` is not an operation of exact integers (`Int`, `EncInt`)"
+        )));
     }
-
-    /// Parses an operation name (`add`, `sub`, `neg`, `mul`, `mul_low`, `scalar_mul`,
-    /// `squ`, `sgn`, `max`, `min`, `abs`, `round`, `lt`, `le`, `gt`, `ge`, `eq`, `ne`);
-    /// `arg` is the scalar or the rounding position.
-    pub fn parse(name: &str, arg: Option<i64>) -> Result<Op> {
-        let need = |what: &str| Error::InvalidInput(format!("operation `{name}` needs {what}"));
-        Ok(match name {
-            "add" => Op::Add,
-            "sub" => Op::Sub,
-            "neg" => Op::Neg,
-            "mul" => Op::Mul,
-            "mul_low" => Op::MulLow,
-            "scalar_mul" => Op::ScalarMul(arg.ok_or_else(|| need("a scalar"))?),
-            "squ" | "square" => Op::Square,
-            "sgn" | "signum" => Op::Signum,
-            "max" => Op::Max,
-            "min" => Op::Min,
-            "abs" => Op::Abs,
-            "round" => Op::Round(
-                usize::try_from(arg.ok_or_else(|| need("a bit position"))?)
-                    .map_err(|_| need("a non-negative bit position"))?,
-            ),
-            "lt" => Op::Lt,
-            "le" => Op::Le,
-            "gt" => Op::Gt,
-            "ge" => Op::Ge,
-            "eq" => Op::Eq,
-            "ne" => Op::Ne,
-            other => return Err(Error::InvalidInput(format!("unknown operation `{other}`"))),
-        })
+    if operands != op.arity() {
+        return Err(Error::InvalidInput(format!(
+            "`{op}` takes {} operand(s), got {operands}",
+            op.arity()
+        )));
     }
-
-    /// Builds the operation on circuit integers.
-    pub fn build(self, ar: &Arith, b: &mut Builder, x: &[SInt]) -> SInt {
-        let one = |d| SInt { digits: vec![d] };
-        match self {
-            Op::Add => ar.add(b, &x[0], &x[1]),
-            Op::Sub => ar.sub(b, &x[0], &x[1]),
-            Op::Neg => x[0].neg(b),
-            Op::Mul => ar.mul(b, &x[0], &x[1]),
-            Op::MulLow => ar.mul_low(b, &x[0], &x[1], x[0].len().max(x[1].len())),
-            Op::ScalarMul(k) => ar.scalar_mul(b, &x[0], k),
-            Op::Square => ar.square(b, &x[0]),
-            Op::Signum => one(ar.signum(b, &x[0])),
-            Op::Max => ar.max(b, &x[0], &x[1]),
-            Op::Min => ar.min(b, &x[0], &x[1]),
-            Op::Abs => ar.abs(b, &x[0]),
-            Op::Round(i) => ar.round_at(b, &x[0], i),
-            Op::Lt => one(ar.lt(b, &x[0], &x[1])),
-            Op::Le => one(ar.le(b, &x[0], &x[1])),
-            Op::Gt => one(ar.gt(b, &x[0], &x[1])),
-            Op::Ge => one(ar.ge(b, &x[0], &x[1])),
-            Op::Eq => one(ar.eq(b, &x[0], &x[1])),
-            Op::Ne => one(ar.ne(b, &x[0], &x[1])),
-        }
-    }
+    Ok(())
 }
 
 /// An output digit as every circuit of a server ends it: itself when its noise is a fresh
@@ -422,16 +331,11 @@ impl Server {
             &dyn Fn(&Arith, &mut Builder, &[SInt]) -> Vec<SInt>,
         ) -> Result<(Vec<EncInt>, Cost)>,
     ) -> Result<(EncInt, Cost)> {
-        if args.len() != op.arity() {
-            return Err(Error::InvalidInput(format!(
-                "{op:?} takes {} operand(s), got {}",
-                op.arity(),
-                args.len()
-            )));
-        }
+        check_exact(op, args.len())?;
         let n = args.first().map_or(0, |x| x.len() as u64);
         let m = args.get(1).map_or(0, |x| x.len() as u64);
-        let est = crate::limits::op(op, n as usize, m as usize);
+        let widths: Vec<usize> = args.iter().map(|x| x.len()).collect();
+        let est = crate::limits::op_on(op, &widths);
         if est.width > crate::MAX_DIGITS as u64 {
             return Err(Error::LimitExceeded(format!(
                 "{op:?} on {n} and {m} digits: an output of up to {} digits, more than the {} allowed",
@@ -440,7 +344,8 @@ impl Server {
             )));
         }
         self.check_nodes(est.nodes, &format!("{op:?} on {n} and {m} digits"))?;
-        let (mut out, cost) = eval(args, &|ar, b, x| vec![op.build(ar, b, x)])?;
+        // Cannot fail once `check_exact` passed; an error would leave no output (refused below).
+        let (mut out, cost) = eval(args, &|ar, b, x| ar.apply(b, op, x).into_iter().collect())?;
         let out = out
             .pop()
             .ok_or_else(|| Error::InvalidInput("the operation built no output".into()))?;
@@ -479,7 +384,7 @@ op_methods! {
     /// `a · b mod 2^n`, `n` the longer operand's length (TFHE-rs' wrapping product).
     mul_low(a, b) => Op::MulLow;
     /// `k · a`.
-    mul_scalar(a; k: i64) => Op::ScalarMul(k);
+    mul_scalar(a; k: i64) => Op::ScalarMul(k.into());
     /// `a²`.
     square(a) => Op::Square;
     /// `sgn(a)` as a one-digit integer.
@@ -493,17 +398,17 @@ op_methods! {
     /// Rounding at bit `i` (half up): `⌊a / 2^i + 1/2⌋ · 2^i`.
     round_at(a; i: usize) => Op::Round(i);
     /// `[a < b]` (0 or 1).
-    lt(a, b) => Op::Lt;
+    lt(a, b) => Op::LT;
     /// `[a <= b]`.
-    le(a, b) => Op::Le;
+    le(a, b) => Op::LE;
     /// `[a > b]`.
-    gt(a, b) => Op::Gt;
+    gt(a, b) => Op::GT;
     /// `[a >= b]`.
-    ge(a, b) => Op::Ge;
+    ge(a, b) => Op::GE;
     /// `[a == b]`.
-    eq(a, b) => Op::Eq;
+    eq(a, b) => Op::EQ;
     /// `[a != b]`.
-    ne(a, b) => Op::Ne;
+    ne(a, b) => Op::NE;
 }
 
 thread_local! {

@@ -83,13 +83,18 @@ impl<'a> Tracer<'a> {
     }
 
     fn op(&mut self, op: Op, args: &[&SInt]) -> SInt {
-        let n = args.first().map_or(0, |x| x.len());
-        let m = args.get(1).map_or(0, |x| x.len());
-        if !self.admit(&format!("{op:?}"), limits::op(op, n, m)) {
+        let widths: Vec<usize> = args.iter().map(|x| x.len()).collect();
+        if !self.admit(&format!("{op:?}"), limits::op_on(op, &widths)) {
             return SInt::default();
         }
         let owned: Vec<SInt> = args.iter().map(|&x| x.clone()).collect();
-        op.build(self.arith, self.builder, &owned)
+        match self.arith.apply(self.builder, op, &owned) {
+            Ok(s) => s,
+            Err(e) => {
+                self.error = Some(e.into());
+                SInt::default()
+            }
+        }
     }
 
     /// `a + b`.
@@ -106,7 +111,7 @@ impl<'a> Tracer<'a> {
     }
     /// `k · a`.
     pub fn mul_scalar(&mut self, a: &SInt, k: i64) -> SInt {
-        self.op(Op::ScalarMul(k), &[a])
+        self.op(Op::ScalarMul(k.into()), &[a])
     }
     /// `a²`.
     pub fn square(&mut self, a: &SInt) -> SInt {

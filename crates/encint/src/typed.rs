@@ -11,7 +11,7 @@
 //! operation on canonical operands skips the conversion to bits.
 //!
 //! ```no_run
-//! use encint::typed::{decrypt_typed, encrypt_typed, IntOp, IntType};
+//! use encint::typed::{decrypt_typed, encrypt_typed, Op, IntType};
 //! use encint::{ClientKey, Server, DEFAULT_PARAMETERS};
 //!
 //! let (client, key) = ClientKey::generate(&DEFAULT_PARAMETERS);
@@ -20,26 +20,22 @@
 //! let a = encrypt_typed(&client, 200, u8t).unwrap();
 //! let b = encrypt_typed(&client, 100, u8t).unwrap();
 //! // Cost before running: the planner's choice for this server's thread count.
-//! let plan = server.typed_plan(IntOp::WrappingAdd, &[&a, &b]).unwrap();
+//! let plan = server.typed_plan(Op::Add, &[&a, &b]).unwrap();
 //! assert!(plan.chosen().cost.bootstraps > 0);
-//! let (sum, _) = server.typed_apply(IntOp::WrappingAdd, &[&a, &b]).unwrap();
+//! let (sum, _) = server.typed_apply(Op::Add, &[&a, &b]).unwrap();
 //! assert_eq!(decrypt_typed(&client, &sum).unwrap(), 44); // 300 mod 256
-//! let (q, _) = server.typed_apply(IntOp::Div, &[&a, &b]).unwrap();
+//! let (q, _) = server.typed_apply(Op::Div, &[&a, &b]).unwrap();
 //! assert_eq!(decrypt_typed(&client, &q).unwrap(), 2);
 //! ```
 
 pub use encint_arith::typed::{
-    build, circuit, plan, result_form, Algorithm, Estimate, Form, IntOp, IntType, Plan, TypedError,
+    build, circuit, plan, result_form, Algorithm, Estimate, Form, IntType, Op, Plan, TypedError,
     MAX_TYPED_BITS,
 };
 use encint_core::circuit::Cost;
 use encint_tfhe::{ClientKey, KeySetId};
 
 use crate::{EncInt, Error, Result, Server};
-
-fn typed_error(e: TypedError) -> Error {
-    Error::InvalidInput(e.to_string())
-}
 
 /// An encrypted value of an [`IntType`] (like TFHE-rs' `FheInt8`, `FheUint64`, ...): its
 /// digits, its type and their [`Form`].
@@ -77,7 +73,7 @@ impl EncTyped {
     /// `⌈bits/2⌉` radix-4 blocks, at most `ty.bits` lazy digits). The digits' values are
     /// the caller's to vouch for (a wrong form decrypts to a wrong value).
     pub fn with_form(value: EncInt, ty: IntType, form: Form) -> Result<Self> {
-        let ty = IntType::new(ty.bits, ty.signed).map_err(typed_error)?;
+        let ty = IntType::new(ty.bits, ty.signed).map_err(Error::from)?;
         let (n, want) = (value.len(), form.digits(ty));
         if n > want || (form != Form::Lazy && n != want) {
             return Err(Error::InvalidInput(format!(
@@ -91,7 +87,7 @@ impl EncTyped {
     /// Reads any [`EncInt`] as a value of `ty` (its value modulo `2^n`): a lazy form, no
     /// cost.
     pub fn from_int(value: EncInt, ty: IntType) -> Result<Self> {
-        let ty = IntType::new(ty.bits, ty.signed).map_err(typed_error)?;
+        let ty = IntType::new(ty.bits, ty.signed).map_err(Error::from)?;
         Ok(EncTyped {
             value,
             ty,
@@ -113,7 +109,7 @@ pub fn encrypt_typed(client: &ClientKey, value: i128, ty: IntType) -> Result<Enc
 /// blocks), or [`Form::Lazy`] (the canonical digits, read as any representative).
 ///
 /// ```no_run
-/// use encint::typed::{decrypt_typed, encrypt_typed_as, Form, IntOp, IntType};
+/// use encint::typed::{decrypt_typed, encrypt_typed_as, Form, Op, IntType};
 /// use encint::{ClientKey, Server, DEFAULT_PARAMETERS};
 ///
 /// let (client, key) = ClientKey::generate(&DEFAULT_PARAMETERS);
@@ -122,7 +118,7 @@ pub fn encrypt_typed(client: &ClientKey, value: i128, ty: IntType) -> Result<Enc
 /// let a = encrypt_typed_as(&client, 40000, u16t, Form::Radix4).unwrap();
 /// let b = encrypt_typed_as(&client, 30000, u16t, Form::Radix4).unwrap();
 /// assert_eq!(a.as_int().digits().len(), 8);
-/// let (sum, cost) = server.typed_apply(IntOp::WrappingAdd, &[&a, &b]).unwrap();
+/// let (sum, cost) = server.typed_apply(Op::Add, &[&a, &b]).unwrap();
 /// assert_eq!(sum.form(), Form::Radix4);
 /// assert_eq!(cost.bootstraps, 15); // a ripple over 8 blocks
 /// assert_eq!(decrypt_typed(&client, &sum).unwrap(), 4464); // 70000 mod 65536
@@ -133,7 +129,7 @@ pub fn encrypt_typed_as(
     ty: IntType,
     form: Form,
 ) -> Result<EncTyped> {
-    let ty = IntType::new(ty.bits, ty.signed).map_err(typed_error)?;
+    let ty = IntType::new(ty.bits, ty.signed).map_err(Error::from)?;
     if !ty.contains(value) {
         return Err(Error::InvalidInput(format!(
             "{value} is not a value of {ty}"
@@ -201,7 +197,7 @@ impl Server {
 
     /// The operand type and forms of `op` on `args`; errors unless every operand has the
     /// same type (the select condition excepted) and the right count.
-    fn typed_operands(&self, op: IntOp, args: &[&EncTyped]) -> Result<(IntType, Vec<Form>)> {
+    fn typed_operands(&self, op: Op, args: &[&EncTyped]) -> Result<(IntType, Vec<Form>)> {
         let types: Vec<(IntType, Form)> = args.iter().map(|x| (x.ty, x.form)).collect();
         operand_types(op, &types)
     }
@@ -209,16 +205,16 @@ impl Server {
     /// The planner's estimates for `op` on `args` (their types and forms) at this
     /// server's thread count, the chosen algorithm first: the cost before running (no key
     /// needed: circuits only).
-    pub fn typed_plan(&self, op: IntOp, args: &[&EncTyped]) -> Result<Plan> {
+    pub fn typed_plan(&self, op: Op, args: &[&EncTyped]) -> Result<Plan> {
         let (ty, forms) = self.typed_operands(op, args)?;
-        plan(self.arith(), op, ty, &forms, self.threads()).map_err(typed_error)
+        plan(self.arith(), op, ty, &forms, self.threads()).map_err(Error::from)
     }
 
     /// Runs `op` on typed operands with the planner's algorithm; returns the result (of
     /// type `op.result_type(ty)`) and its cost.
-    pub fn typed_apply(&self, op: IntOp, args: &[&EncTyped]) -> Result<(EncTyped, Cost)> {
+    pub fn typed_apply(&self, op: Op, args: &[&EncTyped]) -> Result<(EncTyped, Cost)> {
         let (ty, forms) = self.typed_operands(op, args)?;
-        let plan = plan(self.arith(), op, ty, &forms, self.threads()).map_err(typed_error)?;
+        let plan = plan(self.arith(), op, ty, &forms, self.threads()).map_err(Error::from)?;
         // The plan has checked the request and built every algorithm's circuit already.
         self.run_typed(op, plan.chosen().algorithm, ty, &forms, args)
     }
@@ -226,23 +222,23 @@ impl Server {
     /// Runs `op` with a given algorithm (errors if it does not implement the operation).
     pub fn typed_apply_with(
         &self,
-        op: IntOp,
+        op: Op,
         algorithm: Algorithm,
         args: &[&EncTyped],
     ) -> Result<(EncTyped, Cost)> {
         let (ty, forms) = self.typed_operands(op, args)?;
         // Refuse bad requests before anything runs.
         if !op.algorithms().contains(&algorithm) {
-            return Err(typed_error(TypedError::Unsupported(op, algorithm)));
+            return Err(Error::from(TypedError::Unsupported(op, algorithm)));
         }
-        plan(self.arith(), op, ty, &forms, 1).map_err(typed_error)?;
+        plan(self.arith(), op, ty, &forms, 1).map_err(Error::from)?;
         self.run_typed(op, algorithm, ty, &forms, args)
     }
 
     /// Builds and runs `op` with `algorithm` on operands already checked by [`plan`].
     fn run_typed(
         &self,
-        op: IntOp,
+        op: Op,
         algorithm: Algorithm,
         ty: IntType,
         forms: &[Form],
@@ -264,7 +260,7 @@ impl Server {
         })?;
         let form = match result {
             Some(Ok(f)) => f,
-            Some(Err(e)) => return Err(typed_error(e)),
+            Some(Err(e)) => return Err(Error::from(e)),
             None => return Err(Error::InvalidInput("the operation built nothing".into())),
         };
         let value = out
@@ -296,14 +292,14 @@ pub(crate) fn operand_form(ty: IntType, form: Form, select_condition: bool) -> F
 /// The operand type of `op` on operands of types `types` and their forms: errors
 /// unless the count is the operation's and every operand has one type (the select
 /// condition excepted).
-pub(crate) fn operand_types(op: IntOp, types: &[(IntType, Form)]) -> Result<(IntType, Vec<Form>)> {
+pub(crate) fn operand_types(op: Op, types: &[(IntType, Form)]) -> Result<(IntType, Vec<Form>)> {
     if types.len() != op.arity() {
-        return Err(typed_error(TypedError::Arity {
+        return Err(Error::from(TypedError::Arity {
             expected: op.arity(),
             found: types.len(),
         }));
     }
-    let first = usize::from(op == IntOp::Select);
+    let first = usize::from(op == Op::Select);
     let ty = types[first].0;
     if let Some((other, _)) = types[first..].iter().find(|(t, _)| *t != ty) {
         return Err(Error::InvalidInput(format!(
@@ -313,7 +309,7 @@ pub(crate) fn operand_types(op: IntOp, types: &[(IntType, Form)]) -> Result<(Int
     let forms = types
         .iter()
         .enumerate()
-        .map(|(i, &(t, f))| operand_form(t, f, op == IntOp::Select && i == 0))
+        .map(|(i, &(t, f))| operand_form(t, f, op == Op::Select && i == 0))
         .collect();
     Ok((ty, forms))
 }

@@ -5,7 +5,7 @@ use std::sync::OnceLock;
 
 use encint::bits::{decrypt_bits, encrypt_bits, EncBits};
 use encint::{decrypt, encrypt, ClientKey, Server, DEFAULT_PARAMETERS};
-use encint_arith::bits::{self, BitOp};
+use encint_arith::bits::{self, BitKernel};
 use rand::{Rng, SeedableRng};
 
 fn keys() -> &'static (ClientKey, Server) {
@@ -79,9 +79,9 @@ fn named_rows_match_the_clear_circuit() {
     let (client, server) = keys();
     let mut rng = rand::rngs::StdRng::seed_from_u64(4);
     for (op, w, n) in [
-        (BitOp::MulFull, 3, 1),
-        (BitOp::Dot, 3, 2),
-        (BitOp::ConvV2, 2, 1),
+        (BitKernel::MulFull, 3, 1),
+        (BitKernel::Dot, 3, 2),
+        (BitKernel::ConvV2, 2, 1),
     ] {
         let c = op.circuit(w, n).unwrap();
         let vals: Vec<u128> = (0..op.input_words(n))

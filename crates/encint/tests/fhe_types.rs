@@ -8,7 +8,7 @@
 use std::sync::{Arc, OnceLock};
 
 use encint::fhe::FheType;
-use encint::typed::IntOp;
+use encint::typed::Op;
 use encint::{
     set_server, unset_server, ClientKey, Error, FheBool, FheInt, FheInt8, FheUint, FheUint8,
     Server, DEFAULT_PARAMETERS,
@@ -219,14 +219,14 @@ fn bad_input_is_an_error() {
     assert!(x.decrypt::<i8>(client).is_err(), "200 does not fit in i8");
     assert_eq!(x.decrypt::<u64>(client).unwrap(), 200);
     // A clear division by zero.
-    assert!(x.try_binary(IntOp::Div, 0u8).is_err());
-    assert!(x.try_binary(IntOp::Lt, &x).is_err(), "lt is a comparison");
-    assert!(x.try_shift(IntOp::ShlVar, -1i32).is_err());
+    assert!(x.try_binary(Op::Div, 0u8).is_err());
+    assert!(x.try_binary(Op::LT, &x).is_err(), "lt is a comparison");
+    assert!(x.try_shift(Op::ShlVar, -1i32).is_err());
     // Operands of two key sets.
     let (other, _) = ClientKey::generate(&DEFAULT_PARAMETERS);
     let y = FheUint8::encrypt(1u8, &other).unwrap();
     assert!(matches!(
-        x.try_binary(IntOp::WrappingAdd, &y),
+        x.try_binary(Op::Add, &y),
         Err(Error::KeySetMismatch { .. })
     ));
     assert!(matches!(
@@ -237,10 +237,7 @@ fn bad_input_is_an_error() {
     assert!(FheInt8::from_typed(x.as_typed().unwrap().clone()).is_err());
     // No server on this thread.
     unset_server();
-    assert!(matches!(
-        x.try_binary(IntOp::WrappingAdd, 1u8),
-        Err(Error::NoServer)
-    ));
+    assert!(matches!(x.try_binary(Op::Add, 1u8), Err(Error::NoServer)));
 }
 
 #[test]
@@ -276,23 +273,23 @@ fn runtime_typed_values_against_i16() {
     let a = FheValue::encrypt(-300, i16t, client).unwrap();
     let b = FheValue::encrypt(7, i16t, client).unwrap();
     let d = |v: FheValue| v.decrypt(client).unwrap();
-    assert_eq!(d(a.binary(IntOp::Div, &b).unwrap()), (-300i16 / 7) as i128);
-    assert_eq!(d(a.binary(IntOp::Rem, 7).unwrap()), (-300i16 % 7) as i128);
-    assert_eq!(d(a.binary(IntOp::Lt, &b).unwrap()), 1);
+    assert_eq!(d(a.binary(Op::Div, &b).unwrap()), (-300i16 / 7) as i128);
+    assert_eq!(d(a.binary(Op::Rem, 7).unwrap()), (-300i16 % 7) as i128);
+    assert_eq!(d(a.binary(Op::LT, &b).unwrap()), 1);
     assert_eq!(d(a.abs().unwrap()), 300);
     assert_eq!(
-        d(a.unary(IntOp::Cast(u16t)).unwrap()),
+        d(a.unary(Op::Cast(u16t)).unwrap()),
         i128::from(-300i16 as u16)
     );
     // A shift amount must be unsigned of the width; 19 mod 16 = 3.
     let s = FheValue::encrypt(19, u16t, client).unwrap();
     assert_eq!(
-        d(a.binary(IntOp::ShlVar, &s).unwrap()),
+        d(a.binary(Op::ShlVar, &s).unwrap()),
         i128::from((-300i16).wrapping_shl(19))
     );
-    assert!(a.binary(IntOp::ShlVar, &b).is_err(), "a signed amount");
+    assert!(a.binary(Op::ShlVar, &b).is_err(), "a signed amount");
     let u = FheValue::encrypt(5, u16t, client).unwrap();
-    assert!(a.binary(IntOp::WrappingAdd, &u).is_err(), "mixed types");
+    assert!(a.binary(Op::Add, &u).is_err(), "mixed types");
     assert!(a.select(&a, &b).is_err(), "a non-boolean condition");
 }
 

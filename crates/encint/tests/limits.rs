@@ -28,7 +28,10 @@ fn measure(ar: &Arith, op: Op, n: usize, m: usize) -> (u64, u64) {
     let x = SInt::input(&mut b, n);
     let y = SInt::input(&mut b, m);
     let before = b.node_count();
-    let out = op.build(ar, &mut b, &[x, y]);
+    let args = [x, y];
+    let out = ar
+        .apply(&mut b, op, &args[..op.arity()])
+        .expect("an operation of exact integers");
     (out.len() as u64, (b.node_count() - before) as u64)
 }
 
@@ -56,7 +59,7 @@ fn operation_estimates_bound_the_built_circuits() {
     }
     for k in [1, -1, 3, 1 << 40, -(1 << 62), i64::MAX, i64::MIN + 1] {
         for n in [1, 7, 40] {
-            check_op(&ar, Op::ScalarMul(k), n, 0);
+            check_op(&ar, Op::ScalarMul(k.into()), n, 0);
         }
     }
 }
@@ -159,7 +162,7 @@ fn limit_checks_saturate_instead_of_wrapping() {
         lim.check("a huge product", huge, u64::MAX),
         Err(Error::LimitExceeded(_))
     ));
-    assert!(limits::op(Op::ScalarMul(i64::MIN), usize::MAX, 0).width == u64::MAX);
+    assert!(limits::op(Op::ScalarMul(i64::MIN.into()), usize::MAX, 0).width == u64::MAX);
     assert!(limits::sum(usize::MAX, usize::MAX).width == u64::MAX);
     assert!(limits::word(WordOp::DivRem, usize::MAX) == u64::MAX);
 }
@@ -242,7 +245,7 @@ proptest! {
     #[test]
     fn estimates_bound_random_shapes(n in 1usize..48, m in 1usize..48, k in any::<i64>()) {
         let ar = arith();
-        for op in ops().into_iter().chain([Op::ScalarMul(k)]) {
+        for op in ops().into_iter().chain([Op::ScalarMul(k.into())]) {
             let (width, nodes) = measure(&ar, op, n, m);
             let est = limits::op(op, n, m);
             prop_assert!(width <= est.width && nodes <= est.nodes,

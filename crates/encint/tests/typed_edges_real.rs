@@ -2,7 +2,7 @@
 //! type (`MIN`, `MAX`, `0`, `-1`, `1`) and on values chosen to reach the wide parts of the
 //! circuits (comparison-tree merges above the lowest block, every stage of a shift by an
 //! encrypted amount), against Rust's own `u8`/`i8`/`u16`/`i16` arithmetic with the semantics
-//! documented on [`IntOp`] (wrapping, shifts past the width give 0 or the sign, division by
+//! documented on [`Op`] (wrapping, shifts past the width give 0 or the sign, division by
 //! zero gives all ones or ±1, `MIN / -1 = MIN`).
 //!
 //! In CI: a 16-bit subset (comparisons, max, add/sub/mul/square/scalar product, bitwise
@@ -22,7 +22,7 @@
 use std::sync::OnceLock;
 use std::time::Instant;
 
-use encint::typed::{decrypt_typed, encrypt_typed_as, Algorithm, EncTyped, Form, IntOp, IntType};
+use encint::typed::{decrypt_typed, encrypt_typed_as, Algorithm, EncTyped, Form, IntType, Op};
 use encint::{ClientKey, Server, DEFAULT_PARAMETERS};
 
 fn keys() -> &'static (ClientKey, Server) {
@@ -37,8 +37,8 @@ fn keys() -> &'static (ClientKey, Server) {
 /// `args` are values of the type (the select condition 0 or 1).
 macro_rules! native {
     ($name:ident, $t:ty, $u:ty) => {
-        fn $name(op: IntOp, args: &[i128]) -> i128 {
-            use IntOp::*;
+        fn $name(op: Op, args: &[i128]) -> i128 {
+            use Op::*;
             let bits = <$t>::BITS;
             let v = |k: usize| -> $t { <$t>::try_from(args[k]).expect("a value of the type") };
             // An encrypted amount: the unsigned pattern of the operand.
@@ -60,12 +60,12 @@ macro_rules! native {
             let rem = |x: $t, d: $t| if d == 0 { x } else { x.wrapping_rem(d) };
             let scalar = |k: i128| k as $t;
             let r: $t = match op {
-                WrappingAdd => v(0).wrapping_add(v(1)),
-                WrappingSub => v(0).wrapping_sub(v(1)),
-                WrappingNeg => v(0).wrapping_neg(),
-                WrappingMul => v(0).wrapping_mul(v(1)),
-                WrappingSquare => v(0).wrapping_mul(v(0)),
-                WrappingScalarMul(k) => v(0).wrapping_mul(scalar(k)),
+                Add => v(0).wrapping_add(v(1)),
+                Sub => v(0).wrapping_sub(v(1)),
+                Neg => v(0).wrapping_neg(),
+                Mul => v(0).wrapping_mul(v(1)),
+                Square => v(0).wrapping_mul(v(0)),
+                ScalarMul(k) => v(0).wrapping_mul(scalar(k)),
                 And => v(0) & v(1),
                 Or => v(0) | v(1),
                 Xor => v(0) ^ v(1),
@@ -87,12 +87,12 @@ macro_rules! native {
                 }
                 Min => v(0).min(v(1)),
                 Max => v(0).max(v(1)),
-                Lt => return i128::from(v(0) < v(1)),
-                Le => return i128::from(v(0) <= v(1)),
-                Gt => return i128::from(v(0) > v(1)),
-                Ge => return i128::from(v(0) >= v(1)),
-                Eq => return i128::from(v(0) == v(1)),
-                Ne => return i128::from(v(0) != v(1)),
+                Op::LT => return i128::from(v(0) < v(1)),
+                Op::LE => return i128::from(v(0) <= v(1)),
+                Op::GT => return i128::from(v(0) > v(1)),
+                Op::GE => return i128::from(v(0) >= v(1)),
+                Op::EQ => return i128::from(v(0) == v(1)),
+                Op::NE => return i128::from(v(0) != v(1)),
                 Div => div(v(0), v(1)),
                 Rem => rem(v(0), v(1)),
                 DivScalar(k) => div(v(0), scalar(k)),
@@ -110,6 +110,9 @@ macro_rules! native {
                         _ => panic!("no native type for {to}"),
                     };
                 }
+                MulLow | FloorDiv | Mod | Abs | Signum | Round(_) => {
+                    panic!("{op} is not an operation of the typed planner")
+                }
             };
             i128::from(r)
         }
@@ -122,7 +125,7 @@ native!(native_u16, u16, u16);
 native!(native_i16, i16, u16);
 
 /// `op` on values of `ty` by Rust's native type of that width.
-fn native(op: IntOp, ty: IntType, args: &[i128]) -> i128 {
+fn native(op: Op, ty: IntType, args: &[i128]) -> i128 {
     match (ty.bits, ty.signed) {
         (8, false) => native_u8(op, args),
         (8, true) => native_i8(op, args),
@@ -151,12 +154,12 @@ fn edges(ty: IntType) -> Vec<i128> {
 
 /// Encrypts `args` as operands of `op` on `ty` in `form` (the select condition a canonical
 /// boolean).
-fn operands(op: IntOp, ty: IntType, form: Form, args: &[i128]) -> Vec<EncTyped> {
+fn operands(op: Op, ty: IntType, form: Form, args: &[i128]) -> Vec<EncTyped> {
     let (client, _) = keys();
     args.iter()
         .enumerate()
         .map(|(k, &v)| {
-            if op == IntOp::Select && k == 0 {
+            if op == Op::Select && k == 0 {
                 encrypt_typed_as(client, v, IntType::BOOL, Form::Canonical).unwrap()
             } else {
                 encrypt_typed_as(client, v, ty, form).unwrap()
@@ -167,13 +170,7 @@ fn operands(op: IntOp, ty: IntType, form: Form, args: &[i128]) -> Vec<EncTyped> 
 
 /// Runs `op` with `algorithm` on encrypted `args`, checks the cost against the plan and the
 /// value against the native reference; returns the planned rounds at two threads.
-fn run_one(
-    op: IntOp,
-    algorithm: Algorithm,
-    ty: IntType,
-    operands: &[EncTyped],
-    args: &[i128],
-) -> u64 {
+fn run_one(op: Op, algorithm: Algorithm, ty: IntType, operands: &[EncTyped], args: &[i128]) -> u64 {
     let (client, server) = keys();
     let refs: Vec<&EncTyped> = operands.iter().collect();
     let plan = encint::typed::plan(
@@ -206,7 +203,7 @@ fn run_one(
 }
 
 /// [`run_one`] on fresh operands in `form`.
-fn check(op: IntOp, algorithm: Algorithm, ty: IntType, form: Form, args: &[i128]) -> u64 {
+fn check(op: Op, algorithm: Algorithm, ty: IntType, form: Form, args: &[i128]) -> u64 {
     run_one(op, algorithm, ty, &operands(op, ty, form, args), args)
 }
 
@@ -251,10 +248,10 @@ fn comparisons_min_max_at_sixteen_bits_on_edges() {
         for (a, b) in comparison_pairs(ty) {
             // `le`, `gt`, `ne` and `min` (the same trees with other predicates) run in the
             // ignored sweep.
-            for op in [IntOp::Lt, IntOp::Ge, IntOp::Eq, IntOp::Max] {
+            for op in [Op::LT, Op::GE, Op::EQ, Op::Max] {
                 rounds += check(op, Algorithm::Blocks, ty, Form::Canonical, &[a, b]);
             }
-            rounds += check(IntOp::Lt, Algorithm::Blocks, ty, Form::Radix4, &[a, b]);
+            rounds += check(Op::LT, Algorithm::Blocks, ty, Form::Radix4, &[a, b]);
         }
         rounds
     });
@@ -267,38 +264,38 @@ fn arithmetic_at_sixteen_bits_on_edges() {
     use Algorithm::{Bits, Blocks};
     sweep("arithmetic", 16, |ty| {
         let mut rounds = 0;
-        let mut run = |op: IntOp, algorithm: Algorithm, args: &[i128]| {
+        let mut run = |op: Op, algorithm: Algorithm, args: &[i128]| {
             rounds += check(op, algorithm, ty, Form::Canonical, args);
         };
         let (mn, mx, m1) = (ty.min(), ty.max(), ty.wrap(-1));
         let c = pattern(ty, 0xb2c5);
         let d = pattern(ty, 0x6e39);
         for (a, b) in [(mx, 1), (mn, m1)] {
-            run(IntOp::WrappingAdd, Bits, &[a, b]);
-            run(IntOp::WrappingSub, Bits, &[b, a]);
+            run(Op::Add, Bits, &[a, b]);
+            run(Op::Sub, Bits, &[b, a]);
         }
         for (a, b) in [(mn, m1), (c, d)] {
-            run(IntOp::WrappingMul, Blocks, &[a, b]);
+            run(Op::Mul, Blocks, &[a, b]);
         }
-        for op in [IntOp::And, IntOp::Or, IntOp::Xor] {
+        for op in [Op::And, Op::Or, Op::Xor] {
             run(op, Bits, &[c, d]);
         }
-        run(IntOp::Select, Bits, &[1, mn, mx]);
-        run(IntOp::Select, Bits, &[0, mn, mx]);
+        run(Op::Select, Bits, &[1, mn, mx]);
+        run(Op::Select, Bits, &[0, mn, mx]);
         for a in [mn, m1] {
-            run(IntOp::WrappingNeg, Bits, &[a]);
+            run(Op::Neg, Bits, &[a]);
         }
         for a in [mn, mx, m1, c] {
             for to in [
                 IntType::new(8, !ty.signed).unwrap(),
                 IntType::new(32, true).unwrap(),
             ] {
-                run(IntOp::Cast(to), Bits, &[a]);
+                run(Op::Cast(to), Bits, &[a]);
             }
         }
-        run(IntOp::WrappingSquare, Blocks, &[c]);
+        run(Op::Square, Blocks, &[c]);
         for k in [-3, 805] {
-            run(IntOp::WrappingScalarMul(k), Bits, &[c]);
+            run(Op::ScalarMul(k), Bits, &[c]);
         }
         rounds
     });
@@ -313,12 +310,12 @@ fn shifts_by_an_encrypted_amount_at_sixteen_bits() {
         let mut rounds = 0;
         let x = pattern(ty, 0xb2c5); // negative when signed
         for s in [11, 16] {
-            for op in [IntOp::ShlVar, IntOp::ShrVar] {
+            for op in [Op::ShlVar, Op::ShrVar] {
                 rounds += check(op, Algorithm::Blocks, ty, Form::Canonical, &[x, s]);
             }
         }
         // All ones: 15, every stage.
-        for op in [IntOp::RotlVar, IntOp::RotrVar] {
+        for op in [Op::RotlVar, Op::RotrVar] {
             rounds += check(
                 op,
                 Algorithm::Blocks,
@@ -344,15 +341,15 @@ fn division_on_edges_at_eight_and_sixteen_bits() {
             vec![(ty.max(), 0)]
         };
         for (a, b) in pairs {
-            rounds += check(IntOp::Div, Algorithm::Blocks, ty, Form::Canonical, &[a, b]);
-            rounds += check(IntOp::Rem, Algorithm::Blocks, ty, Form::Canonical, &[a, b]);
+            rounds += check(Op::Div, Algorithm::Blocks, ty, Form::Canonical, &[a, b]);
+            rounds += check(Op::Rem, Algorithm::Blocks, ty, Form::Canonical, &[a, b]);
         }
         rounds
     });
     sweep("division by a scalar", 16, |ty| {
         let mut rounds = 0;
         let k = if ty.signed { -7 } else { 7 };
-        for op in [IntOp::DivScalar(k), IntOp::RemScalar(k)] {
+        for op in [Op::DivScalar(k), Op::RemScalar(k)] {
             rounds += check(op, Algorithm::Magic, ty, Form::Canonical, &[ty.min()]);
         }
         rounds
@@ -371,34 +368,34 @@ fn every_operation_and_algorithm_on_edges() {
         for ty in types(bits) {
             let mut values = edges(ty);
             values.push(pattern(ty, 0xb2c5));
-            let mut ops: Vec<IntOp> = IntOp::all_samples()
+            let mut ops: Vec<Op> = Op::typed_samples()
                 .into_iter()
                 .filter(|op| {
                     !matches!(
                         op,
-                        IntOp::WrappingScalarMul(_)
-                            | IntOp::DivScalar(_)
-                            | IntOp::RemScalar(_)
-                            | IntOp::Shl(_)
-                            | IntOp::Shr(_)
-                            | IntOp::Rotl(_)
-                            | IntOp::Rotr(_)
+                        Op::ScalarMul(_)
+                            | Op::DivScalar(_)
+                            | Op::RemScalar(_)
+                            | Op::Shl(_)
+                            | Op::Shr(_)
+                            | Op::Rotl(_)
+                            | Op::Rotr(_)
                     )
                 })
                 .collect();
             for &k in &values {
-                ops.push(IntOp::WrappingScalarMul(k));
+                ops.push(Op::ScalarMul(k));
                 if k != 0 {
-                    ops.push(IntOp::DivScalar(k));
-                    ops.push(IntOp::RemScalar(k));
+                    ops.push(Op::DivScalar(k));
+                    ops.push(Op::RemScalar(k));
                 }
             }
             for k in [0, 1, bits as u32 - 1, bits as u32, 200] {
-                ops.extend([IntOp::Shl(k), IntOp::Shr(k), IntOp::Rotl(k), IntOp::Rotr(k)]);
+                ops.extend([Op::Shl(k), Op::Shr(k), Op::Rotl(k), Op::Rotr(k)]);
             }
             for to in [8, 16, 32] {
-                ops.push(IntOp::Cast(IntType::new(to, true).unwrap()));
-                ops.push(IntOp::Cast(IntType::new(to, false).unwrap()));
+                ops.push(Op::Cast(IntType::new(to, true).unwrap()));
+                ops.push(Op::Cast(IntType::new(to, false).unwrap()));
             }
             for op in ops {
                 let tuples: Vec<Vec<i128>> = match op.arity() {

@@ -6,7 +6,7 @@
 use std::sync::OnceLock;
 
 use encint::typed::{
-    decrypt_typed, encrypt_typed, encrypt_typed_as, Algorithm, EncTyped, Form, IntOp, IntType,
+    decrypt_typed, encrypt_typed, encrypt_typed_as, Algorithm, EncTyped, Form, IntType, Op,
 };
 use encint::{encrypt, ClientKey, Server, DEFAULT_PARAMETERS};
 use rand::rngs::StdRng;
@@ -24,11 +24,11 @@ fn keys() -> &'static (ClientKey, Server) {
     })
 }
 
-fn scalar_for(op: IntOp, ty: IntType) -> IntOp {
+fn scalar_for(op: Op, ty: IntType) -> Op {
     match op {
-        IntOp::DivScalar(_) => IntOp::DivScalar(if ty.signed { -3 } else { 3 }),
-        IntOp::RemScalar(_) => IntOp::RemScalar(if ty.signed { -3 } else { 3 }),
-        IntOp::WrappingScalarMul(_) => IntOp::WrappingScalarMul(805),
+        Op::DivScalar(_) => Op::DivScalar(if ty.signed { -3 } else { 3 }),
+        Op::RemScalar(_) => Op::RemScalar(if ty.signed { -3 } else { 3 }),
+        Op::ScalarMul(_) => Op::ScalarMul(805),
         other => other,
     }
 }
@@ -36,15 +36,15 @@ fn scalar_for(op: IntOp, ty: IntType) -> IntOp {
 fn run_all(bits: usize, seed: u64, forms: &[Form]) {
     let (client, server) = keys();
     let mut rng = StdRng::seed_from_u64(seed);
-    let mut ops = IntOp::all_samples();
-    ops.push(IntOp::Cast(IntType::new(bits + 3, true).unwrap()));
-    ops.push(IntOp::Cast(IntType::new(bits - 1, false).unwrap()));
+    let mut ops = Op::typed_samples();
+    ops.push(Op::Cast(IntType::new(bits + 3, true).unwrap()));
+    ops.push(Op::Cast(IntType::new(bits - 1, false).unwrap()));
     for (i, template) in ops.into_iter().enumerate() {
         let ty = IntType::new(bits, i % 2 == 1).unwrap();
         let op = scalar_for(template, ty);
         let types: Vec<IntType> = (0..op.arity())
             .map(|k| {
-                if op == IntOp::Select && k == 0 {
+                if op == Op::Select && k == 0 {
                     IntType::BOOL
                 } else {
                     ty
@@ -66,7 +66,7 @@ fn run_all(bits: usize, seed: u64, forms: &[Form]) {
             .map(|x| {
                 let zero = encrypt_typed(client, 0, x.ty()).unwrap();
                 let (s, _) = server
-                    .typed_apply_with(IntOp::WrappingAdd, Algorithm::Digits, &[x, &zero])
+                    .typed_apply_with(Op::Add, Algorithm::Digits, &[x, &zero])
                     .unwrap();
                 assert_eq!(s.form(), Form::Lazy);
                 s
@@ -122,19 +122,19 @@ fn lazy_results_chain_into_canonical_operations() {
     let a = encrypt_typed(client, 7, ty).unwrap();
     let b = encrypt_typed(client, 6, ty).unwrap();
     let (s, _) = server
-        .typed_apply_with(IntOp::WrappingAdd, Algorithm::Digits, &[&a, &b])
+        .typed_apply_with(Op::Add, Algorithm::Digits, &[&a, &b])
         .unwrap();
     assert_eq!(s.form(), Form::Lazy);
     assert_eq!(decrypt_typed(client, &s).unwrap(), -3); // 13 mod 16 as i4
-    let (lt, _) = server.typed_apply(IntOp::Lt, &[&s, &a]).unwrap();
+    let (lt, _) = server.typed_apply(Op::LT, &[&s, &a]).unwrap();
     assert_eq!(lt.form(), Form::Canonical);
     assert_eq!(decrypt_typed(client, &lt).unwrap(), 1);
     // Any digits are a representative: 12 digits of -1 hold -4095 ≡ 1 (mod 16).
     let long = EncTyped::from_int(encrypt(client, -4095, 12).unwrap(), ty).unwrap();
-    let (q, _) = server.typed_apply(IntOp::Div, &[&long, &a]).unwrap();
+    let (q, _) = server.typed_apply(Op::Div, &[&long, &a]).unwrap();
     assert_eq!(decrypt_typed(client, &q).unwrap(), 0);
     // The comparison bit selects (canonical condition: its bit is free).
-    let (m, _) = server.typed_apply(IntOp::Select, &[&lt, &a, &b]).unwrap();
+    let (m, _) = server.typed_apply(Op::Select, &[&lt, &a, &b]).unwrap();
     assert_eq!(decrypt_typed(client, &m).unwrap(), 7);
 }
 
@@ -145,14 +145,12 @@ fn typed_errors_before_running() {
     assert!(encrypt_typed(client, 16, ty).is_err());
     assert!(encrypt_typed(client, -1, ty).is_err());
     let a = encrypt_typed(client, 5, ty).unwrap();
-    assert!(server.typed_apply(IntOp::DivScalar(0), &[&a]).is_err());
-    assert!(server.typed_apply(IntOp::Div, &[&a]).is_err());
+    assert!(server.typed_apply(Op::DivScalar(0), &[&a]).is_err());
+    assert!(server.typed_apply(Op::Div, &[&a]).is_err());
     let other = encrypt_typed(client, 5, IntType::new(5, false).unwrap()).unwrap();
+    assert!(server.typed_apply(Op::Add, &[&a, &other]).is_err());
     assert!(server
-        .typed_apply(IntOp::WrappingAdd, &[&a, &other])
-        .is_err());
-    assert!(server
-        .typed_apply_with(IntOp::Div, Algorithm::Digits, &[&a, &a])
+        .typed_apply_with(Op::Div, Algorithm::Digits, &[&a, &a])
         .is_err());
     let bad = IntType {
         bits: 0,
@@ -179,7 +177,7 @@ fn scalar_division_by_the_reciprocal_at_eight_bits() {
     ];
     for (ty, k, v) in cases {
         let a = encrypt_typed(client, v, ty).unwrap();
-        for op in [IntOp::DivScalar(k), IntOp::RemScalar(k)] {
+        for op in [Op::DivScalar(k), Op::RemScalar(k)] {
             let plan = server.typed_plan(op, &[&a]).unwrap();
             assert_eq!(plan.chosen().algorithm, Algorithm::Magic, "{op} {ty}");
             let (out, cost) = server.typed_apply(op, &[&a]).unwrap();
@@ -200,7 +198,7 @@ fn shifts_by_an_encrypted_amount_with_blocks_at_eight_bits() {
     let cases: [(i128, i128); 4] = [(-75, 5), (109, 2), (-128, 9), (37, -1)];
     for signed in [false, true] {
         let ty = IntType::new(8, signed).unwrap();
-        for op in [IntOp::ShlVar, IntOp::ShrVar, IntOp::RotlVar, IntOp::RotrVar] {
+        for op in [Op::ShlVar, Op::ShrVar, Op::RotlVar, Op::RotrVar] {
             for ((v, s), form) in cases
                 .into_iter()
                 .zip([Form::Radix4, Form::Canonical].repeat(2))

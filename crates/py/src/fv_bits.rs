@@ -11,14 +11,15 @@ use std::sync::Arc;
 use encint::arith::bits::{self as ops, leveled, leveled::Adder, Word};
 use encint::circuit::bits::BitBuilder;
 use encint::fv_bits::{FvBitSet, FvBitsClientKey, FvBitsServerKey, FvWord as RWord};
+use encint::Op;
 use num_bigint::BigInt;
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 
-use crate::circuits::{compare_bit, BitOp};
+use crate::circuits::compare_bit;
 use crate::errors::{fv_bits_err, invalid};
 use crate::guard::detached;
-use crate::methods::{py_methods, ArithOp, Operands, Operators, Select};
+use crate::methods::{py_methods, Operands, Operators, Select};
 
 /// Keys of bit-sliced FV integers (secret: keep them on the client side). `set` names
 /// a 128-bit parameter set: `"128-8192"` (default; usable depth 4), `"128-16384"` (11)
@@ -261,27 +262,32 @@ impl Operands for FvWord {
 }
 
 impl Operators for FvWord {
-    fn arith(&self, py: Python<'_>, o: PyObject, op: ArithOp, _swap: bool) -> PyResult<PyObject> {
-        self.binary(py, o, None, move |bb, x, y| match op {
-            ArithOp::Add => leveled::add_sklansky(bb, x, y, None),
-            ArithOp::Sub => leveled::sub(bb, Adder::Sklansky, x, y),
-            ArithOp::Mul => leveled::mul(bb, Adder::Sklansky, x, y),
-        })
+    fn arith(&self, py: Python<'_>, o: PyObject, op: Op, _swap: bool) -> PyResult<PyObject> {
+        let f: fn(&mut BitBuilder, &Word, &Word) -> Word = match op {
+            Op::Add => |bb, x, y| leveled::add_sklansky(bb, x, y, None),
+            Op::Sub => |bb, x, y| leveled::sub(bb, Adder::Sklansky, x, y),
+            Op::Mul => |bb, x, y| leveled::mul(bb, Adder::Sklansky, x, y),
+            _ => return Ok(py.NotImplemented()),
+        };
+        self.binary(py, o, None, f)
     }
 
-    fn bitwise(&self, py: Python<'_>, o: PyObject, op: BitOp, _swap: bool) -> PyResult<PyObject> {
-        match op {
-            BitOp::FloorDiv | BitOp::Mod => self.division(py, o, op == BitOp::Mod),
-            _ => self.binary(py, o, None, move |bb, x, y| match op {
-                BitOp::And => ops::and(bb, x, y),
-                BitOp::Or => ops::or(bb, x, y),
-                _ => ops::xor(bb, x, y),
-            }),
-        }
+    fn bitwise(&self, py: Python<'_>, o: PyObject, op: Op, _swap: bool) -> PyResult<PyObject> {
+        let f: fn(&mut BitBuilder, &Word, &Word) -> Word = match op {
+            Op::FloorDiv | Op::Mod => return self.division(py, o, op == Op::Mod),
+            Op::And => ops::and,
+            Op::Or => ops::or,
+            Op::Xor => ops::xor,
+            _ => return Ok(py.NotImplemented()),
+        };
+        self.binary(py, o, None, f)
     }
 
     /// A 1-bit unsigned word.
-    fn compare(&self, py: Python<'_>, o: PyObject, c: encint::Op) -> PyResult<PyObject> {
+    fn compare(&self, py: Python<'_>, o: PyObject, c: Op) -> PyResult<PyObject> {
+        let Op::Cmp(c) = c else {
+            return Ok(py.NotImplemented());
+        };
         let signed = self.word.is_signed();
         self.binary(py, o, Some(false), move |bb, x, y| {
             let lt = |bb: &mut BitBuilder, p: &Word, q: &Word| {

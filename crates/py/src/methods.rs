@@ -6,33 +6,7 @@ use pyo3::exceptions::PyZeroDivisionError;
 use pyo3::prelude::*;
 use pyo3::{BoundObject, PyTypeInfo};
 
-use crate::circuits::BitOp;
-
-/// `+`, `-` or `*`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ArithOp {
-    /// `+`
-    Add,
-    /// `-`
-    Sub,
-    /// `*`
-    Mul,
-}
-
-/// A binary operator of Python (or `min`/`max`), by family.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum PyOp {
-    /// `+ - *`
-    Arith(ArithOp),
-    /// `// % & | ^` (never a shift)
-    Bit(BitOp),
-    /// `<<` (`true`) or `>>`
-    Shift(bool),
-    /// A comparison: `Op::Lt`, `Le`, `Gt`, `Ge`, `Eq` or `Ne`.
-    Cmp(encint::Op),
-    /// `max` (`true`) or `min`.
-    MinMax(bool),
-}
+use encint::Op;
 
 /// What the binary operators of a class take beside `self`.
 pub trait Operands {
@@ -53,26 +27,15 @@ pub trait Operands {
 /// of the class's operands, the operator returns `NotImplemented`) and refuses a division
 /// by a constant zero. A family the class lacks is `NotImplemented` too.
 pub trait Operators: Operands {
-    /// `self op x` (`x op self` with `swap`).
-    fn arith(
-        &self,
-        py: Python<'_>,
-        x: Self::Operand,
-        op: ArithOp,
-        swap: bool,
-    ) -> PyResult<PyObject>;
+    /// `self op x` (`x op self` with `swap`) for `+ - *`.
+    fn arith(&self, py: Python<'_>, x: Self::Operand, op: Op, swap: bool) -> PyResult<PyObject>;
 
-    /// `self op x` (`x op self` with `swap`) for `// % & | ^`.
-    fn bitwise(
-        &self,
-        py: Python<'_>,
-        x: Self::Operand,
-        op: BitOp,
-        swap: bool,
-    ) -> PyResult<PyObject>;
+    /// `self op x` (`x op self` with `swap`) for `// % & | ^` ([`Op::FloorDiv`],
+    /// [`Op::Mod`], [`Op::And`], [`Op::Or`], [`Op::Xor`]).
+    fn bitwise(&self, py: Python<'_>, x: Self::Operand, op: Op, swap: bool) -> PyResult<PyObject>;
 
     /// `self cmp x`, `cmp` a comparison of the library.
-    fn compare(&self, py: Python<'_>, x: Self::Operand, cmp: encint::Op) -> PyResult<PyObject>;
+    fn compare(&self, py: Python<'_>, x: Self::Operand, cmp: Op) -> PyResult<PyObject>;
 
     /// `max(self, x)` (`max`) or `min(self, x)`.
     fn min_max(&self, py: Python<'_>, _x: Self::Operand, _max: bool) -> PyResult<PyObject> {
@@ -84,31 +47,32 @@ pub trait Operators: Operands {
         Ok(py.NotImplemented())
     }
 
-    /// `self op o`, by the family of `op` (`o op self` with `swap`).
+    /// `self op x` for Python's binary operator `op` (`o op self` with `swap`), by the
+    /// family of `op`; an operation without an operator is `NotImplemented`.
     fn binary_op(
         &self,
         py: Python<'_>,
         o: &Bound<'_, PyAny>,
-        op: PyOp,
+        op: Op,
         swap: bool,
     ) -> PyResult<PyObject> {
-        if let PyOp::Shift(left) = op {
-            return self.shift(py, o, left);
+        if let Op::ShlVar | Op::ShrVar = op {
+            return self.shift(py, o, op == Op::ShlVar);
         }
         let Some(x) = self.operand(o)? else {
             return Ok(py.NotImplemented());
         };
-        if let (PyOp::Bit(BitOp::FloorDiv | BitOp::Mod), false) = (op, swap) {
+        if let (Op::FloorDiv | Op::Mod, false) = (op, swap) {
             if Self::is_zero(&x) {
                 return Err(PyZeroDivisionError::new_err("division by zero"));
             }
         }
         match op {
-            PyOp::Arith(a) => self.arith(py, x, a, swap),
-            PyOp::Bit(b) => self.bitwise(py, x, b, swap),
-            PyOp::Cmp(c) => self.compare(py, x, c),
-            PyOp::MinMax(max) => self.min_max(py, x, max),
-            PyOp::Shift(_) => unreachable!("handled above"),
+            Op::Add | Op::Sub | Op::Mul => self.arith(py, x, op, swap),
+            Op::FloorDiv | Op::Mod | Op::And | Op::Or | Op::Xor => self.bitwise(py, x, op, swap),
+            Op::Cmp(_) => self.compare(py, x, op),
+            Op::Min | Op::Max => self.min_max(py, x, op == Op::Max),
+            _ => Ok(py.NotImplemented()),
         }
     }
 }
@@ -117,20 +81,14 @@ pub trait Operators: Operands {
 /// operation, an exact bit operation or shift, or a product by a Python int.
 pub trait Exact: Operands {
     /// The library operation `op` on `self` and `x` (swapped with `swap`).
-    fn library(
-        &self,
-        py: Python<'_>,
-        x: Self::Operand,
-        op: encint::Op,
-        swap: bool,
-    ) -> PyResult<PyObject>;
+    fn library(&self, py: Python<'_>, x: Self::Operand, op: Op, swap: bool) -> PyResult<PyObject>;
 
     /// `self op x` (`x op self` with `swap`) with Python's semantics, exact.
     fn exact_bitwise(
         &self,
         py: Python<'_>,
         x: Self::Operand,
-        op: BitOp,
+        op: Op,
         swap: bool,
     ) -> PyResult<PyObject>;
 
@@ -142,45 +100,26 @@ pub trait Exact: Operands {
 }
 
 impl<T: Exact> Operators for T {
-    fn arith(
-        &self,
-        py: Python<'_>,
-        x: Self::Operand,
-        op: ArithOp,
-        swap: bool,
-    ) -> PyResult<PyObject> {
-        match op {
-            ArithOp::Add => self.library(py, x, encint::Op::Add, swap),
-            ArithOp::Sub => self.library(py, x, encint::Op::Sub, swap),
-            // A product is the same either way round.
-            ArithOp::Mul => match self.scalar_mul(py, &x)? {
-                Some(r) => Ok(r),
-                None => self.library(py, x, encint::Op::Mul, false),
-            },
+    fn arith(&self, py: Python<'_>, x: Self::Operand, op: Op, swap: bool) -> PyResult<PyObject> {
+        // A product is the same either way round.
+        if op == Op::Mul {
+            if let Some(r) = self.scalar_mul(py, &x)? {
+                return Ok(r);
+            }
         }
+        self.library(py, x, op, swap && op != Op::Mul)
     }
 
-    fn bitwise(
-        &self,
-        py: Python<'_>,
-        x: Self::Operand,
-        op: BitOp,
-        swap: bool,
-    ) -> PyResult<PyObject> {
+    fn bitwise(&self, py: Python<'_>, x: Self::Operand, op: Op, swap: bool) -> PyResult<PyObject> {
         self.exact_bitwise(py, x, op, swap)
     }
 
-    fn compare(&self, py: Python<'_>, x: Self::Operand, cmp: encint::Op) -> PyResult<PyObject> {
+    fn compare(&self, py: Python<'_>, x: Self::Operand, cmp: Op) -> PyResult<PyObject> {
         self.library(py, x, cmp, false)
     }
 
     fn min_max(&self, py: Python<'_>, x: Self::Operand, max: bool) -> PyResult<PyObject> {
-        let op = if max {
-            encint::Op::Max
-        } else {
-            encint::Op::Min
-        };
-        self.library(py, x, op, false)
+        self.library(py, x, if max { Op::Max } else { Op::Min }, false)
     }
 
     fn shift(&self, py: Python<'_>, o: &Bound<'_, PyAny>, left: bool) -> PyResult<PyObject> {
@@ -225,21 +164,18 @@ macro_rules! py_methods {
     };
     (@acc $ty:ident [$($acc:tt)*] operators; $($rest:tt)*) => {
         $crate::methods::py_methods!(@acc $ty [$($acc)*] forward_operators; @binary(o) [
-            __radd__ [Arith(Add)] true, __rsub__ [Arith(Sub)] true,
-            __rmul__ [Arith(Mul)] true, __rfloordiv__ [Bit(FloorDiv)] true,
-            __rmod__ [Bit(Mod)] true, __rand__ [Bit(And)] true, __ror__ [Bit(Or)] true,
-            __rxor__ [Bit(Xor)] true, __lshift__ [Shift(true)] false,
-            __rshift__ [Shift(false)] false,
+            __radd__ [Add] true, __rsub__ [Sub] true, __rmul__ [Mul] true,
+            __rfloordiv__ [FloorDiv] true, __rmod__ [Mod] true, __rand__ [And] true,
+            __ror__ [Or] true, __rxor__ [Xor] true, __lshift__ [ShlVar] false,
+            __rshift__ [ShrVar] false,
         ] $($rest)*);
     };
     (@acc $ty:ident [$($acc:tt)*] forward_operators; $($rest:tt)*) => {
         $crate::methods::py_methods!(@acc $ty [$($acc)*] @binary(o) [
-            __add__ [Arith(Add)] false, __sub__ [Arith(Sub)] false,
-            __mul__ [Arith(Mul)] false, __floordiv__ [Bit(FloorDiv)] false,
-            __mod__ [Bit(Mod)] false, __and__ [Bit(And)] false, __or__ [Bit(Or)] false,
-            __xor__ [Bit(Xor)] false, __lt__ [Cmp(Lt)] false, __le__ [Cmp(Le)] false,
-            __gt__ [Cmp(Gt)] false, __ge__ [Cmp(Ge)] false, __eq__ [Cmp(Eq)] false,
-            __ne__ [Cmp(Ne)] false,
+            __add__ [Add] false, __sub__ [Sub] false, __mul__ [Mul] false,
+            __floordiv__ [FloorDiv] false, __mod__ [Mod] false, __and__ [And] false,
+            __or__ [Or] false, __xor__ [Xor] false, __lt__ [LT] false, __le__ [LE] false,
+            __gt__ [GT] false, __ge__ [GE] false, __eq__ [EQ] false, __ne__ [NE] false,
         ] $($rest)*);
     };
     (@acc $ty:ident [$($acc:tt)*]
@@ -247,13 +183,13 @@ macro_rules! py_methods {
         $($rest:tt)*
     ) => {
         $crate::methods::py_methods!(@acc $ty [$($acc)*] @binary($param) [
-            #[doc = $min] min [MinMax(false)] false,
-            #[doc = $max] max [MinMax(true)] false,
+            #[doc = $min] min [Min] false,
+            #[doc = $max] max [Max] false,
         ] $($rest)*);
     };
     (@acc $ty:ident [$($acc:tt)*]
         @binary($param:ident) [$(
-            $(#[doc = $doc:literal])* $name:ident [$family:ident($op:ident)] $swap:literal
+            $(#[doc = $doc:literal])* $name:ident [$op:ident] $swap:literal
         ),* $(,)?]
         $($rest:tt)*
     ) => {
@@ -268,26 +204,11 @@ macro_rules! py_methods {
                     self,
                     py,
                     $param,
-                    $crate::methods::py_methods!(@op $family($op)),
+                    ::encint::Op::$op,
                     $swap,
                 )
             }
         )*] $($rest)*);
-    };
-    (@op Arith($op:ident)) => {
-        $crate::methods::PyOp::Arith($crate::methods::ArithOp::$op)
-    };
-    (@op Bit($op:ident)) => {
-        $crate::methods::PyOp::Bit($crate::circuits::BitOp::$op)
-    };
-    (@op Shift($left:ident)) => {
-        $crate::methods::PyOp::Shift($left)
-    };
-    (@op Cmp($op:ident)) => {
-        $crate::methods::PyOp::Cmp(::encint::Op::$op)
-    };
-    (@op MinMax($max:ident)) => {
-        $crate::methods::PyOp::MinMax($max)
     };
     (@acc $ty:ident [$($acc:tt)*] opaque $class:literal; $($rest:tt)*) => {
         $crate::methods::py_methods!(@acc $ty [$($acc)*

@@ -13,10 +13,6 @@ use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-use crate::circuits::{
-    exact_bitwise, exact_bitwise_estimate, exact_select, exact_select_estimate, exact_shift,
-    exact_shift_estimate, BitOp,
-};
 use crate::errors::{invalid, limit, to_py, value_error};
 use crate::eval::{arith, cost_dict, finish, run_named};
 use crate::guard::detached;
@@ -34,49 +30,14 @@ pub enum TArg {
     Const(BigInt),
 }
 
-/// One recorded operation.
-#[derive(Clone, Debug)]
-enum TOp {
-    Op(Op),
-    /// `b + c·(a - b)`
-    Select,
-    /// `// % & | ^` (Python semantics, exact, like `EncInt`'s operators)
-    Bit(BitOp),
-    /// `x << k` (left) or `x >> k`
-    Shift(usize, bool),
-}
-
 #[derive(Default, Debug)]
 struct TapeInner {
     input_lens: Vec<usize>,
-    ops: Vec<(TOp, Vec<TArg>)>,
+    ops: Vec<(Op, Vec<TArg>)>,
     /// An upper bound on the digits of every node (inputs, then operations).
     widths: Vec<usize>,
     /// An upper bound on the nodes of the recorded circuit (inputs included).
     nodes: u64,
-}
-
-impl TOp {
-    fn name(&self) -> String {
-        match self {
-            TOp::Op(op) => format!("{op:?}"),
-            TOp::Select => "select".into(),
-            TOp::Bit(op) => format!("{op:?}"),
-            TOp::Shift(_, true) => "<<".into(),
-            TOp::Shift(_, false) => ">>".into(),
-        }
-    }
-
-    /// The estimate of this operation on operands of `w` digits.
-    fn estimate(&self, w: &[usize]) -> Estimate {
-        let at = |i: usize| w.get(i).copied().unwrap_or(0);
-        match self {
-            TOp::Op(op) => limits::op(*op, at(0), at(1)),
-            TOp::Select => exact_select_estimate(at(0), at(1), at(2)),
-            TOp::Bit(op) => exact_bitwise_estimate(*op, at(0), at(1)),
-            TOp::Shift(k, left) => exact_shift_estimate(at(0), *k, *left),
-        }
-    }
 }
 
 impl TapeInner {
@@ -91,13 +52,8 @@ impl TapeInner {
                     TArg::Const(k) => const_sint(b, k),
                 })
                 .collect();
-            let r = match op {
-                TOp::Op(op) => op.build(ar, b, &xs),
-                TOp::Select => exact_select(ar, b, &xs[0], &xs[1], &xs[2]),
-                TOp::Bit(op) => exact_bitwise(b, *op, &xs[0], &xs[1]),
-                TOp::Shift(k, left) => exact_shift(ar, b, &xs[0], *k, *left),
-            };
-            nodes.push(r);
+            let r = ar.apply(b, *op, &xs);
+            nodes.push(r.expect("an operation of exact integers, checked when recorded"));
         }
         nodes
     }
@@ -144,7 +100,13 @@ fn targ(tape: &Py<Tape>, o: &Bound<'_, PyAny>) -> PyResult<Option<TArg>> {
 /// `MAX_DIGITS` and the recorded circuit's node estimate must stay within the node limit,
 /// so a trace stops with `LimitError` at the first operation that would pass a limit,
 /// before any circuit is built.
-fn record(py: Python<'_>, tape: &Py<Tape>, op: TOp, args: Vec<TArg>) -> PyResult<PyObject> {
+fn record(py: Python<'_>, tape: &Py<Tape>, op: Op, args: Vec<TArg>) -> PyResult<PyObject> {
+    if !op.on_exact() || args.len() != op.arity() {
+        return Err(invalid(format!(
+            "`{op}` on {} operand(s) is not an operation of exact integers",
+            args.len()
+        )));
+    }
     let node = {
         let mut t = tape.get().lock();
         let widths: Vec<usize> = args
@@ -154,8 +116,8 @@ fn record(py: Python<'_>, tape: &Py<Tape>, op: TOp, args: Vec<TArg>) -> PyResult
                 TArg::Const(k) => const_len(k),
             })
             .collect();
-        let est = op.estimate(&widths);
-        let what = format!("traced operation {} ({})", t.ops.len(), op.name());
+        let est = limits::op_on(op, &widths);
+        let what = format!("traced operation {} ({op})", t.ops.len());
         Limits::default()
             .check(&what, est, t.nodes)
             .map_err(to_py)?;
@@ -177,7 +139,7 @@ fn record(py: Python<'_>, tape: &Py<Tape>, op: TOp, args: Vec<TArg>) -> PyResult
 
 impl Traced {
     /// Records `op` on `self` and `x` (swapped with `swap`).
-    fn binary(&self, py: Python<'_>, x: TArg, op: TOp, swap: bool) -> PyResult<PyObject> {
+    fn binary(&self, py: Python<'_>, x: TArg, op: Op, swap: bool) -> PyResult<PyObject> {
         let me = TArg::Node(self.node);
         let args = if swap { vec![x, me] } else { vec![me, x] };
         record(py, &self.tape, op, args)
@@ -185,7 +147,7 @@ impl Traced {
 
     /// Records the library operation `op` on `self`.
     fn un(&self, py: Python<'_>, op: Op) -> PyResult<PyObject> {
-        record(py, &self.tape, TOp::Op(op), vec![TArg::Node(self.node)])
+        record(py, &self.tape, op, vec![TArg::Node(self.node)])
     }
 }
 
@@ -203,21 +165,21 @@ impl Operands for Traced {
 
 impl Exact for Traced {
     fn library(&self, py: Python<'_>, x: TArg, op: Op, swap: bool) -> PyResult<PyObject> {
-        self.binary(py, x, TOp::Op(op), swap)
+        self.binary(py, x, op, swap)
     }
 
     fn scalar_mul(&self, py: Python<'_>, x: &TArg) -> PyResult<Option<PyObject>> {
         match x {
             TArg::Const(k) => match i64::try_from(k) {
-                Ok(k) => self.un(py, Op::ScalarMul(k)).map(Some),
+                Ok(k) => self.un(py, Op::ScalarMul(i128::from(k))).map(Some),
                 Err(_) => Ok(None),
             },
             TArg::Node(_) => Ok(None),
         }
     }
 
-    fn exact_bitwise(&self, py: Python<'_>, x: TArg, op: BitOp, swap: bool) -> PyResult<PyObject> {
-        self.binary(py, x, TOp::Bit(op), swap)
+    fn exact_bitwise(&self, py: Python<'_>, x: TArg, op: Op, swap: bool) -> PyResult<PyObject> {
+        self.binary(py, x, op, swap)
     }
 
     fn exact_shift(&self, py: Python<'_>, o: &Bound<'_, PyAny>, left: bool) -> PyResult<PyObject> {
@@ -229,9 +191,9 @@ impl Exact for Traced {
         let Ok(k) = o.extract::<BigInt>() else {
             return Ok(py.NotImplemented());
         };
-        let k = usize::try_from(&k)
+        let k = u32::try_from(&k)
             .ok()
-            .filter(|&k| k <= encint::MAX_DIGITS)
+            .filter(|&k| k as usize <= encint::MAX_DIGITS)
             .ok_or_else(|| {
                 value_error(format!(
                     "shift amount {k} outside 0..={}",
@@ -241,7 +203,7 @@ impl Exact for Traced {
         record(
             py,
             &self.tape,
-            TOp::Shift(k, left),
+            if left { Op::Shl(k) } else { Op::Shr(k) },
             vec![TArg::Node(self.node)],
         )
     }
@@ -268,7 +230,7 @@ py_methods! {
             record(
                 py,
                 &self.tape,
-                TOp::Op(Op::Sub),
+                Op::Sub,
                 vec![TArg::Const(BigInt::from(-1)), TArg::Node(self.node)],
             )
         }
@@ -445,7 +407,7 @@ impl Select for Traced {
                 "select operands must be traced values or ints",
             ));
         };
-        record(py, &self.tape, TOp::Select, vec![c, x, y])
+        record(py, &self.tape, Op::Select, vec![c, x, y])
     }
 }
 

@@ -1,5 +1,7 @@
-//! Named whole-operation circuits, as the CLI's `bits cost` and `bits bench` rows
-//! and the facade's eager operations use them.
+//! Named whole circuits of the boolean layer (kernels: sums, products, dot products,
+//! convolutions, division), as the CLI's `bits cost` and `bits bench` rows and the
+//! facade's eager bit-vector operations use them. Single operations of the library are
+//! [`crate::Op`]s; a kernel is a fixed circuit shape with its own operand layout.
 
 use encint_core::bits::{BitBuilder, BitCircuit, QWEIGHT_BUDGET};
 use encint_core::circuit::{Builder, Circuit, NodeId};
@@ -7,9 +9,9 @@ use encint_core::CoreError;
 
 use super::{add, div_rem_unsigned, dot, mul, mul_full, sub, sum_columns, Word};
 
-/// A named bit-vector operation on `bits`-bit unsigned operands.
+/// A named boolean-layer circuit on `bits`-bit unsigned operands (a benchmark kernel).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum BitOp {
+pub enum BitKernel {
     /// `x + y mod 2^bits`.
     Add,
     /// `x - y mod 2^bits`.
@@ -33,39 +35,39 @@ pub enum BitOp {
     Rem,
 }
 
-impl BitOp {
+impl BitKernel {
     /// Every operation, in report order.
-    pub const ALL: [BitOp; 9] = [
-        BitOp::Add,
-        BitOp::Sub,
-        BitOp::Mul,
-        BitOp::MulFull,
-        BitOp::Dot,
-        BitOp::ConvV1,
-        BitOp::ConvV2,
-        BitOp::Div,
-        BitOp::Rem,
+    pub const ALL: [BitKernel; 9] = [
+        BitKernel::Add,
+        BitKernel::Sub,
+        BitKernel::Mul,
+        BitKernel::MulFull,
+        BitKernel::Dot,
+        BitKernel::ConvV1,
+        BitKernel::ConvV2,
+        BitKernel::Div,
+        BitKernel::Rem,
     ];
 
     /// The operation's name (`add`, `sub`, `mul`, `mul_full`, `dot`, `conv_v1`,
     /// `conv_v2`, `div`, `rem`).
     pub fn name(self) -> &'static str {
         match self {
-            BitOp::Add => "add",
-            BitOp::Sub => "sub",
-            BitOp::Mul => "mul",
-            BitOp::MulFull => "mul_full",
-            BitOp::Dot => "dot",
-            BitOp::ConvV1 => "conv_v1",
-            BitOp::ConvV2 => "conv_v2",
-            BitOp::Div => "div",
-            BitOp::Rem => "rem",
+            BitKernel::Add => "add",
+            BitKernel::Sub => "sub",
+            BitKernel::Mul => "mul",
+            BitKernel::MulFull => "mul_full",
+            BitKernel::Dot => "dot",
+            BitKernel::ConvV1 => "conv_v1",
+            BitKernel::ConvV2 => "conv_v2",
+            BitKernel::Div => "div",
+            BitKernel::Rem => "rem",
         }
     }
 
     /// The operation of a name.
-    pub fn parse(name: &str) -> Result<BitOp, CoreError> {
-        BitOp::ALL
+    pub fn parse(name: &str) -> Result<BitKernel, CoreError> {
+        BitKernel::ALL
             .into_iter()
             .find(|op| op.name() == name)
             .ok_or_else(|| CoreError::InvalidArgument(format!("unknown bit operation `{name}`")))
@@ -74,9 +76,9 @@ impl BitOp {
     /// Number of `bits`-bit input words for size `n` (see each variant).
     pub fn input_words(self, n: usize) -> usize {
         match self {
-            BitOp::Dot => 2 * n,
-            BitOp::ConvV1 => 2 * n * n,
-            BitOp::ConvV2 => 2 * n * n + 1,
+            BitKernel::Dot => 2 * n,
+            BitKernel::ConvV1 => 2 * n * n,
+            BitKernel::ConvV2 => 2 * n * n + 1,
             _ => 2,
         }
     }
@@ -89,7 +91,7 @@ impl BitOp {
                 "width {bits} outside 1..=128"
             )));
         }
-        if matches!(self, BitOp::Dot | BitOp::ConvV1 | BitOp::ConvV2) && n == 0 {
+        if matches!(self, BitKernel::Dot | BitKernel::ConvV1 | BitKernel::ConvV2) && n == 0 {
             return Err(CoreError::InvalidArgument(
                 "size n must be at least 1".into(),
             ));
@@ -99,15 +101,15 @@ impl BitOp {
             .map(|_| Word::input(&mut b, bits))
             .collect();
         let out = match self {
-            BitOp::Add => add(&mut b, &words[0], &words[1]),
-            BitOp::Sub => sub(&mut b, &words[0], &words[1]),
-            BitOp::Mul => mul(&mut b, &words[0], &words[1]),
-            BitOp::MulFull => mul_full(&mut b, &words[0], &words[1]),
-            BitOp::Dot | BitOp::ConvV1 => {
+            BitKernel::Add => add(&mut b, &words[0], &words[1]),
+            BitKernel::Sub => sub(&mut b, &words[0], &words[1]),
+            BitKernel::Mul => mul(&mut b, &words[0], &words[1]),
+            BitKernel::MulFull => mul_full(&mut b, &words[0], &words[1]),
+            BitKernel::Dot | BitKernel::ConvV1 => {
                 let half = words.len() / 2;
                 dot(&mut b, &words[..half], &words[half..], bits)
             }
-            BitOp::ConvV2 => {
+            BitKernel::ConvV2 => {
                 let m = n * n;
                 let k = &words[2 * m];
                 let mut bits_out = Vec::new();
@@ -126,14 +128,14 @@ impl BitOp {
                 }
                 Word { bits: bits_out }
             }
-            BitOp::Div => div_rem_unsigned(&mut b, &words[0], &words[1]).0,
-            BitOp::Rem => div_rem_unsigned(&mut b, &words[0], &words[1]).1,
+            BitKernel::Div => div_rem_unsigned(&mut b, &words[0], &words[1]).0,
+            BitKernel::Rem => div_rem_unsigned(&mut b, &words[0], &words[1]).1,
         };
         Ok(b.finish(out.bits))
     }
 
     /// The TFHE digit circuit of the operation (same inputs and outputs as
-    /// [`BitOp::circuit`], one digit per bit): the boolean circuit lowered, or for the
+    /// [`BitKernel::circuit`], one digit per bit): the boolean circuit lowered, or for the
     /// products (`mul`, `mul_full`, `dot`, `conv_v1`, `conv_v2`) the radix-4 block
     /// circuit of [`crate::blocks`] when it has fewer bootstraps.
     pub fn digit_circuit(self, bits: usize, n: usize) -> Result<Circuit, CoreError> {
@@ -149,7 +151,7 @@ impl BitOp {
     }
 
     /// The radix-4 block circuit of a product operation (`None` for the others); its
-    /// arguments are checked by [`BitOp::circuit`] first.
+    /// arguments are checked by [`BitKernel::circuit`] first.
     fn block_circuit(self, bits: usize, n: usize) -> Option<Circuit> {
         use crate::blocks::sum_products;
         let mut b = Builder::new();
@@ -157,8 +159,12 @@ impl BitOp {
             .map(|_| (0..bits).map(|_| b.input()).collect())
             .collect();
         let out = match self {
-            BitOp::Mul | BitOp::MulFull => {
-                let width = if self == BitOp::Mul { bits } else { 2 * bits };
+            BitKernel::Mul | BitKernel::MulFull => {
+                let width = if self == BitKernel::Mul {
+                    bits
+                } else {
+                    2 * bits
+                };
                 sum_products(
                     &mut b,
                     &[(&words[0], &words[1])],
@@ -167,7 +173,7 @@ impl BitOp {
                     QWEIGHT_BUDGET,
                 )
             }
-            BitOp::Dot | BitOp::ConvV1 => {
+            BitKernel::Dot | BitKernel::ConvV1 => {
                 let half = words.len() / 2;
                 let pairs: Vec<(&[NodeId], &[NodeId])> = words[..half]
                     .iter()
@@ -176,7 +182,7 @@ impl BitOp {
                     .collect();
                 sum_products(&mut b, &pairs, &[], bits, QWEIGHT_BUDGET)
             }
-            BitOp::ConvV2 => {
+            BitKernel::ConvV2 => {
                 let m = n * n;
                 let k = &words[2 * m];
                 (0..m)

@@ -8,17 +8,17 @@ use super::on_bits::build_bits;
 use super::on_blocks::build_blocks;
 use super::on_digits::build_digits;
 use super::operands::Operands;
-use super::types::{Algorithm, IntOp, IntType, TypedError};
+use crate::op::{Algorithm, IntType, Op, TypedError};
 use crate::{Arith, SInt};
 
 /// Records `op` on operands `x` of forms `forms` (each a value of `ty`; the condition
-/// of [`IntOp::Select`] any integer, canonical if it is a 1-digit [`IntType::BOOL`])
+/// of [`Op::Select`] any integer, canonical if it is a 1-digit [`IntType::BOOL`])
 /// with `algorithm`; returns the result's digits (a value of `op.result_type(ty)`, at
 /// most that many digits) and their form ([`result_form`]).
 pub fn build(
     ar: &Arith,
     b: &mut Builder,
-    op: IntOp,
+    op: Op,
     ty: IntType,
     algorithm: Algorithm,
     x: &[SInt],
@@ -28,6 +28,12 @@ pub fn build(
         return Err(TypedError::Arity {
             expected: op.arity(),
             found: x.len().min(forms.len()),
+        });
+    }
+    if !op.on_typed() {
+        return Err(TypedError::NotAnOperation {
+            op,
+            on: "typed integers",
         });
     }
     check_type(op, ty)?;
@@ -40,7 +46,7 @@ pub fn build(
                 .zip(forms)
                 .enumerate()
                 .map(|(i, (s, &f))| match f {
-                    Form::Radix4 if op == IntOp::Select && i == 0 => SInt {
+                    Form::Radix4 if op == Op::Select && i == 0 => SInt {
                         digits: vec![condition_bit(b, s, f)],
                     },
                     Form::Radix4 => {
@@ -65,7 +71,7 @@ pub fn build(
 /// table on any output digit of quadratic weight above 1, as the servers do).
 pub fn circuit(
     ar: &Arith,
-    op: IntOp,
+    op: Op,
     ty: IntType,
     algorithm: Algorithm,
     forms: &[Form],
@@ -74,7 +80,7 @@ pub fn circuit(
     let inputs: Vec<SInt> = (0..op.arity())
         .map(|i| {
             let len = match forms.get(i) {
-                _ if op == IntOp::Select && i == 0 => 1,
+                _ if op == Op::Select && i == 0 => 1,
                 Some(&f) => f.digits(ty),
                 None => ty.bits,
             };
@@ -91,16 +97,14 @@ pub fn circuit(
     Ok(b.finish(outs))
 }
 
-pub(super) fn check_type(op: IntOp, ty: IntType) -> Result<(), TypedError> {
+pub(super) fn check_type(op: Op, ty: IntType) -> Result<(), TypedError> {
     IntType::new(ty.bits, ty.signed)?;
-    if let IntOp::Cast(to) = op {
+    if let Op::Cast(to) = op {
         IntType::new(to.bits, to.signed)?;
     }
     match op {
-        IntOp::DivScalar(0) | IntOp::RemScalar(0) => Err(TypedError::DivisionByZero),
-        IntOp::DivScalar(k) | IntOp::RemScalar(k) if !ty.contains(k) => {
-            Err(TypedError::ScalarRange(k))
-        }
+        Op::DivScalar(0) | Op::RemScalar(0) => Err(TypedError::DivisionByZero),
+        Op::DivScalar(k) | Op::RemScalar(k) if !ty.contains(k) => Err(TypedError::ScalarRange(k)),
         _ => Ok(()),
     }
 }

@@ -6,7 +6,7 @@ use encint_core::bits::bits_to_signed_digits;
 use encint_core::circuit::Builder;
 
 use super::forms::{to_bits, Form};
-use super::types::IntType;
+use crate::op::IntType;
 use crate::{Arith, SInt};
 
 /// `Σ xᵢ·yᵢ` modulo `2^n` over values of `ty` (each with its form), as canonical digits:

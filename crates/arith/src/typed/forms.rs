@@ -3,7 +3,7 @@
 
 use encint_core::circuit::{Builder, NodeId};
 
-use super::types::{Algorithm, IntOp, IntType};
+use crate::op::{Algorithm, IntType, Op};
 use crate::SInt;
 
 /// The representation of a typed value's digits.
@@ -112,8 +112,8 @@ impl Form {
 }
 
 /// The operand forms of `op` (the select condition left out).
-pub(super) fn operand_forms(op: IntOp, forms: &[Form]) -> &[Form] {
-    let first = usize::from(op == IntOp::Select).min(forms.len());
+pub(super) fn operand_forms(op: Op, forms: &[Form]) -> &[Form] {
+    let first = usize::from(op == Op::Select).min(forms.len());
     &forms[first..]
 }
 
@@ -122,14 +122,11 @@ pub(super) fn operand_forms(op: IntOp, forms: &[Form]) -> &[Form] {
 /// - Bits, Magic: canonical;
 /// - Blocks: radix-4 when an operand is radix-4 (a comparison: a canonical bit), else
 ///   canonical.
-pub fn result_form(op: IntOp, algorithm: Algorithm, forms: &[Form]) -> Form {
+pub fn result_form(op: Op, algorithm: Algorithm, forms: &[Form]) -> Form {
     let operands = operand_forms(op, forms);
-    let comparison = matches!(
-        op,
-        IntOp::Eq | IntOp::Ne | IntOp::Lt | IntOp::Le | IntOp::Gt | IntOp::Ge
-    );
+    let comparison = matches!(op, Op::EQ | Op::NE | Op::LT | Op::LE | Op::GT | Op::GE);
     match algorithm {
-        Algorithm::Digits if op == IntOp::Select && operands.iter().all(|&f| f != Form::Lazy) => {
+        Algorithm::Digits if op == Op::Select && operands.iter().all(|&f| f != Form::Lazy) => {
             Form::Canonical
         }
         Algorithm::Digits => Form::Lazy,

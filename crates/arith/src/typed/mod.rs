@@ -30,12 +30,12 @@
 //! bootstraps.
 //!
 //! ```
-//! use encint_arith::typed::{plan, Form, IntOp, IntType};
+//! use encint_arith::typed::{plan, Form, Op, IntType};
 //! use encint_arith::{Arith, Config};
 //! let ar = Arith::new(Config { max_qweight: 25 });
 //! let ty = IntType::new(16, false).unwrap();
 //! let fresh = [Form::Canonical, Form::Canonical];
-//! let p = plan(&ar, IntOp::WrappingMul, ty, &fresh, 2).unwrap();
+//! let p = plan(&ar, Op::Mul, ty, &fresh, 2).unwrap();
 //! // Columns of partial products reduced by counters beat Parmesan's mul_low here.
 //! assert!(p.chosen().cost.bootstraps < 376);
 //! ```
@@ -48,10 +48,9 @@ mod on_blocks;
 mod on_digits;
 mod operands;
 mod plan;
-mod types;
 
+pub use crate::op::{Algorithm, IntType, Op, TypedError, MAX_TYPED_BITS};
 pub use build::{build, circuit};
 pub use dot::dot;
 pub use forms::{result_form, Form};
 pub use plan::{plan, Estimate, Plan};
-pub use types::{Algorithm, IntOp, IntType, TypedError, MAX_TYPED_BITS};

@@ -6,8 +6,8 @@ use encint_core::circuit::{Builder, NodeId};
 
 use super::forms::{condition_bit, to_bits, Form};
 use super::operands::Operands;
-use super::types::{Algorithm, IntOp, IntType, TypedError};
 use crate::bits::{self as ops, Word};
+use crate::op::{Algorithm, IntType, Op, TypedError};
 use crate::SInt;
 
 pub(super) fn build_bits(
@@ -18,7 +18,7 @@ pub(super) fn build_bits(
     let Operands { op, ty, x, forms } = operands;
     let n = ty.bits;
     let magic = algorithm == Algorithm::Magic;
-    if magic && !matches!(op, IntOp::DivScalar(_) | IntOp::RemScalar(_)) {
+    if magic && !matches!(op, Op::DivScalar(_) | Op::RemScalar(_)) {
         return Err(TypedError::Unsupported(op, algorithm));
     }
     let mut bb = BitBuilder::new();
@@ -28,12 +28,12 @@ pub(super) fn build_bits(
         .iter()
         .enumerate()
         .map(|(i, s)| {
-            let (w, signed) = if op == IntOp::Select && i == 0 {
+            let (w, signed) = if op == Op::Select && i == 0 {
                 (1, false)
             } else {
                 (n, ty.signed)
             };
-            if op == IntOp::Select && i == 0 && forms[i] == Form::Radix4 {
+            if op == Op::Select && i == 0 && forms[i] == Form::Radix4 {
                 digit_bits.push(condition_bit(b, s, forms[i]));
             } else {
                 digit_bits.extend(to_bits(b, s, w, signed, forms[i]));
@@ -46,12 +46,12 @@ pub(super) fn build_bits(
     let scalar = |bb: &mut BitBuilder, k: i128| Word::constant(bb, k as u128, n);
     let out_signed = op.result_type(ty).signed;
     let out: Word = match op {
-        IntOp::WrappingAdd => ops::add(&mut bb, &words[0], &words[1]),
-        IntOp::WrappingSub => ops::sub(&mut bb, &words[0], &words[1]),
-        IntOp::WrappingNeg => ops::neg(&mut bb, &words[0]),
-        IntOp::WrappingMul => ops::mul(&mut bb, &words[0], &words[1]),
-        IntOp::WrappingSquare => ops::mul(&mut bb, &words[0], &words[0]),
-        IntOp::WrappingScalarMul(k) => {
+        Op::Add => ops::add(&mut bb, &words[0], &words[1]),
+        Op::Sub => ops::sub(&mut bb, &words[0], &words[1]),
+        Op::Neg => ops::neg(&mut bb, &words[0]),
+        Op::Mul => ops::mul(&mut bb, &words[0], &words[1]),
+        Op::Square => ops::mul(&mut bb, &words[0], &words[0]),
+        Op::ScalarMul(k) => {
             // Columns of the shifted copies of a for the set bits of k mod 2^n, reduced
             // by counters.
             let ku = IntType {
@@ -69,37 +69,37 @@ pub(super) fn build_bits(
             }
             ops::sum_columns(&mut bb, cols, n)
         }
-        IntOp::And => ops::and(&mut bb, &words[0], &words[1]),
-        IntOp::Or => ops::or(&mut bb, &words[0], &words[1]),
-        IntOp::Xor => ops::xor(&mut bb, &words[0], &words[1]),
-        IntOp::Not => ops::not(&mut bb, &words[0]),
-        IntOp::Shl(k) => ops::shl(&mut bb, &words[0], k as usize),
-        IntOp::Shr(k) if signed => ops::sar(&mut bb, &words[0], k as usize),
-        IntOp::Shr(k) => ops::shr(&mut bb, &words[0], k as usize),
-        IntOp::Rotl(k) => ops::rotl(&words[0], k as usize),
-        IntOp::Rotr(k) => ops::rotr(&words[0], k as usize),
-        IntOp::ShlVar => ops::shl_var(&mut bb, &words[0], &words[1]),
-        IntOp::ShrVar if signed => ops::sar_var(&mut bb, &words[0], &words[1]),
-        IntOp::ShrVar => ops::shr_var(&mut bb, &words[0], &words[1]),
-        IntOp::RotlVar => ops::rotl_var(&mut bb, &words[0], &words[1]),
-        IntOp::RotrVar => ops::rotr_var(&mut bb, &words[0], &words[1]),
-        IntOp::Select => ops::select(&mut bb, words[0].bits[0], &words[1], &words[2]),
-        IntOp::Min | IntOp::Max => {
+        Op::And => ops::and(&mut bb, &words[0], &words[1]),
+        Op::Or => ops::or(&mut bb, &words[0], &words[1]),
+        Op::Xor => ops::xor(&mut bb, &words[0], &words[1]),
+        Op::Not => ops::not(&mut bb, &words[0]),
+        Op::Shl(k) => ops::shl(&mut bb, &words[0], k as usize),
+        Op::Shr(k) if signed => ops::sar(&mut bb, &words[0], k as usize),
+        Op::Shr(k) => ops::shr(&mut bb, &words[0], k as usize),
+        Op::Rotl(k) => ops::rotl(&words[0], k as usize),
+        Op::Rotr(k) => ops::rotr(&words[0], k as usize),
+        Op::ShlVar => ops::shl_var(&mut bb, &words[0], &words[1]),
+        Op::ShrVar if signed => ops::sar_var(&mut bb, &words[0], &words[1]),
+        Op::ShrVar => ops::shr_var(&mut bb, &words[0], &words[1]),
+        Op::RotlVar => ops::rotl_var(&mut bb, &words[0], &words[1]),
+        Op::RotrVar => ops::rotr_var(&mut bb, &words[0], &words[1]),
+        Op::Select => ops::select(&mut bb, words[0].bits[0], &words[1], &words[2]),
+        Op::Min | Op::Max => {
             let ge = if signed {
                 ops::ge_signed(&mut bb, &words[0], &words[1])
             } else {
                 ops::ge_unsigned(&mut bb, &words[0], &words[1])
             };
-            if op == IntOp::Max {
+            if op == Op::Max {
                 ops::select(&mut bb, ge, &words[0], &words[1])
             } else {
                 ops::select(&mut bb, ge, &words[1], &words[0])
             }
         }
-        IntOp::Lt | IntOp::Ge | IntOp::Gt | IntOp::Le => {
+        Op::LT | Op::GE | Op::GT | Op::LE => {
             // a < b and a >= b compare (a, b); a > b and a <= b compare (b, a).
             let (p, q) = match op {
-                IntOp::Lt | IntOp::Ge => (&words[0], &words[1]),
+                Op::LT | Op::GE => (&words[0], &words[1]),
                 _ => (&words[1], &words[0]),
             };
             let ge = if signed {
@@ -107,26 +107,26 @@ pub(super) fn build_bits(
             } else {
                 ops::ge_unsigned(&mut bb, p, q)
             };
-            let r = if matches!(op, IntOp::Ge | IntOp::Le) {
+            let r = if matches!(op, Op::GE | Op::LE) {
                 ge
             } else {
                 bb.not(ge)
             };
             word(vec![r])
         }
-        IntOp::Eq | IntOp::Ne => {
+        Op::EQ | Op::NE => {
             let e = ops::eq(&mut bb, &words[0], &words[1]);
-            word(vec![if op == IntOp::Eq { e } else { bb.not(e) }])
+            word(vec![if op == Op::EQ { e } else { bb.not(e) }])
         }
-        IntOp::DivScalar(k) | IntOp::RemScalar(k) if magic => {
-            let want_q = matches!(op, IntOp::DivScalar(_));
+        Op::DivScalar(k) | Op::RemScalar(k) if magic => {
+            let want_q = matches!(op, Op::DivScalar(_));
             let (q, r) = ops::div_rem_const(&mut bb, &words[0], k, signed, want_q, !want_q)
                 .ok_or(TypedError::Unsupported(op, algorithm))?;
             q.or(r).expect("the requested result is built")
         }
-        IntOp::Div | IntOp::Rem | IntOp::DivScalar(_) | IntOp::RemScalar(_) => {
+        Op::Div | Op::Rem | Op::DivScalar(_) | Op::RemScalar(_) => {
             let d = match op {
-                IntOp::DivScalar(k) | IntOp::RemScalar(k) => scalar(&mut bb, k),
+                Op::DivScalar(k) | Op::RemScalar(k) => scalar(&mut bb, k),
                 _ => words[1].clone(),
             };
             let (q, r) = if signed {
@@ -134,13 +134,19 @@ pub(super) fn build_bits(
             } else {
                 ops::div_rem_unsigned(&mut bb, &words[0], &d)
             };
-            if matches!(op, IntOp::Div | IntOp::DivScalar(_)) {
+            if matches!(op, Op::Div | Op::DivScalar(_)) {
                 q
             } else {
                 r
             }
         }
-        IntOp::Cast(to) => words[0].resize(&mut bb, to.bits, signed),
+        Op::Cast(to) => words[0].resize(&mut bb, to.bits, signed),
+        Op::MulLow | Op::FloorDiv | Op::Mod | Op::Abs | Op::Signum | Op::Round(_) => {
+            return Err(TypedError::NotAnOperation {
+                op,
+                on: "typed integers",
+            })
+        }
     };
     let circuit = bb.finish(out.bits.clone());
     let lowered = lower_into(b, &circuit, &digit_bits).expect("input count matches");

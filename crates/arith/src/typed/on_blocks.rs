@@ -5,7 +5,7 @@ use encint_core::circuit::{Builder, NodeId};
 
 use super::forms::{condition_bit, operand_forms, to_bits, to_blocks, Form};
 use super::operands::Operands;
-use super::types::{Algorithm, IntOp, IntType, TypedError};
+use crate::op::{Algorithm, IntType, Op, TypedError};
 use crate::{Arith, SInt};
 
 /// Products, comparisons, min / max, division and shifts by an encrypted amount on
@@ -27,46 +27,46 @@ pub(super) fn build_blocks(
     let n = ty.bits;
     let xs = to_bits(b, &x[0], n, ty.signed, forms[0]);
     let out = match op {
-        IntOp::WrappingMul => {
+        Op::Mul => {
             let ys = to_bits(b, &x[1], n, ty.signed, forms[1]);
             crate::blocks::mul(b, &xs, &ys, n, budget)
         }
-        IntOp::WrappingSquare => crate::blocks::mul(b, &xs, &xs, n, budget),
-        IntOp::Eq | IntOp::Ne | IntOp::Lt | IntOp::Le | IntOp::Gt | IntOp::Ge => {
+        Op::Square => crate::blocks::mul(b, &xs, &xs, n, budget),
+        Op::EQ | Op::NE | Op::LT | Op::LE | Op::GT | Op::GE => {
             let ys = to_bits(b, &x[1], n, ty.signed, forms[1]);
             let bit = match op {
-                IntOp::Eq => crate::blocks::eq(b, &xs, &ys),
-                IntOp::Ne => {
+                Op::EQ => crate::blocks::eq(b, &xs, &ys),
+                Op::NE => {
                     let e = crate::blocks::eq(b, &xs, &ys);
                     b.linear(&[(e, -1)], 1)
                 }
-                IntOp::Lt => crate::blocks::compare(b, &xs, &ys, ty.signed, |s| s < 0),
-                IntOp::Le => crate::blocks::compare(b, &xs, &ys, ty.signed, |s| s <= 0),
-                IntOp::Gt => crate::blocks::compare(b, &xs, &ys, ty.signed, |s| s > 0),
+                Op::LT => crate::blocks::compare(b, &xs, &ys, ty.signed, |s| s < 0),
+                Op::LE => crate::blocks::compare(b, &xs, &ys, ty.signed, |s| s <= 0),
+                Op::GT => crate::blocks::compare(b, &xs, &ys, ty.signed, |s| s > 0),
                 _ => crate::blocks::compare(b, &xs, &ys, ty.signed, |s| s >= 0),
             };
             vec![bit]
         }
-        IntOp::ShlVar | IntOp::ShrVar | IntOp::RotlVar | IntOp::RotrVar => {
+        Op::ShlVar | Op::ShrVar | Op::RotlVar | Op::RotrVar => {
             let ys = to_bits(b, &x[1], n, ty.signed, forms[1]);
             crate::blocks::shift_var_bits(b, &xs, &ys, n, shift_kind(op, ty), budget)
         }
-        IntOp::Min | IntOp::Max => {
+        Op::Min | Op::Max => {
             let ys = to_bits(b, &x[1], n, ty.signed, forms[1]);
-            crate::blocks::min_max_bits(b, &xs, &ys, ty.signed, op == IntOp::Max)
+            crate::blocks::min_max_bits(b, &xs, &ys, ty.signed, op == Op::Max)
         }
-        IntOp::Div | IntOp::Rem => {
+        Op::Div | Op::Rem => {
             let ys = to_bits(b, &x[1], n, ty.signed, forms[1]);
             if ty.signed {
                 let (xb, yb) = (
                     crate::blocks::blocks_from_bits(b, &xs),
                     crate::blocks::blocks_from_bits(b, &ys),
                 );
-                let rem = op == IntOp::Rem;
+                let rem = op == Op::Rem;
                 let out = crate::blocks::divide_blocks(b, &xb, &yb, n, true, rem, budget);
                 crate::blocks::bits_from_blocks(b, &out, n)
             } else {
-                crate::blocks::divide_unsigned_bits(b, &xs, &ys, op == IntOp::Rem, budget)
+                crate::blocks::divide_unsigned_bits(b, &xs, &ys, op == Op::Rem, budget)
             }
         }
         _ => return Err(TypedError::Unsupported(op, Algorithm::Blocks)),
@@ -83,7 +83,7 @@ fn build_radix4(b: &mut Builder, operands: Operands, budget: u64) -> Result<SInt
     let Operands { op, ty, x, forms } = operands;
     use crate::blocks as bl;
     let n = ty.bits;
-    let first = usize::from(op == IntOp::Select);
+    let first = usize::from(op == Op::Select);
     let ops: Vec<Vec<NodeId>> = x[first..]
         .iter()
         .zip(&forms[first..])
@@ -95,38 +95,38 @@ fn build_radix4(b: &mut Builder, operands: Operands, budget: u64) -> Result<SInt
         bl::compare_blocks(b, p, q, n, ty.signed, pred)
     };
     let digits = match op {
-        IntOp::WrappingAdd => bl::add_blocks(b, xs, ys, n, false),
-        IntOp::WrappingSub => bl::add_blocks(b, xs, ys, n, true),
-        IntOp::WrappingNeg => bl::add_blocks(b, &[], xs, n, true),
-        IntOp::And => bl::bitwise_blocks(b, xs, ys, n, |p, q| p & q),
-        IntOp::Or => bl::bitwise_blocks(b, xs, ys, n, |p, q| p | q),
-        IntOp::Xor => bl::bitwise_blocks(b, xs, ys, n, |p, q| p ^ q),
-        IntOp::Not => bl::not_blocks(b, xs, n),
-        IntOp::WrappingMul => bl::mul_blocks(b, xs, ys, n, budget),
-        IntOp::WrappingSquare => bl::mul_blocks(b, xs, xs, n, budget),
-        IntOp::Eq => vec![bl::eq_blocks(b, xs, ys)],
-        IntOp::Ne => {
+        Op::Add => bl::add_blocks(b, xs, ys, n, false),
+        Op::Sub => bl::add_blocks(b, xs, ys, n, true),
+        Op::Neg => bl::add_blocks(b, &[], xs, n, true),
+        Op::And => bl::bitwise_blocks(b, xs, ys, n, |p, q| p & q),
+        Op::Or => bl::bitwise_blocks(b, xs, ys, n, |p, q| p | q),
+        Op::Xor => bl::bitwise_blocks(b, xs, ys, n, |p, q| p ^ q),
+        Op::Not => bl::not_blocks(b, xs, n),
+        Op::Mul => bl::mul_blocks(b, xs, ys, n, budget),
+        Op::Square => bl::mul_blocks(b, xs, xs, n, budget),
+        Op::EQ => vec![bl::eq_blocks(b, xs, ys)],
+        Op::NE => {
             let e = bl::eq_blocks(b, xs, ys);
             vec![b.linear(&[(e, -1)], 1)]
         }
         // a > b and a <= b compare (b, a).
-        IntOp::Lt => vec![compare(b, xs, ys, |s| s < 0)],
-        IntOp::Ge => vec![compare(b, xs, ys, |s| s >= 0)],
-        IntOp::Gt => vec![compare(b, ys, xs, |s| s < 0)],
-        IntOp::Le => vec![compare(b, ys, xs, |s| s >= 0)],
-        IntOp::Max | IntOp::Min => {
+        Op::LT => vec![compare(b, xs, ys, |s| s < 0)],
+        Op::GE => vec![compare(b, xs, ys, |s| s >= 0)],
+        Op::GT => vec![compare(b, ys, xs, |s| s < 0)],
+        Op::LE => vec![compare(b, ys, xs, |s| s >= 0)],
+        Op::Max | Op::Min => {
             let ge = compare(b, xs, ys, |s| s >= 0);
-            if op == IntOp::Max {
+            if op == Op::Max {
                 bl::select_blocks(b, ge, xs, ys, n)
             } else {
                 bl::select_blocks(b, ge, ys, xs, n)
             }
         }
-        IntOp::Select => {
+        Op::Select => {
             let c = condition_bit(b, &x[0], forms[0]);
             bl::select_blocks(b, c, xs, ys, n)
         }
-        IntOp::WrappingScalarMul(k) => {
+        Op::ScalarMul(k) => {
             let k = IntType {
                 bits: n,
                 signed: false,
@@ -134,16 +134,14 @@ fn build_radix4(b: &mut Builder, operands: Operands, budget: u64) -> Result<SInt
             .wrap(k) as u128;
             bl::scalar_mul_blocks(b, xs, n, k, budget)
         }
-        IntOp::Shl(k) | IntOp::Shr(k) | IntOp::Rotl(k) | IntOp::Rotr(k) => {
+        Op::Shl(k) | Op::Shr(k) | Op::Rotl(k) | Op::Rotr(k) => {
             bl::shift_blocks(b, xs, n, shift_kind(op, ty), k.into())
         }
-        IntOp::ShlVar | IntOp::ShrVar | IntOp::RotlVar | IntOp::RotrVar => {
+        Op::ShlVar | Op::ShrVar | Op::RotlVar | Op::RotrVar => {
             bl::shift_var_blocks(b, xs, ys, n, shift_kind(op, ty), budget)
         }
-        IntOp::Cast(to) => bl::cast_blocks(b, xs, n, ty.signed, to.bits),
-        IntOp::Div | IntOp::Rem => {
-            bl::divide_blocks(b, xs, ys, n, ty.signed, op == IntOp::Rem, budget)
-        }
+        Op::Cast(to) => bl::cast_blocks(b, xs, n, ty.signed, to.bits),
+        Op::Div | Op::Rem => bl::divide_blocks(b, xs, ys, n, ty.signed, op == Op::Rem, budget),
         _ => return Err(TypedError::Unsupported(op, Algorithm::Blocks)),
     };
     Ok(SInt { digits })
@@ -151,13 +149,13 @@ fn build_radix4(b: &mut Builder, operands: Operands, budget: u64) -> Result<SInt
 
 /// The block shift of a shift or rotation operation (arithmetic right shifts for signed
 /// types).
-fn shift_kind(op: IntOp, ty: IntType) -> crate::blocks::Shift {
+fn shift_kind(op: Op, ty: IntType) -> crate::blocks::Shift {
     use crate::blocks::Shift;
     match op {
-        IntOp::Shl(_) | IntOp::ShlVar => Shift::Left,
-        IntOp::Shr(_) | IntOp::ShrVar if ty.signed => Shift::RightArith,
-        IntOp::Shr(_) | IntOp::ShrVar => Shift::Right,
-        IntOp::Rotl(_) | IntOp::RotlVar => Shift::RotateLeft,
+        Op::Shl(_) | Op::ShlVar => Shift::Left,
+        Op::Shr(_) | Op::ShrVar if ty.signed => Shift::RightArith,
+        Op::Shr(_) | Op::ShrVar => Shift::Right,
+        Op::Rotl(_) | Op::RotlVar => Shift::RotateLeft,
         _ => Shift::RotateRight,
     }
 }

@@ -4,35 +4,35 @@
 use encint_core::circuit::Builder;
 use encint_core::lut::NegacyclicLut;
 
-use super::types::{Algorithm, IntOp, IntType, TypedError};
+use crate::op::{Algorithm, IntType, Op, TypedError};
 use crate::{Arith, SInt};
 
 pub(super) fn build_digits(
     ar: &Arith,
     b: &mut Builder,
-    op: IntOp,
+    op: Op,
     ty: IntType,
     x: &[SInt],
 ) -> Result<SInt, TypedError> {
     let n = ty.bits;
     let low = |s: &SInt| truncated(s.clone(), n);
     Ok(match op {
-        IntOp::WrappingAdd => truncated(ar.add(b, &low(&x[0]), &low(&x[1])), n),
-        IntOp::WrappingSub => truncated(ar.sub(b, &low(&x[0]), &low(&x[1])), n),
-        IntOp::WrappingNeg => low(&x[0]).neg(b),
-        IntOp::WrappingMul => ar.mul_low(b, &low(&x[0]), &low(&x[1]), n),
-        IntOp::WrappingSquare => truncated(ar.square(b, &low(&x[0])), n),
-        IntOp::WrappingScalarMul(k) => {
+        Op::Add => truncated(ar.add(b, &low(&x[0]), &low(&x[1])), n),
+        Op::Sub => truncated(ar.sub(b, &low(&x[0]), &low(&x[1])), n),
+        Op::Neg => low(&x[0]).neg(b),
+        Op::Mul => ar.mul_low(b, &low(&x[0]), &low(&x[1]), n),
+        Op::Square => truncated(ar.square(b, &low(&x[0])), n),
+        Op::ScalarMul(k) => {
             let k = centred_scalar(k, n).ok_or(TypedError::Unsupported(op, Algorithm::Digits))?;
             truncated(ar.scalar_mul(b, &low(&x[0]), k), n)
         }
         // ¬a = -a - 1 (mod 2^n).
-        IntOp::Not => {
+        Op::Not => {
             let neg = low(&x[0]).neg(b);
             let minus_one = SInt::constant(b, -1);
             truncated(ar.add(b, &neg, &minus_one), n)
         }
-        IntOp::Shl(k) => {
+        Op::Shl(k) => {
             let k = k as usize;
             if k >= n {
                 SInt::default()
@@ -40,7 +40,7 @@ pub(super) fn build_digits(
                 truncated(low(&x[0]).shl(b, k), n)
             }
         }
-        IntOp::Select => {
+        Op::Select => {
             // Per digit: |c0|·a_i + (1-|c0|)·b_i, each one table lookup of 3·c0 + digit.
             let Some(&c) = x[0].digits.first() else {
                 return Ok(low(&x[2]));

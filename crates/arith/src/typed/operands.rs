@@ -1,7 +1,7 @@
 //! One operation's request as the builders read it.
 
 use super::forms::Form;
-use super::types::{IntOp, IntType};
+use crate::op::{IntType, Op};
 use crate::SInt;
 
 /// An operation on operands of one type: the operands' digits and their forms (the
@@ -9,7 +9,7 @@ use crate::SInt;
 #[derive(Debug, Clone, Copy)]
 pub(super) struct Operands<'a> {
     /// The operation.
-    pub op: IntOp,
+    pub op: Op,
     /// The operand type.
     pub ty: IntType,
     /// The operands' digits.

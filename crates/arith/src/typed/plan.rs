@@ -4,8 +4,8 @@ use encint_core::circuit::Cost;
 
 use super::build::{check_type, circuit};
 use super::forms::{operand_forms, result_form, Form};
-use super::types::{Algorithm, IntOp, IntType, TypedError};
 use crate::bits as ops;
+use crate::op::{Algorithm, IntType, Op, TypedError};
 use crate::Arith;
 
 /// One algorithm's estimate for an operation.
@@ -26,7 +26,7 @@ pub struct Estimate {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Plan {
     /// The operation.
-    pub op: IntOp,
+    pub op: Op,
     /// The operand type.
     pub ty: IntType,
     /// The operands' forms.
@@ -50,7 +50,7 @@ impl Plan {
 /// then bootstraps, then (radix-4 operands) whether the result stays radix-4.
 pub fn plan(
     ar: &Arith,
-    op: IntOp,
+    op: Op,
     ty: IntType,
     forms: &[Form],
     threads: usize,

@@ -4,7 +4,7 @@
 // Each including test uses part of it.
 #![allow(dead_code)]
 
-use encint_arith::typed::{IntOp, IntType};
+use encint_arith::typed::{IntType, Op};
 use num_bigint::{BigInt, BigUint};
 
 /// `2^k` as a `BigInt`.
@@ -46,7 +46,7 @@ pub fn to_i128(v: &BigInt) -> i128 {
 
 /// The operation on values of `ty` with `BigInt` arithmetic (any integers may be given:
 /// they are read modulo `2^bits`; the select condition by its parity).
-pub fn reference_big(op: IntOp, ty: IntType, args: &[BigInt]) -> BigInt {
+pub fn reference_big(op: Op, ty: IntType, args: &[BigInt]) -> BigInt {
     let n = ty.bits;
     let zero = BigInt::from(0);
     let w = |v: BigInt| wrap_big(ty, &v);
@@ -117,50 +117,53 @@ pub fn reference_big(op: IntOp, ty: IntType, args: &[BigInt]) -> BigInt {
         from_pattern(f(&pattern_big(ty, &c[0]), &pattern_big(ty, &c[1])))
     };
     match op {
-        IntOp::WrappingAdd => w(&c[0] + &c[1]),
-        IntOp::WrappingSub => w(&c[0] - &c[1]),
-        IntOp::WrappingNeg => w(-&c[0]),
-        IntOp::WrappingMul => w(&c[0] * &c[1]),
-        IntOp::WrappingSquare => w(&c[0] * &c[0]),
-        IntOp::WrappingScalarMul(k) => w(&c[0] * w(big(k))),
-        IntOp::And => bitwise(|p, q| p & q),
-        IntOp::Or => bitwise(|p, q| p | q),
-        IntOp::Xor => bitwise(|p, q| p ^ q),
-        IntOp::Not => from_pattern(&mask - pattern_big(ty, &c[0])),
-        IntOp::Shl(k) => shift_left(&c[0], &BigUint::from(k)),
-        IntOp::Shr(k) => shift_right(&c[0], &BigUint::from(k)),
-        IntOp::Rotl(k) => rotate_left(&c[0], &BigUint::from(k)),
-        IntOp::Rotr(k) => rotate_left(&c[0], &right_amount(&BigUint::from(k))),
-        IntOp::ShlVar => shift_left(&c[0], &amount(&c[1])),
-        IntOp::ShrVar => shift_right(&c[0], &amount(&c[1])),
-        IntOp::RotlVar => rotate_left(&c[0], &amount(&c[1])),
-        IntOp::RotrVar => rotate_left(&c[0], &right_amount(&amount(&c[1]))),
-        IntOp::Select => {
+        Op::Add => w(&c[0] + &c[1]),
+        Op::Sub => w(&c[0] - &c[1]),
+        Op::Neg => w(-&c[0]),
+        Op::Mul => w(&c[0] * &c[1]),
+        Op::Square => w(&c[0] * &c[0]),
+        Op::ScalarMul(k) => w(&c[0] * w(big(k))),
+        Op::And => bitwise(|p, q| p & q),
+        Op::Or => bitwise(|p, q| p | q),
+        Op::Xor => bitwise(|p, q| p ^ q),
+        Op::Not => from_pattern(&mask - pattern_big(ty, &c[0])),
+        Op::Shl(k) => shift_left(&c[0], &BigUint::from(k)),
+        Op::Shr(k) => shift_right(&c[0], &BigUint::from(k)),
+        Op::Rotl(k) => rotate_left(&c[0], &BigUint::from(k)),
+        Op::Rotr(k) => rotate_left(&c[0], &right_amount(&BigUint::from(k))),
+        Op::ShlVar => shift_left(&c[0], &amount(&c[1])),
+        Op::ShrVar => shift_right(&c[0], &amount(&c[1])),
+        Op::RotlVar => rotate_left(&c[0], &amount(&c[1])),
+        Op::RotrVar => rotate_left(&c[0], &right_amount(&amount(&c[1]))),
+        Op::Select => {
             if &args[0] % 2 != zero {
                 c[1].clone()
             } else {
                 c[2].clone()
             }
         }
-        IntOp::Min => c[0].clone().min(c[1].clone()),
-        IntOp::Max => c[0].clone().max(c[1].clone()),
-        IntOp::Lt => b(c[0] < c[1]),
-        IntOp::Le => b(c[0] <= c[1]),
-        IntOp::Gt => b(c[0] > c[1]),
-        IntOp::Ge => b(c[0] >= c[1]),
-        IntOp::Eq => b(c[0] == c[1]),
-        IntOp::Ne => b(c[0] != c[1]),
-        IntOp::Div => div(&c[0], &c[1]),
-        IntOp::Rem => rem(&c[0], &c[1]),
-        IntOp::DivScalar(k) => div(&c[0], &w(big(k))),
-        IntOp::RemScalar(k) => rem(&c[0], &w(big(k))),
-        IntOp::Cast(to) => wrap_big(to, &c[0]),
+        Op::Min => c[0].clone().min(c[1].clone()),
+        Op::Max => c[0].clone().max(c[1].clone()),
+        Op::LT => b(c[0] < c[1]),
+        Op::LE => b(c[0] <= c[1]),
+        Op::GT => b(c[0] > c[1]),
+        Op::GE => b(c[0] >= c[1]),
+        Op::EQ => b(c[0] == c[1]),
+        Op::NE => b(c[0] != c[1]),
+        Op::Div => div(&c[0], &c[1]),
+        Op::Rem => rem(&c[0], &c[1]),
+        Op::DivScalar(k) => div(&c[0], &w(big(k))),
+        Op::RemScalar(k) => rem(&c[0], &w(big(k))),
+        Op::Cast(to) => wrap_big(to, &c[0]),
+        Op::MulLow | Op::FloorDiv | Op::Mod | Op::Abs | Op::Signum | Op::Round(_) => {
+            panic!("{op} is not an operation of the typed planner")
+        }
     }
 }
 
 /// [`reference_big`] on `i128` values: an unsigned 128-bit value past `i128::MAX` is given
 /// and returned as its `i128` pattern (negative), as [`IntType::wrap`] reads it.
-pub fn reference(op: IntOp, ty: IntType, args: &[i128]) -> i128 {
+pub fn reference(op: Op, ty: IntType, args: &[i128]) -> i128 {
     let big: Vec<BigInt> = args.iter().map(|&v| BigInt::from(v)).collect();
     to_i128(&reference_big(op, ty, &big))
 }

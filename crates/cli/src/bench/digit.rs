@@ -50,13 +50,13 @@ fn cases(name: &str, scalars: &[i64], mpi: bool) -> AnyResult<Vec<Case>> {
     if name == "scalar_mul" {
         if mpi {
             return Ok(vec![peerless(Op::ScalarMul(
-                scalars.first().copied().unwrap_or(805),
+                scalars.first().copied().unwrap_or(805).into(),
             ))]);
         }
         return Ok(scalars
             .iter()
             .map(|&k| Case {
-                op: Op::ScalarMul(k),
+                op: Op::ScalarMul(k.into()),
                 arg: Some(k),
                 peer: Some(PeerOp::ScalarMul),
                 compare: EXACT,
@@ -168,7 +168,7 @@ fn rows(
                         if !oracle::agrees(case.op, got, x, y, bits as usize) {
                             let want = oracle::plain(case.op, x, y, bits as usize);
                             return Err(format!(
-                                "{name} {bits} bits: decrypted {got}, expected {want}"
+                                "{name} {bits} bits: decrypted {got}, expected {want:?}"
                             )
                             .into());
                         }

@@ -4,7 +4,7 @@
 //! are decrypted and checked against each other (casts: against plain arithmetic); a
 //! mismatch is an error, never a row.
 
-use encint::typed::{decrypt_typed, encrypt_typed_as, EncTyped, Form, IntOp, IntType};
+use encint::typed::{decrypt_typed, encrypt_typed_as, EncTyped, Form, IntType, Op};
 use encint::{ClientKey, Server};
 use rand::{Rng, SeedableRng};
 
@@ -21,31 +21,28 @@ xor, not, shl, shr, rotl, rotr (by 3), shl_var, shr_var, rotl_var, rotr_var, sel
 lt, le, gt, ge, eq, ne, div, rem, div_scalar, rem_scalar (by 7), cast (to the next width)";
 
 /// The operations named `name` (several for `all` and `scalar_mul`).
-fn ops_named(name: &str, ty: IntType) -> Result<Vec<IntOp>, String> {
+fn ops_named(name: &str, ty: IntType) -> Result<Vec<Op>, String> {
     if name == "all" {
-        let mut v: Vec<IntOp> = IntOp::all_samples();
-        v.insert(6, IntOp::WrappingScalarMul(4095));
+        let mut v: Vec<Op> = Op::typed_samples();
+        v.insert(6, Op::ScalarMul(4095));
         v.push(cast_op(ty));
         return Ok(v);
     }
     if name == "scalar_mul" {
-        return Ok(vec![
-            IntOp::WrappingScalarMul(805),
-            IntOp::WrappingScalarMul(4095),
-        ]);
+        return Ok(vec![Op::ScalarMul(805), Op::ScalarMul(4095)]);
     }
     if name == "cast" {
         return Ok(vec![cast_op(ty)]);
     }
-    IntOp::all_samples()
+    Op::typed_samples()
         .into_iter()
         .find(|op| op.name() == name)
         .map(|op| vec![op])
         .ok_or_else(|| format!("unknown typed operation `{name}` (known: {TYPED_NAMES}, all)"))
 }
 
-fn cast_op(ty: IntType) -> IntOp {
-    IntOp::Cast(IntType {
+fn cast_op(ty: IntType) -> Op {
+    Op::Cast(IntType {
         bits: (ty.bits * 2).min(128),
         signed: ty.signed,
     })
@@ -128,10 +125,10 @@ pub fn run(a: &BenchArgs, params: &'static encint::keys::DigitParameters) -> Cli
                     let es = enc(i128::from(x.s), ty)?;
                     let ec = enc(i128::from(x.c), IntType::BOOL)?;
                     let args = match op {
-                        IntOp::ShlVar | IntOp::ShrVar | IntOp::RotlVar | IntOp::RotrVar => {
+                        Op::ShlVar | Op::ShrVar | Op::RotlVar | Op::RotrVar => {
                             vec![ea, es]
                         }
-                        IntOp::Select => vec![ec, ea, eb],
+                        Op::Select => vec![ec, ea, eb],
                         _ if op.arity() == 1 => vec![ea],
                         _ => vec![ea, eb],
                     };
@@ -154,7 +151,7 @@ pub fn run(a: &BenchArgs, params: &'static encint::keys::DigitParameters) -> Cli
                 let ours_ms = median(times);
                 let ours = decrypt_typed(&client, &r)?;
                 let peer_ms = match op {
-                    IntOp::Cast(to) => {
+                    Op::Cast(to) => {
                         if ours != to.wrap(x.a) {
                             return Err(format!("{op} {ty} on {x:?}: ours {ours}").into());
                         }

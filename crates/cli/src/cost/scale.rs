@@ -89,11 +89,12 @@ pub fn level_widths(op: &str, bits: usize) -> Result<Vec<u64>, Box<dyn std::erro
     if !(1..=512).contains(&bits) {
         return Err("--bits must be between 1 and 512".into());
     }
-    let op = encint::Op::parse(op, Some(805))?;
+    // A product by a scalar takes a sample factor.
+    let op = encint::Op::parse(op, (op == "scalar_mul").then_some(805))?;
     let ar = Arith::new(Config::BUDGET_25);
     let mut b = Builder::new();
     let x: Vec<SInt> = (0..op.arity()).map(|_| SInt::input(&mut b, bits)).collect();
-    let out = op.build(&ar, &mut b, &x);
+    let out = ar.apply(&mut b, op, &x)?;
     let c = b.finish(out.digits);
     let plan = c.plan();
     Ok(plan

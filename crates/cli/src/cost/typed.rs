@@ -8,13 +8,13 @@
 //! counter, 2 threads; FheInt for add/sub/mul/squ/scalar_mul/ge/max, FheUint for
 //! div/rem/and/shl_var).
 
-use encint::typed::{plan, Form, IntOp, IntType};
+use encint::typed::{plan, Form, IntType, Op};
 use encint::{Arith, Config};
 
 use crate::CliResult;
 
 /// TFHE-rs 1.8.2 bootstraps (its `pbs-stats` counter) for `op` on `ty`, if measured.
-fn tfhe_rs_pbs(op: IntOp, ty: IntType) -> Option<u64> {
+fn tfhe_rs_pbs(op: Op, ty: IntType) -> Option<u64> {
     let i = match ty.bits {
         8 => 0,
         16 => 1,
@@ -23,15 +23,15 @@ fn tfhe_rs_pbs(op: IntOp, ty: IntType) -> Option<u64> {
     };
     let n = ty.bits as u64;
     let row: [u64; 3] = match (op, ty.signed) {
-        (IntOp::WrappingAdd | IntOp::WrappingSub, true) => return Some(n),
-        (IntOp::WrappingMul | IntOp::WrappingSquare, true) => [28, 111, 440],
-        (IntOp::WrappingScalarMul(805), true) => [10, 33, 73],
-        (IntOp::WrappingScalarMul(4095), true) => [20, 62, 150],
-        (IntOp::Ge, true) => [6, 11, 23],
-        (IntOp::Max, true) => [18, 35, 71],
-        (IntOp::Div | IntOp::Rem, false) => [164, 518, 1789],
-        (IntOp::And, false) => [4, 8, 16],
-        (IntOp::ShlVar, false) => [21, 50, 119],
+        (Op::Add | Op::Sub, true) => return Some(n),
+        (Op::Mul | Op::Square, true) => [28, 111, 440],
+        (Op::ScalarMul(805), true) => [10, 33, 73],
+        (Op::ScalarMul(4095), true) => [20, 62, 150],
+        (Op::GE, true) => [6, 11, 23],
+        (Op::Max, true) => [18, 35, 71],
+        (Op::Div | Op::Rem, false) => [164, 518, 1789],
+        (Op::And, false) => [4, 8, 16],
+        (Op::ShlVar, false) => [21, 50, 119],
         _ => return None,
     };
     Some(row[i])
@@ -43,8 +43,8 @@ pub fn print(threads: usize, bits: &[usize], form: Form, json: bool) -> CliResul
         return Err("--threads must be at least 1".into());
     }
     let ar = Arith::new(Config { max_qweight: 25 });
-    let mut ops = IntOp::all_samples();
-    ops.insert(6, IntOp::WrappingScalarMul(4095));
+    let mut ops = Op::typed_samples();
+    ops.insert(6, Op::ScalarMul(4095));
     let mut out = Vec::new();
     if !json {
         println!(
@@ -57,7 +57,7 @@ pub fn print(threads: usize, bits: &[usize], form: Form, json: bool) -> CliResul
             let ty = IntType::new(b, signed)?;
             for &op in &ops {
                 let mut forms = vec![form; op.arity()];
-                if op == IntOp::Select {
+                if op == Op::Select {
                     // The condition: a comparison's canonical bit.
                     forms[0] = Form::Canonical;
                 }

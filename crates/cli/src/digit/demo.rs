@@ -257,7 +257,8 @@ fn demo_clear(ops: &[(&str, Op, i128)], x: i128, y: i128, bits: usize) -> CliRes
         let mut b = Builder::new();
         let p = SInt::input(&mut b, bits);
         let q = SInt::input(&mut b, bits);
-        let out = op.build(&ar, &mut b, &[p, q]);
+        let args = [p, q];
+        let out = ar.apply(&mut b, *op, &args[..op.arity()])?;
         let circuit = b.finish(out.digits);
         let (digits, cost) = clear::run(&circuit, &inputs)?;
         let got = value_of(&digits).ok_or("result overflows i128")?;

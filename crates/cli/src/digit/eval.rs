@@ -11,7 +11,7 @@ use encint::keys::envelope::Kind;
 use encint::typed::EncTyped;
 use encint::wire::CiphertextKind;
 
-use super::typed::{file_kind, parse_typed_op, run_typed, type_name, TypeArg, TypedOp};
+use super::typed::{file_kind, parse_typed_op, run_typed, type_name, typed_files, TypeArg};
 use crate::backend::{with_digits, DigitSetup, KeySource};
 use crate::keyfiles::{load_ct, read_envelope};
 use crate::progress::spinner;
@@ -119,7 +119,7 @@ fn parse_op(a: &EvalArgs) -> AnyResult<Op> {
             .into())
         }
     };
-    Ok(Op::parse(&a.op, arg)?)
+    Ok(Op::parse(&a.op, arg.map(i128::from))?)
 }
 
 /// The input files: positional or `--in`, not both.
@@ -238,27 +238,23 @@ fn print_json(a: &EvalArgs, ty: &str, seconds: f64, cost: &encint::Cost) {
 
 /// `encint eval` on typed values: `bytes` read from `paths`.
 fn eval_typed(a: &EvalArgs, paths: &[PathBuf], bytes: &[Vec<u8>]) -> CliResult {
-    let op = parse_typed_op(&a.op)?;
     if a.position.is_some() {
         return Err("`--position` goes only with `--op round` on exact integers".into());
     }
-    let to = match (op, a.to) {
-        (TypedOp::Cast, Some(TypeArg::Typed(t))) => Some(t),
-        (TypedOp::Cast, Some(TypeArg::Int)) => {
+    let to = match (a.op.as_str(), a.to) {
+        ("cast", Some(TypeArg::Typed(t))) => Some(t),
+        ("cast", Some(TypeArg::Int)) => {
             return Err("a typed value casts to uN, iN or bool, not int".into())
         }
-        (TypedOp::Cast, None) => {
-            return Err("`--op cast` needs `--to TYPE` (uN, iN or bool)".into())
-        }
+        ("cast", None) => None,
         (_, Some(_)) => return Err("`--to` goes only with `--op cast`".into()),
         (_, None) => None,
     };
+    let op = parse_typed_op(&a.op, to)?;
     if a.op == "scalar_mul" && a.scalar.is_none() {
         return Err("`--op scalar_mul` needs `--scalar K`".into());
     }
-    let want = op
-        .files(a.scalar.is_some())
-        .map_err(|e| format!("`{}`: {e}", a.op))?;
+    let want = typed_files(op, a.scalar.is_some()).map_err(|e| format!("`{}`: {e}", a.op))?;
     if paths.len() != want {
         return Err(format!(
             "`{}` takes {want} input ciphertext(s){}, got {}",
@@ -290,7 +286,7 @@ fn eval_typed(a: &EvalArgs, paths: &[PathBuf], bytes: &[Vec<u8>]) -> CliResult {
         let pb = spinner(&format!("evaluating {}", a.op));
         let start = Instant::now();
         let refs: Vec<&EncTyped> = ins.iter().collect();
-        let (out, cost) = run_typed(server, op, &refs, a.scalar, to)?;
+        let (out, cost) = run_typed(server, op, &refs, a.scalar)?;
         let elapsed = start.elapsed();
         pb.finish_and_clear();
         let bytes = out.to_bytes(server.key().params())?;

@@ -6,7 +6,7 @@
 //! `Server::typed_compose`, which also returns the circuit's cost for the report line.
 
 use encint::fhe::Rhs;
-use encint::typed::{EncTyped, IntOp, IntType};
+use encint::typed::{EncTyped, IntType, Op};
 use encint::wire::{ciphertext_kind, CiphertextKind};
 use encint::{Cost, Server};
 
@@ -121,82 +121,66 @@ pub fn file_kind(bytes: &[u8]) -> CiphertextKind {
     }
 }
 
-/// An operation of `eval` on typed values.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum TypedOp {
-    /// One operand (`not`, `neg`, `square`).
-    Unary(IntOp),
-    /// Two operands, the second a file or a clear `--scalar`.
-    Binary(IntOp),
-    /// `|x|`.
-    Abs,
-    /// `cond ? a : b`, `b` a file or a clear `--scalar`.
-    Select,
-    /// Conversion to another type (`--to`).
-    Cast,
-}
-
-/// The typed operations by name, for `--op` and the help.
-pub const TYPED_OPS: &[(&str, TypedOp)] = &[
-    ("add", TypedOp::Binary(IntOp::WrappingAdd)),
-    ("sub", TypedOp::Binary(IntOp::WrappingSub)),
-    ("mul", TypedOp::Binary(IntOp::WrappingMul)),
-    ("scalar_mul", TypedOp::Binary(IntOp::WrappingMul)),
-    ("div", TypedOp::Binary(IntOp::Div)),
-    ("rem", TypedOp::Binary(IntOp::Rem)),
-    ("and", TypedOp::Binary(IntOp::And)),
-    ("or", TypedOp::Binary(IntOp::Or)),
-    ("xor", TypedOp::Binary(IntOp::Xor)),
-    ("shl", TypedOp::Binary(IntOp::ShlVar)),
-    ("shr", TypedOp::Binary(IntOp::ShrVar)),
-    ("rotl", TypedOp::Binary(IntOp::RotlVar)),
-    ("rotr", TypedOp::Binary(IntOp::RotrVar)),
-    ("min", TypedOp::Binary(IntOp::Min)),
-    ("max", TypedOp::Binary(IntOp::Max)),
-    ("lt", TypedOp::Binary(IntOp::Lt)),
-    ("le", TypedOp::Binary(IntOp::Le)),
-    ("gt", TypedOp::Binary(IntOp::Gt)),
-    ("ge", TypedOp::Binary(IntOp::Ge)),
-    ("eq", TypedOp::Binary(IntOp::Eq)),
-    ("ne", TypedOp::Binary(IntOp::Ne)),
-    ("not", TypedOp::Unary(IntOp::Not)),
-    ("neg", TypedOp::Unary(IntOp::WrappingNeg)),
-    ("square", TypedOp::Unary(IntOp::WrappingSquare)),
-    ("squ", TypedOp::Unary(IntOp::WrappingSquare)),
-    ("abs", TypedOp::Abs),
-    ("select", TypedOp::Select),
-    ("cast", TypedOp::Cast),
+/// The names `eval --op` takes on typed values (shifts and rotations by a file or by a
+/// clear `--scalar`; `cast` with `--to`).
+pub const TYPED_OP_NAMES: &[&str] = &[
+    "add",
+    "sub",
+    "mul",
+    "scalar_mul",
+    "div",
+    "rem",
+    "and",
+    "or",
+    "xor",
+    "shl",
+    "shr",
+    "rotl",
+    "rotr",
+    "min",
+    "max",
+    "lt",
+    "le",
+    "gt",
+    "ge",
+    "eq",
+    "ne",
+    "not",
+    "neg",
+    "square",
+    "squ",
+    "abs",
+    "select",
+    "cast",
 ];
 
-/// The typed operation `name` names.
-pub fn parse_typed_op(name: &str) -> AnyResult<TypedOp> {
-    TYPED_OPS
-        .iter()
-        .find(|(n, _)| *n == name)
-        .map(|&(_, op)| op)
-        .ok_or_else(|| {
-            let names: Vec<&str> = TYPED_OPS.iter().map(|(n, _)| *n).collect();
-            format!(
-                "unknown operation `{name}` on typed values (expected one of: {})",
-                names.join(", ")
-            )
-            .into()
-        })
+/// The typed operation `name` names; `to` is a cast's target type.
+pub fn parse_typed_op(name: &str, to: Option<IntType>) -> AnyResult<Op> {
+    let unknown = || {
+        format!(
+            "unknown operation `{name}` on typed values (expected one of: {})",
+            TYPED_OP_NAMES.join(", ")
+        )
+    };
+    if !TYPED_OP_NAMES.contains(&name) {
+        return Err(unknown().into());
+    }
+    Ok(match (name, to) {
+        ("cast", Some(t)) => Op::Cast(t),
+        ("cast", None) => return Err("`--op cast` needs `--to TYPE` (uN, iN or bool)".into()),
+        // The factor is the `--scalar`, folded by the composer.
+        ("scalar_mul", _) => Op::Mul,
+        _ => Op::parse(name, None).map_err(|_| unknown())?,
+    })
 }
 
-impl TypedOp {
-    /// Encrypted operands the operation takes with (`true`) or without a clear `--scalar`.
-    pub fn files(self, scalar: bool) -> AnyResult<usize> {
-        Ok(match (self, scalar) {
-            (TypedOp::Unary(_) | TypedOp::Abs | TypedOp::Cast, false) => 1,
-            (TypedOp::Binary(_), false) => 2,
-            (TypedOp::Binary(_), true) => 1,
-            (TypedOp::Select, false) => 3,
-            (TypedOp::Select, true) => 2,
-            (TypedOp::Unary(_) | TypedOp::Abs | TypedOp::Cast, true) => {
-                return Err("this operation takes no `--scalar`".into())
-            }
-        })
+/// Encrypted operands `op` takes with (`true`) or without a clear `--scalar` (which
+/// replaces the last operand of a two- or three-operand operation).
+pub fn typed_files(op: Op, scalar: bool) -> AnyResult<usize> {
+    match (op.arity(), scalar) {
+        (1, true) => Err("this operation takes no `--scalar`".into()),
+        (n, true) => Ok(n - 1),
+        (n, false) => Ok(n),
     }
 }
 
@@ -204,31 +188,16 @@ fn invalid(msg: String) -> encint::Error {
     encint::Error::InvalidInput(msg)
 }
 
-/// Runs `op` on `inputs` (with the clear `scalar`, and the target type `to` of a cast)
-/// as one circuit on `server`: the result and the circuit's cost.
+/// Runs `op` on `inputs` (with the clear `scalar`) as one circuit on `server`: the result and the circuit's cost.
 pub fn run_typed(
     server: &Server,
-    op: TypedOp,
+    op: Op,
     inputs: &[&EncTyped],
     scalar: Option<i128>,
-    to: Option<IntType>,
 ) -> encint::Result<(EncTyped, Cost)> {
     let (mut outs, cost) = server.typed_compose(inputs, |c, x| {
         let out = match op {
-            TypedOp::Unary(op) => c.unary_op(op, &x[0])?,
-            TypedOp::Cast => {
-                let to = to.ok_or_else(|| invalid("cast needs a target type".into()))?;
-                c.unary_op(IntOp::Cast(to), &x[0])?
-            }
-            TypedOp::Abs => c.abs(&x[0])?,
-            TypedOp::Binary(op) => {
-                let rhs = match scalar {
-                    Some(k) => Rhs::Clear(k),
-                    None => Rhs::Value(&x[1]),
-                };
-                c.binary_op(op, &x[0], rhs)?
-            }
-            TypedOp::Select => {
+            Op::Select => {
                 if x[0].ty() != IntType::BOOL {
                     return Err(invalid(format!(
                         "select: a condition of type {}, not bool",
@@ -240,6 +209,14 @@ pub fn run_typed(
                     None => Rhs::Value(&x[2]),
                 };
                 c.select(&x[0], Rhs::Value(&x[1]), b, None)?
+            }
+            op if op.arity() == 1 => c.unary_op(op, &x[0])?,
+            op => {
+                let rhs = match scalar {
+                    Some(k) => Rhs::Clear(k),
+                    None => Rhs::Value(&x[1]),
+                };
+                c.binary_op(op, &x[0], rhs)?
             }
         };
         Ok(vec![out])

@@ -4,7 +4,7 @@
 //! The peer computes on the same clear inputs as ours; its decrypted result is returned so
 //! the caller checks both sides against each other and against plain arithmetic.
 
-use encint::typed::{IntOp, IntType};
+use encint::typed::{IntType, Op};
 use tfhe::prelude::*;
 use tfhe::{
     FheBool, FheInt16, FheInt32, FheInt64, FheInt8, FheUint16, FheUint32, FheUint64, FheUint8,
@@ -70,38 +70,41 @@ macro_rules! time_typed {
             }};
         }
         let samples = match $op {
-            IntOp::WrappingAdd => int!(&a + &b),
-            IntOp::WrappingSub => int!(&a - &b),
-            IntOp::WrappingNeg => int!(-&a),
-            IntOp::WrappingMul => int!(&a * &b),
-            IntOp::WrappingSquare => int!(&a * &a),
-            IntOp::WrappingScalarMul(k) => int!(&a * (k as $clear)),
-            IntOp::And => int!(&a & &b),
-            IntOp::Or => int!(&a | &b),
-            IntOp::Xor => int!(&a ^ &b),
-            IntOp::Not => int!(!&a),
-            IntOp::Shl(k) => int!(&a << k),
-            IntOp::Shr(k) => int!(&a >> k),
-            IntOp::Rotl(k) => int!((&a).rotate_left(k)),
-            IntOp::Rotr(k) => int!((&a).rotate_right(k)),
-            IntOp::ShlVar => int!(&a << &s),
-            IntOp::ShrVar => int!(&a >> &s),
-            IntOp::RotlVar => int!((&a).rotate_left(&s)),
-            IntOp::RotrVar => int!((&a).rotate_right(&s)),
-            IntOp::Select => int!(c.if_then_else(&a, &b)),
-            IntOp::Min => int!(a.min(&b)),
-            IntOp::Max => int!(a.max(&b)),
-            IntOp::Lt => boolean!(a.lt(&b)),
-            IntOp::Le => boolean!(a.le(&b)),
-            IntOp::Gt => boolean!(a.gt(&b)),
-            IntOp::Ge => boolean!(a.ge(&b)),
-            IntOp::Eq => boolean!(a.eq(&b)),
-            IntOp::Ne => boolean!(a.ne(&b)),
-            IntOp::Div => int!(&a / &b),
-            IntOp::Rem => int!(&a % &b),
-            IntOp::DivScalar(k) => int!(&a / (k as $clear)),
-            IntOp::RemScalar(k) => int!(&a % (k as $clear)),
-            IntOp::Cast(_) => return Err("cast: no peer row".to_string()),
+            Op::Add => int!(&a + &b),
+            Op::Sub => int!(&a - &b),
+            Op::Neg => int!(-&a),
+            Op::Mul => int!(&a * &b),
+            Op::Square => int!(&a * &a),
+            Op::ScalarMul(k) => int!(&a * (k as $clear)),
+            Op::And => int!(&a & &b),
+            Op::Or => int!(&a | &b),
+            Op::Xor => int!(&a ^ &b),
+            Op::Not => int!(!&a),
+            Op::Shl(k) => int!(&a << k),
+            Op::Shr(k) => int!(&a >> k),
+            Op::Rotl(k) => int!((&a).rotate_left(k)),
+            Op::Rotr(k) => int!((&a).rotate_right(k)),
+            Op::ShlVar => int!(&a << &s),
+            Op::ShrVar => int!(&a >> &s),
+            Op::RotlVar => int!((&a).rotate_left(&s)),
+            Op::RotrVar => int!((&a).rotate_right(&s)),
+            Op::Select => int!(c.if_then_else(&a, &b)),
+            Op::Min => int!(a.min(&b)),
+            Op::Max => int!(a.max(&b)),
+            Op::LT => boolean!(a.lt(&b)),
+            Op::LE => boolean!(a.le(&b)),
+            Op::GT => boolean!(a.gt(&b)),
+            Op::GE => boolean!(a.ge(&b)),
+            Op::EQ => boolean!(a.eq(&b)),
+            Op::NE => boolean!(a.ne(&b)),
+            Op::Div => int!(&a / &b),
+            Op::Rem => int!(&a % &b),
+            Op::DivScalar(k) => int!(&a / (k as $clear)),
+            Op::RemScalar(k) => int!(&a % (k as $clear)),
+            Op::Cast(_) => return Err("cast: no peer row".to_string()),
+            Op::MulLow | Op::FloorDiv | Op::Mod | Op::Abs | Op::Signum | Op::Round(_) => {
+                return Err(format!("{}: no peer row", $op))
+            }
         };
         Ok(PeerResult {
             median_ms: samples.median_ms,
@@ -113,12 +116,7 @@ macro_rules! time_typed {
 /// Times `op` on TFHE-rs' type matching `ty` (`FheInt*` signed, `FheUint*` unsigned;
 /// 8, 16, 32 or 64 bits; shift amounts as `FheUint*` of the same width) `runs` times on
 /// the current rayon pool.
-pub fn time_typed_peer(
-    op: IntOp,
-    ty: IntType,
-    x: Inputs,
-    runs: usize,
-) -> Result<PeerResult, String> {
+pub fn time_typed_peer(op: Op, ty: IntType, x: Inputs, runs: usize) -> Result<PeerResult, String> {
     if runs == 0 {
         return Err("runs must be at least 1".into());
     }

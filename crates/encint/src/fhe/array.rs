@@ -2,7 +2,7 @@
 //! operation, a comparison, a selection, a sum, a dot or matrix product, a reduction) is
 //! one circuit, so the bootstraps of all its elements share each level's batch.
 
-use encint_arith::typed::IntOp;
+use encint_arith::typed::Op;
 use encint_tfhe::ClientKey;
 
 use super::dynamic;
@@ -220,7 +220,7 @@ where
     /// every element), results of type `O`: one circuit.
     pub fn elementwise<O: FheType>(
         &self,
-        op: IntOp,
+        op: Op,
         rhs: impl IntoArrayOperand<T>,
     ) -> Result<FheArray<O>>
     where
@@ -239,7 +239,7 @@ where
     }
 
     /// `op` (neg, not, square, a scalar product, ...) on every element: one circuit.
-    pub fn map_unary(&self, op: IntOp) -> Result<FheArray<T>> {
+    pub fn map_unary(&self, op: Op) -> Result<FheArray<T>> {
         if op.arity() != 1 {
             return Err(Error::InvalidInput(format!(
                 "{op} takes more than one operand"
@@ -257,17 +257,17 @@ where
 
     /// The sum of every element (wrapping), as a balanced tree: one circuit.
     pub fn sum(&self) -> Result<T> {
-        self.reduce(IntOp::WrappingAdd)
+        self.reduce(Op::Add)
     }
 
     /// The smallest element: one circuit; errors on an empty array.
     pub fn min(&self) -> Result<T> {
-        self.reduce(IntOp::Min)
+        self.reduce(Op::Min)
     }
 
     /// The largest element: one circuit; errors on an empty array.
     pub fn max(&self) -> Result<T> {
-        self.reduce(IntOp::Max)
+        self.reduce(Op::Max)
     }
 
     /// `Σ selfᵢ · rhsᵢ` over two one-dimensional arrays of one length (wrapping): one
@@ -311,7 +311,7 @@ where
         })
     }
 
-    fn reduce(&self, op: IntOp) -> Result<T> {
+    fn reduce(&self, op: Op) -> Result<T> {
         one_circuit(self.clone(), |x| tree(op, x.items))
     }
 }
@@ -336,41 +336,41 @@ macro_rules! elementwise {
 
 elementwise! {
     /// Elementwise sum (wrapping).
-    add -> T => IntOp::WrappingAdd;
+    add -> T => Op::Add;
     /// Elementwise difference (wrapping).
-    sub -> T => IntOp::WrappingSub;
+    sub -> T => Op::Sub;
     /// Elementwise product (wrapping).
-    mul -> T => IntOp::WrappingMul;
+    mul -> T => Op::Mul;
     /// Elementwise quotient (see the family's division semantics).
-    div -> T => IntOp::Div;
+    div -> T => Op::Div;
     /// Elementwise remainder.
-    rem -> T => IntOp::Rem;
+    rem -> T => Op::Rem;
     /// Elementwise bitwise and.
-    bitand -> T => IntOp::And;
+    bitand -> T => Op::And;
     /// Elementwise bitwise or.
-    bitor -> T => IntOp::Or;
+    bitor -> T => Op::Or;
     /// Elementwise bitwise xor.
-    bitxor -> T => IntOp::Xor;
+    bitxor -> T => Op::Xor;
     /// Elementwise minimum.
-    minimum -> T => IntOp::Min;
+    minimum -> T => Op::Min;
     /// Elementwise maximum.
-    maximum -> T => IntOp::Max;
+    maximum -> T => Op::Max;
     /// Elementwise `==`.
-    eq -> FheBool => IntOp::Eq;
+    eq -> FheBool => Op::EQ;
     /// Elementwise `!=`.
-    ne -> FheBool => IntOp::Ne;
+    ne -> FheBool => Op::NE;
     /// Elementwise `<`.
-    lt -> FheBool => IntOp::Lt;
+    lt -> FheBool => Op::LT;
     /// Elementwise `<=`.
-    le -> FheBool => IntOp::Le;
+    le -> FheBool => Op::LE;
     /// Elementwise `>`.
-    gt -> FheBool => IntOp::Gt;
+    gt -> FheBool => Op::GT;
     /// Elementwise `>=`.
-    ge -> FheBool => IntOp::Ge;
+    ge -> FheBool => Op::GE;
 }
 
 /// `op` on `x` and `rhs` with a result of type `O` (refused if `op` gives another type).
-fn checked_binary<T: FheType, O: FheType>(op: IntOp, x: &T, rhs: Operand<'_>) -> Result<O> {
+fn checked_binary<T: FheType, O: FheType>(op: Op, x: &T, rhs: Operand<'_>) -> Result<O> {
     wrap(dynamic::binary(op, x.repr(), rhs))
 }
 
@@ -386,10 +386,10 @@ fn dot<T: FheType>(x: &[T], y: &[T]) -> Result<T> {
 }
 
 /// `op` over `items` as a balanced tree (its depth grows as the logarithm of the count).
-fn tree<T: FheType>(op: IntOp, mut items: Vec<T>) -> Result<T> {
+fn tree<T: FheType>(op: Op, mut items: Vec<T>) -> Result<T> {
     if items.is_empty() {
         return match op {
-            IntOp::WrappingAdd => Err(Error::InvalidInput(
+            Op::Add => Err(Error::InvalidInput(
                 "the sum of an empty array inside a circuit has no input to hold it".into(),
             )),
             _ => Err(Error::InvalidInput(format!("{op} of an empty array"))),

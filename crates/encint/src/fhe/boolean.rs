@@ -1,7 +1,7 @@
 //! [`FheBool`]: an encrypted boolean, the result of comparisons and the condition of
 //! selections.
 
-use encint_arith::typed::{IntOp, IntType};
+use encint_arith::typed::{IntType, Op};
 use encint_tfhe::{ClientKey, KeySetId};
 
 use super::dynamic::{self, cipher};
@@ -81,12 +81,12 @@ impl FheBool {
 
     /// `self == rhs`.
     pub fn eq(&self, rhs: impl IntoOperand<Self>) -> FheBool {
-        or_panic(wrap(dynamic::binary(IntOp::Eq, &self.inner, rhs.operand())))
+        or_panic(wrap(dynamic::binary(Op::EQ, &self.inner, rhs.operand())))
     }
 
     /// `self != rhs`.
     pub fn ne(&self, rhs: impl IntoOperand<Self>) -> FheBool {
-        or_panic(wrap(dynamic::binary(IntOp::Ne, &self.inner, rhs.operand())))
+        or_panic(wrap(dynamic::binary(Op::NE, &self.inner, rhs.operand())))
     }
 
     /// `self` as an integer of type `T` (0 or 1).
@@ -96,11 +96,9 @@ impl FheBool {
 
     /// `op` (and, or, xor) on `self` and `rhs`, or an error where the operator would
     /// panic.
-    pub fn try_binary(&self, op: IntOp, rhs: impl IntoOperand<Self>) -> Result<Self> {
+    pub fn try_binary(&self, op: Op, rhs: impl IntoOperand<Self>) -> Result<Self> {
         match op {
-            IntOp::And | IntOp::Or | IntOp::Xor => {
-                wrap(dynamic::binary(op, &self.inner, rhs.operand()))
-            }
+            Op::And | Op::Or | Op::Xor => wrap(dynamic::binary(op, &self.inner, rhs.operand())),
             _ => Err(Error::InvalidInput(format!(
                 "{op} is not an operation on booleans"
             ))),
@@ -109,6 +107,6 @@ impl FheBool {
 
     /// `!self`, or an error where the operator would panic.
     pub fn try_not(&self) -> Result<Self> {
-        wrap(dynamic::unary(IntOp::Not, &self.inner))
+        wrap(dynamic::unary(Op::Not, &self.inner))
     }
 }

@@ -3,16 +3,12 @@
 //! (a scalar operand, a shift amount reduced modulo the width, an absolute value are each
 //! one circuit), and under [`Server::typed_compose`] for a caller's own function.
 
-use encint_arith::typed::{build, plan, Algorithm, Form, IntOp, IntType, TypedError};
+use encint_arith::typed::{build, plan, Algorithm, Form, IntType, Op, TypedError};
 use encint_arith::{Arith, SInt};
 use encint_core::circuit::{Builder, Cost};
 
 use crate::typed::{operand_types, EncTyped};
 use crate::{Error, Result, Server};
-
-fn typed_error(e: TypedError) -> Error {
-    Error::InvalidInput(e.to_string())
-}
 
 /// A typed value inside a circuit being recorded: its digit nodes, its type and their
 /// form. Values come from [`Server::typed_compose`]'s inputs, from [`Composer::constant`]
@@ -109,11 +105,8 @@ struct DotKey {
 static DOT_CHOICES: std::sync::LazyLock<std::sync::Mutex<std::collections::HashMap<DotKey, bool>>> =
     std::sync::LazyLock::new(Default::default);
 
-fn is_shift(op: IntOp) -> bool {
-    matches!(
-        op,
-        IntOp::ShlVar | IntOp::ShrVar | IntOp::RotlVar | IntOp::RotrVar
-    )
+fn is_shift(op: Op) -> bool {
+    matches!(op, Op::ShlVar | Op::ShrVar | Op::RotlVar | Op::RotrVar)
 }
 
 impl<'a> Composer<'a> {
@@ -137,18 +130,19 @@ impl<'a> Composer<'a> {
     }
 
     /// A one-operand operation of the family on `x`; a cast to the boolean type is
-    /// `x != 0` (TFHE-rs' semantics; see [`crate::fhe`]).
-    pub fn unary_op(&mut self, op: IntOp, x: &Value) -> Result<Value> {
+    /// `x != 0` (TFHE-rs' semantics; see [`crate::fhe`]); [`Op::Abs`] is [`Composer::abs`].
+    pub fn unary_op(&mut self, op: Op, x: &Value) -> Result<Value> {
         if op.arity() != 1 {
             return Err(Error::InvalidInput(format!(
                 "{op} is not a one-operand operation"
             )));
         }
         match op {
-            IntOp::Cast(to) if to == IntType::BOOL && x.ty != IntType::BOOL => {
+            Op::Cast(to) if to == IntType::BOOL && x.ty != IntType::BOOL => {
                 let zero = self.constant(x.ty, 0);
-                self.apply(IntOp::Ne, &[x, &zero])
+                self.apply(Op::NE, &[x, &zero])
             }
+            Op::Abs => self.abs(x),
             op => self.apply(op, &[x]),
         }
     }
@@ -158,7 +152,7 @@ impl<'a> Composer<'a> {
     /// and folded (products, quotients and remainders by a clear value take the scalar
     /// circuits); shifts and rotations (`ShlVar`, `ShrVar`, `RotlVar`, `RotrVar`) take the
     /// amount modulo the width, a clear non-negative one or an unsigned value of the width.
-    pub fn binary_op(&mut self, op: IntOp, x: &Value, rhs: Rhs<'_>) -> Result<Value> {
+    pub fn binary_op(&mut self, op: Op, x: &Value, rhs: Rhs<'_>) -> Result<Value> {
         if op.arity() != 2 {
             return Err(Error::InvalidInput(format!(
                 "{op} is not a two-operand operation"
@@ -167,9 +161,9 @@ impl<'a> Composer<'a> {
         let ty = x.ty;
         match (op, rhs) {
             (op, rhs) if is_shift(op) => self.shift(op, x, rhs),
-            (IntOp::WrappingMul, Rhs::Clear(k)) => self.apply(IntOp::WrappingScalarMul(k), &[x]),
-            (IntOp::Div, Rhs::Clear(k)) => self.apply(IntOp::DivScalar(ty.wrap(k)), &[x]),
-            (IntOp::Rem, Rhs::Clear(k)) => self.apply(IntOp::RemScalar(ty.wrap(k)), &[x]),
+            (Op::Mul, Rhs::Clear(k)) => self.apply(Op::ScalarMul(k), &[x]),
+            (Op::Div, Rhs::Clear(k)) => self.apply(Op::DivScalar(ty.wrap(k)), &[x]),
+            (Op::Rem, Rhs::Clear(k)) => self.apply(Op::RemScalar(ty.wrap(k)), &[x]),
             (op, Rhs::Value(r)) => self.apply(op, &[x, r]),
             (op, Rhs::Clear(k)) => {
                 let k = self.constant(ty, k);
@@ -178,7 +172,7 @@ impl<'a> Composer<'a> {
         }
     }
 
-    fn shift(&mut self, op: IntOp, x: &Value, amount: Rhs<'_>) -> Result<Value> {
+    fn shift(&mut self, op: Op, x: &Value, amount: Rhs<'_>) -> Result<Value> {
         let ty = x.ty;
         let n = ty.bits;
         match amount {
@@ -188,10 +182,10 @@ impl<'a> Composer<'a> {
             Rhs::Clear(k) => {
                 let k = (k % n as i128) as u32;
                 let op = match op {
-                    IntOp::ShlVar => IntOp::Shl(k),
-                    IntOp::ShrVar => IntOp::Shr(k),
-                    IntOp::RotlVar => IntOp::Rotl(k),
-                    _ => IntOp::Rotr(k),
+                    Op::ShlVar => Op::Shl(k),
+                    Op::ShrVar => Op::Shr(k),
+                    Op::RotlVar => Op::Rotl(k),
+                    _ => Op::Rotr(k),
                 };
                 self.apply(op, &[x])
             }
@@ -208,13 +202,11 @@ impl<'a> Composer<'a> {
                 }
                 // Shifts read the amount modulo N; rotations do already.
                 let amount = match op {
-                    IntOp::ShlVar | IntOp::ShrVar if n.is_power_of_two() => {
+                    Op::ShlVar | Op::ShrVar if n.is_power_of_two() => {
                         let mask = self.constant(unsigned, n as i128 - 1);
-                        self.apply(IntOp::And, &[s, &mask])?
+                        self.apply(Op::And, &[s, &mask])?
                     }
-                    IntOp::ShlVar | IntOp::ShrVar => {
-                        self.apply(IntOp::RemScalar(n as i128), &[s])?
-                    }
+                    Op::ShlVar | Op::ShrVar => self.apply(Op::RemScalar(n as i128), &[s])?,
                     _ => s.clone(),
                 };
                 let amount = amount.reinterpret(ty)?;
@@ -229,9 +221,9 @@ impl<'a> Composer<'a> {
             return Ok(x.clone());
         }
         let zero = self.constant(x.ty, 0);
-        let negative = self.apply(IntOp::Lt, &[x, &zero])?;
-        let minus = self.apply(IntOp::WrappingNeg, &[x])?;
-        self.apply(IntOp::Select, &[&negative, &minus, x])
+        let negative = self.apply(Op::LT, &[x, &zero])?;
+        let minus = self.apply(Op::Neg, &[x])?;
+        self.apply(Op::Select, &[&negative, &minus, x])
     }
 
     /// `if cond { a } else { b }` for a boolean `cond`; the branches' type is a branch
@@ -264,18 +256,18 @@ impl<'a> Composer<'a> {
             Rhs::Clear(k) => self.constant(ty, k),
         };
         let (a, b) = (value(a), value(b));
-        self.apply(IntOp::Select, &[cond, &a, &b])
+        self.apply(Op::Select, &[cond, &a, &b])
     }
 
-    /// Records `op` on `args` (see [`IntOp`] for the semantics and the operand order);
+    /// Records `op` on `args` (see [`Op`] for the semantics and the operand order);
     /// returns its result, of type `op.result_type(ty)`.
-    pub fn apply(&mut self, op: IntOp, args: &[&Value]) -> Result<Value> {
+    pub fn apply(&mut self, op: Op, args: &[&Value]) -> Result<Value> {
         let types: Vec<(IntType, Form)> = args.iter().map(|v| (v.ty, v.form)).collect();
         let (ty, forms) = operand_types(op, &types)?;
         let x: Vec<SInt> = args.iter().map(|v| v.digits.clone()).collect();
         let algorithm = self.choose(op, ty, &forms, &x)?;
         let (digits, form) =
-            build(self.ar, self.b, op, ty, algorithm, &x, &forms).map_err(typed_error)?;
+            build(self.ar, self.b, op, ty, algorithm, &x, &forms).map_err(Error::from)?;
         Ok(Value {
             digits,
             ty: op.result_type(ty),
@@ -372,14 +364,14 @@ impl<'a> Composer<'a> {
         let mut terms = xs
             .iter()
             .zip(ys)
-            .map(|(x, y)| self.apply(IntOp::WrappingMul, &[x, y]))
+            .map(|(x, y)| self.apply(Op::Mul, &[x, y]))
             .collect::<Result<Vec<Value>>>()?;
         while terms.len() > 1 {
             let mut next = Vec::with_capacity(terms.len().div_ceil(2));
             let mut it = terms.into_iter();
             while let Some(a) = it.next() {
                 match it.next() {
-                    Some(b) => next.push(self.apply(IntOp::WrappingAdd, &[&a, &b])?),
+                    Some(b) => next.push(self.apply(Op::Add, &[&a, &b])?),
                     None => next.push(a),
                 }
             }
@@ -393,10 +385,10 @@ impl<'a> Composer<'a> {
     /// The algorithm for `op` on `x`: the planner's choice when every operand is
     /// encrypted; with a clear operand, each algorithm's circuit is built with it folded
     /// and the fastest (rounds, then bootstraps) wins.
-    fn choose(&self, op: IntOp, ty: IntType, forms: &[Form], x: &[SInt]) -> Result<Algorithm> {
+    fn choose(&self, op: Op, ty: IntType, forms: &[Form], x: &[SInt]) -> Result<Algorithm> {
         let known = |s: &SInt| s.digits.iter().all(|&d| self.b.const_value(d).is_some());
         if !x.iter().any(known) {
-            let p = plan(self.ar, op, ty, forms, self.threads).map_err(typed_error)?;
+            let p = plan(self.ar, op, ty, forms, self.threads).map_err(Error::from)?;
             return Ok(p.chosen().algorithm);
         }
         let mut best: Option<((u64, u64), Algorithm)> = None;
@@ -432,8 +424,8 @@ impl<'a> Composer<'a> {
         }
         match (best, refusal) {
             (Some((_, a)), _) => Ok(a),
-            (None, Some(e)) => Err(typed_error(e)),
-            (None, None) => Err(typed_error(TypedError::Unsupported(op, Algorithm::Bits))),
+            (None, Some(e)) => Err(Error::from(e)),
+            (None, None) => Err(Error::from(TypedError::Unsupported(op, Algorithm::Bits))),
         }
     }
 }
@@ -464,7 +456,7 @@ impl Server {
     ///
     /// ```
     /// use encint::fhe::Composer;
-    /// use encint::typed::{decrypt_typed, encrypt_typed, IntOp, IntType};
+    /// use encint::typed::{decrypt_typed, encrypt_typed, Op, IntType};
     /// use encint::{ClientKey, Server, DEFAULT_PARAMETERS};
     ///
     /// let (client, key) = ClientKey::generate(&DEFAULT_PARAMETERS);
@@ -475,9 +467,9 @@ impl Server {
     /// // (a + b) * 3, one circuit.
     /// let (out, _cost) = server
     ///     .typed_compose(&[&a, &b], |c: &mut Composer<'_>, x| {
-    ///         let s = c.apply(IntOp::WrappingAdd, &[&x[0], &x[1]])?;
+    ///         let s = c.apply(Op::Add, &[&x[0], &x[1]])?;
     ///         let three = c.constant(u8t, 3);
-    ///         Ok(vec![c.apply(IntOp::WrappingMul, &[&s, &three])?])
+    ///         Ok(vec![c.apply(Op::Mul, &[&s, &three])?])
     ///     })
     ///     .unwrap();
     /// assert_eq!(decrypt_typed(&client, &out[0]).unwrap(), (300 * 3) % 256);

@@ -5,7 +5,7 @@
 
 use std::sync::Arc;
 
-use encint_arith::typed::{IntOp, IntType};
+use encint_arith::typed::{IntType, Op};
 use encint_tfhe::ClientKey;
 
 use super::compose::{Composer, Rhs, Value};
@@ -94,12 +94,12 @@ fn in_circuit<'v>(
 }
 
 /// A one-operand operation on `x` (see [`Composer::unary_op`]).
-pub(crate) fn unary(op: IntOp, x: &Repr) -> Result<Repr> {
+pub(crate) fn unary(op: Op, x: &Repr) -> Result<Repr> {
     record(&[x], |c, v| c.unary_op(op, &v[0]))
 }
 
 /// A two-operand operation on `x` and `rhs` (see [`Composer::binary_op`]).
-pub(crate) fn binary(op: IntOp, x: &Repr, rhs: Operand<'_>) -> Result<Repr> {
+pub(crate) fn binary(op: Op, x: &Repr, rhs: Operand<'_>) -> Result<Repr> {
     let first = [x];
     let args = inputs(&first, &[&rhs]);
     record(&args, |c, v| {
@@ -144,7 +144,7 @@ pub(crate) fn cipher(x: &Repr) -> Result<&EncTyped> {
 /// `x` converted to `to` (to the boolean type: `x != 0`); errors without a type.
 pub(crate) fn cast<O: FheType>(x: &Repr, to: Option<IntType>) -> Result<O> {
     let to = to.ok_or_else(|| Error::InvalidInput("a cast needs a target type".into()))?;
-    O::from_repr(unary(IntOp::Cast(to), x)?)
+    O::from_repr(unary(Op::Cast(to), x)?)
 }
 
 /// An encrypted value of a type chosen at run time (what the command-line tool and the
@@ -153,7 +153,7 @@ pub(crate) fn cast<O: FheType>(x: &Repr, to: Option<IntType>) -> Result<O> {
 ///
 /// ```
 /// use encint::fhe::{set_server_key, FheValue};
-/// use encint::typed::{IntOp, IntType};
+/// use encint::typed::{Op, IntType};
 /// use encint::{ClientKey, DEFAULT_PARAMETERS};
 ///
 /// let (client, key) = ClientKey::generate(&DEFAULT_PARAMETERS);
@@ -161,9 +161,9 @@ pub(crate) fn cast<O: FheType>(x: &Repr, to: Option<IntType>) -> Result<O> {
 /// let i16t = IntType::new(16, true).unwrap();
 /// let a = FheValue::encrypt(-300, i16t, &client)?;
 /// let b = FheValue::encrypt(7, i16t, &client)?;
-/// let q = a.binary(IntOp::Div, &b)?;
+/// let q = a.binary(Op::Div, &b)?;
 /// assert_eq!(q.decrypt(&client)?, -42);
-/// let r = a.binary(IntOp::Rem, 7)?; // a clear operand
+/// let r = a.binary(Op::Rem, 7)?; // a clear operand
 /// assert_eq!(r.decrypt(&client)?, -6);
 /// # Ok::<(), encint::Error>(())
 /// ```
@@ -203,15 +203,15 @@ impl FheValue {
         repr_type(&self.inner)
     }
 
-    /// A one-operand operation ([`IntOp::Cast`] to the boolean type is `!= 0`).
-    pub fn unary(&self, op: IntOp) -> Result<Self> {
+    /// A one-operand operation ([`Op::Cast`] to the boolean type is `!= 0`).
+    pub fn unary(&self, op: Op) -> Result<Self> {
         Self::from_repr(unary(op, &self.inner)?)
     }
 
     /// A two-operand operation with a value of the same type or a clear value; shifts and
     /// rotations (`ShlVar`, `ShrVar`, `RotlVar`, `RotrVar`) take the amount modulo the
     /// width, an encrypted amount being unsigned of the same width.
-    pub fn binary(&self, op: IntOp, rhs: impl super::IntoOperand<FheValue>) -> Result<Self> {
+    pub fn binary(&self, op: Op, rhs: impl super::IntoOperand<FheValue>) -> Result<Self> {
         Self::from_repr(binary(op, &self.inner, rhs.operand())?)
     }
 

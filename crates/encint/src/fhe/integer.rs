@@ -1,6 +1,6 @@
 //! [`FheInteger`]: the typed integers of every width, with their methods.
 
-use encint_arith::typed::{IntOp, IntType};
+use encint_arith::typed::{IntType, Op};
 use encint_tfhe::{ClientKey, KeySetId};
 
 use super::dynamic::{self, cast, cipher, FheValue};
@@ -80,16 +80,13 @@ impl<const N: usize, const SIGNED: bool> FheInteger<N, SIGNED> {
 
     /// `op` (a binary operation of the type: add, sub, mul, div, rem, and, or, xor, min,
     /// max) on `self` and `rhs`, or an error where the operator would panic.
-    pub fn try_binary(&self, op: IntOp, rhs: impl IntoOperand<Self>) -> Result<Self> {
+    pub fn try_binary(&self, op: Op, rhs: impl IntoOperand<Self>) -> Result<Self> {
         if op.arity() != 2 || op.result_type(Self::TYPE) != Self::TYPE {
             return Err(Error::InvalidInput(format!(
                 "{op} is not a binary operation"
             )));
         }
-        if matches!(
-            op,
-            IntOp::ShlVar | IntOp::ShrVar | IntOp::RotlVar | IntOp::RotrVar
-        ) {
+        if matches!(op, Op::ShlVar | Op::ShrVar | Op::RotlVar | Op::RotrVar) {
             return Err(Error::InvalidInput(format!(
                 "{op}: use the shift and rotation methods"
             )));
@@ -99,7 +96,7 @@ impl<const N: usize, const SIGNED: bool> FheInteger<N, SIGNED> {
 
     /// `op` (a comparison: eq, ne, lt, le, gt, ge) of `self` and `rhs`, or an error
     /// where the method would panic.
-    pub fn try_compare(&self, op: IntOp, rhs: impl IntoOperand<Self>) -> Result<FheBool> {
+    pub fn try_compare(&self, op: Op, rhs: impl IntoOperand<Self>) -> Result<FheBool> {
         if op.arity() != 2 || op.result_type(Self::TYPE) != IntType::BOOL {
             return Err(Error::InvalidInput(format!("{op} is not a comparison")));
         }
@@ -109,7 +106,7 @@ impl<const N: usize, const SIGNED: bool> FheInteger<N, SIGNED> {
     /// A one-operand operation of the type (neg, not, square, scalar mul, div/rem by a
     /// scalar, shifts and rotations by a constant as given), or an error where the
     /// operator would panic.
-    pub fn try_unary(&self, op: IntOp) -> Result<Self> {
+    pub fn try_unary(&self, op: Op) -> Result<Self> {
         if op.arity() != 1 || op.result_type(Self::TYPE) != Self::TYPE {
             return Err(Error::InvalidInput(format!(
                 "{op} is not a one-operand operation"
@@ -120,13 +117,13 @@ impl<const N: usize, const SIGNED: bool> FheInteger<N, SIGNED> {
 
     /// Shift or rotation (`op` one of `ShlVar`, `ShrVar`, `RotlVar`, `RotrVar`) by an
     /// amount taken modulo `N`, clear or an encrypted unsigned value of this width.
-    pub fn try_shift(&self, op: IntOp, amount: impl ShiftAmount<N>) -> Result<Self> {
+    pub fn try_shift(&self, op: Op, amount: impl ShiftAmount<N>) -> Result<Self> {
         wrap(dynamic::binary(op, &self.inner, amount.amount()?))
     }
 
     /// `self²` modulo `2^N` (cheaper than `self * self`).
     pub fn square(&self) -> Self {
-        or_panic(self.try_unary(IntOp::WrappingSquare))
+        or_panic(self.try_unary(Op::Square))
     }
 
     /// `|self|` modulo `2^N` (`abs(MIN) = MIN`, as `wrapping_abs`); unsigned: `self`.
@@ -163,25 +160,25 @@ macro_rules! methods {
 
 methods! {
     /// `min(self, rhs)`.
-    min(impl IntoOperand<Self>) -> Self => try_binary(IntOp::Min);
+    min(impl IntoOperand<Self>) -> Self => try_binary(Op::Min);
     /// `max(self, rhs)`.
-    max(impl IntoOperand<Self>) -> Self => try_binary(IntOp::Max);
+    max(impl IntoOperand<Self>) -> Self => try_binary(Op::Max);
     /// `self == rhs`.
-    eq(impl IntoOperand<Self>) -> FheBool => try_compare(IntOp::Eq);
+    eq(impl IntoOperand<Self>) -> FheBool => try_compare(Op::EQ);
     /// `self != rhs`.
-    ne(impl IntoOperand<Self>) -> FheBool => try_compare(IntOp::Ne);
+    ne(impl IntoOperand<Self>) -> FheBool => try_compare(Op::NE);
     /// `self < rhs`.
-    lt(impl IntoOperand<Self>) -> FheBool => try_compare(IntOp::Lt);
+    lt(impl IntoOperand<Self>) -> FheBool => try_compare(Op::LT);
     /// `self <= rhs`.
-    le(impl IntoOperand<Self>) -> FheBool => try_compare(IntOp::Le);
+    le(impl IntoOperand<Self>) -> FheBool => try_compare(Op::LE);
     /// `self > rhs`.
-    gt(impl IntoOperand<Self>) -> FheBool => try_compare(IntOp::Gt);
+    gt(impl IntoOperand<Self>) -> FheBool => try_compare(Op::GT);
     /// `self >= rhs`.
-    ge(impl IntoOperand<Self>) -> FheBool => try_compare(IntOp::Ge);
+    ge(impl IntoOperand<Self>) -> FheBool => try_compare(Op::GE);
     /// `self` rotated left by `amount mod N` (clear, or an encrypted [`FheUint<N>`]).
-    rotate_left(impl ShiftAmount<N>) -> Self => try_shift(IntOp::RotlVar);
+    rotate_left(impl ShiftAmount<N>) -> Self => try_shift(Op::RotlVar);
     /// `self` rotated right by `amount mod N` (clear, or an encrypted [`FheUint<N>`]).
-    rotate_right(impl ShiftAmount<N>) -> Self => try_shift(IntOp::RotrVar);
+    rotate_right(impl ShiftAmount<N>) -> Self => try_shift(Op::RotrVar);
 }
 
 /// What may stand right of `<<`, `>>` and the rotations on an `N`-bit value: a clear

@@ -1,7 +1,7 @@
 //! Rust's operators on the family, each one circuit (see the module docs for the
 //! semantics and when they panic).
 
-use encint_arith::typed::IntOp;
+use encint_arith::typed::Op;
 
 use super::integer::ShiftAmount;
 use super::{or_panic, FheBool, FheInteger, IntoOperand};
@@ -47,27 +47,27 @@ macro_rules! operators {
 
 operators! {
     int IntoOperand<FheInteger<N, S>>, try_binary:
-    Add add AddAssign add_assign => IntOp::WrappingAdd;
-    Sub sub SubAssign sub_assign => IntOp::WrappingSub;
-    Mul mul MulAssign mul_assign => IntOp::WrappingMul;
-    Div div DivAssign div_assign => IntOp::Div;
-    Rem rem RemAssign rem_assign => IntOp::Rem;
-    BitAnd bitand BitAndAssign bitand_assign => IntOp::And;
-    BitOr bitor BitOrAssign bitor_assign => IntOp::Or;
-    BitXor bitxor BitXorAssign bitxor_assign => IntOp::Xor;
+    Add add AddAssign add_assign => Op::Add;
+    Sub sub SubAssign sub_assign => Op::Sub;
+    Mul mul MulAssign mul_assign => Op::Mul;
+    Div div DivAssign div_assign => Op::Div;
+    Rem rem RemAssign rem_assign => Op::Rem;
+    BitAnd bitand BitAndAssign bitand_assign => Op::And;
+    BitOr bitor BitOrAssign bitor_assign => Op::Or;
+    BitXor bitxor BitXorAssign bitxor_assign => Op::Xor;
 }
 
 operators! {
     int ShiftAmount<N>, try_shift:
-    Shl shl ShlAssign shl_assign => IntOp::ShlVar;
-    Shr shr ShrAssign shr_assign => IntOp::ShrVar;
+    Shl shl ShlAssign shl_assign => Op::ShlVar;
+    Shr shr ShrAssign shr_assign => Op::ShrVar;
 }
 
 operators! {
     bool
-    BitAnd bitand BitAndAssign bitand_assign => IntOp::And;
-    BitOr bitor BitOrAssign bitor_assign => IntOp::Or;
-    BitXor bitxor BitXorAssign bitxor_assign => IntOp::Xor;
+    BitAnd bitand BitAndAssign bitand_assign => Op::And;
+    BitOr bitor BitOrAssign bitor_assign => Op::Or;
+    BitXor bitxor BitXorAssign bitxor_assign => Op::Xor;
 }
 
 /// `impl Trait for T` and `for &T` by the method `$call($args)`, for `FheInteger<N, S>`
@@ -99,8 +99,8 @@ macro_rules! unary {
 
 unary! {
     int
-    Neg neg => try_unary(IntOp::WrappingNeg);
-    Not not => try_unary(IntOp::Not);
+    Neg neg => try_unary(Op::Neg);
+    Not not => try_unary(Op::Not);
 }
 
 unary! {

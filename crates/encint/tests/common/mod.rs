@@ -6,7 +6,7 @@ use encint::Op;
 /// place of `ScalarMul` in the enum) and rounding at bit 3.
 pub fn every_op(scalars: &[i64]) -> Vec<Op> {
     let mut ops = vec![Op::Add, Op::Sub, Op::Neg, Op::Mul, Op::MulLow];
-    ops.extend(scalars.iter().map(|&k| Op::ScalarMul(k)));
+    ops.extend(scalars.iter().map(|&k| Op::ScalarMul(k.into())));
     ops.extend([
         Op::Square,
         Op::Signum,
@@ -14,12 +14,12 @@ pub fn every_op(scalars: &[i64]) -> Vec<Op> {
         Op::Min,
         Op::Abs,
         Op::Round(3),
-        Op::Lt,
-        Op::Le,
-        Op::Gt,
-        Op::Ge,
-        Op::Eq,
-        Op::Ne,
+        Op::LT,
+        Op::LE,
+        Op::GT,
+        Op::GE,
+        Op::EQ,
+        Op::NE,
     ]);
     ops
 }

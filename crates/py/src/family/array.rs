@@ -5,14 +5,14 @@
 //! over every element for NumPy's `//` and `%`.
 
 use encint::fhe::{ArrayOperand, FheBool, FheType, IntoArrayOperand, Operand, Repr};
-use encint::typed::{IntOp, IntType};
+use encint::typed::{IntType, Op};
 use num_bigint::BigInt;
 use pyo3::exceptions::{PyTypeError, PyZeroDivisionError};
 use pyo3::prelude::*;
 use pyo3::pyclass::CompareOp;
 use pyo3::types::{PyList, PyTuple};
 
-use super::numpy::{apply, fused, Bin};
+use super::numpy::{apply, fused};
 use super::operand::{clear_int, clear_of, decrypt_int, Clear, Rhs};
 use super::value::FheValue;
 use super::{run, type_arg, type_name, wrap};
@@ -145,33 +145,29 @@ impl FheArray {
     fn binary(
         &self,
         py: Python<'_>,
-        op: Bin,
+        op: Op,
         other: &Bound<'_, PyAny>,
         swap: bool,
     ) -> PyResult<PyObject> {
         let how = match op {
-            Bin::Op(IntOp::ShlVar | IntOp::ShrVar) if !swap => Clear::Amount,
+            Op::ShlVar | Op::ShrVar if !swap => Clear::Amount,
             _ => Clear::Value,
         };
         let Some(r) = self.operand(other, how)? else {
             return Ok(py.NotImplemented());
         };
-        if matches!(op, Bin::FloorDiv | Bin::Mod) && !swap && matches!(r, ArrRhs::Clear(0)) {
+        if matches!(op, Op::FloorDiv | Op::Mod) && !swap && matches!(r, ArrRhs::Clear(0)) {
             return Err(PyZeroDivisionError::new_err(
                 "integer division or modulo by zero",
             ));
         }
         let x = &self.inner;
-        let out_ty = match op {
-            Bin::Op(IntOp::Lt | IntOp::Le | IntOp::Gt | IntOp::Ge | IntOp::Eq | IntOp::Ne) => {
-                IntType::BOOL
-            }
-            _ => self.ty,
-        };
-        let facade = match op {
-            Bin::Op(o) if !swap || op.commutes() || matches!(r, ArrRhs::Array(_)) => Some(o),
-            _ => None,
-        };
+        let out_ty = op.result_type(self.ty);
+        // NumPy's `//` and `%`, and reflected operations of a clear or single left operand,
+        // go element by element; the rest is the library's elementwise operation.
+        let numpy = matches!(op, Op::FloorDiv | Op::Mod);
+        let facade =
+            (!numpy && (!swap || op.commutes() || matches!(r, ArrRhs::Array(_)))).then_some(op);
         let out = run(py, || match (facade, &r, swap) {
             (Some(o), ArrRhs::Array(y), true) => y.elementwise::<encint::fhe::FheValue>(o, x),
             (Some(o), r, _) => x.elementwise::<encint::fhe::FheValue>(o, r),
@@ -193,7 +189,7 @@ impl FheArray {
 
 /// `x op r` (`r op x` with `swap`) element by element as one circuit (NumPy's `//` and
 /// `%`, and reflected operations of a clear or single left operand).
-fn per_element(x: &Inner, op: Bin, r: &ArrRhs, swap: bool) -> encint::Result<Inner> {
+fn per_element(x: &Inner, op: Op, r: &ArrRhs, swap: bool) -> encint::Result<Inner> {
     let n = x.len();
     let mut args: Vec<encint::fhe::FheValue> = x.items().to_vec();
     let rhs = match r {
@@ -248,16 +244,16 @@ macro_rules! methods_with_binary {
 }
 
 methods_with_binary! {[
-    __add__ __radd__ => Bin::Op(IntOp::WrappingAdd);
-    __sub__ __rsub__ => Bin::Op(IntOp::WrappingSub);
-    __mul__ __rmul__ => Bin::Op(IntOp::WrappingMul);
-    __floordiv__ __rfloordiv__ => Bin::FloorDiv;
-    __mod__ __rmod__ => Bin::Mod;
-    __and__ __rand__ => Bin::Op(IntOp::And);
-    __or__ __ror__ => Bin::Op(IntOp::Or);
-    __xor__ __rxor__ => Bin::Op(IntOp::Xor);
-    __lshift__ __rlshift__ => Bin::Op(IntOp::ShlVar);
-    __rshift__ __rrshift__ => Bin::Op(IntOp::ShrVar);
+    __add__ __radd__ => Op::Add;
+    __sub__ __rsub__ => Op::Sub;
+    __mul__ __rmul__ => Op::Mul;
+    __floordiv__ __rfloordiv__ => Op::FloorDiv;
+    __mod__ __rmod__ => Op::Mod;
+    __and__ __rand__ => Op::And;
+    __or__ __ror__ => Op::Or;
+    __xor__ __rxor__ => Op::Xor;
+    __lshift__ __rlshift__ => Op::ShlVar;
+    __rshift__ __rrshift__ => Op::ShrVar;
 ]
     /// Encrypts `values` (a NumPy array or nested lists) as an array of type `ty`
     /// (`"u8"`, `encint.FheInt16`, ...) with the client key `ck`.
@@ -371,14 +367,14 @@ methods_with_binary! {[
         op: CompareOp,
     ) -> PyResult<PyObject> {
         let op = match op {
-            CompareOp::Lt => IntOp::Lt,
-            CompareOp::Le => IntOp::Le,
-            CompareOp::Gt => IntOp::Gt,
-            CompareOp::Ge => IntOp::Ge,
-            CompareOp::Eq => IntOp::Eq,
-            CompareOp::Ne => IntOp::Ne,
+            CompareOp::Lt => Op::LT,
+            CompareOp::Le => Op::LE,
+            CompareOp::Gt => Op::GT,
+            CompareOp::Ge => Op::GE,
+            CompareOp::Eq => Op::EQ,
+            CompareOp::Ne => Op::NE,
         };
-        self.binary(py, Bin::Op(op), other, false)
+        self.binary(py, op, other, false)
     }
 
     fn __bool__(&self) -> PyResult<bool> {
@@ -388,16 +384,16 @@ methods_with_binary! {[
     }
 
     fn __neg__(&self, py: Python<'_>) -> PyResult<FheArray> {
-        self.map(py, IntOp::WrappingNeg)
+        self.map(py, Op::Neg)
     }
 
     fn __invert__(&self, py: Python<'_>) -> PyResult<FheArray> {
-        self.map(py, IntOp::Not)
+        self.map(py, Op::Not)
     }
 
     /// Every element squared (wrapping), one circuit.
     fn square(&self, py: Python<'_>) -> PyResult<FheArray> {
-        self.map(py, IntOp::WrappingSquare)
+        self.map(py, Op::Square)
     }
 
     /// Every element as another type (see `FheValue.cast`), one circuit.
@@ -407,7 +403,7 @@ methods_with_binary! {[
         let out = run(py, || {
             let n = x.len();
             let items = fused(x.items().to_vec(), move |v| {
-                (0..n).map(|i| v[i].unary(IntOp::Cast(to))).collect()
+                (0..n).map(|i| v[i].unary(Op::Cast(to))).collect()
             })?;
             encint::fhe::FheArray::new(items, x.shape().to_vec())
         })?;
@@ -416,12 +412,12 @@ methods_with_binary! {[
 
     /// Elementwise minimum with an array, a value or an int.
     fn minimum(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyObject> {
-        self.binary(py, Bin::Op(IntOp::Min), other, false)
+        self.binary(py, Op::Min, other, false)
     }
 
     /// Elementwise maximum with an array, a value or an int.
     fn maximum(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyObject> {
-        self.binary(py, Bin::Op(IntOp::Max), other, false)
+        self.binary(py, Op::Max, other, false)
     }
 
     /// The sum of every element (wrapping), one circuit.
@@ -465,7 +461,7 @@ methods_with_binary! {[
 }
 
 impl FheArray {
-    fn map(&self, py: Python<'_>, op: IntOp) -> PyResult<FheArray> {
+    fn map(&self, py: Python<'_>, op: Op) -> PyResult<FheArray> {
         let x = &self.inner;
         let out = run(py, || x.map_unary(op))?;
         Ok(FheArray::new(out, self.ty))

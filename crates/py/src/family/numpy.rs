@@ -9,7 +9,7 @@
 use std::sync::{Arc, Mutex, PoisonError};
 
 use encint::fhe::{compile_with, FheType, FheValue, Repr, Values};
-use encint::typed::{IntOp, IntType};
+use encint::typed::{IntType, Op};
 use encint::{Error, Result};
 
 use super::operand::{Rhs, K};
@@ -98,51 +98,23 @@ pub fn fused1(
         .ok_or_else(|| Error::InvalidInput("the composition returned no value".into()))
 }
 
-/// A binary operation of Python's operators.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Bin {
-    /// A facade operation with its own semantics (wrapping arithmetic, bitwise logic,
-    /// comparisons, min/max, shifts and rotations modulo the width).
-    Op(IntOp),
-    /// `//`: floor division, 0 for a zero divisor.
-    FloorDiv,
-    /// `%`: the divisor's sign, 0 for a zero divisor.
-    Mod,
-}
-
-impl Bin {
-    /// Whether `a op b == b op a`.
-    pub fn commutes(self) -> bool {
-        use IntOp::*;
-        matches!(
-            self,
-            Bin::Op(WrappingAdd | WrappingMul | And | Or | Xor | Eq | Ne | Min | Max)
-        )
-    }
-}
-
 /// `x op rhs`, or `rhs op x` with `swap` (then `rhs` is clear).
-pub fn apply(x: &FheValue, op: Bin, rhs: Rhs, swap: bool) -> Result<FheValue> {
+pub fn apply(x: &FheValue, op: Op, rhs: Rhs, swap: bool) -> Result<FheValue> {
     match (swap, rhs) {
         (true, Rhs::Clear(k)) if op.commutes() => apply(x, op, Rhs::Clear(k), false),
-        (true, Rhs::Clear(k)) if op == Bin::Op(IntOp::WrappingSub) => {
-            fused1(vec![x.clone()], move |v| {
-                v[0].unary(IntOp::WrappingNeg)?
-                    .binary(IntOp::WrappingAdd, K(k))
-            })
-        }
+        (true, Rhs::Clear(k)) if op == Op::Sub => fused1(vec![x.clone()], move |v| {
+            v[0].unary(Op::Neg)?.binary(Op::Add, K(k))
+        }),
         (true, Rhs::Clear(k)) => fused1(vec![x.clone()], move |v| {
             // The constant as a value of the circuit (no bootstrap: a product by 0 and a
             // sum with a constant are linear).
-            let c = v[0]
-                .binary(IntOp::WrappingMul, K(0))?
-                .binary(IntOp::WrappingAdd, K(k))?;
+            let c = v[0].binary(Op::Mul, K(0))?.binary(Op::Add, K(k))?;
             apply(&c, op, Rhs::Value(v[0].clone()), false)
         }),
         (true, Rhs::Value(y)) => apply(&y, op, Rhs::Value(x.clone()), false),
         (false, rhs) => match op {
-            Bin::Op(op) => x.binary(op, rhs),
-            Bin::FloorDiv | Bin::Mod => divide(x, rhs, op == Bin::FloorDiv),
+            Op::FloorDiv | Op::Mod => divide(x, rhs, op == Op::FloorDiv),
+            op => x.binary(op, rhs),
         },
     }
 }
@@ -152,7 +124,7 @@ fn divide(x: &FheValue, d: Rhs, floor: bool) -> Result<FheValue> {
     let ty = x.ty();
     match d {
         Rhs::Clear(0) => Err(Error::InvalidInput("division by a clear zero".into())),
-        Rhs::Clear(k) if !ty.signed => x.binary(if floor { IntOp::Div } else { IntOp::Rem }, K(k)),
+        Rhs::Clear(k) if !ty.signed => x.binary(if floor { Op::Div } else { Op::Rem }, K(k)),
         Rhs::Clear(k) => fused1(vec![x.clone()], move |v| clear_signed(&v[0], k, floor)),
         Rhs::Value(d) => fused1(vec![x.clone(), d], move |v| encrypted(&v[0], &v[1], floor)),
     }
@@ -163,26 +135,26 @@ fn clear_signed(x: &FheValue, k: i128, floor: bool) -> Result<FheValue> {
     let ty = x.ty();
     let k = ty.wrap(k);
     let (q, r) = if floor {
-        let q = x.binary(IntOp::Div, K(k))?;
-        let qk = q.binary(IntOp::WrappingMul, K(k))?;
-        (Some(q), x.binary(IntOp::WrappingSub, &qk)?)
+        let q = x.binary(Op::Div, K(k))?;
+        let qk = q.binary(Op::Mul, K(k))?;
+        (Some(q), x.binary(Op::Sub, &qk)?)
     } else {
-        (None, x.binary(IntOp::Rem, K(k))?)
+        (None, x.binary(Op::Rem, K(k))?)
     };
     // The truncated remainder has the dividend's sign; flooring corrects a non-zero one
     // of the other sign than the divisor's.
     let wrong = if k > 0 {
-        r.binary(IntOp::Lt, K(0))?
+        r.binary(Op::LT, K(0))?
     } else {
-        r.binary(IntOp::Gt, K(0))?
+        r.binary(Op::GT, K(0))?
     };
     match q {
         Some(q) => {
-            let q1 = q.binary(IntOp::WrappingSub, K(1))?;
+            let q1 = q.binary(Op::Sub, K(1))?;
             wrong.select(&q1, &q)
         }
         None => {
-            let rk = r.binary(IntOp::WrappingAdd, K(k))?;
+            let rk = r.binary(Op::Add, K(k))?;
             wrong.select(&rk, &r)
         }
     }
@@ -191,27 +163,27 @@ fn clear_signed(x: &FheValue, k: i128, floor: bool) -> Result<FheValue> {
 /// `x // d` or `x % d` for an encrypted `d` (0 where `d == 0`), flooring when signed.
 fn encrypted(x: &FheValue, d: &FheValue, floor: bool) -> Result<FheValue> {
     let ty = x.ty();
-    let zero = d.binary(IntOp::Eq, K(0))?;
+    let zero = d.binary(Op::EQ, K(0))?;
     let result = if !ty.signed {
-        x.binary(if floor { IntOp::Div } else { IntOp::Rem }, d)?
+        x.binary(if floor { Op::Div } else { Op::Rem }, d)?
     } else {
         let (q, r) = if floor {
-            let q = x.binary(IntOp::Div, d)?;
-            let qd = q.binary(IntOp::WrappingMul, d)?;
-            (Some(q), x.binary(IntOp::WrappingSub, &qd)?)
+            let q = x.binary(Op::Div, d)?;
+            let qd = q.binary(Op::Mul, d)?;
+            (Some(q), x.binary(Op::Sub, &qd)?)
         } else {
-            (None, x.binary(IntOp::Rem, d)?)
+            (None, x.binary(Op::Rem, d)?)
         };
-        let nonzero = r.binary(IntOp::Ne, K(0))?;
-        let signs = r.binary(IntOp::Xor, d)?.binary(IntOp::Lt, K(0))?;
-        let wrong = nonzero.binary(IntOp::And, &signs)?;
+        let nonzero = r.binary(Op::NE, K(0))?;
+        let signs = r.binary(Op::Xor, d)?.binary(Op::LT, K(0))?;
+        let wrong = nonzero.binary(Op::And, &signs)?;
         match q {
             Some(q) => {
-                let q1 = q.binary(IntOp::WrappingSub, K(1))?;
+                let q1 = q.binary(Op::Sub, K(1))?;
                 wrong.select(&q1, &q)?
             }
             None => {
-                let rd = r.binary(IntOp::WrappingAdd, d)?;
+                let rd = r.binary(Op::Add, d)?;
                 wrong.select(&rd, &r)?
             }
         }

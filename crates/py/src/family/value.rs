@@ -4,13 +4,13 @@
 //! one circuit; results are instances of their type's class.
 
 use encint::fhe::FheType;
-use encint::typed::IntOp;
+use encint::typed::Op;
 use pyo3::exceptions::{PyTypeError, PyZeroDivisionError};
 use pyo3::prelude::*;
 use pyo3::pyclass::CompareOp;
 use pyo3::types::{PyBytes, PyTuple, PyType};
 
-use super::numpy::{apply, Bin};
+use super::numpy::apply;
 use super::operand::{clear_int, clear_of, decrypt_int, rhs, Clear, Rhs};
 use super::{run, type_arg, type_name, wrap};
 use crate::errors::invalid;
@@ -91,20 +91,18 @@ impl FheValue {
     fn binary(
         &self,
         py: Python<'_>,
-        op: Bin,
+        op: Op,
         other: &Bound<'_, PyAny>,
         swap: bool,
     ) -> PyResult<PyObject> {
         let how = match op {
-            Bin::Op(IntOp::ShlVar | IntOp::ShrVar | IntOp::RotlVar | IntOp::RotrVar) if !swap => {
-                Clear::Amount
-            }
+            Op::ShlVar | Op::ShrVar | Op::RotlVar | Op::RotrVar if !swap => Clear::Amount,
             _ => Clear::Value,
         };
         let Some(r) = rhs(other, self.ty(), how)? else {
             return Ok(py.NotImplemented());
         };
-        if matches!(op, Bin::FloorDiv | Bin::Mod) && !swap && matches!(r, Rhs::Clear(0)) {
+        if matches!(op, Op::FloorDiv | Op::Mod) && !swap && matches!(r, Rhs::Clear(0)) {
             return Err(PyZeroDivisionError::new_err(
                 "integer division or modulo by zero",
             ));
@@ -114,7 +112,7 @@ impl FheValue {
         wrap(py, v)
     }
 
-    fn unary(&self, py: Python<'_>, op: IntOp) -> PyResult<PyObject> {
+    fn unary(&self, py: Python<'_>, op: Op) -> PyResult<PyObject> {
         let x = &self.inner;
         let v = run(py, || x.unary(op))?;
         wrap(py, v)
@@ -140,16 +138,16 @@ macro_rules! methods_with_binary {
 }
 
 methods_with_binary! {[
-    __add__ __radd__ => Bin::Op(IntOp::WrappingAdd);
-    __sub__ __rsub__ => Bin::Op(IntOp::WrappingSub);
-    __mul__ __rmul__ => Bin::Op(IntOp::WrappingMul);
-    __floordiv__ __rfloordiv__ => Bin::FloorDiv;
-    __mod__ __rmod__ => Bin::Mod;
-    __and__ __rand__ => Bin::Op(IntOp::And);
-    __or__ __ror__ => Bin::Op(IntOp::Or);
-    __xor__ __rxor__ => Bin::Op(IntOp::Xor);
-    __lshift__ __rlshift__ => Bin::Op(IntOp::ShlVar);
-    __rshift__ __rrshift__ => Bin::Op(IntOp::ShrVar);
+    __add__ __radd__ => Op::Add;
+    __sub__ __rsub__ => Op::Sub;
+    __mul__ __rmul__ => Op::Mul;
+    __floordiv__ __rfloordiv__ => Op::FloorDiv;
+    __mod__ __rmod__ => Op::Mod;
+    __and__ __rand__ => Op::And;
+    __or__ __ror__ => Op::Or;
+    __xor__ __rxor__ => Op::Xor;
+    __lshift__ __rlshift__ => Op::ShlVar;
+    __rshift__ __rrshift__ => Op::ShrVar;
 ]
     /// A copy of `value` (how the classes of the family wrap results).
     #[new]
@@ -241,14 +239,14 @@ methods_with_binary! {[
         op: CompareOp,
     ) -> PyResult<PyObject> {
         let op = match op {
-            CompareOp::Lt => IntOp::Lt,
-            CompareOp::Le => IntOp::Le,
-            CompareOp::Gt => IntOp::Gt,
-            CompareOp::Ge => IntOp::Ge,
-            CompareOp::Eq => IntOp::Eq,
-            CompareOp::Ne => IntOp::Ne,
+            CompareOp::Lt => Op::LT,
+            CompareOp::Le => Op::LE,
+            CompareOp::Gt => Op::GT,
+            CompareOp::Ge => Op::GE,
+            CompareOp::Eq => Op::EQ,
+            CompareOp::Ne => Op::NE,
         };
-        self.binary(py, Bin::Op(op), other, false)
+        self.binary(py, op, other, false)
     }
 
     fn __bool__(&self) -> PyResult<bool> {
@@ -258,11 +256,11 @@ methods_with_binary! {[
     }
 
     fn __neg__(&self, py: Python<'_>) -> PyResult<PyObject> {
-        self.unary(py, IntOp::WrappingNeg)
+        self.unary(py, Op::Neg)
     }
 
     fn __invert__(&self, py: Python<'_>) -> PyResult<PyObject> {
-        self.unary(py, IntOp::Not)
+        self.unary(py, Op::Not)
     }
 
     fn __abs__(&self, py: Python<'_>) -> PyResult<PyObject> {
@@ -278,35 +276,35 @@ methods_with_binary! {[
 
     /// `self * self` modulo `2**bits`.
     fn square(&self, py: Python<'_>) -> PyResult<PyObject> {
-        self.unary(py, IntOp::WrappingSquare)
+        self.unary(py, Op::Square)
     }
 
     /// The smaller of `self` and `other` (a value of the type or an int).
     fn min(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyObject> {
-        self.binary(py, Bin::Op(IntOp::Min), other, false)
+        self.binary(py, Op::Min, other, false)
     }
 
     /// The larger of `self` and `other`.
     fn max(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyObject> {
-        self.binary(py, Bin::Op(IntOp::Max), other, false)
+        self.binary(py, Op::Max, other, false)
     }
 
     /// Rotation left by `k` modulo the width (`k` an int >= 0 or an unsigned value of the
     /// same width).
     fn rotate_left(&self, py: Python<'_>, k: &Bound<'_, PyAny>) -> PyResult<PyObject> {
-        self.checked(py, Bin::Op(IntOp::RotlVar), k)
+        self.checked(py, Op::RotlVar, k)
     }
 
     /// Rotation right by `k` modulo the width.
     fn rotate_right(&self, py: Python<'_>, k: &Bound<'_, PyAny>) -> PyResult<PyObject> {
-        self.checked(py, Bin::Op(IntOp::RotrVar), k)
+        self.checked(py, Op::RotrVar, k)
     }
 
     /// The value as another type (`"u16"`, `encint.FheInt8`, ...): truncation, or zero or
     /// sign extension by this type's signedness (Rust's `as`); to `bool`: `self != 0`.
     fn cast(&self, py: Python<'_>, ty: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         let to = type_arg(ty)?;
-        self.unary(py, IntOp::Cast(to))
+        self.unary(py, Op::Cast(to))
     }
 
     /// `a if self else b` for an `FheBool` `self`; `a` and `b` are values of one type or
@@ -354,7 +352,7 @@ methods_with_binary! {[
 
 impl FheValue {
     /// A shift or rotation whose operand must be an amount (else a `TypeError`).
-    fn checked(&self, py: Python<'_>, op: Bin, k: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+    fn checked(&self, py: Python<'_>, op: Op, k: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         let r = self.binary(py, op, k, false)?;
         if r.is(&py.NotImplemented()) {
             return Err(PyTypeError::new_err(

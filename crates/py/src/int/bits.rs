@@ -5,18 +5,20 @@ use encint::arith::bits::{self as ops, Word};
 use encint::circuit::bits::BitBuilder;
 use encint::circuit::NodeId;
 use encint::limits::{Estimate, WordOp};
-use encint::MAX_DIGITS;
+use encint::{Op, MAX_DIGITS};
 use num_bigint::BigInt;
 use pyo3::prelude::*;
 
 use super::exact::EncInt;
 use crate::args::{check_width, shift_amount};
-use crate::circuits::{compare_bit, lt, stage_estimate, word_op, word_op_nodes, word_stage, BitOp};
+use crate::circuits::{compare_bit, lt};
 use crate::errors::invalid;
 use crate::eval::run_one;
 use crate::guard::detached;
-use crate::methods::{ArithOp, Operands, Operators};
+use crate::methods::{Operands, Operators};
 use crate::value::{range_of, twos_complement_bits, value_of, Operand, Val};
+use encint::arith::{word_op, word_stage};
+use encint::limits::{self, stage as stage_estimate};
 
 /// An encrypted integer of a fixed width (1..=4096 bits), unsigned or two's complement,
 /// each bit a TFHE ciphertext of 0 or 1 (boolean circuits as in Trifan, Nicolau and
@@ -201,36 +203,43 @@ impl Operands for EncBits {
 }
 
 impl Operators for EncBits {
-    fn arith(&self, py: Python<'_>, x: Bits, op: ArithOp, swap: bool) -> PyResult<PyObject> {
+    fn arith(&self, py: Python<'_>, x: Bits, op: Op, swap: bool) -> PyResult<PyObject> {
         match op {
-            ArithOp::Add => self.binop(py, x, &[WordOp::Add], ops::add, swap),
-            ArithOp::Sub => self.binop(py, x, &[WordOp::Sub], ops::sub, swap),
-            ArithOp::Mul => self.binop(py, x, &[WordOp::Mul], ops::mul, swap),
+            Op::Add => self.binop(py, x, &[WordOp::Add], ops::add, swap),
+            Op::Sub => self.binop(py, x, &[WordOp::Sub], ops::sub, swap),
+            Op::Mul => self.binop(py, x, &[WordOp::Mul], ops::mul, swap),
+            _ => Ok(py.NotImplemented()),
         }
     }
 
-    fn bitwise(&self, py: Python<'_>, x: Bits, op: BitOp, swap: bool) -> PyResult<PyObject> {
+    fn bitwise(&self, py: Python<'_>, x: Bits, op: Op, swap: bool) -> PyResult<PyObject> {
         let signed = self.signed;
         let w = self.val.len();
-        let est = Estimate::new(w as u64, word_op_nodes(op, signed, w)).then(stage_estimate(
+        if !encint::arith::is_word_op(op) {
+            return Ok(py.NotImplemented());
+        }
+        let est = Estimate::new(w as u64, limits::word_op(op, signed, w)).then(stage_estimate(
             WordOp::Not,
             w,
             w,
         ));
         self.words(py, x, swap, signed, est, move |bb, x, y| {
-            word_op(bb, op, signed, x, y)
+            word_op(bb, op, signed, x, y).expect("a bit operator, checked above")
         })
     }
 
     /// A 1-bit unsigned result.
-    fn compare(&self, py: Python<'_>, x: Bits, cmp: encint::Op) -> PyResult<PyObject> {
+    fn compare(&self, py: Python<'_>, x: Bits, cmp: Op) -> PyResult<PyObject> {
+        let Op::Cmp(rel) = cmp else {
+            return Ok(py.NotImplemented());
+        };
         let signed = self.signed;
         let w = self.val.len();
         let est = stage_estimate(WordOp::Eq, w, 1).then(stage_estimate(WordOp::Compare, w, 1));
         self.words(py, x, false, false, est, move |bb, x, y| Word {
             bits: vec![compare_bit(
                 bb,
-                cmp,
+                rel,
                 x,
                 y,
                 |bb, p, q| lt(bb, signed, p, q),
@@ -249,10 +258,10 @@ impl Operators for EncBits {
                 return Err(invalid("an encrypted shift amount must be unsigned"));
             }
             let est = stage_estimate(WordOp::ShiftVar, w.max(a.val.len()), w);
-            let op = if left { BitOp::Shl } else { BitOp::Shr };
+            let op = if left { Op::ShlVar } else { Op::ShrVar };
             let val = run_one(py, &[&self.val, &a.val], est, move |_, b, x| {
                 word_stage(b, &[x[0].digits.clone(), x[1].digits.clone()], |bb, ws| {
-                    word_op(bb, op, signed, &ws[0], &ws[1])
+                    word_op(bb, op, signed, &ws[0], &ws[1]).expect("a shift is a bit operator")
                 })
             })?;
             return Ok(Py::new(py, self.with(val, signed))?.into_any());

@@ -4,14 +4,11 @@
 use encint::arith::{Arith, SInt};
 use encint::circuit::Builder;
 use encint::limits::{self, Estimate};
-use encint::MAX_DIGITS;
+use encint::{Op, MAX_DIGITS};
 use num_bigint::{BigInt, Sign};
 use pyo3::prelude::*;
 
 use crate::args::{check_width, int_operand, shift_amount};
-use crate::circuits::{
-    exact_bitwise, exact_bitwise_estimate, exact_shift, exact_shift_estimate, BitOp,
-};
 use crate::errors::{invalid, limit};
 use crate::eval::run_one;
 use crate::guard::detached;
@@ -114,11 +111,24 @@ impl EncInt {
     }
 
     /// A library operation of one operand.
-    pub(crate) fn unary_op(&self, py: Python<'_>, op: encint::Op) -> PyResult<EncInt> {
+    pub(crate) fn unary_op(&self, py: Python<'_>, op: Op) -> PyResult<EncInt> {
+        check_exact(op, 1)?;
         let est = limits::op(op, self.val.len(), 0);
         self.unary(py, est, move |ar, b, x| {
-            op.build(ar, b, std::slice::from_ref(x))
+            ar.apply(b, op, std::slice::from_ref(x))
+                .expect("an operation of exact integers, checked above")
         })
+    }
+}
+
+/// A `TypeError` unless `op` is an operation of exact integers on `operands` operands.
+fn check_exact(op: Op, operands: usize) -> PyResult<()> {
+    if op.on_exact() && op.arity() == operands {
+        Ok(())
+    } else {
+        Err(pyo3::exceptions::PyTypeError::new_err(format!(
+            "`{op}` on {operands} operand(s) is not an operation of EncInt"
+        )))
     }
 }
 
@@ -135,13 +145,17 @@ impl Operands for EncInt {
 }
 
 impl Exact for EncInt {
-    fn library(&self, py: Python<'_>, x: Arg, op: encint::Op, swap: bool) -> PyResult<PyObject> {
+    fn library(&self, py: Python<'_>, x: Arg, op: Op, swap: bool) -> PyResult<PyObject> {
+        check_exact(op, 2)?;
         self.binary(
             py,
             x,
             swap,
             |n, m| limits::op(op, n, m),
-            move |ar, b, x, y| op.build(ar, b, &[x.clone(), y.clone()]),
+            move |ar, b, x, y| {
+                ar.apply(b, op, &[x.clone(), y.clone()])
+                    .expect("an operation of exact integers, checked above")
+            },
         )
     }
 
@@ -152,20 +166,23 @@ impl Exact for EncInt {
         let Ok(k) = i64::try_from(k) else {
             return Ok(None);
         };
-        let est = limits::op(encint::Op::ScalarMul(k), self.val.len(), 0);
+        let est = limits::op(Op::ScalarMul(k.into()), self.val.len(), 0);
         let r = self.unary(py, est, move |ar, b, x| ar.scalar_mul(b, x, k))?;
         Ok(Some(Py::new(py, r)?.into_any()))
     }
 
     /// Through two's complement of a width that holds both operands and the exact result
     /// (`n + 2` bits for `n` digits).
-    fn exact_bitwise(&self, py: Python<'_>, x: Arg, op: BitOp, swap: bool) -> PyResult<PyObject> {
+    fn exact_bitwise(&self, py: Python<'_>, x: Arg, op: Op, swap: bool) -> PyResult<PyObject> {
         self.binary(
             py,
             x,
             swap,
-            |n, m| exact_bitwise_estimate(op, n, m),
-            move |_, b, x, y| exact_bitwise(b, op, x, y),
+            |n, m| limits::op(op, n, m),
+            move |ar, b, x, y| {
+                ar.bitwise(b, op, x, y)
+                    .expect("the operators call this for `& | ^ // %` only")
+            },
         )
     }
 
@@ -187,8 +204,11 @@ impl Exact for EncInt {
                 "{n} digits shifted by {k} exceed the {MAX_DIGITS} allowed"
             )));
         }
-        let r = self.unary(py, exact_shift_estimate(n, k, left), move |ar, b, x| {
-            exact_shift(ar, b, x, k, left)
+        // A right shift past the width is the sign: any amount above 2^32 acts as 2^32 - 1.
+        let k32 = u32::try_from(k).unwrap_or(u32::MAX);
+        let op = if left { Op::Shl(k32) } else { Op::Shr(k32) };
+        let r = self.unary(py, limits::op(op, n, 0), move |ar, b, x| {
+            ar.shift(b, x, k, left)
         })?;
         Ok(Py::new(py, r)?.into_any())
     }

@@ -8,11 +8,13 @@ use pyo3::prelude::*;
 
 use super::bits::EncBits;
 use super::exact::EncInt;
-use crate::circuits::{exact_select, exact_select_estimate, stage_estimate, word_stage};
 use crate::errors::invalid;
 use crate::eval::run_one;
 use crate::methods::Select;
 use crate::value::{circuit_inputs, const_len, const_sint};
+use encint::arith::word_stage;
+use encint::limits;
+use encint::Op;
 
 /// A 1-digit condition holding 0 or 1: `b + c·(a - b)`, one exact product with a one-digit
 /// factor. `a` and `b` are `EncInt`s or Python ints.
@@ -36,14 +38,14 @@ impl Select for EncInt {
             Ok(i) => vals[*i].len(),
             Err(k) => const_len(k),
         };
-        let est = exact_select_estimate(c.len(), width(&slots[0]), width(&slots[1]));
+        let est = limits::op_on(Op::Select, &[c.len(), width(&slots[0]), width(&slots[1])]);
         let val = run_one(py, &vals, est, move |ar, bld, x| {
             let mut pick = |s: &Result<usize, _>| match s {
                 Ok(i) => x[*i].clone(),
                 Err(k) => const_sint(bld, k),
             };
             let (xa, xb) = (pick(&slots[0]), pick(&slots[1]));
-            exact_select(ar, bld, &x[0], &xa, &xb)
+            ar.select(bld, &x[0], &xa, &xb)
         })?;
         Ok(Py::new(py, EncInt { val })?.into_any())
     }
@@ -71,7 +73,7 @@ impl Select for EncBits {
         let operands = [operand(a)?, operand(b)?];
         let (vals, slots) = circuit_inputs(&self.val, &operands);
         let w = model.val.len();
-        let est = stage_estimate(WordOp::Select, w, w);
+        let est = limits::stage(WordOp::Select, w, w);
         let val = run_one(py, &vals, est, move |_, bld, x| {
             let groups: Vec<_> = x.iter().map(|s: &SInt| s.digits.clone()).collect();
             word_stage(bld, &groups, |bb, ws| {

@@ -75,7 +75,7 @@ pub(super) fn canonical_digits(ty: IntType, v: &BigInt) -> PyResult<Vec<i64>> {
     Ok(digits)
 }
 
-/// `k` as a scalar of the `IntOp` variants that take one, when it is a value of `ty` that
+/// `k` as a scalar of the `Op` variants that take one, when it is a value of `ty` that
 /// fits an `i128` (else the operation takes it as a constant operand).
 pub(super) fn scalar(ty: IntType, k: &BigInt) -> Option<i128> {
     let (lo, hi) = range(ty);

@@ -1,6 +1,6 @@
 //! The Python methods of `EncTyped`.
 
-use encint::typed::{Form, IntOp};
+use encint::typed::{Form, Op};
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
@@ -103,7 +103,7 @@ py_methods! {
         }
 
         fn __neg__(&self, py: Python<'_>) -> PyResult<EncTyped> {
-            self.unary(py, IntOp::WrappingNeg)
+            self.unary(py, Op::Neg)
         }
 
         fn __pos__(&self) -> EncTyped {
@@ -111,23 +111,23 @@ py_methods! {
         }
 
         fn __invert__(&self, py: Python<'_>) -> PyResult<EncTyped> {
-            self.unary(py, IntOp::Not)
+            self.unary(py, Op::Not)
         }
 
         /// `self` rotated left by `k` (an int or an `EncTyped` of the same type) modulo the
         /// width.
         fn rotate_left(&self, py: Python<'_>, k: &Bound<'_, PyAny>) -> PyResult<PyObject> {
-            self.shift_by(py, k, IntOp::RotlVar)
+            self.shift_by(py, k, Op::RotlVar)
         }
 
         /// `self` rotated right by `k` modulo the width.
         fn rotate_right(&self, py: Python<'_>, k: &Bound<'_, PyAny>) -> PyResult<PyObject> {
-            self.shift_by(py, k, IntOp::RotrVar)
+            self.shift_by(py, k, Op::RotrVar)
         }
 
         /// `self * self` modulo `2**bits`.
         fn square(&self, py: Python<'_>) -> PyResult<EncTyped> {
-            self.unary(py, IntOp::WrappingSquare)
+            self.unary(py, Op::Square)
         }
 
         /// The value converted to `bits` bits, `signed` or not, like Rust's `as`: truncated,
@@ -135,7 +135,7 @@ py_methods! {
         #[pyo3(signature = (bits, signed = false))]
         fn cast(&self, py: Python<'_>, bits: usize, signed: bool) -> PyResult<EncTyped> {
             let to = type_of(bits, signed)?;
-            self.unary(py, IntOp::Cast(to))
+            self.unary(py, Op::Cast(to))
         }
     }
 }

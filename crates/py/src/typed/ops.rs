@@ -3,19 +3,17 @@
 
 use encint::arith::SInt;
 use encint::limits::{self, Estimate, WordOp};
-use encint::typed::{build, plan, Form, IntOp, IntType};
-use encint::Op;
+use encint::typed::{build, plan, Form, IntType, Op};
 use num_bigint::{BigInt, Sign};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 
 use super::class::{canonical_digits, scalar, EncTyped, TArg};
 use crate::args::int_operand;
-use crate::circuits::BitOp;
 use crate::errors::{invalid, value_error};
 use crate::eval::{arith, run_named};
 use crate::guard::detached;
-use crate::methods::{ArithOp, Operands, Operators, PyOp};
+use crate::methods::{Operands, Operators};
 use crate::value::Val;
 
 impl EncTyped {
@@ -43,7 +41,7 @@ impl EncTyped {
     /// plans it for the operand forms, builds it, runs it as one circuit.
     pub(super) fn apply(
         py: Python<'_>,
-        op: IntOp,
+        op: Op,
         ty: IntType,
         args: Vec<TArg>,
     ) -> PyResult<EncTyped> {
@@ -59,7 +57,7 @@ impl EncTyped {
                     vals.push(v);
                 }
                 TArg::Const(k) => {
-                    let cty = if op == IntOp::Select && i == 0 {
+                    let cty = if op == Op::Select && i == 0 {
                         IntType::BOOL
                     } else {
                         ty
@@ -133,8 +131,8 @@ impl EncTyped {
         &self,
         py: Python<'_>,
         arg: TArg,
-        op: IntOp,
-        scalar_op: Option<fn(i128) -> IntOp>,
+        op: Op,
+        scalar_op: Option<fn(i128) -> Op>,
         swap: bool,
     ) -> PyResult<PyObject> {
         let me = TArg::Val(self.val.clone(), self.form);
@@ -151,10 +149,10 @@ impl EncTyped {
 
     /// `//` (truncating) or `%` (`rem`).
     fn division(&self, py: Python<'_>, x: TArg, rem: bool, swap: bool) -> PyResult<PyObject> {
-        let (op, sc): (IntOp, fn(i128) -> IntOp) = if rem {
-            (IntOp::Rem, IntOp::RemScalar)
+        let (op, sc): (Op, fn(i128) -> Op) = if rem {
+            (Op::Rem, Op::RemScalar)
         } else {
-            (IntOp::Div, IntOp::DivScalar)
+            (Op::Div, Op::DivScalar)
         };
         self.binop(py, x, op, Some(sc), swap)
     }
@@ -164,7 +162,7 @@ impl EncTyped {
         &self,
         py: Python<'_>,
         other: &Bound<'_, PyAny>,
-        op: IntOp,
+        op: Op,
     ) -> PyResult<PyObject> {
         if other.is_instance_of::<EncTyped>() {
             let x = self.arg(other)?.expect("an EncTyped is an operand");
@@ -182,17 +180,17 @@ impl EncTyped {
         let clamped = u32::try_from(&k).unwrap_or(u32::MAX).min(bits);
         let modulo = u32::try_from(&(&k % BigInt::from(bits))).expect("below the width");
         let op = match op {
-            IntOp::ShlVar => IntOp::Shl(clamped),
-            IntOp::ShrVar => IntOp::Shr(clamped),
-            IntOp::RotlVar => IntOp::Rotl(modulo),
-            _ => IntOp::Rotr(modulo),
+            Op::ShlVar => Op::Shl(clamped),
+            Op::ShrVar => Op::Shr(clamped),
+            Op::RotlVar => Op::Rotl(modulo),
+            _ => Op::Rotr(modulo),
         };
         let me = TArg::Val(self.val.clone(), self.form);
         Ok(Py::new(py, EncTyped::apply(py, op, self.ty, vec![me])?)?.into_any())
     }
 
     /// `op` on `self` alone.
-    pub(super) fn unary(&self, py: Python<'_>, op: IntOp) -> PyResult<EncTyped> {
+    pub(super) fn unary(&self, py: Python<'_>, op: Op) -> PyResult<EncTyped> {
         EncTyped::apply(
             py,
             op,
@@ -214,58 +212,32 @@ impl Operands for EncTyped {
     }
 }
 
-/// The typed operation of a Python operator on a value and a value or constant of the
-/// type (`//`, `%` and `*` by a constant have their own, see `division` and `arith`).
-fn int_op(op: PyOp) -> IntOp {
-    match op {
-        PyOp::Arith(ArithOp::Add) => IntOp::WrappingAdd,
-        PyOp::Arith(ArithOp::Sub) => IntOp::WrappingSub,
-        PyOp::Arith(ArithOp::Mul) => IntOp::WrappingMul,
-        PyOp::Bit(BitOp::And) => IntOp::And,
-        PyOp::Bit(BitOp::Or) => IntOp::Or,
-        PyOp::Bit(BitOp::Xor) => IntOp::Xor,
-        PyOp::Bit(BitOp::FloorDiv) => IntOp::Div,
-        PyOp::Bit(BitOp::Mod) => IntOp::Rem,
-        PyOp::Bit(BitOp::Shl) | PyOp::Shift(true) => IntOp::ShlVar,
-        PyOp::Bit(BitOp::Shr) | PyOp::Shift(false) => IntOp::ShrVar,
-        PyOp::Cmp(Op::Lt) => IntOp::Lt,
-        PyOp::Cmp(Op::Le) => IntOp::Le,
-        PyOp::Cmp(Op::Gt) => IntOp::Gt,
-        PyOp::Cmp(Op::Ge) => IntOp::Ge,
-        PyOp::Cmp(Op::Eq) => IntOp::Eq,
-        PyOp::Cmp(Op::Ne) => IntOp::Ne,
-        PyOp::Cmp(other) => unreachable!("{other:?} is not a comparison"),
-        PyOp::MinMax(false) => IntOp::Min,
-        PyOp::MinMax(true) => IntOp::Max,
-    }
-}
-
 impl Operators for EncTyped {
-    fn arith(&self, py: Python<'_>, x: TArg, op: ArithOp, swap: bool) -> PyResult<PyObject> {
-        if op == ArithOp::Mul {
+    fn arith(&self, py: Python<'_>, x: TArg, op: Op, swap: bool) -> PyResult<PyObject> {
+        if op == Op::Mul {
             // A product is the same either way round: a constant is a scalar factor.
-            let scalar = Some(IntOp::WrappingScalarMul as fn(i128) -> IntOp);
-            return self.binop(py, x, IntOp::WrappingMul, scalar, false);
+            let scalar = Some(Op::ScalarMul as fn(i128) -> Op);
+            return self.binop(py, x, Op::Mul, scalar, false);
         }
-        self.binop(py, x, int_op(PyOp::Arith(op)), None, swap)
+        self.binop(py, x, op, None, swap)
     }
 
-    fn bitwise(&self, py: Python<'_>, x: TArg, op: BitOp, swap: bool) -> PyResult<PyObject> {
-        if let BitOp::FloorDiv | BitOp::Mod = op {
-            return self.division(py, x, op == BitOp::Mod, swap);
+    fn bitwise(&self, py: Python<'_>, x: TArg, op: Op, swap: bool) -> PyResult<PyObject> {
+        if let Op::FloorDiv | Op::Mod = op {
+            return self.division(py, x, op == Op::Mod, swap);
         }
-        self.binop(py, x, int_op(PyOp::Bit(op)), None, swap)
+        self.binop(py, x, op, None, swap)
     }
 
     fn compare(&self, py: Python<'_>, x: TArg, cmp: Op) -> PyResult<PyObject> {
-        self.binop(py, x, int_op(PyOp::Cmp(cmp)), None, false)
+        self.binop(py, x, cmp, None, false)
     }
 
     fn min_max(&self, py: Python<'_>, x: TArg, max: bool) -> PyResult<PyObject> {
-        self.binop(py, x, int_op(PyOp::MinMax(max)), None, false)
+        self.binop(py, x, if max { Op::Max } else { Op::Min }, None, false)
     }
 
     fn shift(&self, py: Python<'_>, o: &Bound<'_, PyAny>, left: bool) -> PyResult<PyObject> {
-        self.shift_by(py, o, int_op(PyOp::Shift(left)))
+        self.shift_by(py, o, if left { Op::ShlVar } else { Op::ShrVar })
     }
 }

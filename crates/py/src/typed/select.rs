@@ -1,6 +1,6 @@
 //! `encint.select(cond, a, b)` with an `EncTyped` condition.
 
-use encint::typed::{Form, IntOp, IntType};
+use encint::typed::{Form, IntType, Op};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 
@@ -30,7 +30,7 @@ impl Select for EncTyped {
             _ => Form::Lazy,
         };
         let c = TArg::Val(self.val.clone(), form);
-        let r = EncTyped::apply(py, IntOp::Select, model.ty, vec![c, x, y])?;
+        let r = EncTyped::apply(py, Op::Select, model.ty, vec![c, x, y])?;
         Ok(Py::new(py, r)?.into_any())
     }
 }
