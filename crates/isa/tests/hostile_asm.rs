@@ -3,6 +3,11 @@
 
 use std::time::{Duration, Instant};
 
+/// A hang guard, not a speed test: a refusal that does not come "at once" (the hostile
+/// inputs below take hours or exhaust memory when not refused early) takes far longer than
+/// this on any machine, however loaded.
+const HANG: Duration = Duration::from_secs(120);
+
 use encint_isa::asm::{self, assemble};
 
 fn refused(name: &str, src: &str, needle: &str) {
@@ -14,7 +19,7 @@ fn refused(name: &str, src: &str, needle: &str) {
         e.message
     );
     assert!(
-        t.elapsed() < Duration::from_secs(10),
+        t.elapsed() < HANG,
         "{name} took {:?}",
         t.elapsed()
     );
@@ -113,7 +118,7 @@ fn a_circuit_past_the_node_limit_is_refused_while_compiling() {
     let e = compile(&p, budget).expect_err("10^5 divisions");
     assert!(e.message.contains("nodes"), "{}", e.message);
     assert!(e.line == 4, "refused at line {}", e.line);
-    assert!(t.elapsed() < Duration::from_secs(10), "{:?}", t.elapsed());
+    assert!(t.elapsed() < HANG, "{:?}", t.elapsed());
     // 100 divisions: a few thousand nodes, under a limit of 10⁴ but not of 10³.
     let small =
         assemble("input a\ninput b\nfor i in 0..100 {\n  a = DIV a, b\n}\noutput a\n").unwrap();
