@@ -42,7 +42,8 @@ pub struct BenchArgs {
         allow_hyphen_values = true
     )]
     pub scalars: Vec<i64>,
-    /// Timed runs per row (medians); rows above 1500 bootstraps run once.
+    /// Timed runs per row (medians); rows above 1500 bootstraps run once, except with
+    /// --workloads, where every workload runs this many times on each side.
     #[arg(long, default_value_t = 3)]
     pub runs: usize,
     /// Typed (TFHE-rs-like, wrapping) operations instead of --ops, beside TFHE-rs'
@@ -65,7 +66,7 @@ pub struct BenchArgs {
     /// mean_var16_u16 (sum and sum of squares of 16 u16 in u32), hash_u32 (8 rounds of
     /// x = ((x ^ (x >> 7)) * 0x9E37 + (x << 3)) ^ key), matmul4_u8 (a 4x4 by 4x4 u8
     /// matrix product), mlp_u8 (a dense layer 16 -> 8, u8 weights and inputs, u16 sums,
-    /// ReLU), or all (the default when no list follows). Each prints our time, TFHE-rs'
+    /// ReLU of each sum read as an i16), or all (the default when no list follows). Each prints our time, TFHE-rs'
     /// time, the ratio, and our circuit's bootstraps and depth.
     #[arg(
         long,

@@ -16,7 +16,7 @@ use crate::peer::{init_peer_keys, PeerError};
 use crate::progress::spinner;
 use crate::timing::{check_runs, median, pool, print_json};
 use crate::CliResult;
-pub use plain::Workload;
+use plain::Workload;
 
 /// The seed of the inputs of the first workload (the n-th one's is this plus n).
 const SEED: u64 = 17;
