@@ -246,3 +246,23 @@ pub fn mlp_u8(w: &[u8], x: &[u8], runs: usize) -> Result<PeerRun, PeerError> {
         |r| decrypt_all!(ck, i16, r),
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn horner_on_tfhe_rs_matches_plain_arithmetic() {
+        let pool = crate::timing::pool(Some(2)).unwrap();
+        let x = 40_503u16;
+        let r = pool.install(|| horner_u16(x, 1)).unwrap();
+        let want = ((3u16.wrapping_mul(x).wrapping_add(7))
+            .wrapping_mul(x)
+            .wrapping_add(11))
+        .wrapping_mul(x)
+        .wrapping_add(5);
+        assert_eq!(r.outputs, vec![i128::from(want)]);
+        assert_eq!(r.times_ms.len(), 1);
+        assert!(pool.install(|| horner_u16(x, 0)).is_err());
+    }
+}
