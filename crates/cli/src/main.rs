@@ -54,8 +54,9 @@ enum Command {
     Eval(digit::EvalArgs),
     /// Decrypt a ciphertext (exact or typed: the file says which) with the client key.
     Decrypt(digit::DecryptArgs),
-    /// Time the operations on real ciphertexts beside TFHE-rs' FheInt8/16/32 (same
-    /// process, same threads); prints our time, the peer's, the ratio, bootstraps, depth.
+    /// Time the operations, or whole programs (--workloads), on real ciphertexts beside
+    /// TFHE-rs' FheInt/FheUint (same process, same threads); prints our time, the peer's,
+    /// the ratio, bootstraps, depth.
     Bench(bench::BenchArgs),
     /// Print bootstraps, depth, widest level and largest LUT-input quadratic weight
     /// of each operation, beside Parmesan's figures.

@@ -1,9 +1,10 @@
 //! `encint bench`: our operations on real ciphertexts beside the TFHE-rs high-level API,
 //! same process, same thread count: the digit operations (`digit`) or, with `--typed`, the
-//! TFHE-rs-like typed ones (`typed`).
+//! TFHE-rs-like typed ones (`typed`), or whole programs (`workloads`).
 
 mod digit;
 mod typed;
+mod workloads;
 
 use clap::Args;
 
@@ -41,7 +42,8 @@ pub struct BenchArgs {
         allow_hyphen_values = true
     )]
     pub scalars: Vec<i64>,
-    /// Timed runs per row (medians); rows above 1500 bootstraps run once.
+    /// Timed runs per row (medians); rows above 1500 bootstraps run once, except with
+    /// --workloads, where every workload runs this many times on each side.
     #[arg(long, default_value_t = 3)]
     pub runs: usize,
     /// Typed (TFHE-rs-like, wrapping) operations instead of --ops, beside TFHE-rs'
@@ -55,6 +57,25 @@ pub struct BenchArgs {
     /// With --typed: signed (i: FheInt) and/or unsigned (u: FheUint) types.
     #[arg(long, value_delimiter = ',', default_value = "i,u")]
     pub types: Vec<String>,
+    /// Whole programs instead of single operations, each compiled into one circuit and
+    /// run beside the same program written with TFHE-rs' high-level API (operators one
+    /// after another, its `sum`, rayon over independent operations), on the same random
+    /// inputs, both results checked against plain arithmetic: sum16_u16 (a sum of 16
+    /// u16), dot32_u16 (a dot product of 32 u16 pairs), horner_u16 (((3x+7)x+11)x+5),
+    /// sort8_u8 (8 u8 through an odd-even transposition network of min/max),
+    /// mean_var16_u16 (sum and sum of squares of 16 u16 in u32), hash_u32 (8 rounds of
+    /// x = ((x ^ (x >> 7)) * 0x9E37 + (x << 3)) ^ key), matmul4_u8 (a 4x4 by 4x4 u8
+    /// matrix product), mlp_u8 (a dense layer 16 -> 8, u8 weights and inputs, u16 sums,
+    /// ReLU of each sum read as an i16), or all (the default when no list follows). Each prints our time, TFHE-rs'
+    /// time, the ratio, and our circuit's bootstraps and depth.
+    #[arg(
+        long,
+        value_delimiter = ',',
+        num_args = 0..=1,
+        default_missing_value = "all",
+        conflicts_with = "typed"
+    )]
+    pub workloads: Option<Vec<String>>,
     /// With --typed: the form the operands are encrypted in: canonical (one bit per
     /// digit), radix4 (two-bit blocks, like TFHE-rs' radix ciphertexts), or auto (per
     /// row, the one whose planned circuit has the lowest estimated time at --threads).
@@ -70,10 +91,13 @@ pub struct BenchArgs {
 
 /// Runs `encint bench`.
 pub fn bench(a: BenchArgs) -> CliResult {
-    if !a.typed.is_empty() && a.backend.backend != BackendKind::Cpu {
-        return Err("--typed runs on the CPU backend only".into());
+    if (!a.typed.is_empty() || a.workloads.is_some()) && a.backend.backend != BackendKind::Cpu {
+        return Err("--typed and --workloads run on the CPU backend only".into());
     }
     let params = a.params.resolve(Some(&a.backend))?;
+    if let Some(names) = &a.workloads {
+        return workloads::run(&a, names, params);
+    }
     if !a.typed.is_empty() {
         return typed::run(&a, params);
     }

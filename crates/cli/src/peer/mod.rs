@@ -17,6 +17,7 @@ pub mod byte;
 pub mod int;
 pub mod typed;
 pub mod uint;
+pub mod workloads;
 
 use std::sync::OnceLock;
 use std::time::Instant;

@@ -122,6 +122,50 @@ impl<A: Values, O: Values> Compiled<A, O> {
         encint_arith::bits::makespan(&self.fresh.circuit, threads)
     }
 
+    /// Runs the circuit on clear values, without keys: `args` are the arguments' leaf
+    /// values in order (each value, or an array's elements row-major, tuple members in
+    /// turn), each a value of its type; returns the results' leaf values in the same order.
+    /// The circuit's digits go through the clear executor, bootstrap by bootstrap as
+    /// ciphertexts would, so this is the circuit's own answer, not a re-computation.
+    ///
+    /// ```
+    /// use encint::fhe::{compile, FheUint8};
+    ///
+    /// let f = compile(|(x, y): (FheUint8, FheUint8)| &(&x * &y) + 3u8)?;
+    /// assert_eq!(f.run_clear(&[20, 13])?, vec![(20 * 13 + 3) % 256]);
+    /// # Ok::<(), encint::Error>(())
+    /// ```
+    pub fn run_clear(&self, args: &[i128]) -> Result<Vec<i128>> {
+        let types = A::leaf_types(&self.layout);
+        if types.len() != args.len() {
+            return Err(Error::InvalidInput(format!(
+                "{} values for a function of {} inputs",
+                args.len(),
+                types.len()
+            )));
+        }
+        let mut digits = Vec::new();
+        for (&ty, &v) in types.iter().zip(args) {
+            if !ty.contains(v) {
+                return Err(Error::InvalidInput(format!("{v} is not a value of {ty}")));
+            }
+            digits.extend(Form::Canonical.encode(ty, v));
+        }
+        let (out, _) = encint_core::clear::run(&self.fresh.circuit, &digits)?;
+        let mut rest = out.as_slice();
+        self.fresh
+            .shapes
+            .iter()
+            .map(|&(ty, form, n)| {
+                let (d, tail) = rest.split_at(n.min(rest.len()));
+                rest = tail;
+                form.value(ty, d).ok_or_else(|| {
+                    Error::InvalidInput(format!("output digits {d:?} hold no value of {ty}"))
+                })
+            })
+            .collect()
+    }
+
     /// Runs the function on `args` with this thread's server (see
     /// [`set_server_key`](super::set_server_key)).
     pub fn run(&self, args: &A) -> Result<O> {

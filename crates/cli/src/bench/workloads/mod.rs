@@ -1,0 +1,143 @@
+//! `encint bench --workloads`: whole programs (a sum, a dot product, a polynomial, a
+//! sorting network, statistics, a hash, a matrix product, a dense layer) timed on encint,
+//! each compiled into one circuit, beside the same program on TFHE-rs' high-level API in
+//! the same process, on the same rayon pool and the same seeded random inputs. Both
+//! results are decrypted and checked against plain Rust arithmetic; a mismatch is an
+//! error, never a row.
+
+mod ours;
+mod plain;
+
+use encint::{ClientKey, Server};
+
+use super::{timing_cells, timing_header, BenchArgs};
+use crate::peer::workloads::{self as peer, PeerRun};
+use crate::peer::{init_peer_keys, PeerError};
+use crate::progress::spinner;
+use crate::timing::{check_runs, median, pool, print_json};
+use crate::CliResult;
+use plain::Workload;
+
+/// The seed of the inputs of the first workload (the n-th one's is this plus n).
+const SEED: u64 = 17;
+
+/// One measured workload.
+struct Row {
+    workload: Workload,
+    ours_ms: f64,
+    peer_ms: f64,
+    pbs: u64,
+    depth: u32,
+}
+
+/// Runs the workloads `names` (`all`: every one).
+pub fn run(
+    a: &BenchArgs,
+    names: &[String],
+    params: &'static encint::keys::DigitParameters,
+) -> CliResult {
+    let list = Workload::parse_list(names)?;
+    let (threads, runs, json) = (a.threads, a.runs, a.json);
+    check_runs(runs)?;
+    encint::check_threads(threads)?;
+    let pool = pool(Some(threads))?;
+    let pb = spinner("generating keys (ours and TFHE-rs)");
+    let (client, key) = ClientKey::generate(params);
+    let server = Server::with_threads(key, threads)?;
+    pool.install(init_peer_keys);
+    pb.finish_and_clear();
+    let mut rows = Vec::new();
+    for w in list {
+        let pb = spinner(&format!("{w}: compiling, then ours and TFHE-rs"));
+        let index = Workload::ALL.iter().position(|&v| v == w).unwrap_or(0) as u64;
+        let inputs = w.inputs(SEED + index);
+        let want = w.reference(&inputs);
+        let program = pool.install(|| ours::compile(w))?;
+        let cost = program.cost();
+        let flat: Vec<i128> = inputs.iter().flatten().map(|&v| i128::from(v)).collect();
+        let (times, got) = program.time(&server, &client, &flat, runs)?;
+        if got != want {
+            return Err(format!("{w}: encint gives {got:?}, plain arithmetic {want:?}").into());
+        }
+        let p = pool
+            .install(|| run_peer(w, &inputs, runs))
+            .map_err(|e| format!("{w} on TFHE-rs: {e}"))?;
+        if p.outputs != want {
+            return Err(format!(
+                "{w}: TFHE-rs gives {:?}, plain arithmetic {want:?}",
+                p.outputs
+            )
+            .into());
+        }
+        pb.finish_and_clear();
+        let row = Row {
+            workload: w,
+            ours_ms: median(times),
+            peer_ms: median(p.times_ms),
+            pbs: cost.bootstraps,
+            depth: cost.depth,
+        };
+        if !json {
+            if rows.is_empty() {
+                crate::peer::print_params(params);
+                println!(
+                    "p-fail per bootstrap: ours 2^{:.1}, TFHE-rs 2^{:.1}; {runs} run(s), medians",
+                    params.log2_p_fail,
+                    peer::log2_p_fail()
+                );
+                println!("{:<15} {}", "workload", timing_header());
+            }
+            let ratio = format!("{:.2}", row.ours_ms / row.peer_ms);
+            println!(
+                "{:<15} {}",
+                w.name(),
+                timing_cells(
+                    threads,
+                    (row.ours_ms, Some(row.peer_ms)),
+                    &ratio,
+                    (row.pbs, row.depth)
+                )
+            );
+        }
+        rows.push(row);
+    }
+    if json {
+        let rows: Vec<serde_json::Value> = rows
+            .iter()
+            .map(|r| {
+                serde_json::json!({
+                    "workload": r.workload.name(), "threads": threads, "runs": runs,
+                    "ours_ms": r.ours_ms, "peer_ms": r.peer_ms,
+                    "ratio": r.ours_ms / r.peer_ms, "pbs": r.pbs, "depth": r.depth,
+                    "params": params.id(), "log2_p_fail": params.log2_p_fail,
+                    "peer_params": crate::peer::peer_params().name(),
+                    "peer_log2_p_fail": peer::log2_p_fail(),
+                })
+            })
+            .collect();
+        print_json(&rows)?;
+    }
+    Ok(())
+}
+
+/// The workload on TFHE-rs, on the current rayon pool.
+fn run_peer(w: Workload, x: &[Vec<u64>], runs: usize) -> Result<PeerRun, PeerError> {
+    let u8s = |i: usize| x[i].iter().map(|&v| v as u8).collect::<Vec<u8>>();
+    let u16s = |i: usize| x[i].iter().map(|&v| v as u16).collect::<Vec<u16>>();
+    match w {
+        Workload::Sum16U16 => peer::sum16_u16(&u16s(0), runs),
+        Workload::Dot32U16 => peer::dot32_u16(&u16s(0), &u16s(1), runs),
+        Workload::HornerU16 => peer::horner_u16(u16s(0)[0], runs),
+        Workload::Sort8U8 => peer::sort8_u8(&u8s(0), runs),
+        Workload::MeanVar16U16 => peer::mean_var16_u16(&u16s(0), runs),
+        Workload::HashU32 => peer::hash_u32(
+            x[0][0] as u32,
+            x[1][0] as u32,
+            plain::HASH_MUL,
+            plain::HASH_ROUNDS,
+            runs,
+        ),
+        Workload::Matmul4U8 => peer::matmul4_u8(&u8s(0), &u8s(1), runs),
+        Workload::MlpU8 => peer::mlp_u8(&u8s(0), &u8s(1), runs),
+    }
+}
