@@ -31,8 +31,14 @@ pub enum BitsCommand {
 /// Row selection shared by `cost` and `bench`.
 #[derive(Args)]
 pub struct Select {
-    /// Operations (add, sub, mul, mul_full, dot, conv_v1, conv_v2, div, rem).
-    #[arg(long, value_delimiter = ',')]
+    /// Circuits to show, comma-separated (add, sub, mul, mul_full, dot, conv_v1,
+    /// conv_v2, div, rem); default: all. `--only` is the former name.
+    #[arg(
+        long = "ops",
+        alias = "only",
+        value_delimiter = ',',
+        value_name = "OPS"
+    )]
     only: Option<Vec<String>>,
     /// Widths in bits (rows of other widths are skipped).
     #[arg(long, value_delimiter = ',')]
@@ -57,8 +63,8 @@ pub struct CostArgs {
 pub struct BenchArgs {
     #[command(flatten)]
     select: Select,
-    /// Threads for both us and TFHE-rs.
-    #[arg(long, default_value_t = 2)]
+    /// Threads for both us and TFHE-rs (default: all cores).
+    #[arg(long, default_value_t = crate::all_cores())]
     threads: usize,
     /// Skip TFHE-rs.
     #[arg(long)]

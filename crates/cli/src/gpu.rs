@@ -51,8 +51,8 @@ pub struct ThroughputArgs {
     /// Bootstraps in the level.
     #[arg(long, default_value_t = 4096)]
     width: usize,
-    /// CPU threads for the comparison (0: skip the CPU run).
-    #[arg(long, default_value_t = 2)]
+    /// CPU threads for the comparison (0: skip the CPU run; default: all cores).
+    #[arg(long, default_value_t = crate::all_cores())]
     threads: usize,
     /// Timed runs (median).
     #[arg(long, default_value_t = 3)]

@@ -92,6 +92,11 @@ enum Command {
     },
 }
 
+/// The default thread count of every command that takes `--threads`: all cores.
+pub fn all_cores() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
 fn main() -> ExitCode {
     restore_default_sigpipe();
     encint::keys::retain_freed_memory();

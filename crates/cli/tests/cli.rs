@@ -284,6 +284,16 @@ fn asm_errors_are_typed_with_positions() {
     let (ok, out, _) = encint(&["asm", "list"]);
     assert!(ok);
     assert_eq!(out.lines().count(), 89, "{out}");
+    // The same rows as JSON: one object per instruction, the table's mnemonics in order.
+    let (ok, json, _) = encint(&["asm", "list", "--json"]);
+    assert!(ok);
+    let rows: Vec<serde_json::Value> = serde_json::from_str(&json).unwrap();
+    let names: Vec<&str> = out
+        .lines()
+        .map(|l| l.split_whitespace().next().unwrap())
+        .collect();
+    let json_names: Vec<&str> = rows.iter().map(|r| r["name"].as_str().unwrap()).collect();
+    assert_eq!(json_names, names);
 }
 
 #[test]

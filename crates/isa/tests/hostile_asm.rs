@@ -18,11 +18,7 @@ fn refused(name: &str, src: &str, needle: &str) {
         "{name}: `{}` lacks `{needle}`",
         e.message
     );
-    assert!(
-        t.elapsed() < HANG,
-        "{name} took {:?}",
-        t.elapsed()
-    );
+    assert!(t.elapsed() < HANG, "{name} took {:?}", t.elapsed());
 }
 
 #[test]

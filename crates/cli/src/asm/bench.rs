@@ -80,8 +80,13 @@ pub struct AsmBenchArgs {
     #[arg(long, default_value_t = 3)]
     pub runs: usize,
     /// Only these instructions (comma-separated mnemonics); default: the rows of the
-    /// processor paper's Table 4.
-    #[arg(long, value_delimiter = ',')]
+    /// processor paper's Table 4. `--only` is the former name.
+    #[arg(
+        long = "ops",
+        alias = "only",
+        value_delimiter = ',',
+        value_name = "OPS"
+    )]
     pub only: Vec<String>,
     /// Skip the TFHE-rs FheUint8 timings.
     #[arg(long)]
@@ -238,7 +243,7 @@ pub fn bench(a: AsmBenchArgs) -> CliResult {
             .collect();
         if rows.len() != want.len() {
             return Err(format!(
-                "--only: instructions must be among the Table 4 rows: {}",
+                "--ops: instructions must be among the Table 4 rows: {}",
                 TABLE4.iter().map(|r| r.0).collect::<Vec<_>>().join(",")
             )
             .into());

@@ -23,7 +23,7 @@ pub enum AsmCommand {
     /// run the program's circuit on ciphertexts, decrypt, and check against the clear run.
     Run(RunArgs),
     /// List the instruction set (mnemonic, operands, result, description).
-    List,
+    List(ListArgs),
     /// Generate a client key (secret) and the server's keys (server, tree, packing) into a
     /// directory.
     Keygen(files::KeygenArgs),
@@ -73,13 +73,29 @@ pub struct RunArgs {
     pub backend: crate::backend::BackendArgs,
 }
 
+/// Options of `encint asm list`.
+#[derive(clap::Args)]
+pub struct ListArgs {
+    /// Print a JSON array (name, args, result, doc of each instruction) instead of the table.
+    #[arg(long)]
+    pub json: bool,
+}
+
 /// Runs `encint asm`.
 pub fn run(cmd: AsmCommand) -> CliResult {
     match cmd {
         AsmCommand::Run(a) => run_program(a),
-        AsmCommand::List => {
+        AsmCommand::List(l) => {
+            let mut rows = Vec::new();
             for s in signatures() {
                 let args: Vec<String> = s.args.iter().map(|k| format!("{k:?}")).collect();
+                if l.json {
+                    rows.push(serde_json::json!({
+                        "name": s.name, "args": args,
+                        "result": format!("{:?}", s.result), "doc": s.doc,
+                    }));
+                    continue;
+                }
                 println!(
                     "{:<8} {:<24} -> {:<6} {}",
                     s.name,
@@ -87,6 +103,9 @@ pub fn run(cmd: AsmCommand) -> CliResult {
                     format!("{:?}", s.result),
                     s.doc
                 );
+            }
+            if l.json {
+                println!("{}", serde_json::Value::Array(rows));
             }
             Ok(())
         }

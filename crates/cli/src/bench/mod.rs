@@ -20,8 +20,8 @@ pub struct BenchArgs {
     /// Print a JSON array instead of a table.
     #[arg(long)]
     pub json: bool,
-    /// Threads for both us and TFHE-rs.
-    #[arg(long, default_value_t = 2)]
+    /// Threads for both us and TFHE-rs (default: all cores).
+    #[arg(long, default_value_t = crate::all_cores())]
     pub threads: usize,
     /// Widths in bits (8, 16, 32).
     #[arg(long, value_delimiter = ',', default_value = "8,16,32")]

@@ -34,8 +34,14 @@ pub struct BitsBenchArgs {
     /// Rayon threads for the products of a level (default: all cores).
     #[arg(long)]
     pub threads: Option<usize>,
-    /// Operations to run, comma-separated: add, sub, mul, div (default: all).
-    #[arg(long, value_delimiter = ',')]
+    /// Operations to run, comma-separated: add, sub, mul, div (default: all). `--only` is
+    /// the former name.
+    #[arg(
+        long = "ops",
+        alias = "only",
+        value_delimiter = ',',
+        value_name = "OPS"
+    )]
     pub only: Vec<String>,
     /// Widths to run, comma-separated (default: the seed's rows: 4, 8, 16, 64).
     #[arg(long, value_delimiter = ',')]
