@@ -7,13 +7,12 @@
 use encint::fhe::{ArrayOperand, FheBool, FheType, IntoArrayOperand, Operand, Repr};
 use encint::typed::{IntType, Op};
 use num_bigint::BigInt;
-use pyo3::exceptions::{PyTypeError, PyZeroDivisionError};
+use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
-use pyo3::pyclass::CompareOp;
 use pyo3::types::{PyList, PyTuple};
 
 use super::numpy::{apply, fused};
-use super::operand::{clear_int, clear_of, decrypt_int, Clear, Rhs};
+use super::operand::{check_division, clear_int, clear_of, decrypt_int, Clear, Rhs};
 use super::value::FheValue;
 use super::{run, type_arg, type_name, wrap};
 use crate::errors::invalid;
@@ -149,18 +148,10 @@ impl FheArray {
         other: &Bound<'_, PyAny>,
         swap: bool,
     ) -> PyResult<PyObject> {
-        let how = match op {
-            Op::ShlVar | Op::ShrVar if !swap => Clear::Amount,
-            _ => Clear::Value,
-        };
-        let Some(r) = self.operand(other, how)? else {
+        let Some(r) = self.operand(other, Clear::of(op, swap))? else {
             return Ok(py.NotImplemented());
         };
-        if matches!(op, Op::FloorDiv | Op::Mod) && !swap && matches!(r, ArrRhs::Clear(0)) {
-            return Err(PyZeroDivisionError::new_err(
-                "integer division or modulo by zero",
-            ));
-        }
+        check_division(op, swap, matches!(r, ArrRhs::Clear(0)))?;
         let x = &self.inner;
         let out_ty = op.result_type(self.ty);
         // NumPy's `//` and `%`, and reflected operations of a clear or single left operand,
@@ -225,36 +216,7 @@ fn per_element(x: &Inner, op: Op, r: &ArrRhs, swap: bool) -> encint::Result<Inne
     encint::fhe::FheArray::new(out, x.shape().to_vec())
 }
 
-/// The `#[pymethods]` block: the binary operators listed, then the other methods.
-macro_rules! methods_with_binary {
-    ([$($name:ident $rname:ident => $op:expr;)*] $($rest:tt)*) => {
-        #[pymethods]
-        impl FheArray {
-            $(
-                fn $name(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyObject> {
-                    self.binary(py, $op, other, false)
-                }
-                fn $rname(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyObject> {
-                    self.binary(py, $op, other, true)
-                }
-            )*
-            $($rest)*
-        }
-    };
-}
-
-methods_with_binary! {[
-    __add__ __radd__ => Op::Add;
-    __sub__ __rsub__ => Op::Sub;
-    __mul__ __rmul__ => Op::Mul;
-    __floordiv__ __rfloordiv__ => Op::FloorDiv;
-    __mod__ __rmod__ => Op::Mod;
-    __and__ __rand__ => Op::And;
-    __or__ __ror__ => Op::Or;
-    __xor__ __rxor__ => Op::Xor;
-    __lshift__ __rlshift__ => Op::ShlVar;
-    __rshift__ __rrshift__ => Op::ShrVar;
-]
+super::family_methods! { FheArray, "an encrypted array has no clear truth value: decrypt it, or use encint.where" {
     /// Encrypts `values` (a NumPy array or nested lists) as an array of type `ty`
     /// (`"u8"`, `encint.FheInt16`, ...) with the client key `ck`.
     /// (`ck.encrypt(values, ty)`, which owns the key.)
@@ -360,41 +322,6 @@ methods_with_binary! {[
         wrap(py, self.inner.items()[flat].clone())
     }
 
-    fn __richcmp__(
-        &self,
-        py: Python<'_>,
-        other: &Bound<'_, PyAny>,
-        op: CompareOp,
-    ) -> PyResult<PyObject> {
-        let op = match op {
-            CompareOp::Lt => Op::LT,
-            CompareOp::Le => Op::LE,
-            CompareOp::Gt => Op::GT,
-            CompareOp::Ge => Op::GE,
-            CompareOp::Eq => Op::EQ,
-            CompareOp::Ne => Op::NE,
-        };
-        self.binary(py, op, other, false)
-    }
-
-    fn __bool__(&self) -> PyResult<bool> {
-        Err(PyTypeError::new_err(
-            "an encrypted array has no clear truth value: decrypt it, or use encint.where",
-        ))
-    }
-
-    fn __neg__(&self, py: Python<'_>) -> PyResult<FheArray> {
-        self.map(py, Op::Neg)
-    }
-
-    fn __invert__(&self, py: Python<'_>) -> PyResult<FheArray> {
-        self.map(py, Op::Not)
-    }
-
-    /// Every element squared (wrapping), one circuit.
-    fn square(&self, py: Python<'_>) -> PyResult<FheArray> {
-        self.map(py, Op::Square)
-    }
 
     /// Every element as another type (see `FheValue.cast`), one circuit.
     fn cast(&self, py: Python<'_>, ty: &Bound<'_, PyAny>) -> PyResult<FheArray> {
@@ -458,13 +385,14 @@ methods_with_binary! {[
             self.inner.shape()
         )
     }
-}
+} }
 
 impl FheArray {
-    fn map(&self, py: Python<'_>, op: Op) -> PyResult<FheArray> {
+    /// `op` on every element, one circuit.
+    fn unary(&self, py: Python<'_>, op: Op) -> PyResult<PyObject> {
         let x = &self.inner;
         let out = run(py, || x.map_unary(op))?;
-        Ok(FheArray::new(out, self.ty))
+        Ok(Py::new(py, FheArray::new(out, op.result_type(self.ty)))?.into_any())
     }
 }
 

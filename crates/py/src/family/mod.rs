@@ -11,6 +11,82 @@
 //! - [`operand`]: reading Python operands; [`numpy`]: the NumPy corrections and the
 //!   one-circuit runner ([`numpy::fused`]).
 
+/// The `#[pymethods]` block of a class of the family (`FheValue`, `FheArray`): Python's
+/// binary operators (each reflected too) and comparisons, each a call of the class's
+/// `binary(py, op, other, swap)`, `-x`, `~x` and `square` through its `unary(py, op)`,
+/// `bool(x)` refused with the message given, then the methods written out (PyO3 takes one block per
+/// class).
+macro_rules! family_methods {
+    ($ty:ident, $truth:literal { $($rest:tt)* }) => {
+        $crate::family::family_methods!(@binary $ty $truth [
+            __add__ __radd__ => Add;
+            __sub__ __rsub__ => Sub;
+            __mul__ __rmul__ => Mul;
+            __floordiv__ __rfloordiv__ => FloorDiv;
+            __mod__ __rmod__ => Mod;
+            __and__ __rand__ => And;
+            __or__ __ror__ => Or;
+            __xor__ __rxor__ => Xor;
+            __lshift__ __rlshift__ => ShlVar;
+            __rshift__ __rrshift__ => ShrVar;
+        ] $($rest)*);
+    };
+    (@binary $ty:ident $truth:literal [$($name:ident $rname:ident => $op:ident;)*] $($rest:tt)*) => {
+        #[pyo3::pymethods]
+        impl $ty {
+            $(
+                fn $name(
+                    &self,
+                    py: pyo3::Python<'_>,
+                    other: &pyo3::Bound<'_, pyo3::PyAny>,
+                ) -> pyo3::PyResult<pyo3::PyObject> {
+                    self.binary(py, ::encint::Op::$op, other, false)
+                }
+                fn $rname(
+                    &self,
+                    py: pyo3::Python<'_>,
+                    other: &pyo3::Bound<'_, pyo3::PyAny>,
+                ) -> pyo3::PyResult<pyo3::PyObject> {
+                    self.binary(py, ::encint::Op::$op, other, true)
+                }
+            )*
+            fn __richcmp__(
+                &self,
+                py: pyo3::Python<'_>,
+                other: &pyo3::Bound<'_, pyo3::PyAny>,
+                op: pyo3::basic::CompareOp,
+            ) -> pyo3::PyResult<pyo3::PyObject> {
+                use pyo3::basic::CompareOp as C;
+                use ::encint::Relation as R;
+                let rel = match op {
+                    C::Lt => R::Lt,
+                    C::Le => R::Le,
+                    C::Gt => R::Gt,
+                    C::Ge => R::Ge,
+                    C::Eq => R::Eq,
+                    C::Ne => R::Ne,
+                };
+                self.binary(py, ::encint::Op::Cmp(rel), other, false)
+            }
+            fn __bool__(&self) -> pyo3::PyResult<bool> {
+                Err(pyo3::exceptions::PyTypeError::new_err($truth))
+            }
+            fn __neg__(&self, py: pyo3::Python<'_>) -> pyo3::PyResult<pyo3::PyObject> {
+                self.unary(py, ::encint::Op::Neg)
+            }
+            fn __invert__(&self, py: pyo3::Python<'_>) -> pyo3::PyResult<pyo3::PyObject> {
+                self.unary(py, ::encint::Op::Not)
+            }
+            /// The square (wrapping: modulo `2**bits`), one circuit.
+            fn square(&self, py: pyo3::Python<'_>) -> pyo3::PyResult<pyo3::PyObject> {
+                self.unary(py, ::encint::Op::Square)
+            }
+            $($rest)*
+        }
+    };
+}
+pub(crate) use family_methods;
+
 pub mod array;
 pub mod compiled;
 pub mod numpy;

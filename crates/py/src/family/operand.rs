@@ -55,6 +55,28 @@ pub enum Clear {
     Amount,
 }
 
+impl Clear {
+    /// How a clear right operand of `op` is read (`swap`: it is the left operand).
+    pub fn of(op: encint::Op, swap: bool) -> Clear {
+        use encint::Op;
+        match op {
+            Op::ShlVar | Op::ShrVar | Op::RotlVar | Op::RotrVar if !swap => Clear::Amount,
+            _ => Clear::Value,
+        }
+    }
+}
+
+/// Python's `ZeroDivisionError` for `x // 0` and `x % 0` by a clear 0 (`zero`: the right
+/// operand is one; `swap`: it is the left operand).
+pub fn check_division(op: encint::Op, swap: bool, zero: bool) -> pyo3::PyResult<()> {
+    if matches!(op, encint::Op::FloorDiv | encint::Op::Mod) && !swap && zero {
+        return Err(pyo3::exceptions::PyZeroDivisionError::new_err(
+            "integer division or modulo by zero",
+        ));
+    }
+    Ok(())
+}
+
 /// Reads `o` as an integer when it is one (a Python int or bool, or an object with
 /// `__index__` such as a NumPy integer; not a float or an encrypted value).
 pub fn clear_int(o: &Bound<'_, PyAny>) -> Option<BigInt> {

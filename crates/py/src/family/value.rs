@@ -5,13 +5,12 @@
 
 use encint::fhe::FheType;
 use encint::typed::Op;
-use pyo3::exceptions::{PyTypeError, PyZeroDivisionError};
+use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
-use pyo3::pyclass::CompareOp;
 use pyo3::types::{PyBytes, PyTuple, PyType};
 
 use super::numpy::apply;
-use super::operand::{clear_int, clear_of, decrypt_int, rhs, Clear, Rhs};
+use super::operand::{check_division, clear_int, clear_of, decrypt_int, rhs, Clear, Rhs};
 use super::{run, type_arg, type_name, wrap};
 use crate::errors::invalid;
 use crate::key_sets::params_of;
@@ -95,18 +94,10 @@ impl FheValue {
         other: &Bound<'_, PyAny>,
         swap: bool,
     ) -> PyResult<PyObject> {
-        let how = match op {
-            Op::ShlVar | Op::ShrVar | Op::RotlVar | Op::RotrVar if !swap => Clear::Amount,
-            _ => Clear::Value,
-        };
-        let Some(r) = rhs(other, self.ty(), how)? else {
+        let Some(r) = rhs(other, self.ty(), Clear::of(op, swap))? else {
             return Ok(py.NotImplemented());
         };
-        if matches!(op, Op::FloorDiv | Op::Mod) && !swap && matches!(r, Rhs::Clear(0)) {
-            return Err(PyZeroDivisionError::new_err(
-                "integer division or modulo by zero",
-            ));
-        }
+        check_division(op, swap, matches!(r, Rhs::Clear(0)))?;
         let x = &self.inner;
         let v = run(py, || apply(x, op, r, swap))?;
         wrap(py, v)
@@ -119,36 +110,7 @@ impl FheValue {
     }
 }
 
-/// The `#[pymethods]` block: the binary operators listed, then the other methods.
-macro_rules! methods_with_binary {
-    ([$($name:ident $rname:ident => $op:expr;)*] $($rest:tt)*) => {
-        #[pymethods]
-        impl FheValue {
-            $(
-                fn $name(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyObject> {
-                    self.binary(py, $op, other, false)
-                }
-                fn $rname(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyObject> {
-                    self.binary(py, $op, other, true)
-                }
-            )*
-            $($rest)*
-        }
-    };
-}
-
-methods_with_binary! {[
-    __add__ __radd__ => Op::Add;
-    __sub__ __rsub__ => Op::Sub;
-    __mul__ __rmul__ => Op::Mul;
-    __floordiv__ __rfloordiv__ => Op::FloorDiv;
-    __mod__ __rmod__ => Op::Mod;
-    __and__ __rand__ => Op::And;
-    __or__ __ror__ => Op::Or;
-    __xor__ __rxor__ => Op::Xor;
-    __lshift__ __rlshift__ => Op::ShlVar;
-    __rshift__ __rrshift__ => Op::ShrVar;
-]
+super::family_methods! { FheValue, "an encrypted value has no clear truth value: decrypt it, or use select/encint.where" {
     /// A copy of `value` (how the classes of the family wrap results).
     #[new]
     fn new(value: PyRef<'_, FheValue>) -> FheValue {
@@ -232,36 +194,6 @@ methods_with_binary! {[
         PyTuple::new(py, [f.into_any(), PyTuple::new(py, [bytes])?.into_any()])
     }
 
-    fn __richcmp__(
-        &self,
-        py: Python<'_>,
-        other: &Bound<'_, PyAny>,
-        op: CompareOp,
-    ) -> PyResult<PyObject> {
-        let op = match op {
-            CompareOp::Lt => Op::LT,
-            CompareOp::Le => Op::LE,
-            CompareOp::Gt => Op::GT,
-            CompareOp::Ge => Op::GE,
-            CompareOp::Eq => Op::EQ,
-            CompareOp::Ne => Op::NE,
-        };
-        self.binary(py, op, other, false)
-    }
-
-    fn __bool__(&self) -> PyResult<bool> {
-        Err(PyTypeError::new_err(
-            "an encrypted value has no clear truth value: decrypt it, or use select/encint.where",
-        ))
-    }
-
-    fn __neg__(&self, py: Python<'_>) -> PyResult<PyObject> {
-        self.unary(py, Op::Neg)
-    }
-
-    fn __invert__(&self, py: Python<'_>) -> PyResult<PyObject> {
-        self.unary(py, Op::Not)
-    }
 
     fn __abs__(&self, py: Python<'_>) -> PyResult<PyObject> {
         self.abs(py)
@@ -272,11 +204,6 @@ methods_with_binary! {[
         let x = &self.inner;
         let v = run(py, || x.abs())?;
         wrap(py, v)
-    }
-
-    /// `self * self` modulo `2**bits`.
-    fn square(&self, py: Python<'_>) -> PyResult<PyObject> {
-        self.unary(py, Op::Square)
     }
 
     /// The smaller of `self` and `other` (a value of the type or an int).
@@ -348,7 +275,7 @@ methods_with_binary! {[
         };
         Ok(format!("<{name} {kind}>"))
     }
-}
+} }
 
 impl FheValue {
     /// A shift or rotation whose operand must be an amount (else a `TypeError`).
