@@ -311,6 +311,59 @@ where
         })
     }
 
+    /// `Σ selfᵢ · wᵢ` over a one-dimensional array and clear weights `w` of its length
+    /// (wrapping): one circuit. The weights are folded into one counter tree over the
+    /// elements' bits, so only the reduction bootstraps (a zero weight costs nothing).
+    pub fn dot_clear(&self, w: &[i128]) -> Result<T> {
+        if self.shape.len() != 1 || self.items.len() != w.len() {
+            return Err(Error::InvalidInput(format!(
+                "dot of shape {:?} with {} clear weights: a vector and weights of its length",
+                self.shape,
+                w.len()
+            )));
+        }
+        one_circuit(self.clone(), |x| dot_clear(&x.items, w, 0))
+    }
+
+    /// `self · w + bias` for a `(n, k)` array, a clear `(k, m)` matrix `w` (row-major) and
+    /// a clear bias of `m` values added to every row (wrapping): one circuit, each result
+    /// one counter tree with the weights and its bias folded in (see
+    /// [`FheArray::dot_clear`]).
+    pub fn matmul_clear(
+        &self,
+        w: &[i128],
+        w_shape: [usize; 2],
+        bias: &[i128],
+    ) -> Result<FheArray<T>> {
+        let [k2, m] = w_shape;
+        let &[n, k] = self.shape.as_slice() else {
+            return Err(Error::InvalidInput(format!(
+                "matmul of shape {:?} with a clear matrix: a matrix on the left",
+                self.shape
+            )));
+        };
+        if k != k2 || k2.checked_mul(m) != Some(w.len()) || bias.len() != m {
+            return Err(Error::InvalidInput(format!(
+                "matmul of shape {:?} with a clear matrix of shape {w_shape:?}, {} weights \
+                 and {} biases",
+                self.shape,
+                w.len(),
+                bias.len()
+            )));
+        }
+        one_circuit(self.clone(), |x| {
+            let mut items = Vec::with_capacity(n * m);
+            for i in 0..n {
+                let row = &x.items[i * k..(i + 1) * k];
+                for j in 0..m {
+                    let col: Vec<i128> = (0..k).map(|t| w[t * m + j]).collect();
+                    items.push(dot_clear(row, &col, bias[j])?);
+                }
+            }
+            FheArray::new(items, vec![n, m])
+        })
+    }
+
     fn reduce(&self, op: IntOp) -> Result<T> {
         one_circuit(self.clone(), |x| tree(op, x.items))
     }
@@ -382,6 +435,15 @@ fn dot<T: FheType>(x: &[T], y: &[T]) -> Result<T> {
     wrap(dynamic::record(&args, |c, v| {
         let (a, b): (Vec<_>, Vec<_>) = (v[..n].iter().collect(), v[n..].iter().collect());
         c.dot(&a, &b)
+    }))
+}
+
+/// `Σ xᵢ·wᵢ + c` with clear weights and constant ([`super::Composer::dot_clear`]).
+fn dot_clear<T: FheType>(x: &[T], w: &[i128], c: i128) -> Result<T> {
+    let args: Vec<_> = x.iter().map(FheType::repr).collect();
+    wrap(dynamic::record(&args, |comp, v| {
+        let xs: Vec<_> = v.iter().collect();
+        comp.dot_clear(&xs, w, c)
     }))
 }
 

@@ -148,6 +148,43 @@ impl<A: Values, O: Values> Compiled<A, O> {
         run_traced(server, &traced, &inputs)
     }
 
+    /// Runs the circuit in the clear ([`crate::circuit::clear`], the oracle of every
+    /// encrypted run) on the arguments' leaf values `values` (in the order of the
+    /// arguments and, inside an array, row-major), as freshly encrypted arguments would
+    /// hold them; returns the result's leaf values in the same order. Errors on a count
+    /// that does not match the arguments or a value outside its type.
+    pub fn run_clear(&self, values: &[i128]) -> Result<Vec<i128>> {
+        let types = A::leaf_types(&self.layout);
+        if types.len() != values.len() {
+            return Err(Error::InvalidInput(format!(
+                "{} values for {} arguments",
+                values.len(),
+                types.len()
+            )));
+        }
+        let mut digits = Vec::new();
+        for (position, (&ty, &v)) in types.iter().zip(values).enumerate() {
+            if !ty.contains(v) {
+                return Err(Error::InvalidInput(format!(
+                    "argument value {position} ({v}) is not a value of {ty}"
+                )));
+            }
+            digits.extend(Form::Canonical.encode(ty, v));
+        }
+        let (out, _) = encint_core::clear::run(&self.fresh.circuit, &digits)?;
+        let mut it = out.into_iter();
+        self.fresh
+            .shapes
+            .iter()
+            .map(|&(ty, form, n)| {
+                let d: Vec<i64> = it.by_ref().take(n).collect();
+                form.value(ty, &d).ok_or_else(|| {
+                    Error::InvalidInput(format!("output digits {d:?} hold no value of {ty}"))
+                })
+            })
+            .collect()
+    }
+
     fn traced_for(&self, forms: Vec<Form>, budget: u64) -> Result<Arc<Traced<O::Layout>>> {
         if budget == DEFAULT_PARAMETERS.max_quadratic_weight()
             && forms.iter().all(|&f| f == Form::Canonical)
