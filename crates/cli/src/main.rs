@@ -13,6 +13,7 @@ mod cost;
 mod digit;
 mod fv;
 mod gpu;
+mod infer;
 mod keyfiles;
 mod oracle;
 mod peer;
@@ -89,6 +90,10 @@ enum Command {
         #[command(subcommand)]
         command: gpu::GpuCommand,
     },
+    /// Private inference: classify encrypted images of handwritten digits with a small
+    /// quantised neural network, the weights in the clear or encrypted; checks every
+    /// result against the model in plain integers.
+    Infer(infer::InferArgs),
 }
 
 fn main() -> ExitCode {
@@ -108,6 +113,7 @@ fn main() -> ExitCode {
         Command::Bits { command } => bits::run(command),
         Command::Fv { command } => fv::run(command).map_err(Into::into),
         Command::Gpu { command } => gpu::run(command),
+        Command::Infer(a) => infer::run(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

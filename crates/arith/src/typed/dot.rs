@@ -138,6 +138,142 @@ fn naf(w: i128, n: usize) -> Vec<(usize, i8)> {
     out
 }
 
+/// An operand of [`dot_widening`]: its digits, their form and its own type.
+pub type Operand<'a> = (&'a SInt, Form, IntType);
+
+/// Columns of bits (column `k` weighs `2^k`) below `n`, and a constant, that a sum of
+/// signed terms `±bit·2^k` builds into: a negative term `-x·2^k` is `(1 - x)·2^k - 2^k`.
+struct Columns {
+    n: usize,
+    mask: u128,
+    cols: Vec<Vec<Bit>>,
+    offset: u128,
+}
+
+impl Columns {
+    fn new(n: usize) -> Columns {
+        Columns {
+            n,
+            mask: if n >= 128 {
+                u128::MAX
+            } else {
+                (1u128 << n) - 1
+            },
+            cols: vec![Vec::new(); n],
+            offset: 0,
+        }
+    }
+
+    fn add_const(&mut self, k: usize, negative: bool) {
+        if k < self.n {
+            let unit = 1u128 << k;
+            self.offset = if negative {
+                self.offset.wrapping_sub(unit)
+            } else {
+                self.offset.wrapping_add(unit)
+            } & self.mask;
+        }
+    }
+
+    fn add_bit(&mut self, bb: &mut BitBuilder, x: Bit, k: usize, negative: bool) {
+        if k >= self.n {
+            return;
+        }
+        match bb.const_value(x) {
+            Some(true) => self.add_const(k, negative),
+            Some(false) => {}
+            None if negative => {
+                let nx = bb.not(x);
+                self.cols[k].push(nx);
+                self.add_const(k, true);
+            }
+            None => self.cols[k].push(x),
+        }
+    }
+
+    /// The low `n` bits of the sum, one counter tree.
+    fn finish(mut self, bb: &mut BitBuilder) -> crate::bits::Word {
+        for k in 0..self.n {
+            if (self.offset >> k) & 1 == 1 {
+                let one = bb.constant(true);
+                self.cols[k].push(one);
+            }
+        }
+        crate::bits::sum_columns(bb, self.cols, self.n)
+    }
+}
+
+/// The bits of an operand as bits of a bit circuit (known digits as constants), each with
+/// its sign: the top bit of a signed type weighs `-2^(m-1)`.
+fn operand_bits(
+    b: &mut Builder,
+    bb: &mut BitBuilder,
+    inputs: &mut Vec<NodeId>,
+    (s, f, ty): Operand<'_>,
+) -> Vec<(Bit, bool)> {
+    let m = ty.bits;
+    to_bits(b, s, m, ty.signed, f)
+        .into_iter()
+        .enumerate()
+        .map(|(j, d)| {
+            let bit = match b.const_value(d) {
+                Some(v) => bb.constant(v != 0),
+                None => {
+                    inputs.push(d);
+                    bb.input()
+                }
+            };
+            (bit, ty.signed && j + 1 == m)
+        })
+        .collect()
+}
+
+/// `Σ xᵢ·yᵢ + Σ cⱼ` modulo `2^n` of `out`, each operand a value of its own (narrower)
+/// type, as canonical digits of `out`: every product exact from the operands' own bits
+/// (one partial product per pair of bits, the top bit of a signed operand counted
+/// negative, as in Baugh and Wooley's two's-complement multiplier), every addend
+/// sign- or zero-extended, and all of them reduced by one counter tree
+/// ([`crate::bits::sum_columns`]; the lowering fuses partial products into the counters
+/// where the noise budget allows). `None` if the lists differ in length.
+pub fn dot_widening(
+    b: &mut Builder,
+    out: IntType,
+    xs: &[Operand<'_>],
+    ys: &[Operand<'_>],
+    addends: &[Operand<'_>],
+) -> Option<SInt> {
+    if xs.len() != ys.len() {
+        return None;
+    }
+    let mut bb = BitBuilder::new();
+    let mut inputs: Vec<NodeId> = Vec::new();
+    let mut cols = Columns::new(out.bits);
+    for (&x, &y) in xs.iter().zip(ys) {
+        let xb = operand_bits(b, &mut bb, &mut inputs, x);
+        let yb = operand_bits(b, &mut bb, &mut inputs, y);
+        for (i, &(p, pn)) in xb.iter().enumerate() {
+            for (j, &(q, qn)) in yb.iter().enumerate() {
+                if i + j < out.bits {
+                    let pq = bb.and(p, q);
+                    cols.add_bit(&mut bb, pq, i + j, pn != qn);
+                }
+            }
+        }
+    }
+    for &c in addends {
+        let bits = operand_bits(b, &mut bb, &mut inputs, c);
+        for (k, (bit, negative)) in bits.into_iter().enumerate() {
+            cols.add_bit(&mut bb, bit, k, negative);
+        }
+    }
+    let sum = cols.finish(&mut bb);
+    let circuit = bb.finish(sum.bits);
+    let bits = lower_into(b, &circuit, &inputs).ok()?;
+    Some(SInt {
+        digits: bits_to_signed_digits(b, &bits, out.signed),
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::naf;

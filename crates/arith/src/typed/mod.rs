@@ -51,7 +51,7 @@ mod plan;
 mod types;
 
 pub use build::{build, circuit};
-pub use dot::{dot, dot_clear};
+pub use dot::{dot, dot_clear, dot_widening, Operand};
 pub use forms::{result_form, Form};
 pub use plan::{plan, Estimate, Plan};
 pub use types::{Algorithm, IntOp, IntType, TypedError, MAX_TYPED_BITS};

@@ -447,6 +447,57 @@ fn dot_clear<T: FheType>(x: &[T], w: &[i128], c: i128) -> Result<T> {
     }))
 }
 
+impl FheArray<super::FheValue> {
+    /// The matrix product of a `(n, k)` and a `(k, m)` array whose elements may be of any
+    /// (narrower) types, plus `bias` (`m` values added to every row) when given, as values
+    /// of `ty`: each product exact, each sum modulo `2^N` of `ty`; one circuit, each entry
+    /// one counter tree over the operands' own bits (so small weights and activations
+    /// summed into a wide accumulator pay only for their own bits).
+    pub fn matmul_widening(
+        &self,
+        rhs: &FheArray<super::FheValue>,
+        bias: Option<&FheArray<super::FheValue>>,
+        ty: encint_arith::typed::IntType,
+    ) -> Result<FheArray<super::FheValue>> {
+        let (&[n, k], &[k2, m]) = (self.shape.as_slice(), rhs.shape.as_slice()) else {
+            return Err(Error::InvalidInput(format!(
+                "matmul of shapes {:?} and {:?}: two matrices",
+                self.shape, rhs.shape
+            )));
+        };
+        if k != k2 || bias.is_some_and(|b| b.items.len() != m) {
+            return Err(Error::InvalidInput(format!(
+                "matmul of shapes {:?} and {:?} with {} biases",
+                self.shape,
+                rhs.shape,
+                bias.map_or(0, |b| b.items.len())
+            )));
+        }
+        one_circuit((self.clone(), rhs.clone(), bias.cloned()), |(x, y, c)| {
+            let mut items = Vec::with_capacity(n * m);
+            for i in 0..n {
+                for j in 0..m {
+                    let mut args: Vec<_> = x.items[i * k..(i + 1) * k]
+                        .iter()
+                        .map(FheType::repr)
+                        .collect();
+                    args.extend((0..k).map(|t| y.items[t * m + j].repr()));
+                    if let Some(c) = &c {
+                        args.push(c.items[j].repr());
+                    }
+                    items.push(wrap(dynamic::record(&args, |comp, v| {
+                        let xs: Vec<_> = v[..k].iter().collect();
+                        let ys: Vec<_> = v[k..2 * k].iter().collect();
+                        let cs: Vec<_> = v[2 * k..].iter().collect();
+                        comp.dot_widening(&xs, &ys, &cs, ty)
+                    }))?);
+                }
+            }
+            FheArray::new(items, vec![n, m])
+        })
+    }
+}
+
 /// `op` over `items` as a balanced tree (its depth grows as the logarithm of the count).
 fn tree<T: FheType>(op: IntOp, mut items: Vec<T>) -> Result<T> {
     if items.is_empty() {

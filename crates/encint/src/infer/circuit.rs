@@ -352,18 +352,18 @@ fn forward(
     for (l, layer) in model.layers.iter().enumerate() {
         let acc = types.accumulators[l];
         let (k, m) = (layer.inputs, layer.outputs);
-        let xs = FheArray::new(cast(&act, acc)?, vec![batch, k])?;
         let h = match &w {
             None => {
+                let xs = FheArray::new(cast(&act, acc)?, vec![batch, k])?;
                 let wc: Vec<i128> = layer.weights.iter().map(|&v| v.into()).collect();
                 let bc: Vec<i128> = layer.bias.iter().map(|&v| v.into()).collect();
                 xs.matmul_clear(&wc, [k, m], &bc)?
             }
             Some((we, be)) => {
-                let wl = FheArray::new(cast(&we.items()[wo..wo + k * m], acc)?, vec![k, m])?;
-                let bl = cast(&be.items()[bo..bo + m], acc)?;
-                let rows: Vec<FheValue> = (0..batch).flat_map(|_| bl.iter().cloned()).collect();
-                xs.matmul(&wl)?.add(&FheArray::new(rows, vec![batch, m])?)?
+                let xs = FheArray::new(act, vec![batch, k])?;
+                let wl = FheArray::new(we.items()[wo..wo + k * m].to_vec(), vec![k, m])?;
+                let bl = FheArray::new(be.items()[bo..bo + m].to_vec(), vec![m])?;
+                xs.matmul_widening(&wl, Some(&bl), acc)?
             }
         };
         wo += k * m;
