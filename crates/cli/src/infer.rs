@@ -30,10 +30,9 @@ pub enum WeightsArg {
     Encrypted,
 }
 
-/// `encint infer`.
-#[derive(Args)]
-#[command(
-    long_about = "Private inference: classify handwritten digits (scikit-learn's 8x8 digits) \
+/// `encint infer --help`.
+pub const LONG_ABOUT: &str =
+    "Private inference: classify handwritten digits (scikit-learn's 8x8 digits) \
 with a small quantised neural network (64 pixels -> 32 hidden units with ReLU -> 10 classes) \
 while the images stay encrypted. The client encrypts each image, the server computes the ten \
 class scores with the server key only, the client decrypts them. The model's weights are either \
@@ -44,8 +43,10 @@ By default the model and its 450 test images are the ones built into encint \
 (scripts/train_digits.py writes them). --clear runs the same circuit on the clear executor \
 (no keys, seconds) over every test image and prints the accuracy; without --clear, keys are \
 generated and --images N images are classified for real, with the time per image and the \
-bootstraps per image."
-)]
+bootstraps per image.";
+
+/// `encint infer`.
+#[derive(Args)]
 pub struct InferArgs {
     /// Run the circuit on the clear executor (no encryption) over the test images.
     #[arg(long)]

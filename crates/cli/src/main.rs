@@ -93,6 +93,7 @@ enum Command {
     /// Private inference: classify encrypted images of handwritten digits with a small
     /// quantised neural network, the weights in the clear or encrypted; checks every
     /// result against the model in plain integers.
+    #[command(long_about = infer::LONG_ABOUT)]
     Infer(infer::InferArgs),
 }
 

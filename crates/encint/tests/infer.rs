@@ -111,6 +111,52 @@ fn small_model_on_real_keys_with_encrypted_weights() {
     real_run(Weights::Encrypted);
 }
 
+/// Models off the digits model's shape, on the clear executor against the reference for
+/// every input: a clip above anything the accumulator holds, three layers, binary pixels,
+/// a shift past the accumulator's width; both weight modes.
+#[test]
+fn other_model_shapes_match_the_reference_in_the_clear() {
+    let models = [
+        r#"{"format": "encint-mlp", "version": 1, "input_size": 2, "input_max": 1,
+            "layers": [{"weights": [[1, -1], [1, 0]], "bias": [0, 1],
+                        "relu": {"shift": 0, "max": 100}},
+                       {"weights": [[1], [-3]], "bias": [0]}]}"#,
+        r#"{"format": "encint-mlp", "version": 1, "input_size": 3, "input_max": 2,
+            "layers": [{"weights": [[2, -1], [-2, 3], [1, 1]], "bias": [-1, 0],
+                        "relu": {"shift": 0, "max": 5}},
+                       {"weights": [[1, -2, 0], [3, 1, -1]], "bias": [0, 2, -3],
+                        "relu": {"shift": 1, "max": 2}},
+                       {"weights": [[5, -6], [-7, 1], [2, 2]], "bias": [9, -9]}]}"#,
+        r#"{"format": "encint-mlp", "version": 1, "input_size": 2, "input_max": 3,
+            "layers": [{"weights": [[1, 2], [2, -1]], "bias": [0, 3],
+                        "relu": {"shift": 20, "max": 1}},
+                       {"weights": [[1], [1]], "bias": [-1]}]}"#,
+    ];
+    for text in models {
+        let model = Model::from_json(text).unwrap();
+        let n = model.input_size;
+        let base = model.input_max + 1;
+        let all: Vec<Vec<i64>> = (0..base.pow(n as u32))
+            .map(|mut code| {
+                (0..n)
+                    .map(|_| {
+                        let p = code % base;
+                        code /= base;
+                        p
+                    })
+                    .collect()
+            })
+            .collect();
+        for weights in [Weights::Clear, Weights::Encrypted] {
+            let inference = Inference::compile(&model, weights, all.len()).unwrap();
+            let got = inference.run_clear(&all).unwrap();
+            for (image, logits) in all.iter().zip(&got) {
+                assert_eq!(logits, &model.logits(image).unwrap(), "{image:?} {text}");
+            }
+        }
+    }
+}
+
 #[test]
 fn weights_of_another_key_set_are_refused() {
     let model = Model::from_json(SMALL).unwrap();

@@ -333,8 +333,12 @@ fn activate(h: &FheValue, a: Activation, acc: IntType, out: IntType) -> Result<F
     if narrow != acc {
         v = v.unary(IntOp::Cast(narrow))?;
     }
-    let v = v.binary(IntOp::Max, 0)?;
-    let v = v.binary(IntOp::Min, i128::from(a.max))?;
+    let mut v = v.binary(IntOp::Max, 0)?;
+    // A clip above every value the narrow type holds changes nothing (and its bound
+    // would not be a value of the type).
+    if i128::from(a.max) <= narrow.max() {
+        v = v.binary(IntOp::Min, i128::from(a.max))?;
+    }
     v.unary(IntOp::Cast(out))
 }
 

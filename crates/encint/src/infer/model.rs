@@ -286,6 +286,13 @@ impl Images {
                 raw.labels.len()
             )));
         }
+        if let Some(k) = raw.labels.iter().position(|&l| l >= model.outputs()) {
+            return Err(Error::InvalidInput(format!(
+                "images: label {k} is {}, the model has {} classes",
+                raw.labels[k],
+                model.outputs()
+            )));
+        }
         for (k, image) in raw.images.iter().enumerate() {
             model
                 .check_image(image)
