@@ -13,6 +13,7 @@ EXAMPLES = {
     "dot_product.py": [],
     "bubble_sort.py": ["--small"],
     "fv_batch.py": [],
+    "infer_digits.py": ["--clear"],
 }
 
 

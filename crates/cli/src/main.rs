@@ -13,6 +13,7 @@ mod cost;
 mod digit;
 mod fv;
 mod gpu;
+mod infer;
 mod keyfiles;
 mod oracle;
 mod peer;
@@ -90,6 +91,11 @@ enum Command {
         #[command(subcommand)]
         command: gpu::GpuCommand,
     },
+    /// Private inference: classify encrypted images of handwritten digits with a small
+    /// quantised neural network, the weights in the clear or encrypted; checks every
+    /// result against the model in plain integers.
+    #[command(long_about = infer::LONG_ABOUT)]
+    Infer(infer::InferArgs),
 }
 
 /// The default thread count of every command that takes `--threads`: all cores.
@@ -114,6 +120,7 @@ fn main() -> ExitCode {
         Command::Bits { command } => bits::run(command),
         Command::Fv { command } => fv::run(command).map_err(Into::into),
         Command::Gpu { command } => gpu::run(command),
+        Command::Infer(a) => infer::run(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -45,6 +45,7 @@ pub mod fhe;
 pub mod files;
 pub mod fv;
 pub mod fv_bits;
+pub mod infer;
 mod int;
 pub mod keys;
 pub mod limits;

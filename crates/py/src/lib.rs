@@ -13,6 +13,7 @@
 //! - `encint.select` ([`select`]), traced evaluation and costs ([`trace`]), the byte
 //!   processor ([`processor`]), FV batches ([`fv`]) and bit-sliced FV integers
 //!   ([`fv_bits`]);
+//! - private inference of a quantised neural network ([`infer`]: `encint.Inference`);
 //! - progress bars of long operations ([`progress`]);
 //! - shared pieces: the value behind every integer class ([`value`]), argument reading
 //!   ([`args`]), ciphertext envelopes ([`ciphertext`]), key files ([`files`]), the
@@ -34,6 +35,7 @@ pub mod files;
 pub mod fv;
 pub mod fv_bits;
 pub mod guard;
+pub mod infer;
 pub mod int;
 pub mod key_sets;
 pub mod keys;
@@ -59,6 +61,7 @@ fn _encint(m: &Bound<'_, PyModule>) -> PyResult<()> {
     progress::register(m)?;
     typed::register(m)?;
     family::register(m)?;
+    infer::register(m)?;
     m.add("PARAMETERS", encint::DEFAULT_PARAMETERS.id())?;
     m.add("MAX_DIGITS", encint::MAX_DIGITS)?;
     Ok(())

@@ -2,8 +2,8 @@
 //! join the same columns, reduced once (instead of one product circuit per pair and an
 //! addition tree over them).
 
-use encint_core::bits::bits_to_signed_digits;
-use encint_core::circuit::Builder;
+use encint_core::bits::{bits_to_signed_digits, lower_into, Bit, BitBuilder};
+use encint_core::circuit::{Builder, NodeId};
 
 use super::forms::{to_bits, Form};
 use crate::op::IntType;
@@ -39,4 +39,254 @@ pub fn dot(
     Some(SInt {
         digits: bits_to_signed_digits(b, &out, ty.signed),
     })
+}
+
+/// `Σ xᵢ·wᵢ + c` modulo `2^n` over values of `ty` (each with its form) and clear weights
+/// `ws` and constant `c`, as canonical digits: the two's-complement bits of every operand
+/// (free for canonical operands; bits known at build time, such as a cast's zero
+/// extension, are folded), each weight written in non-adjacent form so that every
+/// non-zero signed digit `±2^s` of `wᵢ` puts the bits of `xᵢ` (negated for `-`, with the
+/// constant that balances it) `s` columns up, and all the columns reduced by one counter
+/// tree ([`crate::bits::sum_columns`]). A product by a clear weight costs no bootstrap of
+/// its own: only the reduction does. `None` if the lists differ in length.
+pub fn dot_clear(
+    b: &mut Builder,
+    ty: IntType,
+    xs: &[(&SInt, Form)],
+    ws: &[i128],
+    c: i128,
+) -> Option<SInt> {
+    if xs.len() != ws.len() {
+        return None;
+    }
+    let n = ty.bits;
+    let mask = if n >= 128 {
+        u128::MAX
+    } else {
+        (1u128 << n) - 1
+    };
+    let mut bb = BitBuilder::new();
+    let mut inputs: Vec<NodeId> = Vec::new();
+    let mut cols: Vec<Vec<Bit>> = vec![Vec::new(); n];
+    let mut offset = (c as u128) & mask;
+    for (&(s, f), &w) in xs.iter().zip(ws) {
+        let digits = naf(w, n);
+        if digits.is_empty() {
+            continue;
+        }
+        let bits = to_bits(b, s, n, ty.signed, f);
+        for (j, &d) in bits.iter().enumerate() {
+            let known = b.const_value(d);
+            let mut bit = None;
+            for &(shift, sign) in &digits {
+                let k = shift + j;
+                if k >= n {
+                    continue;
+                }
+                let unit = 1u128 << k;
+                match known {
+                    Some(v) if v != 0 && sign > 0 => offset = offset.wrapping_add(unit) & mask,
+                    Some(v) if v != 0 => offset = offset.wrapping_sub(unit) & mask,
+                    Some(_) => {}
+                    None => {
+                        let x = *bit.get_or_insert_with(|| {
+                            inputs.push(d);
+                            bb.input()
+                        });
+                        if sign > 0 {
+                            cols[k].push(x);
+                        } else {
+                            // -x·2^k = (1 - x)·2^k - 2^k
+                            let nx = bb.not(x);
+                            cols[k].push(nx);
+                            offset = offset.wrapping_sub(unit) & mask;
+                        }
+                    }
+                }
+            }
+        }
+    }
+    for (k, col) in cols.iter_mut().enumerate() {
+        if (offset >> k) & 1 == 1 {
+            col.push(bb.constant(true));
+        }
+    }
+    let out = crate::bits::sum_columns(&mut bb, cols, n);
+    let circuit = bb.finish(out.bits);
+    let bits = lower_into(b, &circuit, &inputs).ok()?;
+    Some(SInt {
+        digits: bits_to_signed_digits(b, &bits, ty.signed),
+    })
+}
+
+/// The non-adjacent form of `w` modulo `2^n`: `(position, ±1)` of each non-zero digit
+/// below `n`, read from `w` as a signed value (so a small negative weight has few digits).
+fn naf(w: i128, n: usize) -> Vec<(usize, i8)> {
+    let mut out = Vec::new();
+    let mut v = w;
+    let mut k = 0;
+    while v != 0 && k < n {
+        if v & 1 == 1 {
+            // v mod 4 == 1 -> +1, v mod 4 == 3 -> -1
+            let d: i8 = if v & 3 == 1 { 1 } else { -1 };
+            out.push((k, d));
+            v -= i128::from(d);
+        }
+        v >>= 1;
+        k += 1;
+    }
+    out
+}
+
+/// An operand of [`dot_widening`]: its digits, their form and its own type.
+pub type Operand<'a> = (&'a SInt, Form, IntType);
+
+/// Columns of bits (column `k` weighs `2^k`) below `n`, and a constant, that a sum of
+/// signed terms `±bit·2^k` builds into: a negative term `-x·2^k` is `(1 - x)·2^k - 2^k`.
+struct Columns {
+    n: usize,
+    mask: u128,
+    cols: Vec<Vec<Bit>>,
+    offset: u128,
+}
+
+impl Columns {
+    fn new(n: usize) -> Columns {
+        Columns {
+            n,
+            mask: if n >= 128 {
+                u128::MAX
+            } else {
+                (1u128 << n) - 1
+            },
+            cols: vec![Vec::new(); n],
+            offset: 0,
+        }
+    }
+
+    fn add_const(&mut self, k: usize, negative: bool) {
+        if k < self.n {
+            let unit = 1u128 << k;
+            self.offset = if negative {
+                self.offset.wrapping_sub(unit)
+            } else {
+                self.offset.wrapping_add(unit)
+            } & self.mask;
+        }
+    }
+
+    fn add_bit(&mut self, bb: &mut BitBuilder, x: Bit, k: usize, negative: bool) {
+        if k >= self.n {
+            return;
+        }
+        match bb.const_value(x) {
+            Some(true) => self.add_const(k, negative),
+            Some(false) => {}
+            None if negative => {
+                let nx = bb.not(x);
+                self.cols[k].push(nx);
+                self.add_const(k, true);
+            }
+            None => self.cols[k].push(x),
+        }
+    }
+
+    /// The low `n` bits of the sum, one counter tree.
+    fn finish(mut self, bb: &mut BitBuilder) -> crate::bits::Word {
+        for k in 0..self.n {
+            if (self.offset >> k) & 1 == 1 {
+                let one = bb.constant(true);
+                self.cols[k].push(one);
+            }
+        }
+        crate::bits::sum_columns(bb, self.cols, self.n)
+    }
+}
+
+/// The bits of an operand as bits of a bit circuit (known digits as constants), each with
+/// its sign: the top bit of a signed type weighs `-2^(m-1)`.
+fn operand_bits(
+    b: &mut Builder,
+    bb: &mut BitBuilder,
+    inputs: &mut Vec<NodeId>,
+    (s, f, ty): Operand<'_>,
+) -> Vec<(Bit, bool)> {
+    let m = ty.bits;
+    to_bits(b, s, m, ty.signed, f)
+        .into_iter()
+        .enumerate()
+        .map(|(j, d)| {
+            let bit = match b.const_value(d) {
+                Some(v) => bb.constant(v != 0),
+                None => {
+                    inputs.push(d);
+                    bb.input()
+                }
+            };
+            (bit, ty.signed && j + 1 == m)
+        })
+        .collect()
+}
+
+/// `Σ xᵢ·yᵢ + Σ cⱼ` modulo `2^n` of `out`, each operand a value of its own (narrower)
+/// type, as canonical digits of `out`: every product exact from the operands' own bits
+/// (one partial product per pair of bits, the top bit of a signed operand counted
+/// negative, as in Baugh and Wooley's two's-complement multiplier), every addend
+/// sign- or zero-extended, and all of them reduced by one counter tree
+/// ([`crate::bits::sum_columns`]; the lowering fuses partial products into the counters
+/// where the noise budget allows). `None` if the lists differ in length.
+pub fn dot_widening(
+    b: &mut Builder,
+    out: IntType,
+    xs: &[Operand<'_>],
+    ys: &[Operand<'_>],
+    addends: &[Operand<'_>],
+) -> Option<SInt> {
+    if xs.len() != ys.len() {
+        return None;
+    }
+    let mut bb = BitBuilder::new();
+    let mut inputs: Vec<NodeId> = Vec::new();
+    let mut cols = Columns::new(out.bits);
+    for (&x, &y) in xs.iter().zip(ys) {
+        let xb = operand_bits(b, &mut bb, &mut inputs, x);
+        let yb = operand_bits(b, &mut bb, &mut inputs, y);
+        for (i, &(p, pn)) in xb.iter().enumerate() {
+            for (j, &(q, qn)) in yb.iter().enumerate() {
+                if i + j < out.bits {
+                    let pq = bb.and(p, q);
+                    cols.add_bit(&mut bb, pq, i + j, pn != qn);
+                }
+            }
+        }
+    }
+    for &c in addends {
+        let bits = operand_bits(b, &mut bb, &mut inputs, c);
+        for (k, (bit, negative)) in bits.into_iter().enumerate() {
+            cols.add_bit(&mut bb, bit, k, negative);
+        }
+    }
+    let sum = cols.finish(&mut bb);
+    let circuit = bb.finish(sum.bits);
+    let bits = lower_into(b, &circuit, &inputs).ok()?;
+    Some(SInt {
+        digits: bits_to_signed_digits(b, &bits, out.signed),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::naf;
+
+    #[test]
+    fn naf_digits_sum_to_the_weight() {
+        for w in -300i128..=300 {
+            let digits = naf(w, 64);
+            let v: i128 = digits.iter().map(|&(k, d)| i128::from(d) << k).sum();
+            assert_eq!(v, w, "{w}: {digits:?}");
+            for pair in digits.windows(2) {
+                assert!(pair[1].0 > pair[0].0 + 1, "{w}: adjacent digits {digits:?}");
+            }
+        }
+    }
 }

@@ -51,6 +51,6 @@ mod plan;
 
 pub use crate::op::{Algorithm, IntType, Op, TypedError, MAX_TYPED_BITS};
 pub use build::{build, circuit};
-pub use dot::dot;
+pub use dot::{dot, dot_clear, dot_widening, Operand};
 pub use forms::{result_form, Form};
 pub use plan::{plan, Estimate, Plan};

@@ -311,6 +311,59 @@ where
         })
     }
 
+    /// `Σ selfᵢ · wᵢ` over a one-dimensional array and clear weights `w` of its length
+    /// (wrapping): one circuit. The weights are folded into one counter tree over the
+    /// elements' bits, so only the reduction bootstraps (a zero weight costs nothing).
+    pub fn dot_clear(&self, w: &[i128]) -> Result<T> {
+        if self.shape.len() != 1 || self.items.len() != w.len() {
+            return Err(Error::InvalidInput(format!(
+                "dot of shape {:?} with {} clear weights: a vector and weights of its length",
+                self.shape,
+                w.len()
+            )));
+        }
+        one_circuit(self.clone(), |x| dot_clear(&x.items, w, 0))
+    }
+
+    /// `self · w + bias` for a `(n, k)` array, a clear `(k, m)` matrix `w` (row-major) and
+    /// a clear bias of `m` values added to every row (wrapping): one circuit, each result
+    /// one counter tree with the weights and its bias folded in (see
+    /// [`FheArray::dot_clear`]).
+    pub fn matmul_clear(
+        &self,
+        w: &[i128],
+        w_shape: [usize; 2],
+        bias: &[i128],
+    ) -> Result<FheArray<T>> {
+        let [k2, m] = w_shape;
+        let &[n, k] = self.shape.as_slice() else {
+            return Err(Error::InvalidInput(format!(
+                "matmul of shape {:?} with a clear matrix: a matrix on the left",
+                self.shape
+            )));
+        };
+        if k != k2 || k2.checked_mul(m) != Some(w.len()) || bias.len() != m {
+            return Err(Error::InvalidInput(format!(
+                "matmul of shape {:?} with a clear matrix of shape {w_shape:?}, {} weights \
+                 and {} biases",
+                self.shape,
+                w.len(),
+                bias.len()
+            )));
+        }
+        one_circuit(self.clone(), |x| {
+            let mut items = Vec::with_capacity(n * m);
+            for i in 0..n {
+                let row = &x.items[i * k..(i + 1) * k];
+                for j in 0..m {
+                    let col: Vec<i128> = (0..k).map(|t| w[t * m + j]).collect();
+                    items.push(dot_clear(row, &col, bias[j])?);
+                }
+            }
+            FheArray::new(items, vec![n, m])
+        })
+    }
+
     fn reduce(&self, op: Op) -> Result<T> {
         one_circuit(self.clone(), |x| tree(op, x.items))
     }
@@ -383,6 +436,66 @@ fn dot<T: FheType>(x: &[T], y: &[T]) -> Result<T> {
         let (a, b): (Vec<_>, Vec<_>) = (v[..n].iter().collect(), v[n..].iter().collect());
         c.dot(&a, &b)
     }))
+}
+
+/// `Σ xᵢ·wᵢ + c` with clear weights and constant ([`super::Composer::dot_clear`]).
+fn dot_clear<T: FheType>(x: &[T], w: &[i128], c: i128) -> Result<T> {
+    let args: Vec<_> = x.iter().map(FheType::repr).collect();
+    wrap(dynamic::record(&args, |comp, v| {
+        let xs: Vec<_> = v.iter().collect();
+        comp.dot_clear(&xs, w, c)
+    }))
+}
+
+impl FheArray<super::FheValue> {
+    /// The matrix product of a `(n, k)` and a `(k, m)` array whose elements may be of any
+    /// (narrower) types, plus `bias` (`m` values added to every row) when given, as values
+    /// of `ty`: each product exact, each sum modulo `2^N` of `ty`; one circuit, each entry
+    /// one counter tree over the operands' own bits (so small weights and activations
+    /// summed into a wide accumulator pay only for their own bits).
+    pub fn matmul_widening(
+        &self,
+        rhs: &FheArray<super::FheValue>,
+        bias: Option<&FheArray<super::FheValue>>,
+        ty: encint_arith::typed::IntType,
+    ) -> Result<FheArray<super::FheValue>> {
+        let (&[n, k], &[k2, m]) = (self.shape.as_slice(), rhs.shape.as_slice()) else {
+            return Err(Error::InvalidInput(format!(
+                "matmul of shapes {:?} and {:?}: two matrices",
+                self.shape, rhs.shape
+            )));
+        };
+        if k != k2 || bias.is_some_and(|b| b.items.len() != m) {
+            return Err(Error::InvalidInput(format!(
+                "matmul of shapes {:?} and {:?} with {} biases",
+                self.shape,
+                rhs.shape,
+                bias.map_or(0, |b| b.items.len())
+            )));
+        }
+        one_circuit((self.clone(), rhs.clone(), bias.cloned()), |(x, y, c)| {
+            let mut items = Vec::with_capacity(n * m);
+            for i in 0..n {
+                for j in 0..m {
+                    let mut args: Vec<_> = x.items[i * k..(i + 1) * k]
+                        .iter()
+                        .map(FheType::repr)
+                        .collect();
+                    args.extend((0..k).map(|t| y.items[t * m + j].repr()));
+                    if let Some(c) = &c {
+                        args.push(c.items[j].repr());
+                    }
+                    items.push(wrap(dynamic::record(&args, |comp, v| {
+                        let xs: Vec<_> = v[..k].iter().collect();
+                        let ys: Vec<_> = v[k..2 * k].iter().collect();
+                        let cs: Vec<_> = v[2 * k..].iter().collect();
+                        comp.dot_widening(&xs, &ys, &cs, ty)
+                    }))?);
+                }
+            }
+            FheArray::new(items, vec![n, m])
+        })
+    }
 }
 
 /// `op` over `items` as a balanced tree (its depth grows as the logarithm of the count).

@@ -122,50 +122,6 @@ impl<A: Values, O: Values> Compiled<A, O> {
         encint_arith::bits::makespan(&self.fresh.circuit, threads)
     }
 
-    /// Runs the circuit on clear values, without keys: `args` are the arguments' leaf
-    /// values in order (each value, or an array's elements row-major, tuple members in
-    /// turn), each a value of its type; returns the results' leaf values in the same order.
-    /// The circuit's digits go through the clear executor, bootstrap by bootstrap as
-    /// ciphertexts would, so this is the circuit's own answer, not a re-computation.
-    ///
-    /// ```
-    /// use encint::fhe::{compile, FheUint8};
-    ///
-    /// let f = compile(|(x, y): (FheUint8, FheUint8)| &(&x * &y) + 3u8)?;
-    /// assert_eq!(f.run_clear(&[20, 13])?, vec![(20 * 13 + 3) % 256]);
-    /// # Ok::<(), encint::Error>(())
-    /// ```
-    pub fn run_clear(&self, args: &[i128]) -> Result<Vec<i128>> {
-        let types = A::leaf_types(&self.layout);
-        if types.len() != args.len() {
-            return Err(Error::InvalidInput(format!(
-                "{} values for a function of {} inputs",
-                args.len(),
-                types.len()
-            )));
-        }
-        let mut digits = Vec::new();
-        for (&ty, &v) in types.iter().zip(args) {
-            if !ty.contains(v) {
-                return Err(Error::InvalidInput(format!("{v} is not a value of {ty}")));
-            }
-            digits.extend(Form::Canonical.encode(ty, v));
-        }
-        let (out, _) = encint_core::clear::run(&self.fresh.circuit, &digits)?;
-        let mut rest = out.as_slice();
-        self.fresh
-            .shapes
-            .iter()
-            .map(|&(ty, form, n)| {
-                let (d, tail) = rest.split_at(n.min(rest.len()));
-                rest = tail;
-                form.value(ty, d).ok_or_else(|| {
-                    Error::InvalidInput(format!("output digits {d:?} hold no value of {ty}"))
-                })
-            })
-            .collect()
-    }
-
     /// Runs the function on `args` with this thread's server (see
     /// [`set_server_key`](super::set_server_key)).
     pub fn run(&self, args: &A) -> Result<O> {
@@ -190,6 +146,53 @@ impl<A: Values, O: Values> Compiled<A, O> {
         let budget = server.key().params().max_quadratic_weight();
         let traced = self.traced_for(forms, budget)?;
         run_traced(server, &traced, &inputs)
+    }
+
+    /// Runs the circuit in the clear ([`crate::circuit::clear`], the oracle of every
+    /// encrypted run) on the arguments' leaf values `values` (in the order of the
+    /// arguments and, inside an array, row-major), as freshly encrypted arguments would
+    /// hold them; returns the result's leaf values in the same order. Errors on a count
+    /// that does not match the arguments or a value outside its type. No keys are needed:
+    /// the circuit's digits go through the clear executor bootstrap by bootstrap, so this
+    /// is the circuit's own answer, not a re-computation.
+    ///
+    /// ```
+    /// use encint::fhe::{compile, FheUint8};
+    ///
+    /// let f = compile(|(x, y): (FheUint8, FheUint8)| &(&x * &y) + 3u8)?;
+    /// assert_eq!(f.run_clear(&[20, 13])?, vec![(20 * 13 + 3) % 256]);
+    /// # Ok::<(), encint::Error>(())
+    /// ```
+    pub fn run_clear(&self, values: &[i128]) -> Result<Vec<i128>> {
+        let types = A::leaf_types(&self.layout);
+        if types.len() != values.len() {
+            return Err(Error::InvalidInput(format!(
+                "{} values for {} arguments",
+                values.len(),
+                types.len()
+            )));
+        }
+        let mut digits = Vec::new();
+        for (position, (&ty, &v)) in types.iter().zip(values).enumerate() {
+            if !ty.contains(v) {
+                return Err(Error::InvalidInput(format!(
+                    "argument value {position} ({v}) is not a value of {ty}"
+                )));
+            }
+            digits.extend(Form::Canonical.encode(ty, v));
+        }
+        let (out, _) = encint_core::clear::run(&self.fresh.circuit, &digits)?;
+        let mut it = out.into_iter();
+        self.fresh
+            .shapes
+            .iter()
+            .map(|&(ty, form, n)| {
+                let d: Vec<i64> = it.by_ref().take(n).collect();
+                form.value(ty, &d).ok_or_else(|| {
+                    Error::InvalidInput(format!("output digits {d:?} hold no value of {ty}"))
+                })
+            })
+            .collect()
     }
 
     fn traced_for(&self, forms: Vec<Form>, budget: u64) -> Result<Arc<Traced<O::Layout>>> {

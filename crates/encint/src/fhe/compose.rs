@@ -324,6 +324,69 @@ impl<'a> Composer<'a> {
         }
     }
 
+    /// `Σ xᵢ·wᵢ + c` modulo `2^n` over values of one type and clear weights `ws` (converted
+    /// to the type as Rust's `as` does) and a clear constant `c`: the weights folded into
+    /// one counter tree over the operands' bits ([`encint_arith::typed::dot_clear`]), so
+    /// only the reduction bootstraps; a zero weight costs nothing.
+    pub fn dot_clear(&mut self, xs: &[&Value], ws: &[i128], c: i128) -> Result<Value> {
+        let ty = match xs.first() {
+            Some(x) => x.ty,
+            None => return Err(Error::InvalidInput("a dot product of no values".into())),
+        };
+        if xs.len() != ws.len() || xs.iter().any(|v| v.ty != ty) {
+            return Err(Error::InvalidInput(
+                "a dot product of values of one type and as many clear weights".into(),
+            ));
+        }
+        let operands: Vec<(&SInt, Form)> = xs.iter().map(|v| (&v.digits, v.form)).collect();
+        let ws: Vec<i128> = ws.iter().map(|&w| ty.wrap(w)).collect();
+        let digits = encint_arith::typed::dot_clear(self.b, ty, &operands, &ws, ty.wrap(c))
+            .ok_or_else(|| {
+                Error::InvalidInput("a dot product the bit layer cannot build".into())
+            })?;
+        Ok(Value {
+            digits,
+            ty,
+            form: Form::Canonical,
+        })
+    }
+
+    /// `Σ xᵢ·yᵢ + Σ cⱼ` modulo `2^n` of `out`, over values of any types (each product exact
+    /// from the operands' own bits, each addend extended by its type), as a value of
+    /// `out`: one counter tree over all the partial products
+    /// ([`encint_arith::typed::dot_widening`]). Narrow operands summed into a wider type
+    /// (small weights and activations into an accumulator) pay only for their own bits.
+    pub fn dot_widening(
+        &mut self,
+        xs: &[&Value],
+        ys: &[&Value],
+        addends: &[&Value],
+        out: IntType,
+    ) -> Result<Value> {
+        if xs.len() != ys.len() {
+            return Err(Error::InvalidInput(
+                "a dot product of two lists of one length".into(),
+            ));
+        }
+        fn operand<'v>(v: &&'v Value) -> encint_arith::typed::Operand<'v> {
+            (&v.digits, v.form, v.ty)
+        }
+        let (xo, yo, co): (Vec<_>, Vec<_>, Vec<_>) = (
+            xs.iter().map(operand).collect(),
+            ys.iter().map(operand).collect(),
+            addends.iter().map(operand).collect(),
+        );
+        let digits =
+            encint_arith::typed::dot_widening(self.b, out, &xo, &yo, &co).ok_or_else(|| {
+                Error::InvalidInput("a dot product the bit layer cannot build".into())
+            })?;
+        Ok(Value {
+            digits,
+            ty: out,
+            form: Form::Canonical,
+        })
+    }
+
     /// Whether the block sum of products is estimated no slower than products and an
     /// addition tree for operands shaped like `xs`, `ys` (rounds, then bootstraps).
     fn dot_blocks_faster(&self, xs: &[&Value], ys: &[&Value]) -> Result<bool> {

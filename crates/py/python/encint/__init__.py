@@ -76,6 +76,10 @@ from ._encint import (  # noqa: F401
     FvError,
     FvWord,
     BackendError,
+    EncryptedImages,
+    EncryptedLogits,
+    EncryptedWeights,
+    Inference,
     InvalidInputError,
     KeyMismatchError,
     KeyRoleError,
@@ -126,6 +130,7 @@ __all__ = [
     "FheUint8", "FheUint16", "FheUint32", "FheUint64", "FheUint128",
     "FheInt8", "FheInt16", "FheInt32", "FheInt64", "FheInt128",
     "where", "dot", "compile",
+    "Inference", "EncryptedImages", "EncryptedWeights", "EncryptedLogits",
 ]
 
 _min, _max = min, max

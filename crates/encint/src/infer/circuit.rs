@@ -1,0 +1,387 @@
+//! The encrypted inference as one compiled circuit over a batch of images, with the
+//! weights in the clear on the server or encrypted under the client's key set.
+
+use std::sync::{Arc, Mutex, PoisonError};
+
+use crate::fhe::{compile_with, Compiled, FheArray, FheValue};
+use crate::typed::{IntType, Op};
+use crate::{ClientKey, Cost, Error, Result, Server};
+
+use super::model::{Activation, Model};
+use super::types::Types;
+
+/// Where the model's weights are when the server computes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Weights {
+    /// In the clear on the server: products by clear weights fold into the sums, only
+    /// the reductions and activations bootstrap.
+    Clear,
+    /// Encrypted by the model owner under the client's key set: products of two
+    /// ciphertexts; the server sees neither the image nor the weights.
+    Encrypted,
+}
+
+impl Weights {
+    /// `"clear"` or `"encrypted"`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Weights::Clear => "clear",
+            Weights::Encrypted => "encrypted",
+        }
+    }
+}
+
+/// The encrypted weights and biases of a model (every layer's, flattened in order): what
+/// the model owner sends to the server in [`Weights::Encrypted`] mode.
+pub type EncryptedWeights = (FheArray<FheValue>, FheArray<FheValue>);
+
+type Args = (FheArray<FheValue>, Option<EncryptedWeights>);
+type Layout = (
+    (Vec<usize>, IntType),
+    Option<((Vec<usize>, IntType), (Vec<usize>, IntType))>,
+);
+
+/// A model's inference compiled into one circuit over `batch` images: the images' pixels
+/// in, every image's logits out.
+///
+/// ```
+/// use encint::infer::{Inference, Model, Weights};
+///
+/// let model = Model::from_json(
+///     r#"{"format": "encint-mlp", "version": 1, "input_size": 2, "input_max": 3,
+///         "layers": [{"weights": [[1, -2], [3, 1]], "bias": [0, 1],
+///                     "relu": {"shift": 0, "max": 3}},
+///                    {"weights": [[2], [-1]], "bias": [5]}]}"#,
+/// )?;
+/// let inference = Inference::compile(&model, Weights::Clear, 2)?;
+/// assert!(inference.cost().bootstraps > 0); // known before any key exists
+/// let images = vec![vec![1, 2], vec![3, 0]];
+/// let logits = inference.run_clear(&images)?;
+/// assert_eq!(logits[0], model.logits(&images[0])?);
+/// # Ok::<(), encint::Error>(())
+/// ```
+pub struct Inference {
+    model: Model,
+    weights: Weights,
+    batch: usize,
+    types: Types,
+    compiled: Compiled<Args, Option<FheArray<FheValue>>>,
+}
+
+impl std::fmt::Debug for Inference {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Inference")
+            .field("weights", &self.weights)
+            .field("batch", &self.batch)
+            .field("types", &self.types)
+            .field("cost", &self.cost())
+            .finish()
+    }
+}
+
+/// The largest batch one circuit takes.
+pub const MAX_BATCH: usize = 256;
+
+impl Inference {
+    /// Compiles `model`'s inference over `batch` images (1..=[`MAX_BATCH`]) with the weights
+    /// where `weights` says, in the smallest types that hold every value ([`Types::of`]).
+    /// Tracing only: no key is needed, and [`Inference::cost`] is known at once.
+    pub fn compile(model: &Model, weights: Weights, batch: usize) -> Result<Inference> {
+        if batch == 0 || batch > MAX_BATCH {
+            return Err(Error::InvalidInput(format!(
+                "a batch of {batch} images (1..={MAX_BATCH})"
+            )));
+        }
+        let types = Types::of(model)?;
+        let x_layout = (vec![batch, model.input_size], types.input);
+        let w_layout = match weights {
+            Weights::Clear => None,
+            Weights::Encrypted => {
+                let nw: usize = model.layers.iter().map(|l| l.weights.len()).sum();
+                let nb: usize = model.layers.iter().map(|l| l.bias.len()).sum();
+                Some(((vec![nw], types.weight), (vec![nb], types.bias)))
+            }
+        };
+        let layout: Layout = (x_layout, w_layout);
+        let failure: Arc<Mutex<Option<Error>>> = Arc::new(Mutex::new(None));
+        let (m, t, fail) = (model.clone(), types.clone(), failure.clone());
+        let compiled = compile_with(layout, move |(x, w): Args| {
+            match forward(&m, &t, batch, x, w) {
+                Ok(out) => Some(out),
+                Err(e) => {
+                    *fail.lock().unwrap_or_else(PoisonError::into_inner) = Some(e);
+                    None
+                }
+            }
+        })?;
+        if let Some(e) = failure
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .take()
+        {
+            return Err(e);
+        }
+        Ok(Inference {
+            model: model.clone(),
+            weights,
+            batch,
+            types,
+            compiled,
+        })
+    }
+
+    /// The circuit's cost (bootstraps, depth, widest level) for the whole batch.
+    pub fn cost(&self) -> Cost {
+        self.compiled.cost()
+    }
+
+    /// Bootstraps per image: the batch's bootstraps divided by its images.
+    pub fn bootstraps_per_image(&self) -> f64 {
+        self.cost().bootstraps as f64 / self.batch as f64
+    }
+
+    /// Images per circuit.
+    pub fn batch(&self) -> usize {
+        self.batch
+    }
+
+    /// Where the weights are.
+    pub fn weights(&self) -> Weights {
+        self.weights
+    }
+
+    /// The types of the circuit.
+    pub fn types(&self) -> &Types {
+        &self.types
+    }
+
+    /// The model.
+    pub fn model(&self) -> &Model {
+        &self.model
+    }
+
+    /// Runs the circuit in the clear (the oracle executor, no keys) on `images` (at most
+    /// one batch; missing images are zeros and their logits dropped): each image's logits.
+    pub fn run_clear(&self, images: &[Vec<i64>]) -> Result<Vec<Vec<i64>>> {
+        let pixels = self.batch_pixels(images)?;
+        let mut values: Vec<i128> = pixels.into_iter().map(i128::from).collect();
+        if self.weights == Weights::Encrypted {
+            let layers = &self.model.layers;
+            values.extend(
+                layers
+                    .iter()
+                    .flat_map(|l| &l.weights)
+                    .map(|&w| i128::from(w)),
+            );
+            values.extend(layers.iter().flat_map(|l| &l.bias).map(|&b| i128::from(b)));
+        }
+        let out = self.compiled.run_clear(&values)?;
+        self.split(out.into_iter().map(i64::try_from), images.len())
+    }
+
+    /// Encrypts `images` (at most one batch; missing images are zeros) with the client key.
+    pub fn encrypt_images(
+        &self,
+        images: &[Vec<i64>],
+        client: &ClientKey,
+    ) -> Result<FheArray<FheValue>> {
+        let pixels = self.batch_pixels(images)?;
+        let items = pixels
+            .iter()
+            .map(|&p| FheValue::encrypt(p.into(), self.types.input, client))
+            .collect::<Result<Vec<_>>>()?;
+        FheArray::new(items, vec![self.batch, self.model.input_size])
+    }
+
+    /// Encrypts the model's weights and biases with the client key (the model owner's
+    /// side, in [`Weights::Encrypted`] mode); errors in [`Weights::Clear`] mode.
+    pub fn encrypt_weights(&self, client: &ClientKey) -> Result<EncryptedWeights> {
+        if self.weights != Weights::Encrypted {
+            return Err(Error::InvalidInput(
+                "this inference keeps its weights in the clear".into(),
+            ));
+        }
+        let layers = &self.model.layers;
+        let enc = |values: Vec<i64>, ty: IntType| -> Result<FheArray<FheValue>> {
+            let n = values.len();
+            let items = values
+                .into_iter()
+                .map(|v| FheValue::encrypt(v.into(), ty, client))
+                .collect::<Result<Vec<_>>>()?;
+            FheArray::new(items, vec![n])
+        };
+        Ok((
+            enc(
+                layers.iter().flat_map(|l| l.weights.clone()).collect(),
+                self.types.weight,
+            )?,
+            enc(
+                layers.iter().flat_map(|l| l.bias.clone()).collect(),
+                self.types.bias,
+            )?,
+        ))
+    }
+
+    /// Runs the circuit on `server` (the server key only) over encrypted images and, in
+    /// [`Weights::Encrypted`] mode, the encrypted weights: the batch's encrypted logits,
+    /// shape `(batch, outputs)`. Errors on a ciphertext of another key set.
+    pub fn run(
+        &self,
+        server: &Server,
+        images: &FheArray<FheValue>,
+        weights: Option<&EncryptedWeights>,
+    ) -> Result<FheArray<FheValue>> {
+        let w = match (self.weights, weights) {
+            (Weights::Clear, None) => None,
+            (Weights::Encrypted, Some(w)) => Some(w.clone()),
+            (Weights::Clear, Some(_)) => {
+                return Err(Error::InvalidInput(
+                    "encrypted weights given to an inference with clear weights".into(),
+                ))
+            }
+            (Weights::Encrypted, None) => {
+                return Err(Error::InvalidInput(
+                    "an inference with encrypted weights needs them".into(),
+                ))
+            }
+        };
+        self.compiled
+            .run_on(server, &(images.clone(), w))?
+            .ok_or_else(|| Error::InvalidInput("the inference circuit has no output".into()))
+    }
+
+    /// Decrypts the logits of [`Inference::run`] (the client's side): the first `count`
+    /// images' logits.
+    pub fn decrypt(
+        &self,
+        logits: &FheArray<FheValue>,
+        count: usize,
+        client: &ClientKey,
+    ) -> Result<Vec<Vec<i64>>> {
+        let values = logits
+            .items()
+            .iter()
+            .map(|v| v.decrypt(client))
+            .collect::<Result<Vec<i128>>>()?;
+        self.split(values.into_iter().map(i64::try_from), count)
+    }
+
+    /// The pixels of one batch, row-major, zeros for missing images.
+    fn batch_pixels(&self, images: &[Vec<i64>]) -> Result<Vec<i64>> {
+        if images.len() > self.batch {
+            return Err(Error::InvalidInput(format!(
+                "{} images for a batch of {}",
+                images.len(),
+                self.batch
+            )));
+        }
+        let mut pixels = Vec::with_capacity(self.batch * self.model.input_size);
+        for image in images {
+            self.model.check_image(image)?;
+            pixels.extend_from_slice(image);
+        }
+        pixels.resize(self.batch * self.model.input_size, 0);
+        Ok(pixels)
+    }
+
+    fn split<E>(
+        &self,
+        values: impl Iterator<Item = std::result::Result<i64, E>>,
+        count: usize,
+    ) -> Result<Vec<Vec<i64>>> {
+        let values = values
+            .collect::<std::result::Result<Vec<i64>, E>>()
+            .map_err(|_| Error::Overflow)?;
+        let n = self.model.outputs();
+        if values.len() != self.batch * n || count > self.batch {
+            return Err(Error::InvalidInput(format!(
+                "{} logits for a batch of {} images of {n} classes",
+                values.len(),
+                self.batch
+            )));
+        }
+        Ok(values.chunks(n).take(count).map(<[i64]>::to_vec).collect())
+    }
+}
+
+/// Each element of `x` converted to `ty` (free when it only adds known bits).
+fn cast(x: &[FheValue], ty: IntType) -> Result<Vec<FheValue>> {
+    x.iter()
+        .map(|v| {
+            if v.ty() == ty {
+                Ok(v.clone())
+            } else {
+                v.unary(Op::Cast(ty))
+            }
+        })
+        .collect()
+}
+
+/// `min(max(h, 0) >> shift, max)` on an accumulator of type `acc`, as a value of `out`:
+/// the shift first (free on two's-complement bits), then the ReLU and the clip on the
+/// narrower type that holds the shifted value.
+fn activate(h: &FheValue, a: Activation, acc: IntType, out: IntType) -> Result<FheValue> {
+    let shift = a.shift.min(acc.bits as u32 - 1);
+    let narrow_bits = (acc.bits - shift as usize).max(out.bits + 1);
+    let narrow = IntType::new(narrow_bits.min(acc.bits), true)
+        .map_err(|e| Error::InvalidInput(e.to_string()))?;
+    let mut v = if shift > 0 {
+        h.unary(Op::Shr(shift))?
+    } else {
+        h.clone()
+    };
+    if narrow != acc {
+        v = v.unary(Op::Cast(narrow))?;
+    }
+    let mut v = v.binary(Op::Max, 0)?;
+    // A clip above every value the narrow type holds changes nothing (and its bound
+    // would not be a value of the type).
+    if i128::from(a.max) <= narrow.max() {
+        v = v.binary(Op::Min, i128::from(a.max))?;
+    }
+    v.unary(Op::Cast(out))
+}
+
+/// The traced forward pass over a batch: `x` of shape `(batch, inputs)`; `w` the
+/// encrypted weights and biases, or `None` for clear ones.
+fn forward(
+    model: &Model,
+    types: &Types,
+    batch: usize,
+    x: FheArray<FheValue>,
+    w: Option<EncryptedWeights>,
+) -> Result<FheArray<FheValue>> {
+    let mut act = x.into_items();
+    let (mut wo, mut bo) = (0usize, 0usize);
+    for (l, layer) in model.layers.iter().enumerate() {
+        let acc = types.accumulators[l];
+        let (k, m) = (layer.inputs, layer.outputs);
+        let h = match &w {
+            None => {
+                let xs = FheArray::new(cast(&act, acc)?, vec![batch, k])?;
+                let wc: Vec<i128> = layer.weights.iter().map(|&v| v.into()).collect();
+                let bc: Vec<i128> = layer.bias.iter().map(|&v| v.into()).collect();
+                xs.matmul_clear(&wc, [k, m], &bc)?
+            }
+            Some((we, be)) => {
+                let xs = FheArray::new(act, vec![batch, k])?;
+                let wl = FheArray::new(we.items()[wo..wo + k * m].to_vec(), vec![k, m])?;
+                let bl = FheArray::new(be.items()[bo..bo + m].to_vec(), vec![m])?;
+                xs.matmul_widening(&wl, Some(&bl), acc)?
+            }
+        };
+        wo += k * m;
+        bo += m;
+        act = match layer.activation {
+            Some(a) => {
+                let out = types.activations[l];
+                h.items()
+                    .iter()
+                    .map(|v| activate(v, a, acc, out))
+                    .collect::<Result<Vec<_>>>()?
+            }
+            None => h.into_items(),
+        };
+    }
+    FheArray::new(act, vec![batch, model.outputs()])
+}
