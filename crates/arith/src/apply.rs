@@ -23,18 +23,7 @@ impl Arith {
     /// assert!(ar.apply(&mut b, Op::Not, &[x]).is_err());
     /// ```
     pub fn apply(&self, b: &mut Builder, op: Op, x: &[SInt]) -> Result<SInt, TypedError> {
-        if !op.on_exact() {
-            return Err(TypedError::NotAnOperation {
-                op,
-                on: "exact integers",
-            });
-        }
-        if x.len() != op.arity() {
-            return Err(TypedError::Arity {
-                expected: op.arity(),
-                found: x.len(),
-            });
-        }
+        op.check_exact(x.len())?;
         let one = |d| SInt { digits: vec![d] };
         Ok(match op {
             Op::Add => self.add(b, &x[0], &x[1]),

@@ -438,6 +438,31 @@ impl Op {
         )
     }
 
+    /// `Ok` when the exact integers' circuits build the operation on `operands` operands;
+    /// else the error that says which of the two is wrong.
+    ///
+    /// ```
+    /// use encint_arith::Op;
+    /// assert!(Op::Add.check_exact(2).is_ok());
+    /// assert!(Op::Add.check_exact(1).is_err());
+    /// assert!(Op::Not.check_exact(1).is_err());
+    /// ```
+    pub fn check_exact(self, operands: usize) -> Result<(), TypedError> {
+        if !self.on_exact() {
+            return Err(TypedError::NotAnOperation {
+                op: self,
+                on: "exact integers",
+            });
+        }
+        if operands != self.arity() {
+            return Err(TypedError::Arity {
+                expected: self.arity(),
+                found: operands,
+            });
+        }
+        Ok(())
+    }
+
     /// The algorithms of the typed planner that implement the operation (none: the
     /// typed planner does not build it).
     pub fn algorithms(self) -> &'static [Algorithm] {

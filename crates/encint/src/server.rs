@@ -13,22 +13,6 @@ use encint_tfhe::{Digit, ServerKey};
 use crate::backend::digit as executor;
 use crate::{EncInt, Error, Result};
 
-/// Checks that `op` is an operation of exact integers taking `operands` operands.
-pub(crate) fn check_exact(op: Op, operands: usize) -> Result<()> {
-    if !op.on_exact() {
-        return Err(Error::InvalidInput(format!(
-            "`{op}` is not an operation of exact integers (`Int`, `EncInt`)"
-        )));
-    }
-    if operands != op.arity() {
-        return Err(Error::InvalidInput(format!(
-            "`{op}` takes {} operand(s), got {operands}",
-            op.arity()
-        )));
-    }
-    Ok(())
-}
-
 /// An output digit as every circuit of a server ends it: itself when its noise is a fresh
 /// digit's, else refreshed by one identity table (so results compose).
 pub(crate) fn fresh_output(
@@ -331,7 +315,7 @@ impl Server {
             &dyn Fn(&Arith, &mut Builder, &[SInt]) -> Vec<SInt>,
         ) -> Result<(Vec<EncInt>, Cost)>,
     ) -> Result<(EncInt, Cost)> {
-        check_exact(op, args.len())?;
+        op.check_exact(args.len())?;
         let n = args.first().map_or(0, |x| x.len() as u64);
         let m = args.get(1).map_or(0, |x| x.len() as u64);
         let widths: Vec<usize> = args.iter().map(|x| x.len()).collect();
@@ -344,7 +328,7 @@ impl Server {
             )));
         }
         self.check_nodes(est.nodes, &format!("{op:?} on {n} and {m} digits"))?;
-        // Cannot fail once `check_exact` passed; an error would leave no output (refused below).
+        // Cannot fail once `Op::check_exact` passed; an error would leave no output (refused below).
         let (mut out, cost) = eval(args, &|ar, b, x| ar.apply(b, op, x).into_iter().collect())?;
         let out = out
             .pop()

@@ -101,12 +101,8 @@ fn targ(tape: &Py<Tape>, o: &Bound<'_, PyAny>) -> PyResult<Option<TArg>> {
 /// so a trace stops with `LimitError` at the first operation that would pass a limit,
 /// before any circuit is built.
 fn record(py: Python<'_>, tape: &Py<Tape>, op: Op, args: Vec<TArg>) -> PyResult<PyObject> {
-    if !op.on_exact() || args.len() != op.arity() {
-        return Err(invalid(format!(
-            "`{op}` on {} operand(s) is not an operation of exact integers",
-            args.len()
-        )));
-    }
+    op.check_exact(args.len())
+        .map_err(|e| invalid(e.to_string()))?;
     let node = {
         let mut t = tape.get().lock();
         let widths: Vec<usize> = args

@@ -123,13 +123,8 @@ impl EncInt {
 
 /// A `TypeError` unless `op` is an operation of exact integers on `operands` operands.
 fn check_exact(op: Op, operands: usize) -> PyResult<()> {
-    if op.on_exact() && op.arity() == operands {
-        Ok(())
-    } else {
-        Err(pyo3::exceptions::PyTypeError::new_err(format!(
-            "`{op}` on {operands} operand(s) is not an operation of EncInt"
-        )))
-    }
+    op.check_exact(operands)
+        .map_err(|e| pyo3::exceptions::PyTypeError::new_err(format!("{e} (on EncInt)")))
 }
 
 impl Operands for EncInt {
