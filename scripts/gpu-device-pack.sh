@@ -18,7 +18,7 @@ CUDART="$ROOT/.cuda/py/nvidia/cu13/lib/libcudart.so.13"
 [[ -f "$CUDART" ]] || { echo "no $CUDART: run scripts/cuda-toolchain.sh" >&2; exit 1; }
 # grep -c reads all of strings' output: with -q, strings could die of SIGPIPE and
 # pipefail would report a binary that has the symbol as one that has not.
-if ! strings "$BIN" | grep -c encint_gpu_linear_async >/dev/null; then
+if ! strings "$BIN" | grep -c encint_gpu_linear_launch_async >/dev/null; then
   echo "$BIN has no GPU backend (built without --features gpu?)" >&2
   exit 1
 fi

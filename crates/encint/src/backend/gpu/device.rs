@@ -41,7 +41,39 @@ extern "C" {
 
 /// Batches up to this size keyswitch with TFHE-rs' per-ciphertext kernel, larger ones with
 /// its GEMM kernel (TFHE-rs' own advice: the former is better up to ~128 LWEs on an H100).
+/// `ENCINT_GPU_GEMM_KS_FROM=N` moves the threshold (`0`: always GEMM; a huge N: never).
 const GEMM_KS_FROM: usize = 128;
+
+/// Most digit buffers kept for reuse (16 KiB each with the 64-bit parameters: 1 GiB).
+const POOL_MAX: usize = 1 << 16;
+
+/// Freed digit buffers, kept for the next allocation: dropping a `CudaVec` calls `cudaFree`,
+/// which synchronizes the whole device, once per intermediate digit. Reuse is safe because
+/// every operation of a device runs on its one stream, in order.
+type Pool = Arc<Mutex<Vec<CudaVec<u64>>>>;
+
+/// One digit's device buffer; back to its pool when the last [`GpuDigit`] holding it drops.
+struct Buffer {
+    vec: Option<CudaVec<u64>>,
+    pool: Pool,
+}
+
+impl Drop for Buffer {
+    fn drop(&mut self) {
+        if let Some(v) = self.vec.take() {
+            let mut pool = self.pool.lock().unwrap_or_else(|e| e.into_inner());
+            if pool.len() < POOL_MAX {
+                pool.push(v);
+            }
+        }
+    }
+}
+
+impl std::fmt::Debug for Buffer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Buffer").finish_non_exhaustive()
+    }
+}
 
 pub(super) fn probe() -> std::result::Result<GpuInfo, GpuError> {
     if !is_cuda_available() {
@@ -63,11 +95,19 @@ pub(super) fn probe() -> std::result::Result<GpuInfo, GpuError> {
 
 /// A digit in GPU memory (one LWE ciphertext under the big key). Cloning shares it.
 #[derive(Debug, Clone)]
-pub struct GpuDigit(Arc<CudaVec<u64>>);
+pub struct GpuDigit(Arc<Buffer>);
 
 impl GpuDigit {
+    fn vec(&self) -> &CudaVec<u64> {
+        self.0.vec.as_ref().expect("a live digit holds its buffer")
+    }
+
     fn ptr(&self) -> *const u64 {
-        self.0.ptr[0].cast_const().cast()
+        self.vec().ptr[0].cast_const().cast()
+    }
+
+    fn ptr_mut(&self) -> *mut u64 {
+        self.vec().ptr[0].cast()
     }
 }
 
@@ -80,6 +120,10 @@ pub struct GpuDevice {
     key_set: KeySetId,
     /// One circuit at a time (everything runs on one stream).
     lock: Mutex<()>,
+    pool: Pool,
+    gemm_ks_from: usize,
+    /// `ENCINT_GPU_TRACE` set: each level's phases, synchronized and timed, on stderr.
+    trace: bool,
 }
 
 impl std::fmt::Debug for GpuDevice {
@@ -137,6 +181,12 @@ impl GpuDevice {
             params: p,
             key_set: key.key_set(),
             lock: Mutex::new(()),
+            pool: Arc::default(),
+            gemm_ks_from: std::env::var("ENCINT_GPU_GEMM_KS_FROM")
+                .ok()
+                .and_then(|v| v.parse().ok())
+                .unwrap_or(GEMM_KS_FROM),
+            trace: std::env::var_os("ENCINT_GPU_TRACE").is_some(),
         })
     }
 
@@ -149,38 +199,70 @@ impl GpuDevice {
         self.params.big_lwe_dimension().0 + 1
     }
 
-    /// Uploads one digit.
-    pub fn upload(&self, d: &Digit) -> Result<GpuDigit> {
-        let expected = self.params.big_lwe_dimension().0;
-        if d.lwe_dimension() != expected {
-            return Err(TfheError::DimensionMismatch {
-                expected,
-                found: d.lwe_dimension(),
-            }
-            .into());
-        }
-        // SAFETY: `d` outlives the copy (synchronized before returning).
-        let v = unsafe { CudaVec::from_cpu_async(d.as_raw(), &self.streams, 0) };
-        self.streams.synchronize();
-        Ok(GpuDigit(Arc::new(v)))
+    /// A digit buffer: a reused one, else a new allocation (stream-ordered).
+    fn alloc(&self) -> GpuDigit {
+        let reused = self.pool.lock().unwrap_or_else(|e| e.into_inner()).pop();
+        // SAFETY: allocated on the device's one stream, before any use on it.
+        let vec = reused
+            .unwrap_or_else(|| unsafe { CudaVec::new_async(self.lwe_size(), &self.streams, 0) });
+        GpuDigit(Arc::new(Buffer {
+            vec: Some(vec),
+            pool: self.pool.clone(),
+        }))
     }
 
-    /// Downloads one digit.
-    pub fn download(&self, d: &GpuDigit) -> Result<Digit> {
-        let mut host = vec![0u64; self.lwe_size()];
-        // SAFETY: `host` is large enough and outlives the copy (synchronized).
-        unsafe { d.0.copy_to_cpu_async(&mut host, &self.streams, 0) };
+    /// Uploads digits (one synchronization for all).
+    pub fn upload(&self, digits: &[&Digit]) -> Result<Vec<GpuDigit>> {
+        let expected = self.params.big_lwe_dimension().0;
+        let mut out = Vec::with_capacity(digits.len());
+        for d in digits {
+            if d.lwe_dimension() != expected {
+                return Err(TfheError::DimensionMismatch {
+                    expected,
+                    found: d.lwe_dimension(),
+                }
+                .into());
+            }
+            let reused = self.pool.lock().unwrap_or_else(|e| e.into_inner()).pop();
+            // SAFETY: `digits` outlive the copies (synchronized before returning); the
+            // buffer is the device's, used on its one stream.
+            let vec = unsafe {
+                match reused {
+                    Some(mut v) => {
+                        v.copy_from_cpu_async(d.as_raw(), &self.streams, 0);
+                        v
+                    }
+                    None => CudaVec::from_cpu_async(d.as_raw(), &self.streams, 0),
+                }
+            };
+            out.push(GpuDigit(Arc::new(Buffer {
+                vec: Some(vec),
+                pool: self.pool.clone(),
+            })));
+        }
         self.streams.synchronize();
-        Ok(Digit::from_raw(host, &self.params)?)
+        Ok(out)
+    }
+
+    /// Downloads digits (one synchronization for all).
+    pub fn download(&self, digits: &[GpuDigit]) -> Result<Vec<Digit>> {
+        let mut host = vec![vec![0u64; self.lwe_size()]; digits.len()];
+        for (h, d) in host.iter_mut().zip(digits) {
+            // SAFETY: `h` is large enough and outlives the copy (synchronized below).
+            unsafe { d.vec().copy_to_cpu_async(h, &self.streams, 0) };
+        }
+        self.streams.synchronize();
+        host.into_iter()
+            .map(|h| Ok(Digit::from_raw(h, &self.params)?))
+            .collect()
     }
 
     /// `Σ wᵢ·xᵢ + body_add` (body_add already scaled) into a new device digit, in the
     /// launches of [`linear_launches`].
     fn linear_raw(&self, terms: &[(*const u64, i64)], body_add: u64) -> Result<GpuDigit> {
         let size = self.lwe_size();
-        // SAFETY: allocation on this device's stream; written by the first launch below
-        // before any read (stream order).
-        let out = unsafe { CudaVec::<u64>::new_async(size, &self.streams, 0) };
+        // Written by the first launch below before any read (stream order).
+        let out = self.alloc();
         for launch in linear_launches(terms, body_add) {
             let ptrs: Vec<*const u64> = launch.terms.iter().map(|t| t.0).collect();
             let weights: Vec<i64> = launch.terms.iter().map(|t| t.1).collect();
@@ -192,7 +274,7 @@ impl GpuDevice {
                 encint_gpu_linear_launch_async(
                     self.streams.ptr[0],
                     0,
-                    out.ptr[0].cast(),
+                    out.ptr_mut(),
                     ptrs.as_ptr(),
                     weights.as_ptr(),
                     ptrs.len() as u32,
@@ -208,21 +290,31 @@ impl GpuDevice {
                 }));
             }
         }
-        Ok(GpuDigit(Arc::new(out)))
+        Ok(out)
     }
 
     /// Runs `circuit` (plan `plan`) on `inputs`: uploads them, runs every level on the
     /// device, downloads the outputs.
     pub fn run(&self, circuit: &Circuit, plan: &Plan, inputs: &[&Digit]) -> Result<Vec<Digit>> {
         let _one = self.lock.lock().unwrap_or_else(|e| e.into_inner());
-        let up = inputs
-            .iter()
-            .map(|d| self.upload(d))
-            .collect::<Result<Vec<_>>>()?;
+        let t = std::time::Instant::now();
+        let up = self.upload(inputs)?;
+        let t_up = t.elapsed();
         let refs: Vec<&GpuDigit> = up.iter().collect();
         let out = exec::run(&GpuBackend { device: self }, circuit, plan, &refs)?;
-        let result = out.iter().map(|d| self.download(d)).collect();
         self.streams.synchronize();
+        let t_run = t.elapsed();
+        let result = self.download(&out);
+        if self.trace {
+            eprintln!(
+                "gpu circuit: {} inputs up {:.2} ms, levels {:.2} ms, {} outputs down {:.2} ms",
+                inputs.len(),
+                t_up.as_secs_f64() * 1e3,
+                (t_run - t_up).as_secs_f64() * 1e3,
+                out.len(),
+                (t.elapsed() - t_run).as_secs_f64() * 1e3
+            );
+        }
         result
     }
 }
@@ -286,6 +378,14 @@ impl Backend for GpuBackend<'_> {
         let lut_index = batch.lut_indexes();
         let trivial: Vec<u64> = (0..n as u64).collect();
         let s = &dev.streams;
+        let t0 = std::time::Instant::now();
+        let mut marks = Vec::new();
+        let mut mark = |what: &'static str| {
+            if dev.trace {
+                s.synchronize();
+                marks.push((what, t0.elapsed()));
+            }
+        };
         // SAFETY: every buffer below is allocated on the device's one stream and used in
         // stream order; the host vectors (`accs`, `lut_index`, `trivial`) outlive the
         // final synchronize; operand digits are held by `values` for the whole call.
@@ -294,11 +394,12 @@ impl Backend for GpuBackend<'_> {
             for (i, job) in jobs.iter().enumerate() {
                 batch_in.copy_self_range_gpu_to_gpu_async(
                     i * big..(i + 1) * big,
-                    &values.get(job.input).0,
+                    values.get(job.input).vec(),
                     s,
                     0,
                 );
             }
+            mark("gather");
             let idx = CudaVec::from_cpu_async(&trivial, s, 0);
             let mut batch_small = CudaVec::<u64>::new_async(n * small, s, 0);
             // One argument list for both keyswitch kernels (the GEMM one takes one more flag).
@@ -320,11 +421,12 @@ impl Backend for GpuBackend<'_> {
                     )
                 };
             }
-            if n > GEMM_KS_FROM {
+            if n > dev.gemm_ks_from {
                 keyswitch!(keyswitch_gemm, true);
             } else {
                 keyswitch!(keyswitch_async);
             }
+            mark("keyswitch");
             let d_accs = CudaVec::from_cpu_async(accs, s, 0);
             let d_lut_index = CudaVec::from_cpu_async(&lut_index, s, 0);
             let mut batch_out = CudaVec::<u64>::new_async(n * big, s, 0);
@@ -345,6 +447,7 @@ impl Backend for GpuBackend<'_> {
                 n as u32,
                 Some(&CudaModulusSwitchNoiseReductionConfiguration::Centered),
             );
+            mark("pbs");
             s.synchronize();
             batch_out
         };
@@ -362,6 +465,23 @@ impl Backend for GpuBackend<'_> {
         // `batch_out` is freed by a synchronizing cudaFree after the copies were queued.
         s.synchronize();
         drop(batch_out);
+        mark("scatter");
+        if dev.trace {
+            let mut last = std::time::Duration::ZERO;
+            let phases: Vec<String> = marks
+                .iter()
+                .map(|(what, at)| {
+                    let d = *at - last;
+                    last = *at;
+                    format!("{what} {:.2}", d.as_secs_f64() * 1e3)
+                })
+                .collect();
+            eprintln!(
+                "gpu level: {n} bootstraps, {} tables (ms): {}",
+                accs.len() / (p.glwe_dimension.to_glwe_size().0 * p.polynomial_size.0),
+                phases.join(", ")
+            );
+        }
         Ok(out)
     }
 }

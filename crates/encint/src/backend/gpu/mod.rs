@@ -12,7 +12,7 @@
 //! executor layer ([`encint_core::exec`]) with device-resident values:
 //!
 //! * the circuit's input digits are uploaded once and its output digits downloaded once;
-//!   every intermediate value stays in GPU memory and is freed after its last use;
+//!   every intermediate value stays in GPU memory and its buffer is reused after its last use;
 //! * each level's bootstraps (plain and half-step tables) run as **one** batch: a gather of
 //!   the inputs into one list, one batched keyswitch and one batched programmable bootstrap of
 //!   TFHE-rs' CUDA backend (`tfhe::core_crypto::gpu`, classical PBS with the centered
