@@ -1,6 +1,7 @@
 //! A bounded, proptest-based fuzzer over every decoder of untrusted bytes and text:
-//! ciphertext envelopes (`Digit`, `Vec<Digit>`, `EncInt`), client,
-//! server, packing and tree keys, the byte processor's I/O packets (`SeededNibbles`,
+//! ciphertext envelopes (`Digit`, `Vec<Digit>`, `EncInt`, `EncTyped`, the seeded
+//! `SeededInt` and `SeededTyped`), client, server (ordinary and compressed), packing and tree
+//! keys, the byte processor's I/O packets (`SeededNibbles`, `SeededDigits`,
 //! `PackedNibbles`, raw and in envelopes), `envelope::open_known` (the CLI's files and every
 //! Python `from_bytes`/`load`) on envelopes of both parameter sets with swapped headers,
 //! whole server keys of both sets mutated anywhere in their tens of MB, the assembler with
@@ -30,9 +31,12 @@ use std::time::{Duration, Instant};
 
 use encint::keys::envelope::{self, Kind};
 use encint::keys::{
-    Digit, DigitParameters, Keyswitch, PackedNibbles, PackingKey, SeededNibbles, ServerKey, TreeKey,
+    open_server_key, CompressedServerKey, Digit, DigitParameters, Keyswitch, PackedNibbles,
+    PackingKey, SeededDigits, SeededNibbles, ServerKey, TreeKey,
 };
 use encint::processor::{ProcessorKeys, SealedProcessorKeys};
+use encint::seeded::{encrypt_array_seeded, SeededInt, SeededTyped};
+use encint::typed::{EncTyped, Form, IntType};
 use encint::{ClientKey, EncInt, DEFAULT_PARAMETERS, KS64_PARAMETERS};
 use proptest::prelude::*;
 
@@ -148,6 +152,25 @@ fn seeds() -> &'static Seeds {
             envelope::seal(Kind::Ciphertext, id, &d).unwrap(),
             envelope::seal(Kind::Ciphertext, id, &vec![d.clone(), d.clone()]).unwrap(),
             envelope::seal(Kind::Ciphertext, id, &Vec::<Digit>::new()).unwrap(),
+            // The seeded uploads: an exact integer, a typed value, an array of them.
+            SeededInt::encrypt(&client, -5, 3)
+                .unwrap()
+                .to_bytes(&p)
+                .unwrap(),
+            encint::seeded::encrypt_typed_seeded(&client, 200, IntType::new(8, false).unwrap())
+                .unwrap()
+                .to_bytes(&p)
+                .unwrap(),
+            encrypt_array_seeded(
+                &client,
+                &[1, -2, 3, -4],
+                &[2, 2],
+                IntType::new(3, true).unwrap(),
+                Form::Radix4,
+            )
+            .unwrap()
+            .to_bytes(&p)
+            .unwrap(),
         ];
         let client_key = vec![envelope::seal(Kind::ClientKey, id, &client).unwrap()];
         let mut server_bytes = envelope::seal(Kind::ServerKey, id, &server).unwrap();
@@ -158,6 +181,10 @@ fn seeds() -> &'static Seeds {
         packing_bytes.truncate(KEY_PREFIX);
         packing_bytes.shrink_to_fit();
         let header_only = envelope::seal(Kind::ServerKey, id, &()).unwrap();
+        let mut compressed_bytes = CompressedServerKey::generate(&client).to_bytes().unwrap();
+        compressed_bytes.truncate(KEY_PREFIX);
+        compressed_bytes.shrink_to_fit();
+        let seeded_digits = client.encrypt_digits_seeded(&[-1, 0, 1, 7]).unwrap();
         let seeded = client.encrypt_nibbles_seeded(&[1, 2, 15]).unwrap();
         let packed = packing.pack(&[d.clone(), client.encrypt_digit(9)]).unwrap();
         let tree = TreeKey::generate_seeded(&client, 7);
@@ -183,6 +210,7 @@ fn seeds() -> &'static Seeds {
             packing_bytes.clone(),
             tree_bytes.clone(),
             header_only.clone(),
+            compressed_bytes.clone(),
             envelope::seal(Kind::Ciphertext, id, &seeded).unwrap(),
             envelope::seal(Kind::Ciphertext, id, &packed).unwrap(),
             encint::encrypt(&client64, -6, 4)
@@ -197,8 +225,18 @@ fn seeds() -> &'static Seeds {
         Seeds {
             ciphertext,
             client_key,
-            eval_keys: vec![server_bytes, packing_bytes, tree_bytes, header_only],
-            packets: vec![seeded.to_bytes(), packed.to_bytes()],
+            eval_keys: vec![
+                server_bytes,
+                packing_bytes,
+                tree_bytes,
+                header_only,
+                compressed_bytes,
+            ],
+            packets: vec![
+                seeded.to_bytes(),
+                packed.to_bytes(),
+                seeded_digits.to_bytes(),
+            ],
             known,
             full_keys,
         }
@@ -416,6 +454,9 @@ target!(fuzz_ciphertexts, input(|s| &s.ciphertext), |bytes| {
         EncInt::from_bytes(&bytes, &p).is_ok(),
         envelope::open::<Digit>(&bytes, Kind::Ciphertext, p.id()).is_ok(),
         envelope::open::<Vec<Digit>>(&bytes, Kind::Ciphertext, p.id()).is_ok(),
+        EncTyped::from_bytes(&bytes).is_ok(),
+        SeededInt::from_bytes(&bytes).map(|s| s.expand().is_ok()),
+        SeededTyped::from_bytes(&bytes).map(|s| s.expand().is_ok()),
     )
 });
 
@@ -429,6 +470,7 @@ target!(fuzz_evaluation_keys, input(|s| &s.eval_keys), |bytes| {
         envelope::open::<ServerKey>(&bytes, Kind::ServerKey, id).is_ok(),
         envelope::open::<PackingKey>(&bytes, Kind::ServerKey, id).is_ok(),
         envelope::open::<TreeKey>(&bytes, Kind::ServerKey, id).is_ok(),
+        open_server_key(&bytes).is_ok(),
         // The byte processor's three keys (Python `ProcessorKeys.from_bytes`/`load`,
         // `encint asm eval`): the server key's header picks the set.
         ProcessorKeys::open(&SealedProcessorKeys {
@@ -443,6 +485,7 @@ target!(fuzz_evaluation_keys, input(|s| &s.eval_keys), |bytes| {
 target!(fuzz_io_packets, input(|s| &s.packets), |bytes| {
     (
         SeededNibbles::from_bytes(&bytes).map(|s| s.expand().is_ok()),
+        SeededDigits::from_bytes(&bytes).map(|s| s.expand().is_ok()),
         PackedNibbles::from_bytes(&bytes).is_ok(),
     )
 });
@@ -511,6 +554,22 @@ checked_target!(
         }
         if let Ok(k) = envelope::open_known::<ServerKey>(&bytes, Kind::ServerKey) {
             prop_assert_eq!(k.params().name, params.unwrap().name);
+        }
+        if let Ok(k) = open_server_key(&bytes) {
+            prop_assert_eq!(k.params().name, params.unwrap().name);
+        }
+        // Both forms of an integer's file, as the CLI and the server read them.
+        if let Ok(x) = EncInt::from_bytes_known(&bytes) {
+            let p = params.expect("a decoded envelope names a known set");
+            prop_assert!(x.digits().iter().all(|d| d.lwe_dimension() == dim(&p)));
+        }
+        if let Ok(x) = EncTyped::from_bytes(&bytes) {
+            let p = params.expect("a decoded envelope names a known set");
+            prop_assert!(x
+                .as_int()
+                .digits()
+                .iter()
+                .all(|d| d.lwe_dimension() == dim(&p)));
         }
         let _ = envelope::open_known::<PackingKey>(&bytes, Kind::ServerKey);
         let _ = envelope::open_known::<TreeKey>(&bytes, Kind::ServerKey);
