@@ -313,18 +313,13 @@ pub fn encrypt_array_seeded(
             values.len()
         )));
     }
+    let ty = IntType::new(ty.bits, ty.signed).map_err(Error::from)?;
     let mut digits = Vec::with_capacity(values.len().saturating_mul(form.digits(ty)));
-    let mut checked = ty;
     for &v in values {
-        let (t, d) = typed_digits(v, ty, form)?;
-        checked = t;
-        digits.extend(d);
-    }
-    if values.is_empty() {
-        checked = IntType::new(ty.bits, ty.signed).map_err(Error::from)?;
+        digits.extend(typed_digits(v, ty, form)?.1);
     }
     Ok(SeededTyped {
-        ty: checked,
+        ty,
         form,
         shape: shape.to_vec(),
         digits: client.encrypt_digits_seeded(&digits)?,
