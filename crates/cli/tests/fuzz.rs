@@ -14,8 +14,9 @@
 //! and the peak of live memory, checked below 1 GiB.
 //!
 //! CI runs `ENCINT_FUZZ_CASES` (default 1000) cases per target, and
-//! `ENCINT_FUZZ_KEY_CASES` (default 6) for the whole-key target, whose one execution decodes
-//! a 90 or 120 MB key (0.5 to 1.5 s). A long run (22 min on the shared 2-core machine):
+//! `ENCINT_FUZZ_KEY_CASES` (default 6) for each whole-key target (ordinary and compressed
+//! server keys), whose one execution decodes a 90 or 120 MB key (0.5 to 1.5 s) or
+//! decompresses a 30 MB one. A long run (22 min on the shared 2-core machine):
 //! `ENCINT_FUZZ_CASES=1000000 ENCINT_FUZZ_KEY_CASES=400 cargo test --release -p encint-cli --test fuzz -- --nocapture --test-threads 1`.
 //! Failures are persisted by proptest in `fuzz.proptest-regressions` beside this file
 //! and replayed first on every later run (the regression corpus).
@@ -616,6 +617,20 @@ impl FullKey {
             Keyswitch::Native64 { .. } => 8,
             Keyswitch::Native32 { .. } => 4,
         };
+        Self::with_arrays(bytes, bsk_len, ksk_len, ksk_word)
+    }
+
+    /// A compressed key ([`CompressedServerKey`]): one body polynomial per GLWE row of the
+    /// bootstrapping key, one body per keyswitching ciphertext, all 64-bit words.
+    fn compressed(bytes: Vec<u8>, p: &DigitParameters) -> FullKey {
+        let glwe = p.glwe_dimension.0 + 1;
+        let bsk_len = p.lwe_dimension.0 * p.pbs_level.0 * glwe * p.polynomial_size.0;
+        let ksk_len = p.big_lwe_dimension().0 * p.ks_level.0;
+        Self::with_arrays(bytes, bsk_len, ksk_len, 8)
+    }
+
+    /// Finds the two arrays of `bsk_len` 64-bit and `ksk_len` `ksk_word`-byte words.
+    fn with_arrays(bytes: Vec<u8>, bsk_len: usize, ksk_len: usize, ksk_word: usize) -> FullKey {
         let find = |from: usize, len: usize| -> usize {
             (from..from + 256)
                 .find(|&i| bytes[i..i + 8] == (len as u64).to_le_bytes())
@@ -627,8 +642,8 @@ impl FullKey {
         let ksk_at = find(bsk.end, ksk_len);
         let ksk = ksk_at..ksk_at + ksk_word * ksk_len;
         assert!(
-            ksk.end < bytes.len() && bytes.len() - ksk.end < 256,
-            "the keyswitching key's fields end the envelope"
+            ksk.end <= bytes.len() && bytes.len() - ksk.end < 256,
+            "the keyswitching key (and its fields) end the envelope"
         );
         let mut structure: Vec<usize> = (0..bsk.start)
             .chain(bsk.end..ksk.start)
@@ -647,10 +662,17 @@ impl FullKey {
     /// Whether every mutation overwrites bytes inside a coefficient array (no length change,
     /// no structural byte touched).
     fn coefficients_only(&self, muts: &[Mutation]) -> bool {
+        self.overwrites_only(muts, &[0, 1])
+    }
+
+    /// Whether every mutation overwrites bytes inside the arrays `which` (0: the
+    /// bootstrapping key's, 1: the keyswitching key's).
+    fn overwrites_only(&self, muts: &[Mutation], which: &[usize]) -> bool {
         let inside = |from: usize, to: usize| {
-            self.arrays
-                .iter()
-                .any(|(r, _)| r.start <= from && to <= r.end)
+            which.iter().any(|&i| {
+                let r = &self.arrays[i].0;
+                r.start <= from && to <= r.end
+            })
         };
         muts.iter().all(|m| match m {
             Mutation::Flip(p, _) | Mutation::Set(p, _) => inside(*p, *p + 1),
@@ -660,9 +682,18 @@ impl FullKey {
     }
 }
 
-/// Mutations of whole keys: offsets in the structure, at array boundaries, or anywhere.
-fn full_key_input() -> impl Strategy<Value = (usize, Vec<Mutation>)> {
-    let keys = &seeds().full_keys;
+/// Mutations of whole keys, ordinary (`false`) or compressed (`true`): offsets in the
+/// structure, at array boundaries, or anywhere. One target takes both, so that no two
+/// whole keys are decoded at once (the memory bound is the process's).
+fn full_key_input() -> impl Strategy<Value = (bool, usize, Vec<Mutation>)> {
+    prop_oneof![
+        2 => key_mutations(&seeds().full_keys).prop_map(|(k, m)| (false, k, m)),
+        1 => key_mutations(compressed_keys()).prop_map(|(k, m)| (true, k, m)),
+    ]
+}
+
+/// Mutations of one of `keys`.
+fn key_mutations(keys: &'static [FullKey]) -> impl Strategy<Value = (usize, Vec<Mutation>)> {
     (0..keys.len()).prop_flat_map(move |k| {
         let key = &keys[k];
         let len = key.bytes.len();
@@ -703,7 +734,10 @@ checked_target!(
     },
     Duration::from_secs(30),
     full_key_input(),
-    |(k, muts)| {
+    |(compressed, k, muts)| {
+        if compressed {
+            return check_compressed_key(k, &muts);
+        }
         let key = &seeds().full_keys[k];
         let bytes = apply(key.bytes.clone(), &muts);
         let opened = envelope::open_known::<ServerKey>(&bytes, Kind::ServerKey);
@@ -748,6 +782,49 @@ checked_target!(
         Ok(())
     }
 );
+
+/// Whole compressed server keys (30 MB each) of both sets.
+fn compressed_keys() -> &'static [FullKey] {
+    static KEYS: OnceLock<Vec<FullKey>> = OnceLock::new();
+    KEYS.get_or_init(|| {
+        [(DEFAULT_PARAMETERS, 9u128), (KS64_PARAMETERS, 10)]
+            .iter()
+            .map(|(p, seed)| {
+                let (client, _) = ClientKey::generate_seeded(p, *seed);
+                let bytes = CompressedServerKey::generate(&client).to_bytes().unwrap();
+                FullKey::compressed(bytes, p)
+            })
+            .collect()
+    })
+}
+
+/// One execution on a whole compressed key: the mutated bytes through `open_server_key`.
+fn check_compressed_key(k: usize, muts: &[Mutation]) -> Result<(), TestCaseError> {
+    let key = &compressed_keys()[k];
+    let bytes = apply(key.bytes.clone(), muts);
+    let opened = open_server_key(&bytes);
+    // Any value of a 64-bit body decompresses (a 32-bit keyswitching word must fit
+    // 32 bits, so only the bootstrapping key's bodies are checked on the default set).
+    let (header, _) = envelope::read_header(&key.bytes).unwrap();
+    let p = DigitParameters::from_id(&header.params_id).unwrap();
+    let any_value = match p.keyswitch {
+        Keyswitch::Native64 { .. } => key.coefficients_only(muts),
+        Keyswitch::Native32 { .. } => key.overwrites_only(muts, &[0]),
+    };
+    if any_value {
+        prop_assert!(
+            opened.is_ok(),
+            "a body mutation was refused: {:?}",
+            opened.as_ref().err()
+        );
+    }
+    if let Ok(sk) = opened {
+        // Whatever decodes is a key of the set its (possibly mutated) header names.
+        let (header, _) = envelope::read_header(&bytes).unwrap();
+        prop_assert_eq!(sk.params().name, header.params_id.as_str());
+    }
+    Ok(())
+}
 
 target!(fuzz_assembler, asm_input(), |src| {
     if let Ok(p) = encint::processor::asm::assemble(&src) {
