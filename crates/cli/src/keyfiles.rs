@@ -24,26 +24,22 @@ fn open_at<T: serde::de::DeserializeOwned + encint::keys::Validate>(
     envelope::open_known(bytes, kind).map_err(|e| format!("{}: {e}", path.display()).into())
 }
 
-/// Reads and opens an envelope file of the given kind.
-fn load<T: serde::de::DeserializeOwned + encint::keys::Validate>(
-    path: &Path,
-    kind: Kind,
-) -> AnyResult<T> {
-    open_at(path, &read_envelope(path, kind)?, kind)
-}
-
 /// Loads a client key file (the buffer that held the key's bytes is zeroized).
 pub fn load_client(path: &Path) -> AnyResult<ClientKey> {
     let bytes = Zeroizing::new(read_envelope(path, Kind::ClientKey)?);
     open_at(path, &bytes, Kind::ClientKey)
 }
 
-/// Loads a server key file.
+/// Loads a server key file, ordinary or compressed (`keygen --compressed`: the masks are
+/// regenerated from their seeds on load).
 pub fn load_server(path: &Path) -> AnyResult<ServerKey> {
-    load(path, Kind::ServerKey)
+    let bytes = read_envelope(path, Kind::ServerKey)?;
+    encint::keys::open_server_key(&bytes).map_err(|e| format!("{}: {e}", path.display()).into())
 }
 
-/// Loads a ciphertext file.
+/// Loads an exact integer's ciphertext file, expanded or seeded (the masks of a seeded one
+/// are regenerated from its seed).
 pub fn load_ct(path: &Path) -> AnyResult<EncInt> {
-    load(path, Kind::Ciphertext)
+    let bytes = read_envelope(path, Kind::Ciphertext)?;
+    EncInt::from_bytes_known(&bytes).map_err(|e| format!("{}: {e}", path.display()).into())
 }

@@ -18,6 +18,7 @@ mod keyfiles;
 mod oracle;
 mod peer;
 mod progress;
+mod sizes;
 mod timing;
 
 use std::process::ExitCode;
@@ -96,6 +97,10 @@ enum Command {
     /// result against the model in plain integers.
     #[command(long_about = infer::LONG_ABOUT)]
     Infer(infer::InferArgs),
+    /// Bytes of every file a client uploads (key files, one value of each usual width
+    /// expanded and seeded, an array of 64 u16) beside TFHE-rs 1.8.2's serialized sizes,
+    /// measured on fresh keys in this process.
+    Sizes(sizes::SizesArgs),
 }
 
 /// The default thread count of every command that takes `--threads`: all cores.
@@ -121,6 +126,7 @@ fn main() -> ExitCode {
         Command::Fv { command } => fv::run(command).map_err(Into::into),
         Command::Gpu { command } => gpu::run(command),
         Command::Infer(a) => infer::run(a),
+        Command::Sizes(a) => sizes::run(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

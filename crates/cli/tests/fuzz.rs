@@ -1,6 +1,7 @@
 //! A bounded, proptest-based fuzzer over every decoder of untrusted bytes and text:
-//! ciphertext envelopes (`Digit`, `Vec<Digit>`, `EncInt`), client,
-//! server, packing and tree keys, the byte processor's I/O packets (`SeededNibbles`,
+//! ciphertext envelopes (`Digit`, `Vec<Digit>`, `EncInt`, `EncTyped`, the seeded
+//! `SeededInt` and `SeededTyped`), client, server (ordinary and compressed), packing and tree
+//! keys, the byte processor's I/O packets (`SeededNibbles`, `SeededDigits`,
 //! `PackedNibbles`, raw and in envelopes), `envelope::open_known` (the CLI's files and every
 //! Python `from_bytes`/`load`) on envelopes of both parameter sets with swapped headers,
 //! whole server keys of both sets mutated anywhere in their tens of MB, the assembler with
@@ -13,8 +14,9 @@
 //! and the peak of live memory, checked below 1 GiB.
 //!
 //! CI runs `ENCINT_FUZZ_CASES` (default 1000) cases per target, and
-//! `ENCINT_FUZZ_KEY_CASES` (default 6) for the whole-key target, whose one execution decodes
-//! a 90 or 120 MB key (0.5 to 1.5 s). A long run (22 min on the shared 2-core machine):
+//! `ENCINT_FUZZ_KEY_CASES` (default 6) for each whole-key target (ordinary and compressed
+//! server keys), whose one execution decodes a 90 or 120 MB key (0.5 to 1.5 s) or
+//! decompresses a 30 MB one. A long run (22 min on the shared 2-core machine):
 //! `ENCINT_FUZZ_CASES=1000000 ENCINT_FUZZ_KEY_CASES=400 cargo test --release -p encint-cli --test fuzz -- --nocapture --test-threads 1`.
 //! Failures are persisted by proptest in `fuzz.proptest-regressions` beside this file
 //! and replayed first on every later run (the regression corpus).
@@ -30,9 +32,12 @@ use std::time::{Duration, Instant};
 
 use encint::keys::envelope::{self, Kind};
 use encint::keys::{
-    Digit, DigitParameters, Keyswitch, PackedNibbles, PackingKey, SeededNibbles, ServerKey, TreeKey,
+    open_server_key, CompressedServerKey, Digit, DigitParameters, Keyswitch, PackedNibbles,
+    PackingKey, SeededDigits, SeededNibbles, ServerKey, TreeKey,
 };
 use encint::processor::{ProcessorKeys, SealedProcessorKeys};
+use encint::seeded::{encrypt_array_seeded, SeededInt, SeededTyped};
+use encint::typed::{EncTyped, Form, IntType};
 use encint::{ClientKey, EncInt, DEFAULT_PARAMETERS, KS64_PARAMETERS};
 use proptest::prelude::*;
 
@@ -148,6 +153,25 @@ fn seeds() -> &'static Seeds {
             envelope::seal(Kind::Ciphertext, id, &d).unwrap(),
             envelope::seal(Kind::Ciphertext, id, &vec![d.clone(), d.clone()]).unwrap(),
             envelope::seal(Kind::Ciphertext, id, &Vec::<Digit>::new()).unwrap(),
+            // The seeded uploads: an exact integer, a typed value, an array of them.
+            SeededInt::encrypt(&client, -5, 3)
+                .unwrap()
+                .to_bytes(&p)
+                .unwrap(),
+            encint::seeded::encrypt_typed_seeded(&client, 200, IntType::new(8, false).unwrap())
+                .unwrap()
+                .to_bytes(&p)
+                .unwrap(),
+            encrypt_array_seeded(
+                &client,
+                &[1, -2, 3, -4],
+                &[2, 2],
+                IntType::new(3, true).unwrap(),
+                Form::Radix4,
+            )
+            .unwrap()
+            .to_bytes(&p)
+            .unwrap(),
         ];
         let client_key = vec![envelope::seal(Kind::ClientKey, id, &client).unwrap()];
         let mut server_bytes = envelope::seal(Kind::ServerKey, id, &server).unwrap();
@@ -158,6 +182,10 @@ fn seeds() -> &'static Seeds {
         packing_bytes.truncate(KEY_PREFIX);
         packing_bytes.shrink_to_fit();
         let header_only = envelope::seal(Kind::ServerKey, id, &()).unwrap();
+        let mut compressed_bytes = CompressedServerKey::generate(&client).to_bytes().unwrap();
+        compressed_bytes.truncate(KEY_PREFIX);
+        compressed_bytes.shrink_to_fit();
+        let seeded_digits = client.encrypt_digits_seeded(&[-1, 0, 1, 7]).unwrap();
         let seeded = client.encrypt_nibbles_seeded(&[1, 2, 15]).unwrap();
         let packed = packing.pack(&[d.clone(), client.encrypt_digit(9)]).unwrap();
         let tree = TreeKey::generate_seeded(&client, 7);
@@ -183,6 +211,7 @@ fn seeds() -> &'static Seeds {
             packing_bytes.clone(),
             tree_bytes.clone(),
             header_only.clone(),
+            compressed_bytes.clone(),
             envelope::seal(Kind::Ciphertext, id, &seeded).unwrap(),
             envelope::seal(Kind::Ciphertext, id, &packed).unwrap(),
             encint::encrypt(&client64, -6, 4)
@@ -197,8 +226,18 @@ fn seeds() -> &'static Seeds {
         Seeds {
             ciphertext,
             client_key,
-            eval_keys: vec![server_bytes, packing_bytes, tree_bytes, header_only],
-            packets: vec![seeded.to_bytes(), packed.to_bytes()],
+            eval_keys: vec![
+                server_bytes,
+                packing_bytes,
+                tree_bytes,
+                header_only,
+                compressed_bytes,
+            ],
+            packets: vec![
+                seeded.to_bytes(),
+                packed.to_bytes(),
+                seeded_digits.to_bytes(),
+            ],
             known,
             full_keys,
         }
@@ -416,6 +455,9 @@ target!(fuzz_ciphertexts, input(|s| &s.ciphertext), |bytes| {
         EncInt::from_bytes(&bytes, &p).is_ok(),
         envelope::open::<Digit>(&bytes, Kind::Ciphertext, p.id()).is_ok(),
         envelope::open::<Vec<Digit>>(&bytes, Kind::Ciphertext, p.id()).is_ok(),
+        EncTyped::from_bytes(&bytes).is_ok(),
+        SeededInt::from_bytes(&bytes).map(|s| s.expand().is_ok()),
+        SeededTyped::from_bytes(&bytes).map(|s| s.expand().is_ok()),
     )
 });
 
@@ -429,6 +471,7 @@ target!(fuzz_evaluation_keys, input(|s| &s.eval_keys), |bytes| {
         envelope::open::<ServerKey>(&bytes, Kind::ServerKey, id).is_ok(),
         envelope::open::<PackingKey>(&bytes, Kind::ServerKey, id).is_ok(),
         envelope::open::<TreeKey>(&bytes, Kind::ServerKey, id).is_ok(),
+        open_server_key(&bytes).is_ok(),
         // The byte processor's three keys (Python `ProcessorKeys.from_bytes`/`load`,
         // `encint asm eval`): the server key's header picks the set.
         ProcessorKeys::open(&SealedProcessorKeys {
@@ -443,6 +486,7 @@ target!(fuzz_evaluation_keys, input(|s| &s.eval_keys), |bytes| {
 target!(fuzz_io_packets, input(|s| &s.packets), |bytes| {
     (
         SeededNibbles::from_bytes(&bytes).map(|s| s.expand().is_ok()),
+        SeededDigits::from_bytes(&bytes).map(|s| s.expand().is_ok()),
         PackedNibbles::from_bytes(&bytes).is_ok(),
     )
 });
@@ -512,6 +556,22 @@ checked_target!(
         if let Ok(k) = envelope::open_known::<ServerKey>(&bytes, Kind::ServerKey) {
             prop_assert_eq!(k.params().name, params.unwrap().name);
         }
+        if let Ok(k) = open_server_key(&bytes) {
+            prop_assert_eq!(k.params().name, params.unwrap().name);
+        }
+        // Both forms of an integer's file, as the CLI and the server read them.
+        if let Ok(x) = EncInt::from_bytes_known(&bytes) {
+            let p = params.expect("a decoded envelope names a known set");
+            prop_assert!(x.digits().iter().all(|d| d.lwe_dimension() == dim(&p)));
+        }
+        if let Ok(x) = EncTyped::from_bytes(&bytes) {
+            let p = params.expect("a decoded envelope names a known set");
+            prop_assert!(x
+                .as_int()
+                .digits()
+                .iter()
+                .all(|d| d.lwe_dimension() == dim(&p)));
+        }
         let _ = envelope::open_known::<PackingKey>(&bytes, Kind::ServerKey);
         let _ = envelope::open_known::<TreeKey>(&bytes, Kind::ServerKey);
         // The byte processor's links as `encint asm eval`/`asm decrypt` read them.
@@ -557,6 +617,20 @@ impl FullKey {
             Keyswitch::Native64 { .. } => 8,
             Keyswitch::Native32 { .. } => 4,
         };
+        Self::with_arrays(bytes, bsk_len, ksk_len, ksk_word)
+    }
+
+    /// A compressed key ([`CompressedServerKey`]): one body polynomial per GLWE row of the
+    /// bootstrapping key, one body per keyswitching ciphertext, all 64-bit words.
+    fn compressed(bytes: Vec<u8>, p: &DigitParameters) -> FullKey {
+        let glwe = p.glwe_dimension.0 + 1;
+        let bsk_len = p.lwe_dimension.0 * p.pbs_level.0 * glwe * p.polynomial_size.0;
+        let ksk_len = p.big_lwe_dimension().0 * p.ks_level.0;
+        Self::with_arrays(bytes, bsk_len, ksk_len, 8)
+    }
+
+    /// Finds the two arrays of `bsk_len` 64-bit and `ksk_len` `ksk_word`-byte words.
+    fn with_arrays(bytes: Vec<u8>, bsk_len: usize, ksk_len: usize, ksk_word: usize) -> FullKey {
         let find = |from: usize, len: usize| -> usize {
             (from..from + 256)
                 .find(|&i| bytes[i..i + 8] == (len as u64).to_le_bytes())
@@ -568,8 +642,8 @@ impl FullKey {
         let ksk_at = find(bsk.end, ksk_len);
         let ksk = ksk_at..ksk_at + ksk_word * ksk_len;
         assert!(
-            ksk.end < bytes.len() && bytes.len() - ksk.end < 256,
-            "the keyswitching key's fields end the envelope"
+            ksk.end <= bytes.len() && bytes.len() - ksk.end < 256,
+            "the keyswitching key (and its fields) end the envelope"
         );
         let mut structure: Vec<usize> = (0..bsk.start)
             .chain(bsk.end..ksk.start)
@@ -588,10 +662,17 @@ impl FullKey {
     /// Whether every mutation overwrites bytes inside a coefficient array (no length change,
     /// no structural byte touched).
     fn coefficients_only(&self, muts: &[Mutation]) -> bool {
+        self.overwrites_only(muts, &[0, 1])
+    }
+
+    /// Whether every mutation overwrites bytes inside the arrays `which` (0: the
+    /// bootstrapping key's, 1: the keyswitching key's).
+    fn overwrites_only(&self, muts: &[Mutation], which: &[usize]) -> bool {
         let inside = |from: usize, to: usize| {
-            self.arrays
-                .iter()
-                .any(|(r, _)| r.start <= from && to <= r.end)
+            which.iter().any(|&i| {
+                let r = &self.arrays[i].0;
+                r.start <= from && to <= r.end
+            })
         };
         muts.iter().all(|m| match m {
             Mutation::Flip(p, _) | Mutation::Set(p, _) => inside(*p, *p + 1),
@@ -601,9 +682,18 @@ impl FullKey {
     }
 }
 
-/// Mutations of whole keys: offsets in the structure, at array boundaries, or anywhere.
-fn full_key_input() -> impl Strategy<Value = (usize, Vec<Mutation>)> {
-    let keys = &seeds().full_keys;
+/// Mutations of whole keys, ordinary (`false`) or compressed (`true`): offsets in the
+/// structure, at array boundaries, or anywhere. One target takes both, so that no two
+/// whole keys are decoded at once (the memory bound is the process's).
+fn full_key_input() -> impl Strategy<Value = (bool, usize, Vec<Mutation>)> {
+    prop_oneof![
+        2 => key_mutations(&seeds().full_keys).prop_map(|(k, m)| (false, k, m)),
+        1 => key_mutations(compressed_keys()).prop_map(|(k, m)| (true, k, m)),
+    ]
+}
+
+/// Mutations of one of `keys`.
+fn key_mutations(keys: &'static [FullKey]) -> impl Strategy<Value = (usize, Vec<Mutation>)> {
     (0..keys.len()).prop_flat_map(move |k| {
         let key = &keys[k];
         let len = key.bytes.len();
@@ -644,7 +734,10 @@ checked_target!(
     },
     Duration::from_secs(30),
     full_key_input(),
-    |(k, muts)| {
+    |(compressed, k, muts)| {
+        if compressed {
+            return check_compressed_key(k, &muts);
+        }
         let key = &seeds().full_keys[k];
         let bytes = apply(key.bytes.clone(), &muts);
         let opened = envelope::open_known::<ServerKey>(&bytes, Kind::ServerKey);
@@ -689,6 +782,49 @@ checked_target!(
         Ok(())
     }
 );
+
+/// Whole compressed server keys (30 MB each) of both sets.
+fn compressed_keys() -> &'static [FullKey] {
+    static KEYS: OnceLock<Vec<FullKey>> = OnceLock::new();
+    KEYS.get_or_init(|| {
+        [(DEFAULT_PARAMETERS, 9u128), (KS64_PARAMETERS, 10)]
+            .iter()
+            .map(|(p, seed)| {
+                let (client, _) = ClientKey::generate_seeded(p, *seed);
+                let bytes = CompressedServerKey::generate(&client).to_bytes().unwrap();
+                FullKey::compressed(bytes, p)
+            })
+            .collect()
+    })
+}
+
+/// One execution on a whole compressed key: the mutated bytes through `open_server_key`.
+fn check_compressed_key(k: usize, muts: &[Mutation]) -> Result<(), TestCaseError> {
+    let key = &compressed_keys()[k];
+    let bytes = apply(key.bytes.clone(), muts);
+    let opened = open_server_key(&bytes);
+    // Any value of a 64-bit body decompresses (a 32-bit keyswitching word must fit
+    // 32 bits, so only the bootstrapping key's bodies are checked on the default set).
+    let (header, _) = envelope::read_header(&key.bytes).unwrap();
+    let p = DigitParameters::from_id(&header.params_id).unwrap();
+    let any_value = match p.keyswitch {
+        Keyswitch::Native64 { .. } => key.coefficients_only(muts),
+        Keyswitch::Native32 { .. } => key.overwrites_only(muts, &[0]),
+    };
+    if any_value {
+        prop_assert!(
+            opened.is_ok(),
+            "a body mutation was refused: {:?}",
+            opened.as_ref().err()
+        );
+    }
+    if let Ok(sk) = opened {
+        // Whatever decodes is a key of the set its (possibly mutated) header names.
+        let (header, _) = envelope::read_header(&bytes).unwrap();
+        prop_assert_eq!(sk.params().name, header.params_id.as_str());
+    }
+    Ok(())
+}
 
 target!(fuzz_assembler, asm_input(), |src| {
     if let Ok(p) = encint::processor::asm::assemble(&src) {

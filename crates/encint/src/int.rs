@@ -55,12 +55,25 @@ impl EncInt {
         Ok(envelope::seal(Kind::Ciphertext, params.id(), self)?)
     }
 
-    /// Reads an envelope written by [`EncInt::to_bytes`], checking kind, version,
-    /// parameter set and every digit's dimension; errors on the envelope of a typed value
-    /// (see [`crate::wire`]).
+    /// Reads an envelope written by [`EncInt::to_bytes`] or by
+    /// [`crate::seeded::SeededInt::to_bytes`] (whose masks are then regenerated from the
+    /// seed), checking kind, version, parameter set and every digit's dimension; errors
+    /// on the envelope of a typed value (see [`crate::wire`]).
     pub fn from_bytes(bytes: &[u8], params: &DigitParameters) -> Result<Self> {
         crate::wire::expect_kind(bytes, crate::wire::CiphertextKind::Int)?;
+        if crate::wire::is_seeded(bytes) {
+            return crate::seeded::open_int(bytes, Some(params));
+        }
         Ok(envelope::open(bytes, Kind::Ciphertext, params.id())?)
+    }
+
+    /// [`EncInt::from_bytes`] for the parameter set the envelope names (any known one).
+    pub fn from_bytes_known(bytes: &[u8]) -> Result<Self> {
+        crate::wire::expect_kind(bytes, crate::wire::CiphertextKind::Int)?;
+        if crate::wire::is_seeded(bytes) {
+            return crate::seeded::open_int(bytes, None);
+        }
+        Ok(envelope::open_known(bytes, Kind::Ciphertext)?)
     }
 }
 
@@ -85,6 +98,19 @@ pub fn encrypt(client: &ClientKey, value: i128, digits: usize) -> Result<EncInt>
 
 /// [`encrypt`] for a value of any size: `|value| < 2^digits`, up to [`MAX_DIGITS`] digits.
 pub fn encrypt_big(client: &ClientKey, value: &BigInt, digits: usize) -> Result<EncInt> {
+    Ok(EncInt {
+        key_set: client.key_set(),
+        digits: signed_digits(value, digits)?
+            .into_iter()
+            .map(|d| client.encrypt_digit(d))
+            .collect(),
+    })
+}
+
+/// The `digits` signed binary digits of `value` (its binary expansion with the sign on
+/// every digit), least significant first. Errors if it does not fit or `digits` exceeds
+/// [`MAX_DIGITS`].
+pub(crate) fn signed_digits(value: &BigInt, digits: usize) -> Result<Vec<i64>> {
     if digits > MAX_DIGITS {
         return Err(Error::LimitExceeded(format!(
             "{digits} digits is more than the {MAX_DIGITS} allowed"
@@ -97,12 +123,9 @@ pub fn encrypt_big(client: &ClientKey, value: &BigInt, digits: usize) -> Result<
         )));
     }
     let sign: i64 = if value.sign() == Sign::Minus { -1 } else { 1 };
-    Ok(EncInt {
-        key_set: client.key_set(),
-        digits: (0..digits as u64)
-            .map(|i| client.encrypt_digit(if magnitude.bit(i) { sign } else { 0 }))
-            .collect(),
-    })
+    Ok((0..digits as u64)
+        .map(|i| if magnitude.bit(i) { sign } else { 0 })
+        .collect())
 }
 
 /// [`decrypt`] for a value of any size (an exact result may pass `i128`: a product of two

@@ -129,14 +129,8 @@ pub fn encrypt_typed_as(
     ty: IntType,
     form: Form,
 ) -> Result<EncTyped> {
-    let ty = IntType::new(ty.bits, ty.signed).map_err(Error::from)?;
-    if !ty.contains(value) {
-        return Err(Error::InvalidInput(format!(
-            "{value} is not a value of {ty}"
-        )));
-    }
-    let digits = form
-        .encode(ty, value)
+    let (ty, digits) = typed_digits(value, ty, form)?;
+    let digits = digits
         .into_iter()
         .map(|d| client.encrypt_digit(d))
         .collect();
@@ -145,6 +139,18 @@ pub fn encrypt_typed_as(
         ty,
         form,
     })
+}
+
+/// The checked type and the digit values of `value` of type `ty` in `form`; errors if the
+/// width is outside 1..=128 or `value` is not a value of the type.
+pub(crate) fn typed_digits(value: i128, ty: IntType, form: Form) -> Result<(IntType, Vec<i64>)> {
+    let ty = IntType::new(ty.bits, ty.signed).map_err(Error::from)?;
+    if !ty.contains(value) {
+        return Err(Error::InvalidInput(format!(
+            "{value} is not a value of {ty}"
+        )));
+    }
+    Ok((ty, form.encode(ty, value)))
 }
 
 /// Decrypts a typed value: the value of its type congruent to the decrypted digits

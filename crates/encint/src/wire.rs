@@ -9,12 +9,17 @@
 //!   `ENCTYR41` (radix-4 blocks), the width, the signedness, whether the digits are
 //!   canonical, and the digits;
 //! - bits written by earlier releases' `EncBits`: the tag `ENCBITS1`, the signedness and
-//!   the bits (read as a canonical typed value of their width).
+//!   the bits (read as a canonical typed value of their width);
+//! - the seeded forms a client uploads ([`crate::seeded`]): the tag `ENCSINT1` (an exact
+//!   integer) or `ENCSTYP1` (a typed value or an array of them), the type, then one seed
+//!   and one 64-bit body per digit. The readers of exact and typed values read them too
+//!   (expanding the masks from the seed).
 
 use encint_tfhe::envelope::{self, Kind};
 use encint_tfhe::{DigitParameters, Validate};
 use serde::{Deserialize, Serialize};
 
+use crate::seeded::{SEEDED_INT_TAG, SEEDED_TYPED_TAG};
 use crate::typed::{EncTyped, Form, IntType, MAX_TYPED_BITS};
 use crate::{EncInt, Error, Result};
 
@@ -56,9 +61,23 @@ pub fn ciphertext_kind(data: &[u8]) -> Option<CiphertextKind> {
     }
     Some(match payload.get(..8) {
         Some(tag) if tag == BITS_TAG => CiphertextKind::Bits,
-        Some(tag) if tag == TYPED_TAG || tag == TYPED_RADIX4_TAG => CiphertextKind::Typed,
+        Some(tag) if tag == TYPED_TAG || tag == TYPED_RADIX4_TAG || tag == SEEDED_TYPED_TAG => {
+            CiphertextKind::Typed
+        }
         _ => CiphertextKind::Int,
     })
+}
+
+/// Whether `data` is a ciphertext envelope of a seeded value ([`crate::seeded`]: tag
+/// `ENCSINT1` or `ENCSTYP1`).
+pub fn is_seeded(data: &[u8]) -> bool {
+    match envelope::read_header(data) {
+        Ok((header, payload)) if header.kind == Kind::Ciphertext => matches!(
+            payload.get(..8),
+            Some(tag) if tag == SEEDED_INT_TAG || tag == SEEDED_TYPED_TAG
+        ),
+        _ => false,
+    }
 }
 
 /// Errors unless `data` is a ciphertext envelope of `want` (or not a ciphertext envelope
@@ -176,10 +195,15 @@ impl EncTyped {
         Ok(envelope::seal(Kind::Ciphertext, params.id(), &payload)?)
     }
 
-    /// Reads a typed value (or bits of an earlier release) from an envelope: magic, kind,
+    /// Reads a typed value (or bits of an earlier release, or a seeded value, whose masks
+    /// are then regenerated: see [`crate::seeded`]) from an envelope: magic, kind,
     /// version, parameter set, type and every digit checked. Errors on an envelope of
-    /// another kind of value.
+    /// another kind of value, or of a seeded array.
     pub fn from_bytes(bytes: &[u8]) -> Result<EncTyped> {
+        if is_seeded(bytes) {
+            expect_kind(bytes, CiphertextKind::Typed)?;
+            return crate::seeded::open_typed(bytes);
+        }
         if ciphertext_kind(bytes) == Some(CiphertextKind::Bits) {
             let p: BitsPayload = envelope::open_known(bytes, Kind::Ciphertext)?;
             let ty = IntType::new(p.value.len(), p.signed)

@@ -7,7 +7,7 @@
 //! # Uplink: [`SeededNibbles`] (client → server)
 //!
 //! [`ClientKey::encrypt_nibbles_seeded`] encrypts a list of nibbles with TFHE-rs' seeded LWE
-//! list encryption: every mask is drawn from one public CSPRNG seed, so only the seed and one
+//! list encryption (the form [`SeededDigits`] of every encrypted input, here for nibbles): every mask is drawn from one public CSPRNG seed, so only the seed and one
 //! `u64` body per nibble are sent. The server regenerates the masks with
 //! [`SeededNibbles::expand`] and obtains ordinary [`Digit`]s, with exactly the noise of
 //! [`ClientKey::encrypt_digit`] (the GLWE noise distribution). The seed and the noise come from
@@ -159,15 +159,21 @@ fn check_count(count: usize) -> Result<(), IoError> {
 // ---------------------------------------------------------------------------------------------
 // Uplink.
 
-/// Seeded encryptions of nibbles: one CSPRNG seed for all masks and one `u64` body per nibble.
+/// Seeded encryptions of digits under the big key: one CSPRNG seed for all masks and one
+/// `u64` body per digit.
+///
+/// The uplink of every encrypted value: the byte processor's nibbles ([`SeededNibbles`])
+/// and the integers of the `encint` crate (exact and typed values, arrays) are lists of
+/// digits sent in this form. [`ClientKey::encrypt_digits_seeded`] encrypts, with exactly the
+/// noise of [`ClientKey::encrypt_digit`]; [`SeededDigits::expand`] regenerates the masks
+/// (no bootstrap, no keyswitch: one pass of the CSPRNG over `2048` mask words per digit).
 ///
 /// Serialized (bincode) as `key_set: [u8; 16], seed: u128, lwe_dimension: u64,
-/// bodies: Vec<u64>`
-/// ([`SeededNibbles::encoded_len`] bytes); deserialization accepts only the big LWE dimension
-/// of a known parameter set and at most [`MAX_NIBBLES`] bodies.
+/// bodies: Vec<u64>` ([`SeededDigits::encoded_len`] bytes); deserialization accepts only
+/// the big LWE dimension of a known parameter set and at most [`MAX_NIBBLES`] bodies.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(try_from = "SeededNibblesWire")]
-pub struct SeededNibbles {
+#[serde(try_from = "SeededDigitsWire")]
+pub struct SeededDigits {
     key_set: KeySetId,
     seed: u128,
     lwe_dimension: u64,
@@ -175,17 +181,17 @@ pub struct SeededNibbles {
 }
 
 #[derive(Deserialize)]
-struct SeededNibblesWire {
+struct SeededDigitsWire {
     key_set: KeySetId,
     seed: u128,
     lwe_dimension: u64,
     bodies: Vec<u64>,
 }
 
-impl TryFrom<SeededNibblesWire> for SeededNibbles {
+impl TryFrom<SeededDigitsWire> for SeededDigits {
     type Error = String;
 
-    fn try_from(w: SeededNibblesWire) -> Result<Self, String> {
+    fn try_from(w: SeededDigitsWire) -> Result<Self, String> {
         if known_params(w.lwe_dimension).is_none() {
             return Err(format!(
                 "LWE dimension {} matches no known parameter set",
@@ -193,7 +199,7 @@ impl TryFrom<SeededNibblesWire> for SeededNibbles {
             ));
         }
         check_count(w.bodies.len()).map_err(|e| e.to_string())?;
-        Ok(SeededNibbles {
+        Ok(SeededDigits {
             key_set: w.key_set,
             seed: w.seed,
             lwe_dimension: w.lwe_dimension,
@@ -202,12 +208,12 @@ impl TryFrom<SeededNibblesWire> for SeededNibbles {
     }
 }
 
-impl Validate for SeededNibbles {
+impl Validate for SeededDigits {
     fn validate(&self, params: &DigitParameters) -> Result<(), String> {
         let expected = params.big_lwe_dimension().0 as u64;
         if self.lwe_dimension != expected {
             return Err(format!(
-                "seeded nibbles of LWE dimension {}, parameters require {expected}",
+                "seeded digits of LWE dimension {}, parameters require {expected}",
                 self.lwe_dimension
             ));
         }
@@ -216,23 +222,22 @@ impl Validate for SeededNibbles {
 }
 
 impl ClientKey {
-    /// Encrypt nibbles (`values[i] < 16`) as one seeded LWE list under the big key, with the
-    /// noise of [`ClientKey::encrypt_digit`].
+    /// Encrypt digits (each `values[i]` taken mod 32) as one seeded LWE list under the big
+    /// key, with the noise of [`ClientKey::encrypt_digit`] (the GLWE noise distribution).
+    /// The mask seed and the noise come from the operating system's entropy (TFHE-rs'
+    /// seeder), also for keys made with [`ClientKey::generate_seeded`].
     ///
-    /// Errors: [`IoError::NotANibble`] for a value `>= 16`, [`IoError::TooMany`] beyond
-    /// [`MAX_NIBBLES`] values (both inside [`TfheError::Io`]).
-    pub fn encrypt_nibbles_seeded(&self, values: &[u8]) -> Result<SeededNibbles, TfheError> {
+    /// Errors: [`IoError::TooMany`] beyond [`MAX_NIBBLES`] values (inside
+    /// [`TfheError::Io`]).
+    pub fn encrypt_digits_seeded(&self, values: &[i64]) -> Result<SeededDigits, TfheError> {
         check_count(values.len())?;
-        if let Some((index, &value)) = values.iter().enumerate().find(|(_, &v)| v >= 16) {
-            return Err(IoError::NotANibble { index, value }.into());
-        }
         let params = self.params();
         let lwe_dimension = params.big_lwe_dimension();
         let mut seeder = new_seeder();
         let seeder = seeder.as_mut();
         let seed = seeder.seed();
         if values.is_empty() {
-            return Ok(SeededNibbles {
+            return Ok(SeededDigits {
                 key_set: self.key_set(),
                 seed: seed.0,
                 lwe_dimension: lwe_dimension.0 as u64,
@@ -246,12 +251,8 @@ impl ClientKey {
             seed.into(),
             params.ciphertext_modulus,
         );
-        let plaintexts = PlaintextList::from_container(
-            values
-                .iter()
-                .map(|&v| encode(i64::from(v)))
-                .collect::<Vec<_>>(),
-        );
+        let plaintexts =
+            PlaintextList::from_container(values.iter().map(|&v| encode(v)).collect::<Vec<_>>());
         par_encrypt_seeded_lwe_ciphertext_list(
             &self.glwe_secret_key().as_lwe_secret_key(),
             &mut list,
@@ -259,43 +260,59 @@ impl ClientKey {
             params.glwe_noise_distribution,
             seeder,
         );
-        Ok(SeededNibbles {
+        Ok(SeededDigits {
             key_set: self.key_set(),
             seed: seed.0,
             lwe_dimension: lwe_dimension.0 as u64,
             bodies: list.into_container(),
         })
     }
+
+    /// Encrypt nibbles (`values[i] < 16`) as one seeded LWE list under the big key, with the
+    /// noise of [`ClientKey::encrypt_digit`].
+    ///
+    /// Errors: [`IoError::NotANibble`] for a value `>= 16`, [`IoError::TooMany`] beyond
+    /// [`MAX_NIBBLES`] values (both inside [`TfheError::Io`]).
+    pub fn encrypt_nibbles_seeded(&self, values: &[u8]) -> Result<SeededNibbles, TfheError> {
+        check_count(values.len())?;
+        if let Some((index, &value)) = values.iter().enumerate().find(|(_, &v)| v >= 16) {
+            return Err(IoError::NotANibble { index, value }.into());
+        }
+        let digits: Vec<i64> = values.iter().map(|&v| i64::from(v)).collect();
+        Ok(SeededNibbles(self.encrypt_digits_seeded(&digits)?))
+    }
 }
 
-impl SeededNibbles {
-    /// Number of nibbles.
+impl SeededDigits {
+    /// Number of digits.
     pub fn len(&self) -> usize {
         self.bodies.len()
     }
 
-    /// `true` when the list holds no nibble.
+    /// `true` when the list holds no digit.
     pub fn is_empty(&self) -> bool {
         self.bodies.is_empty()
     }
 
-    /// The key set of the client key that encrypted the nibbles.
+    /// The key set of the client key that encrypted the digits.
     pub fn key_set(&self) -> KeySetId {
         self.key_set
     }
 
-    /// [`SeededNibbles::expand`] for the holder of `server`: refuses nibbles of another key
-    /// set ([`IoError::KeySetMismatch`]), whose digits would compute garbage.
+    /// [`SeededDigits::expand`] for the holder of `server`: refuses digits of another key
+    /// set ([`IoError::KeySetMismatch`]), which would compute garbage.
     pub fn expand_for(&self, server: &ServerKey) -> Result<Vec<Digit>, TfheError> {
         same_key_set(server.key_set(), self.key_set)?;
         self.expand()
     }
 
-    /// Regenerate the masks from the seed (on the current rayon pool): the ordinary digits.
-    /// (Does not check the key set: see [`SeededNibbles::expand_for`].)
+    /// Regenerate the masks from the seed (on the current rayon pool): the ordinary digits,
+    /// each an LWE ciphertext of dimension `k·N` as [`ClientKey::encrypt_digit`] gives. No
+    /// bootstrap and no keyswitch. (Does not check the key set: see
+    /// [`SeededDigits::expand_for`].)
     ///
     /// Errors with [`IoError::ParameterMismatch`] / [`IoError::TooMany`] only for a value that
-    /// did not come from [`ClientKey::encrypt_nibbles_seeded`] or a validated decoding (which
+    /// did not come from [`ClientKey::encrypt_digits_seeded`] or a validated decoding (which
     /// cannot be built through the public API).
     pub fn expand(&self) -> Result<Vec<Digit>, TfheError> {
         let params = known_params(self.lwe_dimension).ok_or_else(|| {
@@ -335,10 +352,70 @@ impl SeededNibbles {
             .collect())
     }
 
-    /// Encoded size in bytes of `count` seeded nibbles: key set (16), seed (16), dimension
-    /// (8), body count (8) and one `u64` body per nibble.
+    /// Encoded size in bytes of `count` seeded digits: key set (16), seed (16), dimension
+    /// (8), body count (8) and one `u64` body per digit.
     pub fn encoded_len(count: usize) -> usize {
         16 + 16 + 8 + 8 + 8 * count
+    }
+
+    /// Serialize (bincode, fixed-width little-endian integers; [`SeededDigits::encoded_len`]
+    /// bytes).
+    pub fn to_bytes(&self) -> Vec<u8> {
+        to_bytes(self)
+    }
+
+    /// Deserialize and validate [`SeededDigits::to_bytes`] output. Never panics; bad bytes
+    /// give [`EnvelopeError::Malformed`].
+    pub fn from_bytes(bytes: &[u8]) -> Result<SeededDigits, EnvelopeError> {
+        from_bytes(bytes)
+    }
+}
+
+/// Seeded encryptions of nibbles: [`SeededDigits`] whose values are in `0..16`, made by
+/// [`ClientKey::encrypt_nibbles_seeded`] (the byte processor's uplink). Same wire layout
+/// as [`SeededDigits`] ([`SeededNibbles::encoded_len`] bytes).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct SeededNibbles(SeededDigits);
+
+impl Validate for SeededNibbles {
+    fn validate(&self, params: &DigitParameters) -> Result<(), String> {
+        self.0.validate(params)
+    }
+}
+
+impl SeededNibbles {
+    /// Number of nibbles.
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    /// `true` when the list holds no nibble.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// The key set of the client key that encrypted the nibbles.
+    pub fn key_set(&self) -> KeySetId {
+        self.0.key_set()
+    }
+
+    /// [`SeededNibbles::expand`] for the holder of `server`: refuses nibbles of another key
+    /// set ([`IoError::KeySetMismatch`]), whose digits would compute garbage.
+    pub fn expand_for(&self, server: &ServerKey) -> Result<Vec<Digit>, TfheError> {
+        self.0.expand_for(server)
+    }
+
+    /// Regenerate the masks from the seed (on the current rayon pool): the ordinary digits
+    /// ([`SeededDigits::expand`]). (Does not check the key set: see
+    /// [`SeededNibbles::expand_for`].)
+    pub fn expand(&self) -> Result<Vec<Digit>, TfheError> {
+        self.0.expand()
+    }
+
+    /// Encoded size in bytes of `count` seeded nibbles ([`SeededDigits::encoded_len`]).
+    pub fn encoded_len(count: usize) -> usize {
+        SeededDigits::encoded_len(count)
     }
 
     /// Serialize (bincode, fixed-width little-endian integers; [`SeededNibbles::encoded_len`]

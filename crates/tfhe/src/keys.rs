@@ -490,7 +490,7 @@ fn check_ksk<T: UnsignedInteger>(
     Ok(())
 }
 
-fn check_server_parts(
+pub(crate) fn check_server_parts(
     p: &DigitParameters,
     bsk: &LweBootstrapKeyOwned<u64>,
     ksk: &Ksk,

@@ -12,8 +12,10 @@
 //! * [`NegacyclicLut`] and [`ServerKey::bootstrap`] / [`ServerKey::bootstrap_batch`]: keyswitch
 //!   followed by a programmable bootstrap evaluating a negacyclic table;
 //! * [`envelope`]: versioned, checked, bounded serialization of keys and ciphertexts;
-//! * [`io`]: compressed nibble input (seeded LWE lists) and output (packed, modulus-switched
-//!   GLWE).
+//! * [`io`]: seeded input of digits and nibbles (seeded LWE lists) and packed output
+//!   (packed, modulus-switched GLWE);
+//! * [`compressed`]: server keys with seeded masks (half the bootstrapping key, a
+//!   keyswitching key of bodies only), decompressed on load.
 //!
 //! # Threads
 //!
@@ -24,6 +26,7 @@
 #![deny(missing_docs)]
 
 mod bootstrap;
+pub mod compressed;
 mod digit;
 pub mod envelope;
 pub mod io;
@@ -34,9 +37,10 @@ mod scratch;
 mod tree;
 
 pub use bootstrap::test_polynomial;
+pub use compressed::{open_server_key, CompressedServerKey};
 pub use digit::{signed_rep, Digit, NegacyclicLut};
 pub use envelope::{EnvelopeError, Kind, Validate};
-pub use io::{IoError, PackedNibbles, PackingKey, SeededNibbles};
+pub use io::{IoError, PackedNibbles, PackingKey, SeededDigits, SeededNibbles};
 pub use keys::{ClientKey, KeySetId, ServerKey};
 pub use memory::retain_freed_memory;
 pub use params::{DigitParameters, Keyswitch, DEFAULT_PARAMETERS, KS64_PARAMETERS};

@@ -2,7 +2,9 @@
 
 use std::sync::OnceLock;
 
-use encint_tfhe::io::{IoError, PackedNibbles, PackingKey, SeededNibbles, MAX_NIBBLES};
+use encint_tfhe::io::{
+    IoError, PackedNibbles, PackingKey, SeededDigits, SeededNibbles, MAX_NIBBLES,
+};
 use encint_tfhe::{
     envelope, ClientKey, Digit, EnvelopeError, Kind, NegacyclicLut, ServerKey, TfheError,
     DEFAULT_PARAMETERS,
@@ -292,4 +294,35 @@ fn packets_of_another_key_set_are_refused() {
         Err(TfheError::Io(IoError::KeySetMismatch { .. }))
     ));
     assert_eq!(k.ck.decrypt_packed(&packed).unwrap(), [4, 5]);
+}
+
+/// Any digit (negative ones as their residue mod 32) through the seeded form, with the
+/// noise of a fresh encryption; another key set's server key refuses the list.
+#[test]
+fn seeded_digits_round_trip_and_key_set() {
+    let k = keys();
+    let values: Vec<i64> = vec![-1, 0, 1, -16, 15, 3, -7, 1];
+    let seeded = k.ck.encrypt_digits_seeded(&values).unwrap();
+    assert_eq!(seeded.len(), values.len());
+    let bytes = seeded.to_bytes();
+    assert_eq!(bytes.len(), SeededDigits::encoded_len(values.len()));
+    let back = SeededDigits::from_bytes(&bytes).unwrap();
+    assert_eq!(back, seeded);
+    let digits = back.expand_for(&k.sk).unwrap();
+    for (d, &v) in digits.iter().zip(&values) {
+        assert_eq!(k.ck.decrypt_digit(d), v);
+        assert!(k.ck.phase_error(d, v).abs() < 2f64.powi(-40));
+    }
+    let (_, other) = ClientKey::generate_seeded(&DEFAULT_PARAMETERS, 2025);
+    assert!(matches!(
+        seeded.expand_for(&other),
+        Err(TfheError::Io(IoError::KeySetMismatch { .. }))
+    ));
+    // Truncated anywhere: a typed error.
+    for cut in 0..bytes.len() {
+        assert!(
+            SeededDigits::from_bytes(&bytes[..cut]).is_err(),
+            "cut at {cut}"
+        );
+    }
 }

@@ -37,6 +37,11 @@ pub struct KeygenArgs {
     /// 128-bit security, p-fail 2^-129.6 per bootstrap.
     #[arg(long, value_enum, default_value = "ks32")]
     params: crate::backend::ParamSet,
+    /// Write server.key compressed: the masks of the bootstrapping and keyswitching keys
+    /// drawn from seeds (30 MB instead of 90 MB with ks32); the server regenerates them
+    /// when it loads the key.
+    #[arg(long)]
+    compressed: bool,
 }
 
 /// The help of `encint encrypt`.
@@ -49,6 +54,11 @@ const ENCRYPT_HELP: &str = "Types (--type):
   bool       one bit: 0/1 or false/true (comparisons give it; select takes it)
 
 A value outside its type is an error and no file is written.
+
+The file is seeded (the default): one seed for every mask and 8 bytes per digit, 294
+bytes for a u16 instead of 262 KB; the server regenerates the masks when it reads the
+file (no bootstrap). --expanded writes whole ciphertexts (16 KB per digit), the form of
+earlier releases and of eval's results; eval and decrypt read both.
 
 Examples:
   encint encrypt --key k/client.key --type u8 --value 200 --out a.ct
@@ -81,6 +91,10 @@ pub struct EncryptArgs {
     /// Replace the output file if it exists.
     #[arg(long)]
     force: bool,
+    /// Write whole ciphertexts (16 KB per digit) instead of the seeded form (one seed and
+    /// 8 bytes per digit).
+    #[arg(long)]
+    expanded: bool,
 }
 
 /// `encint decrypt`.
@@ -108,10 +122,16 @@ pub fn keygen(a: KeygenArgs) -> CliResult {
     let pb = spinner("generating keys");
     let params = a.params.params();
     let (client, server) = ClientKey::generate(params);
-    pb.set_message("writing keys");
     let id = params.id();
     let client_bytes = Zeroizing::new(envelope::seal(Kind::ClientKey, id, &client)?);
-    let server_bytes = envelope::seal(Kind::ServerKey, id, &server)?;
+    let server_bytes = if a.compressed {
+        drop(server);
+        pb.set_message("generating the compressed server key");
+        encint::keys::CompressedServerKey::generate(&client).to_bytes()?
+    } else {
+        envelope::seal(Kind::ServerKey, id, &server)?
+    };
+    pb.set_message("writing keys");
     files::write_all(
         &[
             Output {
@@ -161,13 +181,19 @@ pub fn encrypt_cmd(a: EncryptArgs) -> CliResult {
     let value = typed::parse_value(&a.value, ty)?;
     files::check_new(&[&a.out], a.force)?;
     let client = load_client(&a.key)?;
-    let x = encint::typed::encrypt_typed(&client, value, ty)?;
-    files::write_one(&a.out, &x.to_bytes(client.params())?, Mode::Public, a.force)?;
+    let bytes = if a.expanded {
+        encint::typed::encrypt_typed(&client, value, ty)?.to_bytes(client.params())?
+    } else {
+        encint::seeded::encrypt_typed_seeded(&client, value, ty)?.to_bytes(client.params())?
+    };
+    files::write_one(&a.out, &bytes, Mode::Public, a.force)?;
     println!(
-        "encrypted {} as {} into {}",
+        "encrypted {} as {} into {} ({} bytes, {})",
         typed::format_value(value, ty),
         typed::type_name(ty),
-        a.out.display()
+        a.out.display(),
+        bytes.len(),
+        form_name(a.expanded)
     );
     Ok(())
 }
@@ -181,15 +207,30 @@ fn encrypt_int(a: &EncryptArgs, digits: usize) -> CliResult {
         .map_err(|_| format!("`{}` is not an integer", a.value))?;
     files::check_new(&[&a.out], a.force)?;
     let client = load_client(&a.key)?;
-    let x = encint::encrypt_big(&client, &value, digits)?;
-    files::write_one(&a.out, &x.to_bytes(client.params())?, Mode::Public, a.force)?;
+    let bytes = if a.expanded {
+        encint::encrypt_big(&client, &value, digits)?.to_bytes(client.params())?
+    } else {
+        encint::SeededInt::encrypt_big(&client, &value, digits)?.to_bytes(client.params())?
+    };
+    files::write_one(&a.out, &bytes, Mode::Public, a.force)?;
     println!(
-        "encrypted {} as {} digits into {}",
+        "encrypted {} as {} digits into {} ({} bytes, {})",
         value,
         digits,
-        a.out.display()
+        a.out.display(),
+        bytes.len(),
+        form_name(a.expanded)
     );
     Ok(())
+}
+
+/// The name of the form `encint encrypt` wrote.
+fn form_name(expanded: bool) -> &'static str {
+    if expanded {
+        "expanded"
+    } else {
+        "seeded"
+    }
 }
 
 /// `encint decrypt`: the file says whether it holds an exact integer or a typed value.

@@ -1,14 +1,13 @@
 //! The envelopes of `EncInt` (the digits) and `EncBits` (a tagged payload with the
 //! signedness), and the checked clear-mode values that pickling rebuilds.
 
-use encint::keys::envelope::{self, Kind};
 use encint::{EncInt as RInt, MAX_DIGITS};
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
 use crate::args::check_width;
 use crate::ciphertext::{envelope_bytes, expect_kind, CiphertextKind};
-use crate::errors::{envelope_err, invalid, to_py};
+use crate::errors::{invalid, to_py};
 use crate::guard::detached;
 use crate::value::Val;
 
@@ -17,13 +16,12 @@ pub(crate) fn int_to_bytes<'py>(py: Python<'py>, val: &Val) -> PyResult<Bound<'p
     envelope_bytes(py, val, |x, params| x.to_bytes(params).map_err(to_py))
 }
 
-/// The digits of an `EncInt` envelope (magic, kind, version, parameters and every digit's
-/// dimension checked).
+/// The digits of an `EncInt` envelope, expanded or seeded (`encint encrypt` writes the
+/// seeded form: the masks are regenerated from its seed); magic, kind, version,
+/// parameters and every digit's dimension checked.
 pub(crate) fn int_from_bytes(py: Python<'_>, data: &[u8]) -> PyResult<Val> {
     expect_kind(data, CiphertextKind::Int)?;
-    let x = detached(py, || {
-        envelope::open_known::<RInt>(data, Kind::Ciphertext).map_err(envelope_err)
-    })?;
+    let x = detached(py, || RInt::from_bytes_known(data).map_err(to_py))?;
     Ok(Val::Enc(x))
 }
 

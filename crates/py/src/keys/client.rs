@@ -176,6 +176,51 @@ py_methods! {
             Ok(Py::new(py, EncInt::encrypt(py, self.real(), value, width)?)?.into_any())
         }
 
+        /// The seeded upload of a Python int, as bytes: one seed for every mask and 8 bytes
+        /// per digit (a `u16` in 294 bytes instead of 262 KB; docs/UPLOADS.md). With a type
+        /// (`"u16"`, `encint.FheInt8`, ...: see `encrypt`) a value of the typed family,
+        /// which `FheUint16.from_bytes` (the type's `from_bytes`) reads back; with a width
+        /// (default 32) an exact integer of that many digits, which `EncInt.from_bytes`
+        /// reads back. The reader regenerates the masks: the same ciphertexts and noise as
+        /// `encrypt`, no bootstrap.
+        #[pyo3(signature = (value, width = None))]
+        fn encrypt_seeded<'py>(
+            &self,
+            py: Python<'py>,
+            value: BigInt,
+            width: Option<&Bound<'py, PyAny>>,
+        ) -> PyResult<Bound<'py, PyBytes>> {
+            let key = self.require_real("a seeded encryption")?;
+            let params = *key.params();
+            let typed = match width {
+                Some(w) if !w.is_instance_of::<pyo3::types::PyInt>() => {
+                    Some(crate::family::type_arg(w)?)
+                }
+                _ => None,
+            };
+            let digits: usize = match (typed, width) {
+                (None, Some(w)) => w.extract()?,
+                _ => 32,
+            };
+            let seal = || -> encint::Result<Vec<u8>> {
+                match typed {
+                    Some(ty) => {
+                        let v = i128::try_from(&value).map_err(|_| {
+                            encint::Error::InvalidInput(format!(
+                                "{value} is not a value of {ty} (unsigned values up to \
+                                 i128::MAX encrypt)"
+                            ))
+                        })?;
+                        encint::seeded::encrypt_typed_seeded(key, v, ty)?.to_bytes(&params)
+                    }
+                    None => encint::SeededInt::encrypt_big(key, &value, digits)?.to_bytes(&params),
+                }
+            };
+            let bytes =
+                crate::guard::detached(py, || seal().map_err(crate::errors::to_py))?;
+            Ok(PyBytes::new(py, &bytes))
+        }
+
         /// Encrypts a Python int as `EncBits` of `width` bits, unsigned (`0 <= value <
         /// 2**width`) or two's complement (`signed=True`).
         #[pyo3(signature = (value, width, signed = false))]

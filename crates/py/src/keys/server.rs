@@ -8,7 +8,9 @@ use encint::Server;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
-use super::envelope::{open, seal};
+use super::envelope::seal;
+use crate::errors::envelope_err;
+use crate::guard::detached;
 use crate::key_sets::remember_params;
 use crate::methods::{py_methods, reduce};
 
@@ -46,10 +48,14 @@ py_methods! {
             seal(py, Kind::ServerKey, key)
         }
 
-        /// Reads a key written by `to_bytes` (checks magic, kind, version, parameters).
+        /// Reads a key written by `to_bytes`, or a compressed one (`encint keygen
+        /// --compressed`: its masks are regenerated from their seeds); checks magic, kind,
+        /// version, parameters.
         #[staticmethod]
         fn from_bytes(py: Python<'_>, data: Vec<u8>) -> PyResult<ServerKey> {
-            let key: encint::ServerKey = open(py, &data, Kind::ServerKey)?;
+            let key = detached(py, || {
+                encint::keys::open_server_key(&data).map_err(envelope_err)
+            })?;
             remember_params(key.key_set(), key.params());
             Ok(ServerKey {
                 server: Some(Arc::new(Server::new(key))),

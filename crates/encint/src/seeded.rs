@@ -1,0 +1,646 @@
+//! Seeded uploads: what a client sends is one CSPRNG seed for every mask and one 64-bit
+//! body per digit, instead of whole LWE ciphertexts (2049 words per digit).
+//!
+//! Every encrypted value is a list of digits, each an LWE ciphertext of dimension
+//! `k·N = 2048` under the big key. Encrypted the ordinary way a digit takes
+//! `2049 · 8 = 16392` bytes. Here the client encrypts all digits of a value (or of a
+//! whole array) as one seeded LWE list ([`encint_tfhe::SeededDigits`], TFHE-rs'
+//! `encrypt_seeded_lwe_ciphertext_list`): the masks come from one public seed drawn from
+//! the operating system's entropy, and only the seed and the bodies travel. The server
+//! regenerates the masks ([`SeededTyped::expand`], [`SeededInt::expand`]) and obtains
+//! exactly the ciphertexts an ordinary encryption gives: same key, same noise (the GLWE
+//! noise distribution of [`ClientKey::encrypt_digit`]), so every circuit's noise analysis
+//! holds unchanged.
+//!
+//! # Which key, and the cost of expansion
+//!
+//! The digits are encrypted under the **big key** (dimension 2048), the key of every
+//! ordinary ciphertext. A seeded ciphertext sends no mask at all, so the small key
+//! (dimension 918, the keyswitch output) would not make it smaller except for the body's
+//! word: 4 bytes on the 32-bit keyswitch torus instead of 8. But a ciphertext under the
+//! small key must be bootstrapped before anything else can use it (circuits add input
+//! digits before their first bootstrap, and only big-key ciphertexts add to each other),
+//! which costs one bootstrap per digit that no circuit needs, and its output would have a
+//! bootstrap output's noise instead of a fresh encryption's. So expansion costs **no
+//! bootstrap and no keyswitch**: one pass of the CSPRNG (AES-CTR) over 2048 mask words
+//! (16 KB) per digit, once when the value is read (`encint sizes` measures it: 0.2 ms per
+//! digit on a busy 2-core machine, against milliseconds per bootstrap).
+//!
+//! # Sizes
+//!
+//! A seeded payload is the tag (8 bytes), the value's type, then the key set (16), the
+//! seed (16), the LWE dimension (8), the body count (8) and 8 bytes per digit; the
+//! envelope header adds 13 bytes and the parameter set's name. A `u16` (16 canonical
+//! digits) is 294 bytes instead of 262 KB; an array of 64 `u16` (1024 digits under one
+//! seed) 8.4 KB. `encint sizes` prints the measured sizes beside TFHE-rs'
+//! (docs/UPLOADS.md).
+//!
+//! # Files
+//!
+//! Seeded values are ciphertext envelopes like every other ([`crate::wire`]), with their
+//! own tags: `ENCSINT1` (an exact integer) and `ENCSTYP1` (a typed value or an array of
+//! them). [`EncInt::from_bytes`], [`EncTyped::from_bytes`] and the family's
+//! [`FheType::from_bytes`] read both forms (expanding a seeded one), so a server reads
+//! whatever a client sends; the expanded form stays what a server writes.
+//!
+//! ```no_run
+//! use encint::seeded::Seeded;
+//! use encint::{ClientKey, FheUint16, DEFAULT_PARAMETERS};
+//!
+//! let (client, server_key) = ClientKey::generate(&DEFAULT_PARAMETERS);
+//! // Client: 294 bytes to upload.
+//! let bytes = FheUint16::encrypt_seeded(40000u16, &client)?.to_bytes(&DEFAULT_PARAMETERS)?;
+//! // Server: the ordinary ciphertext, checked against its key set.
+//! let x: FheUint16 = Seeded::<FheUint16>::from_bytes(&bytes)?.expand_for(&server_key)?;
+//! # Ok::<(), encint::Error>(())
+//! ```
+
+use std::marker::PhantomData;
+
+use encint_tfhe::envelope::{self, Kind};
+use encint_tfhe::{ClientKey, DigitParameters, KeySetId, SeededDigits, ServerKey, Validate};
+use num_bigint::BigInt;
+use serde::{Deserialize, Serialize};
+
+use crate::fhe::{Clear, FheArray, FheBool, FheInteger, FheType};
+use crate::int::signed_digits;
+use crate::typed::{typed_digits, EncTyped, Form, IntType, MAX_TYPED_BITS};
+use crate::{EncInt, Error, Result, MAX_DIGITS};
+
+/// The tag that starts a seeded exact integer's payload.
+pub const SEEDED_INT_TAG: [u8; 8] = *b"ENCSINT1";
+/// The tag that starts a seeded typed value's (or array's) payload.
+pub const SEEDED_TYPED_TAG: [u8; 8] = *b"ENCSTYP1";
+
+/// Most dimensions of a seeded array's shape.
+pub const MAX_SHAPE_DIMENSIONS: usize = 8;
+
+/// The key-set check of an expansion for a server: digits of another key set would
+/// compute garbage.
+fn same_key_set(server: &ServerKey, found: KeySetId) -> Result<()> {
+    if server.key_set() == found {
+        Ok(())
+    } else {
+        Err(Error::KeySetMismatch {
+            position: 0,
+            expected: server.key_set(),
+            found,
+        })
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Exact integers.
+
+/// A seeded exact integer ([`EncInt`]): its signed binary digits as one seeded list.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SeededInt {
+    digits: SeededDigits,
+}
+
+#[derive(Serialize, Deserialize)]
+struct SeededIntPayload {
+    tag: [u8; 8],
+    digits: SeededDigits,
+}
+
+impl Validate for SeededIntPayload {
+    fn validate(&self, params: &DigitParameters) -> std::result::Result<(), String> {
+        if self.tag != SEEDED_INT_TAG {
+            return Err("not a seeded integer payload".into());
+        }
+        if self.digits.len() > MAX_DIGITS {
+            return Err(format!(
+                "{} digits is more than the {MAX_DIGITS} allowed",
+                self.digits.len()
+            ));
+        }
+        self.digits.validate(params)
+    }
+}
+
+impl SeededInt {
+    /// Encrypts `value` as exactly `digits` signed binary digits, seeded (the digits of
+    /// [`crate::encrypt`]). Errors if it does not fit or `digits` exceeds [`MAX_DIGITS`].
+    pub fn encrypt(client: &ClientKey, value: i128, digits: usize) -> Result<SeededInt> {
+        Self::encrypt_big(client, &BigInt::from(value), digits)
+    }
+
+    /// [`SeededInt::encrypt`] for a value of any size (`|value| < 2^digits`).
+    pub fn encrypt_big(client: &ClientKey, value: &BigInt, digits: usize) -> Result<SeededInt> {
+        let d = signed_digits(value, digits)?;
+        Ok(SeededInt {
+            digits: client.encrypt_digits_seeded(&d)?,
+        })
+    }
+
+    /// Number of digits.
+    pub fn len(&self) -> usize {
+        self.digits.len()
+    }
+
+    /// Whether the integer has no digits.
+    pub fn is_empty(&self) -> bool {
+        self.digits.is_empty()
+    }
+
+    /// The key set of the client key that encrypted it.
+    pub fn key_set(&self) -> KeySetId {
+        self.digits.key_set()
+    }
+
+    /// The ordinary integer: the masks regenerated from the seed (no bootstrap, no
+    /// keyswitch). Does not check the key set (the server does when it computes; see
+    /// [`SeededInt::expand_for`]).
+    pub fn expand(&self) -> Result<EncInt> {
+        Ok(EncInt::from_digits(self.digits.expand()?, self.key_set()))
+    }
+
+    /// [`SeededInt::expand`] for the holder of `server`: [`Error::KeySetMismatch`] for an
+    /// integer of another key set.
+    pub fn expand_for(&self, server: &ServerKey) -> Result<EncInt> {
+        same_key_set(server, self.key_set())?;
+        self.expand()
+    }
+
+    /// The ciphertext envelope of parameter set `params` (tag `ENCSINT1`, see the
+    /// [module docs](self)).
+    pub fn to_bytes(&self, params: &DigitParameters) -> Result<Vec<u8>> {
+        let payload = SeededIntPayload {
+            tag: SEEDED_INT_TAG,
+            digits: self.digits.clone(),
+        };
+        Ok(envelope::seal(Kind::Ciphertext, params.id(), &payload)?)
+    }
+
+    /// Reads [`SeededInt::to_bytes`] output (every check of the envelope reader: magic,
+    /// version, a known parameter set, the tag, the digit count and dimension). Never
+    /// panics: truncated or altered bytes are an error.
+    pub fn from_bytes(bytes: &[u8]) -> Result<SeededInt> {
+        let p: SeededIntPayload = envelope::open_known(bytes, Kind::Ciphertext)?;
+        Ok(SeededInt { digits: p.digits })
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Typed values and arrays.
+
+/// Seeded typed values: one value of an [`IntType`] (an empty shape) or a row-major
+/// array of them, all digits under one seed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SeededTyped {
+    ty: IntType,
+    form: Form,
+    shape: Vec<usize>,
+    digits: SeededDigits,
+}
+
+#[derive(Serialize, Deserialize)]
+struct SeededTypedPayload {
+    tag: [u8; 8],
+    bits: u32,
+    signed: bool,
+    /// 0 canonical, 1 lazy, 2 radix-4.
+    form: u8,
+    shape: Vec<u64>,
+    digits: SeededDigits,
+}
+
+fn form_code(form: Form) -> u8 {
+    match form {
+        Form::Canonical => 0,
+        Form::Lazy => 1,
+        Form::Radix4 => 2,
+    }
+}
+
+fn form_of(code: u8) -> Option<Form> {
+    match code {
+        0 => Some(Form::Canonical),
+        1 => Some(Form::Lazy),
+        2 => Some(Form::Radix4),
+        _ => None,
+    }
+}
+
+/// The element count of `shape` (1 for a single value), `None` on overflow.
+fn element_count(shape: &[usize]) -> Option<usize> {
+    shape.iter().try_fold(1usize, |a, &d| a.checked_mul(d))
+}
+
+impl SeededTypedPayload {
+    /// The checked type, form and shape.
+    fn parts(&self) -> std::result::Result<(IntType, Form, Vec<usize>), String> {
+        if self.tag != SEEDED_TYPED_TAG {
+            return Err("not a seeded typed payload".into());
+        }
+        let bits = self.bits as usize;
+        if !(1..=MAX_TYPED_BITS).contains(&bits) {
+            return Err(format!("width {bits} outside 1..={MAX_TYPED_BITS}"));
+        }
+        let ty = IntType::new(bits, self.signed).map_err(|e| e.to_string())?;
+        let form = form_of(self.form).ok_or_else(|| format!("unknown form {}", self.form))?;
+        if self.shape.len() > MAX_SHAPE_DIMENSIONS {
+            return Err(format!(
+                "{} dimensions, at most {MAX_SHAPE_DIMENSIONS}",
+                self.shape.len()
+            ));
+        }
+        let shape = self
+            .shape
+            .iter()
+            .map(|&d| usize::try_from(d).map_err(|_| format!("dimension {d} too large")))
+            .collect::<std::result::Result<Vec<usize>, String>>()?;
+        let want = element_count(&shape)
+            .and_then(|n| n.checked_mul(form.digits(ty)))
+            .ok_or("the shape's digit count overflows")?;
+        if want != self.digits.len() {
+            return Err(format!(
+                "{} digits for {:?} values of {ty} in {} form ({want} expected)",
+                self.digits.len(),
+                shape,
+                form.name()
+            ));
+        }
+        Ok((ty, form, shape))
+    }
+}
+
+impl Validate for SeededTypedPayload {
+    fn validate(&self, params: &DigitParameters) -> std::result::Result<(), String> {
+        self.parts()?;
+        self.digits.validate(params)
+    }
+}
+
+/// Encrypts `value` of type `ty` seeded, in canonical form (the digits of
+/// [`crate::typed::encrypt_typed`]). Errors if `value` is not a value of the type.
+pub fn encrypt_typed_seeded(client: &ClientKey, value: i128, ty: IntType) -> Result<SeededTyped> {
+    encrypt_typed_seeded_as(client, value, ty, Form::Canonical)
+}
+
+/// Encrypts `value` of type `ty` seeded, in `form` (the digits of
+/// [`crate::typed::encrypt_typed_as`]).
+pub fn encrypt_typed_seeded_as(
+    client: &ClientKey,
+    value: i128,
+    ty: IntType,
+    form: Form,
+) -> Result<SeededTyped> {
+    encrypt_array_seeded(client, &[value], &[], ty, form)
+}
+
+/// Encrypts `values` (row-major) as an array of shape `shape` of type `ty` in `form`,
+/// all digits under one seed; an empty `shape` is one value. Errors on a value outside
+/// the type, a count that does not match the shape, more than [`MAX_SHAPE_DIMENSIONS`]
+/// dimensions or more than 2^20 digits in all.
+pub fn encrypt_array_seeded(
+    client: &ClientKey,
+    values: &[i128],
+    shape: &[usize],
+    ty: IntType,
+    form: Form,
+) -> Result<SeededTyped> {
+    if shape.len() > MAX_SHAPE_DIMENSIONS {
+        return Err(Error::InvalidInput(format!(
+            "{} dimensions, at most {MAX_SHAPE_DIMENSIONS}",
+            shape.len()
+        )));
+    }
+    if element_count(shape) != Some(values.len()) {
+        return Err(Error::InvalidInput(format!(
+            "{} values for the shape {shape:?}",
+            values.len()
+        )));
+    }
+    let ty = IntType::new(ty.bits, ty.signed).map_err(Error::from)?;
+    let mut digits = Vec::with_capacity(values.len().saturating_mul(form.digits(ty)));
+    for &v in values {
+        digits.extend(typed_digits(v, ty, form)?.1);
+    }
+    Ok(SeededTyped {
+        ty,
+        form,
+        shape: shape.to_vec(),
+        digits: client.encrypt_digits_seeded(&digits)?,
+    })
+}
+
+impl SeededTyped {
+    /// The type of every value.
+    pub fn ty(&self) -> IntType {
+        self.ty
+    }
+
+    /// The form of every value's digits.
+    pub fn form(&self) -> Form {
+        self.form
+    }
+
+    /// The shape (empty for one value).
+    pub fn shape(&self) -> &[usize] {
+        &self.shape
+    }
+
+    /// Number of values (1 for one value).
+    pub fn len(&self) -> usize {
+        self.digits.len() / self.form.digits(self.ty)
+    }
+
+    /// Whether it holds no value (an array with a zero dimension).
+    pub fn is_empty(&self) -> bool {
+        self.digits.is_empty()
+    }
+
+    /// Number of digits (seeded bodies).
+    pub fn digit_count(&self) -> usize {
+        self.digits.len()
+    }
+
+    /// The key set of the client key that encrypted the values.
+    pub fn key_set(&self) -> KeySetId {
+        self.digits.key_set()
+    }
+
+    /// The ordinary values, row-major: the masks regenerated from the seed (no bootstrap,
+    /// no keyswitch). Does not check the key set (see [`SeededTyped::expand_for`]).
+    pub fn expand(&self) -> Result<Vec<EncTyped>> {
+        let per = self.form.digits(self.ty);
+        let key_set = self.key_set();
+        let digits = self.digits.expand()?;
+        digits
+            .chunks(per)
+            .map(|d| {
+                EncTyped::with_form(EncInt::from_digits(d.to_vec(), key_set), self.ty, self.form)
+            })
+            .collect()
+    }
+
+    /// [`SeededTyped::expand`] for the holder of `server`: [`Error::KeySetMismatch`] for
+    /// values of another key set.
+    pub fn expand_for(&self, server: &ServerKey) -> Result<Vec<EncTyped>> {
+        same_key_set(server, self.key_set())?;
+        self.expand()
+    }
+
+    /// The one value of an empty shape, expanded; an error for an array.
+    pub fn expand_one(&self) -> Result<EncTyped> {
+        if !self.shape.is_empty() {
+            return Err(Error::InvalidInput(format!(
+                "the ciphertext holds an array of shape {:?}, not one value",
+                self.shape
+            )));
+        }
+        self.expand()?
+            .pop()
+            .ok_or_else(|| Error::InvalidInput("a seeded value without digits".into()))
+    }
+
+    /// The ciphertext envelope of parameter set `params` (tag `ENCSTYP1`, see the
+    /// [module docs](self)).
+    pub fn to_bytes(&self, params: &DigitParameters) -> Result<Vec<u8>> {
+        let payload = SeededTypedPayload {
+            tag: SEEDED_TYPED_TAG,
+            bits: self.ty.bits as u32,
+            signed: self.ty.signed,
+            form: form_code(self.form),
+            shape: self.shape.iter().map(|&d| d as u64).collect(),
+            digits: self.digits.clone(),
+        };
+        Ok(envelope::seal(Kind::Ciphertext, params.id(), &payload)?)
+    }
+
+    /// Reads [`SeededTyped::to_bytes`] output (every check of the envelope reader, the
+    /// type, form and shape against the digit count). Never panics: truncated or altered
+    /// bytes are an error.
+    pub fn from_bytes(bytes: &[u8]) -> Result<SeededTyped> {
+        let p: SeededTypedPayload = envelope::open_known(bytes, Kind::Ciphertext)?;
+        let (ty, form, shape) = p.parts().map_err(Error::InvalidInput)?;
+        Ok(SeededTyped {
+            ty,
+            form,
+            shape,
+            digits: p.digits,
+        })
+    }
+
+    /// Errors unless the values are of `ty` (when given).
+    fn check_type(&self, ty: Option<IntType>) -> Result<()> {
+        match ty {
+            Some(t) if t != self.ty => Err(Error::InvalidInput(format!(
+                "the ciphertext holds values of {}, not {t}",
+                self.ty
+            ))),
+            _ => Ok(()),
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// The family's types.
+
+/// A seeded value of the family ([`FheInteger::encrypt_seeded`],
+/// [`FheBool::encrypt_seeded`]): what a client uploads; [`Seeded::expand`] gives the
+/// value.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Seeded<T> {
+    inner: SeededTyped,
+    ty: PhantomData<fn() -> T>,
+}
+
+impl<T: FheType> Seeded<T> {
+    fn new(inner: SeededTyped) -> Result<Self> {
+        inner.check_type(T::static_type())?;
+        if !inner.shape.is_empty() {
+            return Err(Error::InvalidInput(format!(
+                "the ciphertext holds an array of shape {:?}, not one value",
+                inner.shape
+            )));
+        }
+        Ok(Seeded {
+            inner,
+            ty: PhantomData,
+        })
+    }
+
+    /// The seeded digits and their type.
+    pub fn as_typed(&self) -> &SeededTyped {
+        &self.inner
+    }
+
+    /// The key set of the client key that encrypted the value.
+    pub fn key_set(&self) -> KeySetId {
+        self.inner.key_set()
+    }
+
+    /// The value (masks regenerated from the seed; no bootstrap, no keyswitch).
+    pub fn expand(&self) -> Result<T> {
+        T::from_typed(self.inner.expand_one()?)
+    }
+
+    /// [`Seeded::expand`] for the holder of `server`: [`Error::KeySetMismatch`] for a
+    /// value of another key set.
+    pub fn expand_for(&self, server: &ServerKey) -> Result<T> {
+        same_key_set(server, self.key_set())?;
+        self.expand()
+    }
+
+    /// The ciphertext envelope (see [`SeededTyped::to_bytes`]).
+    pub fn to_bytes(&self, params: &DigitParameters) -> Result<Vec<u8>> {
+        self.inner.to_bytes(params)
+    }
+
+    /// Reads [`Seeded::to_bytes`] output; errors on another type or an array.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Self> {
+        Self::new(SeededTyped::from_bytes(bytes)?)
+    }
+}
+
+impl<const N: usize, const S: bool> FheInteger<N, S> {
+    /// Encrypts `value` seeded: what a client uploads (8 bytes per digit and a header,
+    /// see [`crate::seeded`]). Errors ([`Error::InvalidInput`]) if it is not a value of
+    /// the type.
+    pub fn encrypt_seeded<C: Clear>(value: C, client: &ClientKey) -> Result<Seeded<Self>> {
+        let v = value
+            .to_i128()
+            .filter(|&v| Self::TYPE.contains(v))
+            .ok_or_else(|| {
+                Error::InvalidInput(format!("{value} is not a value of {}", Self::TYPE))
+            })?;
+        Seeded::new(encrypt_typed_seeded(client, v, Self::TYPE)?)
+    }
+}
+
+impl FheBool {
+    /// Encrypts `value` seeded (see [`crate::seeded`]).
+    pub fn encrypt_seeded(value: bool, client: &ClientKey) -> Result<Seeded<FheBool>> {
+        Seeded::new(encrypt_typed_seeded(
+            client,
+            i128::from(value),
+            IntType::BOOL,
+        )?)
+    }
+}
+
+/// A seeded array of the family ([`FheArray::encrypt_seeded`]): every element's digits
+/// under one seed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SeededArray<T> {
+    inner: SeededTyped,
+    ty: PhantomData<fn() -> T>,
+}
+
+impl<T: FheType> SeededArray<T> {
+    fn new(inner: SeededTyped) -> Result<Self> {
+        inner.check_type(T::static_type())?;
+        Ok(SeededArray {
+            inner,
+            ty: PhantomData,
+        })
+    }
+
+    /// The seeded digits, their type and the shape.
+    pub fn as_typed(&self) -> &SeededTyped {
+        &self.inner
+    }
+
+    /// The key set of the client key that encrypted the values.
+    pub fn key_set(&self) -> KeySetId {
+        self.inner.key_set()
+    }
+
+    /// The array (masks regenerated from the seed; no bootstrap, no keyswitch).
+    pub fn expand(&self) -> Result<FheArray<T>> {
+        let items = self
+            .inner
+            .expand()?
+            .into_iter()
+            .map(T::from_typed)
+            .collect::<Result<Vec<T>>>()?;
+        let shape = if self.inner.shape.is_empty() {
+            vec![1]
+        } else {
+            self.inner.shape.clone()
+        };
+        FheArray::new(items, shape)
+    }
+
+    /// [`SeededArray::expand`] for the holder of `server`: [`Error::KeySetMismatch`] for
+    /// values of another key set.
+    pub fn expand_for(&self, server: &ServerKey) -> Result<FheArray<T>> {
+        same_key_set(server, self.key_set())?;
+        self.expand()
+    }
+
+    /// The ciphertext envelope (see [`SeededTyped::to_bytes`]).
+    pub fn to_bytes(&self, params: &DigitParameters) -> Result<Vec<u8>> {
+        self.inner.to_bytes(params)
+    }
+
+    /// Reads [`SeededArray::to_bytes`] output; errors on values of another type.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Self> {
+        Self::new(SeededTyped::from_bytes(bytes)?)
+    }
+}
+
+impl<const N: usize, const S: bool> FheArray<FheInteger<N, S>> {
+    /// Encrypts `values` (row-major) as an array of shape `shape`, seeded: one seed for
+    /// all masks and one body per digit. Errors on a value outside the type or a count
+    /// that does not match the shape.
+    pub fn encrypt_seeded<C: Clear>(
+        values: &[C],
+        shape: &[usize],
+        client: &ClientKey,
+    ) -> Result<SeededArray<FheInteger<N, S>>> {
+        let ty = FheInteger::<N, S>::TYPE;
+        let vs = values
+            .iter()
+            .map(|&v| {
+                v.to_i128()
+                    .filter(|&x| ty.contains(x))
+                    .ok_or_else(|| Error::InvalidInput(format!("{v} is not a value of {ty}")))
+            })
+            .collect::<Result<Vec<i128>>>()?;
+        SeededArray::new(encrypt_array_seeded(
+            client,
+            &vs,
+            shape,
+            ty,
+            Form::Canonical,
+        )?)
+    }
+}
+
+impl FheArray<FheBool> {
+    /// Encrypts booleans (row-major) as an array of shape `shape`, seeded.
+    pub fn encrypt_seeded(
+        values: &[bool],
+        shape: &[usize],
+        client: &ClientKey,
+    ) -> Result<SeededArray<FheBool>> {
+        let vs: Vec<i128> = values.iter().map(|&b| i128::from(b)).collect();
+        SeededArray::new(encrypt_array_seeded(
+            client,
+            &vs,
+            shape,
+            IntType::BOOL,
+            Form::Canonical,
+        )?)
+    }
+}
+
+/// Reads a seeded exact integer's envelope (of parameter set `params` when given, else of
+/// any known set) and expands it (the seeded branch of [`EncInt::from_bytes`]).
+pub(crate) fn open_int(bytes: &[u8], params: Option<&DigitParameters>) -> Result<EncInt> {
+    let p: SeededIntPayload = match params {
+        Some(params) => envelope::open(bytes, Kind::Ciphertext, params.id())?,
+        None => envelope::open_known(bytes, Kind::Ciphertext)?,
+    };
+    SeededInt { digits: p.digits }.expand()
+}
+
+/// Reads a seeded typed value's envelope and expands it (the seeded branch of
+/// [`EncTyped::from_bytes`]); an error for an array.
+pub(crate) fn open_typed(bytes: &[u8]) -> Result<EncTyped> {
+    SeededTyped::from_bytes(bytes)?.expand_one()
+}
