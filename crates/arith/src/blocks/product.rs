@@ -57,6 +57,30 @@ pub fn sum_products(
     sum_digit_products(b, &terms, &addends, width, budget, Out::Bits)
 }
 
+/// The low `width` bits of `Σ zₗ` over `bits` (unsigned bit vectors, paired into blocks
+/// linearly: no bootstrap) and `blocks` (fresh radix-4 blocks of `width`-bit patterns, as
+/// [`crate::typed::Form::Radix4`] holds them): every block joins its digit column and the
+/// columns are reduced once ([`super::columns`]), as bits or (`as_blocks`) as
+/// `⌈width/2⌉` fresh blocks. A multi-operand sum with a single carry-propagating pass.
+pub fn sum_blocks(
+    b: &mut Builder,
+    bits: &[&[NodeId]],
+    blocks: &[&[NodeId]],
+    width: usize,
+    budget: u64,
+    as_blocks: bool,
+) -> Vec<NodeId> {
+    let ncols = width.div_ceil(2);
+    let mut addends: Vec<Vec<Digit>> = bits.iter().map(|z| blocks_of(b, z, ncols)).collect();
+    addends.extend(
+        blocks
+            .iter()
+            .map(|z| block_digits(&z[..z.len().min(ncols)], width)),
+    );
+    let out = if as_blocks { Out::Blocks } else { Out::Bits };
+    sum_digit_products(b, &[], &addends, width, budget, out)
+}
+
 /// The low `bits` bits of `x·y` on blocks, as blocks: the block products of
 /// [`mul_sum`] (operands already fresh, so no refresh) with each column reduced to its
 /// block (one bootstrap where a column is one sum) instead of two bits. `x` and `y` the
@@ -109,6 +133,8 @@ fn sum_digit_products(
         let (mut a, mut c) = (p.x.clone(), p.y.clone());
         a.truncate(ncols);
         c.truncate(ncols);
+        trim_zeros(b, &mut a);
+        trim_zeros(b, &mut c);
         // Refresh the side with fewer blocks; the other enters the selector linearly.
         if a.len() > c.len() {
             std::mem::swap(&mut a, &mut c);
@@ -186,8 +212,16 @@ fn digits_into(
     }
 }
 
-/// The digits of `x²` into the columns: `A_i²` from one fresh block, each `A_i·A_j`
-/// (`i < j`) once, counted twice.
+/// `v` without its top blocks known to be zero (a zero extension: their products are
+/// zero, but a table on a selector would not know it).
+fn trim_zeros(b: &Builder, v: &mut Vec<Digit>) {
+    while v.last().is_some_and(|d| b.const_value(d.node) == Some(0)) {
+        v.pop();
+    }
+}
+
+/// The digits of `x²` into the columns: `A_i²` from one fresh block, each `2·A_i·A_j`
+/// (`i < j`) from one selector.
 fn square_into(
     b: &mut Builder,
     lin: &[Digit],
@@ -196,7 +230,8 @@ fn square_into(
     budget: u64,
 ) {
     let ncols = cols.len();
-    let lin = &lin[..lin.len().min(ncols)];
+    let mut lin = lin[..lin.len().min(ncols)].to_vec();
+    trim_zeros(b, &mut lin);
     let a: Vec<Digit> = lin.iter().map(|&d| fresh(b, d)).collect();
     for i in 0..a.len() {
         if 2 * i < ncols {
@@ -208,7 +243,21 @@ fn square_into(
             } else {
                 lin[j]
             };
-            product_into(b, a[i], c, i + j, 2, cols, offsets);
+            // 2·Aᵢ·Aⱼ read as one value (low digit even, high digit up to 4): half the
+            // span and a quarter of the quadratic weight of two copies of the product.
+            let m = c.max + 1;
+            let sel = b.linear(&[(a[i].node, m), (c.node, 1)], 0);
+            let hi = a[i].max * m + c.max;
+            digits_into(
+                b,
+                sel,
+                hi,
+                move |s| 2 * (s / m) * (s % m),
+                i + j,
+                1,
+                cols,
+                offsets,
+            );
         }
     }
 }
