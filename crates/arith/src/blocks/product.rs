@@ -47,10 +47,14 @@ pub fn sum_products(
     let ncols = width.div_ceil(2);
     let terms: Vec<Product> = pairs
         .iter()
-        .map(|&(x, y)| Product {
-            x: blocks_of(b, x, ncols),
-            y: blocks_of(b, y, ncols),
-            square: std::ptr::eq(x, y),
+        .map(|&(x, y)| {
+            let square = std::ptr::eq(x, y);
+            Product {
+                x: blocks_of(b, x, ncols),
+                y: blocks_of(b, y, ncols),
+                square,
+                bits: if square { x.to_vec() } else { Vec::new() },
+            }
         })
         .collect();
     let addends: Vec<Vec<Digit>> = addends.iter().map(|z| blocks_of(b, z, ncols)).collect();
@@ -96,6 +100,7 @@ pub fn mul_blocks(
         x: block_digits(x, bits),
         y: block_digits(y, bits),
         square: std::ptr::eq(x, y),
+        bits: Vec::new(),
     };
     sum_digit_products(b, &[product], &[], bits, budget, Out::Blocks)
 }
@@ -105,6 +110,8 @@ struct Product {
     x: Vec<Digit>,
     y: Vec<Digit>,
     square: bool,
+    /// A square's bits, when its blocks were paired from them (else empty).
+    bits: Vec<NodeId>,
 }
 
 /// The low `width` bits of `Σ products + Σ addends` over block vectors, as bits or as
@@ -127,7 +134,7 @@ fn sum_digit_products(
     }
     for p in products {
         if p.square {
-            square_into(b, &p.x, &mut cols, &mut offsets, budget);
+            square_into(b, &p.x, &p.bits, &mut cols, &mut offsets, budget);
             continue;
         }
         let (mut a, mut c) = (p.x.clone(), p.y.clone());
@@ -220,11 +227,14 @@ fn trim_zeros(b: &Builder, v: &mut Vec<Digit>) {
     }
 }
 
-/// The digits of `x²` into the columns: `A_i²` from one fresh block, each `2·A_i·A_j`
-/// (`i < j`) from one selector.
+/// The digits of `x²` into the columns: each `2·A_i·A_j` (`i < j`) from one selector of
+/// a fresh `A_i` (refreshed only for these); `A_i²` from one table, or, when `bits` holds
+/// the fresh bits the blocks were paired from, its low digit `A_i mod 2` as bit `2i` itself
+/// and only its high digit `A_i² div 4` from a table of the block.
 fn square_into(
     b: &mut Builder,
     lin: &[Digit],
+    bits: &[NodeId],
     cols: &mut [Vec<Digit>],
     offsets: &mut [i64],
     budget: u64,
@@ -232,22 +242,48 @@ fn square_into(
     let ncols = cols.len();
     let mut lin = lin[..lin.len().min(ncols)].to_vec();
     trim_zeros(b, &mut lin);
-    let a: Vec<Digit> = lin.iter().map(|&d| fresh(b, d)).collect();
-    for i in 0..a.len() {
+    let mut refreshed: Vec<Option<Digit>> = vec![None; lin.len()];
+    let mut fresh_at =
+        |b: &mut Builder, i: usize| *refreshed[i].get_or_insert_with(|| fresh(b, lin[i]));
+    for i in 0..lin.len() {
         if 2 * i < ncols {
-            digits_into(b, a[i].node, a[i].max, |s| s * s, 2 * i, 1, cols, offsets);
+            let low_bit = bits
+                .get(2 * i)
+                .copied()
+                .filter(|&x| b.qweight(x) <= 1 && b.qweight(lin[i].node) <= budget);
+            match low_bit {
+                Some(bit) => {
+                    push(b, &mut cols[2 * i], &mut offsets[2 * i], bit, 1);
+                    let max = lin[i].max;
+                    if max * max >= 4 && 2 * i + 1 < ncols {
+                        let high = table(b, lin[i].node, 0, max, |s| s * s / 4);
+                        push(
+                            b,
+                            &mut cols[2 * i + 1],
+                            &mut offsets[2 * i + 1],
+                            high,
+                            max * max / 4,
+                        );
+                    }
+                }
+                None => {
+                    let a = fresh_at(b, i);
+                    digits_into(b, a.node, a.max, |s| s * s, 2 * i, 1, cols, offsets);
+                }
+            }
         }
-        for j in i + 1..a.len().min(ncols.saturating_sub(i)) {
-            let c = if b.linear_qweight(&[(a[i].node, lin[j].max + 1), (lin[j].node, 1)]) > budget {
-                a[j]
+        for j in i + 1..lin.len().min(ncols.saturating_sub(i)) {
+            let a = fresh_at(b, i);
+            let c = if b.linear_qweight(&[(a.node, lin[j].max + 1), (lin[j].node, 1)]) > budget {
+                fresh_at(b, j)
             } else {
                 lin[j]
             };
             // 2·Aᵢ·Aⱼ read as one value (low digit even, high digit up to 4): half the
             // span and a quarter of the quadratic weight of two copies of the product.
             let m = c.max + 1;
-            let sel = b.linear(&[(a[i].node, m), (c.node, 1)], 0);
-            let hi = a[i].max * m + c.max;
+            let sel = b.linear(&[(a.node, m), (c.node, 1)], 0);
+            let hi = a.max * m + c.max;
             digits_into(
                 b,
                 sel,
