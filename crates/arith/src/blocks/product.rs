@@ -272,12 +272,13 @@ fn square_into(
                 }
             }
         }
-        for j in i + 1..lin.len().min(ncols.saturating_sub(i)) {
+        let end = lin.len().min(ncols.saturating_sub(i));
+        for (j, &lj) in lin.iter().enumerate().take(end).skip(i + 1) {
             let a = fresh_at(b, i);
-            let c = if b.linear_qweight(&[(a.node, lin[j].max + 1), (lin[j].node, 1)]) > budget {
+            let c = if b.linear_qweight(&[(a.node, lj.max + 1), (lj.node, 1)]) > budget {
                 fresh_at(b, j)
             } else {
-                lin[j]
+                lj
             };
             // 2·Aᵢ·Aⱼ read as one value (low digit even, high digit up to 4): half the
             // span and a quarter of the quadratic weight of two copies of the product.
