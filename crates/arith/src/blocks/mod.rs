@@ -16,7 +16,8 @@
 //! blocks inside.
 //!
 //! - products: [`mul`], [`mul_sum`], [`sum_products`], [`mul_blocks`],
-//!   [`scalar_mul_blocks`] (block products summed in columns of radix-4 digits);
+//!   [`scalar_mul_blocks`] (block products summed in columns of radix-4 digits), and
+//!   multi-operand sums [`sum_blocks`] (the same columns without products);
 //! - exact products of signed-binary integers: [`mul_signed_digits`],
 //!   [`square_signed_digits`] (on the balanced radix-4 blocks of [`balanced_blocks`]);
 //! - comparisons: [`eq`], [`compare`], [`eq_blocks`], [`compare_blocks`] (differences of
@@ -69,7 +70,7 @@ pub use convert::{bits_from_blocks, blocks_from_bits, cast_blocks};
 pub use divide::{divide_blocks, divide_unsigned_bits};
 pub use exact::{balanced_blocks, mul_signed_digits, square_signed_digits};
 pub use logic::{bitwise_blocks, min_max_bits, not_blocks, select_bits, select_blocks};
-pub use product::{mul, mul_blocks, mul_sum, scalar_mul_blocks, sum_products};
+pub use product::{mul, mul_blocks, mul_sum, scalar_mul_blocks, sum_blocks, sum_products};
 pub use shift::{shift_blocks, Shift};
 pub use shift_var::{shift_var_bits, shift_var_blocks};
 

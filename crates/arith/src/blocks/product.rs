@@ -47,14 +47,42 @@ pub fn sum_products(
     let ncols = width.div_ceil(2);
     let terms: Vec<Product> = pairs
         .iter()
-        .map(|&(x, y)| Product {
-            x: blocks_of(b, x, ncols),
-            y: blocks_of(b, y, ncols),
-            square: std::ptr::eq(x, y),
+        .map(|&(x, y)| {
+            let square = std::ptr::eq(x, y);
+            Product {
+                x: blocks_of(b, x, ncols),
+                y: blocks_of(b, y, ncols),
+                square,
+                bits: if square { x.to_vec() } else { Vec::new() },
+            }
         })
         .collect();
     let addends: Vec<Vec<Digit>> = addends.iter().map(|z| blocks_of(b, z, ncols)).collect();
     sum_digit_products(b, &terms, &addends, width, budget, Out::Bits)
+}
+
+/// The low `width` bits of `Σ zₗ` over `bits` (unsigned bit vectors, paired into blocks
+/// linearly: no bootstrap) and `blocks` (fresh radix-4 blocks of `width`-bit patterns, as
+/// [`crate::typed::Form::Radix4`] holds them): every block joins its digit column and the
+/// columns are reduced once ([`super::columns`]), as bits or (`as_blocks`) as
+/// `⌈width/2⌉` fresh blocks. A multi-operand sum with a single carry-propagating pass.
+pub fn sum_blocks(
+    b: &mut Builder,
+    bits: &[&[NodeId]],
+    blocks: &[&[NodeId]],
+    width: usize,
+    budget: u64,
+    as_blocks: bool,
+) -> Vec<NodeId> {
+    let ncols = width.div_ceil(2);
+    let mut addends: Vec<Vec<Digit>> = bits.iter().map(|z| blocks_of(b, z, ncols)).collect();
+    addends.extend(
+        blocks
+            .iter()
+            .map(|z| block_digits(&z[..z.len().min(ncols)], width)),
+    );
+    let out = if as_blocks { Out::Blocks } else { Out::Bits };
+    sum_digit_products(b, &[], &addends, width, budget, out)
 }
 
 /// The low `bits` bits of `x·y` on blocks, as blocks: the block products of
@@ -72,6 +100,7 @@ pub fn mul_blocks(
         x: block_digits(x, bits),
         y: block_digits(y, bits),
         square: std::ptr::eq(x, y),
+        bits: Vec::new(),
     };
     sum_digit_products(b, &[product], &[], bits, budget, Out::Blocks)
 }
@@ -81,6 +110,8 @@ struct Product {
     x: Vec<Digit>,
     y: Vec<Digit>,
     square: bool,
+    /// A square's bits, when its blocks were paired from them (else empty).
+    bits: Vec<NodeId>,
 }
 
 /// The low `width` bits of `Σ products + Σ addends` over block vectors, as bits or as
@@ -103,12 +134,14 @@ fn sum_digit_products(
     }
     for p in products {
         if p.square {
-            square_into(b, &p.x, &mut cols, &mut offsets, budget);
+            square_into(b, &p.x, &p.bits, &mut cols, &mut offsets, budget);
             continue;
         }
         let (mut a, mut c) = (p.x.clone(), p.y.clone());
         a.truncate(ncols);
         c.truncate(ncols);
+        trim_zeros(b, &mut a);
+        trim_zeros(b, &mut c);
         // Refresh the side with fewer blocks; the other enters the selector linearly.
         if a.len() > c.len() {
             std::mem::swap(&mut a, &mut c);
@@ -186,29 +219,82 @@ fn digits_into(
     }
 }
 
-/// The digits of `x²` into the columns: `A_i²` from one fresh block, each `A_i·A_j`
-/// (`i < j`) once, counted twice.
+/// `v` without its top blocks known to be zero (a zero extension: their products are
+/// zero, but a table on a selector would not know it).
+fn trim_zeros(b: &Builder, v: &mut Vec<Digit>) {
+    while v.last().is_some_and(|d| b.const_value(d.node) == Some(0)) {
+        v.pop();
+    }
+}
+
+/// The digits of `x²` into the columns: each `2·A_i·A_j` (`i < j`) from one selector of
+/// a fresh `A_i` (refreshed only for these); `A_i²` from one table, or, when `bits` holds
+/// the fresh bits the blocks were paired from, its low digit `A_i mod 2` as bit `2i` itself
+/// and only its high digit `A_i² div 4` from a table of the block.
 fn square_into(
     b: &mut Builder,
     lin: &[Digit],
+    bits: &[NodeId],
     cols: &mut [Vec<Digit>],
     offsets: &mut [i64],
     budget: u64,
 ) {
     let ncols = cols.len();
-    let lin = &lin[..lin.len().min(ncols)];
-    let a: Vec<Digit> = lin.iter().map(|&d| fresh(b, d)).collect();
-    for i in 0..a.len() {
+    let mut lin = lin[..lin.len().min(ncols)].to_vec();
+    trim_zeros(b, &mut lin);
+    let mut refreshed: Vec<Option<Digit>> = vec![None; lin.len()];
+    let mut fresh_at =
+        |b: &mut Builder, i: usize| *refreshed[i].get_or_insert_with(|| fresh(b, lin[i]));
+    for i in 0..lin.len() {
         if 2 * i < ncols {
-            digits_into(b, a[i].node, a[i].max, |s| s * s, 2 * i, 1, cols, offsets);
+            let low_bit = bits
+                .get(2 * i)
+                .copied()
+                .filter(|&x| b.qweight(x) <= 1 && b.qweight(lin[i].node) <= budget);
+            match low_bit {
+                Some(bit) => {
+                    push(b, &mut cols[2 * i], &mut offsets[2 * i], bit, 1);
+                    let max = lin[i].max;
+                    if max * max >= 4 && 2 * i + 1 < ncols {
+                        let high = table(b, lin[i].node, 0, max, |s| s * s / 4);
+                        push(
+                            b,
+                            &mut cols[2 * i + 1],
+                            &mut offsets[2 * i + 1],
+                            high,
+                            max * max / 4,
+                        );
+                    }
+                }
+                None => {
+                    let a = fresh_at(b, i);
+                    digits_into(b, a.node, a.max, |s| s * s, 2 * i, 1, cols, offsets);
+                }
+            }
         }
-        for j in i + 1..a.len().min(ncols.saturating_sub(i)) {
-            let c = if b.linear_qweight(&[(a[i].node, lin[j].max + 1), (lin[j].node, 1)]) > budget {
-                a[j]
+        let end = lin.len().min(ncols.saturating_sub(i));
+        for (j, &lj) in lin.iter().enumerate().take(end).skip(i + 1) {
+            let a = fresh_at(b, i);
+            let c = if b.linear_qweight(&[(a.node, lj.max + 1), (lj.node, 1)]) > budget {
+                fresh_at(b, j)
             } else {
-                lin[j]
+                lj
             };
-            product_into(b, a[i], c, i + j, 2, cols, offsets);
+            // 2·Aᵢ·Aⱼ read as one value (low digit even, high digit up to 4): half the
+            // span and a quarter of the quadratic weight of two copies of the product.
+            let m = c.max + 1;
+            let sel = b.linear(&[(a.node, m), (c.node, 1)], 0);
+            let hi = a.max * m + c.max;
+            digits_into(
+                b,
+                sel,
+                hi,
+                move |s| 2 * (s / m) * (s % m),
+                i + j,
+                1,
+                cols,
+                offsets,
+            );
         }
     }
 }

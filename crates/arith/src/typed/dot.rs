@@ -11,8 +11,9 @@ use crate::{Arith, SInt};
 
 /// `Σ xᵢ·yᵢ` modulo `2^n` over values of `ty` (each with its form), as canonical digits:
 /// the two's-complement bits of every operand (free for canonical operands), then one
-/// block circuit ([`crate::blocks::sum_products`]) over all the pairs. `None` if the lists
-/// differ in length.
+/// block circuit ([`crate::blocks::sum_products`]) over all the pairs; a pair of one value
+/// twice is a square (each cross product of blocks built once, counted twice). `None` if
+/// the lists differ in length.
 pub fn dot(
     ar: &Arith,
     b: &mut Builder,
@@ -24,16 +25,22 @@ pub fn dot(
         return None;
     }
     let n = ty.bits;
-    let mut bits = |v: &[(&SInt, Form)]| -> Vec<Vec<_>> {
-        v.iter()
-            .map(|&(s, f)| to_bits(b, s, n, ty.signed, f))
-            .collect()
-    };
-    let (xb, yb) = (bits(xs), bits(ys));
+    // A pair of one value twice is a square: its bits converted once, and the same slice
+    // twice (the block circuit then builds each cross product once).
+    let square: Vec<bool> = xs.iter().zip(ys).map(|(x, y)| x == y).collect();
+    let xb: Vec<Vec<_>> = xs
+        .iter()
+        .map(|&(s, f)| to_bits(b, s, n, ty.signed, f))
+        .collect();
+    let yb: Vec<Option<Vec<_>>> = ys
+        .iter()
+        .zip(&square)
+        .map(|(&(s, f), &sq)| (!sq).then(|| to_bits(b, s, n, ty.signed, f)))
+        .collect();
     let pairs: Vec<(&[_], &[_])> = xb
         .iter()
         .zip(&yb)
-        .map(|(x, y)| (x.as_slice(), y.as_slice()))
+        .map(|(x, y)| (x.as_slice(), y.as_deref().unwrap_or(x)))
         .collect();
     let out = crate::blocks::sum_products(b, &pairs, &[], n, ar.config().max_qweight);
     Some(SInt {
@@ -232,7 +239,8 @@ fn operand_bits(
 /// type, as canonical digits of `out`: every product exact from the operands' own bits
 /// (one partial product per pair of bits, the top bit of a signed operand counted
 /// negative, as in Baugh and Wooley's two's-complement multiplier), every addend
-/// sign- or zero-extended, and all of them reduced by one counter tree
+/// sign- or zero-extended (a pair of one value twice is a square: each cross product of
+/// bits once, counted twice), and all of them reduced by one counter tree
 /// ([`crate::bits::sum_columns`]; the lowering fuses partial products into the counters
 /// where the noise budget allows). `None` if the lists differ in length.
 pub fn dot_widening(
@@ -250,6 +258,19 @@ pub fn dot_widening(
     let mut cols = Columns::new(out.bits);
     for (&x, &y) in xs.iter().zip(ys) {
         let xb = operand_bits(b, &mut bb, &mut inputs, x);
+        if x == y {
+            // x² = Σ xᵢ·4^i + 2·Σ_{i<j} xᵢxⱼ·2^(i+j) (the sign of the top bit squared away).
+            for (i, &(p, pn)) in xb.iter().enumerate() {
+                cols.add_bit(&mut bb, p, 2 * i, false);
+                for (j, &(q, qn)) in xb.iter().enumerate().skip(i + 1) {
+                    if i + j + 1 < out.bits {
+                        let pq = bb.and(p, q);
+                        cols.add_bit(&mut bb, pq, i + j + 1, pn != qn);
+                    }
+                }
+            }
+            continue;
+        }
         let yb = operand_bits(b, &mut bb, &mut inputs, y);
         for (i, &(p, pn)) in xb.iter().enumerate() {
             for (j, &(q, qn)) in yb.iter().enumerate() {

@@ -24,6 +24,10 @@
 //!   reciprocal (Granlund and Montgomery, "Division by Invariant Integers using
 //!   Multiplication"; [`crate::bits::div_rem_const`]), up to 64 bits.
 //!
+//! Sums of many values ([`sum`]) are one reduction: a counter tree over all the
+//! operands' bits or one reduction of their radix-4 digit columns, or (when estimated
+//! faster) a tree of two-operand additions; [`plan_sum`] orders the three.
+//!
 //! [`plan`] builds every algorithm's circuit for the operation, width and operand forms,
 //! and picks the one whose estimated time ([`crate::bits::makespan`]: the sum over levels
 //! of `⌈level width / threads⌉` bootstrap times) is lowest, ties going to fewer
@@ -48,9 +52,11 @@ mod on_blocks;
 mod on_digits;
 mod operands;
 mod plan;
+mod sum;
 
 pub use crate::op::{Algorithm, IntType, Op, TypedError, MAX_TYPED_BITS};
 pub use build::{build, circuit};
 pub use dot::{dot, dot_clear, dot_widening, Operand};
 pub use forms::{result_form, Form};
 pub use plan::{plan, Estimate, Plan};
+pub use sum::{plan_sum, sum, SumEstimate, SumMethod};

@@ -255,9 +255,17 @@ where
         })
     }
 
-    /// The sum of every element (wrapping), as a balanced tree: one circuit.
+    /// The sum of every element (wrapping): one circuit, one multi-operand reduction (a
+    /// counter tree over all the elements' bits, or their radix-4 digit columns reduced
+    /// once, or a tree of additions when the planner estimates it faster; see
+    /// [`super::Composer::sum`]). Errors on an empty array.
     pub fn sum(&self) -> Result<T> {
-        self.reduce(Op::Add)
+        if self.items.is_empty() {
+            return Err(Error::InvalidInput(
+                "the sum of an empty array inside a circuit has no input to hold it".into(),
+            ));
+        }
+        one_circuit(self.clone(), |x| sum(&x.items))
     }
 
     /// The smallest element: one circuit; errors on an empty array.
@@ -435,6 +443,15 @@ fn dot<T: FheType>(x: &[T], y: &[T]) -> Result<T> {
     wrap(dynamic::record(&args, |c, v| {
         let (a, b): (Vec<_>, Vec<_>) = (v[..n].iter().collect(), v[n..].iter().collect());
         c.dot(&a, &b)
+    }))
+}
+
+/// `Σ xᵢ` as one reduction ([`super::Composer::sum`]).
+fn sum<T: FheType>(x: &[T]) -> Result<T> {
+    let args: Vec<_> = x.iter().map(FheType::repr).collect();
+    wrap(dynamic::record(&args, |c, v| {
+        let xs: Vec<_> = v.iter().collect();
+        c.sum(&xs)
     }))
 }
 

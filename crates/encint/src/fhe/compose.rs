@@ -3,7 +3,9 @@
 //! (a scalar operand, a shift amount reduced modulo the width, an absolute value are each
 //! one circuit), and under [`Server::typed_compose`] for a caller's own function.
 
-use encint_arith::typed::{build, plan, Algorithm, Form, IntType, Op, TypedError};
+use encint_arith::typed::{
+    build, plan, plan_sum, Algorithm, Form, IntType, Op, SumMethod, TypedError,
+};
 use encint_arith::{Arith, SInt};
 use encint_core::circuit::{Builder, Cost};
 
@@ -92,18 +94,52 @@ pub enum Rhs<'v> {
     Clear(i128),
 }
 
-/// What decides [`Composer::dot`]'s choice.
+/// How [`Composer::dot`] builds a sum of products.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+enum DotMethod {
+    /// One block circuit for all the products ([`encint_arith::typed::dot`]).
+    Blocks,
+    /// One counter tree over every partial product's bit
+    /// ([`encint_arith::typed::dot_widening`]).
+    Counters,
+    /// Each product by the planner, then their sum ([`Composer::sum`]).
+    Products,
+}
+
+/// What decides [`Composer::dot`]'s choice: the type, each operand's form and known
+/// digits, which pairs are squares, the threads and the noise budget.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 struct DotKey {
+    ty: IntType,
+    operands: Vec<(Form, Vec<Option<i64>>)>,
+    squares: Vec<bool>,
+    threads: usize,
+    budget: u64,
+}
+
+/// [`Composer::dot`]'s choices so far.
+static DOT_CHOICES: std::sync::LazyLock<
+    std::sync::Mutex<std::collections::HashMap<DotKey, DotMethod>>,
+> = std::sync::LazyLock::new(Default::default);
+
+/// Whether two values are the same (their product a square).
+fn same(x: &Value, y: &Value) -> bool {
+    x.digits == y.digits && x.form == y.form && x.ty == y.ty
+}
+
+/// What decides [`Composer::sum`]'s choice.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+struct SumKey {
     ty: IntType,
     forms: Vec<Form>,
     threads: usize,
     budget: u64,
 }
 
-/// [`Composer::dot`]'s choices so far: whether the block circuit wins.
-static DOT_CHOICES: std::sync::LazyLock<std::sync::Mutex<std::collections::HashMap<DotKey, bool>>> =
-    std::sync::LazyLock::new(Default::default);
+/// [`Composer::sum`]'s choices so far.
+static SUM_CHOICES: std::sync::LazyLock<
+    std::sync::Mutex<std::collections::HashMap<SumKey, SumMethod>>,
+> = std::sync::LazyLock::new(Default::default);
 
 fn is_shift(op: Op) -> bool {
     matches!(op, Op::ShlVar | Op::ShrVar | Op::RotlVar | Op::RotrVar)
@@ -275,9 +311,13 @@ impl<'a> Composer<'a> {
         })
     }
 
-    /// `Σ xᵢ·yᵢ` modulo `2^n` over values of one type: one block circuit for all the
-    /// products ([`encint_arith::typed::dot`]), or the products and an addition tree when
-    /// the planner estimates those faster (rounds, then bootstraps).
+    /// `Σ xᵢ·yᵢ` modulo `2^n` over values of one type, whichever way the planner
+    /// estimates fastest (rounds, then bootstraps) at the server's thread count: one block
+    /// circuit for all the products ([`encint_arith::typed::dot`]), one counter tree over
+    /// every partial product's bit ([`encint_arith::typed::dot_widening`]), or each
+    /// product on its own and one reduction of them ([`Composer::sum`]). A pair of one
+    /// value twice is a square (each cross product of its bits or blocks built once,
+    /// counted twice), and known digits (a cast's zero extension) are folded.
     pub fn dot(&mut self, xs: &[&Value], ys: &[&Value]) -> Result<Value> {
         let ty = match xs.first() {
             Some(x) => x.ty,
@@ -288,12 +328,16 @@ impl<'a> Composer<'a> {
                 "a dot product of two lists of one length and one type".into(),
             ));
         }
-        // Each way on a scratch circuit of fresh inputs, the faster one here; the choice
-        // is remembered per type, operand forms, threads and budget (a matrix product
-        // asks the same question for every entry).
+        // Each way on a scratch circuit, the fastest one here; the choice is remembered
+        // (a matrix product asks the same question for every entry).
         let key = DotKey {
             ty,
-            forms: xs.iter().chain(ys).map(|v| v.form).collect(),
+            operands: xs
+                .iter()
+                .chain(ys)
+                .map(|v| (v.form, self.known(v)))
+                .collect(),
+            squares: xs.iter().zip(ys).map(|(x, y)| same(x, y)).collect(),
             threads: self.threads,
             budget: self.ar.config().max_qweight,
         };
@@ -302,26 +346,149 @@ impl<'a> Composer<'a> {
             .unwrap_or_else(std::sync::PoisonError::into_inner)
             .get(&key)
             .copied();
-        let by_blocks = match known {
-            Some(choice) => choice,
+        let method = match known {
+            Some(m) => m,
             None => {
-                let choice = self.dot_blocks_faster(xs, ys)?;
+                let m = self.fastest_dot(xs, ys)?;
                 DOT_CHOICES
                     .lock()
                     .unwrap_or_else(std::sync::PoisonError::into_inner)
-                    .insert(key, choice);
-                choice
+                    .insert(key, m);
+                m
             }
         };
-        let (xs, ys): (Vec<Value>, Vec<Value>) = (
-            xs.iter().map(|&v| v.clone()).collect(),
-            ys.iter().map(|&v| v.clone()).collect(),
-        );
-        if by_blocks {
-            dot_blocks(self.ar, self.b, &xs, &ys)
-        } else {
-            self.dot_tree(&xs, &ys)
+        self.dot_by(method, xs, ys)
+    }
+
+    /// The known value of each of `v`'s digits.
+    fn known(&self, v: &Value) -> Vec<Option<i64>> {
+        v.digits
+            .digits
+            .iter()
+            .map(|&d| self.b.const_value(d))
+            .collect()
+    }
+
+    fn dot_by(&mut self, method: DotMethod, xs: &[&Value], ys: &[&Value]) -> Result<Value> {
+        let ty = xs[0].ty;
+        match method {
+            DotMethod::Blocks => dot_blocks(self.ar, self.b, xs, ys),
+            DotMethod::Counters => self.dot_widening(xs, ys, &[], ty),
+            DotMethod::Products => {
+                let terms = xs
+                    .iter()
+                    .zip(ys)
+                    .map(|(&x, &y)| match same(x, y) {
+                        true => self.apply(Op::Square, &[x]),
+                        false => self.apply(Op::Mul, &[x, y]),
+                    })
+                    .collect::<Result<Vec<Value>>>()?;
+                let refs: Vec<&Value> = terms.iter().collect();
+                self.sum(&refs)
+            }
         }
+    }
+
+    /// The way of [`Composer::dot`] estimated fastest for operands shaped like `xs`, `ys`
+    /// (their forms, known digits and squares): rounds, then bootstraps.
+    fn fastest_dot(&self, xs: &[&Value], ys: &[&Value]) -> Result<DotMethod> {
+        let mut best: Option<((u64, u64), DotMethod)> = None;
+        let mut refusal = None;
+        for method in [DotMethod::Blocks, DotMethod::Counters, DotMethod::Products] {
+            let mut b = Builder::new();
+            let mut scratch = |v: &Value| Value {
+                digits: SInt {
+                    digits: v
+                        .digits
+                        .digits
+                        .iter()
+                        .map(|&d| match self.b.const_value(d) {
+                            Some(c) => b.constant(c),
+                            None => b.input(),
+                        })
+                        .collect(),
+                },
+                ty: v.ty,
+                form: v.form,
+            };
+            let sx: Vec<Value> = xs.iter().map(|v| scratch(v)).collect();
+            let sy: Vec<Value> = ys
+                .iter()
+                .zip(xs)
+                .zip(&sx)
+                .map(|((&y, &x), s)| if same(x, y) { s.clone() } else { scratch(y) })
+                .collect();
+            let (rx, ry): (Vec<&Value>, Vec<&Value>) = (sx.iter().collect(), sy.iter().collect());
+            let mut c = Composer {
+                ar: self.ar,
+                b: &mut b,
+                threads: self.threads,
+            };
+            match c.dot_by(method, &rx, &ry) {
+                Ok(out) => {
+                    let circuit = b.finish(out.digits.digits);
+                    let key = (
+                        encint_arith::bits::makespan(&circuit, self.threads),
+                        circuit.cost().bootstraps,
+                    );
+                    if best.is_none_or(|(k, _)| key < k) {
+                        best = Some((key, method));
+                    }
+                }
+                Err(e) => refusal = Some(e),
+            }
+        }
+        match (best, refusal) {
+            (Some((_, m)), _) => Ok(m),
+            (None, Some(e)) => Err(e),
+            (None, None) => Err(Error::InvalidInput("a dot product of no values".into())),
+        }
+    }
+
+    /// `Σ xᵢ` modulo `2^n` over values of one type, as one reduction
+    /// ([`encint_arith::typed::sum`]): a counter tree over every operand's bits, one
+    /// reduction of their radix-4 digit columns, or a tree of two-operand additions,
+    /// whichever [`encint_arith::typed::plan_sum`] estimates fastest at the server's thread
+    /// count for the operands' forms (rounds, then bootstraps). Booleans, and values of
+    /// different types, are added pairwise (as [`Op::Add`] on them does).
+    pub fn sum(&mut self, xs: &[&Value]) -> Result<Value> {
+        let Some(first) = xs.first() else {
+            return Err(Error::InvalidInput("a sum of no values".into()));
+        };
+        let ty = first.ty;
+        if ty == IntType::BOOL || xs.iter().any(|v| v.ty != ty) {
+            let mut acc = (*first).clone();
+            for x in &xs[1..] {
+                acc = self.apply(Op::Add, &[&acc, x])?;
+            }
+            return Ok(acc);
+        }
+        let key = SumKey {
+            ty,
+            forms: xs.iter().map(|v| v.form).collect(),
+            threads: self.threads,
+            budget: self.ar.config().max_qweight,
+        };
+        let known = SUM_CHOICES
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .get(&key)
+            .copied();
+        let method = match known {
+            Some(m) => m,
+            None => {
+                let m = plan_sum(self.ar, ty, &key.forms, self.threads)?[0].method;
+                SUM_CHOICES
+                    .lock()
+                    .unwrap_or_else(std::sync::PoisonError::into_inner)
+                    .insert(key, m);
+                m
+            }
+        };
+        let operands: Vec<(&SInt, Form)> = xs.iter().map(|v| (&v.digits, v.form)).collect();
+        let (digits, form) =
+            encint_arith::typed::sum(self.ar, self.b, ty, &operands, method, self.threads)?;
+        Ok(Value { digits, ty, form })
     }
 
     /// `Σ xᵢ·wᵢ + c` modulo `2^n` over values of one type and clear weights `ws` (converted
@@ -387,64 +554,6 @@ impl<'a> Composer<'a> {
         })
     }
 
-    /// Whether the block sum of products is estimated no slower than products and an
-    /// addition tree for operands shaped like `xs`, `ys` (rounds, then bootstraps).
-    fn dot_blocks_faster(&self, xs: &[&Value], ys: &[&Value]) -> Result<bool> {
-        let ty = xs[0].ty;
-        let scratch = |c: &Composer<'_>| {
-            let mut b = Builder::new();
-            let mut input = |v: &Value| Value {
-                digits: SInt::input(&mut b, v.digits.len()),
-                ty,
-                form: v.form,
-            };
-            let xs: Vec<Value> = xs.iter().map(|v| input(v)).collect();
-            let ys: Vec<Value> = ys.iter().map(|v| input(v)).collect();
-            (b, xs, ys, c.threads)
-        };
-        let estimate = |b: Builder, out: SInt, threads: usize| {
-            let c = b.finish(out.digits);
-            (
-                encint_arith::bits::makespan(&c, threads),
-                c.cost().bootstraps,
-            )
-        };
-        let (mut b, sx, sy, threads) = scratch(self);
-        let blocks = dot_blocks(self.ar, &mut b, &sx, &sy)?;
-        let by_blocks = estimate(b, blocks.digits, threads);
-        let (mut b, sx, sy, threads) = scratch(self);
-        let tree = Composer {
-            ar: self.ar,
-            b: &mut b,
-            threads,
-        }
-        .dot_tree(&sx, &sy)?;
-        let by_tree = estimate(b, tree.digits, threads);
-        Ok(by_blocks <= by_tree)
-    }
-
-    fn dot_tree(&mut self, xs: &[Value], ys: &[Value]) -> Result<Value> {
-        let mut terms = xs
-            .iter()
-            .zip(ys)
-            .map(|(x, y)| self.apply(Op::Mul, &[x, y]))
-            .collect::<Result<Vec<Value>>>()?;
-        while terms.len() > 1 {
-            let mut next = Vec::with_capacity(terms.len().div_ceil(2));
-            let mut it = terms.into_iter();
-            while let Some(a) = it.next() {
-                match it.next() {
-                    Some(b) => next.push(self.apply(Op::Add, &[&a, &b])?),
-                    None => next.push(a),
-                }
-            }
-            terms = next;
-        }
-        terms
-            .pop()
-            .ok_or_else(|| Error::InvalidInput("a dot product of no values".into()))
-    }
-
     /// The algorithm for `op` on `x`: the planner's choice when every operand is
     /// encrypted; with a clear operand, each algorithm's circuit is built with it folded
     /// and the fastest (rounds, then bootstraps) wins.
@@ -494,14 +603,10 @@ impl<'a> Composer<'a> {
 }
 
 /// [`Composer::dot`] as one block circuit.
-fn dot_blocks(ar: &Arith, b: &mut Builder, xs: &[Value], ys: &[Value]) -> Result<Value> {
+fn dot_blocks(ar: &Arith, b: &mut Builder, xs: &[&Value], ys: &[&Value]) -> Result<Value> {
     let ty = xs[0].ty;
-    let pair = |v: &[Value]| -> Vec<(SInt, Form)> {
-        v.iter().map(|v| (v.digits.clone(), v.form)).collect()
-    };
-    let (px, py) = (pair(xs), pair(ys));
-    let rx: Vec<(&SInt, Form)> = px.iter().map(|(s, f)| (s, *f)).collect();
-    let ry: Vec<(&SInt, Form)> = py.iter().map(|(s, f)| (s, *f)).collect();
+    let rx: Vec<(&SInt, Form)> = xs.iter().map(|v| (&v.digits, v.form)).collect();
+    let ry: Vec<(&SInt, Form)> = ys.iter().map(|v| (&v.digits, v.form)).collect();
     let digits = encint_arith::typed::dot(ar, b, ty, &rx, &ry)
         .ok_or_else(|| Error::InvalidInput("lists of different lengths".into()))?;
     Ok(Value {

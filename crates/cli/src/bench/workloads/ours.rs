@@ -22,6 +22,9 @@ const SHAPES: &str = "shapes fixed by the workload's layout";
 pub trait Program: Send {
     /// The circuit's cost on freshly encrypted inputs.
     fn cost(&self) -> Cost;
+    /// The circuit's estimated time in bootstrap rounds at `threads` threads.
+    #[cfg(test)]
+    fn rounds(&self, threads: usize) -> u64;
     /// The circuit run by the clear executor on `inputs`.
     #[cfg(test)]
     fn run_clear(&self, inputs: &[i128]) -> encint::Result<Vec<i128>>;
@@ -44,6 +47,11 @@ struct Circuit<A: Values, O: Values> {
 impl<A: Values, O: Values> Program for Circuit<A, O> {
     fn cost(&self) -> Cost {
         self.f.cost()
+    }
+
+    #[cfg(test)]
+    fn rounds(&self, threads: usize) -> u64 {
+        self.f.rounds(threads)
     }
 
     #[cfg(test)]
@@ -188,6 +196,42 @@ mod tests {
                 let flat: Vec<i128> = x.iter().flatten().map(|&v| i128::from(v)).collect();
                 let got = program.run_clear(&flat).unwrap();
                 assert_eq!(got, w.reference(&x), "{w} on {x:?}");
+            }
+        }
+    }
+
+    /// Each workload's circuit compiled for two threads: its bootstraps, depth and
+    /// estimated rounds, printed (run with `--nocapture`) and held under the figures the
+    /// balanced trees of two-operand adders gave, so that no workload's estimate grows.
+    #[test]
+    fn estimates_never_exceed_the_adder_trees() {
+        // (workload, bootstraps, estimated rounds at two threads) of the adder trees.
+        let ceilings = [
+            (Workload::Sum16U16, 345, 173),
+            (Workload::Dot32U16, 3342, 1671),
+            (Workload::HornerU16, 315, 158),
+            (Workload::Sort8U8, 728, 364),
+            (Workload::MeanVar16U16, 7116, 3558),
+            (Workload::HashU32, 2264, 1132),
+            (Workload::Matmul4U8, 1792, 896),
+            (Workload::MlpU8, 13064, 6532),
+        ];
+        let pool = crate::timing::pool(Some(2)).unwrap();
+        for w in Workload::ALL {
+            let program = pool.install(|| compile(w)).unwrap();
+            let cost = program.cost();
+            let rounds = program.rounds(2);
+            println!(
+                "{w}: {} bootstraps, depth {}, {rounds} rounds at 2 threads",
+                cost.bootstraps, cost.depth
+            );
+            if let Some(&(_, pbs, most)) = ceilings.iter().find(|c| c.0 == w) {
+                assert!(rounds <= most, "{w}: {rounds} rounds, were {most}");
+                assert!(
+                    rounds < most || cost.bootstraps <= pbs,
+                    "{w}: {} bootstraps, were {pbs}",
+                    cost.bootstraps
+                );
             }
         }
     }
