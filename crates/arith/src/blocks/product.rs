@@ -64,7 +64,7 @@ pub fn sum_products(
 /// The low `width` bits of `Σ zₗ` over `bits` (unsigned bit vectors, paired into blocks
 /// linearly: no bootstrap) and `blocks` (fresh radix-4 blocks of `width`-bit patterns, as
 /// [`crate::typed::Form::Radix4`] holds them): every block joins its digit column and the
-/// columns are reduced once ([`super::columns`]), as bits or (`as_blocks`) as
+/// columns are reduced once (the blocks' column reduction), as bits or (`as_blocks`) as
 /// `⌈width/2⌉` fresh blocks. A multi-operand sum with a single carry-propagating pass.
 pub fn sum_blocks(
     b: &mut Builder,
