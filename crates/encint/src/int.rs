@@ -3,7 +3,7 @@
 
 use encint_tfhe::envelope::{self, Kind};
 use encint_tfhe::{ClientKey, Digit, DigitParameters, KeySetId, Validate};
-use num_bigint::{BigInt, Sign};
+use num_bigint::BigInt;
 use serde::{Deserialize, Serialize};
 
 use crate::{Error, Result};
@@ -100,32 +100,11 @@ pub fn encrypt(client: &ClientKey, value: i128, digits: usize) -> Result<EncInt>
 pub fn encrypt_big(client: &ClientKey, value: &BigInt, digits: usize) -> Result<EncInt> {
     Ok(EncInt {
         key_set: client.key_set(),
-        digits: signed_digits(value, digits)?
+        digits: crate::digits::signed_digits(value, digits)?
             .into_iter()
             .map(|d| client.encrypt_digit(d))
             .collect(),
     })
-}
-
-/// The `digits` signed binary digits of `value` (its binary expansion with the sign on
-/// every digit), least significant first. Errors if it does not fit or `digits` exceeds
-/// [`MAX_DIGITS`].
-pub(crate) fn signed_digits(value: &BigInt, digits: usize) -> Result<Vec<i64>> {
-    if digits > MAX_DIGITS {
-        return Err(Error::LimitExceeded(format!(
-            "{digits} digits is more than the {MAX_DIGITS} allowed"
-        )));
-    }
-    let magnitude = value.magnitude();
-    if magnitude.bits() > digits as u64 {
-        return Err(Error::InvalidInput(format!(
-            "{value} does not fit in {digits} signed binary digits"
-        )));
-    }
-    let sign: i64 = if value.sign() == Sign::Minus { -1 } else { 1 };
-    Ok((0..digits as u64)
-        .map(|i| if magnitude.bit(i) { sign } else { 0 })
-        .collect())
 }
 
 /// [`decrypt`] for a value of any size (an exact result may pass `i128`: a product of two

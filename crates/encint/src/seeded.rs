@@ -37,7 +37,7 @@
 //!
 //! # Files
 //!
-//! Seeded values are ciphertext envelopes like every other ([`crate::wire`]), with their
+//! Seeded values are ciphertext envelopes like every other (the `wire` module), with their
 //! own tags: `ENCSINT1` (an exact integer) and `ENCSTYP1` (a typed value or an array of
 //! them). [`EncInt::from_bytes`], [`EncTyped::from_bytes`] and the family's
 //! [`FheType::from_bytes`] read both forms (expanding a seeded one), so a server reads
@@ -62,8 +62,8 @@ use encint_tfhe::{ClientKey, DigitParameters, KeySetId, SeededDigits, ServerKey,
 use num_bigint::BigInt;
 use serde::{Deserialize, Serialize};
 
+use crate::digits::signed_digits;
 use crate::fhe::{Clear, FheArray, FheBool, FheInteger, FheType};
-use crate::int::signed_digits;
 use crate::typed::{typed_digits, EncTyped, Form, IntType, MAX_TYPED_BITS};
 use crate::{EncInt, Error, Result, MAX_DIGITS};
 

@@ -51,10 +51,15 @@ use serde::{Deserialize, Serialize};
 use tfhe::core_crypto::commons::math::random::Seed;
 use tfhe::core_crypto::prelude::*;
 
-use crate::digit::{decode, encode, Digit};
+use crate::digit::{encode, Digit};
 use crate::envelope::{EnvelopeError, Validate};
-use crate::params::{DigitParameters, DIGIT_MODULUS};
+use crate::params::DigitParameters;
 use crate::{ClientKey, KeySetId, ServerKey, TfheError, DEFAULT_PARAMETERS};
+
+mod bits;
+mod unpack;
+
+use bits::{switch_down, BitWriter};
 
 /// Largest number of nibbles in one [`SeededNibbles`] or [`PackedNibbles`].
 pub const MAX_NIBBLES: usize = 1 << 20;
@@ -612,51 +617,6 @@ impl PackingKey {
     }
 }
 
-/// Round a torus element of `Z_{2^64}` to `Z_{2^b}`.
-fn switch_down(x: u64, b: u32) -> u64 {
-    (((x >> (63 - b)) + 1) >> 1) & ((1u64 << b) - 1)
-}
-
-struct BitWriter {
-    words: Vec<u64>,
-    bit: usize,
-    b: u32,
-}
-
-impl BitWriter {
-    fn new(count: usize, b: u32) -> BitWriter {
-        BitWriter {
-            words: vec![0; (count * b as usize).div_ceil(64)],
-            bit: 0,
-            b,
-        }
-    }
-
-    fn push(&mut self, v: u64) {
-        let (w, off) = (self.bit / 64, self.bit % 64);
-        self.words[w] |= v << off;
-        if off + self.b as usize > 64 {
-            self.words[w + 1] |= v >> (64 - off);
-        }
-        self.bit += self.b as usize;
-    }
-
-    fn finish(self) -> Vec<u64> {
-        self.words
-    }
-}
-
-/// Read value `i` of `b` bits; `words` must hold at least `(i + 1)·b` bits.
-fn read_bits(words: &[u64], i: usize, b: u32) -> u64 {
-    let bit = i * b as usize;
-    let (w, off) = (bit / 64, bit % 64);
-    let mut v = words[w] >> off;
-    if off + b as usize > 64 {
-        v |= words[w + 1] << (64 - off);
-    }
-    v & ((1u64 << b) - 1)
-}
-
 /// Packed, modulus-switched GLWE ciphertexts of digits ([`PackingKey::pack`]).
 ///
 /// Layout: for each GLWE, its `k·N` mask coefficients, then one body coefficient per digit it
@@ -798,57 +758,5 @@ impl PackedNibbles {
     /// give [`EnvelopeError::Malformed`].
     pub fn from_bytes(bytes: &[u8]) -> Result<PackedNibbles, EnvelopeError> {
         from_bytes(bytes)
-    }
-}
-
-impl ClientKey {
-    /// Decrypt packed digits: their values mod 32, in `0..32` (a nibble decrypts to itself).
-    ///
-    /// Errors with [`IoError::KeySetMismatch`] for digits packed with another key set's
-    /// packing key, [`IoError::ParameterMismatch`] when the packed GLWE shape is not that of
-    /// the key's parameters.
-    pub fn decrypt_packed(&self, packed: &PackedNibbles) -> Result<Vec<u8>, TfheError> {
-        let p = *self.params();
-        same_key_set(self.key_set(), packed.key_set)?;
-        packed.validate(&p).map_err(IoError::ParameterMismatch)?;
-        check_count(packed.len())?;
-        let (k, n) = (p.glwe_dimension.0, p.polynomial_size.0);
-        let b = packed.log_modulus;
-        let total = PackedNibbles::coefficient_count(packed.len(), k, n);
-        if !(1..64).contains(&b) || packed.words.len() * 64 < total * b as usize {
-            return Err(IoError::ParameterMismatch("inconsistent packed data".into()).into());
-        }
-        let shift = 64 - b;
-        let mut out = Vec::with_capacity(packed.len());
-        let mut next = 0usize;
-        let mut glwe = GlweCiphertext::new(
-            0u64,
-            p.glwe_dimension.to_glwe_size(),
-            p.polynomial_size,
-            p.ciphertext_modulus,
-        );
-        let mut plain = PlaintextList::new(0u64, PlaintextCount(n));
-        let mut remaining = packed.len();
-        while remaining > 0 {
-            let here = remaining.min(n);
-            let coefs = glwe.as_mut();
-            coefs.fill(0);
-            for c in coefs[..k * n].iter_mut() {
-                *c = read_bits(&packed.words, next, b) << shift;
-                next += 1;
-            }
-            for c in coefs[k * n..k * n + here].iter_mut() {
-                *c = read_bits(&packed.words, next, b) << shift;
-                next += 1;
-            }
-            decrypt_glwe_ciphertext(self.glwe_secret_key(), &glwe, &mut plain);
-            out.extend(
-                plain.as_ref()[..here]
-                    .iter()
-                    .map(|&ph| decode(ph).rem_euclid(DIGIT_MODULUS as i64) as u8),
-            );
-            remaining -= here;
-        }
-        Ok(out)
     }
 }

@@ -1,0 +1,27 @@
+//! The signed binary digits of a big integer, as exact integers and seeded uploads encrypt
+//! them.
+
+use num_bigint::{BigInt, Sign};
+
+use crate::{Error, Result, MAX_DIGITS};
+
+/// The `digits` signed binary digits of `value` (its binary expansion with the sign on
+/// every digit), least significant first. Errors if it does not fit or `digits` exceeds
+/// [`MAX_DIGITS`].
+pub(crate) fn signed_digits(value: &BigInt, digits: usize) -> Result<Vec<i64>> {
+    if digits > MAX_DIGITS {
+        return Err(Error::LimitExceeded(format!(
+            "{digits} digits is more than the {MAX_DIGITS} allowed"
+        )));
+    }
+    let magnitude = value.magnitude();
+    if magnitude.bits() > digits as u64 {
+        return Err(Error::InvalidInput(format!(
+            "{value} does not fit in {digits} signed binary digits"
+        )));
+    }
+    let sign: i64 = if value.sign() == Sign::Minus { -1 } else { 1 };
+    Ok((0..digits as u64)
+        .map(|i| if magnitude.bit(i) { sign } else { 0 })
+        .collect())
+}
