@@ -206,5 +206,8 @@ fn adders(
         }
         terms = next;
     }
-    Ok(terms.pop().expect("at least two operands"))
+    terms.pop().ok_or(TypedError::Arity {
+        expected: 1,
+        found: 0,
+    })
 }
