@@ -9,27 +9,9 @@ use encint_core::circuit::Builder;
 use encint_core::clear;
 use rand::{Rng, SeedableRng};
 
-/// `v` modulo `2^bits`, read as a value of `ty` (plain arithmetic).
-fn wrap(ty: IntType, v: i128) -> i128 {
-    let m = 1i128 << ty.bits;
-    let u = v.rem_euclid(m);
-    if ty.signed && u >= m / 2 {
-        u - m
-    } else {
-        u
-    }
-}
-
-/// The value of `ty` that signed-binary digits represent.
-fn value(ty: IntType, digits: &[i64]) -> i128 {
-    wrap(
-        ty,
-        digits
-            .iter()
-            .rev()
-            .fold(0i128, |a, &d| 2 * a + i128::from(d)),
-    )
-}
+#[path = "common/plain.rs"]
+mod plain;
+use plain::{value, wrap};
 
 #[test]
 fn sums_of_products_match_wrapping_arithmetic() {

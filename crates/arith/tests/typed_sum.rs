@@ -11,16 +11,9 @@ use encint_core::circuit::Builder;
 use encint_core::clear;
 use rand::{Rng, SeedableRng};
 
-/// `v` modulo `2^bits`, read as a value of `ty` (plain arithmetic).
-fn wrap(ty: IntType, v: i128) -> i128 {
-    let m = 1i128 << ty.bits;
-    let u = v.rem_euclid(m);
-    if ty.signed && u >= m / 2 {
-        u - m
-    } else {
-        u
-    }
-}
+#[path = "common/plain.rs"]
+mod plain;
+use plain::wrap;
 
 /// The digits of `v` in `form`, a random representative for a lazy one.
 fn digits_of(rng: &mut impl Rng, ty: IntType, form: Form, v: i128) -> Vec<i64> {

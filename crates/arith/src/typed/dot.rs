@@ -67,15 +67,10 @@ pub fn dot_clear(
         return None;
     }
     let n = ty.bits;
-    let mask = if n >= 128 {
-        u128::MAX
-    } else {
-        (1u128 << n) - 1
-    };
     let mut bb = BitBuilder::new();
     let mut inputs: Vec<NodeId> = Vec::new();
-    let mut cols: Vec<Vec<Bit>> = vec![Vec::new(); n];
-    let mut offset = (c as u128) & mask;
+    let mut cols = Columns::new(n);
+    cols.offset = (c as u128) & cols.mask;
     for (&(s, f), &w) in xs.iter().zip(ws) {
         let digits = naf(w, n);
         if digits.is_empty() {
@@ -90,35 +85,21 @@ pub fn dot_clear(
                 if k >= n {
                     continue;
                 }
-                let unit = 1u128 << k;
                 match known {
-                    Some(v) if v != 0 && sign > 0 => offset = offset.wrapping_add(unit) & mask,
-                    Some(v) if v != 0 => offset = offset.wrapping_sub(unit) & mask,
-                    Some(_) => {}
+                    Some(0) => {}
+                    Some(_) => cols.add_const(k, sign < 0),
                     None => {
                         let x = *bit.get_or_insert_with(|| {
                             inputs.push(d);
                             bb.input()
                         });
-                        if sign > 0 {
-                            cols[k].push(x);
-                        } else {
-                            // -x·2^k = (1 - x)·2^k - 2^k
-                            let nx = bb.not(x);
-                            cols[k].push(nx);
-                            offset = offset.wrapping_sub(unit) & mask;
-                        }
+                        cols.add_bit(&mut bb, x, k, sign < 0);
                     }
                 }
             }
         }
     }
-    for (k, col) in cols.iter_mut().enumerate() {
-        if (offset >> k) & 1 == 1 {
-            col.push(bb.constant(true));
-        }
-    }
-    let out = crate::bits::sum_columns(&mut bb, cols, n);
+    let out = cols.finish(&mut bb);
     let circuit = bb.finish(out.bits);
     let bits = lower_into(b, &circuit, &inputs).ok()?;
     Some(SInt {
@@ -150,7 +131,7 @@ pub type Operand<'a> = (&'a SInt, Form, IntType);
 
 /// Columns of bits (column `k` weighs `2^k`) below `n`, and a constant, that a sum of
 /// signed terms `±bit·2^k` builds into: a negative term `-x·2^k` is `(1 - x)·2^k - 2^k`.
-struct Columns {
+pub(super) struct Columns {
     n: usize,
     mask: u128,
     cols: Vec<Vec<Bit>>,
@@ -158,7 +139,7 @@ struct Columns {
 }
 
 impl Columns {
-    fn new(n: usize) -> Columns {
+    pub(super) fn new(n: usize) -> Columns {
         Columns {
             n,
             mask: if n >= 128 {
@@ -171,7 +152,7 @@ impl Columns {
         }
     }
 
-    fn add_const(&mut self, k: usize, negative: bool) {
+    pub(super) fn add_const(&mut self, k: usize, negative: bool) {
         if k < self.n {
             let unit = 1u128 << k;
             self.offset = if negative {
@@ -182,7 +163,7 @@ impl Columns {
         }
     }
 
-    fn add_bit(&mut self, bb: &mut BitBuilder, x: Bit, k: usize, negative: bool) {
+    pub(super) fn add_bit(&mut self, bb: &mut BitBuilder, x: Bit, k: usize, negative: bool) {
         if k >= self.n {
             return;
         }
@@ -199,7 +180,7 @@ impl Columns {
     }
 
     /// The low `n` bits of the sum, one counter tree.
-    fn finish(mut self, bb: &mut BitBuilder) -> crate::bits::Word {
+    pub(super) fn finish(mut self, bb: &mut BitBuilder) -> crate::bits::Word {
         for k in 0..self.n {
             if (self.offset >> k) & 1 == 1 {
                 let one = bb.constant(true);

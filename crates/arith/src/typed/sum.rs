@@ -2,10 +2,11 @@
 //! join the same columns, reduced once with a single carry-propagating pass at the end,
 //! instead of a tree of two-operand adders each normalising its result.
 
-use encint_core::bits::{bits_to_signed_digits, lower_into, Bit, BitBuilder};
+use encint_core::bits::{bits_to_signed_digits, lower_into, BitBuilder};
 use encint_core::circuit::{Builder, Cost, NodeId};
 
 use super::build::{build, check_type};
+use super::dot::Columns;
 use super::forms::{to_bits, to_blocks, Form};
 use super::plan::plan;
 use crate::op::{IntType, Op, TypedError};
@@ -124,33 +125,23 @@ pub fn plan_sum(
 /// [`SumMethod::Counters`].
 fn counters(b: &mut Builder, ty: IntType, xs: &[(&SInt, Form)]) -> SInt {
     let n = ty.bits;
-    let mask = if n >= 128 {
-        u128::MAX
-    } else {
-        (1u128 << n) - 1
-    };
     let mut bb = BitBuilder::new();
     let mut inputs: Vec<NodeId> = Vec::new();
-    let mut cols: Vec<Vec<Bit>> = vec![Vec::new(); n];
-    let mut offset: u128 = 0;
+    let mut cols = Columns::new(n);
     for &(s, f) in xs {
         for (k, d) in to_bits(b, s, n, ty.signed, f).into_iter().enumerate() {
             match b.const_value(d) {
                 Some(0) => {}
-                Some(_) => offset = offset.wrapping_add(1u128 << k) & mask,
+                Some(_) => cols.add_const(k, false),
                 None => {
                     inputs.push(d);
-                    cols[k].push(bb.input());
+                    let x = bb.input();
+                    cols.add_bit(&mut bb, x, k, false);
                 }
             }
         }
     }
-    for (k, col) in cols.iter_mut().enumerate() {
-        if (offset >> k) & 1 == 1 {
-            col.push(bb.constant(true));
-        }
-    }
-    let out = crate::bits::sum_columns(&mut bb, cols, n);
+    let out = cols.finish(&mut bb);
     let circuit = bb.finish(out.bits);
     let bits = lower_into(b, &circuit, &inputs).expect("one input node per input bit");
     SInt {

@@ -7,7 +7,7 @@ use encint_arith::typed::{
     build, plan, plan_sum, Algorithm, Form, IntType, Op, SumMethod, TypedError,
 };
 use encint_arith::{Arith, SInt};
-use encint_core::circuit::{Builder, Cost};
+use encint_core::circuit::{Builder, Circuit, Cost};
 
 use crate::typed::{operand_types, EncTyped};
 use crate::{Error, Result, Server};
@@ -392,8 +392,7 @@ impl<'a> Composer<'a> {
     /// The way of [`Composer::dot`] estimated fastest for operands shaped like `xs`, `ys`
     /// (their forms, known digits and squares): rounds, then bootstraps.
     fn fastest_dot(&self, xs: &[&Value], ys: &[&Value]) -> Result<DotMethod> {
-        let mut best: Option<((u64, u64), DotMethod)> = None;
-        let mut refusal = None;
+        let mut fastest = Fastest::new(self.threads);
         for method in [DotMethod::Blocks, DotMethod::Counters, DotMethod::Products] {
             let mut b = Builder::new();
             let mut scratch = |v: &Value| Value {
@@ -424,25 +423,12 @@ impl<'a> Composer<'a> {
                 b: &mut b,
                 threads: self.threads,
             };
-            match c.dot_by(method, &rx, &ry) {
-                Ok(out) => {
-                    let circuit = b.finish(out.digits.digits);
-                    let key = (
-                        encint_arith::bits::makespan(&circuit, self.threads),
-                        circuit.cost().bootstraps,
-                    );
-                    if best.is_none_or(|(k, _)| key < k) {
-                        best = Some((key, method));
-                    }
-                }
-                Err(e) => refusal = Some(e),
-            }
+            let built = c.dot_by(method, &rx, &ry);
+            fastest.offer(method, built.map(|out| b.finish(out.digits.digits)));
         }
-        match (best, refusal) {
-            (Some((_, m)), _) => Ok(m),
-            (None, Some(e)) => Err(e),
-            (None, None) => Err(Error::InvalidInput("a dot product of no values".into())),
-        }
+        fastest
+            .pick()?
+            .ok_or_else(|| Error::InvalidInput("a dot product of no values".into()))
     }
 
     /// `Σ xᵢ` modulo `2^n` over values of one type, as one reduction
@@ -563,8 +549,7 @@ impl<'a> Composer<'a> {
             let p = plan(self.ar, op, ty, forms, self.threads).map_err(Error::from)?;
             return Ok(p.chosen().algorithm);
         }
-        let mut best: Option<((u64, u64), Algorithm)> = None;
-        let mut refusal = None;
+        let mut fastest = Fastest::new(self.threads);
         for &algorithm in op.algorithms() {
             let mut scratch = Builder::new();
             let operands: Vec<SInt> = x
@@ -580,25 +565,13 @@ impl<'a> Composer<'a> {
                     false => SInt::input(&mut scratch, s.len()),
                 })
                 .collect();
-            match build(self.ar, &mut scratch, op, ty, algorithm, &operands, forms) {
-                Ok((out, _)) => {
-                    let c = scratch.finish(out.digits);
-                    let key = (
-                        encint_arith::bits::makespan(&c, self.threads),
-                        c.cost().bootstraps,
-                    );
-                    if best.is_none_or(|(k, _)| key < k) {
-                        best = Some((key, algorithm));
-                    }
-                }
-                Err(e) => refusal = Some(e),
-            }
+            let built = build(self.ar, &mut scratch, op, ty, algorithm, &operands, forms);
+            fastest.offer(algorithm, built.map(|(out, _)| scratch.finish(out.digits)));
         }
-        match (best, refusal) {
-            (Some((_, a)), _) => Ok(a),
-            (None, Some(e)) => Err(Error::from(e)),
-            (None, None) => Err(Error::from(TypedError::Unsupported(op, Algorithm::Bits))),
-        }
+        fastest
+            .pick()
+            .map_err(Error::from)?
+            .ok_or_else(|| Error::from(TypedError::Unsupported(op, Algorithm::Bits)))
     }
 }
 
@@ -671,5 +644,50 @@ impl Server {
             .map(|(value, (ty, form))| EncTyped::from_parts(value, ty, form))
             .collect();
         Ok((typed, cost))
+    }
+}
+
+/// The fastest of several candidate circuits for one computation: the least estimated time
+/// at `threads` ([`encint_arith::bits::makespan`]), then the fewest bootstraps; the earlier
+/// candidate wins a tie.
+struct Fastest<M, E> {
+    threads: usize,
+    best: Option<((u64, u64), M)>,
+    refusal: Option<E>,
+}
+
+impl<M, E> Fastest<M, E> {
+    fn new(threads: usize) -> Self {
+        Fastest {
+            threads,
+            best: None,
+            refusal: None,
+        }
+    }
+
+    /// Considers `method`, whose circuit was built or refused.
+    fn offer(&mut self, method: M, built: std::result::Result<Circuit, E>) {
+        match built {
+            Ok(c) => {
+                let key = (
+                    encint_arith::bits::makespan(&c, self.threads),
+                    c.cost().bootstraps,
+                );
+                if self.best.as_ref().is_none_or(|(k, _)| key < *k) {
+                    self.best = Some((key, method));
+                }
+            }
+            Err(e) => self.refusal = Some(e),
+        }
+    }
+
+    /// The fastest method built; the last refusal when none was; `None` when none was
+    /// offered.
+    fn pick(self) -> std::result::Result<Option<M>, E> {
+        match (self.best, self.refusal) {
+            (Some((_, m)), _) => Ok(Some(m)),
+            (None, Some(e)) => Err(e),
+            (None, None) => Ok(None),
+        }
     }
 }
