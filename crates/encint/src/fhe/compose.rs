@@ -122,6 +122,26 @@ static DOT_CHOICES: std::sync::LazyLock<
     std::sync::Mutex<std::collections::HashMap<DotKey, DotMethod>>,
 > = std::sync::LazyLock::new(Default::default);
 
+/// The choice remembered under `key` in `cache`, or `choose`'s, then remembered (a lock
+/// poisoned by a panic elsewhere still holds valid choices).
+fn remembered<K: std::hash::Hash + Eq, V: Copy>(
+    cache: &std::sync::Mutex<std::collections::HashMap<K, V>>,
+    key: K,
+    choose: impl FnOnce(&K) -> Result<V>,
+) -> Result<V> {
+    let lock = || {
+        cache
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    };
+    if let Some(&v) = lock().get(&key) {
+        return Ok(v);
+    }
+    let v = choose(&key)?;
+    lock().insert(key, v);
+    Ok(v)
+}
+
 /// Whether two values are the same (their product a square).
 fn same(x: &Value, y: &Value) -> bool {
     x.digits == y.digits && x.form == y.form && x.ty == y.ty
@@ -341,22 +361,7 @@ impl<'a> Composer<'a> {
             threads: self.threads,
             budget: self.ar.config().max_qweight,
         };
-        let known = DOT_CHOICES
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .get(&key)
-            .copied();
-        let method = match known {
-            Some(m) => m,
-            None => {
-                let m = self.fastest_dot(xs, ys)?;
-                DOT_CHOICES
-                    .lock()
-                    .unwrap_or_else(std::sync::PoisonError::into_inner)
-                    .insert(key, m);
-                m
-            }
-        };
+        let method = remembered(&DOT_CHOICES, key, |_| self.fastest_dot(xs, ys))?;
         self.dot_by(method, xs, ys)
     }
 
@@ -455,22 +460,9 @@ impl<'a> Composer<'a> {
             threads: self.threads,
             budget: self.ar.config().max_qweight,
         };
-        let known = SUM_CHOICES
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .get(&key)
-            .copied();
-        let method = match known {
-            Some(m) => m,
-            None => {
-                let m = plan_sum(self.ar, ty, &key.forms, self.threads)?[0].method;
-                SUM_CHOICES
-                    .lock()
-                    .unwrap_or_else(std::sync::PoisonError::into_inner)
-                    .insert(key, m);
-                m
-            }
-        };
+        let method = remembered(&SUM_CHOICES, key, |key| {
+            Ok(plan_sum(self.ar, ty, &key.forms, self.threads)?[0].method)
+        })?;
         let operands: Vec<(&SInt, Form)> = xs.iter().map(|v| (&v.digits, v.form)).collect();
         let (digits, form) =
             encint_arith::typed::sum(self.ar, self.b, ty, &operands, method, self.threads)?;
