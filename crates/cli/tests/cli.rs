@@ -239,6 +239,72 @@ fn clear_demo_checks_itself_and_errors_are_reported() {
     assert!(!ok && err.contains("odd"), "{err}");
 }
 
+/// `demo --json` on the clear executor: every row's decrypted value against plain
+/// arithmetic computed here (exact rows in i128, typed rows as Rust's wrapping i16).
+#[test]
+fn clear_demo_json_rows_match_plain_arithmetic() {
+    let (ok, out, err) = encint(&["demo", "--clear", "--seed", "7", "--json"]);
+    assert!(ok, "{out}{err}");
+    let v: serde_json::Value = serde_json::from_str(out.trim()).expect("one JSON object");
+    assert_eq!(v["seed"], 7);
+    assert_eq!(v["executor"], "clear");
+    assert_eq!(v["ok"], true);
+    let x = v["x"].as_i64().unwrap() as i128;
+    let y = v["y"].as_i64().unwrap() as i128;
+    let (p, q) = (x as i16, y as i16);
+    let exact = |name: &str| -> i128 {
+        match name {
+            "x + y" => x + y,
+            "x - y" => x - y,
+            "x * y" => x * y,
+            "805 * x" => 805 * x,
+            "x^2" => x * x,
+            "max(x, y)" => x.max(y),
+            "sgn(x)" => x.signum(),
+            "round(x, 5)" => (x + 16).div_euclid(32) * 32,
+            other => panic!("unexpected exact row {other}"),
+        }
+    };
+    let typed = |name: &str| -> i16 {
+        match name {
+            "x + y" => p.wrapping_add(q),
+            "x * y" => p.wrapping_mul(q),
+            "x / 7" => p / 7,
+            "x < y" => i16::from(p < q),
+            "x >> 3" => p >> 3,
+            "[x,y,x,y].[y,y,x,x]" => p
+                .wrapping_mul(q)
+                .wrapping_add(q.wrapping_mul(q))
+                .wrapping_add(p.wrapping_mul(p))
+                .wrapping_add(q.wrapping_mul(p)),
+            "x*x + 3y + 7" => p
+                .wrapping_mul(p)
+                .wrapping_add(q.wrapping_mul(3))
+                .wrapping_add(7),
+            other => panic!("unexpected typed row {other}"),
+        }
+    };
+    let rows = v["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), 15, "{v}");
+    for r in rows {
+        let name = r["operation"].as_str().unwrap();
+        let want = match r["section"].as_str().unwrap() {
+            "exact" => exact(name),
+            "typed" => i128::from(typed(name)),
+            other => panic!("section {other}"),
+        };
+        assert_eq!(r["decrypted"].as_i64().unwrap() as i128, want, "{r}");
+        assert_eq!(r["ok"], true, "{r}");
+        assert!(r["ms"].is_null(), "no time on the clear executor: {r}");
+        assert!(r["depth"].as_u64().is_some(), "{r}");
+    }
+    let sections: Vec<&str> = rows
+        .iter()
+        .map(|r| r["section"].as_str().unwrap())
+        .collect();
+    assert_eq!(sections.iter().filter(|&&s| s == "exact").count(), 8);
+}
+
 fn example(name: &str) -> String {
     format!("{}/../../examples/{name}", env!("CARGO_MANIFEST_DIR"))
 }
@@ -262,6 +328,32 @@ fn asm_run_clear_sorts_and_reports_cost() {
         .collect();
     assert_eq!(got, ["0", "3", "9", "17", "200"], "{out}");
     assert!(out.contains("blind rotations"), "{out}");
+}
+
+/// `asm run --clear --json`: random bytes in, the outputs against Rust's sort of the
+/// inputs the report gives, the cost as numbers.
+#[test]
+fn asm_run_clear_json_sorts() {
+    let f = example("bubble_sort.asm");
+    let (ok, out, err) = encint(&["asm", "run", &f, "--clear", "--seed", "11", "--json"]);
+    assert!(ok, "{err}");
+    let v: serde_json::Value = serde_json::from_str(out.trim()).expect("one JSON object");
+    assert_eq!(v["executor"], "clear");
+    let byte = |x: &serde_json::Value| x["byte"].as_u64().expect("a byte") as u8;
+    let inputs = v["inputs"].as_object().unwrap();
+    let mut want: Vec<u8> = inputs
+        .iter()
+        .filter(|(k, _)| k.starts_with("a["))
+        .map(|(_, x)| byte(x))
+        .collect();
+    assert!(!want.is_empty(), "{v}");
+    want.sort_unstable();
+    let outputs = v["outputs"].as_object().unwrap();
+    let got: Vec<u8> = (0..want.len())
+        .map(|i| byte(&outputs[&format!("a[{i}]")]))
+        .collect();
+    assert_eq!(got, want, "{v}");
+    assert!(v["cost"]["blind_rotations"].as_u64().unwrap() > 0, "{v}");
 }
 
 #[test]

@@ -69,6 +69,10 @@ pub struct RunArgs {
     /// With --server-key: replace the output file if it exists.
     #[arg(long, requires = "server_key")]
     pub force: bool,
+    /// Print one JSON object (inputs, cost, outputs, and for an encrypted run its timings
+    /// and whether it matches the clear run) instead of the text.
+    #[arg(long, conflicts_with = "server_key")]
+    pub json: bool,
     #[command(flatten)]
     pub backend: crate::backend::BackendArgs,
 }
@@ -116,6 +120,61 @@ pub fn run(cmd: AsmCommand) -> CliResult {
     }
 }
 
+/// `asm run --json`: the whole report as one object.
+fn run_json(
+    a: &RunArgs,
+    c: &Compiled,
+    data: &HashMap<String, Datum>,
+    clear_out: &[(String, Datum)],
+    cost: &encint::Cost,
+) -> CliResult {
+    let named = |items: &mut dyn Iterator<Item = (&String, &Datum)>| {
+        serde_json::Value::Object(items.map(|(n, d)| (n.clone(), datum_json(d))).collect())
+    };
+    let mut v = serde_json::json!({
+        "program": a.file.display().to_string(),
+        "inputs": named(&mut c.inputs.iter().map(|(n, _)| (n, &data[n]))),
+        "cost": {
+            "blind_rotations": cost.blind_rotations,
+            "packing_keyswitches": cost.packing_keyswitches,
+            "bootstraps": cost.bootstraps,
+            "depth": cost.depth,
+        },
+        "executor": if a.clear { "clear" } else { "tfhe" },
+        "outputs": named(&mut clear_out.iter().map(|(n, d)| (n, d))),
+    });
+    if a.clear {
+        println!("{v}");
+        return Ok(());
+    }
+    with_processor(&a.backend, a.threads, |session, exec| {
+        let (out, timing) = program::run_encrypted(c, data, session, exec)?;
+        let matches = out == clear_out;
+        v["outputs"] = named(&mut out.iter().map(|(n, d)| (n, d)));
+        v["matches_clear_run"] = matches.into();
+        v["timing_s"] = serde_json::json!({
+            "keygen": session.keygen_s,
+            "encrypt": timing.encrypt_s,
+            "evaluate": timing.eval_s,
+            "decrypt": timing.decrypt_s,
+        });
+        v["backend"] = exec.report().into();
+        println!("{v}");
+        if !matches {
+            return Err("encrypted result differs from the clear run".into());
+        }
+        Ok(())
+    })
+}
+
+/// A byte as its value, a fixed-point number as its value and raw 16 bits.
+fn datum_json(d: &Datum) -> serde_json::Value {
+    match *d {
+        Datum::Byte(b) => serde_json::json!({ "byte": b }),
+        Datum::Fixed(r) => serde_json::json!({ "fixed": f64::from(r) / 256.0, "raw": r }),
+    }
+}
+
 fn print_inputs(c: &Compiled, data: &HashMap<String, Datum>) {
     for (name, _) in &c.inputs {
         println!("  in  {name} = {}", data[name]);
@@ -143,6 +202,9 @@ fn run_program(a: RunArgs) -> CliResult {
     let c = program::load(&a.file)?;
     let data = program::inputs_from_args(&c, &a.inputs, a.seed)?;
     let (clear_out, cost) = run_clear(&c, &data)?;
+    if a.json {
+        return run_json(&a, &c, &data, &clear_out, &cost);
+    }
     let header = || {
         println!("{}:", a.file.display());
         print_inputs(&c, &data);

@@ -29,6 +29,10 @@ pub struct DemoArgs {
     /// Threads for bootstrapping (default: all cores).
     #[arg(long)]
     threads: Option<usize>,
+    /// Print one JSON object (seed, operands, parameters and every row with its decrypted
+    /// and expected value, bootstraps, depth and time) instead of the tables.
+    #[arg(long)]
+    json: bool,
     #[command(flatten)]
     backend: crate::backend::BackendArgs,
 }
@@ -56,22 +60,26 @@ pub fn demo(a: DemoArgs) -> CliResult {
         ("sgn(x)", Op::Signum, x.signum()),
         ("round(x, 5)", Op::Round(5), (x + 16).div_euclid(32) * 32),
     ];
-    println!("encint demo (seed {seed}): x = {x}, y = {y} (signed, {bits} digits)");
+    let mut r = Report::new(a.json);
+    r.line(format!(
+        "encint demo (seed {seed}): x = {x}, y = {y} (signed, {bits} digits)"
+    ));
     let typed = typed_rows(x, y)?;
     if a.clear {
-        demo_clear(&ops, x, y, bits)?;
-        return typed_clear(&typed, x, y);
+        demo_clear(&mut r, &ops, x, y, bits)?;
+        typed_clear(&mut r, &typed, x, y)?;
+        return r.finish(seed, x, y, "clear");
     }
     let pb = spinner("generating keys (client and server)");
     let t = Instant::now();
     let params = a.backend.params();
     let (client, key) = ClientKey::generate(params);
     pb.finish_and_clear();
-    println!(
+    r.line(format!(
         "keys: {:.1} s, parameters {} (128-bit security, p-fail <= 2^-128 per bootstrap)",
         t.elapsed().as_secs_f64(),
         params.id()
-    );
+    ));
     let server = match a.threads {
         Some(n) => Server::with_threads(key, n)?,
         None => Server::new(key),
@@ -79,11 +87,11 @@ pub fn demo(a: DemoArgs) -> CliResult {
     .with_backend(a.backend.in_process())?;
     let ex = encrypt(&client, x, bits)?;
     let ey = encrypt(&client, y, bits)?;
-    println!(
+    r.line(format!(
         "{:<20} {:>12} {:>12} {:>6} {:>6} {:>10}",
         "operation", "decrypted", "expected", "pbs", "depth", "time"
-    );
-    let mut failures = 0;
+    ));
+    r.section("exact");
     for (name, op, expected) in &ops {
         let args: Vec<&EncInt> = if op.arity() == 1 {
             vec![&ex]
@@ -96,12 +104,12 @@ pub fn demo(a: DemoArgs) -> CliResult {
         let elapsed = t.elapsed();
         pb.finish_and_clear();
         let got = decrypt(&client, &out)?;
-        let time = format!(" {:>8.0}ms", elapsed.as_secs_f64() * 1e3);
-        failures += usize::from(!print_row(name, got, *expected, &cost, &time));
+        r.row(name, got, *expected, &cost, Some(elapsed));
     }
-    check_all(failures)?;
-    println!("all results decrypt to the plain-arithmetic values");
-    typed_real(&typed, &server, &client, x, y)
+    r.line(r.verdict("all results decrypt to the plain-arithmetic values"));
+    typed_real(&mut r, &typed, &server, &client, x, y)?;
+    r.parameters = Some(params.id().to_string());
+    r.finish(seed, x, y, "tfhe")
 }
 
 /// The typed rows' arguments: two 16-bit signed values.
@@ -157,27 +165,28 @@ fn typed_rows(x: i128, y: i128) -> encint::Result<Vec<TypedRow>> {
         .collect()
 }
 
-fn print_typed_header(x: i128, y: i128) {
-    println!(
+fn typed_header(r: &mut Report, x: i128, y: i128) {
+    r.line(format!(
         "typed FheInt16 (wrapping, as Rust's i16; each row one circuit, compiled before any \
          key exists): x = {x}, y = {y}"
-    );
+    ));
+    r.section("typed");
 }
 
 /// The typed rows on real ciphertexts.
 fn typed_real(
+    r: &mut Report,
     rows: &[TypedRow],
     server: &Server,
     client: &ClientKey,
     x: i128,
     y: i128,
 ) -> CliResult {
-    print_typed_header(x, y);
+    typed_header(r, x, y);
     let args: Pair = (
         FheInt16::encrypt(x as i16, client)?,
         FheInt16::encrypt(y as i16, client)?,
     );
-    let mut failures = 0;
     for row in rows {
         let pb = spinner(&format!("computing {}", row.name));
         let t = Instant::now();
@@ -185,64 +194,39 @@ fn typed_real(
         let elapsed = t.elapsed();
         pb.finish_and_clear();
         let got = decrypt_typed(client, out.as_typed().ok_or("a traced result")?)?;
-        let time = format!(" {:>8.0}ms", elapsed.as_secs_f64() * 1e3);
-        failures += usize::from(!print_row(
-            row.name,
-            got,
-            row.expected,
-            &row.run.cost(),
-            &time,
-        ));
+        r.row(row.name, got, row.expected, &row.run.cost(), Some(elapsed));
     }
-    check_all(failures)?;
-    println!("all typed results decrypt to the plain-arithmetic values");
+    r.line(r.verdict("all typed results decrypt to the plain-arithmetic values"));
     Ok(())
 }
 
 /// The typed rows on the clear executor: the compiled circuits on the values' digits.
-fn typed_clear(rows: &[TypedRow], x: i128, y: i128) -> CliResult {
-    print_typed_header(x, y);
+fn typed_clear(r: &mut Report, rows: &[TypedRow], x: i128, y: i128) -> CliResult {
+    typed_header(r, x, y);
     let ty = IntType::new(16, true)?;
     let inputs: Vec<i64> = [x, y]
         .iter()
         .flat_map(|&v| Form::Canonical.encode(ty, v))
         .collect();
-    let mut failures = 0;
     for row in rows {
         let (digits, cost) = clear::run(row.run.circuit(), &inputs)?;
         let got = ty.wrap(value_of(&digits).ok_or("result overflows i128")?);
-        failures += usize::from(!print_row(row.name, got, row.expected, &cost, ""));
+        r.row(row.name, got, row.expected, &cost, None);
     }
-    check_all(failures)?;
-    println!("all typed results match plain arithmetic");
-    Ok(())
-}
-
-/// Prints one result row (`extra` after depth: the time, or nothing); true when it matches.
-fn print_row(name: &str, got: i128, expected: i128, cost: &encint::Cost, extra: &str) -> bool {
-    let ok = got == expected;
-    println!(
-        "{:<20} {:>12} {:>12} {:>6} {:>6}{extra} {}",
-        name,
-        got,
-        expected,
-        cost.bootstraps,
-        cost.depth,
-        if ok { "ok" } else { "MISMATCH" }
-    );
-    ok
-}
-
-fn check_all(failures: usize) -> CliResult {
-    if failures > 0 {
-        return Err(format!("{failures} result(s) did not match plain arithmetic").into());
-    }
+    r.line(r.verdict("all typed results match plain arithmetic"));
     Ok(())
 }
 
 /// The demo's operations on the clear executor (`encint demo --clear`).
-fn demo_clear(ops: &[(&str, Op, i128)], x: i128, y: i128, bits: usize) -> CliResult {
-    println!("executor: clear (plaintext digits, the same circuits the TFHE executor runs)");
+fn demo_clear(
+    r: &mut Report,
+    ops: &[(&str, Op, i128)],
+    x: i128,
+    y: i128,
+    bits: usize,
+) -> CliResult {
+    r.line("executor: clear (plaintext digits, the same circuits the TFHE executor runs)");
+    r.section("exact");
     let ar = Arith::new(Config::BUDGET_25);
     let mut inputs: Vec<i64> = Vec::new();
     for v in [x, y] {
@@ -252,7 +236,6 @@ fn demo_clear(ops: &[(&str, Op, i128)], x: i128, y: i128, bits: usize) -> CliRes
                 .map(|&d| i64::from(d)),
         );
     }
-    let mut failures = 0;
     for (name, op, expected) in ops {
         let mut b = Builder::new();
         let p = SInt::input(&mut b, bits);
@@ -262,9 +245,116 @@ fn demo_clear(ops: &[(&str, Op, i128)], x: i128, y: i128, bits: usize) -> CliRes
         let circuit = b.finish(out.digits);
         let (digits, cost) = clear::run(&circuit, &inputs)?;
         let got = value_of(&digits).ok_or("result overflows i128")?;
-        failures += usize::from(!print_row(name, got, *expected, &cost, ""));
+        r.row(name, got, *expected, &cost, None);
     }
-    check_all(failures)?;
-    println!("all results match plain arithmetic");
+    r.line(r.verdict("all results match plain arithmetic"));
     Ok(())
+}
+
+/// The demo's output: tables as it goes, or one JSON object at the end (`--json`).
+struct Report {
+    json: bool,
+    /// The section of the rows that follow (`exact` or `typed`).
+    section: &'static str,
+    rows: Vec<serde_json::Value>,
+    /// Rows whose result differs from plain arithmetic.
+    failures: usize,
+    /// The parameter set's identifier (real keys only).
+    parameters: Option<String>,
+}
+
+impl Report {
+    fn new(json: bool) -> Report {
+        Report {
+            json,
+            section: "exact",
+            rows: Vec::new(),
+            failures: 0,
+            parameters: None,
+        }
+    }
+
+    /// A line of the tables (nothing with `--json`).
+    fn line(&self, text: impl std::fmt::Display) {
+        if !self.json {
+            println!("{text}");
+        }
+    }
+
+    fn section(&mut self, name: &'static str) {
+        self.section = name;
+    }
+
+    /// One result (`time`: the wall time on real keys); prints its table row.
+    fn row(
+        &mut self,
+        name: &str,
+        got: i128,
+        expected: i128,
+        cost: &encint::Cost,
+        time: Option<std::time::Duration>,
+    ) {
+        let ok = got == expected;
+        self.failures += usize::from(!ok);
+        let ms = time.map(|t| t.as_secs_f64() * 1e3);
+        self.line(format!(
+            "{:<20} {:>12} {:>12} {:>6} {:>6}{} {}",
+            name,
+            got,
+            expected,
+            cost.bootstraps,
+            cost.depth,
+            ms.map(|ms| format!(" {ms:>8.0}ms")).unwrap_or_default(),
+            if ok { "ok" } else { "MISMATCH" }
+        ));
+        self.rows.push(serde_json::json!({
+            "section": self.section,
+            "operation": name,
+            "decrypted": number(got),
+            "expected": number(expected),
+            "bootstraps": cost.bootstraps,
+            "depth": cost.depth,
+            "ms": ms,
+            "ok": ok,
+        }));
+    }
+
+    /// The closing line of a section: `all_ok` when every row so far matched.
+    fn verdict(&self, all_ok: &str) -> String {
+        match self.failures {
+            0 => all_ok.to_owned(),
+            n => format!("{n} result(s) so far did not match plain arithmetic"),
+        }
+    }
+
+    /// Prints the JSON object (`--json`); an error when any row did not match.
+    fn finish(self, seed: u64, x: i128, y: i128, executor: &str) -> CliResult {
+        if self.json {
+            let v = serde_json::json!({
+                "seed": seed,
+                "x": number(x),
+                "y": number(y),
+                "executor": executor,
+                "parameters": self.parameters,
+                "rows": self.rows,
+                "ok": self.failures == 0,
+            });
+            println!("{v}");
+        }
+        if self.failures > 0 {
+            return Err(
+                format!("{} result(s) did not match plain arithmetic", self.failures).into(),
+            );
+        }
+        Ok(())
+    }
+}
+
+/// `v` as a JSON number when it fits an `i64`, else as a decimal string (JSON readers hold
+/// numbers in doubles or 64-bit integers).
+fn number(v: i128) -> serde_json::Value {
+    match i64::try_from(v) {
+        Ok(n) => n.into(),
+        Err(_) => v.to_string().into(),
+    }
 }
