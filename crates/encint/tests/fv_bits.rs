@@ -296,7 +296,8 @@ fn foreign_words_and_too_deep_circuits_are_refused() {
     let _: &FvWord = &f;
 }
 
-/// Seed 003's rows at the sets the executor picks, full random batches (minutes).
+/// The benchmark rows of Chen, Feng, Liu and Wu at the sets the executor picks, full random
+/// batches (minutes).
 #[test]
 #[ignore]
 fn seed_rows_full_batches() {

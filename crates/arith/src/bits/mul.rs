@@ -78,11 +78,11 @@ pub fn mul_full_signed(b: &mut BitBuilder, x: &Word, y: &Word) -> Word {
     sum_columns(b, cols, w)
 }
 
-/// Seed 001's carry-save multiplier (Robertson shift-and-add): for each bit of `y`, the
-/// accumulator bits `r`, the partial products `p` and the previous carries `c` go
-/// through full adders in parallel, `r ← XOR3(r, p, c)`, `c ← 2OF3(r, p, c)`; a final
-/// adder absorbs the carries. `n`-bit wrapping result. About `3n²/2` bootstraps: kept as
-/// the paper's baseline ([`mul`] needs far fewer).
+/// The carry-save multiplier of Trifan, Nicolau and Veidenbaum (Robertson shift-and-add):
+/// for each bit of `y`, the accumulator bits `r`, the partial products `p` and the previous
+/// carries `c` go through full adders in parallel, `r ← XOR3(r, p, c)`, `c ← 2OF3(r, p,
+/// c)`; a final adder absorbs the carries. `n`-bit wrapping result. About `3n²/2`
+/// bootstraps: kept as the paper's baseline ([`mul`] needs far fewer).
 pub fn mul_csa(b: &mut BitBuilder, x: &Word, y: &Word) -> Word {
     let n = x.width().max(y.width());
     let (x, y) = (x.resize(b, n, false), y.resize(b, n, false));
