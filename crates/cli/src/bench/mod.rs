@@ -47,7 +47,7 @@ pub struct BenchArgs {
     #[arg(long, default_value_t = 3)]
     pub runs: usize,
     /// Typed (TFHE-rs-like, wrapping) operations instead of --ops, beside TFHE-rs'
-    /// FheInt/FheUint of the same width (8, 16, 32, 64), each in the planner's form:
+    /// FheInt/FheUint of the same width (8, 16, 32, 64), operands in the form of --form:
     /// add, sub, neg, mul, squ, scalar_mul, and, or, xor, not, shl, shr, rotl, rotr,
     /// shl_var, shr_var, rotl_var, rotr_var, select, min, max, lt, le, gt, ge, eq, ne,
     /// div, rem, div_scalar, rem_scalar, cast, or all. Rows whose two times are both
@@ -77,9 +77,11 @@ pub struct BenchArgs {
     )]
     pub workloads: Option<Vec<String>>,
     /// With --typed: the form the operands are encrypted in: canonical (one bit per
-    /// digit), radix4 (two-bit blocks, like TFHE-rs' radix ciphertexts), or auto (per
-    /// row, the one whose planned circuit has the lowest estimated time at --threads).
-    #[arg(long, default_value = "auto", value_parser = ["auto", "canonical", "radix4"])]
+    /// digit, what `encrypt` gives, so the rows time values as a user holds them),
+    /// radix4 (two-bit blocks, like TFHE-rs' radix ciphertexts), or auto (per row, the
+    /// one whose planned circuit has the lowest estimated time at --threads: a best case,
+    /// not what freshly encrypted values are in).
+    #[arg(long, default_value = "canonical", value_parser = ["auto", "canonical", "radix4"])]
     pub form: String,
     /// Our rows on this backend (TFHE-rs stays on the CPU here; `encint gpu bench` puts
     /// TFHE-rs on the GPU too).
