@@ -6,7 +6,7 @@
 //! a wider type first.
 
 use encint::fhe::{
-    compile_with, FheArray, FheInt16, FheInt8, FheInteger, FheUint16, FheUint32, FheUint8,
+    compile, compile_with, FheArray, FheInt16, FheInt8, FheInteger, FheUint16, FheUint32, FheUint8,
 };
 use rand::{Rng, SeedableRng};
 
@@ -144,5 +144,65 @@ fn matrix_products_match_wrapping_arithmetic() {
         }
         let args: Vec<i128> = a.iter().chain(&b).copied().collect();
         assert_eq!(f.run_clear(&args).unwrap(), want, "{a:?} by {b:?}");
+    }
+}
+
+/// A chain of `+` over 16 values inside a compiled function is reduced at once: no more
+/// bootstraps than the array's `sum`, and the same results as wrapping arithmetic.
+#[test]
+fn a_chain_of_additions_is_one_reduction() {
+    let chain = compile_with(vec![16], |x: FheArray<FheUint16>| {
+        let items = x.into_items();
+        let mut acc = items[0].clone();
+        for v in &items[1..] {
+            acc = &acc + v;
+        }
+        acc
+    })
+    .unwrap();
+    let sum = compile_with(vec![16], |x: FheArray<FheUint16>| x.sum().expect("16")).unwrap();
+    assert!(
+        chain.cost().bootstraps <= sum.cost().bootstraps,
+        "chain {:?}, sum {:?}",
+        chain.cost(),
+        sum.cost()
+    );
+    let mut rng = rand::rngs::StdRng::seed_from_u64(8);
+    for x in cases(&mut rng, 16, 0, 65535) {
+        let want = wrap(x.iter().sum(), 16, false);
+        assert_eq!(chain.run_clear(&x).unwrap(), vec![want], "{x:?}");
+    }
+}
+
+/// When every running sum is an output, reducing each one from all its terms would cost
+/// far more than one adder per step: the compiled circuit costs no more than the chain of
+/// adders (one compiled addition's bootstraps per step), and each output is right.
+#[test]
+fn running_sums_cost_no_more_than_their_adders() {
+    const N: usize = 12;
+    let prefix = compile_with(vec![N], |x: FheArray<FheUint16>| {
+        let items = x.into_items();
+        let mut acc = items[0].clone();
+        let mut out = vec![acc.clone()];
+        for v in &items[1..] {
+            acc = &acc + v;
+            out.push(acc.clone());
+        }
+        FheArray::new(out, vec![N]).expect("N values")
+    })
+    .unwrap();
+    let add = compile(|(a, b): (FheUint16, FheUint16)| &a + &b).unwrap();
+    assert!(
+        prefix.cost().bootstraps <= (N as u64 - 1) * add.cost().bootstraps,
+        "running sums {:?}, one addition {:?}",
+        prefix.cost(),
+        add.cost()
+    );
+    let mut rng = rand::rngs::StdRng::seed_from_u64(9);
+    for x in cases(&mut rng, N, 0, 65535) {
+        let want: Vec<i128> = (1..=N)
+            .map(|k| wrap(x[..k].iter().sum(), 16, false))
+            .collect();
+        assert_eq!(prefix.run_clear(&x).unwrap(), want, "{x:?}");
     }
 }

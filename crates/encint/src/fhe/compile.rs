@@ -6,7 +6,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 use encint_arith::typed::Form;
 use encint_core::circuit::{Circuit, Cost};
 
-use super::values::{ciphers, run_traced, trace, Traced, Values};
+use super::values::{ciphers, run_traced, trace_best, Traced, Values};
 use crate::{Error, Result, Server, DEFAULT_PARAMETERS};
 
 type Function<A, O> = dyn Fn(A) -> O + Send + Sync;
@@ -38,7 +38,10 @@ impl<A: Values, O: Values> std::fmt::Debug for Compiled<A, O> {
 /// rayon's current thread count and the default parameters' noise budget. Every operator
 /// and array call inside `f` is recorded, not run, so independent work shares bootstrap
 /// levels; [`Compiled::cost`] is known now, before any key exists, and
-/// [`Compiled::run`] runs the circuit on ciphertexts as often as needed.
+/// [`Compiled::run`] runs the circuit on ciphertexts as often as needed. A chain of
+/// additions (`a + b + c + ...`) becomes one reduction of all its terms, as an array's
+/// `sum` is, where that makes the whole circuit faster (the function is traced both ways
+/// and the circuit of fewer estimated rounds kept).
 ///
 /// `A` is a value of the family or a tuple of them; a function of arrays needs their
 /// shapes: [`compile_with`].
@@ -93,7 +96,7 @@ where
     let threads = rayon::current_num_threads();
     let forms = vec![Form::Canonical; A::leaf_types(&layout).len()];
     let budget = DEFAULT_PARAMETERS.max_quadratic_weight();
-    let fresh = Arc::new(trace::<A, O>(&layout, &forms, budget, threads, |a| {
+    let fresh = Arc::new(trace_best::<A, O>(&layout, &forms, budget, threads, |a| {
         Ok(f(a))
     })?);
     Ok(Compiled {
@@ -206,7 +209,7 @@ impl<A: Values, O: Values> Compiled<A, O> {
             return Ok(t.clone());
         }
         let f = self.f.clone();
-        let t = Arc::new(trace::<A, O>(
+        let t = Arc::new(trace_best::<A, O>(
             &self.layout,
             &forms,
             budget,

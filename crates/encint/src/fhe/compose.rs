@@ -3,6 +3,8 @@
 //! (a scalar operand, a shift amount reduced modulo the width, an absolute value are each
 //! one circuit), and under [`Server::typed_compose`] for a caller's own function.
 
+use std::sync::Arc;
+
 use encint_arith::typed::{
     build, plan, plan_sum, Algorithm, Form, IntType, Op, SumMethod, TypedError,
 };
@@ -20,11 +22,20 @@ pub struct Value {
     digits: SInt,
     ty: IntType,
     form: Form,
+    /// For the result of an addition inside a compiled function (see
+    /// [`Composer::with_chain_sums`]): the values it adds up, so that a further addition
+    /// reduces all of them at once.
+    terms: Option<Arc<Vec<Value>>>,
 }
 
 impl Value {
     pub(crate) fn new(digits: SInt, ty: IntType, form: Form) -> Value {
-        Value { digits, ty, form }
+        Value {
+            digits,
+            ty,
+            form,
+            terms: None,
+        }
     }
 
     pub(crate) fn digits(&self) -> &SInt {
@@ -61,6 +72,7 @@ impl Value {
             digits: self.digits.clone(),
             ty,
             form,
+            terms: None,
         })
     }
 }
@@ -73,6 +85,8 @@ pub struct Composer<'a> {
     ar: &'a Arith,
     b: &'a mut Builder,
     threads: usize,
+    /// Whether additions continue chains ([`Composer::with_chain_sums`]).
+    chain_sums: bool,
 }
 
 impl std::fmt::Debug for Composer<'_> {
@@ -147,6 +161,9 @@ fn same(x: &Value, y: &Value) -> bool {
     x.digits == y.digits && x.form == y.form && x.ty == y.ty
 }
 
+/// The most terms one chain of additions reduces at once ([`Composer::with_chain_sums`]).
+pub const MAX_CHAIN_TERMS: usize = 32;
+
 /// What decides [`Composer::sum`]'s choice.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 struct SumKey {
@@ -167,7 +184,26 @@ fn is_shift(op: Op) -> bool {
 
 impl<'a> Composer<'a> {
     pub(crate) fn new(ar: &'a Arith, b: &'a mut Builder, threads: usize) -> Self {
-        Composer { ar, b, threads }
+        Composer {
+            ar,
+            b,
+            threads,
+            chain_sums: false,
+        }
+    }
+
+    /// This composer with chains of additions reduced at once: the sum `a + b` of two
+    /// values of one (non-boolean) type remembers its terms, and adding to it builds the
+    /// sum of all the terms as one reduction ([`Composer::sum`]) instead of one more
+    /// adder. The intermediate sums are still built (another operation may use them);
+    /// those nothing uses are dead nodes of the circuit, which cost nothing. A chain longer
+    /// than [`MAX_CHAIN_TERMS`] starts a new reduction from its running sum. A sum that
+    /// other operations use as well is then paid twice (once on its own, once inside the
+    /// longer reduction), so [`super::compile`] traces a function both ways and keeps the
+    /// faster circuit.
+    pub(crate) fn with_chain_sums(mut self, on: bool) -> Self {
+        self.chain_sums = on;
+        self
     }
 
     /// The clear value `pattern` as a value of `ty` (its low `ty.bits` bits, as Rust's
@@ -182,6 +218,7 @@ impl<'a> Composer<'a> {
             digits: SInt { digits },
             ty,
             form: Form::Canonical,
+            terms: None,
         }
     }
 
@@ -318,6 +355,11 @@ impl<'a> Composer<'a> {
     /// Records `op` on `args` (see [`Op`] for the semantics and the operand order);
     /// returns its result, of type `op.result_type(ty)`.
     pub fn apply(&mut self, op: Op, args: &[&Value]) -> Result<Value> {
+        if let (true, Op::Add, [a, b]) = (self.chain_sums, op, args) {
+            if a.ty == b.ty && a.ty != IntType::BOOL {
+                return self.chain_add(a, b);
+            }
+        }
         let types: Vec<(IntType, Form)> = args.iter().map(|v| (v.ty, v.form)).collect();
         let (ty, forms) = operand_types(op, &types)?;
         let x: Vec<SInt> = args.iter().map(|v| v.digits.clone()).collect();
@@ -328,7 +370,31 @@ impl<'a> Composer<'a> {
             digits,
             ty: op.result_type(ty),
             form,
+            terms: None,
         })
+    }
+
+    /// `a + b` continuing the chains of both (see [`Composer::with_chain_sums`]).
+    fn chain_add(&mut self, a: &Value, b: &Value) -> Result<Value> {
+        let terms_of = |v: &Value| -> Vec<Value> {
+            match &v.terms {
+                Some(t) => t.to_vec(),
+                None => vec![v.clone()],
+            }
+        };
+        let mut terms = terms_of(a);
+        terms.extend(terms_of(b));
+        let mut out = if (3..=MAX_CHAIN_TERMS).contains(&terms.len()) {
+            let refs: Vec<&Value> = terms.iter().collect();
+            self.sum(&refs)?
+        } else {
+            self.chain_sums = false;
+            let plain = self.apply(Op::Add, &[a, b]);
+            self.chain_sums = true;
+            plain?
+        };
+        out.terms = (terms.len() <= MAX_CHAIN_TERMS).then(|| Arc::new(terms));
+        Ok(out)
     }
 
     /// `Σ xᵢ·yᵢ` modulo `2^n` over values of one type, whichever way the planner
@@ -414,6 +480,7 @@ impl<'a> Composer<'a> {
                 },
                 ty: v.ty,
                 form: v.form,
+                terms: None,
             };
             let sx: Vec<Value> = xs.iter().map(|v| scratch(v)).collect();
             let sy: Vec<Value> = ys
@@ -423,11 +490,7 @@ impl<'a> Composer<'a> {
                 .map(|((&y, &x), s)| if same(x, y) { s.clone() } else { scratch(y) })
                 .collect();
             let (rx, ry): (Vec<&Value>, Vec<&Value>) = (sx.iter().collect(), sy.iter().collect());
-            let mut c = Composer {
-                ar: self.ar,
-                b: &mut b,
-                threads: self.threads,
-            };
+            let mut c = Composer::new(self.ar, &mut b, self.threads);
             let built = c.dot_by(method, &rx, &ry);
             fastest.offer(method, built.map(|out| b.finish(out.digits.digits)));
         }
@@ -466,7 +529,7 @@ impl<'a> Composer<'a> {
         let operands: Vec<(&SInt, Form)> = xs.iter().map(|v| (&v.digits, v.form)).collect();
         let (digits, form) =
             encint_arith::typed::sum(self.ar, self.b, ty, &operands, method, self.threads)?;
-        Ok(Value { digits, ty, form })
+        Ok(Value::new(digits, ty, form))
     }
 
     /// `Σ xᵢ·wᵢ + c` modulo `2^n` over values of one type and clear weights `ws` (converted
@@ -493,6 +556,7 @@ impl<'a> Composer<'a> {
             digits,
             ty,
             form: Form::Canonical,
+            terms: None,
         })
     }
 
@@ -529,6 +593,7 @@ impl<'a> Composer<'a> {
             digits,
             ty: out,
             form: Form::Canonical,
+            terms: None,
         })
     }
 
@@ -578,6 +643,7 @@ fn dot_blocks(ar: &Arith, b: &mut Builder, xs: &[&Value], ys: &[&Value]) -> Resu
         digits,
         ty,
         form: Form::Canonical,
+        terms: None,
     })
 }
 
@@ -623,9 +689,10 @@ impl Server {
                     digits: digits.clone(),
                     ty: t.ty(),
                     form: t.form(),
+                    terms: None,
                 })
                 .collect();
-            let mut composer = Composer { ar, b, threads };
+            let mut composer = Composer::new(ar, b, threads);
             let outs = f(&mut composer, &values)?;
             shapes = outs.iter().map(|v| (v.ty, v.form)).collect();
             Ok(outs.into_iter().map(|v| v.digits).collect())

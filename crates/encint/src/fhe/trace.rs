@@ -33,14 +33,17 @@ struct State {
     b: Option<Builder>,
     arith: Arith,
     threads: usize,
+    /// Whether additions continue chains ([`Composer::with_chain_sums`]).
+    chain_sums: bool,
 }
 
 /// The shape of a circuit's input or output: its type, its digits' form and their count.
 pub(crate) type Shape = (IntType, Form, usize);
 
 impl Trace {
-    /// A new trace planning for `threads` threads with the noise budget `budget`.
-    pub(crate) fn new(budget: u64, threads: usize) -> Arc<Trace> {
+    /// A new trace planning for `threads` threads with the noise budget `budget`, chains
+    /// of additions reduced at once when `chain_sums` ([`Composer::with_chain_sums`]).
+    pub(crate) fn new(budget: u64, threads: usize, chain_sums: bool) -> Arc<Trace> {
         Arc::new(Trace {
             state: Mutex::new(State {
                 b: Some(Builder::new()),
@@ -48,6 +51,7 @@ impl Trace {
                     max_qweight: budget,
                 }),
                 threads,
+                chain_sums,
             }),
         })
     }
@@ -64,10 +68,13 @@ impl Trace {
     pub(crate) fn compose<R>(&self, f: impl FnOnce(&mut Composer<'_>) -> Result<R>) -> Result<R> {
         let mut s = self.state.lock().unwrap_or_else(PoisonError::into_inner);
         let State {
-            b, arith, threads, ..
+            b,
+            arith,
+            threads,
+            chain_sums,
         } = &mut *s;
         let b = b.as_mut().ok_or_else(finished)?;
-        f(&mut Composer::new(arith, b, *threads))
+        f(&mut Composer::new(arith, b, *threads).with_chain_sums(*chain_sums))
     }
 
     /// Finishes the trace with `outputs` (values of this trace): the circuit, each output

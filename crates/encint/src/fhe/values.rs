@@ -180,13 +180,41 @@ pub(crate) struct Traced<L> {
     pub out_layout: L,
 }
 
-/// Traces `f` on fresh inputs of `layout` whose leaves have forms `forms`, for `threads`
-/// threads and the noise budget `budget`.
-pub(crate) fn trace<A: Values, O: Values>(
+/// [`trace_with`] twice, additions as they come and chains of additions reduced at once
+/// ([`super::Composer::with_chain_sums`]), keeping the circuit of fewer estimated rounds
+/// at `threads` (then fewer bootstraps; the first on a tie).
+pub(crate) fn trace_best<A: Values, O: Values>(
     layout: &A::Layout,
     forms: &[Form],
     budget: u64,
     threads: usize,
+    f: impl Fn(A) -> Result<O>,
+) -> Result<Traced<O::Layout>> {
+    let plain = trace_with::<A, O>(layout, forms, budget, threads, false, &f)?;
+    let chained = trace_with::<A, O>(layout, forms, budget, threads, true, &f)?;
+    let key = |t: &Traced<O::Layout>| {
+        (
+            encint_arith::bits::makespan(&t.circuit, threads),
+            t.circuit.cost().bootstraps,
+        )
+    };
+    Ok(if key(&chained) < key(&plain) {
+        chained
+    } else {
+        plain
+    })
+}
+
+/// Traces `f` on fresh inputs of `layout` whose leaves have forms `forms`, for `threads`
+/// threads and the noise budget `budget`.
+/// Chains of additions are reduced at once when `chain_sums`
+/// ([`super::Composer::with_chain_sums`]).
+pub(crate) fn trace_with<A: Values, O: Values>(
+    layout: &A::Layout,
+    forms: &[Form],
+    budget: u64,
+    threads: usize,
+    chain_sums: bool,
     f: impl FnOnce(A) -> Result<O>,
 ) -> Result<Traced<O::Layout>> {
     let types = A::leaf_types(layout);
@@ -197,7 +225,7 @@ pub(crate) fn trace<A: Values, O: Values>(
             types.len()
         )));
     }
-    let t = Trace::new(budget, threads);
+    let t = Trace::new(budget, threads, chain_sums);
     let inputs = types
         .iter()
         .zip(forms)
@@ -258,7 +286,7 @@ pub(crate) fn one_circuit<A: Values, O: Values>(
     crate::server::with_server(|s| {
         let forms: Vec<Form> = inputs.iter().map(|x| x.form()).collect();
         let budget = s.key().params().max_quadratic_weight();
-        let traced = trace::<A, O>(&args.layout(), &forms, budget, s.threads(), f)?;
+        let traced = trace_with::<A, O>(&args.layout(), &forms, budget, s.threads(), false, f)?;
         run_traced(s, &traced, &inputs)
     })
 }
