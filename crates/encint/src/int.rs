@@ -61,7 +61,7 @@ impl EncInt {
     /// on the envelope of a typed value (see [`crate::wire`]).
     pub fn from_bytes(bytes: &[u8], params: &DigitParameters) -> Result<Self> {
         crate::wire::expect_kind(bytes, crate::wire::CiphertextKind::Int)?;
-        if crate::wire::is_seeded(bytes) {
+        if crate::wire::is_upload(bytes) {
             return crate::seeded::open_int(bytes, Some(params));
         }
         Ok(envelope::open(bytes, Kind::Ciphertext, params.id())?)
@@ -70,7 +70,7 @@ impl EncInt {
     /// [`EncInt::from_bytes`] for the parameter set the envelope names (any known one).
     pub fn from_bytes_known(bytes: &[u8]) -> Result<Self> {
         crate::wire::expect_kind(bytes, crate::wire::CiphertextKind::Int)?;
-        if crate::wire::is_seeded(bytes) {
+        if crate::wire::is_upload(bytes) {
             return crate::seeded::open_int(bytes, None);
         }
         Ok(envelope::open_known(bytes, Kind::Ciphertext)?)
