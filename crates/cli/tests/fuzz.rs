@@ -1,8 +1,9 @@
 //! A bounded, proptest-based fuzzer over every decoder of untrusted bytes and text:
 //! ciphertext envelopes (`Digit`, `Vec<Digit>`, `EncInt`, `EncTyped`, the seeded
-//! `SeededInt` and `SeededTyped`), client, server (ordinary and compressed), packing and tree
-//! keys, the byte processor's I/O packets (`SeededNibbles`, `SeededDigits`,
-//! `PackedNibbles`, raw and in envelopes), `envelope::open_known` (the CLI's files and every
+//! `SeededInt` and `SeededTyped`, the public-key `PublicInt` and `PublicTyped`), client,
+//! server (ordinary and compressed), packing, tree and public keys, the byte processor's I/O
+//! packets (`SeededNibbles`, `SeededDigits`, `PackedNibbles`, raw and in envelopes), the
+//! public-key digit lists (`CompactDigits`, raw), `envelope::open_known` (the CLI's files and every
 //! Python `from_bytes`/`load`) on envelopes of both parameter sets with swapped headers,
 //! whole server keys of both sets mutated anywhere in their tens of MB, the assembler with
 //! the program compiler, and `--input` arguments.
@@ -24,51 +25,29 @@
 // Unsafe code: the counting allocator wraps the system allocator.
 #![allow(unsafe_code)]
 
-use std::alloc::{GlobalAlloc, Layout, System};
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 use encint::keys::envelope::{self, Kind};
 use encint::keys::{
-    open_server_key, CompressedServerKey, Digit, DigitParameters, Keyswitch, PackedNibbles,
-    PackingKey, SeededDigits, SeededNibbles, ServerKey, TreeKey,
+    open_server_key, CompactDigits, CompressedServerKey, Digit, DigitParameters, Keyswitch,
+    PackedNibbles, PackingKey, PublicKey, SeededDigits, SeededNibbles, ServerKey, TreeKey, Upload,
 };
 use encint::processor::{ProcessorKeys, SealedProcessorKeys};
+use encint::public::{encrypt_array_public, PublicInt, PublicTyped};
 use encint::seeded::{encrypt_array_seeded, SeededInt, SeededTyped};
 use encint::typed::{EncTyped, Form, IntType};
 use encint::{ClientKey, EncInt, DEFAULT_PARAMETERS, KS64_PARAMETERS};
 use proptest::prelude::*;
 
 // ---------------------------------------------------------------------------------------
-// Memory accounting.
+// Memory accounting: the counting allocator.
 
-struct Counting;
-
-static LIVE: AtomicUsize = AtomicUsize::new(0);
-static PEAK: AtomicUsize = AtomicUsize::new(0);
-static LARGEST: AtomicUsize = AtomicUsize::new(0);
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        let p = unsafe { System.alloc(layout) };
-        if !p.is_null() {
-            let live = LIVE.fetch_add(layout.size(), Ordering::Relaxed) + layout.size();
-            PEAK.fetch_max(live, Ordering::Relaxed);
-            LARGEST.fetch_max(layout.size(), Ordering::Relaxed);
-        }
-        p
-    }
-
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
-        unsafe { System.dealloc(ptr, layout) }
-    }
-}
-
-#[global_allocator]
-static GLOBAL: Counting = Counting;
+#[path = "fuzz/alloc.rs"]
+mod alloc;
+use alloc::{LARGEST, LIVE, PEAK};
 
 const GIB: usize = 1 << 30;
 const PER_EXEC: Duration = Duration::from_secs(2);
@@ -130,6 +109,8 @@ struct Seeds {
     client_key: Vec<Vec<u8>>,
     eval_keys: Vec<Vec<u8>>,
     packets: Vec<Vec<u8>>,
+    /// Public-key envelopes.
+    public_keys: Vec<Vec<u8>>,
     /// Envelopes of every kind under both known parameter sets (for `open_known`).
     known: Vec<Vec<u8>>,
     /// Whole server-key envelopes: the default set's and KS64's.
@@ -146,6 +127,9 @@ fn seeds() -> &'static Seeds {
         let p = DEFAULT_PARAMETERS;
         let id = p.id();
         let (client, server) = ClientKey::generate_seeded(&p, 7);
+        let public = client.public_key();
+        let public_keys = vec![envelope::seal(Kind::PublicKey, id, &public).unwrap()];
+        let compact = public.encrypt_digits(&[-1, 0, 1, 15]).unwrap();
         let x = encint::encrypt(&client, -5, 3).unwrap();
         let d = client.encrypt_digit(3);
         let ciphertext = vec![
@@ -168,6 +152,21 @@ fn seeds() -> &'static Seeds {
                 &[2, 2],
                 IntType::new(3, true).unwrap(),
                 Form::Radix4,
+            )
+            .unwrap()
+            .to_bytes(&p)
+            .unwrap(),
+            // The public-key uploads: an exact integer, an array of typed values.
+            PublicInt::encrypt(&public, -5, 3)
+                .unwrap()
+                .to_bytes(&p)
+                .unwrap(),
+            encrypt_array_public(
+                &public,
+                &[7, -8],
+                &[2],
+                IntType::new(4, true).unwrap(),
+                Form::Lazy,
             )
             .unwrap()
             .to_bytes(&p)
@@ -206,6 +205,7 @@ fn seeds() -> &'static Seeds {
         drop((server, server64));
         let mut known: Vec<Vec<u8>> = ciphertext.clone();
         known.extend(client_key.iter().cloned());
+        known.extend(public_keys.iter().cloned());
         known.extend([
             server_bytes.clone(),
             packing_bytes.clone(),
@@ -237,7 +237,9 @@ fn seeds() -> &'static Seeds {
                 seeded.to_bytes(),
                 packed.to_bytes(),
                 seeded_digits.to_bytes(),
+                compact.to_bytes(),
             ],
+            public_keys,
             known,
             full_keys,
         }
@@ -385,6 +387,16 @@ target!(fuzz_ciphertexts, input(|s| &s.ciphertext), |bytes| {
         EncTyped::from_bytes(&bytes).is_ok(),
         SeededInt::from_bytes(&bytes).map(|s| s.expand().is_ok()),
         SeededTyped::from_bytes(&bytes).map(|s| s.expand().is_ok()),
+        PublicInt::from_bytes(&bytes).map(|s| s.expand().is_ok()),
+        PublicTyped::from_bytes(&bytes).map(|s| s.expand().is_ok()),
+    )
+});
+
+target!(fuzz_public_key, input(|s| &s.public_keys), |bytes| {
+    (
+        envelope::open::<PublicKey>(&bytes, Kind::PublicKey, DEFAULT_PARAMETERS.id())
+            .map(|k| k.encrypt_digits(&[1, 2]).is_ok()),
+        envelope::open_known::<PublicKey>(&bytes, Kind::PublicKey).is_ok(),
     )
 });
 
@@ -415,6 +427,7 @@ target!(fuzz_io_packets, input(|s| &s.packets), |bytes| {
         SeededNibbles::from_bytes(&bytes).map(|s| s.expand().is_ok()),
         SeededDigits::from_bytes(&bytes).map(|s| s.expand().is_ok()),
         PackedNibbles::from_bytes(&bytes).is_ok(),
+        CompactDigits::from_bytes(&bytes).map(|s| s.expand().is_ok()),
     )
 });
 
@@ -501,6 +514,9 @@ checked_target!(
         }
         let _ = envelope::open_known::<PackingKey>(&bytes, Kind::ServerKey);
         let _ = envelope::open_known::<TreeKey>(&bytes, Kind::ServerKey);
+        if let Ok(k) = envelope::open_known::<PublicKey>(&bytes, Kind::PublicKey) {
+            prop_assert_eq!(k.params().unwrap().name, params.unwrap().name);
+        }
         // The byte processor's links as `encint asm eval`/`asm decrypt` read them.
         if let Ok(s) = envelope::open_known::<SeededNibbles>(&bytes, Kind::Ciphertext) {
             let _ = s.expand();

@@ -1,7 +1,8 @@
-//! The seeded upload through the binary: `keygen` (ordinary and `--compressed`),
-//! `encrypt` (seeded by default, `--expanded` on request), `eval` on seeded, expanded and
-//! mixed files, `decrypt`, all against plain integers; the errors of another key set's and
-//! of truncated seeded files; and `encint sizes --json`.
+//! The uploads through the binary: `keygen` (ordinary and `--compressed`), `encrypt`
+//! (seeded by default, `--expanded` on request, `--public-key` by a party without the
+//! client key), `eval` on seeded, expanded, public-key and mixed files, `decrypt`, all
+//! against plain integers; the errors of another key set's and of truncated files; and
+//! `encint sizes --json`.
 
 use std::path::{Path, PathBuf};
 
@@ -28,8 +29,16 @@ fn keygen(dir: &Path, extra: &[&str]) {
 
 /// `encrypt` into `out`: the file's size.
 fn enc(keys: &Path, args: &[&str], out: &Path) -> u64 {
-    let key = keys.join("client.key");
-    let mut a = vec!["encrypt", "--key", s(&key)];
+    enc_with("--key", &keys.join("client.key"), args, out)
+}
+
+/// `encrypt` with the public key file `pk` into `out`: the file's size.
+fn enc_pk(pk: &Path, args: &[&str], out: &Path) -> u64 {
+    enc_with("--public-key", pk, args, out)
+}
+
+fn enc_with(flag: &str, key: &Path, args: &[&str], out: &Path) -> u64 {
+    let mut a = vec!["encrypt", flag, s(key)];
     a.extend_from_slice(args);
     a.extend(["--out", s(out)]);
     let (ok, stdout, err) = encint(&a);
@@ -141,6 +150,109 @@ fn another_key_set_and_truncated_files_are_errors() {
     std::fs::remove_dir_all(&d).unwrap();
 }
 
+/// A party holding only the public key file encrypts; the server computes; the client
+/// decrypts the plain results. Another key set's public key, a truncated public key and
+/// `--public-key` with `--expanded` are errors.
+#[test]
+fn public_key_encryption_by_a_party_without_the_client_key() {
+    let d = scratch("public");
+    let k = d.join("k");
+    keygen(&k, &[]);
+    // The encrypting party's directory holds the public key and nothing else.
+    let party = d.join("party");
+    std::fs::create_dir_all(&party).unwrap();
+    let pk = party.join("public.key");
+    std::fs::copy(k.join("public.key"), &pk).unwrap();
+    let pk_len = std::fs::metadata(&pk).unwrap().len();
+    assert!(pk_len < 20_000, "a public key of {pk_len} bytes");
+    let (a, b) = (51234u16, 40001u16);
+    let (pa, pb) = (party.join("a.ct"), party.join("b.ct"));
+    let len = enc_pk(&pk, &["--type", "u16", "--value", &a.to_string()], &pa);
+    assert!(len < 13_000, "a u16 under the public key in {len} bytes");
+    enc_pk(&pk, &["--type", "u16", "--value", &b.to_string()], &pb);
+    // A public-key file beside a seeded one.
+    let sb = d.join("b-seeded.ct");
+    enc(&k, &["--type", "u16", "--value", &b.to_string()], &sb);
+    let sum = d.join("sum.ct");
+    eval(&k, "add", &[&pa, &sb], &sum).unwrap();
+    assert_eq!(dec(&k, &sum).unwrap(), a.wrapping_add(b).to_string());
+    let prod = d.join("prod.ct");
+    eval(&k, "mul", &[&pa, &pb], &prod).unwrap();
+    assert_eq!(dec(&k, &prod).unwrap(), a.wrapping_mul(b).to_string());
+    assert_eq!(dec(&k, &pa).unwrap(), a.to_string());
+    // Exact integers and bools under the public key.
+    let (x, y) = (party.join("x.ct"), party.join("y.ct"));
+    enc_pk(&pk, &["--value", "-1234", "--digits", "12"], &x);
+    enc_pk(&pk, &["--value", "567", "--digits", "12"], &y);
+    let p = d.join("p.ct");
+    eval(&k, "mul", &[&x, &y], &p).unwrap();
+    assert_eq!(dec(&k, &p).unwrap(), (-1234 * 567).to_string());
+    let t = party.join("t.ct");
+    enc_pk(&pk, &["--type", "bool", "--value", "true"], &t);
+    assert_eq!(dec(&k, &t).unwrap(), "true");
+
+    // `encint public-key` of the client key: another public key of the same key set.
+    let pk2 = d.join("again.key");
+    let (ok, _, err) = encint(&[
+        "public-key",
+        "--key",
+        s(&k.join("client.key")),
+        "--out",
+        s(&pk2),
+    ]);
+    assert!(ok, "{err}");
+    let c = d.join("c.ct");
+    enc_pk(&pk2, &["--type", "i8", "--value", "-100"], &c);
+    assert_eq!(dec(&k, &c).unwrap(), "-100");
+
+    // Another key set's public key: the server and the client key refuse its files.
+    let other = d.join("other");
+    keygen(&other, &[]);
+    let theirs = d.join("theirs.ct");
+    enc_pk(
+        &other.join("public.key"),
+        &["--type", "u16", "--value", "7"],
+        &theirs,
+    );
+    let err = eval(&k, "add", &[&pa, &theirs], &d.join("mixed.ct")).unwrap_err();
+    assert!(err.contains("key set"), "{err}");
+    assert!(dec(&k, &theirs).unwrap_err().contains("key set"));
+    assert_eq!(dec(&other, &theirs).unwrap(), "7");
+    // A truncated public key, a public key given as --key, --expanded with --public-key.
+    let bytes = std::fs::read(&pk).unwrap();
+    let cut = d.join("cut.key");
+    for n in [0, 10, 100, bytes.len() / 2, bytes.len() - 1] {
+        std::fs::write(&cut, &bytes[..n]).unwrap();
+        let out = d.join("never.ct");
+        let (ok, _, err) = encint(&[
+            "encrypt",
+            "--public-key",
+            s(&cut),
+            "--type",
+            "u8",
+            "--value",
+            "1",
+            "--out",
+            s(&out),
+        ]);
+        assert!(
+            !ok && err.contains("cut.key") && !err.contains("panicked"),
+            "{n}: {err}"
+        );
+        assert!(!out.exists());
+    }
+    for (flag, extra) in [("--key", None), ("--public-key", Some("--expanded"))] {
+        let mut args = vec!["encrypt", flag, s(&pk), "--type", "u8", "--value", "1"];
+        args.extend(extra);
+        let out = d.join("never.ct");
+        args.extend(["--out", s(&out)]);
+        let (ok, _, err) = encint(&args);
+        assert!(!ok && !err.contains("panicked"), "{flag}: {err}");
+        assert!(!out.exists());
+    }
+    std::fs::remove_dir_all(&d).unwrap();
+}
+
 #[test]
 fn sizes_json_reports_every_form() {
     let (ok, out, err) = encint(&["sizes", "--json"]);
@@ -172,4 +284,15 @@ fn sizes_json_reports_every_form() {
         assert!(positive(&peer[f]), "{f}: {v}");
     }
     assert!(peer["CompressedServerKey"].as_u64() < peer["ServerKey"].as_u64());
+    // The public key and 64 u16 under it, beside TFHE-rs' CompactPublicKey and list.
+    let n = |x: &serde_json::Value| x.as_u64().unwrap();
+    assert!(n(&ours["public_key"]) < n(&peer["CompactPublicKey"]), "{v}");
+    assert!(
+        n(&ours["public_array_64_u16"]) <= n(&peer["CompactCiphertextList_64_u16"]),
+        "{v}"
+    );
+    assert!(
+        n(&ours["public_u16"]) < n(&ours["public_array_64_u16"]),
+        "{v}"
+    );
 }
