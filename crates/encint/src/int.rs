@@ -117,15 +117,8 @@ pub fn decrypt_big(client: &ClientKey, x: &EncInt) -> Result<BigInt> {
             ciphertext: x.key_set,
         });
     }
-    let mut acc = BigInt::from(0);
-    for (position, d) in x.digits.iter().enumerate().rev() {
-        let value = client.decrypt_digit(d);
-        if !(-1..=1).contains(&value) {
-            return Err(Error::DigitOutOfRange { position, value });
-        }
-        acc = acc * 2 + value;
-    }
-    Ok(acc)
+    let values: Vec<i64> = x.digits.iter().map(|d| client.decrypt_digit(d)).collect();
+    crate::digits::digits_value(&values)
 }
 
 /// Decrypts an integer. Errors if it belongs to another key set

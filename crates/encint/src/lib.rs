@@ -50,6 +50,7 @@ pub mod infer;
 mod int;
 pub mod keys;
 pub mod limits;
+pub mod packed;
 pub mod processor;
 pub mod public;
 pub mod seeded;

@@ -271,7 +271,7 @@ struct TypedPayload<D> {
     digits: D,
 }
 
-fn form_code(form: Form) -> u8 {
+pub(crate) fn form_code(form: Form) -> u8 {
     match form {
         Form::Canonical => 0,
         Form::Lazy => 1,
@@ -279,7 +279,7 @@ fn form_code(form: Form) -> u8 {
     }
 }
 
-fn form_of(code: u8) -> Option<Form> {
+pub(crate) fn form_of(code: u8) -> Option<Form> {
     match code {
         0 => Some(Form::Canonical),
         1 => Some(Form::Lazy),
