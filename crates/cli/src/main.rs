@@ -53,13 +53,17 @@ enum Command {
     /// Write the public key of a client key: with it, anyone can encrypt values
     /// (`encrypt --public-key`) that the server computes on and only the client key
     /// decrypts (keygen writes one too).
-    PublicKey(digit::PublicKeyArgs),
+    PublicKey(digit::DerivedKeyArgs),
+    /// Write the packing key of a client key (64 MiB, public): with it, `eval --packed`
+    /// returns results packed, a few KB instead of 16 KB per digit.
+    PackingKey(digit::DerivedKeyArgs),
     /// Encrypt an exact integer or a typed value (u8, i32, bool, ...) with the client key
     /// or the public key.
     Encrypt(digit::EncryptArgs),
     /// Evaluate one operation on ciphertexts with the server key.
     Eval(digit::EvalArgs),
-    /// Decrypt a ciphertext (exact or typed: the file says which) with the client key.
+    /// Decrypt a ciphertext (exact or typed, packed or not: the file says which) with the
+    /// client key.
     Decrypt(digit::DecryptArgs),
     /// Time the operations, or whole programs (--workloads), on real ciphertexts beside
     /// TFHE-rs' FheInt/FheUint (same process, same threads); prints our time, the peer's,
@@ -121,6 +125,7 @@ fn main() -> ExitCode {
         Command::Demo(a) => digit::demo(a),
         Command::Keygen(a) => digit::keygen(a),
         Command::PublicKey(a) => digit::public_key_cmd(a),
+        Command::PackingKey(a) => digit::packing_key_cmd(a),
         Command::Encrypt(a) => digit::encrypt_cmd(a),
         Command::Eval(a) => digit::eval(a),
         Command::Decrypt(a) => digit::decrypt_cmd(a),

@@ -3,7 +3,7 @@
 //! `SeededInt` and `SeededTyped`, the public-key `PublicInt` and `PublicTyped`), client,
 //! server (ordinary and compressed), packing, tree and public keys, the byte processor's I/O
 //! packets (`SeededNibbles`, `SeededDigits`, `PackedNibbles`, raw and in envelopes), the
-//! public-key digit lists (`CompactDigits`, raw), `envelope::open_known` (the CLI's files and every
+//! public-key digit lists (`CompactDigits`, raw), packed results (`PackedResult`), `envelope::open_known` (the CLI's files and every
 //! Python `from_bytes`/`load`) on envelopes of both parameter sets with swapped headers,
 //! whole server keys of both sets mutated anywhere in their tens of MB, the assembler with
 //! the program compiler, and `--input` arguments.
@@ -35,6 +35,7 @@ use encint::keys::{
     open_server_key, CompactDigits, CompressedServerKey, Digit, DigitParameters, Keyswitch,
     PackedNibbles, PackingKey, PublicKey, SeededDigits, SeededNibbles, ServerKey, TreeKey, Upload,
 };
+use encint::packed::{pack_int, pack_typed, PackedResult};
 use encint::processor::{ProcessorKeys, SealedProcessorKeys};
 use encint::public::{encrypt_array_public, PublicInt, PublicTyped};
 use encint::seeded::{encrypt_array_seeded, SeededInt, SeededTyped};
@@ -132,7 +133,7 @@ fn seeds() -> &'static Seeds {
         let compact = public.encrypt_digits(&[-1, 0, 1, 15]).unwrap();
         let x = encint::encrypt(&client, -5, 3).unwrap();
         let d = client.encrypt_digit(3);
-        let ciphertext = vec![
+        let mut ciphertext = vec![
             x.to_bytes(&p).unwrap(),
             envelope::seal(Kind::Ciphertext, id, &d).unwrap(),
             envelope::seal(Kind::Ciphertext, id, &vec![d.clone(), d.clone()]).unwrap(),
@@ -177,6 +178,20 @@ fn seeds() -> &'static Seeds {
         server_bytes.truncate(KEY_PREFIX);
         server_bytes.shrink_to_fit();
         let packing = PackingKey::generate(&client);
+        // Packed results: an exact integer, a radix-4 typed value.
+        ciphertext.push(pack_int(&packing, &x).unwrap().to_bytes(&p).unwrap());
+        let r4 = encint::typed::encrypt_typed_as(
+            &client,
+            -3,
+            IntType::new(5, true).unwrap(),
+            Form::Radix4,
+        );
+        ciphertext.push(
+            pack_typed(&packing, &r4.unwrap())
+                .unwrap()
+                .to_bytes(&p)
+                .unwrap(),
+        );
         let mut packing_bytes = envelope::seal(Kind::ServerKey, id, &packing).unwrap();
         packing_bytes.truncate(KEY_PREFIX);
         packing_bytes.shrink_to_fit();
@@ -266,74 +281,9 @@ fn input(which: fn(&Seeds) -> &Vec<Vec<u8>>) -> impl Strategy<Value = Vec<u8>> {
 // ---------------------------------------------------------------------------------------
 // Assembler inputs: mutated example programs and random token soups.
 
-fn programs() -> &'static Vec<Vec<u8>> {
-    static P: OnceLock<Vec<Vec<u8>>> = OnceLock::new();
-    P.get_or_init(|| {
-        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples");
-        let mut v: Vec<Vec<u8>> = std::fs::read_dir(dir)
-            .unwrap()
-            .filter_map(|e| {
-                let p = e.ok()?.path();
-                (p.extension()? == "asm").then(|| std::fs::read(p).ok())?
-            })
-            .collect();
-        v.sort();
-        assert!(v.len() >= 3, "example programs found");
-        v
-    })
-}
-
-const TOKENS: &[&str] = &[
-    "input a",
-    "input xs[4]",
-    "input f: fixed",
-    "const n = 3",
-    "table t = 1, 2, 3",
-    "for i in 0..n {",
-    "for j in 0..2 {",
-    "}",
-    "\n",
-    "\n",
-    "\n",
-    "x = ADD a, a",
-    "y = MAXI x, 100",
-    "xs[i] = ADDI xs[i], i",
-    "ys[9223372036854775806] = a",
-    "output x",
-    "output xs",
-    "(",
-    ")",
-    "-",
-    "*",
-    "+",
-    "9223372036854775807",
-    "0x7f",
-    "0b101",
-    "i",
-    "n",
-    ",",
-    "=",
-    "[",
-    "]",
-    " ",
-    "z = LUT a, t",
-    "w = x",
-    "; comment",
-    "FOO",
-    "{",
-];
-
-fn asm_input() -> impl Strategy<Value = String> {
-    seeds();
-    let n = programs().len();
-    prop_oneof![
-        2 => (0..n, proptest::collection::vec(mutation(), 1..6))
-            .prop_map(move |(i, m)| String::from_utf8_lossy(&apply(programs()[i].clone(), &m)).into_owned()),
-        2 => proptest::collection::vec(0..TOKENS.len(), 0..60)
-            .prop_map(|ix| ix.into_iter().map(|i| TOKENS[i]).collect::<String>()),
-        1 => "[ -~\n]{0,200}",
-    ]
-}
+#[path = "fuzz/asm_inputs.rs"]
+mod asm_inputs;
+use asm_inputs::asm_input;
 
 // ---------------------------------------------------------------------------------------
 // Targets.
@@ -389,6 +339,7 @@ target!(fuzz_ciphertexts, input(|s| &s.ciphertext), |bytes| {
         SeededTyped::from_bytes(&bytes).map(|s| s.expand().is_ok()),
         PublicInt::from_bytes(&bytes).map(|s| s.expand().is_ok()),
         PublicTyped::from_bytes(&bytes).map(|s| s.expand().is_ok()),
+        PackedResult::from_bytes(&bytes).map(|r| r.len()),
     )
 });
 
@@ -514,6 +465,7 @@ checked_target!(
         }
         let _ = envelope::open_known::<PackingKey>(&bytes, Kind::ServerKey);
         let _ = envelope::open_known::<TreeKey>(&bytes, Kind::ServerKey);
+        let _ = PackedResult::from_bytes(&bytes);
         if let Ok(k) = envelope::open_known::<PublicKey>(&bytes, Kind::PublicKey) {
             prop_assert_eq!(k.params().unwrap().name, params.unwrap().name);
         }

@@ -1,8 +1,8 @@
 //! The uploads through the binary: `keygen` (ordinary and `--compressed`), `encrypt`
 //! (seeded by default, `--expanded` on request, `--public-key` by a party without the
 //! client key), `eval` on seeded, expanded, public-key and mixed files, `decrypt`, all
-//! against plain integers; the errors of another key set's and of truncated files; and
-//! `encint sizes --json`.
+//! against plain integers; results packed (`packing-key`, `eval --packed`); the errors of
+//! another key set's and of truncated files; and `encint sizes --json`.
 
 use std::path::{Path, PathBuf};
 
@@ -49,9 +49,20 @@ fn enc_with(flag: &str, key: &Path, args: &[&str], out: &Path) -> u64 {
 }
 
 fn eval(keys: &Path, op: &str, files: &[&Path], out: &Path) -> Result<(), String> {
+    eval_with(keys, op, files, out, &[])
+}
+
+fn eval_with(
+    keys: &Path,
+    op: &str,
+    files: &[&Path],
+    out: &Path,
+    extra: &[&str],
+) -> Result<(), String> {
     let key = keys.join("server.key");
     let mut a = vec!["eval", "--server-key", s(&key), "--op", op];
     a.extend(files.iter().map(|f| s(f)));
+    a.extend_from_slice(extra);
     a.extend(["--out", s(out)]);
     let (ok, _, err) = encint(&a);
     assert!(!err.contains("panicked"), "{err}");
@@ -249,6 +260,70 @@ fn public_key_encryption_by_a_party_without_the_client_key() {
         let (ok, _, err) = encint(&args);
         assert!(!ok && !err.contains("panicked"), "{flag}: {err}");
         assert!(!out.exists());
+    }
+    std::fs::remove_dir_all(&d).unwrap();
+}
+
+/// `eval --packed`: typed and exact results packed with the client's packing key decrypt
+/// to the plain results; another key set's packing key and a truncated packed file are
+/// errors.
+#[test]
+fn packed_results_round_trip() {
+    let d = scratch("packed");
+    let k = d.join("k");
+    keygen(&k, &[]);
+    let packing = d.join("packing.key");
+    let client = k.join("client.key");
+    let (ok, _, err) = encint(&["packing-key", "--key", s(&client), "--out", s(&packing)]);
+    assert!(ok, "{err}");
+    let (a, b) = (51234u16, 40001u16);
+    let (fa, fb) = (d.join("a.ct"), d.join("b.ct"));
+    enc(&k, &["--type", "u16", "--value", &a.to_string()], &fa);
+    enc(&k, &["--type", "u16", "--value", &b.to_string()], &fb);
+    let extra = ["--packed", s(&packing)];
+    let sum = d.join("sum.ct");
+    eval_with(&k, "add", &[&fa, &fb], &sum, &extra).unwrap();
+    let len = std::fs::metadata(&sum).unwrap().len();
+    assert!(len < 4_000, "a packed u16 of {len} bytes");
+    assert_eq!(dec(&k, &sum).unwrap(), a.wrapping_add(b).to_string());
+    let lt = d.join("lt.ct");
+    eval_with(&k, "lt", &[&fa, &fb], &lt, &extra).unwrap();
+    assert_eq!(dec(&k, &lt).unwrap(), (a < b).to_string());
+    let (x, y) = (d.join("x.ct"), d.join("y.ct"));
+    enc(&k, &["--value", "-1234", "--digits", "12"], &x);
+    enc(&k, &["--value", "567", "--digits", "12"], &y);
+    let p = d.join("p.ct");
+    eval_with(&k, "mul", &[&x, &y], &p, &extra).unwrap();
+    assert_eq!(dec(&k, &p).unwrap(), (-1234 * 567).to_string());
+    // Another key set's packing key: refused, nothing written.
+    let other = d.join("other");
+    keygen(&other, &[]);
+    let theirs = d.join("theirs.key");
+    let (ok, _, err) = encint(&[
+        "packing-key",
+        "--key",
+        s(&other.join("client.key")),
+        "--out",
+        s(&theirs),
+    ]);
+    assert!(ok, "{err}");
+    let err = eval_with(
+        &k,
+        "add",
+        &[&fa, &fb],
+        &d.join("no.ct"),
+        &["--packed", s(&theirs)],
+    )
+    .unwrap_err();
+    assert!(err.contains("key set"), "{err}");
+    // Another key set's client key, and a truncated packed file: errors naming the file.
+    assert!(dec(&other, &sum).unwrap_err().contains("key set"));
+    let bytes = std::fs::read(&sum).unwrap();
+    let cut = d.join("cut.ct");
+    for n in (0..bytes.len()).step_by(211).chain([bytes.len() - 1]) {
+        std::fs::write(&cut, &bytes[..n]).unwrap();
+        let err = dec(&k, &cut).unwrap_err();
+        assert!(err.contains("cut.ct"), "{n}: {err}");
     }
     std::fs::remove_dir_all(&d).unwrap();
 }

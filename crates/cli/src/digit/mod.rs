@@ -119,7 +119,8 @@ pub struct DecryptArgs {
     /// The client key file.
     #[arg(long)]
     key: PathBuf,
-    /// The ciphertext file (an exact integer or a typed value: the file says which).
+    /// The ciphertext file (an exact integer or a typed value, packed or not: the file says
+    /// which).
     #[arg(long = "in")]
     input: PathBuf,
     /// Print a JSON object: {"value": ..., "type": ...} (the value a JSON number, true or
@@ -282,13 +283,13 @@ fn form_name(a: &EncryptArgs) -> &'static str {
     }
 }
 
-/// `encint public-key`.
+/// `encint public-key` and `encint packing-key`: a public key derived from a client key.
 #[derive(Args)]
-pub struct PublicKeyArgs {
+pub struct DerivedKeyArgs {
     /// The client key file.
     #[arg(long)]
     key: PathBuf,
-    /// Output public key file.
+    /// Output key file.
     #[arg(long)]
     out: PathBuf,
     /// Replace the output file if it exists.
@@ -296,12 +297,33 @@ pub struct PublicKeyArgs {
     force: bool,
 }
 
+/// `encint packing-key`: the packing key of a client key (64 MiB), for `eval --packed`.
+pub fn packing_key_cmd(a: DerivedKeyArgs) -> CliResult {
+    derive_key(&a, "the packing key", |client| {
+        let key = encint::keys::PackingKey::generate(client);
+        Ok(envelope::seal(Kind::ServerKey, client.params().id(), &key)?)
+    })
+}
+
 /// `encint public-key`: the public key of an existing client key (keygen writes one too).
-pub fn public_key_cmd(a: PublicKeyArgs) -> CliResult {
+pub fn public_key_cmd(a: DerivedKeyArgs) -> CliResult {
+    derive_key(&a, "the public key", |client| {
+        Ok(client.public_key().to_bytes()?)
+    })
+}
+
+/// Writes the key `make` derives from the client key of `a` (nothing on an error).
+fn derive_key(
+    a: &DerivedKeyArgs,
+    what: &str,
+    make: impl FnOnce(&ClientKey) -> AnyResult<Vec<u8>>,
+) -> CliResult {
     files::check_new(&[&a.out], a.force)?;
     let client = load_client(&a.key)?;
-    let bytes = client.public_key().to_bytes()?;
+    let pb = spinner(&format!("generating {what}"));
+    let bytes = make(&client)?;
     files::write_one(&a.out, &bytes, Mode::Public, a.force)?;
+    pb.finish_and_clear();
     println!(
         "wrote {} ({} bytes, key set {})",
         a.out.display(),
@@ -316,7 +338,21 @@ pub fn decrypt_cmd(a: DecryptArgs) -> CliResult {
     let client = load_client(&a.key)?;
     let bytes = read_envelope(&a.input, Kind::Ciphertext)?;
     let at = |e: encint::Error| format!("{}: {e}", a.input.display());
+    let packed = encint::wire::payload_tag(&bytes) == Some(encint::packed::PACKED_TAG);
     let (value, ty) = match typed::file_kind(&bytes) {
+        _ if packed => {
+            let p = encint::packed::PackedResult::from_bytes(&bytes).map_err(at)?;
+            match p.kind() {
+                encint::packed::PackedKind::Typed(ty, _) => (
+                    typed::format_value(p.decrypt_typed(&client).map_err(at)?, ty),
+                    typed::type_name(ty),
+                ),
+                encint::packed::PackedKind::Int => (
+                    p.decrypt_int(&client).map_err(at)?.to_string(),
+                    "int".into(),
+                ),
+            }
+        }
         CiphertextKind::Typed => {
             let x = encint::typed::EncTyped::from_bytes(&bytes).map_err(at)?;
             let ty = x.ty();
