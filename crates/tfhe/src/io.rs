@@ -565,6 +565,11 @@ impl PackingKey {
         self.key_set
     }
 
+    /// The identifier of its parameter set ([`DigitParameters::id`]).
+    pub fn params_id(&self) -> &str {
+        &self.params_id
+    }
+
     fn params(&self) -> Result<DigitParameters, TfheError> {
         self.params
             .or_else(|| DigitParameters::from_id(&self.params_id))

@@ -88,6 +88,7 @@ from ._encint import (  # noqa: F401
     NoServerKeyError,
     ProcessorKeys,
     Program,
+    PackingKey,
     ProgramError,
     PublicKey,
     ServerKey,
@@ -121,7 +122,7 @@ from ._family import trace_family as _trace_family
 from ._progress import set_progress  # noqa: F401
 
 __all__ = [
-    "MAX_DIGITS", "PARAMETERS", "ClientKey", "ServerKey", "PublicKey", "EncInt", "EncBits", "EncTyped", "Traced",
+    "MAX_DIGITS", "PARAMETERS", "ClientKey", "ServerKey", "PublicKey", "PackingKey", "EncInt", "EncBits", "EncTyped", "Traced",
     "Program", "ProcessorKeys", "FvKeys", "FvBatch", "FvBitsKeys", "FvWord", "set_server_key", "set_threads",
     "select", "min", "max", "trace", "cost", "set_progress",
     "Error", "InvalidInputError", "NoiseBudgetError", "FormatError", "KeyRoleError",

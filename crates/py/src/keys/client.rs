@@ -201,6 +201,21 @@ py_methods! {
             )
         }
 
+        /// The packing key of this key (64 MiB, public; a few seconds): give it to the
+        /// server, whose `PackingKey.pack` returns results that `decrypt_packed` reads.
+        fn packing_key(&self, py: Python<'_>) -> PyResult<super::packing::PackingKey> {
+            let key = self.require_real("a packing key")?;
+            let packing = crate::guard::detached(py, || Ok(encint::keys::PackingKey::generate(key)))?;
+            Ok(super::packing::PackingKey { key: packing })
+        }
+
+        /// Decrypts a packed result (`PackingKey.pack`, `encint eval --packed`): the value
+        /// as a Python int.
+        fn decrypt_packed(&self, py: Python<'_>, data: Vec<u8>) -> PyResult<BigInt> {
+            let key = self.require_real("decrypting a packed result")?;
+            super::packing::decrypt_packed(py, key, &data)
+        }
+
         /// The public key of this key: publish it; whoever holds it encrypts values
         /// (`PublicKey.encrypt`) that the server computes on and only this key decrypts.
         fn public_key(&self) -> PyResult<super::public::PublicKey> {

@@ -1,11 +1,12 @@
 //! `ClientKey`, `ServerKey`, `set_server_key`: keys in checked envelopes (bytes, files,
 //! pickling) and the process-wide server that encrypted operators use.
 //!
-//! - `client`: `ClientKey`; `server`: `ServerKey`; `public`: `PublicKey`; `envelope`: their
-//!   envelopes.
+//! - `client`: `ClientKey`; `server`: `ServerKey`; `public`: `PublicKey`; `packing`:
+//!   `PackingKey`; `envelope`: their envelopes.
 
 mod client;
 mod envelope;
+mod packing;
 mod public;
 mod server;
 
@@ -15,6 +16,7 @@ use crate::errors::{invalid, to_py};
 use crate::key_sets::set_server;
 
 pub use client::ClientKey;
+pub use packing::PackingKey;
 pub use public::PublicKey;
 pub use server::ServerKey;
 
@@ -42,6 +44,7 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<ClientKey>()?;
     m.add_class::<ServerKey>()?;
     m.add_class::<PublicKey>()?;
+    m.add_class::<PackingKey>()?;
     m.add_function(wrap_pyfunction!(set_server_key, m)?)?;
     m.add_function(wrap_pyfunction!(set_threads, m)?)?;
     Ok(())
