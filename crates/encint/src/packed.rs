@@ -5,7 +5,7 @@
 //! processor's downlink ([`encint_tfhe::PackingKey::pack`]): keyswitched into one GLWE
 //! ciphertext per 2048 digits under the same GLWE key, digit `i` in coefficient `i`, then
 //! modulus-switched to 14 bits per coefficient. A packed `u16` (16 digits) takes the
-//! 2048 mask coefficients of one GLWE and 16 bodies: 3.6 KB instead of 262 KB; 2048 digits
+//! 2048 mask coefficients of one GLWE and 16 bodies: 3,779 bytes instead of 262 KB; 2048 digits
 //! share the same mask.
 //!
 //! # Decoding, and the margin

@@ -6,7 +6,7 @@
 //! The key is an LWE compact public key under the big key (16 KB: a seed and 2048 body
 //! words, in a public-key envelope bound to the key set); the digits of a value, or of a
 //! whole array, are encrypted as one compact list, rounded to 32-bit words: one mask
-//! polynomial of 2048 words per 2048 digits and one word per digit, 12.3 KB for 64 `u16`
+//! polynomial of 2048 words per 2048 digits and one word per digit, 12.5 KB for 64 `u16`
 //! (1024 digits). The server expands the list into ordinary digits under the big key with no
 //! bootstrap and no keyswitch, as it does seeded uploads ([`crate::seeded`]). The security
 //! (TFHE-rs' `PARAM_PKE_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128` dimension and noise) and

@@ -83,7 +83,9 @@ fn typed_results_of_every_form_round_trip() {
         .unwrap()
         .to_bytes(&DEFAULT_PARAMETERS)
         .unwrap();
-    assert!(bytes.len() < 4_000, "a packed u16 of {} bytes", bytes.len());
+    // Envelope header (13 + the 83-byte name), tag and type (15), packed header (52) and
+    // (2048 + 16) coefficients of 14 bits in 452 words.
+    assert_eq!(bytes.len(), 96 + 15 + 52 + 8 * 452);
     assert!(bytes.len() * 50 < sum.to_bytes(&DEFAULT_PARAMETERS).unwrap().len());
 }
 

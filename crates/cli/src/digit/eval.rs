@@ -47,7 +47,7 @@ never wrap: they have as many digits as they need.
 
 --packed FILE writes the result packed with the client's packing key (`encint
 packing-key`): its digits keyswitched into one GLWE ciphertext per 2048 digits and
-rounded to 14 bits, 3.6 KB for a u16 instead of 262 KB; decrypt reads it.
+rounded to 14 bits, 3.8 KB for a u16 instead of 262 KB; decrypt reads it.
 
 Examples:
   encint eval --server-key k/server.key --op div a.ct b.ct --out q.ct

@@ -60,8 +60,8 @@ A value outside its type is an error and no file is written.
 --public-key FILE (instead of --key) encrypts with the public key that keygen writes
 (public.key, or `encint public-key`): no secret needed, so anyone holding it can send the
 server values that only the client key decrypts. The digits go as one compact list (a
-2048-word mask per 2048 digits and 4 bytes per digit, rounded to 32-bit words: 12.3 KB
-for a u16); the server expands them (no bootstrap).
+2048-word mask per 2048 digits and 4 bytes per digit, rounded to 32-bit words: 8.4 KB
+for a u16, 12.5 KB for 64 of them); the server expands them (no bootstrap).
 
 The file is seeded (the default): one seed for every mask and 8 bytes per digit, 294
 bytes for a u16 instead of 262 KB; the server regenerates the masks when it reads the

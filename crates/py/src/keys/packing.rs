@@ -15,7 +15,7 @@ use crate::int::EncInt;
 use crate::value::Val;
 
 /// The packing key of a client key (`ClientKey.packing_key()`, 64 MiB, public): give it
-/// to the server, whose `pack` then returns results in a few KB (a `u16` in 3.6 KB
+/// to the server, whose `pack` then returns results in a few KB (a `u16` in 3.8 KB
 /// instead of 262 KB) that `ClientKey.decrypt_packed` decrypts.
 #[pyclass(module = "encint._encint", frozen)]
 pub struct PackingKey {
