@@ -37,6 +37,18 @@ pub fn load_server(path: &Path) -> AnyResult<ServerKey> {
     encint::keys::open_server_key(&bytes).map_err(|e| format!("{}: {e}", path.display()).into())
 }
 
+/// Loads a public key file (`keygen`'s public.key).
+pub fn load_public(path: &Path) -> AnyResult<encint::PublicKey> {
+    let bytes = read_envelope(path, Kind::PublicKey)?;
+    open_at(path, &bytes, Kind::PublicKey)
+}
+
+/// Loads a packing key file (`encint packing-key`, or `asm keygen`'s packing.key).
+pub fn load_packing(path: &Path) -> AnyResult<encint::keys::PackingKey> {
+    let bytes = read_envelope(path, Kind::ServerKey)?;
+    open_at(path, &bytes, Kind::ServerKey)
+}
+
 /// Loads an exact integer's ciphertext file, expanded or seeded (the masks of a seeded one
 /// are regenerated from its seed).
 pub fn load_ct(path: &Path) -> AnyResult<EncInt> {

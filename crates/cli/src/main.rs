@@ -48,13 +48,22 @@ enum Command {
     /// mul, scalar mul, square, max, signum and round, decrypt and check every result
     /// against plain arithmetic (exits non-zero on any mismatch).
     Demo(digit::DemoArgs),
-    /// Generate a client key (secret) and a server key into a directory.
+    /// Generate a client key (secret), a server key and a public key into a directory.
     Keygen(digit::KeygenArgs),
-    /// Encrypt an exact integer or a typed value (u8, i32, bool, ...) with the client key.
+    /// Write the public key of a client key: with it, anyone can encrypt values
+    /// (`encrypt --public-key`) that the server computes on and only the client key
+    /// decrypts (keygen writes one too).
+    PublicKey(digit::DerivedKeyArgs),
+    /// Write the packing key of a client key (64 MiB, public): with it, `eval --packed`
+    /// returns results packed, a few KB instead of 16 KB per digit.
+    PackingKey(digit::DerivedKeyArgs),
+    /// Encrypt an exact integer or a typed value (u8, i32, bool, ...) with the client key
+    /// or the public key.
     Encrypt(digit::EncryptArgs),
     /// Evaluate one operation on ciphertexts with the server key.
     Eval(digit::EvalArgs),
-    /// Decrypt a ciphertext (exact or typed: the file says which) with the client key.
+    /// Decrypt a ciphertext (exact or typed, packed or not: the file says which) with the
+    /// client key.
     Decrypt(digit::DecryptArgs),
     /// Time the operations, or whole programs (--workloads), on real ciphertexts beside
     /// TFHE-rs' FheInt/FheUint (same process, same threads); prints our time, the peer's,
@@ -98,7 +107,7 @@ enum Command {
     #[command(long_about = infer::LONG_ABOUT)]
     Infer(infer::InferArgs),
     /// Bytes of every file a client uploads (key files, one value of each usual width
-    /// expanded and seeded, an array of 64 u16) beside TFHE-rs 1.8.2's serialized sizes,
+    /// expanded and seeded, an array of 64 u16, the public key and values under it) beside TFHE-rs 1.8.2's serialized sizes,
     /// measured on fresh keys in this process.
     Sizes(sizes::SizesArgs),
 }
@@ -115,6 +124,8 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Demo(a) => digit::demo(a),
         Command::Keygen(a) => digit::keygen(a),
+        Command::PublicKey(a) => digit::public_key_cmd(a),
+        Command::PackingKey(a) => digit::packing_key_cmd(a),
         Command::Encrypt(a) => digit::encrypt_cmd(a),
         Command::Eval(a) => digit::eval(a),
         Command::Decrypt(a) => digit::decrypt_cmd(a),

@@ -1,5 +1,6 @@
 //! `encint sizes`: the bytes of every file a client uploads (the key files, one value of
-//! each usual width in the expanded and the seeded form, an array of 64 `u16`) beside
+//! each usual width in the expanded and the seeded form, an array of 64 `u16`, the public
+//! key and one and 64 `u16` encrypted with it) beside
 //! TFHE-rs 1.8.2's serialized sizes (bincode) of the corresponding objects, all measured
 //! in this process on fresh keys.
 
@@ -7,9 +8,10 @@ use std::time::Instant;
 
 use clap::Args;
 use encint::keys::envelope::{self, Kind};
+use encint::public::{encrypt_array_public, encrypt_typed_public};
 use encint::seeded::{encrypt_array_seeded, encrypt_typed_seeded};
 use encint::typed::{encrypt_typed, Form, IntType};
-use encint::{ClientKey, SeededInt, DEFAULT_PARAMETERS};
+use encint::{ClientKey, PublicKeyFile, SeededInt, DEFAULT_PARAMETERS};
 use serde::Serialize;
 use tfhe::prelude::*;
 
@@ -59,6 +61,14 @@ struct Ours {
     array_64_u16: ValueSizes,
     /// Milliseconds to expand the seeded array (masks regenerated, this thread pool).
     array_64_u16_expand_ms: f64,
+    /// The public key file (`keygen`'s public.key).
+    public_key: usize,
+    /// One `u16` encrypted with the public key (`encrypt --public-key`).
+    public_u16: usize,
+    /// 64 `u16` encrypted with the public key, in one compact list.
+    public_array_64_u16: usize,
+    /// Milliseconds to expand the public-key array (this thread pool).
+    public_array_64_u16_expand_ms: f64,
 }
 
 /// TFHE-rs 1.8.2's serialized sizes (bincode 1.3, as `bincode::serialize` writes them).
@@ -125,6 +135,17 @@ fn ours() -> AnyResult<Ours> {
     if expanded.len() != ARRAY_LEN {
         return Err("the seeded array expanded to another length".into());
     }
+    let pk = client.public_key();
+    let public_key = pk.to_bytes()?.len();
+    let public_u16 = encrypt_typed_public(&pk, 40000, u16t)?.to_bytes(&p)?.len();
+    let public_array = encrypt_array_public(&pk, &vs, &[ARRAY_LEN], u16t, Form::Canonical)?;
+    let public_array_64_u16 = public_array.to_bytes(&p)?.len();
+    let t = Instant::now();
+    let public_expanded = public_array.expand()?;
+    let public_expand_ms = t.elapsed().as_secs_f64() * 1e3;
+    if public_expanded.len() != ARRAY_LEN {
+        return Err("the public-key array expanded to another length".into());
+    }
     Ok(Ours {
         parameters: p.id().to_owned(),
         client_key,
@@ -139,6 +160,10 @@ fn ours() -> AnyResult<Ours> {
             seeded,
         },
         array_64_u16_expand_ms: expand_ms,
+        public_key,
+        public_u16,
+        public_array_64_u16,
+        public_array_64_u16_expand_ms: public_expand_ms,
     })
 }
 
@@ -229,6 +254,19 @@ pub fn run(a: SizesArgs) -> CliResult {
     println!(
         "  expanding the seeded [u16; {ARRAY_LEN}]: {:.1} ms",
         ours.array_64_u16_expand_ms
+    );
+    println!(
+        "  public.key                      {:>10}",
+        h(ours.public_key)
+    );
+    println!(
+        "  u16 under the public key        {:>10}",
+        h(ours.public_u16)
+    );
+    println!(
+        "  [u16; {ARRAY_LEN}] under the public key {:>10} (expanded in {:.1} ms)",
+        h(ours.public_array_64_u16),
+        ours.public_array_64_u16_expand_ms
     );
     println!("TFHE-rs 1.8.2 ({}, bincode)", peer.parameters);
     for (name, n) in [

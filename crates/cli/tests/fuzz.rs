@@ -1,8 +1,9 @@
 //! A bounded, proptest-based fuzzer over every decoder of untrusted bytes and text:
 //! ciphertext envelopes (`Digit`, `Vec<Digit>`, `EncInt`, `EncTyped`, the seeded
-//! `SeededInt` and `SeededTyped`), client, server (ordinary and compressed), packing and tree
-//! keys, the byte processor's I/O packets (`SeededNibbles`, `SeededDigits`,
-//! `PackedNibbles`, raw and in envelopes), `envelope::open_known` (the CLI's files and every
+//! `SeededInt` and `SeededTyped`, the public-key `PublicInt` and `PublicTyped`), client,
+//! server (ordinary and compressed), packing, tree and public keys, the byte processor's I/O
+//! packets (`SeededNibbles`, `SeededDigits`, `PackedNibbles`, raw and in envelopes), the
+//! public-key digit lists (`CompactDigits`, raw), packed results (`PackedResult`), `envelope::open_known` (the CLI's files and every
 //! Python `from_bytes`/`load`) on envelopes of both parameter sets with swapped headers,
 //! whole server keys of both sets mutated anywhere in their tens of MB, the assembler with
 //! the program compiler, and `--input` arguments.
@@ -24,51 +25,30 @@
 // Unsafe code: the counting allocator wraps the system allocator.
 #![allow(unsafe_code)]
 
-use std::alloc::{GlobalAlloc, Layout, System};
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 use encint::keys::envelope::{self, Kind};
 use encint::keys::{
-    open_server_key, CompressedServerKey, Digit, DigitParameters, Keyswitch, PackedNibbles,
-    PackingKey, SeededDigits, SeededNibbles, ServerKey, TreeKey,
+    open_server_key, CompactDigits, CompressedServerKey, Digit, DigitParameters, Keyswitch,
+    PackedNibbles, PackingKey, PublicKey, SeededDigits, SeededNibbles, ServerKey, TreeKey, Upload,
 };
+use encint::packed::{pack_int, pack_typed, PackedResult};
 use encint::processor::{ProcessorKeys, SealedProcessorKeys};
+use encint::public::{encrypt_array_public, PublicInt, PublicTyped};
 use encint::seeded::{encrypt_array_seeded, SeededInt, SeededTyped};
 use encint::typed::{EncTyped, Form, IntType};
 use encint::{ClientKey, EncInt, DEFAULT_PARAMETERS, KS64_PARAMETERS};
 use proptest::prelude::*;
 
 // ---------------------------------------------------------------------------------------
-// Memory accounting.
+// Memory accounting: the counting allocator.
 
-struct Counting;
-
-static LIVE: AtomicUsize = AtomicUsize::new(0);
-static PEAK: AtomicUsize = AtomicUsize::new(0);
-static LARGEST: AtomicUsize = AtomicUsize::new(0);
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        let p = unsafe { System.alloc(layout) };
-        if !p.is_null() {
-            let live = LIVE.fetch_add(layout.size(), Ordering::Relaxed) + layout.size();
-            PEAK.fetch_max(live, Ordering::Relaxed);
-            LARGEST.fetch_max(layout.size(), Ordering::Relaxed);
-        }
-        p
-    }
-
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
-        unsafe { System.dealloc(ptr, layout) }
-    }
-}
-
-#[global_allocator]
-static GLOBAL: Counting = Counting;
+#[path = "fuzz/alloc.rs"]
+mod alloc;
+use alloc::{LARGEST, LIVE, PEAK};
 
 const GIB: usize = 1 << 30;
 const PER_EXEC: Duration = Duration::from_secs(2);
@@ -130,6 +110,8 @@ struct Seeds {
     client_key: Vec<Vec<u8>>,
     eval_keys: Vec<Vec<u8>>,
     packets: Vec<Vec<u8>>,
+    /// Public-key envelopes.
+    public_keys: Vec<Vec<u8>>,
     /// Envelopes of every kind under both known parameter sets (for `open_known`).
     known: Vec<Vec<u8>>,
     /// Whole server-key envelopes: the default set's and KS64's.
@@ -146,9 +128,12 @@ fn seeds() -> &'static Seeds {
         let p = DEFAULT_PARAMETERS;
         let id = p.id();
         let (client, server) = ClientKey::generate_seeded(&p, 7);
+        let public = client.public_key();
+        let public_keys = vec![envelope::seal(Kind::PublicKey, id, &public).unwrap()];
+        let compact = public.encrypt_digits(&[-1, 0, 1, 15]).unwrap();
         let x = encint::encrypt(&client, -5, 3).unwrap();
         let d = client.encrypt_digit(3);
-        let ciphertext = vec![
+        let mut ciphertext = vec![
             x.to_bytes(&p).unwrap(),
             envelope::seal(Kind::Ciphertext, id, &d).unwrap(),
             envelope::seal(Kind::Ciphertext, id, &vec![d.clone(), d.clone()]).unwrap(),
@@ -172,12 +157,41 @@ fn seeds() -> &'static Seeds {
             .unwrap()
             .to_bytes(&p)
             .unwrap(),
+            // The public-key uploads: an exact integer, an array of typed values.
+            PublicInt::encrypt(&public, -5, 3)
+                .unwrap()
+                .to_bytes(&p)
+                .unwrap(),
+            encrypt_array_public(
+                &public,
+                &[7, -8],
+                &[2],
+                IntType::new(4, true).unwrap(),
+                Form::Lazy,
+            )
+            .unwrap()
+            .to_bytes(&p)
+            .unwrap(),
         ];
         let client_key = vec![envelope::seal(Kind::ClientKey, id, &client).unwrap()];
         let mut server_bytes = envelope::seal(Kind::ServerKey, id, &server).unwrap();
         server_bytes.truncate(KEY_PREFIX);
         server_bytes.shrink_to_fit();
         let packing = PackingKey::generate(&client);
+        // Packed results: an exact integer, a radix-4 typed value.
+        ciphertext.push(pack_int(&packing, &x).unwrap().to_bytes(&p).unwrap());
+        let r4 = encint::typed::encrypt_typed_as(
+            &client,
+            -3,
+            IntType::new(5, true).unwrap(),
+            Form::Radix4,
+        );
+        ciphertext.push(
+            pack_typed(&packing, &r4.unwrap())
+                .unwrap()
+                .to_bytes(&p)
+                .unwrap(),
+        );
         let mut packing_bytes = envelope::seal(Kind::ServerKey, id, &packing).unwrap();
         packing_bytes.truncate(KEY_PREFIX);
         packing_bytes.shrink_to_fit();
@@ -206,6 +220,7 @@ fn seeds() -> &'static Seeds {
         drop((server, server64));
         let mut known: Vec<Vec<u8>> = ciphertext.clone();
         known.extend(client_key.iter().cloned());
+        known.extend(public_keys.iter().cloned());
         known.extend([
             server_bytes.clone(),
             packing_bytes.clone(),
@@ -237,7 +252,9 @@ fn seeds() -> &'static Seeds {
                 seeded.to_bytes(),
                 packed.to_bytes(),
                 seeded_digits.to_bytes(),
+                compact.to_bytes(),
             ],
+            public_keys,
             known,
             full_keys,
         }
@@ -264,74 +281,9 @@ fn input(which: fn(&Seeds) -> &Vec<Vec<u8>>) -> impl Strategy<Value = Vec<u8>> {
 // ---------------------------------------------------------------------------------------
 // Assembler inputs: mutated example programs and random token soups.
 
-fn programs() -> &'static Vec<Vec<u8>> {
-    static P: OnceLock<Vec<Vec<u8>>> = OnceLock::new();
-    P.get_or_init(|| {
-        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples");
-        let mut v: Vec<Vec<u8>> = std::fs::read_dir(dir)
-            .unwrap()
-            .filter_map(|e| {
-                let p = e.ok()?.path();
-                (p.extension()? == "asm").then(|| std::fs::read(p).ok())?
-            })
-            .collect();
-        v.sort();
-        assert!(v.len() >= 3, "example programs found");
-        v
-    })
-}
-
-const TOKENS: &[&str] = &[
-    "input a",
-    "input xs[4]",
-    "input f: fixed",
-    "const n = 3",
-    "table t = 1, 2, 3",
-    "for i in 0..n {",
-    "for j in 0..2 {",
-    "}",
-    "\n",
-    "\n",
-    "\n",
-    "x = ADD a, a",
-    "y = MAXI x, 100",
-    "xs[i] = ADDI xs[i], i",
-    "ys[9223372036854775806] = a",
-    "output x",
-    "output xs",
-    "(",
-    ")",
-    "-",
-    "*",
-    "+",
-    "9223372036854775807",
-    "0x7f",
-    "0b101",
-    "i",
-    "n",
-    ",",
-    "=",
-    "[",
-    "]",
-    " ",
-    "z = LUT a, t",
-    "w = x",
-    "; comment",
-    "FOO",
-    "{",
-];
-
-fn asm_input() -> impl Strategy<Value = String> {
-    seeds();
-    let n = programs().len();
-    prop_oneof![
-        2 => (0..n, proptest::collection::vec(mutation(), 1..6))
-            .prop_map(move |(i, m)| String::from_utf8_lossy(&apply(programs()[i].clone(), &m)).into_owned()),
-        2 => proptest::collection::vec(0..TOKENS.len(), 0..60)
-            .prop_map(|ix| ix.into_iter().map(|i| TOKENS[i]).collect::<String>()),
-        1 => "[ -~\n]{0,200}",
-    ]
-}
+#[path = "fuzz/asm_inputs.rs"]
+mod asm_inputs;
+use asm_inputs::asm_input;
 
 // ---------------------------------------------------------------------------------------
 // Targets.
@@ -385,6 +337,17 @@ target!(fuzz_ciphertexts, input(|s| &s.ciphertext), |bytes| {
         EncTyped::from_bytes(&bytes).is_ok(),
         SeededInt::from_bytes(&bytes).map(|s| s.expand().is_ok()),
         SeededTyped::from_bytes(&bytes).map(|s| s.expand().is_ok()),
+        PublicInt::from_bytes(&bytes).map(|s| s.expand().is_ok()),
+        PublicTyped::from_bytes(&bytes).map(|s| s.expand().is_ok()),
+        PackedResult::from_bytes(&bytes).map(|r| r.len()),
+    )
+});
+
+target!(fuzz_public_key, input(|s| &s.public_keys), |bytes| {
+    (
+        envelope::open::<PublicKey>(&bytes, Kind::PublicKey, DEFAULT_PARAMETERS.id())
+            .map(|k| k.encrypt_digits(&[1, 2]).is_ok()),
+        envelope::open_known::<PublicKey>(&bytes, Kind::PublicKey).is_ok(),
     )
 });
 
@@ -415,6 +378,7 @@ target!(fuzz_io_packets, input(|s| &s.packets), |bytes| {
         SeededNibbles::from_bytes(&bytes).map(|s| s.expand().is_ok()),
         SeededDigits::from_bytes(&bytes).map(|s| s.expand().is_ok()),
         PackedNibbles::from_bytes(&bytes).is_ok(),
+        CompactDigits::from_bytes(&bytes).map(|s| s.expand().is_ok()),
     )
 });
 
@@ -501,6 +465,10 @@ checked_target!(
         }
         let _ = envelope::open_known::<PackingKey>(&bytes, Kind::ServerKey);
         let _ = envelope::open_known::<TreeKey>(&bytes, Kind::ServerKey);
+        let _ = PackedResult::from_bytes(&bytes);
+        if let Ok(k) = envelope::open_known::<PublicKey>(&bytes, Kind::PublicKey) {
+            prop_assert_eq!(k.params().unwrap().name, params.unwrap().name);
+        }
         // The byte processor's links as `encint asm eval`/`asm decrypt` read them.
         if let Ok(s) = envelope::open_known::<SeededNibbles>(&bytes, Kind::Ciphertext) {
             let _ = s.expand();

@@ -64,7 +64,7 @@ fn files_are_kept_and_key_sets_are_bound() {
     assert!(ok, "{err}");
     assert_eq!(
         names(&k1),
-        ["client.key", "server.key"],
+        ["client.key", "public.key", "server.key"],
         "no temporary left"
     );
     #[cfg(unix)]
@@ -87,7 +87,7 @@ fn files_are_kept_and_key_sets_are_bound() {
         "the error names the path: {err}"
     );
     assert_eq!(std::fs::read(k1.join("client.key")).unwrap(), client1);
-    assert_eq!(names(&k1), ["client.key", "server.key"]);
+    assert_eq!(names(&k1), ["client.key", "public.key", "server.key"]);
 
     let key1 = k1.join("client.key");
     let a = d.join("a.ct");

@@ -1,7 +1,8 @@
-//! The seeded upload through the binary: `keygen` (ordinary and `--compressed`),
-//! `encrypt` (seeded by default, `--expanded` on request), `eval` on seeded, expanded and
-//! mixed files, `decrypt`, all against plain integers; the errors of another key set's and
-//! of truncated seeded files; and `encint sizes --json`.
+//! The uploads through the binary: `keygen` (ordinary and `--compressed`), `encrypt`
+//! (seeded by default, `--expanded` on request, `--public-key` by a party without the
+//! client key), `eval` on seeded, expanded, public-key and mixed files, `decrypt`, all
+//! against plain integers; results packed (`packing-key`, `eval --packed`); the errors of
+//! another key set's and of truncated files; and `encint sizes --json`.
 
 use std::path::{Path, PathBuf};
 
@@ -28,8 +29,16 @@ fn keygen(dir: &Path, extra: &[&str]) {
 
 /// `encrypt` into `out`: the file's size.
 fn enc(keys: &Path, args: &[&str], out: &Path) -> u64 {
-    let key = keys.join("client.key");
-    let mut a = vec!["encrypt", "--key", s(&key)];
+    enc_with("--key", &keys.join("client.key"), args, out)
+}
+
+/// `encrypt` with the public key file `pk` into `out`: the file's size.
+fn enc_pk(pk: &Path, args: &[&str], out: &Path) -> u64 {
+    enc_with("--public-key", pk, args, out)
+}
+
+fn enc_with(flag: &str, key: &Path, args: &[&str], out: &Path) -> u64 {
+    let mut a = vec!["encrypt", flag, s(key)];
     a.extend_from_slice(args);
     a.extend(["--out", s(out)]);
     let (ok, stdout, err) = encint(&a);
@@ -40,9 +49,20 @@ fn enc(keys: &Path, args: &[&str], out: &Path) -> u64 {
 }
 
 fn eval(keys: &Path, op: &str, files: &[&Path], out: &Path) -> Result<(), String> {
+    eval_with(keys, op, files, out, &[])
+}
+
+fn eval_with(
+    keys: &Path,
+    op: &str,
+    files: &[&Path],
+    out: &Path,
+    extra: &[&str],
+) -> Result<(), String> {
     let key = keys.join("server.key");
     let mut a = vec!["eval", "--server-key", s(&key), "--op", op];
     a.extend(files.iter().map(|f| s(f)));
+    a.extend_from_slice(extra);
     a.extend(["--out", s(out)]);
     let (ok, _, err) = encint(&a);
     assert!(!err.contains("panicked"), "{err}");
@@ -141,6 +161,173 @@ fn another_key_set_and_truncated_files_are_errors() {
     std::fs::remove_dir_all(&d).unwrap();
 }
 
+/// A party holding only the public key file encrypts; the server computes; the client
+/// decrypts the plain results. Another key set's public key, a truncated public key and
+/// `--public-key` with `--expanded` are errors.
+#[test]
+fn public_key_encryption_by_a_party_without_the_client_key() {
+    let d = scratch("public");
+    let k = d.join("k");
+    keygen(&k, &[]);
+    // The encrypting party's directory holds the public key and nothing else.
+    let party = d.join("party");
+    std::fs::create_dir_all(&party).unwrap();
+    let pk = party.join("public.key");
+    std::fs::copy(k.join("public.key"), &pk).unwrap();
+    let pk_len = std::fs::metadata(&pk).unwrap().len();
+    assert!(pk_len < 20_000, "a public key of {pk_len} bytes");
+    let (a, b) = (51234u16, 40001u16);
+    let (pa, pb) = (party.join("a.ct"), party.join("b.ct"));
+    let len = enc_pk(&pk, &["--type", "u16", "--value", &a.to_string()], &pa);
+    assert!(len < 13_000, "a u16 under the public key in {len} bytes");
+    enc_pk(&pk, &["--type", "u16", "--value", &b.to_string()], &pb);
+    // A public-key file beside a seeded one.
+    let sb = d.join("b-seeded.ct");
+    enc(&k, &["--type", "u16", "--value", &b.to_string()], &sb);
+    let sum = d.join("sum.ct");
+    eval(&k, "add", &[&pa, &sb], &sum).unwrap();
+    assert_eq!(dec(&k, &sum).unwrap(), a.wrapping_add(b).to_string());
+    let prod = d.join("prod.ct");
+    eval(&k, "mul", &[&pa, &pb], &prod).unwrap();
+    assert_eq!(dec(&k, &prod).unwrap(), a.wrapping_mul(b).to_string());
+    assert_eq!(dec(&k, &pa).unwrap(), a.to_string());
+    // Exact integers and bools under the public key.
+    let (x, y) = (party.join("x.ct"), party.join("y.ct"));
+    enc_pk(&pk, &["--value", "-1234", "--digits", "12"], &x);
+    enc_pk(&pk, &["--value", "567", "--digits", "12"], &y);
+    let p = d.join("p.ct");
+    eval(&k, "mul", &[&x, &y], &p).unwrap();
+    assert_eq!(dec(&k, &p).unwrap(), (-1234 * 567).to_string());
+    let t = party.join("t.ct");
+    enc_pk(&pk, &["--type", "bool", "--value", "true"], &t);
+    assert_eq!(dec(&k, &t).unwrap(), "true");
+
+    // `encint public-key` of the client key: another public key of the same key set.
+    let pk2 = d.join("again.key");
+    let (ok, _, err) = encint(&[
+        "public-key",
+        "--key",
+        s(&k.join("client.key")),
+        "--out",
+        s(&pk2),
+    ]);
+    assert!(ok, "{err}");
+    let c = d.join("c.ct");
+    enc_pk(&pk2, &["--type", "i8", "--value", "-100"], &c);
+    assert_eq!(dec(&k, &c).unwrap(), "-100");
+
+    // Another key set's public key: the server and the client key refuse its files.
+    let other = d.join("other");
+    keygen(&other, &[]);
+    let theirs = d.join("theirs.ct");
+    enc_pk(
+        &other.join("public.key"),
+        &["--type", "u16", "--value", "7"],
+        &theirs,
+    );
+    let err = eval(&k, "add", &[&pa, &theirs], &d.join("mixed.ct")).unwrap_err();
+    assert!(err.contains("key set"), "{err}");
+    assert!(dec(&k, &theirs).unwrap_err().contains("key set"));
+    assert_eq!(dec(&other, &theirs).unwrap(), "7");
+    // A truncated public key, a public key given as --key, --expanded with --public-key.
+    let bytes = std::fs::read(&pk).unwrap();
+    let cut = d.join("cut.key");
+    for n in [0, 10, 100, bytes.len() / 2, bytes.len() - 1] {
+        std::fs::write(&cut, &bytes[..n]).unwrap();
+        let out = d.join("never.ct");
+        let (ok, _, err) = encint(&[
+            "encrypt",
+            "--public-key",
+            s(&cut),
+            "--type",
+            "u8",
+            "--value",
+            "1",
+            "--out",
+            s(&out),
+        ]);
+        assert!(
+            !ok && err.contains("cut.key") && !err.contains("panicked"),
+            "{n}: {err}"
+        );
+        assert!(!out.exists());
+    }
+    for (flag, extra) in [("--key", None), ("--public-key", Some("--expanded"))] {
+        let mut args = vec!["encrypt", flag, s(&pk), "--type", "u8", "--value", "1"];
+        args.extend(extra);
+        let out = d.join("never.ct");
+        args.extend(["--out", s(&out)]);
+        let (ok, _, err) = encint(&args);
+        assert!(!ok && !err.contains("panicked"), "{flag}: {err}");
+        assert!(!out.exists());
+    }
+    std::fs::remove_dir_all(&d).unwrap();
+}
+
+/// `eval --packed`: typed and exact results packed with the client's packing key decrypt
+/// to the plain results; another key set's packing key and a truncated packed file are
+/// errors.
+#[test]
+fn packed_results_round_trip() {
+    let d = scratch("packed");
+    let k = d.join("k");
+    keygen(&k, &[]);
+    let packing = d.join("packing.key");
+    let client = k.join("client.key");
+    let (ok, _, err) = encint(&["packing-key", "--key", s(&client), "--out", s(&packing)]);
+    assert!(ok, "{err}");
+    let (a, b) = (51234u16, 40001u16);
+    let (fa, fb) = (d.join("a.ct"), d.join("b.ct"));
+    enc(&k, &["--type", "u16", "--value", &a.to_string()], &fa);
+    enc(&k, &["--type", "u16", "--value", &b.to_string()], &fb);
+    let extra = ["--packed", s(&packing)];
+    let sum = d.join("sum.ct");
+    eval_with(&k, "add", &[&fa, &fb], &sum, &extra).unwrap();
+    let len = std::fs::metadata(&sum).unwrap().len();
+    assert!(len < 4_000, "a packed u16 of {len} bytes");
+    assert_eq!(dec(&k, &sum).unwrap(), a.wrapping_add(b).to_string());
+    let lt = d.join("lt.ct");
+    eval_with(&k, "lt", &[&fa, &fb], &lt, &extra).unwrap();
+    assert_eq!(dec(&k, &lt).unwrap(), (a < b).to_string());
+    let (x, y) = (d.join("x.ct"), d.join("y.ct"));
+    enc(&k, &["--value", "-1234", "--digits", "12"], &x);
+    enc(&k, &["--value", "567", "--digits", "12"], &y);
+    let p = d.join("p.ct");
+    eval_with(&k, "mul", &[&x, &y], &p, &extra).unwrap();
+    assert_eq!(dec(&k, &p).unwrap(), (-1234 * 567).to_string());
+    // Another key set's packing key: refused, nothing written.
+    let other = d.join("other");
+    keygen(&other, &[]);
+    let theirs = d.join("theirs.key");
+    let (ok, _, err) = encint(&[
+        "packing-key",
+        "--key",
+        s(&other.join("client.key")),
+        "--out",
+        s(&theirs),
+    ]);
+    assert!(ok, "{err}");
+    let err = eval_with(
+        &k,
+        "add",
+        &[&fa, &fb],
+        &d.join("no.ct"),
+        &["--packed", s(&theirs)],
+    )
+    .unwrap_err();
+    assert!(err.contains("key set"), "{err}");
+    // Another key set's client key, and a truncated packed file: errors naming the file.
+    assert!(dec(&other, &sum).unwrap_err().contains("key set"));
+    let bytes = std::fs::read(&sum).unwrap();
+    let cut = d.join("cut.ct");
+    for n in (0..bytes.len()).step_by(211).chain([bytes.len() - 1]) {
+        std::fs::write(&cut, &bytes[..n]).unwrap();
+        let err = dec(&k, &cut).unwrap_err();
+        assert!(err.contains("cut.ct"), "{n}: {err}");
+    }
+    std::fs::remove_dir_all(&d).unwrap();
+}
+
 #[test]
 fn sizes_json_reports_every_form() {
     let (ok, out, err) = encint(&["sizes", "--json"]);
@@ -172,4 +359,15 @@ fn sizes_json_reports_every_form() {
         assert!(positive(&peer[f]), "{f}: {v}");
     }
     assert!(peer["CompressedServerKey"].as_u64() < peer["ServerKey"].as_u64());
+    // The public key and 64 u16 under it, beside TFHE-rs' CompactPublicKey and list.
+    let n = |x: &serde_json::Value| x.as_u64().unwrap();
+    assert!(n(&ours["public_key"]) < n(&peer["CompactPublicKey"]), "{v}");
+    assert!(
+        n(&ours["public_array_64_u16"]) <= n(&peer["CompactCiphertextList_64_u16"]),
+        "{v}"
+    );
+    assert!(
+        n(&ours["public_u16"]) < n(&ours["public_array_64_u16"]),
+        "{v}"
+    );
 }

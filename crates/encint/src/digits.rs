@@ -1,5 +1,5 @@
-//! The signed binary digits of a big integer, as exact integers and seeded uploads encrypt
-//! them.
+//! The signed binary digits of a big integer, as exact integers and uploads encrypt them,
+//! and the integer of decrypted digits, as decryption and packed results read them.
 
 use num_bigint::{BigInt, Sign};
 
@@ -24,4 +24,17 @@ pub(crate) fn signed_digits(value: &BigInt, digits: usize) -> Result<Vec<i64>> {
     Ok((0..digits as u64)
         .map(|i| if magnitude.bit(i) { sign } else { 0 })
         .collect())
+}
+
+/// The integer of decrypted signed binary digits (least significant first); errors with
+/// [`Error::DigitOutOfRange`] for a digit not in `-1..=1`.
+pub(crate) fn digits_value(values: &[i64]) -> Result<BigInt> {
+    let mut acc = BigInt::from(0);
+    for (position, &value) in values.iter().enumerate().rev() {
+        if !(-1..=1).contains(&value) {
+            return Err(Error::DigitOutOfRange { position, value });
+        }
+        acc = acc * 2 + value;
+    }
+    Ok(acc)
 }

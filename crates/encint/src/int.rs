@@ -61,7 +61,7 @@ impl EncInt {
     /// on the envelope of a typed value (see [`crate::wire`]).
     pub fn from_bytes(bytes: &[u8], params: &DigitParameters) -> Result<Self> {
         crate::wire::expect_kind(bytes, crate::wire::CiphertextKind::Int)?;
-        if crate::wire::is_seeded(bytes) {
+        if crate::wire::is_upload(bytes) {
             return crate::seeded::open_int(bytes, Some(params));
         }
         Ok(envelope::open(bytes, Kind::Ciphertext, params.id())?)
@@ -70,7 +70,7 @@ impl EncInt {
     /// [`EncInt::from_bytes`] for the parameter set the envelope names (any known one).
     pub fn from_bytes_known(bytes: &[u8]) -> Result<Self> {
         crate::wire::expect_kind(bytes, crate::wire::CiphertextKind::Int)?;
-        if crate::wire::is_seeded(bytes) {
+        if crate::wire::is_upload(bytes) {
             return crate::seeded::open_int(bytes, None);
         }
         Ok(envelope::open_known(bytes, Kind::Ciphertext)?)
@@ -117,15 +117,8 @@ pub fn decrypt_big(client: &ClientKey, x: &EncInt) -> Result<BigInt> {
             ciphertext: x.key_set,
         });
     }
-    let mut acc = BigInt::from(0);
-    for (position, d) in x.digits.iter().enumerate().rev() {
-        let value = client.decrypt_digit(d);
-        if !(-1..=1).contains(&value) {
-            return Err(Error::DigitOutOfRange { position, value });
-        }
-        acc = acc * 2 + value;
-    }
-    Ok(acc)
+    let values: Vec<i64> = x.digits.iter().map(|d| client.decrypt_digit(d)).collect();
+    crate::digits::digits_value(&values)
 }
 
 /// Decrypts an integer. Errors if it belongs to another key set

@@ -19,10 +19,10 @@
 //! ```
 
 pub use encint_tfhe::{
-    open_server_key, retain_freed_memory, ClientKey, CompressedServerKey, Digit, DigitParameters,
-    EnvelopeError, IoError, KeySetId, Keyswitch, NegacyclicLut, PackedNibbles, PackingKey,
-    SeededDigits, SeededNibbles, ServerKey, TfheError, TreeKey, Validate, DEFAULT_PARAMETERS,
-    KS64_PARAMETERS,
+    open_server_key, retain_freed_memory, ClientKey, CompactDigits, CompressedServerKey, Digit,
+    DigitParameters, EnvelopeError, IoError, KeySetId, Keyswitch, NegacyclicLut, PackedNibbles,
+    PackingKey, PublicKey, SeededDigits, SeededNibbles, ServerKey, TfheError, TreeKey, Upload,
+    Validate, DEFAULT_PARAMETERS, KS64_PARAMETERS,
 };
 
 /// Versioned, checked envelopes: a header (magic, format version, [`envelope::Kind`], key

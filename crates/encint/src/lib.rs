@@ -50,7 +50,9 @@ pub mod infer;
 mod int;
 pub mod keys;
 pub mod limits;
+pub mod packed;
 pub mod processor;
+pub mod public;
 pub mod seeded;
 mod server;
 mod trace;
@@ -76,6 +78,7 @@ pub use fhe::{
 };
 pub use int::{decrypt, decrypt_big, encrypt, encrypt_big, EncInt, MAX_DIGITS};
 pub use num_bigint::BigInt;
+pub use public::{PublicInt, PublicKey, PublicKeyFile, PublicValue};
 pub use seeded::{Seeded, SeededArray, SeededInt, SeededTyped};
 pub use server::{
     check_threads, set_server, unset_server, Server, DEFAULT_MAX_NODES, MAX_THREADS_PER_CORE,

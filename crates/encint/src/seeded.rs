@@ -7,7 +7,7 @@
 //! whole array) as one seeded LWE list ([`encint_tfhe::SeededDigits`], TFHE-rs'
 //! `encrypt_seeded_lwe_ciphertext_list`): the masks come from one public seed drawn from
 //! the operating system's entropy, and only the seed and the bodies travel. The server
-//! regenerates the masks ([`SeededTyped::expand`], [`SeededInt::expand`]) and obtains
+//! regenerates the masks ([`UploadedTyped::expand`], [`UploadedInt::expand`]) and obtains
 //! exactly the ciphertexts an ordinary encryption gives: same key, same noise (the GLWE
 //! noise distribution of [`ClientKey::encrypt_digit`]), so every circuit's noise analysis
 //! holds unchanged.
@@ -58,8 +58,11 @@
 use std::marker::PhantomData;
 
 use encint_tfhe::envelope::{self, Kind};
-use encint_tfhe::{ClientKey, DigitParameters, KeySetId, SeededDigits, ServerKey, Validate};
+use encint_tfhe::{
+    ClientKey, CompactDigits, DigitParameters, KeySetId, SeededDigits, ServerKey, Upload, Validate,
+};
 use num_bigint::BigInt;
+use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
 use crate::digits::signed_digits;
@@ -72,8 +75,38 @@ pub const SEEDED_INT_TAG: [u8; 8] = *b"ENCSINT1";
 /// The tag that starts a seeded typed value's (or array's) payload.
 pub const SEEDED_TYPED_TAG: [u8; 8] = *b"ENCSTYP1";
 
+/// The tag that starts a public-key exact integer's payload ([`crate::public`]).
+pub const PUBLIC_INT_TAG: [u8; 8] = *b"ENCPINT1";
+/// The tag that starts a public-key typed value's (or array's) payload.
+pub const PUBLIC_TYPED_TAG: [u8; 8] = *b"ENCPTYP1";
+
 /// Most dimensions of a seeded array's shape.
 pub const MAX_SHAPE_DIMENSIONS: usize = 8;
+
+/// The digit lists a client uploads, each with the tags of its payloads: [`SeededDigits`]
+/// (encrypted with the client key: a seed and the bodies) and [`CompactDigits`]
+/// (encrypted with the public key, see [`crate::public`]). The values of this module are
+/// generic over it; [`SeededInt`], [`SeededTyped`], [`Seeded`] and [`SeededArray`] name
+/// the seeded ones, [`PublicInt`], [`PublicTyped`], [`PublicValue`] and [`PublicArray`]
+/// the public-key ones.
+pub trait UploadForm:
+    Upload + Clone + std::fmt::Debug + PartialEq + Eq + Serialize + DeserializeOwned + Validate
+{
+    /// The tag of an exact integer's payload.
+    const INT_TAG: [u8; 8];
+    /// The tag of a typed value's (or array's) payload.
+    const TYPED_TAG: [u8; 8];
+}
+
+impl UploadForm for SeededDigits {
+    const INT_TAG: [u8; 8] = SEEDED_INT_TAG;
+    const TYPED_TAG: [u8; 8] = SEEDED_TYPED_TAG;
+}
+
+impl UploadForm for CompactDigits {
+    const INT_TAG: [u8; 8] = PUBLIC_INT_TAG;
+    const TYPED_TAG: [u8; 8] = PUBLIC_TYPED_TAG;
+}
 
 /// The key-set check of an expansion for a server: digits of another key set would
 /// compute garbage.
@@ -92,22 +125,28 @@ fn same_key_set(server: &ServerKey, found: KeySetId) -> Result<()> {
 // ---------------------------------------------------------------------------------------
 // Exact integers.
 
-/// A seeded exact integer ([`EncInt`]): its signed binary digits as one seeded list.
+/// An uploaded exact integer ([`EncInt`]): its signed binary digits as one list of `D`.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SeededInt {
-    digits: SeededDigits,
+pub struct UploadedInt<D> {
+    digits: D,
 }
+
+/// A seeded exact integer: its digits as one seeded list.
+pub type SeededInt = UploadedInt<SeededDigits>;
+
+/// An exact integer encrypted with the public key ([`crate::public`]).
+pub type PublicInt = UploadedInt<CompactDigits>;
 
 #[derive(Serialize, Deserialize)]
-struct SeededIntPayload {
+struct IntPayload<D> {
     tag: [u8; 8],
-    digits: SeededDigits,
+    digits: D,
 }
 
-impl Validate for SeededIntPayload {
+impl<D: UploadForm> Validate for IntPayload<D> {
     fn validate(&self, params: &DigitParameters) -> std::result::Result<(), String> {
-        if self.tag != SEEDED_INT_TAG {
-            return Err("not a seeded integer payload".into());
+        if self.tag != D::INT_TAG {
+            return Err("not an uploaded integer payload of this form".into());
         }
         if self.digits.len() > MAX_DIGITS {
             return Err(format!(
@@ -119,7 +158,7 @@ impl Validate for SeededIntPayload {
     }
 }
 
-impl SeededInt {
+impl UploadedInt<SeededDigits> {
     /// Encrypts `value` as exactly `digits` signed binary digits, seeded (the digits of
     /// [`crate::encrypt`]). Errors if it does not fit or `digits` exceeds [`MAX_DIGITS`].
     pub fn encrypt(client: &ClientKey, value: i128, digits: usize) -> Result<SeededInt> {
@@ -129,11 +168,30 @@ impl SeededInt {
     /// [`SeededInt::encrypt`] for a value of any size (`|value| < 2^digits`).
     pub fn encrypt_big(client: &ClientKey, value: &BigInt, digits: usize) -> Result<SeededInt> {
         let d = signed_digits(value, digits)?;
-        Ok(SeededInt {
+        Ok(UploadedInt {
             digits: client.encrypt_digits_seeded(&d)?,
         })
     }
+}
 
+impl UploadedInt<CompactDigits> {
+    /// Encrypts `value` as exactly `digits` signed binary digits with the public key `pk`
+    /// (the digits of [`crate::encrypt`]; no secret needed). Errors if it does not fit or
+    /// `digits` exceeds [`MAX_DIGITS`].
+    pub fn encrypt(pk: &crate::PublicKey, value: i128, digits: usize) -> Result<PublicInt> {
+        Self::encrypt_big(pk, &BigInt::from(value), digits)
+    }
+
+    /// [`PublicInt::encrypt`] for a value of any size (`|value| < 2^digits`).
+    pub fn encrypt_big(pk: &crate::PublicKey, value: &BigInt, digits: usize) -> Result<PublicInt> {
+        let d = signed_digits(value, digits)?;
+        Ok(UploadedInt {
+            digits: pk.encrypt_digits(&d)?,
+        })
+    }
+}
+
+impl<D: UploadForm> UploadedInt<D> {
     /// Number of digits.
     pub fn len(&self) -> usize {
         self.digits.len()
@@ -151,62 +209,69 @@ impl SeededInt {
 
     /// The ordinary integer: the masks regenerated from the seed (no bootstrap, no
     /// keyswitch). Does not check the key set (the server does when it computes; see
-    /// [`SeededInt::expand_for`]).
+    /// [`UploadedInt::expand_for`]).
     pub fn expand(&self) -> Result<EncInt> {
         Ok(EncInt::from_digits(self.digits.expand()?, self.key_set()))
     }
 
-    /// [`SeededInt::expand`] for the holder of `server`: [`Error::KeySetMismatch`] for an
+    /// [`UploadedInt::expand`] for the holder of `server`: [`Error::KeySetMismatch`] for an
     /// integer of another key set.
     pub fn expand_for(&self, server: &ServerKey) -> Result<EncInt> {
         same_key_set(server, self.key_set())?;
         self.expand()
     }
 
-    /// The ciphertext envelope of parameter set `params` (tag `ENCSINT1`, see the
-    /// [module docs](self)).
+    /// The ciphertext envelope of parameter set `params` (tag `ENCSINT1` or `ENCPINT1`,
+    /// see the [module docs](self)).
     pub fn to_bytes(&self, params: &DigitParameters) -> Result<Vec<u8>> {
-        let payload = SeededIntPayload {
-            tag: SEEDED_INT_TAG,
+        let payload = IntPayload {
+            tag: D::INT_TAG,
             digits: self.digits.clone(),
         };
         Ok(envelope::seal(Kind::Ciphertext, params.id(), &payload)?)
     }
 
-    /// Reads [`SeededInt::to_bytes`] output (every check of the envelope reader: magic,
+    /// Reads [`UploadedInt::to_bytes`] output (every check of the envelope reader: magic,
     /// version, a known parameter set, the tag, the digit count and dimension). Never
     /// panics: truncated or altered bytes are an error.
-    pub fn from_bytes(bytes: &[u8]) -> Result<SeededInt> {
-        let p: SeededIntPayload = envelope::open_known(bytes, Kind::Ciphertext)?;
-        Ok(SeededInt { digits: p.digits })
+    pub fn from_bytes(bytes: &[u8]) -> Result<Self> {
+        let p: IntPayload<D> = envelope::open_known(bytes, Kind::Ciphertext)?;
+        Ok(UploadedInt { digits: p.digits })
     }
 }
 
 // ---------------------------------------------------------------------------------------
 // Typed values and arrays.
 
-/// Seeded typed values: one value of an [`IntType`] (an empty shape) or a row-major
-/// array of them, all digits under one seed.
+/// Uploaded typed values: one value of an [`IntType`] (an empty shape) or a row-major
+/// array of them, all digits in one list of `D`.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SeededTyped {
+pub struct UploadedTyped<D> {
     ty: IntType,
     form: Form,
     shape: Vec<usize>,
-    digits: SeededDigits,
+    digits: D,
 }
 
+/// Seeded typed values: all digits under one seed.
+pub type SeededTyped = UploadedTyped<SeededDigits>;
+
+/// Typed values encrypted with the public key ([`crate::public`]): all digits in one
+/// compact list.
+pub type PublicTyped = UploadedTyped<CompactDigits>;
+
 #[derive(Serialize, Deserialize)]
-struct SeededTypedPayload {
+struct TypedPayload<D> {
     tag: [u8; 8],
     bits: u32,
     signed: bool,
     /// 0 canonical, 1 lazy, 2 radix-4.
     form: u8,
     shape: Vec<u64>,
-    digits: SeededDigits,
+    digits: D,
 }
 
-fn form_code(form: Form) -> u8 {
+pub(crate) fn form_code(form: Form) -> u8 {
     match form {
         Form::Canonical => 0,
         Form::Lazy => 1,
@@ -214,7 +279,7 @@ fn form_code(form: Form) -> u8 {
     }
 }
 
-fn form_of(code: u8) -> Option<Form> {
+pub(crate) fn form_of(code: u8) -> Option<Form> {
     match code {
         0 => Some(Form::Canonical),
         1 => Some(Form::Lazy),
@@ -228,11 +293,11 @@ fn element_count(shape: &[usize]) -> Option<usize> {
     shape.iter().try_fold(1usize, |a, &d| a.checked_mul(d))
 }
 
-impl SeededTypedPayload {
+impl<D: UploadForm> TypedPayload<D> {
     /// The checked type, form and shape.
     fn parts(&self) -> std::result::Result<(IntType, Form, Vec<usize>), String> {
-        if self.tag != SEEDED_TYPED_TAG {
-            return Err("not a seeded typed payload".into());
+        if self.tag != D::TYPED_TAG {
+            return Err("not an uploaded typed payload of this form".into());
         }
         let bits = self.bits as usize;
         if !(1..=MAX_TYPED_BITS).contains(&bits) {
@@ -266,7 +331,7 @@ impl SeededTypedPayload {
     }
 }
 
-impl Validate for SeededTypedPayload {
+impl<D: UploadForm> Validate for TypedPayload<D> {
     fn validate(&self, params: &DigitParameters) -> std::result::Result<(), String> {
         self.parts()?;
         self.digits.validate(params)
@@ -301,6 +366,20 @@ pub fn encrypt_array_seeded(
     ty: IntType,
     form: Form,
 ) -> Result<SeededTyped> {
+    array_digits(values, shape, ty, form, |d| {
+        Ok(client.encrypt_digits_seeded(d)?)
+    })
+}
+
+/// The digits of `values` (checked against `ty` and `shape`), encrypted by `encrypt` into
+/// one list: the array of [`encrypt_array_seeded`] and of [`crate::public`].
+pub(crate) fn array_digits<D>(
+    values: &[i128],
+    shape: &[usize],
+    ty: IntType,
+    form: Form,
+    encrypt: impl FnOnce(&[i64]) -> Result<D>,
+) -> Result<UploadedTyped<D>> {
     if shape.len() > MAX_SHAPE_DIMENSIONS {
         return Err(Error::InvalidInput(format!(
             "{} dimensions, at most {MAX_SHAPE_DIMENSIONS}",
@@ -318,15 +397,15 @@ pub fn encrypt_array_seeded(
     for &v in values {
         digits.extend(typed_digits(v, ty, form)?.1);
     }
-    Ok(SeededTyped {
+    Ok(UploadedTyped {
         ty,
         form,
         shape: shape.to_vec(),
-        digits: client.encrypt_digits_seeded(&digits)?,
+        digits: encrypt(&digits)?,
     })
 }
 
-impl SeededTyped {
+impl<D: UploadForm> UploadedTyped<D> {
     /// The type of every value.
     pub fn ty(&self) -> IntType {
         self.ty
@@ -352,7 +431,7 @@ impl SeededTyped {
         self.digits.is_empty()
     }
 
-    /// Number of digits (seeded bodies).
+    /// Number of digits (bodies).
     pub fn digit_count(&self) -> usize {
         self.digits.len()
     }
@@ -363,7 +442,7 @@ impl SeededTyped {
     }
 
     /// The ordinary values, row-major: the masks regenerated from the seed (no bootstrap,
-    /// no keyswitch). Does not check the key set (see [`SeededTyped::expand_for`]).
+    /// no keyswitch). Does not check the key set (see [`UploadedTyped::expand_for`]).
     pub fn expand(&self) -> Result<Vec<EncTyped>> {
         let per = self.form.digits(self.ty);
         let key_set = self.key_set();
@@ -376,7 +455,7 @@ impl SeededTyped {
             .collect()
     }
 
-    /// [`SeededTyped::expand`] for the holder of `server`: [`Error::KeySetMismatch`] for
+    /// [`UploadedTyped::expand`] for the holder of `server`: [`Error::KeySetMismatch`] for
     /// values of another key set.
     pub fn expand_for(&self, server: &ServerKey) -> Result<Vec<EncTyped>> {
         same_key_set(server, self.key_set())?;
@@ -396,11 +475,11 @@ impl SeededTyped {
             .ok_or_else(|| Error::InvalidInput("a seeded value without digits".into()))
     }
 
-    /// The ciphertext envelope of parameter set `params` (tag `ENCSTYP1`, see the
-    /// [module docs](self)).
+    /// The ciphertext envelope of parameter set `params` (tag `ENCSTYP1` or `ENCPTYP1`,
+    /// see the [module docs](self)).
     pub fn to_bytes(&self, params: &DigitParameters) -> Result<Vec<u8>> {
-        let payload = SeededTypedPayload {
-            tag: SEEDED_TYPED_TAG,
+        let payload = TypedPayload {
+            tag: D::TYPED_TAG,
             bits: self.ty.bits as u32,
             signed: self.ty.signed,
             form: form_code(self.form),
@@ -410,13 +489,13 @@ impl SeededTyped {
         Ok(envelope::seal(Kind::Ciphertext, params.id(), &payload)?)
     }
 
-    /// Reads [`SeededTyped::to_bytes`] output (every check of the envelope reader, the
+    /// Reads [`UploadedTyped::to_bytes`] output (every check of the envelope reader, the
     /// type, form and shape against the digit count). Never panics: truncated or altered
     /// bytes are an error.
-    pub fn from_bytes(bytes: &[u8]) -> Result<SeededTyped> {
-        let p: SeededTypedPayload = envelope::open_known(bytes, Kind::Ciphertext)?;
+    pub fn from_bytes(bytes: &[u8]) -> Result<Self> {
+        let p: TypedPayload<D> = envelope::open_known(bytes, Kind::Ciphertext)?;
         let (ty, form, shape) = p.parts().map_err(Error::InvalidInput)?;
-        Ok(SeededTyped {
+        Ok(UploadedTyped {
             ty,
             form,
             shape,
@@ -439,17 +518,23 @@ impl SeededTyped {
 // ---------------------------------------------------------------------------------------
 // The family's types.
 
-/// A seeded value of the family ([`FheInteger::encrypt_seeded`],
-/// [`FheBool::encrypt_seeded`]): what a client uploads; [`Seeded::expand`] gives the
-/// value.
+/// An uploaded value of the family: what a client (or a holder of the public key) sends;
+/// [`Uploaded::expand`] gives the value.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Seeded<T> {
-    inner: SeededTyped,
+pub struct Uploaded<T, D> {
+    inner: UploadedTyped<D>,
     ty: PhantomData<fn() -> T>,
 }
 
-impl<T: FheType> Seeded<T> {
-    fn new(inner: SeededTyped) -> Result<Self> {
+/// A seeded value of the family ([`FheInteger::encrypt_seeded`],
+/// [`FheBool::encrypt_seeded`]).
+pub type Seeded<T> = Uploaded<T, SeededDigits>;
+
+/// A value of the family encrypted with the public key ([`crate::public`]).
+pub type PublicValue<T> = Uploaded<T, CompactDigits>;
+
+impl<T: FheType, D: UploadForm> Uploaded<T, D> {
+    pub(crate) fn new(inner: UploadedTyped<D>) -> Result<Self> {
         inner.check_type(T::static_type())?;
         if !inner.shape.is_empty() {
             return Err(Error::InvalidInput(format!(
@@ -457,14 +542,14 @@ impl<T: FheType> Seeded<T> {
                 inner.shape
             )));
         }
-        Ok(Seeded {
+        Ok(Uploaded {
             inner,
             ty: PhantomData,
         })
     }
 
-    /// The seeded digits and their type.
-    pub fn as_typed(&self) -> &SeededTyped {
+    /// The uploaded digits and their type.
+    pub fn as_typed(&self) -> &UploadedTyped<D> {
         &self.inner
     }
 
@@ -478,21 +563,21 @@ impl<T: FheType> Seeded<T> {
         T::from_typed(self.inner.expand_one()?)
     }
 
-    /// [`Seeded::expand`] for the holder of `server`: [`Error::KeySetMismatch`] for a
+    /// [`Uploaded::expand`] for the holder of `server`: [`Error::KeySetMismatch`] for a
     /// value of another key set.
     pub fn expand_for(&self, server: &ServerKey) -> Result<T> {
         same_key_set(server, self.key_set())?;
         self.expand()
     }
 
-    /// The ciphertext envelope (see [`SeededTyped::to_bytes`]).
+    /// The ciphertext envelope (see [`UploadedTyped::to_bytes`]).
     pub fn to_bytes(&self, params: &DigitParameters) -> Result<Vec<u8>> {
         self.inner.to_bytes(params)
     }
 
-    /// Reads [`Seeded::to_bytes`] output; errors on another type or an array.
+    /// Reads [`Uploaded::to_bytes`] output; errors on another type or an array.
     pub fn from_bytes(bytes: &[u8]) -> Result<Self> {
-        Self::new(SeededTyped::from_bytes(bytes)?)
+        Self::new(UploadedTyped::from_bytes(bytes)?)
     }
 }
 
@@ -501,12 +586,7 @@ impl<const N: usize, const S: bool> FheInteger<N, S> {
     /// see [`crate::seeded`]). Errors ([`Error::InvalidInput`]) if it is not a value of
     /// the type.
     pub fn encrypt_seeded<C: Clear>(value: C, client: &ClientKey) -> Result<Seeded<Self>> {
-        let v = value
-            .to_i128()
-            .filter(|&v| Self::TYPE.contains(v))
-            .ok_or_else(|| {
-                Error::InvalidInput(format!("{value} is not a value of {}", Self::TYPE))
-            })?;
+        let v = clear_value(value, Self::TYPE)?;
         Seeded::new(encrypt_typed_seeded(client, v, Self::TYPE)?)
     }
 }
@@ -522,25 +602,31 @@ impl FheBool {
     }
 }
 
-/// A seeded array of the family ([`FheArray::encrypt_seeded`]): every element's digits
-/// under one seed.
+/// An uploaded array of the family: every element's digits in one list of `D`.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SeededArray<T> {
-    inner: SeededTyped,
+pub struct UploadedArray<T, D> {
+    inner: UploadedTyped<D>,
     ty: PhantomData<fn() -> T>,
 }
 
-impl<T: FheType> SeededArray<T> {
-    fn new(inner: SeededTyped) -> Result<Self> {
+/// A seeded array of the family ([`FheArray::encrypt_seeded`]): every element's digits
+/// under one seed.
+pub type SeededArray<T> = UploadedArray<T, SeededDigits>;
+
+/// An array of the family encrypted with the public key ([`crate::public`]).
+pub type PublicArray<T> = UploadedArray<T, CompactDigits>;
+
+impl<T: FheType, D: UploadForm> UploadedArray<T, D> {
+    pub(crate) fn new(inner: UploadedTyped<D>) -> Result<Self> {
         inner.check_type(T::static_type())?;
-        Ok(SeededArray {
+        Ok(UploadedArray {
             inner,
             ty: PhantomData,
         })
     }
 
-    /// The seeded digits, their type and the shape.
-    pub fn as_typed(&self) -> &SeededTyped {
+    /// The uploaded digits, their type and the shape.
+    pub fn as_typed(&self) -> &UploadedTyped<D> {
         &self.inner
     }
 
@@ -565,21 +651,21 @@ impl<T: FheType> SeededArray<T> {
         FheArray::new(items, shape)
     }
 
-    /// [`SeededArray::expand`] for the holder of `server`: [`Error::KeySetMismatch`] for
+    /// [`UploadedArray::expand`] for the holder of `server`: [`Error::KeySetMismatch`] for
     /// values of another key set.
     pub fn expand_for(&self, server: &ServerKey) -> Result<FheArray<T>> {
         same_key_set(server, self.key_set())?;
         self.expand()
     }
 
-    /// The ciphertext envelope (see [`SeededTyped::to_bytes`]).
+    /// The ciphertext envelope (see [`UploadedTyped::to_bytes`]).
     pub fn to_bytes(&self, params: &DigitParameters) -> Result<Vec<u8>> {
         self.inner.to_bytes(params)
     }
 
-    /// Reads [`SeededArray::to_bytes`] output; errors on values of another type.
+    /// Reads [`UploadedArray::to_bytes`] output; errors on values of another type.
     pub fn from_bytes(bytes: &[u8]) -> Result<Self> {
-        Self::new(SeededTyped::from_bytes(bytes)?)
+        Self::new(UploadedTyped::from_bytes(bytes)?)
     }
 }
 
@@ -593,14 +679,7 @@ impl<const N: usize, const S: bool> FheArray<FheInteger<N, S>> {
         client: &ClientKey,
     ) -> Result<SeededArray<FheInteger<N, S>>> {
         let ty = FheInteger::<N, S>::TYPE;
-        let vs = values
-            .iter()
-            .map(|&v| {
-                v.to_i128()
-                    .filter(|&x| ty.contains(x))
-                    .ok_or_else(|| Error::InvalidInput(format!("{v} is not a value of {ty}")))
-            })
-            .collect::<Result<Vec<i128>>>()?;
+        let vs = clear_values(values, ty)?;
         SeededArray::new(encrypt_array_seeded(
             client,
             &vs,
@@ -629,18 +708,53 @@ impl FheArray<FheBool> {
     }
 }
 
-/// Reads a seeded exact integer's envelope (of parameter set `params` when given, else of
-/// any known set) and expands it (the seeded branch of [`EncInt::from_bytes`]).
-pub(crate) fn open_int(bytes: &[u8], params: Option<&DigitParameters>) -> Result<EncInt> {
-    let p: SeededIntPayload = match params {
-        Some(params) => envelope::open(bytes, Kind::Ciphertext, params.id())?,
-        None => envelope::open_known(bytes, Kind::Ciphertext)?,
-    };
-    SeededInt { digits: p.digits }.expand()
+/// The first 8 bytes of a ciphertext envelope's payload (the tag of every tagged form),
+/// `None` for anything else.
+pub fn payload_tag(data: &[u8]) -> Option<[u8; 8]> {
+    match envelope::read_header(data) {
+        Ok((header, payload)) if header.kind == Kind::Ciphertext => {
+            payload.get(..8)?.try_into().ok()
+        }
+        _ => None,
+    }
 }
 
-/// Reads a seeded typed value's envelope and expands it (the seeded branch of
+/// `value` as an `i128` of `ty`; [`Error::InvalidInput`] if it is not a value of the type.
+pub(crate) fn clear_value<C: Clear>(value: C, ty: IntType) -> Result<i128> {
+    value
+        .to_i128()
+        .filter(|&v| ty.contains(v))
+        .ok_or_else(|| Error::InvalidInput(format!("{value} is not a value of {ty}")))
+}
+
+/// [`clear_value`] of every element.
+pub(crate) fn clear_values<C: Clear>(values: &[C], ty: IntType) -> Result<Vec<i128>> {
+    values.iter().map(|&v| clear_value(v, ty)).collect()
+}
+
+/// Reads an uploaded exact integer's envelope (of parameter set `params` when given, else
+/// of any known set) and expands it (the upload branch of [`EncInt::from_bytes`]).
+pub(crate) fn open_int(bytes: &[u8], params: Option<&DigitParameters>) -> Result<EncInt> {
+    fn open<D: UploadForm>(bytes: &[u8], params: Option<&DigitParameters>) -> Result<EncInt> {
+        let p: IntPayload<D> = match params {
+            Some(params) => envelope::open(bytes, Kind::Ciphertext, params.id())?,
+            None => envelope::open_known(bytes, Kind::Ciphertext)?,
+        };
+        UploadedInt { digits: p.digits }.expand()
+    }
+    if payload_tag(bytes) == Some(PUBLIC_INT_TAG) {
+        open::<CompactDigits>(bytes, params)
+    } else {
+        open::<SeededDigits>(bytes, params)
+    }
+}
+
+/// Reads an uploaded typed value's envelope and expands it (the upload branch of
 /// [`EncTyped::from_bytes`]); an error for an array.
 pub(crate) fn open_typed(bytes: &[u8]) -> Result<EncTyped> {
-    SeededTyped::from_bytes(bytes)?.expand_one()
+    if payload_tag(bytes) == Some(PUBLIC_TYPED_TAG) {
+        PublicTyped::from_bytes(bytes)?.expand_one()
+    } else {
+        SeededTyped::from_bytes(bytes)?.expand_one()
+    }
 }

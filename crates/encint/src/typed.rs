@@ -157,16 +157,6 @@ pub(crate) fn typed_digits(value: i128, ty: IntType, form: Form) -> Result<(IntT
 /// modulo `2^n` (radix-4 blocks: `Σ dᵢ 4^i`). Errors on another key set, or on a digit
 /// outside its form's range.
 pub fn decrypt_typed(client: &ClientKey, x: &EncTyped) -> Result<i128> {
-    if x.form != Form::Radix4 {
-        // The digits' value modulo 2^n as its n-bit pattern (a representative may pass
-        // i128, and an unsigned 128-bit value above i128::MAX comes as its negative
-        // pattern).
-        let v = crate::decrypt_big(client, &x.value)?;
-        let modulus = num_bigint::BigInt::from(1u8) << x.ty.bits;
-        let pattern = ((v % &modulus) + &modulus) % &modulus;
-        let low = u128::try_from(pattern).map_err(|_| Error::Overflow)?;
-        return Ok(x.ty.wrap(low as i128));
-    }
     if x.key_set() != client.key_set() {
         return Err(Error::WrongClientKey {
             key: client.key_set(),
@@ -179,6 +169,24 @@ pub fn decrypt_typed(client: &ClientKey, x: &EncTyped) -> Result<i128> {
         .iter()
         .map(|d| client.decrypt_digit(d))
         .collect();
+    typed_value(&digits, x.ty, x.form)
+}
+
+/// The value of type `ty` of decrypted digits in `form` (least significant first): for
+/// binary forms the value congruent to `Σ dᵢ 2^i` modulo `2^n` (digits in `-1..=1`), for
+/// radix-4 `Σ dᵢ 4^i` (blocks in `0..=3`); [`Error::DigitOutOfRange`] for a digit outside
+/// its form's range.
+pub(crate) fn typed_value(digits: &[i64], ty: IntType, form: Form) -> Result<i128> {
+    if form != Form::Radix4 {
+        // The digits' value modulo 2^n as its n-bit pattern (a representative may pass
+        // i128, and an unsigned 128-bit value above i128::MAX comes as its negative
+        // pattern).
+        let v = crate::digits::digits_value(digits)?;
+        let modulus = num_bigint::BigInt::from(1u8) << ty.bits;
+        let pattern = ((v % &modulus) + &modulus) % &modulus;
+        let low = u128::try_from(pattern).map_err(|_| Error::Overflow)?;
+        return Ok(ty.wrap(low as i128));
+    }
     if let Some((position, &value)) = digits
         .iter()
         .enumerate()
@@ -186,11 +194,11 @@ pub fn decrypt_typed(client: &ClientKey, x: &EncTyped) -> Result<i128> {
     {
         return Err(Error::DigitOutOfRange { position, value });
     }
-    x.form.value(x.ty, &digits).ok_or_else(|| {
+    form.value(ty, digits).ok_or_else(|| {
         Error::InvalidInput(format!(
             "{} radix-4 blocks do not hold a value of {}",
             digits.len(),
-            x.ty
+            ty
         ))
     })
 }

@@ -13,13 +13,16 @@
 //! - the seeded forms a client uploads ([`crate::seeded`]): the tag `ENCSINT1` (an exact
 //!   integer) or `ENCSTYP1` (a typed value or an array of them), the type, then one seed
 //!   and one 64-bit body per digit. The readers of exact and typed values read them too
-//!   (expanding the masks from the seed).
+//!   (expanding the masks from the seed);
+//! - the public-key forms ([`crate::public`]): the tag `ENCPINT1` or `ENCPTYP1`, the type,
+//!   then one compact list (mask and body words); read as the seeded ones are.
 
 use encint_tfhe::envelope::{self, Kind};
 use encint_tfhe::{DigitParameters, Validate};
 use serde::{Deserialize, Serialize};
 
-use crate::seeded::{SEEDED_INT_TAG, SEEDED_TYPED_TAG};
+pub use crate::seeded::payload_tag;
+use crate::seeded::{PUBLIC_INT_TAG, PUBLIC_TYPED_TAG, SEEDED_INT_TAG, SEEDED_TYPED_TAG};
 use crate::typed::{EncTyped, Form, IntType, MAX_TYPED_BITS};
 use crate::{EncInt, Error, Result};
 
@@ -61,7 +64,12 @@ pub fn ciphertext_kind(data: &[u8]) -> Option<CiphertextKind> {
     }
     Some(match payload.get(..8) {
         Some(tag) if tag == BITS_TAG => CiphertextKind::Bits,
-        Some(tag) if tag == TYPED_TAG || tag == TYPED_RADIX4_TAG || tag == SEEDED_TYPED_TAG => {
+        Some(tag)
+            if tag == TYPED_TAG
+                || tag == TYPED_RADIX4_TAG
+                || tag == SEEDED_TYPED_TAG
+                || tag == PUBLIC_TYPED_TAG =>
+        {
             CiphertextKind::Typed
         }
         _ => CiphertextKind::Int,
@@ -71,13 +79,15 @@ pub fn ciphertext_kind(data: &[u8]) -> Option<CiphertextKind> {
 /// Whether `data` is a ciphertext envelope of a seeded value ([`crate::seeded`]: tag
 /// `ENCSINT1` or `ENCSTYP1`).
 pub fn is_seeded(data: &[u8]) -> bool {
-    match envelope::read_header(data) {
-        Ok((header, payload)) if header.kind == Kind::Ciphertext => matches!(
-            payload.get(..8),
-            Some(tag) if tag == SEEDED_INT_TAG || tag == SEEDED_TYPED_TAG
-        ),
-        _ => false,
-    }
+    matches!(payload_tag(data), Some(tag) if tag == SEEDED_INT_TAG || tag == SEEDED_TYPED_TAG)
+}
+
+/// Whether `data` is a ciphertext envelope of a value a client uploads: seeded
+/// ([`is_seeded`]) or encrypted with the public key ([`crate::public`]: tag `ENCPINT1` or
+/// `ENCPTYP1`).
+pub fn is_upload(data: &[u8]) -> bool {
+    is_seeded(data)
+        || matches!(payload_tag(data), Some(tag) if tag == PUBLIC_INT_TAG || tag == PUBLIC_TYPED_TAG)
 }
 
 /// Errors unless `data` is a ciphertext envelope of `want` (or not a ciphertext envelope
@@ -195,12 +205,12 @@ impl EncTyped {
         Ok(envelope::seal(Kind::Ciphertext, params.id(), &payload)?)
     }
 
-    /// Reads a typed value (or bits of an earlier release, or a seeded value, whose masks
-    /// are then regenerated: see [`crate::seeded`]) from an envelope: magic, kind,
+    /// Reads a typed value (or bits of an earlier release, or a seeded or public-key value,
+    /// which is then expanded: see [`crate::seeded`]) from an envelope: magic, kind,
     /// version, parameter set, type and every digit checked. Errors on an envelope of
     /// another kind of value, or of a seeded array.
     pub fn from_bytes(bytes: &[u8]) -> Result<EncTyped> {
-        if is_seeded(bytes) {
+        if is_upload(bytes) {
             expect_kind(bytes, CiphertextKind::Typed)?;
             return crate::seeded::open_typed(bytes);
         }

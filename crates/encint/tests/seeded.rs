@@ -5,41 +5,21 @@
 //! sizes against the goals, and the errors: another key set, truncated or altered bytes,
 //! another type, an array read as one value.
 
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 
 use encint::fhe::{FheArray, FheType};
-use encint::keys::{open_server_key, CompressedServerKey};
+use encint::keys::{open_server_key, CompressedServerKey, SeededDigits};
 use encint::seeded::{encrypt_array_seeded, encrypt_typed_seeded, Seeded, SeededArray};
-use encint::typed::{decrypt_typed, EncTyped, Form, IntType};
+use encint::typed::{EncTyped, IntType};
 use encint::{
-    set_server, ClientKey, EncInt, Error, FheBool, FheInt8, FheUint16, FheUint64, FheUint8,
-    SeededInt, SeededTyped, Server, ServerKey, DEFAULT_PARAMETERS,
+    set_server, ClientKey, Error, FheBool, FheInt8, FheUint16, FheUint64, FheUint8, SeededInt,
+    SeededTyped, Server, DEFAULT_PARAMETERS,
 };
 use rand::{Rng, SeedableRng};
 
-struct Keys {
-    client: ClientKey,
-    key: ServerKey,
-    server: Arc<Server>,
-    /// Another key set's keys.
-    other_client: ClientKey,
-    other_key: ServerKey,
-}
+mod uploads;
 
-fn keys() -> &'static Keys {
-    static KEYS: OnceLock<Keys> = OnceLock::new();
-    KEYS.get_or_init(|| {
-        let (client, key) = ClientKey::generate(&DEFAULT_PARAMETERS);
-        let (other_client, other_key) = ClientKey::generate(&DEFAULT_PARAMETERS);
-        Keys {
-            client,
-            server: Arc::new(Server::new(key.clone())),
-            key,
-            other_client,
-            other_key,
-        }
-    })
-}
+use uploads::keys;
 
 fn rng(seed: u64) -> rand::rngs::StdRng {
     rand::rngs::StdRng::seed_from_u64(seed)
@@ -112,85 +92,27 @@ fn typed_values_round_trip_through_seeded_bytes() {
         );
     }
     // Radix-4 and signed odd widths through the typed layer.
-    let i13 = IntType::new(13, true).unwrap();
-    for (v, form) in [
-        (-4096i128, Form::Radix4),
-        (4095, Form::Canonical),
-        (-1, Form::Lazy),
-    ] {
-        let s = encint::seeded::encrypt_typed_seeded_as(&k.client, v, i13, form).unwrap();
-        let x = EncTyped::from_bytes(&s.to_bytes(&p).unwrap()).unwrap();
-        assert_eq!((x.ty(), x.form()), (i13, form));
-        assert_eq!(decrypt_typed(&k.client, &x).unwrap(), v);
-        fresh_noise(&k.client, &x);
-    }
+    uploads::typed_forms(
+        &k.client,
+        |v, ty, form| encint::seeded::encrypt_typed_seeded_as(&k.client, v, ty, form)?.to_bytes(&p),
+        |x| fresh_noise(&k.client, x),
+    );
 }
 
 #[test]
 fn expanded_values_compute_like_plain_integers() {
     let k = keys();
-    set_server(k.server.clone());
-    let p = DEFAULT_PARAMETERS;
-    let mut r = rng(2);
-    let (a, b) = (r.gen::<u16>(), r.gen::<u16>());
-    let up = |v: u16| {
+    uploads::computes_like_plain(&k.client, &k.server, |v| {
         FheUint16::encrypt_seeded(v, &k.client)
-            .unwrap()
-            .to_bytes(&p)
-            .unwrap()
-    };
-    let x = FheUint16::from_bytes(&up(a)).unwrap();
-    let y = FheUint16::from_bytes(&up(b)).unwrap();
-    // An expanded value and an ordinary encryption mix freely.
-    let z = FheUint16::encrypt(b, &k.client).unwrap();
-    assert_eq!(
-        (&x + &y).decrypt::<u16>(&k.client).unwrap(),
-        a.wrapping_add(b)
-    );
-    assert_eq!(
-        (&x * &z).decrypt::<u16>(&k.client).unwrap(),
-        a.wrapping_mul(b)
-    );
-    assert_eq!(x.lt(&y).decrypt(&k.client).unwrap(), a < b);
+    });
 }
 
 #[test]
 fn exact_integers_round_trip_and_multiply() {
     let k = keys();
-    let p = DEFAULT_PARAMETERS;
-    for (v, digits) in [
-        (-1234i128, 12usize),
-        (0, 1),
-        (4095, 12),
-        (-(1 << 40) + 7, 41),
-    ] {
-        let s = SeededInt::encrypt(&k.client, v, digits).unwrap();
-        assert_eq!(s.len(), digits);
-        let bytes = s.to_bytes(&p).unwrap();
-        // Both readers of exact integers take the seeded file.
-        let x = EncInt::from_bytes(&bytes, &p).unwrap();
-        assert_eq!(x.len(), digits);
-        assert_eq!(encint::decrypt(&k.client, &x).unwrap(), v);
-        let y = EncInt::from_bytes_known(&bytes).unwrap();
-        assert_eq!(encint::decrypt(&k.client, &y).unwrap(), v);
-        let z = SeededInt::from_bytes(&bytes)
-            .unwrap()
-            .expand_for(&k.key)
-            .unwrap();
-        assert_eq!(encint::decrypt(&k.client, &z).unwrap(), v);
-    }
-    assert!(SeededInt::encrypt(&k.client, 4096, 12).is_err());
-    let a = EncInt::from_bytes(
-        &SeededInt::encrypt(&k.client, -77, 8)
-            .unwrap()
-            .to_bytes(&p)
-            .unwrap(),
-        &p,
-    )
-    .unwrap();
-    let b = encint::encrypt(&k.client, 93, 8).unwrap();
-    let prod = k.server.mul(&a, &b).unwrap();
-    assert_eq!(encint::decrypt(&k.client, &prod).unwrap(), -77 * 93);
+    uploads::exact_integers(&k.client, &k.server, &k.key, |v, digits| {
+        SeededInt::encrypt(&k.client, v, digits)
+    });
 }
 
 #[test]
@@ -221,22 +143,15 @@ fn arrays_round_trip_under_one_seed() {
     assert_eq!(arr.decrypt(&k.client).unwrap(), bools);
 
     // The typed layer: an array of radix-4 i7 values, expanded in order.
-    let i7 = IntType::new(7, true).unwrap();
-    let vs = [-64i128, 63, 0, -1, 17, -30];
-    let s = encrypt_array_seeded(&k.client, &vs, &[2, 3], i7, Form::Radix4).unwrap();
-    assert_eq!((s.len(), s.digit_count()), (6, 6 * 4));
-    let xs = SeededTyped::from_bytes(&s.to_bytes(&p).unwrap())
-        .unwrap()
-        .expand()
-        .unwrap();
-    let got: Vec<i128> = xs
-        .iter()
-        .map(|x| decrypt_typed(&k.client, x).unwrap())
-        .collect();
-    assert_eq!(got, vs);
-    // A value outside the type, a count that does not match the shape.
-    assert!(encrypt_array_seeded(&k.client, &[64], &[1], i7, Form::Canonical).is_err());
-    assert!(encrypt_array_seeded(&k.client, &[1, 2], &[3], i7, Form::Canonical).is_err());
+    uploads::typed_array(
+        &k.client,
+        |vs, shape, ty, form| {
+            let s = encrypt_array_seeded(&k.client, vs, shape, ty, form)?;
+            assert_eq!(s.digit_count(), vs.len() * form.digits(ty));
+            s.to_bytes(&p)
+        },
+        |b| SeededTyped::from_bytes(b).unwrap().expand().unwrap(),
+    );
 }
 
 #[test]
@@ -313,42 +228,7 @@ fn truncated_altered_or_mistyped_bytes_are_errors() {
         .unwrap()
         .to_bytes(&p)
         .unwrap();
-    for bytes in [&typed, &int, &array] {
-        for cut in 0..bytes.len() {
-            let b = &bytes[..cut];
-            assert!(SeededTyped::from_bytes(b).is_err(), "cut at {cut}");
-            assert!(SeededInt::from_bytes(b).is_err(), "cut at {cut}");
-            assert!(EncTyped::from_bytes(b).is_err(), "cut at {cut}");
-            assert!(EncInt::from_bytes(b, &p).is_err(), "cut at {cut}");
-        }
-        let mut longer = bytes.clone();
-        longer.push(0);
-        assert!(SeededTyped::from_bytes(&longer).is_err());
-        assert!(SeededInt::from_bytes(&longer).is_err());
-    }
-    // The width, the form and the shape must match the digit count.
-    let (_, payload) = encint::keys::envelope::read_header(&typed).unwrap();
-    let at = typed.len() - payload.len();
-    let mut wider = typed.clone();
-    wider[at + 8..at + 12].copy_from_slice(&17u32.to_le_bytes());
-    assert!(SeededTyped::from_bytes(&wider).is_err());
-    let mut form = typed.clone();
-    form[at + 13] = 3;
-    assert!(SeededTyped::from_bytes(&form).is_err());
-    let mut radix = typed.clone();
-    radix[at + 13] = 2;
-    assert!(SeededTyped::from_bytes(&radix).is_err());
-    // Another type, an array read as one value, one kind read as another.
-    assert!(Seeded::<FheUint8>::from_bytes(&typed).is_err());
-    assert!(FheUint8::from_bytes(&typed).is_err());
-    assert!(Seeded::<FheUint8>::from_bytes(&array).is_err());
-    assert!(FheUint8::from_bytes(&array).is_err());
-    assert!(SeededArray::<FheUint16>::from_bytes(&array).is_err());
-    assert!(SeededArray::<FheUint8>::from_bytes(&array).is_ok());
-    assert!(EncInt::from_bytes(&typed, &p).is_err());
-    assert!(EncTyped::from_bytes(&int).is_err());
-    assert!(SeededInt::from_bytes(&typed).is_err());
-    assert!(SeededTyped::from_bytes(&int).is_err());
+    uploads::damaged_bytes::<SeededDigits>(&typed, &int, &array);
     // The expanded form of the current release still loads.
     let old = encint::typed::encrypt_typed(&k.client, 300, IntType::new(16, false).unwrap())
         .unwrap()

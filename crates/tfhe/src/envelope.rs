@@ -40,6 +40,8 @@ pub enum Kind {
     ServerKey,
     /// One or more ciphertexts ([`crate::Digit`], `Vec<Digit>`, …).
     Ciphertext,
+    /// A [`crate::PublicKey`] (public: anyone may encrypt with it).
+    PublicKey,
 }
 
 impl Kind {
@@ -48,6 +50,7 @@ impl Kind {
             Kind::ClientKey => 1,
             Kind::ServerKey => 2,
             Kind::Ciphertext => 3,
+            Kind::PublicKey => 4,
         }
     }
 
@@ -56,6 +59,7 @@ impl Kind {
             1 => Some(Kind::ClientKey),
             2 => Some(Kind::ServerKey),
             3 => Some(Kind::Ciphertext),
+            4 => Some(Kind::PublicKey),
             _ => None,
         }
     }
@@ -70,6 +74,8 @@ impl Kind {
             Kind::ServerKey => 256 << 20,
             // 16 KiB per digit: up to 16384 digits per envelope.
             Kind::Ciphertext => 256 << 20,
+            // A seed and 2048 body words plus the id: 16 KiB.
+            Kind::PublicKey => 1 << 20,
         }
     }
 }
@@ -487,13 +493,14 @@ mod tests {
         #[test]
         fn random_bytes_after_valid_header_never_panic(
             tail in proptest::collection::vec(any::<u8>(), 0..64),
-            kind in 1u8..4,
+            kind in 1u8..5,
         ) {
             let mut bytes = seal(Kind::from_tag(kind).unwrap(), id(), &()).unwrap();
             bytes.extend_from_slice(&tail);
             let _ = open::<Vec<Digit>>(&bytes, Kind::Ciphertext, id());
             let _ = open::<crate::ClientKey>(&bytes, Kind::ClientKey, id());
             let _ = open::<crate::ServerKey>(&bytes, Kind::ServerKey, id());
+            let _ = open::<crate::PublicKey>(&bytes, Kind::PublicKey, id());
         }
 
         #[test]

@@ -108,7 +108,7 @@ pub enum IoError {
     },
 }
 
-fn same_key_set(expected: KeySetId, found: KeySetId) -> Result<(), IoError> {
+pub(crate) fn same_key_set(expected: KeySetId, found: KeySetId) -> Result<(), IoError> {
     if expected == found {
         Ok(())
     } else {
@@ -130,7 +130,7 @@ fn bincode_options() -> impl Options {
         .reject_trailing_bytes()
 }
 
-fn to_bytes<T: Serialize>(value: &T) -> Vec<u8> {
+pub(crate) fn to_bytes<T: Serialize>(value: &T) -> Vec<u8> {
     // Serializing these plain structs into memory cannot fail below the (1 GiB) limit, which
     // MAX_NIBBLES keeps them under.
     bincode_options()
@@ -138,19 +138,19 @@ fn to_bytes<T: Serialize>(value: &T) -> Vec<u8> {
         .unwrap_or_else(|e| unreachable!("in-memory bincode encoding failed: {e}"))
 }
 
-fn from_bytes<T: serde::de::DeserializeOwned>(bytes: &[u8]) -> Result<T, EnvelopeError> {
+pub(crate) fn from_bytes<T: serde::de::DeserializeOwned>(bytes: &[u8]) -> Result<T, EnvelopeError> {
     bincode_options()
         .deserialize(bytes)
         .map_err(|e| EnvelopeError::Malformed(format!("cannot decode: {e}")))
 }
 
-fn known_params(big_lwe_dimension: u64) -> Option<DigitParameters> {
+pub(crate) fn known_params(big_lwe_dimension: u64) -> Option<DigitParameters> {
     [DEFAULT_PARAMETERS]
         .into_iter()
         .find(|p| p.big_lwe_dimension().0 as u64 == big_lwe_dimension)
 }
 
-fn check_count(count: usize) -> Result<(), IoError> {
+pub(crate) fn check_count(count: usize) -> Result<(), IoError> {
     if count > MAX_NIBBLES {
         Err(IoError::TooMany {
             count,
@@ -288,38 +288,58 @@ impl ClientKey {
     }
 }
 
-impl SeededDigits {
+/// Digits a client uploads in a compact form ([`SeededDigits`] under the client key,
+/// [`crate::CompactDigits`] under the public key), which the server expands into ordinary
+/// [`Digit`]s under the big key with no bootstrap and no keyswitch.
+pub trait Upload {
     /// Number of digits.
-    pub fn len(&self) -> usize {
+    fn len(&self) -> usize;
+
+    /// The key set of the key that encrypted the digits.
+    fn key_set(&self) -> KeySetId;
+
+    /// The ordinary digits (on the current rayon pool). Does not check the key set (see
+    /// [`Upload::expand_for`]).
+    fn expand(&self) -> Result<Vec<Digit>, TfheError>;
+
+    /// `true` when the list holds no digit.
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// [`Upload::expand`] for the holder of `server`: refuses digits of another key set
+    /// ([`IoError::KeySetMismatch`]), which would compute garbage.
+    fn expand_for(&self, server: &ServerKey) -> Result<Vec<Digit>, TfheError> {
+        same_key_set(server.key_set(), self.key_set())?;
+        self.expand()
+    }
+}
+
+/// Every ciphertext of `list`, as a [`Digit`].
+pub(crate) fn digits_of(list: &LweCiphertextListOwned<u64>) -> Vec<Digit> {
+    let modulus = list.ciphertext_modulus();
+    list.iter()
+        .map(|ct| Digit::from_ct(LweCiphertext::from_container(ct.as_ref().to_vec(), modulus)))
+        .collect()
+}
+
+impl Upload for SeededDigits {
+    fn len(&self) -> usize {
         self.bodies.len()
     }
 
-    /// `true` when the list holds no digit.
-    pub fn is_empty(&self) -> bool {
-        self.bodies.is_empty()
-    }
-
-    /// The key set of the client key that encrypted the digits.
-    pub fn key_set(&self) -> KeySetId {
+    fn key_set(&self) -> KeySetId {
         self.key_set
     }
 
-    /// [`SeededDigits::expand`] for the holder of `server`: refuses digits of another key
-    /// set ([`IoError::KeySetMismatch`]), which would compute garbage.
-    pub fn expand_for(&self, server: &ServerKey) -> Result<Vec<Digit>, TfheError> {
-        same_key_set(server.key_set(), self.key_set)?;
-        self.expand()
-    }
-
-    /// Regenerate the masks from the seed (on the current rayon pool): the ordinary digits,
+    /// Regenerates the masks from the seed: the ordinary digits,
     /// each an LWE ciphertext of dimension `k·N` as [`ClientKey::encrypt_digit`] gives. No
-    /// bootstrap and no keyswitch. (Does not check the key set: see
-    /// [`SeededDigits::expand_for`].)
+    /// bootstrap and no keyswitch.
     ///
     /// Errors with [`IoError::ParameterMismatch`] / [`IoError::TooMany`] only for a value that
     /// did not come from [`ClientKey::encrypt_digits_seeded`] or a validated decoding (which
     /// cannot be built through the public API).
-    pub fn expand(&self) -> Result<Vec<Digit>, TfheError> {
+    fn expand(&self) -> Result<Vec<Digit>, TfheError> {
         let params = known_params(self.lwe_dimension).ok_or_else(|| {
             IoError::ParameterMismatch(format!(
                 "LWE dimension {} matches no known parameter set",
@@ -346,17 +366,11 @@ impl SeededDigits {
         par_decompress_seeded_lwe_ciphertext_list::<_, _, _, DefaultRandomGenerator>(
             &mut list, &seeded,
         );
-        Ok(list
-            .iter()
-            .map(|ct| {
-                Digit::from_ct(LweCiphertext::from_container(
-                    ct.as_ref().to_vec(),
-                    params.ciphertext_modulus,
-                ))
-            })
-            .collect())
+        Ok(digits_of(&list))
     }
+}
 
+impl SeededDigits {
     /// Encoded size in bytes of `count` seeded digits: key set (16), seed (16), dimension
     /// (8), body count (8) and one `u64` body per digit.
     pub fn encoded_len(count: usize) -> usize {
@@ -549,6 +563,11 @@ impl PackingKey {
     /// The key set of the client key this packing key was generated from.
     pub fn key_set(&self) -> KeySetId {
         self.key_set
+    }
+
+    /// The identifier of its parameter set ([`DigitParameters::id`]).
+    pub fn params_id(&self) -> &str {
+        &self.params_id
     }
 
     fn params(&self) -> Result<DigitParameters, TfheError> {

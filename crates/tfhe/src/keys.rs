@@ -271,6 +271,13 @@ impl ClientKey {
         e as f64 / 2f64.powi(64)
     }
 
+    /// The number of ones of the big key: noise models of errors weighted by the key need it
+    /// (as [`ClientKey::phase_error`], a measurement for the client's own checks; it is
+    /// derived from the secret and is not meant to be published).
+    pub fn big_key_weight(&self) -> usize {
+        self.glwe_sk.as_ref().iter().filter(|&&b| b != 0).count()
+    }
+
     /// The small LWE key and the GLWE key (for client-side generation of extra evaluation keys).
     pub(crate) fn secret_keys(&self) -> (&LweSecretKeyOwned<u64>, &GlweSecretKeyOwned<u64>) {
         (&self.lwe_sk, &self.glwe_sk)

@@ -14,6 +14,8 @@
 //! * [`envelope`]: versioned, checked, bounded serialization of keys and ciphertexts;
 //! * [`io`]: seeded input of digits and nibbles (seeded LWE lists) and packed output
 //!   (packed, modulus-switched GLWE);
+//! * [`public`]: public-key encryption (a compact public key, digits encrypted as one
+//!   compact list);
 //! * [`compressed`]: server keys with seeded masks (half the bootstrapping key, a
 //!   keyswitching key of bodies only), decompressed on load.
 //!
@@ -33,6 +35,7 @@ pub mod io;
 mod keys;
 mod memory;
 pub mod params;
+pub mod public;
 mod scratch;
 mod tree;
 
@@ -40,10 +43,11 @@ pub use bootstrap::test_polynomial;
 pub use compressed::{open_server_key, CompressedServerKey};
 pub use digit::{signed_rep, Digit, NegacyclicLut};
 pub use envelope::{EnvelopeError, Kind, Validate};
-pub use io::{IoError, PackedNibbles, PackingKey, SeededDigits, SeededNibbles};
+pub use io::{IoError, PackedNibbles, PackingKey, SeededDigits, SeededNibbles, Upload};
 pub use keys::{ClientKey, KeySetId, ServerKey};
 pub use memory::retain_freed_memory;
 pub use params::{DigitParameters, Keyswitch, DEFAULT_PARAMETERS, KS64_PARAMETERS};
+pub use public::{CompactDigits, PublicKey};
 pub use tree::{
     Accumulator, Table256, TreeKey, FIRST_LEVEL_QWEIGHT_BOUND, PACKING_BASE_LOG, PACKING_LEVEL,
     PRECISE_PBS_BASE_LOG, PRECISE_PBS_LEVEL, SECOND_LEVEL_QWEIGHT_BOUND,

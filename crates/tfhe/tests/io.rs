@@ -3,7 +3,7 @@
 use std::sync::OnceLock;
 
 use encint_tfhe::io::{
-    IoError, PackedNibbles, PackingKey, SeededDigits, SeededNibbles, MAX_NIBBLES,
+    IoError, PackedNibbles, PackingKey, SeededDigits, SeededNibbles, Upload, MAX_NIBBLES,
 };
 use encint_tfhe::{
     envelope, ClientKey, Digit, EnvelopeError, Kind, NegacyclicLut, ServerKey, TfheError,

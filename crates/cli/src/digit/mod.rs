@@ -18,14 +18,16 @@ use zeroize::Zeroizing;
 
 use encint::wire::CiphertextKind;
 
-use crate::keyfiles::{load_client, load_ct, read_envelope};
+use crate::keyfiles::{load_client, load_ct, load_public, read_envelope};
 use crate::progress::spinner;
-use crate::CliResult;
+use crate::{AnyResult, CliResult};
+use encint::PublicKeyFile;
 
 /// `encint keygen`.
 #[derive(Args)]
 pub struct KeygenArgs {
-    /// Directory for client.key (secret, keep it) and server.key (give it to the server).
+    /// Directory for client.key (secret, keep it), server.key (give it to the server) and
+    /// public.key (publish it: whoever holds it can encrypt with `encrypt --public-key`).
     #[arg(long)]
     out: PathBuf,
     /// Replace existing key files (every ciphertext of the old keys becomes undecryptable).
@@ -55,6 +57,12 @@ const ENCRYPT_HELP: &str = "Types (--type):
 
 A value outside its type is an error and no file is written.
 
+--public-key FILE (instead of --key) encrypts with the public key that keygen writes
+(public.key, or `encint public-key`): no secret needed, so anyone holding it can send the
+server values that only the client key decrypts. The digits go as one compact list (a
+2048-word mask per 2048 digits and 4 bytes per digit, rounded to 32-bit words: 8.4 KB
+for a u16, 12.5 KB for 64 of them); the server expands them (no bootstrap).
+
 The file is seeded (the default): one seed for every mask and 8 bytes per digit, 294
 bytes for a u16 instead of 262 KB; the server regenerates the masks when it reads the
 file (no bootstrap). --expanded writes whole ciphertexts (16 KB per digit), the form of
@@ -64,15 +72,23 @@ Examples:
   encint encrypt --key k/client.key --type u8 --value 200 --out a.ct
   encint encrypt --key k/client.key --type i32 --value -70000 --out b.ct
   encint encrypt --key k/client.key --type bool --value true --out c.ct
-  encint encrypt --key k/client.key --value -1234 --digits 16 --out x.ct";
+  encint encrypt --key k/client.key --value -1234 --digits 16 --out x.ct
+  encint encrypt --public-key k/public.key --type u16 --value 40000 --out p.ct";
 
 /// `encint encrypt`.
 #[derive(Args)]
 #[command(after_help = ENCRYPT_HELP)]
 pub struct EncryptArgs {
-    /// The client key file.
-    #[arg(long)]
-    key: PathBuf,
+    /// The client key file (or give --public-key).
+    #[arg(
+        long,
+        required_unless_present = "public_key",
+        conflicts_with = "public_key"
+    )]
+    key: Option<PathBuf>,
+    /// The public key file (keygen's public.key): encrypt without the client key.
+    #[arg(long = "public-key", value_name = "FILE", conflicts_with = "expanded")]
+    public_key: Option<PathBuf>,
     /// The value to encrypt: an integer of the type (`int`: any size that fits the
     /// digits), or true/false for `bool`.
     #[arg(long, allow_hyphen_values = true)]
@@ -103,7 +119,8 @@ pub struct DecryptArgs {
     /// The client key file.
     #[arg(long)]
     key: PathBuf,
-    /// The ciphertext file (an exact integer or a typed value: the file says which).
+    /// The ciphertext file (an exact integer or a typed value, packed or not: the file says
+    /// which).
     #[arg(long = "in")]
     input: PathBuf,
     /// Print a JSON object: {"value": ..., "type": ...} (the value a JSON number, true or
@@ -112,11 +129,12 @@ pub struct DecryptArgs {
     json: bool,
 }
 
-/// `encint keygen`: both keys are written before either is moved into place.
+/// `encint keygen`: the keys are written before any is moved into place.
 pub fn keygen(a: KeygenArgs) -> CliResult {
     let (client_path, server_path) = (a.out.join("client.key"), a.out.join("server.key"));
+    let public_path = a.out.join("public.key");
     // Refuse before generating anything; written files are checked again atomically.
-    files::check_new(&[&client_path, &server_path], a.force)?;
+    files::check_new(&[&client_path, &server_path, &public_path], a.force)?;
     std::fs::create_dir_all(&a.out)
         .map_err(|e| format!("cannot create {}: {e}", a.out.display()))?;
     let pb = spinner("generating keys");
@@ -124,6 +142,7 @@ pub fn keygen(a: KeygenArgs) -> CliResult {
     let (client, server) = ClientKey::generate(params);
     let id = params.id();
     let client_bytes = Zeroizing::new(envelope::seal(Kind::ClientKey, id, &client)?);
+    let public_bytes = client.public_key().to_bytes()?;
     let server_bytes = if a.compressed {
         drop(server);
         pb.set_message("generating the compressed server key");
@@ -144,14 +163,20 @@ pub fn keygen(a: KeygenArgs) -> CliResult {
                 bytes: &server_bytes,
                 mode: Mode::Public,
             },
+            Output {
+                path: &public_path,
+                bytes: &public_bytes,
+                mode: Mode::Public,
+            },
         ],
         a.force,
     )?;
     pb.finish_and_clear();
     println!(
-        "wrote {} and {} (parameters {id})",
+        "wrote {}, {} and {} (parameters {id})",
         client_path.display(),
-        server_path.display()
+        server_path.display(),
+        public_path.display()
     );
     Ok(())
 }
@@ -180,11 +205,16 @@ pub fn encrypt_cmd(a: EncryptArgs) -> CliResult {
     };
     let value = typed::parse_value(&a.value, ty)?;
     files::check_new(&[&a.out], a.force)?;
-    let client = load_client(&a.key)?;
-    let bytes = if a.expanded {
-        encint::typed::encrypt_typed(&client, value, ty)?.to_bytes(client.params())?
-    } else {
-        encint::seeded::encrypt_typed_seeded(&client, value, ty)?.to_bytes(client.params())?
+    let bytes = match encrypting_key(&a)? {
+        Encryptor::Public(pk) => {
+            encint::public::encrypt_typed_public(&pk, value, ty)?.to_bytes(&pk.params()?)?
+        }
+        Encryptor::Client(client) if a.expanded => {
+            encint::typed::encrypt_typed(&client, value, ty)?.to_bytes(client.params())?
+        }
+        Encryptor::Client(client) => {
+            encint::seeded::encrypt_typed_seeded(&client, value, ty)?.to_bytes(client.params())?
+        }
     };
     files::write_one(&a.out, &bytes, Mode::Public, a.force)?;
     println!(
@@ -193,9 +223,24 @@ pub fn encrypt_cmd(a: EncryptArgs) -> CliResult {
         typed::type_name(ty),
         a.out.display(),
         bytes.len(),
-        form_name(a.expanded)
+        form_name(&a)
     );
     Ok(())
+}
+
+/// The key `encint encrypt` encrypts with.
+enum Encryptor {
+    Client(Box<ClientKey>),
+    Public(Box<encint::PublicKey>),
+}
+
+/// Loads `--key` or `--public-key` (clap lets exactly one through).
+fn encrypting_key(a: &EncryptArgs) -> AnyResult<Encryptor> {
+    match (&a.key, &a.public_key) {
+        (_, Some(p)) => Ok(Encryptor::Public(Box::new(load_public(p)?))),
+        (Some(k), None) => Ok(Encryptor::Client(Box::new(load_client(k)?))),
+        (None, None) => Err("give --key or --public-key".into()),
+    }
 }
 
 /// `encint encrypt` of an exact integer of `digits` digits.
@@ -206,11 +251,16 @@ fn encrypt_int(a: &EncryptArgs, digits: usize) -> CliResult {
         .parse()
         .map_err(|_| format!("`{}` is not an integer", a.value))?;
     files::check_new(&[&a.out], a.force)?;
-    let client = load_client(&a.key)?;
-    let bytes = if a.expanded {
-        encint::encrypt_big(&client, &value, digits)?.to_bytes(client.params())?
-    } else {
-        encint::SeededInt::encrypt_big(&client, &value, digits)?.to_bytes(client.params())?
+    let bytes = match encrypting_key(a)? {
+        Encryptor::Public(pk) => {
+            encint::PublicInt::encrypt_big(&pk, &value, digits)?.to_bytes(&pk.params()?)?
+        }
+        Encryptor::Client(client) if a.expanded => {
+            encint::encrypt_big(&client, &value, digits)?.to_bytes(client.params())?
+        }
+        Encryptor::Client(client) => {
+            encint::SeededInt::encrypt_big(&client, &value, digits)?.to_bytes(client.params())?
+        }
     };
     files::write_one(&a.out, &bytes, Mode::Public, a.force)?;
     println!(
@@ -219,18 +269,68 @@ fn encrypt_int(a: &EncryptArgs, digits: usize) -> CliResult {
         digits,
         a.out.display(),
         bytes.len(),
-        form_name(a.expanded)
+        form_name(a)
     );
     Ok(())
 }
 
 /// The name of the form `encint encrypt` wrote.
-fn form_name(expanded: bool) -> &'static str {
-    if expanded {
-        "expanded"
-    } else {
-        "seeded"
+fn form_name(a: &EncryptArgs) -> &'static str {
+    match (a.public_key.is_some(), a.expanded) {
+        (true, _) => "public-key",
+        (false, true) => "expanded",
+        (false, false) => "seeded",
     }
+}
+
+/// `encint public-key` and `encint packing-key`: a public key derived from a client key.
+#[derive(Args)]
+pub struct DerivedKeyArgs {
+    /// The client key file.
+    #[arg(long)]
+    key: PathBuf,
+    /// Output key file.
+    #[arg(long)]
+    out: PathBuf,
+    /// Replace the output file if it exists.
+    #[arg(long)]
+    force: bool,
+}
+
+/// `encint packing-key`: the packing key of a client key (64 MiB), for `eval --packed`.
+pub fn packing_key_cmd(a: DerivedKeyArgs) -> CliResult {
+    derive_key(&a, "the packing key", |client| {
+        let key = encint::keys::PackingKey::generate(client);
+        Ok(envelope::seal(Kind::ServerKey, client.params().id(), &key)?)
+    })
+}
+
+/// `encint public-key`: the public key of an existing client key (keygen writes one too).
+pub fn public_key_cmd(a: DerivedKeyArgs) -> CliResult {
+    derive_key(&a, "the public key", |client| {
+        Ok(client.public_key().to_bytes()?)
+    })
+}
+
+/// Writes the key `make` derives from the client key of `a` (nothing on an error).
+fn derive_key(
+    a: &DerivedKeyArgs,
+    what: &str,
+    make: impl FnOnce(&ClientKey) -> AnyResult<Vec<u8>>,
+) -> CliResult {
+    files::check_new(&[&a.out], a.force)?;
+    let client = load_client(&a.key)?;
+    let pb = spinner(&format!("generating {what}"));
+    let bytes = make(&client)?;
+    files::write_one(&a.out, &bytes, Mode::Public, a.force)?;
+    pb.finish_and_clear();
+    println!(
+        "wrote {} ({} bytes, key set {})",
+        a.out.display(),
+        bytes.len(),
+        client.key_set()
+    );
+    Ok(())
 }
 
 /// `encint decrypt`: the file says whether it holds an exact integer or a typed value.
@@ -238,7 +338,21 @@ pub fn decrypt_cmd(a: DecryptArgs) -> CliResult {
     let client = load_client(&a.key)?;
     let bytes = read_envelope(&a.input, Kind::Ciphertext)?;
     let at = |e: encint::Error| format!("{}: {e}", a.input.display());
+    let packed = encint::wire::payload_tag(&bytes) == Some(encint::packed::PACKED_TAG);
     let (value, ty) = match typed::file_kind(&bytes) {
+        _ if packed => {
+            let p = encint::packed::PackedResult::from_bytes(&bytes).map_err(at)?;
+            match p.kind() {
+                encint::packed::PackedKind::Typed(ty, _) => (
+                    typed::format_value(p.decrypt_typed(&client).map_err(at)?, ty),
+                    typed::type_name(ty),
+                ),
+                encint::packed::PackedKind::Int => (
+                    p.decrypt_int(&client).map_err(at)?.to_string(),
+                    "int".into(),
+                ),
+            }
+        }
         CiphertextKind::Typed => {
             let x = encint::typed::EncTyped::from_bytes(&bytes).map_err(at)?;
             let ty = x.ty();

@@ -88,7 +88,9 @@ from ._encint import (  # noqa: F401
     NoServerKeyError,
     ProcessorKeys,
     Program,
+    PackingKey,
     ProgramError,
+    PublicKey,
     ServerKey,
     Traced,
     set_server_key,
@@ -120,7 +122,7 @@ from ._family import trace_family as _trace_family
 from ._progress import set_progress  # noqa: F401
 
 __all__ = [
-    "MAX_DIGITS", "PARAMETERS", "ClientKey", "ServerKey", "EncInt", "EncBits", "EncTyped", "Traced",
+    "MAX_DIGITS", "PARAMETERS", "ClientKey", "ServerKey", "PublicKey", "PackingKey", "EncInt", "EncBits", "EncTyped", "Traced",
     "Program", "ProcessorKeys", "FvKeys", "FvBatch", "FvBitsKeys", "FvWord", "set_server_key", "set_threads",
     "select", "min", "max", "trace", "cost", "set_progress",
     "Error", "InvalidInputError", "NoiseBudgetError", "FormatError", "KeyRoleError",

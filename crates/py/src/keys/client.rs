@@ -192,33 +192,37 @@ py_methods! {
         ) -> PyResult<Bound<'py, PyBytes>> {
             let key = self.require_real("a seeded encryption")?;
             let params = *key.params();
-            let typed = match width {
-                Some(w) if !w.is_instance_of::<pyo3::types::PyInt>() => {
-                    Some(crate::family::type_arg(w)?)
-                }
-                _ => None,
-            };
-            let digits: usize = match (typed, width) {
-                (None, Some(w)) => w.extract()?,
-                _ => 32,
-            };
-            let seal = || -> encint::Result<Vec<u8>> {
-                match typed {
-                    Some(ty) => {
-                        let v = i128::try_from(&value).map_err(|_| {
-                            encint::Error::InvalidInput(format!(
-                                "{value} is not a value of {ty} (unsigned values up to \
-                                 i128::MAX encrypt)"
-                            ))
-                        })?;
-                        encint::seeded::encrypt_typed_seeded(key, v, ty)?.to_bytes(&params)
-                    }
-                    None => encint::SeededInt::encrypt_big(key, &value, digits)?.to_bytes(&params),
-                }
-            };
-            let bytes =
-                crate::guard::detached(py, || seal().map_err(crate::errors::to_py))?;
-            Ok(PyBytes::new(py, &bytes))
+            super::public::upload_bytes(
+                py,
+                value,
+                width,
+                |v, ty| encint::seeded::encrypt_typed_seeded(key, v, ty)?.to_bytes(&params),
+                |v, digits| encint::SeededInt::encrypt_big(key, v, digits)?.to_bytes(&params),
+            )
+        }
+
+        /// The packing key of this key (64 MiB, public; a few seconds): give it to the
+        /// server, whose `PackingKey.pack` returns results that `decrypt_packed` reads.
+        fn packing_key(&self, py: Python<'_>) -> PyResult<super::packing::PackingKey> {
+            let key = self.require_real("a packing key")?;
+            let packing = crate::guard::detached(py, || Ok(encint::keys::PackingKey::generate(key)))?;
+            Ok(super::packing::PackingKey { key: packing })
+        }
+
+        /// Decrypts a packed result (`PackingKey.pack`, `encint eval --packed`): the value
+        /// as a Python int.
+        fn decrypt_packed(&self, py: Python<'_>, data: Vec<u8>) -> PyResult<BigInt> {
+            let key = self.require_real("decrypting a packed result")?;
+            super::packing::decrypt_packed(py, key, &data)
+        }
+
+        /// The public key of this key: publish it; whoever holds it encrypts values
+        /// (`PublicKey.encrypt`) that the server computes on and only this key decrypts.
+        fn public_key(&self) -> PyResult<super::public::PublicKey> {
+            let key = self.require_real("a public key")?;
+            Ok(super::public::PublicKey {
+                key: key.public_key(),
+            })
         }
 
         /// Encrypts a Python int as `EncBits` of `width` bits, unsigned (`0 <= value <

@@ -1,10 +1,13 @@
 //! `ClientKey`, `ServerKey`, `set_server_key`: keys in checked envelopes (bytes, files,
 //! pickling) and the process-wide server that encrypted operators use.
 //!
-//! - `client`: `ClientKey`; `server`: `ServerKey`; `envelope`: their envelopes.
+//! - `client`: `ClientKey`; `server`: `ServerKey`; `public`: `PublicKey`; `packing`:
+//!   `PackingKey`; `envelope`: their envelopes.
 
 mod client;
 mod envelope;
+mod packing;
+mod public;
 mod server;
 
 use pyo3::prelude::*;
@@ -13,6 +16,8 @@ use crate::errors::{invalid, to_py};
 use crate::key_sets::set_server;
 
 pub use client::ClientKey;
+pub use packing::PackingKey;
+pub use public::PublicKey;
 pub use server::ServerKey;
 
 /// Sets the server key that operators on encrypted values use (process-wide; `None`
@@ -38,6 +43,8 @@ fn set_threads(threads: usize) -> PyResult<()> {
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<ClientKey>()?;
     m.add_class::<ServerKey>()?;
+    m.add_class::<PublicKey>()?;
+    m.add_class::<PackingKey>()?;
     m.add_function(wrap_pyfunction!(set_server_key, m)?)?;
     m.add_function(wrap_pyfunction!(set_threads, m)?)?;
     Ok(())

@@ -1,0 +1,144 @@
+//! Public-key encryption: the client derives a [`PublicKey`] from its client key and
+//! publishes it; anyone holding only the public key encrypts values of every integer type
+//! (the typed family, the exact [`Int`](crate::Int), arrays) that the server computes on
+//! and only the client decrypts.
+//!
+//! The key is an LWE compact public key under the big key (16 KB: a seed and 2048 body
+//! words, in a public-key envelope bound to the key set); the digits of a value, or of a
+//! whole array, are encrypted as one compact list, rounded to 32-bit words: one mask
+//! polynomial of 2048 words per 2048 digits and one word per digit, 12.5 KB for 64 `u16`
+//! (1024 digits). The server expands the list into ordinary digits under the big key with no
+//! bootstrap and no keyswitch, as it does seeded uploads ([`crate::seeded`]). The security
+//! (TFHE-rs' `PARAM_PKE_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128` dimension and noise) and
+//! the noise (far below a bootstrap output's, whatever the correlation between the digits
+//! of one list) are argued in [`encint_tfhe::public`] and docs/SECURITY.md.
+//!
+//! Files: the public key is an envelope of kind `PublicKey`; a value encrypted with it is a
+//! ciphertext envelope with the tag `ENCPINT1` (an exact integer) or `ENCPTYP1` (a typed
+//! value or an array), read by [`EncInt::from_bytes`](crate::EncInt::from_bytes),
+//! [`EncTyped::from_bytes`](crate::typed::EncTyped::from_bytes) and the family's
+//! [`FheType::from_bytes`](crate::fhe::FheType::from_bytes) as the other forms.
+//!
+//! ```no_run
+//! use encint::public::{PublicKey, PublicValue};
+//! use encint::{ClientKey, FheUint16, DEFAULT_PARAMETERS};
+//!
+//! let (client, server_key) = ClientKey::generate(&DEFAULT_PARAMETERS);
+//! let pk_bytes = client.public_key().to_bytes()?;
+//! // Anyone, with the public key's bytes only:
+//! let pk = PublicKey::from_bytes(&pk_bytes)?;
+//! let bytes = FheUint16::encrypt_public(40000u16, &pk)?.to_bytes(&DEFAULT_PARAMETERS)?;
+//! // Server: the ordinary ciphertext, checked against its key set.
+//! let x: FheUint16 = PublicValue::<FheUint16>::from_bytes(&bytes)?.expand_for(&server_key)?;
+//! # Ok::<(), encint::Error>(())
+//! ```
+
+use encint_tfhe::envelope::{self, Kind};
+
+pub use crate::seeded::{PublicArray, PublicInt, PublicTyped, PublicValue};
+pub use encint_tfhe::{CompactDigits, PublicKey};
+
+use crate::fhe::{Clear, FheArray, FheBool, FheInteger};
+use crate::seeded::{array_digits, clear_value, clear_values};
+use crate::typed::{Form, IntType};
+use crate::Result;
+
+/// The public key's envelope ([`Kind::PublicKey`]) and its reader, bound to its key set and
+/// parameter set.
+pub trait PublicKeyFile: Sized {
+    /// The envelope of kind `PublicKey`.
+    fn to_bytes(&self) -> Result<Vec<u8>>;
+    /// Reads [`PublicKeyFile::to_bytes`] output, of any known parameter set: every check of
+    /// the envelope reader (magic, version, kind, parameter set, the body length). Never
+    /// panics: truncated or altered bytes are an error.
+    fn from_bytes(bytes: &[u8]) -> Result<Self>;
+}
+
+impl PublicKeyFile for PublicKey {
+    fn to_bytes(&self) -> Result<Vec<u8>> {
+        let params = self.params()?;
+        Ok(envelope::seal(Kind::PublicKey, params.id(), self)?)
+    }
+
+    fn from_bytes(bytes: &[u8]) -> Result<Self> {
+        Ok(envelope::open_known(bytes, Kind::PublicKey)?)
+    }
+}
+
+/// Encrypts `value` of type `ty` with the public key, in canonical form (the digits of
+/// [`crate::typed::encrypt_typed`]). Errors if `value` is not a value of the type.
+pub fn encrypt_typed_public(pk: &PublicKey, value: i128, ty: IntType) -> Result<PublicTyped> {
+    encrypt_typed_public_as(pk, value, ty, Form::Canonical)
+}
+
+/// Encrypts `value` of type `ty` with the public key, in `form`.
+pub fn encrypt_typed_public_as(
+    pk: &PublicKey,
+    value: i128,
+    ty: IntType,
+    form: Form,
+) -> Result<PublicTyped> {
+    encrypt_array_public(pk, &[value], &[], ty, form)
+}
+
+/// Encrypts `values` (row-major) as an array of shape `shape` of type `ty` in `form` with
+/// the public key, all digits in one compact list; an empty `shape` is one value. The
+/// checks of [`crate::seeded::encrypt_array_seeded`].
+pub fn encrypt_array_public(
+    pk: &PublicKey,
+    values: &[i128],
+    shape: &[usize],
+    ty: IntType,
+    form: Form,
+) -> Result<PublicTyped> {
+    array_digits(values, shape, ty, form, |d| Ok(pk.encrypt_digits(d)?))
+}
+
+impl<const N: usize, const S: bool> FheInteger<N, S> {
+    /// Encrypts `value` with the public key (no secret needed; see [`crate::public`]).
+    /// Errors ([`crate::Error::InvalidInput`]) if it is not a value of the type.
+    pub fn encrypt_public<C: Clear>(value: C, pk: &PublicKey) -> Result<PublicValue<Self>> {
+        let v = clear_value(value, Self::TYPE)?;
+        PublicValue::new(encrypt_typed_public(pk, v, Self::TYPE)?)
+    }
+}
+
+impl FheBool {
+    /// Encrypts `value` with the public key (see [`crate::public`]).
+    pub fn encrypt_public(value: bool, pk: &PublicKey) -> Result<PublicValue<FheBool>> {
+        PublicValue::new(encrypt_typed_public(pk, i128::from(value), IntType::BOOL)?)
+    }
+}
+
+impl<const N: usize, const S: bool> FheArray<FheInteger<N, S>> {
+    /// Encrypts `values` (row-major) as an array of shape `shape` with the public key, all
+    /// digits in one compact list. Errors on a value outside the type or a count that does
+    /// not match the shape.
+    pub fn encrypt_public<C: Clear>(
+        values: &[C],
+        shape: &[usize],
+        pk: &PublicKey,
+    ) -> Result<PublicArray<FheInteger<N, S>>> {
+        let ty = FheInteger::<N, S>::TYPE;
+        let vs = clear_values(values, ty)?;
+        PublicArray::new(encrypt_array_public(pk, &vs, shape, ty, Form::Canonical)?)
+    }
+}
+
+impl FheArray<FheBool> {
+    /// Encrypts booleans (row-major) as an array of shape `shape` with the public key.
+    pub fn encrypt_public(
+        values: &[bool],
+        shape: &[usize],
+        pk: &PublicKey,
+    ) -> Result<PublicArray<FheBool>> {
+        let vs: Vec<i128> = values.iter().map(|&b| i128::from(b)).collect();
+        PublicArray::new(encrypt_array_public(
+            pk,
+            &vs,
+            shape,
+            IntType::BOOL,
+            Form::Canonical,
+        )?)
+    }
+}
