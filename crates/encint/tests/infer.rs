@@ -134,6 +134,8 @@ fn the_cnn_is_a_convolution_and_a_dense_layer() {
     assert_eq!(model.layers[0].matrix_shape(), [9, 4]);
     assert_eq!(model.layers[1].kind, LayerKind::Dense);
     assert_eq!((model.layers[1].inputs, model.layers[1].outputs), (144, 10));
+    invalid(model.layers[0].eval(&[0; 63]));
+    invalid(model.layers[1].eval(&[0; 145]));
 }
 
 /// 6 inputs in 0..=3, 4 hidden units, 3 outputs: negative weights and biases, a shift and

@@ -126,8 +126,16 @@ impl Layer {
         }
     }
 
-    /// The layer and its activation on `x` (`inputs` values), in plain integers.
-    pub fn eval(&self, x: &[i64]) -> Vec<i64> {
+    /// The layer and its activation on `x` (`inputs` values), in plain integers; another
+    /// number of values is an [`Error::InvalidInput`].
+    pub fn eval(&self, x: &[i64]) -> Result<Vec<i64>> {
+        if x.len() != self.inputs {
+            return Err(Error::InvalidInput(format!(
+                "{} values for a layer of {} inputs",
+                x.len(),
+                self.inputs
+            )));
+        }
         let mut y = match self.kind {
             LayerKind::Dense => {
                 let mut y = self.bias.clone();
@@ -144,7 +152,7 @@ impl Layer {
         if let Some(a) = self.activation {
             y.iter_mut().for_each(|v| *v = a.apply(*v));
         }
-        y
+        Ok(y)
     }
 }
 

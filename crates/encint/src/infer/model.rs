@@ -155,7 +155,7 @@ impl Model {
         self.check_image(image)?;
         let mut x = image.to_vec();
         for layer in &self.layers {
-            x = layer.eval(&x);
+            x = layer.eval(&x)?;
         }
         Ok(x)
     }
