@@ -1,13 +1,15 @@
 """Private inference: classify an encrypted handwritten digit.
 
-The model is a small quantised network (64 pixels -> 32 hidden units with ReLU -> 10
-classes) trained on scikit-learn's 8x8 digits by scripts/train_digits.py; pixels are
+The model is a small quantised network trained on scikit-learn's 8x8 digits by
+scripts/train_digits.py: "mlp" (64 pixels -> 32 hidden units with ReLU -> 10 classes) or
+"cnn" (a 3x3 convolution with 4 channels, ReLU, a dense layer to 10 classes); pixels are
 0..3, weights -7..7. The client encrypts the image, the server computes the ten class
 scores with the server key only, the client decrypts them and takes the largest.
 
     python examples/python/infer_digits.py                 # weights in the clear, 1 image
     python examples/python/infer_digits.py --clear          # no keys: every test image
     python examples/python/infer_digits.py --weights encrypted
+    python examples/python/infer_digits.py --model cnn --clear
 """
 
 import argparse
@@ -18,10 +20,11 @@ import encint
 ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
 ap.add_argument("--clear", action="store_true", help="run without encryption, every test image")
 ap.add_argument("--weights", choices=["clear", "encrypted"], default="clear")
+ap.add_argument("--model", choices=["mlp", "cnn"], default="mlp")
 args = ap.parse_args()
 
 images, labels = encint.Inference.digits_test()
-model = encint.Inference(weights=args.weights, batch=1)
+model = encint.Inference(model=args.model, weights=args.weights, batch=1)
 print(f"{model.bootstraps_per_image:.0f} bootstraps per image (known before any key exists)")
 
 if args.clear:

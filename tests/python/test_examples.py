@@ -14,6 +14,7 @@ EXAMPLES = {
     "bubble_sort.py": ["--small"],
     "fv_batch.py": [],
     "infer_digits.py": ["--clear"],
+    "infer_digits.py --model cnn": ["--clear", "--model", "cnn"],
 }
 
 
@@ -21,7 +22,7 @@ EXAMPLES = {
 def test_example_runs(name):
     if name == "fv_batch.py":
         pytest.importorskip("numpy")
-    path = ROOT / "examples" / "python" / name
+    path = ROOT / "examples" / "python" / name.split()[0]
     r = subprocess.run(
         [sys.executable, str(path), *EXAMPLES[name]], capture_output=True, text=True, timeout=900
     )

@@ -16,11 +16,6 @@ use crate::progress::spinner;
 use crate::timing::{pool, print_json};
 use crate::{AnyResult, CliResult};
 
-/// The digits model `scripts/train_digits.py` writes, built into the binary.
-const DIGITS_MODEL: &str = include_str!("../../../models/digits_mlp.json");
-/// Its quantised test split.
-const DIGITS_TEST: &str = include_str!("../../../models/digits_test.json");
-
 /// Where the weights are during the encrypted run.
 #[derive(Clone, Copy, ValueEnum)]
 pub enum WeightsArg {
@@ -33,14 +28,16 @@ pub enum WeightsArg {
 /// `encint infer --help`.
 pub const LONG_ABOUT: &str =
     "Private inference: classify handwritten digits (scikit-learn's 8x8 digits) \
-with a small quantised neural network (64 pixels -> 32 hidden units with ReLU -> 10 classes) \
-while the images stay encrypted. The client encrypts each image, the server computes the ten \
+with a small quantised neural network while the images stay encrypted. Two models are built \
+in: --model mlp (the default: 64 pixels -> 32 hidden units with ReLU -> 10 classes) and \
+--model cnn (a 3x3 convolution with 4 channels, 8x8 -> 6x6x4, ReLU, then a dense layer to \
+10 classes); --model PATH reads a model file. The client encrypts each image, the server computes the ten \
 class scores with the server key only, the client decrypts them. The model's weights are either \
 in the clear on the server or encrypted by the model owner under the same key set \
 (--weights encrypted). Every decrypted score is checked against the model computed in plain \
 integers; the command exits non-zero on any difference.\n\n\
-By default the model and its 450 test images are the ones built into encint \
-(scripts/train_digits.py writes them). --clear runs the same circuit on the clear executor \
+The built-in models and their 450 test images are the ones \
+scripts/train_digits.py writes. --clear runs the same circuit on the clear executor \
 (no keys, seconds) over every test image and prints the accuracy; without --clear, keys are \
 generated and --images N images are classified for real, with the time per image and the \
 bootstraps per image.";
@@ -63,9 +60,10 @@ pub struct InferArgs {
     /// Threads for bootstrapping (default: all cores).
     #[arg(long)]
     threads: Option<usize>,
-    /// A model file (JSON, as scripts/train_digits.py writes; default: the built-in one).
-    #[arg(long)]
-    model: Option<PathBuf>,
+    /// The model: `mlp` or `cnn` (built in), or the path of a model file (JSON, as
+    /// scripts/train_digits.py writes).
+    #[arg(long, default_value = "mlp")]
+    model: String,
     /// A file of test images and labels (JSON; default: the built-in test split).
     #[arg(long)]
     test_images: Option<PathBuf>,
@@ -77,6 +75,7 @@ pub struct InferArgs {
 /// What `encint infer` measured.
 #[derive(Serialize)]
 struct Report {
+    model: String,
     mode: &'static str,
     weights: &'static str,
     images: usize,
@@ -97,13 +96,10 @@ struct Report {
 /// `encint infer`: exits non-zero when a decrypted (or clear-circuit) logit differs from
 /// the plain-integer model.
 pub fn run(a: InferArgs) -> CliResult {
-    let model = match &a.model {
-        Some(p) => Model::load(p)?,
-        None => Model::from_json(DIGITS_MODEL)?,
-    };
+    let model = Model::builtin_or_file(&a.model)?;
     let test = match &a.test_images {
         Some(p) => Images::load(p, &model)?,
-        None => Images::from_json(DIGITS_TEST, &model)?,
+        None => Images::digits_test(&model)?,
     };
     let available = test.images.len();
     let count = a.images.unwrap_or(if a.clear { available } else { 1 });
@@ -134,6 +130,7 @@ pub fn run(a: InferArgs) -> CliResult {
         .count();
     let cost = inference.cost();
     let mut report = Report {
+        model: a.model.clone(),
         mode: if a.clear { "clear" } else { "encrypted" },
         weights: weights.name(),
         images: count,
@@ -251,8 +248,8 @@ fn run_encrypted(
 
 fn print_report(r: &Report) {
     println!(
-        "encint infer: {} run, weights {}, {} images, {} per circuit, {} threads",
-        r.mode, r.weights, r.images, r.batch, r.threads
+        "encint infer: model {}, {} run, weights {}, {} images, {} per circuit, {} threads",
+        r.model, r.mode, r.weights, r.images, r.batch, r.threads
     );
     println!("types: {}", r.types);
     println!(

@@ -6,34 +6,44 @@
 use std::path::PathBuf;
 use std::sync::OnceLock;
 
-use encint::infer::{argmax, Images, Inference, Model, Weights};
+use encint::infer::{argmax, Conv2d, Images, Inference, LayerKind, Model, Weights, MAX_BATCH};
 use encint::{ClientKey, Error, Server, DEFAULT_PARAMETERS};
 
 fn models() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../models")
 }
 
-fn digits() -> (Model, Images) {
-    let model = Model::load(&models().join("digits_mlp.json")).unwrap();
+/// A built-in model (`"mlp"` or `"cnn"`) read from its file, and the test split.
+fn digits(name: &str) -> (Model, Images) {
+    let model = Model::load(&models().join(format!("digits_{name}.json"))).unwrap();
+    assert_eq!(model, Model::builtin(name).unwrap());
     let images = Images::load(&models().join("digits_test.json"), &model).unwrap();
     (model, images)
 }
 
-/// The quantised test accuracy the training script computed with NumPy.
-fn stated_accuracy() -> f64 {
-    let text = std::fs::read_to_string(models().join("digits_mlp.json")).unwrap();
-    let key = "\"quantised_test_accuracy\":";
-    let at = text.find(key).unwrap() + key.len();
-    let end = text[at..].find([',', '}']).unwrap();
-    text[at..at + end].trim().parse().unwrap()
+/// The `training` section of a model file: what the training script computed with NumPy.
+fn training(name: &str) -> serde_json::Value {
+    let text = std::fs::read_to_string(models().join(format!("digits_{name}.json"))).unwrap();
+    let file: serde_json::Value = serde_json::from_str(&text).unwrap();
+    file["training"].clone()
 }
 
-fn clear_run_matches_model(weights: Weights) {
-    let (model, test) = digits();
-    assert_eq!(test.images.len(), 450);
-    let inference = Inference::compile(&model, weights, 15).unwrap();
+/// The quantised test accuracy the training script computed with NumPy.
+fn stated_accuracy(name: &str) -> f64 {
+    training(name)["quantised_test_accuracy"].as_f64().unwrap()
+}
+
+/// The circuit on the clear executor over `images` (in batches of 15) against the
+/// plain-integer model, image by image; the share of images classified right.
+fn clear_run_matches_model(
+    model: &Model,
+    weights: Weights,
+    images: &[Vec<i64>],
+    labels: &[usize],
+) -> f64 {
+    let inference = Inference::compile(model, weights, 15).unwrap();
     let mut right = 0;
-    for (chunk, labels) in test.images.chunks(15).zip(test.labels.chunks(15)) {
+    for (chunk, labels) in images.chunks(15).zip(labels.chunks(15)) {
         let got = inference.run_clear(chunk).unwrap();
         assert_eq!(got.len(), chunk.len());
         for ((image, logits), &label) in chunk.iter().zip(&got).zip(labels) {
@@ -41,26 +51,91 @@ fn clear_run_matches_model(weights: Weights) {
             right += usize::from(argmax(logits) == label);
         }
     }
-    let accuracy = right as f64 / 450.0;
-    assert!((accuracy - stated_accuracy()).abs() < 1e-4, "{accuracy}");
-    assert!(accuracy >= 0.90, "{accuracy}");
+    right as f64 / images.len() as f64
+}
+
+/// Every test image: the logits equal the model's, the accuracy the stated one.
+fn whole_split_matches_model(name: &str, weights: Weights) -> f64 {
+    let (model, test) = digits(name);
+    assert_eq!(test.images.len(), 450);
+    let accuracy = clear_run_matches_model(&model, weights, &test.images, &test.labels);
+    assert!(
+        (accuracy - stated_accuracy(name)).abs() < 1e-4,
+        "{accuracy}"
+    );
+    accuracy
 }
 
 #[test]
 fn digits_circuit_with_clear_weights_equals_the_model_on_every_test_image() {
-    clear_run_matches_model(Weights::Clear);
+    let accuracy = whole_split_matches_model("mlp", Weights::Clear);
+    assert!(accuracy >= 0.90, "{accuracy}");
 }
 
 #[test]
 fn digits_circuit_with_encrypted_weights_equals_the_model_on_every_test_image() {
-    clear_run_matches_model(Weights::Encrypted);
+    whole_split_matches_model("mlp", Weights::Encrypted);
 }
 
 #[test]
-fn the_reference_agrees_with_numpy_on_accuracy() {
-    let (model, test) = digits();
-    let accuracy = test.accuracy(&model).unwrap();
-    assert!((accuracy - stated_accuracy()).abs() < 1e-4, "{accuracy}");
+fn cnn_circuit_with_clear_weights_equals_the_model_on_every_test_image() {
+    whole_split_matches_model("cnn", Weights::Clear);
+}
+
+#[test]
+fn cnn_circuit_with_encrypted_weights_equals_the_model_on_every_test_image() {
+    whole_split_matches_model("cnn", Weights::Encrypted);
+}
+
+/// The Rust reference (`Model::logits`) against the training script's integer model in
+/// NumPy: the logits of the first test images, every test image's prediction, the accuracy.
+#[test]
+fn the_reference_agrees_with_numpy() {
+    for name in ["mlp", "cnn"] {
+        let (model, test) = digits(name);
+        let numpy = training(name);
+        let logits = numpy["first_test_logits"].as_array().unwrap();
+        assert_eq!(logits.len(), 20);
+        for (image, want) in test.images.iter().zip(logits) {
+            let want: Vec<i64> = want
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|v| v.as_i64().unwrap())
+                .collect();
+            assert_eq!(model.logits(image).unwrap(), want, "{name}");
+        }
+        let predictions = numpy["test_predictions"].as_array().unwrap();
+        assert_eq!(predictions.len(), test.images.len());
+        for (image, want) in test.images.iter().zip(predictions) {
+            let want = want.as_u64().unwrap() as usize;
+            assert_eq!(model.predict(image).unwrap(), want, "{name}");
+        }
+        let accuracy = test.accuracy(&model).unwrap();
+        assert!(
+            (accuracy - stated_accuracy(name)).abs() < 1e-4,
+            "{name} {accuracy}"
+        );
+    }
+}
+
+/// The CNN's layer kinds: a convolution then a dense layer, 8x8 -> 6x6x4 -> 10.
+#[test]
+fn the_cnn_is_a_convolution_and_a_dense_layer() {
+    let (model, _) = digits("cnn");
+    let conv = Conv2d {
+        height: 8,
+        width: 8,
+        channels: 1,
+        kernel: [3, 3],
+    };
+    assert_eq!(model.layers[0].kind, LayerKind::Conv2d(conv));
+    assert_eq!((model.layers[0].inputs, model.layers[0].outputs), (64, 144));
+    assert_eq!(model.layers[0].matrix_shape(), [9, 4]);
+    assert_eq!(model.layers[1].kind, LayerKind::Dense);
+    assert_eq!((model.layers[1].inputs, model.layers[1].outputs), (144, 10));
+    invalid(model.layers[0].eval(&[0; 63]));
+    invalid(model.layers[1].eval(&[0; 145]));
 }
 
 /// 6 inputs in 0..=3, 4 hidden units, 3 outputs: negative weights and biases, a shift and
@@ -82,38 +157,124 @@ fn keys() -> &'static (ClientKey, Server) {
     })
 }
 
-fn real_run(weights: Weights) {
-    let model = Model::from_json(SMALL).unwrap();
-    let images: Vec<Vec<i64>> = SMALL_IMAGES.iter().map(|i| i.to_vec()).collect();
+/// `images` through `model`'s circuit on real keys (one batch), against the reference.
+fn real_run(model: &Model, images: &[Vec<i64>], weights: Weights) {
     let want: Vec<Vec<i64>> = images.iter().map(|i| model.logits(i).unwrap()).collect();
-    // The hidden activations saturate and vanish somewhere: the test exercises the clip
-    // and the ReLU, not only the sums.
-    assert_ne!(want[0], want[1]);
-    let inference = Inference::compile(&model, weights, 2).unwrap();
-    assert_eq!(inference.run_clear(&images).unwrap(), want);
+    let inference = Inference::compile(model, weights, images.len()).unwrap();
+    assert_eq!(inference.run_clear(images).unwrap(), want);
     let (client, server) = keys();
-    let enc = inference.encrypt_images(&images, client).unwrap();
+    let enc = inference.encrypt_images(images, client).unwrap();
     let w = match weights {
         Weights::Clear => None,
         Weights::Encrypted => Some(inference.encrypt_weights(client).unwrap()),
     };
     let logits = inference.run(server, &enc, w.as_ref()).unwrap();
-    assert_eq!(inference.decrypt(&logits, 2, client).unwrap(), want);
+    assert_eq!(
+        inference.decrypt(&logits, images.len(), client).unwrap(),
+        want
+    );
+}
+
+fn small_real_run(weights: Weights) {
+    let model = Model::from_json(SMALL).unwrap();
+    let images: Vec<Vec<i64>> = SMALL_IMAGES.iter().map(|i| i.to_vec()).collect();
+    // The hidden activations saturate and vanish somewhere: the test exercises the clip
+    // and the ReLU, not only the sums.
+    assert_ne!(
+        model.logits(&images[0]).unwrap(),
+        model.logits(&images[1]).unwrap()
+    );
+    real_run(&model, &images, weights);
 }
 
 #[test]
 fn small_model_on_real_keys_with_clear_weights() {
-    real_run(Weights::Clear);
+    small_real_run(Weights::Clear);
 }
 
 #[test]
 fn small_model_on_real_keys_with_encrypted_weights() {
-    real_run(Weights::Encrypted);
+    small_real_run(Weights::Encrypted);
 }
 
-/// Models off the digits model's shape, on the clear executor against the reference for
+/// A convolution on a 1x3 input of 2 channels, a 1x2 kernel, one output channel, as the
+/// last layer: `y(j) = x(j, 0) + 2 x(j, 1) + 3 x(j+1, 0) - x(j+1, 1)`.
+const TINY_CONV: &str = r#"{"format": "encint-mlp", "version": 2, "input_size": 6, "input_max": 3,
+  "layers": [{"kind": "conv2d", "input_shape": [1, 3, 2],
+              "weights": [[[[1], [2]], [[3], [-1]]]], "bias": [0]}]}"#;
+
+/// The layout of a convolution's inputs (position-major, channels innermost) and of its
+/// kernel, against values worked out by hand.
+#[test]
+fn a_convolution_computes_its_definition() {
+    let model = Model::from_json(TINY_CONV).unwrap();
+    // Positions (1, 2), (3, 0), (2, 1): y(0) = 1 + 4 + 9 - 0, y(1) = 3 + 0 + 6 - 1.
+    let image = vec![1, 2, 3, 0, 2, 1];
+    assert_eq!(model.logits(&image).unwrap(), vec![14, 8]);
+    for weights in [Weights::Clear, Weights::Encrypted] {
+        let inference = Inference::compile(&model, weights, 1).unwrap();
+        assert_eq!(
+            inference.run_clear(std::slice::from_ref(&image)).unwrap(),
+            vec![vec![14, 8]]
+        );
+    }
+}
+
+/// A small CNN on a 3x3 binary image: a 2x2 convolution to 2 channels, a 1x2 convolution
+/// over both channels, a dense layer; negative weights, shifts and clips that bite.
+const SMALL_CNN: &str = r#"{"format": "encint-mlp", "version": 2, "input_size": 9, "input_max": 1,
+  "layers": [
+    {"kind": "conv2d", "input_shape": [3, 3, 1],
+     "weights": [[[[2, -1]], [[-1, 3]]], [[[1, 1]], [[3, -2]]]], "bias": [0, 1],
+     "relu": {"shift": 1, "max": 2}},
+    {"kind": "conv2d", "input_shape": [2, 2, 2],
+     "weights": [[[[1], [-2]], [[2], [1]]]], "bias": [1], "relu": {"shift": 0, "max": 3}},
+    {"kind": "dense", "weights": [[1, -2, 3], [2, 1, -1]], "bias": [0, 3, -2]}]}"#;
+
+/// Every image of `model`'s input range.
+fn every_image(model: &Model) -> Vec<Vec<i64>> {
+    let n = model.input_size;
+    let base = model.input_max + 1;
+    (0..base.pow(n as u32))
+        .map(|mut code| {
+            (0..n)
+                .map(|_| {
+                    let p = code % base;
+                    code /= base;
+                    p
+                })
+                .collect()
+        })
+        .collect()
+}
+
+#[test]
+fn small_cnn_on_real_keys_with_encrypted_weights() {
+    let model = Model::from_json(SMALL_CNN).unwrap();
+    let images = vec![
+        vec![1, 0, 1, 1, 1, 0, 0, 1, 1],
+        vec![0, 1, 1, 1, 0, 1, 1, 1, 0],
+    ];
+    assert_ne!(
+        model.logits(&images[0]).unwrap(),
+        model.logits(&images[1]).unwrap()
+    );
+    real_run(&model, &images, Weights::Encrypted);
+}
+
+/// The digits CNN on real keys, two test images in one circuit, weights in the clear
+/// (about 10,800 bootstraps; the encrypted-weight run is measured by `encint infer
+/// --model cnn --weights encrypted`, see docs/INFERENCE.md).
+#[test]
+fn digits_cnn_on_real_keys_two_images() {
+    let (model, test) = digits("cnn");
+    real_run(&model, &test.images[..2], Weights::Clear);
+}
+
+/// Models off the digits models' shapes, on the clear executor against the reference for
 /// every input: a clip above anything the accumulator holds, three layers, binary pixels,
-/// a shift past the accumulator's width; both weight modes.
+/// a shift past the accumulator's width, two convolutions in a row, a convolution over
+/// two channels as the last layer; both weight modes.
 #[test]
 fn other_model_shapes_match_the_reference_in_the_clear() {
     let models = [
@@ -132,26 +293,17 @@ fn other_model_shapes_match_the_reference_in_the_clear() {
                         "relu": {"shift": 20, "max": 1}},
                        {"weights": [[1], [1]], "bias": [-1]}]}"#,
     ];
-    for text in models {
+    for text in models.into_iter().chain([SMALL_CNN, TINY_CONV]) {
         let model = Model::from_json(text).unwrap();
-        let n = model.input_size;
-        let base = model.input_max + 1;
-        let all: Vec<Vec<i64>> = (0..base.pow(n as u32))
-            .map(|mut code| {
-                (0..n)
-                    .map(|_| {
-                        let p = code % base;
-                        code /= base;
-                        p
-                    })
-                    .collect()
-            })
-            .collect();
+        let all = every_image(&model);
         for weights in [Weights::Clear, Weights::Encrypted] {
-            let inference = Inference::compile(&model, weights, all.len()).unwrap();
-            let got = inference.run_clear(&all).unwrap();
-            for (image, logits) in all.iter().zip(&got) {
-                assert_eq!(logits, &model.logits(image).unwrap(), "{image:?} {text}");
+            let batch = all.len().min(MAX_BATCH);
+            let inference = Inference::compile(&model, weights, batch).unwrap();
+            for chunk in all.chunks(batch) {
+                let got = inference.run_clear(chunk).unwrap();
+                for (image, logits) in chunk.iter().zip(&got) {
+                    assert_eq!(logits, &model.logits(image).unwrap(), "{image:?} {text}");
+                }
             }
         }
     }
@@ -177,7 +329,7 @@ fn weights_of_another_key_set_are_refused() {
 #[test]
 #[ignore]
 fn digits_on_real_keys_one_image() {
-    let (model, test) = digits();
+    let (model, test) = digits("mlp");
     let inference = Inference::compile(&model, Weights::Clear, 1).unwrap();
     let (client, server) = keys();
     let enc = inference.encrypt_images(&test.images[..1], client).unwrap();
@@ -197,7 +349,7 @@ fn invalid(r: Result<impl std::fmt::Debug, Error>) -> String {
 
 #[test]
 fn bad_images_are_typed_errors() {
-    let (model, _) = digits();
+    let (model, _) = digits("mlp");
     let inference = Inference::compile(&model, Weights::Clear, 2).unwrap();
     let short = vec![vec![0i64; 63]];
     let mut high = vec![vec![0i64; 64]];
@@ -262,6 +414,116 @@ fn bad_models_are_typed_errors() {
         );
     }
     assert!(Model::from_json(SMALL).is_ok());
+    let conv = r#""kind": "conv2d", "input_shape": [1, 3, 2],"#;
+    let cnn_cases = [
+        (
+            "a layer kind in version 1",
+            "needs version 2",
+            TINY_CONV.replace(r#""version": 2"#, r#""version": 1"#),
+        ),
+        (
+            "version 3",
+            "version 3, expected",
+            TINY_CONV.replace(r#""version": 2"#, r#""version": 3"#),
+        ),
+        (
+            "an unknown kind",
+            "kind \"pool\"",
+            TINY_CONV.replace("conv2d", "pool"),
+        ),
+        (
+            "no input shape",
+            "needs \"input_shape\"",
+            TINY_CONV.replace(r#" "input_shape": [1, 3, 2],"#, ""),
+        ),
+        (
+            "an input shape of 2 dimensions",
+            "needs \"input_shape\"",
+            TINY_CONV.replace("[1, 3, 2]", "[3, 2]"),
+        ),
+        (
+            "an input shape of other inputs",
+            "[1, 2, 2] for 6 inputs",
+            TINY_CONV.replace("[1, 3, 2]", "[1, 2, 2]"),
+        ),
+        (
+            "a zero input shape",
+            "[0, 3, 2] for 6 inputs",
+            TINY_CONV.replace("[1, 3, 2]", "[0, 3, 2]"),
+        ),
+        (
+            "a kernel taller than the input",
+            "kernel of 2x2",
+            TINY_CONV.replace(
+                "[[[[1], [2]], [[3], [-1]]]]",
+                "[[[[1], [2]], [[3], [-1]]], [[[1], [2]], [[3], [-1]]]]",
+            ),
+        ),
+        (
+            "a kernel wider than the input",
+            "kernel of 1x4",
+            TINY_CONV.replace("[[3], [-1]]]]", "[[3], [-1]], [[1], [1]], [[1], [1]]]]"),
+        ),
+        (
+            "a ragged kernel",
+            "weights[0][1]: 1 values",
+            TINY_CONV.replace("[[3], [-1]]]]", "[[3]]]]"),
+        ),
+        (
+            "a kernel of other input channels",
+            "weights[0][0]: 3 values",
+            TINY_CONV.replace("[[1], [2]]", "[[1], [2], [4]]"),
+        ),
+        (
+            "more output channels than biases",
+            "weights[0][1][0]: 2 values",
+            TINY_CONV.replace("[[3], [-1]]", "[[3, 1], [-1, 1]]"),
+        ),
+        (
+            "an empty kernel",
+            "kernel of 0x0",
+            TINY_CONV.replace("[[[[1], [2]], [[3], [-1]]]]", "[]"),
+        ),
+        (
+            "a fractional weight",
+            "3.5 is not an integer",
+            TINY_CONV.replace("[[3], [-1]]", "[[3.5], [-1]]"),
+        ),
+        (
+            "a weight out of range",
+            "weight 3000000",
+            TINY_CONV.replace("[[3], [-1]]", "[[3000000], [-1]]"),
+        ),
+        (
+            "a dense layer with an input shape",
+            "dense layer has no input shape",
+            SMALL.replace(r#""version": 1"#, r#""version": 2"#).replace(
+                r#"{"weights": [[2, -1, 0]"#,
+                r#"{"input_shape": [4, 1, 1], "weights": [[2, -1, 0]"#,
+            ),
+        ),
+        (
+            "an unknown layer field",
+            "unknown field `stride`",
+            TINY_CONV.replace(conv, &format!("{conv} \"stride\": 2,")),
+        ),
+        (
+            "a convolution of too many outputs",
+            "8192 outputs",
+            r#"{"format": "encint-mlp", "version": 2, "input_size": 4096, "input_max": 1,
+                "layers": [{"kind": "conv2d", "input_shape": [64, 64, 1],
+                            "weights": [[[[1, 1]]]], "bias": [0, 0]}]}"#
+                .to_string(),
+        ),
+    ];
+    for (what, fragment, text) in &cnn_cases {
+        let err = invalid(Model::from_json(text));
+        assert!(
+            err.starts_with("model: ") && err.contains(fragment),
+            "{what}: {err}"
+        );
+    }
+    assert!(Model::from_json(TINY_CONV).is_ok());
     let model = Model::from_json(SMALL).unwrap();
     let inference = Inference::compile(&model, Weights::Clear, 1).unwrap();
     let (client, _) = keys();

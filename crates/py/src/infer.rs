@@ -1,7 +1,9 @@
 //! `encint.Inference`: private inference of a quantised neural network (the facade's
-//! `encint::infer`). The built-in model is the digits MLP that `scripts/train_digits.py`
-//! writes (scikit-learn's 8x8 digits, 64 -> 32 -> 10 with ReLU); `Inference(model=path)`
-//! loads another model file of the same format.
+//! `encint::infer`). The built-in models are the digits MLP and CNN that
+//! `scripts/train_digits.py` writes (scikit-learn's 8x8 digits; `Inference(model="mlp")`,
+//! 64 -> 32 -> 10 with ReLU, the default, and `Inference(model="cnn")`, a 3x3 convolution
+//! with 4 channels, ReLU, a dense layer to 10); `Inference(model=path)` loads another
+//! model file of the same format.
 
 use encint::fhe::{FheArray, FheValue};
 use encint::infer::{self, Images, Model, Weights};
@@ -13,13 +15,10 @@ use crate::guard::guard;
 use crate::key_sets::current_server;
 use crate::keys::ClientKey;
 
-const DIGITS_MODEL: &str = include_str!("../../../models/digits_mlp.json");
-const DIGITS_TEST: &str = include_str!("../../../models/digits_test.json");
-
 /// A model's inference compiled into one circuit over a batch of images.
 ///
-/// `Inference(model=None, weights="clear", batch=1)`: `model` a model file's path (the
-/// built-in digits model when `None`), `weights` `"clear"` (on the server, in the clear)
+/// `Inference(model="mlp", weights="clear", batch=1)`: `model` `"mlp"` or `"cnn"` (the
+/// built-in digits models) or a model file's path, `weights` `"clear"` (on the server, in the clear)
 /// or `"encrypted"` (encrypted by the model owner under the client's key set), `batch` the
 /// images per circuit. The cost is known at once, before any key exists.
 #[pyclass(module = "encint._encint", frozen)]
@@ -64,8 +63,11 @@ impl Inference {
                 }
             };
             let model = match model {
-                Some(p) => Model::load(&p),
-                None => Model::from_json(DIGITS_MODEL),
+                Some(p) => match p.to_str() {
+                    Some(name) => Model::builtin_or_file(name),
+                    None => Model::load(&p),
+                },
+                None => Model::builtin("mlp"),
             }
             .map_err(to_py)?;
             let inner = infer::Inference::compile(&model, weights, batch).map_err(to_py)?;
@@ -77,8 +79,8 @@ impl Inference {
     #[staticmethod]
     fn digits_test() -> PyResult<(Vec<Vec<i64>>, Vec<usize>)> {
         guard(|| {
-            let model = Model::from_json(DIGITS_MODEL).map_err(to_py)?;
-            let t = Images::from_json(DIGITS_TEST, &model).map_err(to_py)?;
+            let model = Model::builtin("mlp").map_err(to_py)?;
+            let t = Images::digits_test(&model).map_err(to_py)?;
             Ok((t.images, t.labels))
         })
     }

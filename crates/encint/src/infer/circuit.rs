@@ -7,7 +7,8 @@ use crate::fhe::{compile_with, Compiled, FheArray, FheValue};
 use crate::typed::{IntType, Op};
 use crate::{ClientKey, Cost, Error, Result, Server};
 
-use super::model::{Activation, Model};
+use super::layer::Activation;
+use super::model::Model;
 use super::types::Types;
 
 /// Where the model's weights are when the server computes.
@@ -343,7 +344,9 @@ fn activate(h: &FheValue, a: Activation, acc: IntType, out: IntType) -> Result<F
 }
 
 /// The traced forward pass over a batch: `x` of shape `(batch, inputs)`; `w` the
-/// encrypted weights and biases, or `None` for clear ones.
+/// encrypted weights and biases, or `None` for clear ones. Each layer is one matrix
+/// product over its rows of inputs ([`super::Layer::rows`]), whose `(batch * rows,
+/// columns)` result is the `(batch, outputs)` of the layer.
 fn forward(
     model: &Model,
     types: &Types,
@@ -355,16 +358,27 @@ fn forward(
     let (mut wo, mut bo) = (0usize, 0usize);
     for (l, layer) in model.layers.iter().enumerate() {
         let acc = types.accumulators[l];
-        let (k, m) = (layer.inputs, layer.outputs);
+        let [k, m] = layer.matrix_shape();
+        let windows = layer.rows();
+        // One row of the matrix product per image and window: (batch * windows, k).
+        let gather = |values: &[FheValue]| -> Result<FheArray<FheValue>> {
+            let mut items = Vec::with_capacity(batch * windows.len() * k);
+            for image in values.chunks(layer.inputs) {
+                for window in &windows {
+                    items.extend(window.iter().map(|&i| image[i].clone()));
+                }
+            }
+            FheArray::new(items, vec![batch * windows.len(), k])
+        };
         let h = match &w {
             None => {
-                let xs = FheArray::new(cast(&act, acc)?, vec![batch, k])?;
+                let xs = gather(&cast(&act, acc)?)?;
                 let wc: Vec<i128> = layer.weights.iter().map(|&v| v.into()).collect();
                 let bc: Vec<i128> = layer.bias.iter().map(|&v| v.into()).collect();
                 xs.matmul_clear(&wc, [k, m], &bc)?
             }
             Some((we, be)) => {
-                let xs = FheArray::new(act, vec![batch, k])?;
+                let xs = gather(&act)?;
                 let wl = FheArray::new(we.items()[wo..wo + k * m].to_vec(), vec![k, m])?;
                 let bl = FheArray::new(be.items()[bo..bo + m].to_vec(), vec![m])?;
                 xs.matmul_widening(&wl, Some(&bl), acc)?

@@ -7,6 +7,8 @@ use serde::Deserialize;
 
 use crate::{Error, Result};
 
+use super::layer::{flatten, Activation, Conv2d, Layer, LayerKind};
+
 /// The largest magnitude of a weight, bias, input or activation bound the loader accepts:
 /// every accumulator then fits the typed family's widths with room to spare.
 pub const MAX_MAGNITUDE: i64 = 1 << 20;
@@ -14,43 +16,9 @@ pub const MAX_MAGNITUDE: i64 = 1 << 20;
 /// The largest layer size (inputs or outputs) the loader accepts.
 pub const MAX_UNITS: usize = 4096;
 
-/// What follows a hidden layer: `min(max(h, 0) >> shift, max)`, a ReLU, a rescaling by a
-/// power of two (rounding down) and a clip to `0..=max`, so the next layer's inputs are
-/// small unsigned integers.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Activation {
-    /// Bits shifted out (a division by `2^shift`, rounding down).
-    pub shift: u32,
-    /// The largest activation (at least 1).
-    pub max: i64,
-}
-
-impl Activation {
-    /// The activation of one accumulator.
-    pub fn apply(&self, h: i64) -> i64 {
-        (h.max(0) >> self.shift).min(self.max)
-    }
-}
-
-/// A dense layer `y = x·W + b` (`W` of shape `(inputs, outputs)`), followed by an
-/// [`Activation`] unless it is the last.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Layer {
-    /// Number of inputs.
-    pub inputs: usize,
-    /// Number of outputs.
-    pub outputs: usize,
-    /// The weights, row-major: `weights[i * outputs + j]` multiplies input `i` into output `j`.
-    pub weights: Vec<i64>,
-    /// One bias per output.
-    pub bias: Vec<i64>,
-    /// The activation after the layer (every layer but the last has one).
-    pub activation: Option<Activation>,
-}
-
-/// A quantised multilayer perceptron on small unsigned integer inputs: every weight,
-/// bias and activation an integer, so an encrypted run computes exactly its logits.
+/// A quantised neural network (dense layers and convolutions) on small unsigned integer
+/// inputs: every weight, bias and activation an integer, so an encrypted run computes
+/// exactly its logits.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Model {
     /// Number of inputs (pixels).
@@ -62,8 +30,13 @@ pub struct Model {
 }
 
 #[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
 struct RawLayer {
-    weights: Vec<Vec<i64>>,
+    #[serde(default)]
+    kind: Option<String>,
+    #[serde(default)]
+    input_shape: Option<Vec<usize>>,
+    weights: serde_json::Value,
     bias: Vec<i64>,
     #[serde(default)]
     relu: Option<Activation>,
@@ -78,8 +51,11 @@ struct RawModel {
     layers: Vec<RawLayer>,
 }
 
-/// The model file's format name.
+/// The model file's format name (version 1: dense layers; version 2 adds the layer kind
+/// and convolutions).
 pub const MODEL_FORMAT: &str = "encint-mlp";
+/// The newest version of the model file's format.
+pub const MODEL_VERSION: u32 = 2;
 /// The image file's format name.
 pub const IMAGES_FORMAT: &str = "encint-images";
 
@@ -95,16 +71,21 @@ fn check_magnitude(what: &str, v: i64) -> Result<()> {
 }
 
 impl Model {
-    /// Reads a model from its JSON text (`"format": "encint-mlp"`, version 1; see
-    /// `scripts/train_digits.py`). Errors ([`Error::InvalidInput`]) on malformed JSON,
-    /// another format, layers whose shapes do not chain, a hidden layer without an
-    /// activation (or an activation on the last layer), or values out of range.
+    /// Reads a model from its JSON text (`"format": "encint-mlp"`, version 1 or 2; see
+    /// `scripts/train_digits.py`). A version-2 layer may say `"kind": "conv2d"` with an
+    /// `"input_shape": [height, width, channels]` and weights of shape `[kernel height]
+    /// [kernel width][input channels][output channels]` (one bias per output channel);
+    /// otherwise it is dense, weights of shape `[inputs][outputs]`. Errors
+    /// ([`Error::InvalidInput`]) on malformed JSON, another format or version, an unknown
+    /// layer kind, layers whose shapes do not chain, a kernel larger than its input, a
+    /// hidden layer without an activation (or an activation on the last layer), or values
+    /// out of range.
     pub fn from_json(text: &str) -> Result<Model> {
         let raw: RawModel =
             serde_json::from_str(text).map_err(|e| bad(format!("not a model file: {e}")))?;
-        if raw.format != MODEL_FORMAT || raw.version != 1 {
+        if raw.format != MODEL_FORMAT || !(1..=MODEL_VERSION).contains(&raw.version) {
             return Err(bad(format!(
-                "format {:?} version {}, expected {MODEL_FORMAT:?} version 1",
+                "format {:?} version {}, expected {MODEL_FORMAT:?} version 1 to {MODEL_VERSION}",
                 raw.format, raw.version
             )));
         }
@@ -125,53 +106,9 @@ impl Model {
         let mut inputs = raw.input_size;
         let mut layers = Vec::with_capacity(count);
         for (l, layer) in raw.layers.into_iter().enumerate() {
-            if layer.weights.len() != inputs {
-                return Err(bad(format!(
-                    "layer {l} has {} weight rows for {inputs} inputs",
-                    layer.weights.len()
-                )));
-            }
-            let outputs = layer.bias.len();
-            if outputs == 0 || outputs > MAX_UNITS {
-                return Err(bad(format!(
-                    "layer {l} has {outputs} outputs (1..={MAX_UNITS})"
-                )));
-            }
-            if let Some(row) = layer.weights.iter().position(|r| r.len() != outputs) {
-                return Err(bad(format!(
-                    "layer {l}: weight row {row} has {} values for {outputs} outputs",
-                    layer.weights[row].len()
-                )));
-            }
-            for &v in layer.weights.iter().flatten() {
-                check_magnitude(&format!("layer {l}: weight"), v)?;
-            }
-            for &v in &layer.bias {
-                check_magnitude(&format!("layer {l}: bias"), v)?;
-            }
-            let last = l + 1 == count;
-            match (&layer.relu, last) {
-                (Some(_), true) => return Err(bad("the last layer has an activation")),
-                (None, false) => return Err(bad(format!("hidden layer {l} has no activation"))),
-                (Some(a), false) => {
-                    if a.max < 1 || a.shift > 62 {
-                        return Err(bad(format!(
-                            "layer {l}: activation max {} (at least 1), shift {} (at most 62)",
-                            a.max, a.shift
-                        )));
-                    }
-                    check_magnitude(&format!("layer {l}: activation max"), a.max)?;
-                }
-                (None, true) => {}
-            }
-            layers.push(Layer {
-                inputs,
-                outputs,
-                weights: layer.weights.into_iter().flatten().collect(),
-                bias: layer.bias,
-                activation: layer.relu,
-            });
-            inputs = outputs;
+            let parsed = parse_layer(l, layer, inputs, raw.version, l + 1 == count)?;
+            inputs = parsed.outputs;
+            layers.push(parsed);
         }
         Ok(Model {
             input_size: raw.input_size,
@@ -218,17 +155,7 @@ impl Model {
         self.check_image(image)?;
         let mut x = image.to_vec();
         for layer in &self.layers {
-            let mut y = layer.bias.clone();
-            for (i, &xi) in x.iter().enumerate() {
-                let row = &layer.weights[i * layer.outputs..(i + 1) * layer.outputs];
-                for (yj, &w) in y.iter_mut().zip(row) {
-                    *yj += w * xi;
-                }
-            }
-            if let Some(a) = layer.activation {
-                y.iter_mut().for_each(|v| *v = a.apply(*v));
-            }
-            x = y;
+            x = layer.eval(&x)?;
         }
         Ok(x)
     }
@@ -237,6 +164,121 @@ impl Model {
     pub fn predict(&self, image: &[i64]) -> Result<usize> {
         Ok(argmax(&self.logits(image)?))
     }
+}
+
+/// One layer of a model file, taking `inputs` values: its kind, shapes, values and
+/// activation checked.
+fn parse_layer(
+    l: usize,
+    layer: RawLayer,
+    inputs: usize,
+    version: u32,
+    last: bool,
+) -> Result<Layer> {
+    let outputs = layer.bias.len();
+    if outputs == 0 || outputs > MAX_UNITS {
+        return Err(bad(format!(
+            "layer {l} has {outputs} biases (1..={MAX_UNITS})"
+        )));
+    }
+    if version < 2 && (layer.kind.is_some() || layer.input_shape.is_some()) {
+        return Err(bad(format!(
+            "layer {l}: a layer kind or input shape needs version 2"
+        )));
+    }
+    let what = format!("layer {l}: weights");
+    let (kind, weights, outputs) = match layer.kind.as_deref().unwrap_or("dense") {
+        "dense" => {
+            if layer.input_shape.is_some() {
+                return Err(bad(format!("layer {l}: a dense layer has no input shape")));
+            }
+            let weights = flatten(&layer.weights, &[inputs, outputs], &what)?;
+            (LayerKind::Dense, weights, outputs)
+        }
+        "conv2d" => {
+            let conv = conv_shape(l, layer.input_shape.as_deref(), &layer.weights, inputs)?;
+            let [kh, kw] = conv.kernel;
+            let weights = flatten(&layer.weights, &[kh, kw, conv.channels, outputs], &what)?;
+            let (oh, ow) = conv.output_size();
+            let total = oh * ow * outputs;
+            if total > MAX_UNITS {
+                return Err(bad(format!(
+                    "layer {l} has {total} outputs (1..={MAX_UNITS})"
+                )));
+            }
+            (LayerKind::Conv2d(conv), weights, total)
+        }
+        other => {
+            return Err(bad(format!(
+                "layer {l}: kind {other:?}, expected \"dense\" or \"conv2d\""
+            )))
+        }
+    };
+    for &v in &weights {
+        check_magnitude(&format!("layer {l}: weight"), v)?;
+    }
+    for &v in &layer.bias {
+        check_magnitude(&format!("layer {l}: bias"), v)?;
+    }
+    match (&layer.relu, last) {
+        (Some(_), true) => return Err(bad("the last layer has an activation")),
+        (None, false) => return Err(bad(format!("hidden layer {l} has no activation"))),
+        (Some(a), false) => {
+            if a.max < 1 || a.shift > 62 {
+                return Err(bad(format!(
+                    "layer {l}: activation max {} (at least 1), shift {} (at most 62)",
+                    a.max, a.shift
+                )));
+            }
+            check_magnitude(&format!("layer {l}: activation max"), a.max)?;
+        }
+        (None, true) => {}
+    }
+    Ok(Layer {
+        inputs,
+        outputs,
+        kind,
+        weights,
+        bias: layer.bias,
+        activation: layer.relu,
+    })
+}
+
+/// A convolution's shape from its `input_shape` (which must hold the `inputs` values the
+/// layer takes) and the first two dimensions of its nested weights (the kernel's).
+fn conv_shape(
+    l: usize,
+    input_shape: Option<&[usize]>,
+    weights: &serde_json::Value,
+    inputs: usize,
+) -> Result<Conv2d> {
+    let Some(&[height, width, channels]) = input_shape else {
+        return Err(bad(format!(
+            "layer {l}: a convolution needs \"input_shape\": [height, width, channels]"
+        )));
+    };
+    let size = height
+        .checked_mul(width)
+        .and_then(|s| s.checked_mul(channels));
+    if size != Some(inputs) || inputs == 0 {
+        return Err(bad(format!(
+            "layer {l}: input shape [{height}, {width}, {channels}] for {inputs} inputs"
+        )));
+    }
+    let len = |v: &serde_json::Value| v.as_array().map_or(0, Vec::len);
+    let kernel = [len(weights), weights.get(0).map_or(0, len)];
+    if kernel[0] == 0 || kernel[1] == 0 || kernel[0] > height || kernel[1] > width {
+        return Err(bad(format!(
+            "layer {l}: a kernel of {}x{} on an input of {height}x{width}",
+            kernel[0], kernel[1]
+        )));
+    }
+    Ok(Conv2d {
+        height,
+        width,
+        channels,
+        kernel,
+    })
 }
 
 /// The index of the largest value (the first on a tie; 0 for an empty slice).

@@ -4,7 +4,8 @@
 use crate::typed::IntType;
 use crate::{Error, Result};
 
-use super::model::{Layer, Model};
+use super::layer::Layer;
+use super::model::Model;
 
 /// The types an inference circuit uses, from the model's bounds.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -37,13 +38,15 @@ pub fn signed_for(lo: i128, hi: i128) -> Result<IntType> {
     IntType::new(bits, true).map_err(|e| Error::InvalidInput(e.to_string()))
 }
 
-/// The range `(lo, hi)` of a layer's accumulators over inputs in `0..=input_max`.
+/// The range `(lo, hi)` of a layer's accumulators over inputs in `0..=input_max` (each
+/// column of its weight matrix over every row of inputs in range).
 pub fn accumulator_range(layer: &Layer, input_max: i64) -> (i128, i128) {
+    let [rows, cols] = layer.matrix_shape();
     let (mut lo, mut hi) = (i128::MAX, i128::MIN);
-    for j in 0..layer.outputs {
+    for j in 0..cols {
         let (mut l, mut h) = (i128::from(layer.bias[j]), i128::from(layer.bias[j]));
-        for i in 0..layer.inputs {
-            let w = i128::from(layer.weights[i * layer.outputs + j]) * i128::from(input_max);
+        for i in 0..rows {
+            let w = i128::from(layer.weights[i * cols + j]) * i128::from(input_max);
             if w > 0 {
                 h += w;
             } else {
