@@ -248,18 +248,17 @@ fn every_image(model: &Model) -> Vec<Vec<i64>> {
         .collect()
 }
 
+/// The small CNN with encrypted weights on real keys, one image (every image of its input
+/// range runs on the clear executor in `other_model_shapes_match_the_reference_in_the_clear`;
+/// the real run checks the same circuit's ciphertexts, in about a minute).
 #[test]
 fn small_cnn_on_real_keys_with_encrypted_weights() {
     let model = Model::from_json(SMALL_CNN).unwrap();
-    let images = vec![
-        vec![1, 0, 1, 1, 1, 0, 0, 1, 1],
-        vec![0, 1, 1, 1, 0, 1, 1, 1, 0],
-    ];
-    assert_ne!(
-        model.logits(&images[0]).unwrap(),
-        model.logits(&images[1]).unwrap()
-    );
-    real_run(&model, &images, Weights::Encrypted);
+    let image = vec![1, 0, 1, 1, 1, 0, 0, 1, 1];
+    // A non-zero answer, so that a circuit returning zeros cannot pass.
+    let logits = model.logits(&image).unwrap();
+    assert!(logits.iter().any(|&l| l != 0), "{logits:?}");
+    real_run(&model, &[image], Weights::Encrypted);
 }
 
 /// The digits CNN on real keys, two test images in one circuit, weights in the clear
