@@ -20,7 +20,7 @@
 //! [`FheType::from_bytes`](crate::fhe::FheType::from_bytes) as the other forms.
 //!
 //! ```no_run
-//! use encint::public::{PublicKey, PublicValue};
+//! use encint::public::{PublicKey, PublicKeyFile, PublicValue};
 //! use encint::{ClientKey, FheUint16, DEFAULT_PARAMETERS};
 //!
 //! let (client, server_key) = ClientKey::generate(&DEFAULT_PARAMETERS);
