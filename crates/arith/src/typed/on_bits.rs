@@ -23,7 +23,7 @@ pub(super) fn build_bits(
     }
     let mut bb = BitBuilder::new();
     // Bit inputs: every operand converted to n bits (the select condition to 1 bit).
-    let mut digit_bits: Vec<NodeId> = Vec::new();
+    let mut inputs = BitInputs::default();
     let words: Vec<Word> = x
         .iter()
         .enumerate()
@@ -33,14 +33,15 @@ pub(super) fn build_bits(
             } else {
                 (n, ty.signed)
             };
-            if op == Op::Select && i == 0 && forms[i] == Form::Radix4 {
-                digit_bits.push(condition_bit(b, s, forms[i]));
+            let bits = if op == Op::Select && i == 0 && forms[i] == Form::Radix4 {
+                vec![condition_bit(b, s, forms[i])]
             } else {
-                digit_bits.extend(to_bits(b, s, w, signed, forms[i]));
-            }
-            Word::input(&mut bb, w)
+                to_bits(b, s, w, signed, forms[i])
+            };
+            inputs.word(b, &mut bb, &bits)
         })
         .collect();
+    let digit_bits = inputs.nodes;
     let signed = ty.signed;
     let word = |v: Vec<Bit>| Word { bits: v };
     let scalar = |bb: &mut BitBuilder, k: i128| Word::constant(bb, k as u128, n);
@@ -153,4 +154,31 @@ pub(super) fn build_bits(
     Ok(SInt {
         digits: encint_core::bits::bits_to_signed_digits(b, &lowered, out_signed),
     })
+}
+
+/// The digit nodes behind a boolean circuit's inputs: a bit known when the circuit is
+/// built (a constant operand, a shift's or a cast's zero bits) becomes a constant of the
+/// boolean circuit, and a node met twice (`x ^ (x >> k)`, `x & x`) one input, so that the
+/// gates on them fold.
+#[derive(Default)]
+struct BitInputs {
+    nodes: Vec<NodeId>,
+    seen: std::collections::HashMap<NodeId, Bit>,
+}
+
+impl BitInputs {
+    /// `bits` (digit nodes each holding 0 or 1) as a word of `bb`.
+    fn word(&mut self, b: &Builder, bb: &mut BitBuilder, bits: &[NodeId]) -> Word {
+        let bits = bits
+            .iter()
+            .map(|&d| match b.const_value(d) {
+                Some(v @ (0 | 1)) => bb.constant(v == 1),
+                _ => *self.seen.entry(d).or_insert_with(|| {
+                    self.nodes.push(d);
+                    bb.input()
+                }),
+            })
+            .collect();
+        Word { bits }
+    }
 }

@@ -1,12 +1,14 @@
-//! The builder: records a circuit, folding constants and sharing identical bootstraps.
+//! The builder: records a circuit, folding constants and sharing identical linear
+//! combinations and bootstraps.
 
 use std::collections::HashMap;
 
 use super::{half_eval, Circuit, Info, Node, NodeId, TREE_QWEIGHT};
 use crate::lut::{reduce, NegacyclicLut, Table256};
 
-/// Records a circuit. Folds constants, merges repeated terms, and shares
-/// identical bootstraps (same input, same table).
+/// Records a circuit. Folds constants, merges repeated terms, and shares identical
+/// linear combinations (same terms, same constant) and identical bootstraps (same input,
+/// same table), so a computation built twice on the same nodes is built once.
 #[derive(Debug, Clone)]
 pub struct Builder {
     circuit: Circuit,
@@ -16,6 +18,9 @@ pub struct Builder {
     half_nodes: HashMap<(NodeId, u32), NodeId>,
     table_index: HashMap<Table256, u32>,
     tree_nodes: HashMap<(NodeId, NodeId, u32), NodeId>,
+    /// A linear node by a hash of its terms and constant (see [`linear_key`]); the first
+    /// of a hash is kept (a collision only misses a share).
+    linear_nodes: HashMap<u64, NodeId, std::hash::BuildHasherDefault<Premixed>>,
     label_index: HashMap<String, u32>,
     current_label: u32,
     budget: Option<u64>,
@@ -46,6 +51,7 @@ impl Builder {
             half_nodes: HashMap::new(),
             table_index: HashMap::new(),
             tree_nodes: HashMap::new(),
+            linear_nodes: HashMap::default(),
             label_index: HashMap::new(),
             current_label: 0,
             budget: None,
@@ -205,16 +211,26 @@ impl Builder {
             return merged[0].0;
         }
         merged.sort_by_key(|t| t.0);
+        let key = linear_key(&merged, constant);
+        if let Some(&id) = self.linear_nodes.get(&key) {
+            if matches!(&self.circuit.nodes[id.0 as usize],
+                Node::Linear { terms, constant: c } if *c == constant && *terms == merged)
+            {
+                return id;
+            }
+        }
         let depth = merged.iter().map(|t| self.depth(t.0)).max().unwrap_or(0);
         let qweight = self.weight_of(&merged);
-        self.push(
+        let id = self.push(
             Node::Linear {
                 terms: merged,
                 constant,
             },
             depth,
             qweight,
-        )
+        );
+        self.linear_nodes.entry(key).or_insert(id);
+        id
     }
 
     /// `a + b`.
@@ -368,5 +384,36 @@ impl Builder {
     pub fn finish(mut self, outputs: Vec<NodeId>) -> Circuit {
         self.circuit.outputs = outputs;
         self.circuit
+    }
+}
+
+/// A cheap hash of a linear combination's sorted terms and constant (multiply-rotate, as
+/// FxHash does): equal combinations have equal keys; [`Builder::linear`] compares the
+/// candidates of one key exactly.
+fn linear_key(terms: &[(NodeId, i64)], constant: i64) -> u64 {
+    const K: u64 = 0x517c_c1b7_2722_0a95;
+    let mix = |h: u64, v: u64| (h.rotate_left(5) ^ v).wrapping_mul(K);
+    terms.iter().fold(mix(0, constant as u64), |h, &(id, w)| {
+        mix(mix(h, u64::from(id.0)), w as u64)
+    })
+}
+
+/// A hasher for keys that are hashes already ([`linear_key`]): it keeps the `u64` as it is.
+#[derive(Default)]
+struct Premixed(u64);
+
+impl std::hash::Hasher for Premixed {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0.rotate_left(8) ^ u64::from(b)).wrapping_mul(0x517c_c1b7_2722_0a95);
+        }
+    }
+
+    fn write_u64(&mut self, v: u64) {
+        self.0 = v;
     }
 }

@@ -20,6 +20,15 @@ fn folding_and_sharing() {
     assert_eq!(a, a2);
     let c = b.lut(one, &id);
     assert_eq!(b.const_value(c), Some(1));
+    // The same combination written again (terms in another order) is the same node, so a
+    // bootstrap on it is shared too; another constant is another node.
+    let y = b.input();
+    let s1 = b.linear(&[(x, 1), (y, -2)], 3);
+    let s2 = b.linear(&[(y, -2), (x, 1)], 3);
+    let s3 = b.linear(&[(x, 1), (y, -2)], 2);
+    assert_eq!(s1, s2);
+    assert_ne!(s1, s3);
+    assert_eq!(b.lut(s1, &id), b.lut(s2, &id));
     let circuit = b.finish(vec![a]);
     let cost = circuit.cost();
     assert_eq!(cost.bootstraps, 1);
