@@ -31,6 +31,7 @@ enum Step {
     Xor(usize, usize),
     And(usize, usize),
     ShrC(usize, u32),
+    ShlC(usize, u32),
     Neg(usize),
 }
 
@@ -48,7 +49,7 @@ fn program(rng: &mut StdRng, inputs: usize, len: usize) -> Vec<Step> {
             }
         };
         let (a, b, c, d) = (pick(rng), pick(rng), pick(rng), pick(rng));
-        let step = match rng.gen_range(0..14) {
+        let step = match rng.gen_range(0..15) {
             0 => Step::Add(a, b),
             1 => Step::Sub(a, b),
             2 => Step::Mul(a, b),
@@ -62,6 +63,7 @@ fn program(rng: &mut StdRng, inputs: usize, len: usize) -> Vec<Step> {
             10 => Step::Xor(a, b),
             11 => Step::And(a, b),
             12 => Step::ShrC(a, rng.gen_range(0..6)),
+            13 => Step::ShlC(a, rng.gen_range(0..6)),
             _ => Step::Neg(a),
         };
         steps.push(step);
@@ -106,6 +108,7 @@ macro_rules! random_programs {
                             Step::Xor(a, b) => &r[a] ^ &r[b],
                             Step::And(a, b) => &r[a] & &r[b],
                             Step::ShrC(a, s) => &r[a] >> s,
+                            Step::ShlC(a, s) => &r[a] << s,
                             Step::Neg(a) => -&r[a],
                         };
                         r.push(v);
@@ -113,6 +116,14 @@ macro_rules! random_programs {
                     r.pop().expect("at least one step")
                 })
                 .unwrap();
+                // The whole-circuit rewriting never estimates slower than the program
+                // traced operation by operation.
+                assert!(
+                    f.rounds(f.threads()) <= f.unoptimised_rounds(),
+                    "{steps:?}: {} rounds, {} operation by operation",
+                    f.rounds(f.threads()),
+                    f.unoptimised_rounds()
+                );
                 let run = |x: [$t; INPUTS]| -> $t {
                     let mut r: Vec<$t> = x.to_vec();
                     for s in &steps {
@@ -138,6 +149,7 @@ macro_rules! random_programs {
                             Step::Xor(a, b) => r[a] ^ r[b],
                             Step::And(a, b) => r[a] & r[b],
                             Step::ShrC(a, s) => r[a] >> s,
+                            Step::ShlC(a, s) => r[a].wrapping_shl(s),
                             Step::Neg(a) => r[a].wrapping_neg(),
                         };
                         r.push(v);

@@ -21,6 +21,22 @@ pub fn dot(
     xs: &[(&SInt, Form)],
     ys: &[(&SInt, Form)],
 ) -> Option<SInt> {
+    dot_plus(ar, b, ty, xs, ys, &[], 0)
+}
+
+/// `Σ xᵢ·yᵢ + Σ zⱼ + c` modulo `2^n`, as [`dot`] builds it: the addends' bits and the
+/// constant's join the product block columns as they are (linear, no bootstrap of their
+/// own), so a sum of products and values costs one reduction. `None` if `xs` and `ys`
+/// differ in length.
+pub fn dot_plus(
+    ar: &Arith,
+    b: &mut Builder,
+    ty: IntType,
+    xs: &[(&SInt, Form)],
+    ys: &[(&SInt, Form)],
+    addends: &[(&SInt, Form)],
+    c: i128,
+) -> Option<SInt> {
     if xs.len() != ys.len() {
         return None;
     }
@@ -42,7 +58,16 @@ pub fn dot(
         .zip(&yb)
         .map(|(x, y)| (x.as_slice(), y.as_deref().unwrap_or(x)))
         .collect();
-    let out = crate::blocks::sum_products(b, &pairs, &[], n, ar.config().max_qweight);
+    let mut zb: Vec<Vec<_>> = addends
+        .iter()
+        .map(|&(s, f)| to_bits(b, s, n, ty.signed, f))
+        .collect();
+    let c = (c as u128) & (u128::MAX >> (128 - n));
+    if c != 0 {
+        zb.push((0..n).map(|k| b.constant(((c >> k) & 1) as i64)).collect());
+    }
+    let zs: Vec<&[_]> = zb.iter().map(Vec::as_slice).collect();
+    let out = crate::blocks::sum_products(b, &pairs, &zs, n, ar.config().max_qweight);
     Some(SInt {
         digits: bits_to_signed_digits(b, &out, ty.signed),
     })

@@ -39,9 +39,10 @@ impl<A: Values, O: Values> std::fmt::Debug for Compiled<A, O> {
 /// and array call inside `f` is recorded, not run, so independent work shares bootstrap
 /// levels; [`Compiled::cost`] is known now, before any key exists, and
 /// [`Compiled::run`] runs the circuit on ciphertexts as often as needed. A chain of
-/// additions (`a + b + c + ...`) becomes one reduction of all its terms, as an array's
-/// `sum` is, where that makes the whole circuit faster (the function is traced both ways
-/// and the circuit of fewer estimated rounds kept).
+/// linear operations (`a + b - c`, `3 * x + 7`, `x * y + z * w + 5`, `(t * k) + (x << 3)`)
+/// becomes one reduction of all its terms, as an array's `sum` is, where that makes the
+/// whole circuit faster (the function is traced both ways, the circuit of fewer
+/// estimated rounds is kept, and [`Compiled::unoptimised_cost`] tells what it saved).
 ///
 /// `A` is a value of the family or a tuple of them; a function of arrays needs their
 /// shapes: [`compile_with`].
@@ -112,6 +113,26 @@ impl<A: Values, O: Values> Compiled<A, O> {
     /// The circuit's cost on freshly encrypted arguments.
     pub fn cost(&self) -> Cost {
         self.fresh.circuit.cost()
+    }
+
+    /// The cost of the same function traced operation by operation, as the operators
+    /// come, each result normalised (on freshly encrypted arguments): what [`compile`]'s
+    /// whole-circuit rewriting saves is this against [`Compiled::cost`]. Never less
+    /// time than the kept circuit: [`compile`] keeps this circuit when the rewriting does
+    /// not estimate faster.
+    pub fn unoptimised_cost(&self) -> Cost {
+        self.fresh.unoptimised.0
+    }
+
+    /// [`Compiled::unoptimised_cost`]'s estimated rounds at the thread count the function
+    /// was compiled for ([`Compiled::threads`]).
+    pub fn unoptimised_rounds(&self) -> u64 {
+        self.fresh.unoptimised.1
+    }
+
+    /// The thread count the circuit was planned for (rayon's when compiled).
+    pub fn threads(&self) -> usize {
+        self.threads
     }
 
     /// The circuit (on freshly encrypted arguments).

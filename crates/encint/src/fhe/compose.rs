@@ -14,6 +14,10 @@ use encint_core::circuit::{Builder, Circuit, Cost};
 use crate::typed::{operand_types, EncTyped};
 use crate::{Error, Result, Server};
 
+mod chain;
+
+use chain::Linear;
+
 /// A typed value inside a circuit being recorded: its digit nodes, its type and their
 /// form. Values come from [`Server::typed_compose`]'s inputs, from [`Composer::constant`]
 /// and from [`Composer::apply`].
@@ -22,10 +26,13 @@ pub struct Value {
     digits: SInt,
     ty: IntType,
     form: Form,
-    /// For the result of an addition inside a compiled function (see
-    /// [`Composer::with_chain_sums`]): the values it adds up, so that a further addition
-    /// reduces all of them at once.
-    terms: Option<Arc<Vec<Value>>>,
+    /// For the result of a linear operation inside a compiled function (see
+    /// [`Composer::with_chain_sums`]): the weighted values and the constant it adds up,
+    /// so that a further linear operation reduces all of them at once.
+    terms: Option<Arc<Linear>>,
+    /// For a product of two values inside a compiled function: its factors, so that a sum
+    /// it joins builds it inside one reduction of products ([`encint_arith::typed::dot_plus`]).
+    factors: Option<Arc<(Value, Value)>>,
 }
 
 impl Value {
@@ -35,6 +42,7 @@ impl Value {
             ty,
             form,
             terms: None,
+            factors: None,
         }
     }
 
@@ -73,6 +81,7 @@ impl Value {
             ty,
             form,
             terms: None,
+            factors: None,
         })
     }
 }
@@ -192,15 +201,21 @@ impl<'a> Composer<'a> {
         }
     }
 
-    /// This composer with chains of additions reduced at once: the sum `a + b` of two
-    /// values of one (non-boolean) type remembers its terms, and adding to it builds the
-    /// sum of all the terms as one reduction ([`Composer::sum`]) instead of one more
-    /// adder. The intermediate sums are still built (another operation may use them);
-    /// those nothing uses are dead nodes of the circuit, which cost nothing. A chain longer
-    /// than [`MAX_CHAIN_TERMS`] starts a new reduction from its running sum. A sum that
-    /// other operations use as well is then paid twice (once on its own, once inside the
-    /// longer reduction), so [`super::compile`] traces a function both ways and keeps the
-    /// faster circuit.
+    /// This composer with chains of linear operations reduced at once. Inside a chain,
+    /// additions, subtractions, negations, products by clear values, shifts left by clear
+    /// amounts and clear constants build a linear combination `Σ wᵢ·xᵢ + c` of the values
+    /// they started from (a value met twice is one term: `(a + b) - b` is `a`); a
+    /// two-operand addition or subtraction on a value that carries a chain builds the whole
+    /// combination as one reduction instead of one more adder: [`Composer::sum`] when every
+    /// weight is 1, one counter tree with the weights folded ([`Composer::dot_clear`])
+    /// otherwise, and one block reduction of products and addends
+    /// ([`encint_arith::typed::dot_plus`]) when terms are products of two values. The
+    /// intermediate results are still built (another operation may use them); those
+    /// nothing uses are dead nodes of the circuit, which cost nothing. A chain of more than
+    /// [`MAX_CHAIN_TERMS`] values is built step by step. A result that other operations
+    /// use as well is then paid twice (once on its own, once inside the longer
+    /// reduction), so [`super::compile`] traces a function both ways and keeps the faster
+    /// circuit.
     pub(crate) fn with_chain_sums(mut self, on: bool) -> Self {
         self.chain_sums = on;
         self
@@ -219,6 +234,7 @@ impl<'a> Composer<'a> {
             ty,
             form: Form::Canonical,
             terms: None,
+            factors: None,
         }
     }
 
@@ -355,9 +371,15 @@ impl<'a> Composer<'a> {
     /// Records `op` on `args` (see [`Op`] for the semantics and the operand order);
     /// returns its result, of type `op.result_type(ty)`.
     pub fn apply(&mut self, op: Op, args: &[&Value]) -> Result<Value> {
-        if let (true, Op::Add, [a, b]) = (self.chain_sums, op, args) {
-            if a.ty == b.ty && a.ty != IntType::BOOL {
-                return self.chain_add(a, b);
+        if self.chain_sums {
+            if let Some(out) = self.chain(op, args)? {
+                return Ok(out);
+            }
+        }
+        if let (Op::Mul, [a, b]) = (op, args) {
+            if same(a, b) {
+                // Each cross product of a square's bits or blocks is built once.
+                return self.apply(Op::Square, &[a]);
             }
         }
         let types: Vec<(IntType, Form)> = args.iter().map(|v| (v.ty, v.form)).collect();
@@ -366,35 +388,18 @@ impl<'a> Composer<'a> {
         let algorithm = self.choose(op, ty, &forms, &x)?;
         let (digits, form) =
             build(self.ar, self.b, op, ty, algorithm, &x, &forms).map_err(Error::from)?;
+        let factors = match (self.chain_sums, op, args) {
+            (true, Op::Mul, [a, b]) => Some(Arc::new(((*a).clone(), (*b).clone()))),
+            (true, Op::Square, [a]) => Some(Arc::new(((*a).clone(), (*a).clone()))),
+            _ => None,
+        };
         Ok(Value {
             digits,
             ty: op.result_type(ty),
             form,
             terms: None,
+            factors,
         })
-    }
-
-    /// `a + b` continuing the chains of both (see [`Composer::with_chain_sums`]).
-    fn chain_add(&mut self, a: &Value, b: &Value) -> Result<Value> {
-        let terms_of = |v: &Value| -> Vec<Value> {
-            match &v.terms {
-                Some(t) => t.to_vec(),
-                None => vec![v.clone()],
-            }
-        };
-        let mut terms = terms_of(a);
-        terms.extend(terms_of(b));
-        let mut out = if (3..=MAX_CHAIN_TERMS).contains(&terms.len()) {
-            let refs: Vec<&Value> = terms.iter().collect();
-            self.sum(&refs)?
-        } else {
-            self.chain_sums = false;
-            let plain = self.apply(Op::Add, &[a, b]);
-            self.chain_sums = true;
-            plain?
-        };
-        out.terms = (terms.len() <= MAX_CHAIN_TERMS).then(|| Arc::new(terms));
-        Ok(out)
     }
 
     /// `Σ xᵢ·yᵢ` modulo `2^n` over values of one type, whichever way the planner
@@ -481,6 +486,7 @@ impl<'a> Composer<'a> {
                 ty: v.ty,
                 form: v.form,
                 terms: None,
+                factors: None,
             };
             let sx: Vec<Value> = xs.iter().map(|v| scratch(v)).collect();
             let sy: Vec<Value> = ys
@@ -557,6 +563,7 @@ impl<'a> Composer<'a> {
             ty,
             form: Form::Canonical,
             terms: None,
+            factors: None,
         })
     }
 
@@ -594,6 +601,7 @@ impl<'a> Composer<'a> {
             ty: out,
             form: Form::Canonical,
             terms: None,
+            factors: None,
         })
     }
 
@@ -644,6 +652,7 @@ fn dot_blocks(ar: &Arith, b: &mut Builder, xs: &[&Value], ys: &[&Value]) -> Resu
         ty,
         form: Form::Canonical,
         terms: None,
+        factors: None,
     })
 }
 
@@ -690,6 +699,7 @@ impl Server {
                     ty: t.ty(),
                     form: t.form(),
                     terms: None,
+                    factors: None,
                 })
                 .collect();
             let mut composer = Composer::new(ar, b, threads);

@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use encint_arith::typed::{Form, IntType};
-use encint_core::circuit::Circuit;
+use encint_core::circuit::{Circuit, Cost};
 
 use super::trace::{run_circuit, Repr, Shape, Trace};
 use super::{FheArray, FheBool, FheInteger, FheType, FheValue};
@@ -178,6 +178,9 @@ pub(crate) struct Traced<L> {
     pub circuit: Circuit,
     pub shapes: Vec<Shape>,
     pub out_layout: L,
+    /// The cost and estimated rounds (at the trace's threads) of the function traced
+    /// operation by operation, before chains are reduced at once.
+    pub unoptimised: (Cost, u64),
 }
 
 /// [`trace_with`] twice, additions as they come and chains of additions reduced at once
@@ -198,11 +201,14 @@ pub(crate) fn trace_best<A: Values, O: Values>(
             t.circuit.cost().bootstraps,
         )
     };
-    Ok(if key(&chained) < key(&plain) {
+    let unoptimised = (plain.circuit.cost(), key(&plain).0);
+    let mut best = if key(&chained) < key(&plain) {
         chained
     } else {
         plain
-    })
+    };
+    best.unoptimised = unoptimised;
+    Ok(best)
 }
 
 /// Traces `f` on fresh inputs of `layout` whose leaves have forms `forms`, for `threads`
@@ -246,10 +252,15 @@ pub(crate) fn trace_with<A: Values, O: Values>(
         })
         .collect::<Result<Vec<_>>>()?;
     let (circuit, shapes) = t.finish(&values)?;
+    let unoptimised = (
+        circuit.cost(),
+        encint_arith::bits::makespan(&circuit, threads),
+    );
     Ok(Traced {
         circuit,
         shapes,
         out_layout: out.layout(),
+        unoptimised,
     })
 }
 

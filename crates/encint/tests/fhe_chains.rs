@@ -1,0 +1,225 @@
+//! Chains of linear operations inside compiled functions (subtractions, negations,
+//! products by clear values, shifts left, clear constants, products of two values feeding
+//! sums): each program compiled whole, run by the clear executor (the circuit's own
+//! answer, bootstrap by bootstrap) against the same program in plain Rust wrapping
+//! arithmetic, on random and edge inputs; and the rewriting's cost against the same
+//! function traced operation by operation.
+
+use encint::fhe::{compile, Compiled, FheInt16, FheInt8, FheUint16, FheUint32, FheUint8, Values};
+use rand::{Rng, SeedableRng};
+
+/// Inputs of `arity` values in `lo..=hi`: random ones and the edges.
+fn inputs(seed: u64, arity: usize, lo: i128, hi: i128) -> Vec<Vec<i128>> {
+    let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+    let mut v: Vec<Vec<i128>> = (0..12)
+        .map(|_| (0..arity).map(|_| rng.gen_range(lo..=hi)).collect())
+        .collect();
+    for e in [lo, hi, 0, 1] {
+        v.push(vec![e; arity]);
+    }
+    v
+}
+
+/// `f`'s clear run against `want` on every input of `arity` values in `lo..=hi`.
+fn check<A: Values, O: Values>(
+    name: &str,
+    f: &Compiled<A, O>,
+    arity: usize,
+    (lo, hi): (i128, i128),
+    want: impl Fn(&[i128]) -> i128,
+) {
+    for x in inputs(name.len() as u64, arity, lo, hi) {
+        assert_eq!(f.run_clear(&x).unwrap(), vec![want(&x)], "{name} on {x:?}");
+    }
+}
+
+const U8: (i128, i128) = (0, 255);
+const I8: (i128, i128) = (-128, 127);
+const U16: (i128, i128) = (0, 65535);
+const I16: (i128, i128) = (-32768, 32767);
+
+#[test]
+fn linear_chains_match_wrapping_arithmetic() {
+    let f = compile(|(a, b, c): (FheUint8, FheUint8, FheUint8)| &(&(&a - &b) + &c) - 7u8).unwrap();
+    check("a-b+c-7 u8", &f, 3, U8, |x| {
+        (x[0] as u8)
+            .wrapping_sub(x[1] as u8)
+            .wrapping_add(x[2] as u8)
+            .wrapping_sub(7) as i128
+    });
+    let f = compile(|(a, b): (FheInt8, FheInt8)| &(&(&a * 3i8) - &(&b << 2u32)) + -5i8).unwrap();
+    check("3a-4b-5 i8", &f, 2, I8, |x| {
+        (x[0] as i8)
+            .wrapping_mul(3)
+            .wrapping_sub((x[1] as i8).wrapping_shl(2))
+            .wrapping_add(-5) as i128
+    });
+    let f = compile(|(a, b): (FheInt16, FheInt16)| &(-&a) + &(&(&b * -300i16) - &a)).unwrap();
+    check("-a+(-300b-a) i16", &f, 2, I16, |x| {
+        (x[0] as i16)
+            .wrapping_neg()
+            .wrapping_add((x[1] as i16).wrapping_mul(-300).wrapping_sub(x[0] as i16))
+            as i128
+    });
+    // A value met twice is one term: (a + b) - b is a, at no cost.
+    let f = compile(|(a, b): (FheUint16, FheUint16)| &(&a + &b) - &b).unwrap();
+    check("(a+b)-b u16", &f, 2, U16, |x| x[0]);
+    assert_eq!(f.cost().bootstraps, 0, "{:?}", f.cost());
+    // A running value used twice: the chain does not lose the first use.
+    let f = compile(|(a, b, c): (FheUint16, FheUint16, FheUint16)| {
+        let s = &(&a * 5u16) + &b;
+        &(&s ^ &c) + &(&s * 9u16)
+    })
+    .unwrap();
+    check("s=5a+b; (s^c)+9s u16", &f, 3, U16, |x| {
+        let s = (x[0] as u16).wrapping_mul(5).wrapping_add(x[1] as u16);
+        ((s ^ x[2] as u16).wrapping_add(s.wrapping_mul(9))) as i128
+    });
+}
+
+#[test]
+fn products_feeding_sums_match_wrapping_arithmetic() {
+    let f = compile(
+        |(x, y, z, w): (FheUint16, FheUint16, FheUint16, FheUint16)| {
+            &(&(&x * &y) + &(&z * &w)) + 11u16
+        },
+    )
+    .unwrap();
+    check("xy+zw+11 u16", &f, 4, U16, |v| {
+        let m = |a: i128, b: i128| (a as u16).wrapping_mul(b as u16);
+        m(v[0], v[1]).wrapping_add(m(v[2], v[3])).wrapping_add(11) as i128
+    });
+    let f = compile(|(x, y): (FheInt16, FheInt16)| &(&(&x * &x) - &y) + &(&x * &y)).unwrap();
+    check("x²-y+xy i16", &f, 2, I16, |v| {
+        let (x, y) = (v[0] as i16, v[1] as i16);
+        x.wrapping_mul(x)
+            .wrapping_sub(y)
+            .wrapping_add(x.wrapping_mul(y)) as i128
+    });
+    let f =
+        compile(|x: FheUint16| &(&(&(&(&(&x * 3u16) + 7u16) * &x) + 11u16) * &x) + 5u16).unwrap();
+    check("horner u16", &f, 1, U16, |v| {
+        let x = v[0] as u16;
+        let h = |a: u16, k: u16| a.wrapping_mul(x).wrapping_add(k);
+        h(h(x.wrapping_mul(3).wrapping_add(7), 11), 5) as i128
+    });
+}
+
+#[test]
+fn the_mix_of_a_hash_round_matches_wrapping_arithmetic() {
+    let f = compile(|(x, key): (FheUint32, FheUint32)| {
+        &(&(&(&x ^ &(&x >> 7u32)) * 0x9E37u32) + &(&x << 3u32)) ^ &key
+    })
+    .unwrap();
+    check("hash round u32", &f, 2, (0, u32::MAX as i128), |v| {
+        let (x, key) = (v[0] as u32, v[1] as u32);
+        ((x ^ (x >> 7)).wrapping_mul(0x9E37).wrapping_add(x << 3) ^ key) as i128
+    });
+}
+
+/// The rewriting saves on each of these programs (estimated rounds at the thread count
+/// they were compiled for, then bootstraps), and never costs more than the program traced
+/// operation by operation.
+#[test]
+fn chains_cost_less_than_their_operations() {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(2)
+        .build()
+        .unwrap();
+    pool.install(|| {
+        let cases: Vec<(&str, encint::Cost, encint::Cost, u64, u64)> = vec![
+            {
+                let f = compile(|x: FheUint16| &(&x * 3u16) + 7u16).unwrap();
+                (
+                    "3x+7",
+                    f.cost(),
+                    f.unoptimised_cost(),
+                    f.rounds(2),
+                    f.unoptimised_rounds(),
+                )
+            },
+            {
+                let f = compile(|(x, y): (FheUint16, FheUint16)| &(&x * &y) + 11u16).unwrap();
+                (
+                    "xy+11",
+                    f.cost(),
+                    f.unoptimised_cost(),
+                    f.rounds(2),
+                    f.unoptimised_rounds(),
+                )
+            },
+            {
+                let f = compile(|(t, x): (FheUint32, FheUint32)| &(&t * 0x9E37u32) + &(&x << 3u32))
+                    .unwrap();
+                (
+                    "t*k+(x<<3)",
+                    f.cost(),
+                    f.unoptimised_cost(),
+                    f.rounds(2),
+                    f.unoptimised_rounds(),
+                )
+            },
+        ];
+        for (name, after, before, r_after, r_before) in cases {
+            println!("{name}: {before:?} ({r_before} rounds) -> {after:?} ({r_after} rounds)");
+            assert!(
+                r_after < r_before,
+                "{name}: {r_after} rounds, were {r_before}"
+            );
+            assert!(after.bootstraps < before.bootstraps, "{name}");
+        }
+    });
+}
+
+/// A product of a value by itself is a square (each cross product built once).
+#[test]
+fn a_product_of_a_value_by_itself_is_a_square() {
+    let square = compile(|x: FheUint16| &x * &x).unwrap();
+    let product = compile(|(x, y): (FheUint16, FheUint16)| &x * &y).unwrap();
+    check("x*x u16", &square, 1, U16, |v| {
+        (v[0] as u16).wrapping_mul(v[0] as u16) as i128
+    });
+    assert!(
+        square.cost().bootstraps < product.cost().bootstraps,
+        "{:?} vs {:?}",
+        square.cost(),
+        product.cost()
+    );
+}
+
+/// Work built twice on the same values is built once: the minimum and the maximum of one
+/// pair share their comparison, and bits known to be zero (the top bits of `x >> 7`) cost
+/// no bootstrap in an exclusive or. Both results are checked against plain arithmetic.
+#[test]
+fn shared_and_known_work_is_not_paid_twice() {
+    let both = compile(|(a, b): (FheUint8, FheUint8)| (a.min(&b), a.max(&b))).unwrap();
+    let min = compile(|(a, b): (FheUint8, FheUint8)| a.min(&b)).unwrap();
+    let max = compile(|(a, b): (FheUint8, FheUint8)| a.max(&b)).unwrap();
+    for x in inputs(7, 2, 0, 255) {
+        let (a, b) = (x[0], x[1]);
+        assert_eq!(
+            both.run_clear(&x).unwrap(),
+            vec![a.min(b), a.max(b)],
+            "{x:?}"
+        );
+    }
+    let apart = min.cost().bootstraps + max.cost().bootstraps;
+    assert!(
+        both.cost().bootstraps < apart,
+        "{:?} vs {apart}",
+        both.cost()
+    );
+
+    let shifted = compile(|x: FheUint32| &x ^ &(&x >> 7u32)).unwrap();
+    let two = compile(|(x, y): (FheUint32, FheUint32)| &x ^ &y).unwrap();
+    check("x^(x>>7) u32", &shifted, 1, (0, u32::MAX as i128), |v| {
+        let x = v[0] as u32;
+        (x ^ (x >> 7)) as i128
+    });
+    assert!(
+        shifted.cost().bootstraps < two.cost().bootstraps,
+        "{:?} vs {:?}",
+        shifted.cost(),
+        two.cost()
+    );
+}
