@@ -440,3 +440,24 @@ fn asm_over_files_keygen_encrypt_run_decrypt() {
     assert!(!ok);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `encint cost --workloads --json`: every workload compiled, before and after the
+/// whole-circuit rewriting; it never estimates slower, and the hash's mix of a product by
+/// a clear value and a shifted value, and Horner's products feeding sums, get faster.
+#[test]
+fn workload_costs_never_grow_under_the_rewriting() {
+    let (ok, out, err) = encint(&["cost", "--workloads", "--json", "--threads", "2"]);
+    assert!(ok, "{err}");
+    let rows: Vec<serde_json::Value> = serde_json::from_str(&out).expect("JSON array");
+    assert_eq!(rows.len(), 8, "{out}");
+    let n = |r: &serde_json::Value, k: &str| r[k].as_u64().unwrap_or_else(|| panic!("{k} in {r}"));
+    for r in &rows {
+        assert!(n(r, "rounds_after") <= n(r, "rounds_before"), "{r}");
+        if matches!(r["workload"].as_str(), Some("hash_u32" | "horner_u16")) {
+            assert!(n(r, "rounds_after") < n(r, "rounds_before"), "{r}");
+            assert!(n(r, "pbs_after") < n(r, "pbs_before"), "{r}");
+        }
+    }
+    let (ok, _, err) = encint(&["cost", "--workloads", "sum16_u16,nope"]);
+    assert!(!ok && err.contains("nope"), "{err}");
+}

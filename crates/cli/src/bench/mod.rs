@@ -6,6 +6,8 @@ mod digit;
 mod typed;
 mod workloads;
 
+pub use workloads::print_costs as print_workload_costs;
+
 use clap::Args;
 
 use crate::backend::BackendKind;

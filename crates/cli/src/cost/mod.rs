@@ -38,12 +38,22 @@ pub struct CostArgs {
     /// `encint bench --typed --form radix4` encrypts them) instead of canonical.
     #[arg(long, requires = "threads", conflicts_with_all = ["nodes", "lazy"])]
     radix4: bool,
+    /// Print each whole-program workload of `encint bench --workloads` (all, or the
+    /// comma-separated names given) compiled for --threads threads (default 2): its
+    /// bootstraps, depth and estimated rounds traced operation by operation, and as
+    /// compiled with chains of linear operations and products feeding sums reduced at once.
+    #[arg(long, value_delimiter = ',', num_args = 0.., value_name = "NAMES",
+          conflicts_with_all = ["nodes", "lazy", "radix4", "bits", "budget"])]
+    workloads: Option<Vec<String>>,
     #[command(flatten)]
     scale: scale::ScaleArgs,
 }
 
 /// Runs `encint cost`.
 pub fn run(a: CostArgs) -> CliResult {
+    if let Some(names) = &a.workloads {
+        return crate::bench::print_workload_costs(names, a.threads.unwrap_or(2), a.json);
+    }
     if a.scale.nodes.is_some() {
         let bits = match a.bits.as_slice() {
             [] => 32,

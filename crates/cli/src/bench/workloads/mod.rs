@@ -120,6 +120,59 @@ pub fn run(
     Ok(())
 }
 
+/// `encint cost --workloads`: each workload of `names` (`all`, or none: every one)
+/// compiled for `threads` threads, its bootstraps, depth and estimated rounds traced
+/// operation by operation (before) and as compiled (after). No keys are needed.
+pub fn print_costs(names: &[String], threads: usize, json: bool) -> CliResult {
+    let list = if names.is_empty() {
+        Workload::ALL.to_vec()
+    } else {
+        Workload::parse_list(names)?
+    };
+    let pool = pool(Some(threads))?;
+    let mut rows = Vec::new();
+    for w in list {
+        let program = pool.install(|| ours::compile(w))?;
+        let (before, before_rounds) = program.unoptimised();
+        let after = program.cost();
+        let after_rounds = program.rounds(threads);
+        rows.push(serde_json::json!({
+            "workload": w.name(), "threads": threads,
+            "pbs_before": before.bootstraps, "depth_before": before.depth,
+            "rounds_before": before_rounds,
+            "pbs_after": after.bootstraps, "depth_after": after.depth,
+            "rounds_after": after_rounds,
+        }));
+    }
+    if json {
+        return print_json(&rows);
+    }
+    println!(
+        "{:<15} {:>10} {:>7} {:>8} | {:>10} {:>7} {:>8}",
+        "workload", "pbs before", "depth", "rounds", "pbs after", "depth", "rounds"
+    );
+    let cell = |r: &serde_json::Value, k: &str| r[k].as_u64().unwrap_or_default();
+    for r in &rows {
+        println!(
+            "{:<15} {:>10} {:>7} {:>8} | {:>10} {:>7} {:>8}",
+            r["workload"].as_str().unwrap_or_default(),
+            cell(r, "pbs_before"),
+            cell(r, "depth_before"),
+            cell(r, "rounds_before"),
+            cell(r, "pbs_after"),
+            cell(r, "depth_after"),
+            cell(r, "rounds_after")
+        );
+    }
+    println!(
+        "\nbefore: the program traced operation by operation, each result normalised; after: \
+         compiled, chains of linear operations and products feeding sums reduced at once. \
+         rounds = estimated time at {threads} thread(s), the sum over levels of \
+         ceil(bootstraps in the level / threads)."
+    );
+    Ok(())
+}
+
 /// The workload on TFHE-rs, on the current rayon pool.
 fn run_peer(w: Workload, x: &[Vec<u64>], runs: usize) -> Result<PeerRun, PeerError> {
     let u8s = |i: usize| x[i].iter().map(|&v| v as u8).collect::<Vec<u8>>();

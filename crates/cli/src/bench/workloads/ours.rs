@@ -23,8 +23,10 @@ pub trait Program: Send {
     /// The circuit's cost on freshly encrypted inputs.
     fn cost(&self) -> Cost;
     /// The circuit's estimated time in bootstrap rounds at `threads` threads.
-    #[cfg(test)]
     fn rounds(&self, threads: usize) -> u64;
+    /// The cost and estimated rounds (at the compiling pool's threads) of the same program
+    /// traced operation by operation, before the whole-circuit rewriting.
+    fn unoptimised(&self) -> (Cost, u64);
     /// The circuit run by the clear executor on `inputs`.
     #[cfg(test)]
     fn run_clear(&self, inputs: &[i128]) -> encint::Result<Vec<i128>>;
@@ -49,9 +51,12 @@ impl<A: Values, O: Values> Program for Circuit<A, O> {
         self.f.cost()
     }
 
-    #[cfg(test)]
     fn rounds(&self, threads: usize) -> u64 {
         self.f.rounds(threads)
+    }
+
+    fn unoptimised(&self) -> (Cost, u64) {
+        (self.f.unoptimised_cost(), self.f.unoptimised_rounds())
     }
 
     #[cfg(test)]
