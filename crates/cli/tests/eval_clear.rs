@@ -31,66 +31,49 @@ const BINARY: &[&str] = &[
     "max", "lt", "le", "gt", "ge", "eq", "ne",
 ];
 
-/// `a op b` on u8 with TFHE-rs' semantics (comparisons as 0 or 1).
-fn u8_binary(op: &str, a: u8, b: u8) -> u8 {
-    match op {
-        "add" => a.wrapping_add(b),
-        "sub" => a.wrapping_sub(b),
-        "mul" => a.wrapping_mul(b),
-        "div" => a.checked_div(b).unwrap_or(u8::MAX),
-        "rem" => a.checked_rem(b).unwrap_or(a),
-        "and" => a & b,
-        "or" => a | b,
-        "xor" => a ^ b,
-        "shl" => a.wrapping_shl(u32::from(b)),
-        "shr" => a.wrapping_shr(u32::from(b)),
-        "rotl" => a.rotate_left(u32::from(b) % 8),
-        "rotr" => a.rotate_right(u32::from(b) % 8),
-        "min" => a.min(b),
-        "max" => a.max(b),
-        "lt" => u8::from(a < b),
-        "le" => u8::from(a <= b),
-        "gt" => u8::from(a > b),
-        "ge" => u8::from(a >= b),
-        "eq" => u8::from(a == b),
-        "ne" => u8::from(a != b),
-        _ => panic!("no reference for {op}"),
-    }
-}
-
-/// `a op b` on i16 (`s`: the shift amount, an unsigned 16-bit value).
-fn i16_binary(op: &str, a: i16, b: i16, s: u16) -> i16 {
-    match op {
-        "add" => a.wrapping_add(b),
-        "sub" => a.wrapping_sub(b),
-        "mul" => a.wrapping_mul(b),
-        "div" if b == 0 => {
-            if a >= 0 {
-                -1
-            } else {
-                1
+/// `fn $name(op, a, b, s)`: `a op b` on `$t` with TFHE-rs' semantics (comparisons as 0
+/// or 1; `s`, of the unsigned type of the width, the shift or rotation amount); `$div0(a)`
+/// is `a / 0`.
+macro_rules! wrapping_reference {
+    ($name:ident, $t:ty, $u:ty, $div0:expr) => {
+        fn $name(op: &str, a: $t, b: $t, s: $u) -> $t {
+            let div0: fn($t) -> $t = $div0;
+            let s = u32::from(s);
+            match op {
+                "add" => a.wrapping_add(b),
+                "sub" => a.wrapping_sub(b),
+                "mul" => a.wrapping_mul(b),
+                "div" if b == 0 => div0(a),
+                "div" => a.wrapping_div(b),
+                "rem" if b == 0 => a,
+                "rem" => a.wrapping_rem(b),
+                "and" => a & b,
+                "or" => a | b,
+                "xor" => a ^ b,
+                "shl" => a.wrapping_shl(s),
+                "shr" => a.wrapping_shr(s),
+                "rotl" => a.rotate_left(s % <$t>::BITS),
+                "rotr" => a.rotate_right(s % <$t>::BITS),
+                "min" => a.min(b),
+                "max" => a.max(b),
+                "lt" => <$t>::from(a < b),
+                "le" => <$t>::from(a <= b),
+                "gt" => <$t>::from(a > b),
+                "ge" => <$t>::from(a >= b),
+                "eq" => <$t>::from(a == b),
+                "ne" => <$t>::from(a != b),
+                _ => panic!("no reference for {op}"),
             }
         }
-        "div" => a.wrapping_div(b),
-        "rem" if b == 0 => a,
-        "rem" => a.wrapping_rem(b),
-        "and" => a & b,
-        "or" => a | b,
-        "xor" => a ^ b,
-        "shl" => a.wrapping_shl(u32::from(s)),
-        "shr" => a.wrapping_shr(u32::from(s)),
-        "rotl" => a.rotate_left(u32::from(s) % 16),
-        "rotr" => a.rotate_right(u32::from(s) % 16),
-        "min" => a.min(b),
-        "max" => a.max(b),
-        "lt" => i16::from(a < b),
-        "le" => i16::from(a <= b),
-        "gt" => i16::from(a > b),
-        "ge" => i16::from(a >= b),
-        "eq" => i16::from(a == b),
-        "ne" => i16::from(a != b),
-        _ => panic!("no reference for {op}"),
-    }
+    };
+}
+
+// Division by zero: all ones unsigned; -1 for a >= 0 and 1 for a < 0 signed.
+wrapping_reference!(u8_ref, u8, u8, |_| u8::MAX);
+wrapping_reference!(i16_ref, i16, u16, |a| if a >= 0 { -1 } else { 1 });
+
+fn u8_binary(op: &str, a: u8, b: u8) -> u8 {
+    u8_ref(op, a, b, b)
 }
 
 /// `a op b` on bool, TFHE-rs' one-bit unsigned type: arithmetic modulo 2, a division by 0
@@ -200,7 +183,7 @@ fn every_i16_operation_matches_wrapping_arithmetic() {
             let shift = matches!(*op, "shl" | "shr" | "rotl" | "rotr");
             let s = b as u16;
             let second = if shift { s.to_string() } else { b.to_string() };
-            let want = i16_binary(op, a, b, s);
+            let want = i16_ref(op, a, b, s);
             let want = if is_comparison(op) {
                 text_of_bool(want == 1)
             } else {
