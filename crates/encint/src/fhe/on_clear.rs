@@ -167,3 +167,86 @@ pub fn apply_clear(op: Op, inputs: &[(i128, usize)]) -> Result<(i128, Cost)> {
         .ok_or_else(|| Error::LimitExceeded("a result outside i128".into()))?;
     Ok((value, cost))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn u8t() -> IntType {
+        IntType::new(8, false).unwrap()
+    }
+
+    #[test]
+    fn typed_results_are_the_wrapped_values() {
+        let i16t = IntType::new(16, true).unwrap();
+        let (out, cost) = compose_clear(&[(i16t, -300), (i16t, 7)], 2, |c, x| {
+            let q = c.apply(Op::Div, &[&x[0], &x[1]])?;
+            let p = c.apply(Op::Mul, &[&x[0], &x[0]])?;
+            let lt = c.apply(Op::LT, &[&x[0], &x[1]])?;
+            Ok(vec![q, p, lt])
+        })
+        .unwrap();
+        assert_eq!(out, vec![-42, i128::from((-300i16).wrapping_mul(-300)), 1]);
+        assert!(cost.bootstraps > 0 && cost.depth > 0);
+    }
+
+    #[test]
+    fn bad_typed_inputs_are_errors() {
+        let none = |_: &mut Composer<'_>, x: &[Value]| Ok(x.to_vec());
+        assert!(matches!(
+            compose_clear(&[(u8t(), 256)], 2, none),
+            Err(Error::InvalidInput(_))
+        ));
+        assert!(matches!(
+            compose_clear(&[(u8t(), 1)], 0, none),
+            Err(Error::InvalidInput(_))
+        ));
+        // The function's own error comes back.
+        let refuse = |_: &mut Composer<'_>, _: &[Value]| -> Result<Vec<Value>> {
+            Err(Error::InvalidInput("refused".into()))
+        };
+        assert!(matches!(
+            compose_clear(&[(u8t(), 1)], 2, refuse),
+            Err(Error::InvalidInput(m)) if m == "refused"
+        ));
+    }
+
+    #[test]
+    fn exact_results_never_wrap() {
+        let big = (1i128 << 60) + 12345;
+        assert_eq!(
+            apply_clear(Op::Mul, &[(big, 62), (-big, 62)]).unwrap().0,
+            -big * big
+        );
+        assert_eq!(apply_clear(Op::Neg, &[(-5, 4)]).unwrap().0, 5);
+        assert_eq!(
+            apply_clear(Op::ScalarMul(-805), &[(77, 8)]).unwrap().0,
+            -805 * 77
+        );
+    }
+
+    #[test]
+    fn bad_exact_inputs_are_errors() {
+        // 16 does not fit 4 digits (|v| < 2^4).
+        assert!(matches!(
+            apply_clear(Op::Add, &[(16, 4), (1, 4)]),
+            Err(Error::InvalidInput(_))
+        ));
+        assert!(apply_clear(Op::Add, &[(1, 4)]).is_err());
+        assert!(apply_clear(Op::RotlVar, &[(1, 4), (1, 4)]).is_err());
+        assert!(matches!(
+            apply_clear(Op::Add, &[(1, 0), (1, 4)]),
+            Err(Error::InvalidInput(_))
+        ));
+        assert!(matches!(
+            apply_clear(Op::Mul, &[(1, MAX_DIGITS), (1, MAX_DIGITS)]),
+            Err(Error::LimitExceeded(_))
+        ));
+        // A result past i128 is a typed error, not a wrong value.
+        let big = i128::MAX / 2;
+        assert!(matches!(
+            apply_clear(Op::Mul, &[(big, 127), (big, 127)]),
+            Err(Error::LimitExceeded(_))
+        ));
+    }
+}
