@@ -48,8 +48,8 @@ never wrap: they have as many digits as they need.
 --clear runs the operation's circuit on the clear executor instead: no key and no file,
 the arguments are the operands' plain values of --type (int, bool, uN, iN; a select's
 condition is a bool, an amount of shl/shr/rotl/rotr an unsigned value of the width), and
-it prints the result with the bootstrap count and depth of the circuit the server would
-run on freshly encrypted operands (--threads picks the planner's thread count).
+it prints the result with the bootstrap count and depth of the circuit a server key of the
+default parameters runs on freshly encrypted operands (--threads: the planner's threads).
 
 --packed FILE writes the result packed with the client's packing key (`encint
 packing-key`): its digits keyswitched into one GLWE ciphertext per 2048 digits and
@@ -112,13 +112,13 @@ pub struct EvalArgs {
     #[arg(long, value_name = "FILE")]
     packed: Option<PathBuf>,
     /// Print a JSON object (op, type, bootstraps, depth, ms, out; with `--clear`: op,
-    /// type, operands, result, bootstraps, depth) instead of the line.
+    /// type, operands and result as text, bootstraps, depth) instead of the line.
     #[arg(long)]
     pub(super) json: bool,
     /// Run the operation's circuit on the clear executor, without keys or files: the
     /// arguments are the operands' plain values, of `--type`; prints the result with the
-    /// circuit's bootstrap count and depth (the circuit the server key would run on
-    /// freshly encrypted operands). No security: for checks and cost.
+    /// circuit's bootstrap count and depth (the circuit a server key of the default
+    /// parameters runs on freshly encrypted operands). No security: for checks and cost.
     #[arg(
         long,
         conflicts_with_all = ["server_key", "out", "inputs", "packed", "force"]
