@@ -9,10 +9,11 @@ use clap::{Args, Subcommand};
 use encint::arith::bits::BitKernel;
 use encint::bits::{encrypt_bits, EncBits};
 use encint::circuit::bits::{fv, lower};
-use encint::{ClientKey, Server};
+use encint::{ClientKey, Op, Server};
 use rand::{Rng, SeedableRng};
 
-use crate::peer::uint::{time_peer_uint, PeerUintOp};
+use crate::peer::uint::{time_peer_dot, time_peer_uint};
+use crate::peer::PeerError;
 use crate::progress::spinner;
 use crate::timing::print_json;
 use crate::CliResult;
@@ -187,14 +188,18 @@ fn cost(a: CostArgs) -> CliResult {
     Ok(())
 }
 
-fn peer_op(op: BitKernel) -> Option<PeerUintOp> {
+/// TFHE-rs' time of a row (`n` terms for a dot product, `n²` for a `conv_v1` kernel), or
+/// `None` where the row has no TFHE-rs counterpart.
+fn time_peer_row(op: BitKernel, bits: u32, n: usize) -> Option<Result<f64, PeerError>> {
+    let one = |op| Some(time_peer_uint(op, bits));
     match op {
-        BitKernel::Add => Some(PeerUintOp::Add),
-        BitKernel::Sub => Some(PeerUintOp::Sub),
-        BitKernel::Mul => Some(PeerUintOp::Mul),
-        BitKernel::Div => Some(PeerUintOp::Div),
-        BitKernel::Rem => Some(PeerUintOp::Rem),
-        BitKernel::Dot | BitKernel::ConvV1 => Some(PeerUintOp::Dot),
+        BitKernel::Add => one(Op::Add),
+        BitKernel::Sub => one(Op::Sub),
+        BitKernel::Mul => one(Op::Mul),
+        BitKernel::Div => one(Op::Div),
+        BitKernel::Rem => one(Op::Rem),
+        BitKernel::Dot => Some(time_peer_dot(bits, n)),
+        BitKernel::ConvV1 => Some(time_peer_dot(bits, n * n)),
         _ => None,
     }
 }
@@ -268,16 +273,11 @@ fn bench(a: BenchArgs) -> CliResult {
         if want != got {
             return Err(format!("{} {}-bit: wrong result", r.op.name(), r.bits).into());
         }
-        let peer_ms = match (a.no_peer, peer_op(r.op)) {
-            (false, Some(p)) if matches!(r.bits, 8 | 16 | 32) => {
-                let n = if r.op == BitKernel::ConvV1 {
-                    r.n * r.n
-                } else {
-                    r.n
-                };
-                Some(pool.install(|| time_peer_uint(p, r.bits as u32, n))?)
-            }
-            _ => None,
+        let peer_ms = if !a.no_peer && matches!(r.bits, 8 | 16 | 32) {
+            pool.install(|| time_peer_row(r.op, r.bits as u32, r.n))
+                .transpose()?
+        } else {
+            None
         };
         pb.finish_and_clear();
         let ratio = |x: Option<f64>| x.map(|p| ours_ms / p);

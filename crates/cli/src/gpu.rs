@@ -2,24 +2,29 @@
 //!
 //! Without the `gpu` cargo feature every GPU request is a typed error
 //! ([`encint::GpuError::NotBuilt`]); with it and no usable device, [`encint::GpuError::NoDevice`].
-//! Both are reported before any key is generated.
+//! Both are reported before any key is generated. Every subcommand takes `--json` (one
+//! JSON object instead of the text: [`report`]).
+
+mod report;
 
 use std::time::Instant;
 
 use clap::{Args, Subcommand};
 use encint::{BackendKind, ClientKey, EncInt, Op, Server, KS64_PARAMETERS};
 use rand::{Rng, SeedableRng};
+use serde_json::json;
 
 use crate::oracle::{self, operands};
 use crate::progress::spinner;
 use crate::timing::{median, ms_or_dash, ms_since};
 use crate::{AnyResult, CliResult};
+use report::Report;
 
 /// `encint gpu`.
 #[derive(Subcommand)]
 pub enum GpuCommand {
     /// Whether this build has the GPU backend, and the device it sees.
-    Info,
+    Info(InfoArgs),
     /// On the GPU: checks every digit-level node kind (all 32 digit values through plain and
     /// half-step tables, linear nodes) and every digit operation at 8 to 64 bits against the
     /// clear executor and plain i128 arithmetic; exits non-zero on any mismatch.
@@ -29,6 +34,14 @@ pub enum GpuCommand {
     /// Add, wrapping mul, ge and max at 8 to 64 bits on the GPU backend beside TFHE-rs' GPU
     /// integer API (FheUint with a CUDA server key), same process, same card.
     Bench(GpuBenchArgs),
+}
+
+/// Arguments of `encint gpu info`.
+#[derive(Args)]
+pub struct InfoArgs {
+    /// Print one JSON object (feature, devices, sms) instead of the lines.
+    #[arg(long)]
+    json: bool,
 }
 
 /// Arguments of `encint gpu selftest`.
@@ -43,6 +56,10 @@ pub struct SelftestArgs {
     /// Random operand pairs per operation and width (edge values are always checked too).
     #[arg(long, default_value_t = 2)]
     cases: usize,
+    /// Print one JSON object (the digit level's counts, a row per operation check, the
+    /// totals) instead of the table.
+    #[arg(long)]
+    json: bool,
 }
 
 /// Arguments of `encint gpu throughput`.
@@ -57,6 +74,10 @@ pub struct ThroughputArgs {
     /// Timed runs (median).
     #[arg(long, default_value_t = 3)]
     runs: usize,
+    /// Print one JSON object (width, GPU and CPU milliseconds and bootstraps per second)
+    /// instead of the lines.
+    #[arg(long)]
+    json: bool,
 }
 
 /// Arguments of `encint gpu bench`.
@@ -71,27 +92,37 @@ pub struct GpuBenchArgs {
     /// Skip TFHE-rs.
     #[arg(long)]
     no_peer: bool,
+    /// Print one JSON object (runs, a row per operation and width) instead of the table.
+    #[arg(long)]
+    json: bool,
 }
 
 /// Runs `encint gpu`.
 pub fn run(cmd: GpuCommand) -> CliResult {
     match cmd {
-        GpuCommand::Info => info(),
+        GpuCommand::Info(a) => info(a),
         GpuCommand::Selftest(a) => selftest(a),
         GpuCommand::Throughput(a) => throughput(a),
         GpuCommand::Bench(a) => bench(a),
     }
 }
 
-fn info() -> CliResult {
+fn info(a: InfoArgs) -> CliResult {
+    let mut r = Report::new(a.json);
     let built = cfg!(feature = "gpu");
-    println!(
+    r.line(format!(
         "gpu feature: {}",
         if built { "built in" } else { "not built" }
-    );
+    ));
+    r.field("feature", built);
     let i = encint::gpu::probe()?;
-    println!("CUDA devices: {} (device 0: {} SMs)", i.devices, i.sms);
-    Ok(())
+    r.line(format!(
+        "CUDA devices: {} (device 0: {} SMs)",
+        i.devices, i.sms
+    ));
+    r.field("devices", i.devices);
+    r.field("sms", i.sms);
+    r.finish()
 }
 
 fn gpu_server() -> AnyResult<(ClientKey, Server)> {
@@ -152,14 +183,15 @@ fn clear_result(server: &Server, client: &ClientKey, op: Op, args: &[&EncInt]) -
 
 fn selftest(a: SelftestArgs) -> CliResult {
     let (client, server) = gpu_server()?;
+    let mut r = Report::new(a.json);
     let mut rng = rand::rngs::StdRng::seed_from_u64(a.seed);
     let mut failures = 0usize;
     let mut checks = 0usize;
-    failures += digit_level(&client, &server, &mut rng, &mut checks)?;
-    println!(
+    failures += digit_level(&mut r, &client, &server, &mut rng, &mut checks)?;
+    r.line(format!(
         "{:<14} {:>4} {:>22} {:>22} {:>22} {:>6} result",
         "operation", "bits", "x", "y", "gpu", "pbs"
-    );
+    ));
     for &bits in &a.bits {
         if !(2..=126).contains(&bits) {
             return Err(format!("width {bits} out of 2..=126").into());
@@ -174,8 +206,8 @@ fn selftest(a: SelftestArgs) -> CliResult {
                 let ex = encint::encrypt(&client, x, bits)?;
                 let ey = encint::encrypt(&client, y, bits)?;
                 let args = operands(op, &ex, &ey);
-                let (r, cost) = server.apply(op, &args)?;
-                let got = encint::decrypt(&client, &r)?;
+                let (out, cost) = server.apply(op, &args)?;
+                let got = encint::decrypt(&client, &out)?;
                 let want_clear = clear_result(&server, &client, op, &args)?;
                 let want = oracle::plain(op, x, y, bits);
                 let ok = got == want_clear && oracle::agrees(op, got, x, y, bits);
@@ -183,34 +215,48 @@ fn selftest(a: SelftestArgs) -> CliResult {
                 if !ok {
                     failures += 1;
                 }
-                println!(
-                    "{:<14} {:>4} {:>22} {:>22} {:>22} {:>6} {}",
-                    format!("{op:?}"),
-                    bits,
-                    x,
-                    y,
-                    got,
-                    cost.bootstraps,
-                    if ok {
-                        "ok".to_string()
-                    } else {
-                        format!("MISMATCH (clear {want_clear}, plain {want:?})")
-                    }
-                );
+                let row = json!({
+                    "op": format!("{op:?}"), "bits": bits, "x": x.to_string(),
+                    "y": y.to_string(), "gpu": got.to_string(),
+                    "clear": want_clear.to_string(), "plain": want.map(|w| w.to_string()),
+                    "bootstraps": cost.bootstraps, "depth": cost.depth, "ok": ok,
+                });
+                r.row(row, || {
+                    format!(
+                        "{:<14} {:>4} {:>22} {:>22} {:>22} {:>6} {}",
+                        format!("{op:?}"),
+                        bits,
+                        x,
+                        y,
+                        got,
+                        cost.bootstraps,
+                        if ok {
+                            "ok".to_string()
+                        } else {
+                            format!("MISMATCH (clear {want_clear}, plain {want:?})")
+                        }
+                    )
+                });
             }
         }
     }
-    println!("byte processor: not run (tree LUTs are not on the GPU backend yet; see docs/GPU.md)");
+    r.line("byte processor: not run (tree LUTs are not on the GPU backend yet; see docs/GPU.md)");
+    r.field("checks", checks);
+    r.field("failures", failures);
     if failures > 0 {
+        r.finish()?;
         return Err(format!("{failures} of {checks} GPU checks failed").into());
     }
-    println!("all {checks} GPU checks match the clear executor (and plain arithmetic)");
-    Ok(())
+    r.line(format!(
+        "all {checks} GPU checks match the clear executor (and plain arithmetic)"
+    ));
+    r.finish()
 }
 
 /// Every digit value through random plain and half-step tables, and linear nodes, in one
 /// circuit on the GPU, against the clear executor. Returns the number of mismatches.
 fn digit_level(
+    r: &mut Report,
     client: &ClientKey,
     server: &Server,
     rng: &mut rand::rngs::StdRng,
@@ -259,12 +305,19 @@ fn digit_level(
         if (g - w).rem_euclid(32) != 0 {
             bad += 1;
             if bad <= 10 {
-                println!("digit level: output {i}: gpu {g}, clear {w}");
+                r.line(format!("digit level: output {i}: gpu {g}, clear {w}"));
             }
         }
     }
     *checks += want.len();
-    println!(
+    r.field(
+        "digit_level",
+        json!({
+            "outputs": want.len(), "bootstraps": cost.bootstraps, "depth": cost.depth,
+            "tables": tables.len(), "half_step_tables": halves.len(), "mismatches": bad,
+        }),
+    );
+    r.line(format!(
         "digit level: {} outputs ({} bootstraps, depth {}: 32 digit values x {} tables, {} \
          half-step tables, linear nodes): {}",
         want.len(),
@@ -277,7 +330,7 @@ fn digit_level(
         } else {
             format!("{bad} MISMATCH(ES)")
         }
-    );
+    ));
     Ok(bad)
 }
 
@@ -290,6 +343,7 @@ fn throughput(a: ThroughputArgs) -> CliResult {
         .into());
     }
     let (client, server) = gpu_server()?;
+    let mut r = Report::new(a.json);
     // The identity on [0, 16) (a negacyclic table gives -f(x) at x + 16, so -1 ≡ 31 maps
     // to -15): inputs 0, 1, 2.
     let table = encint::circuit::NegacyclicLut::identity();
@@ -331,13 +385,17 @@ fn throughput(a: ThroughputArgs) -> CliResult {
             .map(|_| level(&server))
             .collect::<Result<_, _>>()?,
     );
-    println!(
+    r.line(format!(
         "gpu: one level of {} bootstraps in {:.1} ms (upload, keyswitch, PBS, download): {:.0} \
          bootstraps/s",
         a.width,
         gpu * 1e3,
         a.width as f64 / gpu
-    );
+    ));
+    r.field("width", a.width);
+    r.field("runs", a.runs);
+    r.field("gpu_ms", gpu * 1e3);
+    r.field("gpu_bootstraps_per_s", a.width as f64 / gpu);
     if a.threads > 0 {
         let cpu_server = Server::with_threads(server.key().clone(), a.threads)?;
         let cpu = median(
@@ -345,15 +403,19 @@ fn throughput(a: ThroughputArgs) -> CliResult {
                 .map(|_| level(&cpu_server))
                 .collect::<Result<_, _>>()?,
         );
-        println!(
+        r.line(format!(
             "cpu ({} threads): {:.1} ms: {:.0} bootstraps/s; gpu/cpu throughput {:.1}x",
             a.threads,
             cpu * 1e3,
             a.width as f64 / cpu,
             cpu / gpu
-        );
+        ));
+        r.field("cpu_threads", a.threads);
+        r.field("cpu_ms", cpu * 1e3);
+        r.field("cpu_bootstraps_per_s", a.width as f64 / cpu);
+        r.field("gpu_over_cpu", cpu / gpu);
     }
-    Ok(())
+    r.finish()
 }
 
 fn bench(a: GpuBenchArgs) -> CliResult {
@@ -376,11 +438,13 @@ fn bench(a: GpuBenchArgs) -> CliResult {
         Some(k)
     };
     let mut rng = rand::rngs::StdRng::seed_from_u64(64);
-    println!(
+    let mut r = Report::new(a.json);
+    r.field("runs", a.runs);
+    r.line(format!(
         "{:<8} {:>4} {:>12} {:>14} {:>8} {:>6} (ms, median of {}, incl. upload/download and \
          decryption)",
         "op", "bits", "encint gpu", "TFHE-rs gpu", "ratio", "pbs", a.runs
-    );
+    ));
     for &bits in &a.bits {
         let lim = (1i128 << (bits - 1)) - 1;
         for (name, op) in [
@@ -395,12 +459,14 @@ fn bench(a: GpuBenchArgs) -> CliResult {
             let ey = encint::encrypt(&client, y, bits as usize)?;
             let mut times = Vec::new();
             let mut pbs = 0;
+            let mut depth = 0;
             for _ in 0..=a.runs {
                 let t = Instant::now();
-                let (r, cost) = server.apply(op, &[&ex, &ey])?;
-                let v = encint::decrypt(&client, &r)?;
+                let (out, cost) = server.apply(op, &[&ex, &ey])?;
+                let v = encint::decrypt(&client, &out)?;
                 times.push(ms_since(t));
                 pbs = cost.bootstraps;
+                depth = cost.depth;
                 if !oracle::agrees(op, v, x, y, bits as usize) {
                     let want = oracle::plain(op, x, y, bits as usize);
                     return Err(format!("{name} {bits}: gpu gave {v}, expected {want:?}").into());
@@ -415,18 +481,24 @@ fn bench(a: GpuBenchArgs) -> CliResult {
             };
             #[cfg(not(feature = "gpu"))]
             let theirs: Option<f64> = None;
-            println!(
-                "{:<8} {:>4} {:>12.1} {:>14} {:>8} {:>6}",
-                name,
-                bits,
-                ours,
-                ms_or_dash(theirs),
-                theirs.map_or("-".into(), |t| format!("{:.2}", ours / t)),
-                pbs
-            );
+            let row = json!({
+                "op": name, "bits": bits, "ours_ms": ours, "peer_ms": theirs,
+                "ratio": theirs.map(|t| ours / t), "bootstraps": pbs, "depth": depth,
+            });
+            r.row(row, || {
+                format!(
+                    "{:<8} {:>4} {:>12.1} {:>14} {:>8} {:>6}",
+                    name,
+                    bits,
+                    ours,
+                    ms_or_dash(theirs),
+                    theirs.map_or("-".into(), |t| format!("{:.2}", ours / t)),
+                    pbs
+                )
+            });
         }
     }
-    Ok(())
+    r.finish()
 }
 
 #[cfg(feature = "gpu")]

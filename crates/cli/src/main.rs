@@ -60,7 +60,8 @@ enum Command {
     /// Encrypt an exact integer or a typed value (u8, i32, bool, ...) with the client key
     /// or the public key.
     Encrypt(digit::EncryptArgs),
-    /// Evaluate one operation on ciphertexts with the server key.
+    /// Evaluate one operation on ciphertexts with the server key (with `--clear`: its
+    /// circuit on plain values, no keys).
     Eval(digit::EvalArgs),
     /// Decrypt a ciphertext (exact or typed, packed or not: the file says which) with the
     /// client key.

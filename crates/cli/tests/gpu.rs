@@ -35,6 +35,10 @@ fn gpu_requests_fail_cleanly_where_the_backend_cannot_run() {
         vec!["gpu", "selftest"],
         vec!["gpu", "throughput", "--width", "8"],
         vec!["gpu", "bench", "--bits", "8"],
+        vec!["gpu", "info", "--json"],
+        vec!["gpu", "selftest", "--json"],
+        vec!["gpu", "throughput", "--width", "8", "--json"],
+        vec!["gpu", "bench", "--bits", "8", "--json"],
     ];
     for args in &commands {
         let t = std::time::Instant::now();
@@ -75,6 +79,15 @@ fn gpu_selftest_passes_where_a_device_is_usable() {
         .unwrap_or_else(|| panic!("{summary}"));
     // 32 digit values × 6 tables + 96 linear nodes and tables at least, and the operations.
     assert!(checks > 300, "{summary}");
+    // The same checks as one JSON object: the same count, every row matching.
+    let (ok, out, err) = encint(&["gpu", "selftest", "--bits", "8", "--cases", "1", "--json"]);
+    assert!(ok, "selftest --json failed:\n{out}\n{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).expect("one JSON object");
+    assert_eq!(v["checks"].as_u64(), Some(checks as u64), "{v}");
+    assert_eq!(v["failures"].as_u64(), Some(0), "{v}");
+    assert_eq!(v["digit_level"]["mismatches"].as_u64(), Some(0), "{v}");
+    let rows = v["rows"].as_array().expect("rows");
+    assert!(!rows.is_empty() && rows.iter().all(|r| r["ok"] == true && r["bits"] == 8));
 }
 
 #[test]

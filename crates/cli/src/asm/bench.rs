@@ -11,10 +11,11 @@ use encint::processor::instr::{emit, signature, Arg, Kind, Value};
 use encint::processor::vm;
 use encint::processor::Byte;
 use encint::tree_exec::run_tree;
+use encint::Op;
 use rand::{Rng, SeedableRng};
 use serde::Serialize;
 
-use crate::peer::byte::{time_peer8, Peer8Op};
+use crate::peer::byte::time_peer8;
 use crate::peer::init_peer_keys;
 use crate::progress::spinner;
 use crate::timing::{median, ms_or_dash, pool, print_json};
@@ -100,37 +101,37 @@ pub struct AsmBenchArgs {
 
 /// The instructions of the processor paper's Table 4 with their one-core times there (ms), the
 /// immediate used, and the TFHE-rs FheUint8 equivalent.
-pub const TABLE4: &[(&str, f64, i64, Option<Peer8Op>)] = &[
+pub const TABLE4: &[(&str, f64, i64, Option<Op>)] = &[
     ("ANDI", 69.0, 0x5a, None),
-    ("AND", 278.0, 0, Some(Peer8Op::BitAnd)),
+    ("AND", 278.0, 0, Some(Op::And)),
     ("SHLI", 72.0, 3, None),
-    ("SHL", 478.0, 0, Some(Peer8Op::Shl)),
+    ("SHL", 478.0, 0, Some(Op::ShlVar)),
     ("ROLI", 125.0, 3, None),
-    ("ROL", 714.0, 0, Some(Peer8Op::RotateLeft)),
+    ("ROL", 714.0, 0, Some(Op::RotlVar)),
     ("EQI", 88.0, 77, None),
-    ("EQ", 393.0, 0, Some(Peer8Op::Eq)),
+    ("EQ", 393.0, 0, Some(Op::EQ)),
     ("LTI", 126.0, 77, None),
-    ("LT", 623.0, 0, Some(Peer8Op::Lt)),
+    ("LT", 623.0, 0, Some(Op::LT)),
     ("CDUPI", 33.0, 77, None),
     ("CDUP", 159.0, 0, None),
     ("CSEL", 694.0, 0, None),
     ("NEG", 215.0, 0, None),
     ("ABS", 215.0, 0, None),
     ("ADDI", 137.0, 77, None),
-    ("ADD", 493.0, 0, Some(Peer8Op::Add)),
-    ("SUB", 493.0, 0, Some(Peer8Op::Sub)),
+    ("ADD", 493.0, 0, Some(Op::Add)),
+    ("SUB", 493.0, 0, Some(Op::Sub)),
     ("ADDZ", 271.0, 0, None),
-    ("MIN", 1176.0, 0, Some(Peer8Op::Min)),
-    ("MAX", 1176.0, 0, Some(Peer8Op::Max)),
+    ("MIN", 1176.0, 0, Some(Op::Min)),
+    ("MAX", 1176.0, 0, Some(Op::Max)),
     ("MULI", 133.0, 77, None),
     ("DIVI", 133.0, 7, None),
     ("MODI", 267.0, 7, None),
-    ("MUL", 725.0, 0, Some(Peer8Op::Mul)),
+    ("MUL", 725.0, 0, Some(Op::Mul)),
     ("MULM", 2442.0, 0, None),
     ("DIV4", 1624.0, 0, None),
     ("MOD4", 724.0, 0, None),
-    ("DIV", 7711.0, 0, Some(Peer8Op::Div)),
-    ("MOD", 7584.0, 0, Some(Peer8Op::Rem)),
+    ("DIV", 7711.0, 0, Some(Op::Div)),
+    ("MOD", 7584.0, 0, Some(Op::Rem)),
 ];
 
 /// A one-instruction circuit on fresh byte inputs, and the input values to use.
@@ -233,7 +234,7 @@ pub fn bench(a: AsmBenchArgs) -> CliResult {
         init_peer_keys();
         sp.finish_and_clear();
     }
-    let rows: Vec<&(&str, f64, i64, Option<Peer8Op>)> = if a.only.is_empty() {
+    let rows: Vec<&(&str, f64, i64, Option<Op>)> = if a.only.is_empty() {
         TABLE4.iter().collect()
     } else {
         let want: Vec<String> = a.only.iter().map(|s| s.to_ascii_uppercase()).collect();

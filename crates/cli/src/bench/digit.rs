@@ -8,7 +8,7 @@ use serde_json::json;
 
 use super::{timing_cells, timing_header, BenchArgs, HEAVY_BOOTSTRAPS};
 use crate::backend::{with_digits, BackendKind, DigitSetup, Exec, KeySource, Traffic};
-use crate::peer::int::{init_peer_keys, time_peer, PeerOp};
+use crate::peer::int::{init_peer_keys, time_peer};
 use crate::progress::spinner;
 use crate::timing::{check_runs, median, pool, print_json, timed_runs};
 use crate::{oracle, AnyResult, CliResult};
@@ -17,7 +17,7 @@ use crate::{oracle, AnyResult, CliResult};
 struct Case {
     op: Op,
     arg: Option<i64>,
-    peer: Option<PeerOp>,
+    peer: Option<Op>,
     compare: &'static str,
 }
 
@@ -27,14 +27,14 @@ const LOW: &str = "both wrapping n-bit products";
 const SQUARE: &str = "ours exact, peer wrapping a*a";
 
 /// `--ops` names: our operation, TFHE-rs' counterpart, what the comparison is.
-const OPS: &[(&str, Op, Option<PeerOp>, &str)] = &[
-    ("add", Op::Add, Some(PeerOp::Add), EXACT),
-    ("sub", Op::Sub, Some(PeerOp::Sub), EXACT),
-    ("mul", Op::Mul, Some(PeerOp::Mul), PRODUCT),
-    ("mul_low", Op::MulLow, Some(PeerOp::Mul), LOW),
-    ("squ", Op::Square, Some(PeerOp::Square), SQUARE),
-    ("sgn", Op::Signum, Some(PeerOp::Signum), "peer: (a>0)-(a<0)"),
-    ("max", Op::Max, Some(PeerOp::Max), "same result"),
+const OPS: &[(&str, Op, Option<Op>, &str)] = &[
+    ("add", Op::Add, Some(Op::Add), EXACT),
+    ("sub", Op::Sub, Some(Op::Sub), EXACT),
+    ("mul", Op::Mul, Some(Op::Mul), PRODUCT),
+    ("mul_low", Op::MulLow, Some(Op::Mul), LOW),
+    ("squ", Op::Square, Some(Op::Square), SQUARE),
+    ("sgn", Op::Signum, Some(Op::Signum), "peer: (a>0)-(a<0)"),
+    ("max", Op::Max, Some(Op::Max), "same result"),
     ("round", Op::Round(5), None, "no TFHE-rs equivalent"),
 ];
 
@@ -58,7 +58,7 @@ fn cases(name: &str, scalars: &[i64], mpi: bool) -> AnyResult<Vec<Case>> {
             .map(|&k| Case {
                 op: Op::ScalarMul(k.into()),
                 arg: Some(k),
-                peer: Some(PeerOp::ScalarMul),
+                peer: Some(Op::ScalarMul(k.into())),
                 compare: EXACT,
             })
             .collect());
@@ -178,10 +178,7 @@ fn rows(
                 let runs = times.len();
                 let traffic = before.zip(exec.traffic()).map(|(b, e)| per_run(b, e, runs));
                 let peer_ms = match case.peer {
-                    Some(p) if !mpi => Some(
-                        pool.install(|| time_peer(p, bits, case.arg, runs))?
-                            .median_ms,
-                    ),
+                    Some(p) if !mpi => Some(pool.install(|| time_peer(p, bits, runs))?.median_ms),
                     _ => None,
                 };
                 pb.finish_and_clear();

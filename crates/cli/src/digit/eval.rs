@@ -45,6 +45,12 @@ Exact integers (encrypt --digits N): add, sub, neg, mul, mul_low, scalar_mul (--
 squ (or square), sgn, max, min, abs, round (--position), lt, le, gt, ge, eq, ne. Results
 never wrap: they have as many digits as they need.
 
+--clear runs the operation's circuit on the clear executor instead: no key and no file,
+the arguments are the operands' plain values of --type (int, bool, uN, iN; a select's
+condition is a bool, an amount of shl/shr/rotl/rotr an unsigned value of the width), and
+it prints the result with the bootstrap count and depth of the circuit a server key of the
+default parameters runs on freshly encrypted operands (--threads: the planner's threads).
+
 --packed FILE writes the result packed with the client's packing key (`encint
 packing-key`): its digits keyswitched into one GLWE ciphertext per 2048 digits and
 rounded to 14 bits, 3.8 KB for a u16 instead of 262 KB; decrypt reads it.
@@ -53,24 +59,26 @@ Examples:
   encint eval --server-key k/server.key --op div a.ct b.ct --out q.ct
   encint eval --server-key k/server.key --op add a.ct b.ct --packed k/packing.key --out s.ct
   encint eval --server-key k/server.key --op shl a.ct --scalar 3 --out s.ct
-  encint eval --server-key k/server.key --op cast --to i16 a.ct --out c.ct";
+  encint eval --server-key k/server.key --op cast --to i16 a.ct --out c.ct
+  encint eval --clear --type i16 --op div -300 7
+  encint eval --clear --type int --op mul --json 1234 -567";
 
 /// `encint eval`.
 #[derive(Args)]
-#[command(after_help = EVAL_HELP)]
+#[command(after_help = EVAL_HELP, allow_negative_numbers = true)]
 pub struct EvalArgs {
     /// The server key file.
-    #[arg(long = "server-key")]
-    server_key: PathBuf,
+    #[arg(long = "server-key", required_unless_present = "clear")]
+    pub(super) server_key: Option<PathBuf>,
     /// Operation. Typed values: add, sub, mul, div, rem, and, or, xor, not, neg, shl, shr,
     /// rotl, rotr, min, max, lt, le, gt, ge, eq, ne, select, abs, square, cast,
     /// scalar_mul. Exact integers: add, sub, neg, mul, mul_low, scalar_mul, squ, sgn, max,
     /// min, abs, round, lt, le, gt, ge, eq, ne. See below.
     #[arg(long)]
-    op: String,
-    /// Input ciphertext files, in operand order.
+    pub(super) op: String,
+    /// Input ciphertext files, in operand order (with `--clear`: the operands' values).
     #[arg(value_name = "FILE")]
-    files: Vec<PathBuf>,
+    pub(super) files: Vec<PathBuf>,
     /// An input ciphertext file (repeat for more), as an alternative to the positional
     /// files.
     #[arg(long = "in")]
@@ -78,22 +86,23 @@ pub struct EvalArgs {
     /// A clear operand: the second operand of a typed two-operand operation or of
     /// select's false branch, the factor of scalar_mul.
     #[arg(long, allow_hyphen_values = true, conflicts_with = "position")]
-    scalar: Option<i128>,
+    pub(super) scalar: Option<i128>,
     /// The bit position of round (only with `--op round` on exact integers).
     #[arg(long)]
-    position: Option<i64>,
+    pub(super) position: Option<i64>,
     /// The target type of `--op cast`: uN, iN or bool.
     #[arg(long, value_parser = super::typed::parse_type, value_name = "TYPE")]
-    to: Option<TypeArg>,
+    pub(super) to: Option<TypeArg>,
     /// Output ciphertext file.
-    #[arg(long)]
-    out: PathBuf,
+    #[arg(long, required_unless_present = "clear")]
+    out: Option<PathBuf>,
     /// Replace the output file if it exists.
     #[arg(long)]
     force: bool,
-    /// Threads for bootstrapping (default: all cores; at most 4 per core).
+    /// Threads for bootstrapping (default: all cores; at most 4 per core). The planner
+    /// picks each operation's algorithm for this count, with `--clear` too.
     #[arg(long)]
-    threads: Option<usize>,
+    pub(super) threads: Option<usize>,
     /// Largest circuit to build and run, in nodes (default 2097152; checked from an
     /// estimate before building).
     #[arg(long = "max-nodes")]
@@ -102,15 +111,53 @@ pub struct EvalArgs {
     /// instead of 16 KB per digit.
     #[arg(long, value_name = "FILE")]
     packed: Option<PathBuf>,
-    /// Print a JSON object (op, type, bootstraps, depth, ms, out) instead of the line.
+    /// Print a JSON object (op, type, bootstraps, depth, ms, out; with `--clear`: op,
+    /// type, operands and result as text, bootstraps, depth) instead of the line.
     #[arg(long)]
-    json: bool,
+    pub(super) json: bool,
+    /// Run the operation's circuit on the clear executor, without keys or files: the
+    /// arguments are the operands' plain values, of `--type`; prints the result with the
+    /// circuit's bootstrap count and depth (the circuit a server key of the default
+    /// parameters runs on freshly encrypted operands). No security: for checks and cost.
+    #[arg(
+        long,
+        conflicts_with_all = ["server_key", "out", "inputs", "packed", "force"]
+    )]
+    pub(super) clear: bool,
+    /// With `--clear`: the operands' type, int (the exact integer), bool, uN or iN.
+    #[arg(
+        long = "type",
+        value_parser = super::typed::parse_type,
+        value_name = "TYPE",
+        requires = "clear"
+    )]
+    pub(super) ty: Option<TypeArg>,
+    /// With `--clear --type int`: the digit count of every operand (|value| < 2^N;
+    /// default: the fewest that hold every operand).
+    #[arg(long, requires = "clear")]
+    pub(super) digits: Option<usize>,
     #[command(flatten)]
-    backend: crate::backend::BackendArgs,
+    pub(super) backend: crate::backend::BackendArgs,
+}
+
+impl EvalArgs {
+    /// `--out` (clap requires it without `--clear`).
+    fn out_path(&self) -> AnyResult<&PathBuf> {
+        self.out
+            .as_ref()
+            .ok_or_else(|| "`--out FILE` is required (or `--clear`)".into())
+    }
+
+    /// `--server-key` (clap requires it without `--clear`).
+    fn server_key_path(&self) -> AnyResult<&PathBuf> {
+        self.server_key
+            .as_ref()
+            .ok_or_else(|| "`--server-key FILE` is required (or `--clear`)".into())
+    }
 }
 
 /// The operation `--op` (with `--scalar` or `--position`) names.
-fn parse_op(a: &EvalArgs) -> AnyResult<Op> {
+pub(super) fn parse_op(a: &EvalArgs) -> AnyResult<Op> {
     let scalar = a
         .scalar
         .map(i64::try_from)
@@ -150,6 +197,9 @@ pub fn eval(a: EvalArgs) -> CliResult {
     if let Some(t) = a.threads {
         encint::check_threads(t)?;
     }
+    if a.clear {
+        return super::eval_clear::eval_clear(&a);
+    }
     // A backend this build or machine lacks is named before anything is read.
     if !a.backend.wants_mpi()? {
         a.backend.check()?;
@@ -184,7 +234,8 @@ pub fn eval(a: EvalArgs) -> CliResult {
     if a.to.is_some() {
         return Err("`--to` goes only with `--op cast` on typed values".into());
     }
-    files::check_new(&[&a.out], a.force)?;
+    let (out_path, server_key) = (a.out_path()?, a.server_key_path()?);
+    files::check_new(&[out_path], a.force)?;
     if paths.len() != op.arity() {
         return Err(format!(
             "`{}` takes {} input ciphertext(s), got {}",
@@ -196,7 +247,7 @@ pub fn eval(a: EvalArgs) -> CliResult {
     }
     let packing = packing_key(&a)?;
     let setup = DigitSetup {
-        keys: KeySource::File(&a.server_key),
+        keys: KeySource::File(server_key),
         threads: a.threads,
         max_nodes: a.max_nodes,
     };
@@ -216,9 +267,9 @@ pub fn eval(a: EvalArgs) -> CliResult {
             Some(k) => encint::packed::pack_int(k, &out)?.to_bytes(params)?,
             None => out.to_bytes(params)?,
         };
-        files::write_one(&a.out, &bytes, Mode::Public, a.force)?;
+        files::write_one(out_path, &bytes, Mode::Public, a.force)?;
         if a.json {
-            print_json(&a, "int", elapsed.as_secs_f64(), &cost);
+            print_json(&a, "int", elapsed.as_secs_f64(), &cost, out_path);
         } else {
             println!(
                 "{} done in {:.1} ms: {} bootstraps, depth {}, {} output digits -> {}",
@@ -227,7 +278,7 @@ pub fn eval(a: EvalArgs) -> CliResult {
                 cost.bootstraps,
                 cost.depth,
                 out.len(),
-                a.out.display()
+                out_path.display()
             );
         }
         if let Some(line) = exec.report() {
@@ -243,20 +294,22 @@ fn packing_key(a: &EvalArgs) -> AnyResult<Option<encint::keys::PackingKey>> {
 }
 
 /// The JSON object of `--json`.
-fn print_json(a: &EvalArgs, ty: &str, seconds: f64, cost: &encint::Cost) {
+fn print_json(a: &EvalArgs, ty: &str, seconds: f64, cost: &encint::Cost, out: &std::path::Path) {
     let v = serde_json::json!({
         "op": a.op,
         "type": ty,
         "bootstraps": cost.bootstraps,
         "depth": cost.depth,
         "ms": seconds * 1e3,
-        "out": a.out.display().to_string(),
+        "out": out.display().to_string(),
     });
     println!("{v}");
 }
 
-/// `encint eval` on typed values: `bytes` read from `paths`.
-fn eval_typed(a: &EvalArgs, paths: &[PathBuf], bytes: &[Vec<u8>]) -> CliResult {
+/// The typed operation of `a` on `given` operands (`what` they are, for the message),
+/// checked against its arguments: `--to` only with a cast, `--scalar` where it replaces an
+/// operand, the operand count.
+pub(super) fn typed_op(a: &EvalArgs, given: usize, what: &str) -> AnyResult<Op> {
     if a.position.is_some() {
         return Err("`--position` goes only with `--op round` on exact integers".into());
     }
@@ -274,23 +327,29 @@ fn eval_typed(a: &EvalArgs, paths: &[PathBuf], bytes: &[Vec<u8>]) -> CliResult {
         return Err("`--op scalar_mul` needs `--scalar K`".into());
     }
     let want = typed_files(op, a.scalar.is_some()).map_err(|e| format!("`{}`: {e}", a.op))?;
-    if paths.len() != want {
+    if given != want {
         return Err(format!(
-            "`{}` takes {want} input ciphertext(s){}, got {}",
+            "`{}` takes {want} {what}{}, got {given}",
             a.op,
             if a.scalar.is_some() {
                 " with --scalar"
             } else {
                 ""
             },
-            paths.len()
         )
         .into());
     }
+    Ok(op)
+}
+
+/// `encint eval` on typed values: `bytes` read from `paths`.
+fn eval_typed(a: &EvalArgs, paths: &[PathBuf], bytes: &[Vec<u8>]) -> CliResult {
+    let op = typed_op(a, paths.len(), "input ciphertext(s)")?;
     if a.backend.wants_mpi()? {
         return Err("--backend mpi runs exact integers; typed values run on cpu or gpu".into());
     }
-    files::check_new(&[&a.out], a.force)?;
+    let (out_path, server_key) = (a.out_path()?, a.server_key_path()?);
+    files::check_new(&[out_path], a.force)?;
     let ins = paths
         .iter()
         .zip(bytes)
@@ -298,7 +357,7 @@ fn eval_typed(a: &EvalArgs, paths: &[PathBuf], bytes: &[Vec<u8>]) -> CliResult {
         .collect::<AnyResult<Vec<EncTyped>>>()?;
     let packing = packing_key(a)?;
     let setup = DigitSetup {
-        keys: KeySource::File(&a.server_key),
+        keys: KeySource::File(server_key),
         threads: a.threads,
         max_nodes: a.max_nodes,
     };
@@ -314,10 +373,10 @@ fn eval_typed(a: &EvalArgs, paths: &[PathBuf], bytes: &[Vec<u8>]) -> CliResult {
             Some(k) => encint::packed::pack_typed(k, &out)?.to_bytes(params)?,
             None => out.to_bytes(params)?,
         };
-        files::write_one(&a.out, &bytes, Mode::Public, a.force)?;
+        files::write_one(out_path, &bytes, Mode::Public, a.force)?;
         let ty = type_name(out.ty());
         if a.json {
-            print_json(a, &ty, elapsed.as_secs_f64(), &cost);
+            print_json(a, &ty, elapsed.as_secs_f64(), &cost, out_path);
         } else {
             println!(
                 "{} done in {:.1} ms: {} bootstraps, depth {}, a {ty} -> {}",
@@ -325,7 +384,7 @@ fn eval_typed(a: &EvalArgs, paths: &[PathBuf], bytes: &[Vec<u8>]) -> CliResult {
                 elapsed.as_secs_f64() * 1e3,
                 cost.bootstraps,
                 cost.depth,
-                a.out.display()
+                out_path.display()
             );
         }
         Ok(())

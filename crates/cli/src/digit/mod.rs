@@ -3,6 +3,7 @@
 
 mod demo;
 mod eval;
+mod eval_clear;
 mod typed;
 
 pub use demo::{demo, DemoArgs};

@@ -5,7 +5,7 @@
 //! docs): the `Composer` methods `FheValue` uses too, recorded here through
 //! `Server::typed_compose`, which also returns the circuit's cost for the report line.
 
-use encint::fhe::Rhs;
+use encint::fhe::{Composer, Rhs, Value};
 use encint::typed::{EncTyped, IntType, Op};
 use encint::wire::{ciphertext_kind, CiphertextKind};
 use encint::{Cost, Server};
@@ -188,6 +188,47 @@ fn invalid(msg: String) -> encint::Error {
     encint::Error::InvalidInput(msg)
 }
 
+/// Records `op` on the circuit values `x` (with the clear `scalar` in place of the last
+/// operand) into `c`: the one recipe of `eval`, encrypted or clear.
+pub fn record_typed(
+    c: &mut Composer<'_>,
+    op: Op,
+    x: &[Value],
+    scalar: Option<i128>,
+) -> encint::Result<Value> {
+    let want = op.arity() - usize::from(scalar.is_some() && op.arity() > 1);
+    if x.len() != want {
+        return Err(invalid(format!(
+            "`{}` takes {want} operand(s), got {}",
+            op.name(),
+            x.len()
+        )));
+    }
+    match op {
+        Op::Select => {
+            if x[0].ty() != IntType::BOOL {
+                return Err(invalid(format!(
+                    "select: a condition of type {}, not bool",
+                    type_name(x[0].ty())
+                )));
+            }
+            let b = match scalar {
+                Some(k) => Rhs::Clear(k),
+                None => Rhs::Value(&x[2]),
+            };
+            c.select(&x[0], Rhs::Value(&x[1]), b, None)
+        }
+        op if op.arity() == 1 => c.unary_op(op, &x[0]),
+        op => {
+            let rhs = match scalar {
+                Some(k) => Rhs::Clear(k),
+                None => Rhs::Value(&x[1]),
+            };
+            c.binary_op(op, &x[0], rhs)
+        }
+    }
+}
+
 /// Runs `op` on `inputs` (with the clear `scalar`) as one circuit on `server`: the result and the circuit's cost.
 pub fn run_typed(
     server: &Server,
@@ -195,32 +236,8 @@ pub fn run_typed(
     inputs: &[&EncTyped],
     scalar: Option<i128>,
 ) -> encint::Result<(EncTyped, Cost)> {
-    let (mut outs, cost) = server.typed_compose(inputs, |c, x| {
-        let out = match op {
-            Op::Select => {
-                if x[0].ty() != IntType::BOOL {
-                    return Err(invalid(format!(
-                        "select: a condition of type {}, not bool",
-                        type_name(x[0].ty())
-                    )));
-                }
-                let b = match scalar {
-                    Some(k) => Rhs::Clear(k),
-                    None => Rhs::Value(&x[2]),
-                };
-                c.select(&x[0], Rhs::Value(&x[1]), b, None)?
-            }
-            op if op.arity() == 1 => c.unary_op(op, &x[0])?,
-            op => {
-                let rhs = match scalar {
-                    Some(k) => Rhs::Clear(k),
-                    None => Rhs::Value(&x[1]),
-                };
-                c.binary_op(op, &x[0], rhs)?
-            }
-        };
-        Ok(vec![out])
-    })?;
+    let (mut outs, cost) =
+        server.typed_compose(inputs, |c, x| Ok(vec![record_typed(c, op, x, scalar)?]))?;
     let out = outs
         .pop()
         .ok_or_else(|| invalid("the operation built no output".into()))?;

@@ -4,64 +4,17 @@ use rand::Rng;
 use tfhe::prelude::*;
 use tfhe::{FheBool, FheInt16, FheInt32, FheInt8};
 
-use super::{client_key, measure, PeerError};
+use encint::Op;
+
+use super::{check_runs, client_key, measure, PeerError};
 
 pub use super::init_peer_keys;
-
-/// An operation of the peer (TFHE-rs) integer API (the comparisons are timed by the tests
-/// only: `encint bench` has no comparison rows yet).
-#[cfg_attr(not(test), allow(dead_code))]
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum PeerOp {
-    /// `a + b` (wrapping).
-    Add,
-    /// `a - b` (wrapping).
-    Sub,
-    /// `a * b` (wrapping, as TFHE-rs does).
-    Mul,
-    /// `a * c` for a clear constant `c` (wrapping; `c` from the `scalar` argument, default 3).
-    ScalarMul,
-    /// `a * a` (wrapping; TFHE-rs has no dedicated square, this is a multiplication).
-    Square,
-    /// `max(a, b)`.
-    Max,
-    /// `signum(a) ∈ {-1, 0, 1}`, computed as `cast(a > 0) - cast(a < 0)` (two scalar
-    /// comparisons, two casts and a subtraction: TFHE-rs has no signum).
-    Signum,
-    /// Rounding (encint's `round`): TFHE-rs has no equivalent; [`time_peer`] returns
-    /// [`PeerError`].
-    Round,
-    /// `a < b`.
-    Lt,
-    /// `a >= b`.
-    Ge,
-    /// `a == b`.
-    Eq,
-}
-
-impl PeerOp {
-    /// All operations, in declaration order (the tests time every one).
-    #[cfg_attr(not(test), allow(dead_code))]
-    pub const ALL: [PeerOp; 11] = [
-        PeerOp::Add,
-        PeerOp::Sub,
-        PeerOp::Mul,
-        PeerOp::ScalarMul,
-        PeerOp::Square,
-        PeerOp::Max,
-        PeerOp::Signum,
-        PeerOp::Round,
-        PeerOp::Lt,
-        PeerOp::Ge,
-        PeerOp::Eq,
-    ];
-}
 
 /// Result of [`time_peer`].
 #[derive(Clone, Debug, PartialEq)]
 pub struct PeerTiming {
     /// The operation timed.
-    pub op: PeerOp,
+    pub op: Op,
     /// Integer width in bits (8, 16 or 32; signed `FheInt*`).
     pub bits: u32,
     /// Median wall-clock time of one operation, in milliseconds.
@@ -77,21 +30,25 @@ pub struct PeerTiming {
 }
 
 macro_rules! time_width {
-    ($fhe:ty, $clear:ty, $name:expr, $op:expr, $scalar:expr, $runs:expr) => {{
+    ($fhe:ty, $clear:ty, $name:expr, $op:expr, $runs:expr) => {{
         let ck = client_key();
         let mut rng = rand::thread_rng();
         let a_c: $clear = rng.gen();
         let b_c: $clear = rng.gen();
-        let s_c: $clear = $scalar as $clear;
-        let a = <$fhe>::try_encrypt(a_c, ck).map_err(|e| PeerError(e.to_string()))?;
-        let b = <$fhe>::try_encrypt(b_c, ck).map_err(|e| PeerError(e.to_string()))?;
+        // The constant of a product by a clear value, truncated to the width.
+        let s_c: $clear = match $op {
+            Op::ScalarMul(k) => k as $clear,
+            _ => 0,
+        };
+        let a = <$fhe>::try_encrypt(a_c, ck).map_err(|e| PeerError::Failed(e.to_string()))?;
+        let b = <$fhe>::try_encrypt(b_c, ck).map_err(|e| PeerError::Failed(e.to_string()))?;
         // The first run's result, decrypted, against plain (wrapping) arithmetic.
         let check = |run: usize, got: i64, want: i64| -> Result<(), PeerError> {
             if run > 0 || got == want {
                 return Ok(());
             }
-            Err(PeerError(format!(
-                "{:?} on {}: decrypted {got}, expected {want} (a = {a_c}, b = {b_c}, c = {s_c})",
+            Err(PeerError::Failed(format!(
+                "{} on {}: decrypted {got}, expected {want} (a = {a_c}, b = {b_c}, c = {s_c})",
                 $op, $name
             )))
         };
@@ -108,13 +65,13 @@ macro_rules! time_width {
             }
         };
         let samples = match $op {
-            PeerOp::Add => measure($runs, || &a + &b, int(a_c.wrapping_add(b_c)))?,
-            PeerOp::Sub => measure($runs, || &a - &b, int(a_c.wrapping_sub(b_c)))?,
-            PeerOp::Mul => measure($runs, || &a * &b, int(a_c.wrapping_mul(b_c)))?,
-            PeerOp::ScalarMul => measure($runs, || &a * s_c, int(a_c.wrapping_mul(s_c)))?,
-            PeerOp::Square => measure($runs, || &a * &a, int(a_c.wrapping_mul(a_c)))?,
-            PeerOp::Max => measure($runs, || a.max(&b), int(a_c.max(b_c)))?,
-            PeerOp::Signum => measure(
+            Op::Add => measure($runs, || &a + &b, int(a_c.wrapping_add(b_c)))?,
+            Op::Sub => measure($runs, || &a - &b, int(a_c.wrapping_sub(b_c)))?,
+            Op::Mul => measure($runs, || &a * &b, int(a_c.wrapping_mul(b_c)))?,
+            Op::ScalarMul(_) => measure($runs, || &a * s_c, int(a_c.wrapping_mul(s_c)))?,
+            Op::Square => measure($runs, || &a * &a, int(a_c.wrapping_mul(a_c)))?,
+            Op::Max => measure($runs, || a.max(&b), int(a_c.max(b_c)))?,
+            Op::Signum => measure(
                 $runs,
                 || {
                     let pos = <$fhe>::cast_from(a.gt(0 as $clear));
@@ -123,10 +80,10 @@ macro_rules! time_width {
                 },
                 int(a_c.signum()),
             )?,
-            PeerOp::Round => return Err(no_round()),
-            PeerOp::Lt => measure($runs, || a.lt(&b), boolean(a_c < b_c))?,
-            PeerOp::Ge => measure($runs, || a.ge(&b), boolean(a_c >= b_c))?,
-            PeerOp::Eq => measure($runs, || a.eq(&b), boolean(a_c == b_c))?,
+            Op::LT => measure($runs, || a.lt(&b), boolean(a_c < b_c))?,
+            Op::GE => measure($runs, || a.ge(&b), boolean(a_c >= b_c))?,
+            Op::EQ => measure($runs, || a.eq(&b), boolean(a_c == b_c))?,
+            op => return Err(unsupported(op)),
         };
         Ok(PeerTiming {
             op: $op,
@@ -140,41 +97,39 @@ macro_rules! time_width {
     }};
 }
 
-fn no_round() -> PeerError {
-    PeerError("round has no TFHE-rs equivalent (no encrypted rounding primitive)".into())
+/// The refusal of an operation the signed timer has no TFHE-rs counterpart for.
+fn unsupported(op: Op) -> PeerError {
+    match op {
+        Op::Round(_) => PeerError::Unsupported(
+            "round has no TFHE-rs equivalent (no encrypted rounding primitive)".into(),
+        ),
+        op => PeerError::unsupported(op, "FheInt"),
+    }
 }
 
 /// Time `op` on `bits`-bit signed integers (`FheInt8`, `FheInt16`, `FheInt32`) with the
-/// TFHE-rs high-level API, `runs` times, on the current rayon pool.
+/// TFHE-rs high-level API, `runs` times, on the current rayon pool: `+ - *` (wrapping),
+/// [`Op::ScalarMul`] (its constant truncated to the width), [`Op::Square`] (as `a * a`:
+/// TFHE-rs has no square), [`Op::Max`], [`Op::Signum`] (as `cast(a > 0) - cast(a < 0)`:
+/// TFHE-rs has no signum) and the comparisons [`Op::LT`], [`Op::GE`], [`Op::EQ`].
 ///
 /// Inputs are random; the result of the first run is decrypted and checked against plain
-/// (wrapping) arithmetic, so the timing is of a correct computation. `scalar` is the constant of
-/// [`PeerOp::ScalarMul`] (default 3, truncated to the width). Keys are generated on the first
-/// call (several seconds; see [`init_peer_keys`]).
+/// (wrapping) arithmetic, so the timing is of a correct computation. Keys are generated on
+/// the first call (several seconds; see [`init_peer_keys`]).
 ///
-/// Errors: [`PeerError`] for an unsupported width, `runs == 0`, [`PeerOp::Round`] (no
-/// TFHE-rs equivalent) or a wrong decrypted result.
-pub fn time_peer(
-    op: PeerOp,
-    bits: u32,
-    scalar: Option<i64>,
-    runs: usize,
-) -> Result<PeerTiming, PeerError> {
-    if runs == 0 {
-        return Err(PeerError("runs must be at least 1".into()));
-    }
+/// Errors: [`PeerError::Unsupported`] for another width or operation ([`Op::Round`] has no
+/// TFHE-rs equivalent); [`PeerError::Failed`] for `runs == 0` or a wrong decrypted result.
+pub fn time_peer(op: Op, bits: u32, runs: usize) -> Result<PeerTiming, PeerError> {
+    check_runs(runs)?;
     if !matches!(bits, 8 | 16 | 32) {
-        return Err(PeerError(format!("unsupported width {bits} (8, 16 or 32)")));
+        return Err(PeerError::Unsupported(format!(
+            "unsupported width {bits} (8, 16 or 32)"
+        )));
     }
-    if op == PeerOp::Round {
-        return Err(no_round());
-    }
-    let scalar = scalar.unwrap_or(3);
     match bits {
-        8 => time_width!(FheInt8, i8, "FheInt8", op, scalar, runs),
-        16 => time_width!(FheInt16, i16, "FheInt16", op, scalar, runs),
-        32 => time_width!(FheInt32, i32, "FheInt32", op, scalar, runs),
-        _ => Err(PeerError(format!("unsupported width {bits} (8, 16 or 32)"))),
+        8 => time_width!(FheInt8, i8, "FheInt8", op, runs),
+        16 => time_width!(FheInt16, i16, "FheInt16", op, runs),
+        _ => time_width!(FheInt32, i32, "FheInt32", op, runs),
     }
 }
 
@@ -184,27 +139,44 @@ mod tests {
 
     #[test]
     fn every_op_is_checked_against_plain_arithmetic_on_8_bits() {
-        for op in PeerOp::ALL {
-            let r = time_peer(op, 8, Some(-5), 1);
-            if op == PeerOp::Round {
-                assert!(matches!(r, Err(PeerError(_))));
-            } else {
-                let t = r.unwrap_or_else(|e| panic!("{op:?}: {e}"));
-                assert_eq!((t.op, t.bits, t.runs, t.type_name), (op, 8, 1, "FheInt8"));
-                assert!(t.median_ms > 0.0 && t.min_ms <= t.median_ms);
-            }
+        for op in [
+            Op::Add,
+            Op::Sub,
+            Op::Mul,
+            Op::ScalarMul(-5),
+            Op::Square,
+            Op::Max,
+            Op::Signum,
+            Op::LT,
+            Op::GE,
+            Op::EQ,
+        ] {
+            let t = time_peer(op, 8, 1).unwrap_or_else(|e| panic!("{op}: {e}"));
+            assert_eq!((t.op, t.bits, t.runs, t.type_name), (op, 8, 1, "FheInt8"));
+            assert!(t.median_ms > 0.0 && t.min_ms <= t.median_ms);
         }
     }
 
     #[test]
     fn bad_requests_are_errors() {
+        for op in [
+            Op::Round(5),
+            Op::Div,
+            Op::Xor,
+            Op::Cast(encint::typed::IntType::BOOL),
+        ] {
+            assert!(
+                matches!(time_peer(op, 8, 1), Err(PeerError::Unsupported(_))),
+                "{op}"
+            );
+        }
         assert!(matches!(
-            time_peer(PeerOp::Add, 12, None, 1),
-            Err(PeerError(_))
+            time_peer(Op::Add, 12, 1),
+            Err(PeerError::Unsupported(_))
         ));
         assert!(matches!(
-            time_peer(PeerOp::Add, 8, None, 0),
-            Err(PeerError(_))
+            time_peer(Op::Add, 8, 0),
+            Err(PeerError::Failed(_))
         ));
     }
 }

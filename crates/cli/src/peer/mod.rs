@@ -22,13 +22,36 @@ pub mod workloads;
 use std::sync::OnceLock;
 use std::time::Instant;
 
+use encint::Op;
 use tfhe::ConfigBuilder;
 
-/// A TFHE-rs high-level API operation failed or returned a wrong result, or the request
-/// (width, operation, run count) is not one the peer can time.
+/// Why a peer timer gave no time: the timers take the library's one operation enum
+/// ([`encint::Op`]) and refuse what TFHE-rs (or the timer) has no counterpart for.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("peer benchmark: {0}")]
-pub struct PeerError(pub String);
+pub enum PeerError {
+    /// A TFHE-rs high-level API call failed or returned a wrong result, or the run count
+    /// is 0.
+    #[error("peer benchmark: {0}")]
+    Failed(String),
+    /// The operation, width or type is not one the timer can time.
+    #[error("peer benchmark: {0}")]
+    Unsupported(String),
+}
+
+impl PeerError {
+    /// `op` has no counterpart in the timer of `what` (e.g. `FheUint8`).
+    pub fn unsupported(op: Op, what: &str) -> PeerError {
+        PeerError::Unsupported(format!("{op}: no {what} operation here"))
+    }
+}
+
+/// Errors unless at least one run is asked for.
+fn check_runs(runs: usize) -> Result<(), PeerError> {
+    if runs == 0 {
+        return Err(PeerError::Failed("runs must be at least 1".into()));
+    }
+    Ok(())
+}
 
 /// TFHE-rs' parameter set for the peer's keys (`--peer-params`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]

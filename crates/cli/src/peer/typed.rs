@@ -10,7 +10,7 @@ use tfhe::{
     FheBool, FheInt16, FheInt32, FheInt64, FheInt8, FheUint16, FheUint32, FheUint64, FheUint8,
 };
 
-use super::{client_key, measure};
+use super::{check_runs, client_key, measure, PeerError};
 
 /// Clear inputs of one timed operation: `a`, `b` of the type, a shift/rotation amount
 /// `s` (below the width), a condition `c`.
@@ -48,7 +48,7 @@ macro_rules! time_typed {
                 measure(
                     $runs,
                     || -> $fhe { $e },
-                    |_, r: $fhe| -> Result<(), String> {
+                    |_, r: $fhe| -> Result<(), PeerError> {
                         let v: $clear = r.decrypt(ck);
                         value.get_or_insert(v as i128);
                         Ok(())
@@ -61,7 +61,7 @@ macro_rules! time_typed {
                 measure(
                     $runs,
                     || -> FheBool { $e },
-                    |_, r: FheBool| -> Result<(), String> {
+                    |_, r: FheBool| -> Result<(), PeerError> {
                         let v: bool = r.decrypt(ck);
                         value.get_or_insert(i128::from(v));
                         Ok(())
@@ -101,14 +101,11 @@ macro_rules! time_typed {
             Op::Rem => int!(&a % &b),
             Op::DivScalar(k) => int!(&a / (k as $clear)),
             Op::RemScalar(k) => int!(&a % (k as $clear)),
-            Op::Cast(_) => return Err("cast: no peer row".to_string()),
-            Op::MulLow | Op::FloorDiv | Op::Mod | Op::Abs | Op::Signum | Op::Round(_) => {
-                return Err(format!("{}: no peer row", $op))
-            }
+            op => return Err(PeerError::unsupported(op, "typed FheInt/FheUint")),
         };
         Ok(PeerResult {
             median_ms: samples.median_ms,
-            value: value.ok_or("no run")?,
+            value: value.ok_or_else(|| PeerError::Failed("no run".into()))?,
         })
     }};
 }
@@ -116,10 +113,17 @@ macro_rules! time_typed {
 /// Times `op` on TFHE-rs' type matching `ty` (`FheInt*` signed, `FheUint*` unsigned;
 /// 8, 16, 32 or 64 bits; shift amounts as `FheUint*` of the same width) `runs` times on
 /// the current rayon pool.
-pub fn time_typed_peer(op: Op, ty: IntType, x: Inputs, runs: usize) -> Result<PeerResult, String> {
-    if runs == 0 {
-        return Err("runs must be at least 1".into());
-    }
+///
+/// Errors: [`PeerError::Unsupported`] for an operation without a TFHE-rs counterpart here
+/// (casts, the exact integers' operations, `abs`, flooring division) or another type;
+/// [`PeerError::Failed`] for `runs == 0`.
+pub fn time_typed_peer(
+    op: Op,
+    ty: IntType,
+    x: Inputs,
+    runs: usize,
+) -> Result<PeerResult, PeerError> {
+    check_runs(runs)?;
     match (ty.bits, ty.signed) {
         (8, true) => time_typed!(FheInt8, i8, FheUint8, u8, op, x, runs),
         (16, true) => time_typed!(FheInt16, i16, FheUint16, u16, op, x, runs),
@@ -129,6 +133,8 @@ pub fn time_typed_peer(op: Op, ty: IntType, x: Inputs, runs: usize) -> Result<Pe
         (16, false) => time_typed!(FheUint16, u16, FheUint16, u16, op, x, runs),
         (32, false) => time_typed!(FheUint32, u32, FheUint32, u32, op, x, runs),
         (64, false) => time_typed!(FheUint64, u64, FheUint64, u64, op, x, runs),
-        _ => Err(format!("TFHE-rs has no {ty} here (8, 16, 32, 64 bits)")),
+        _ => Err(PeerError::Unsupported(format!(
+            "TFHE-rs has no {ty} here (8, 16, 32, 64 bits)"
+        ))),
     }
 }

@@ -51,9 +51,7 @@ fn timed<T>(
     program: impl Fn() -> T,
     decrypt: impl Fn(&T) -> Vec<i128>,
 ) -> Result<PeerRun, PeerError> {
-    if runs == 0 {
-        return Err(PeerError("runs must be at least 1".into()));
-    }
+    super::check_runs(runs)?;
     let mut times_ms = Vec::with_capacity(runs);
     let mut outputs: Option<Vec<i128>> = None;
     for _ in 0..runs {
@@ -63,7 +61,9 @@ fn timed<T>(
         let v = decrypt(&r);
         match &outputs {
             Some(o) if *o != v => {
-                return Err(PeerError(format!("two runs disagree: {o:?} and {v:?}")))
+                return Err(PeerError::Failed(format!(
+                    "two runs disagree: {o:?} and {v:?}"
+                )))
             }
             Some(_) => {}
             None => outputs = Some(v),

@@ -66,6 +66,7 @@ mod compile;
 mod compose;
 mod dynamic;
 mod integer;
+mod on_clear;
 mod ops;
 mod trace;
 mod values;
@@ -81,6 +82,7 @@ pub use compile::{compile, compile_with, Compiled};
 pub use compose::{Composer, Rhs, Value};
 pub use dynamic::FheValue;
 pub use integer::{FheInt, FheInteger, FheUint, ShiftAmount};
+pub use on_clear::{apply_clear, compose_clear};
 pub use trace::{Repr, Trace};
 pub use values::Values;
 
