@@ -164,33 +164,27 @@ pub(crate) fn check_count(count: usize) -> Result<(), IoError> {
 // ---------------------------------------------------------------------------------------------
 // Uplink.
 
-/// Seeded encryptions of digits under the big key: one CSPRNG seed for all masks and one
-/// `u64` body per digit.
-///
-/// The uplink of every encrypted value: the byte processor's nibbles ([`SeededNibbles`])
-/// and the integers of the `encint` crate (exact and typed values, arrays) are lists of
-/// digits sent in this form. [`ClientKey::encrypt_digits_seeded`] encrypts, with exactly the
-/// noise of [`ClientKey::encrypt_digit`]; [`SeededDigits::expand`] regenerates the masks
-/// (no bootstrap, no keyswitch: one pass of the CSPRNG over `2048` mask words per digit).
-///
-/// Serialized (bincode) as `key_set: [u8; 16], seed: u128, lwe_dimension: u64,
-/// bodies: Vec<u64>` ([`SeededDigits::encoded_len`] bytes); deserialization accepts only
-/// the big LWE dimension of a known parameter set and at most [`MAX_NIBBLES`] bodies.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(try_from = "SeededDigitsWire")]
-pub struct SeededDigits {
-    key_set: KeySetId,
-    seed: u128,
-    lwe_dimension: u64,
-    bodies: Vec<u64>,
-}
-
-#[derive(Deserialize)]
-struct SeededDigitsWire {
-    key_set: KeySetId,
-    seed: u128,
-    lwe_dimension: u64,
-    bodies: Vec<u64>,
+checked_wire! {
+    /// Seeded encryptions of digits under the big key: one CSPRNG seed for all masks and one
+    /// `u64` body per digit.
+    ///
+    /// The uplink of every encrypted value: the byte processor's nibbles ([`SeededNibbles`])
+    /// and the integers of the `encint` crate (exact and typed values, arrays) are lists of
+    /// digits sent in this form. [`ClientKey::encrypt_digits_seeded`] encrypts, with exactly the
+    /// noise of [`ClientKey::encrypt_digit`]; [`SeededDigits::expand`] regenerates the masks
+    /// (no bootstrap, no keyswitch: one pass of the CSPRNG over `2048` mask words per digit).
+    ///
+    /// Serialized (bincode) as `key_set: [u8; 16], seed: u128, lwe_dimension: u64,
+    /// bodies: Vec<u64>` ([`SeededDigits::encoded_len`] bytes); deserialization accepts only
+    /// the big LWE dimension of a known parameter set and at most [`MAX_NIBBLES`] bodies.
+    #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+    #[serde(try_from = "SeededDigitsWire")]
+    pub struct SeededDigits via SeededDigitsWire {
+        key_set: KeySetId,
+        seed: u128,
+        lwe_dimension: u64,
+        bodies: Vec<u64>,
+    }
 }
 
 impl TryFrom<SeededDigitsWire> for SeededDigits {
@@ -453,32 +447,20 @@ impl SeededNibbles {
 // ---------------------------------------------------------------------------------------------
 // Downlink.
 
-/// Packing keyswitching key: LWE under the big key → GLWE under the same GLWE key
-/// (decomposition [`PACKING_KS_BASE_LOG`], [`PACKING_KS_LEVEL`]). Public; 64 MiB for the
-/// default parameters.
-#[derive(Clone, Serialize, Deserialize)]
-#[serde(try_from = "PackingKeyWire")]
-pub struct PackingKey {
-    params_id: String,
-    key_set: KeySetId,
-    key: LwePackingKeyswitchKeyOwned<u64>,
-    #[serde(skip)]
-    params: Option<DigitParameters>,
-}
-
-#[derive(Deserialize)]
-struct PackingKeyWire {
-    params_id: String,
-    key_set: KeySetId,
-    key: LwePackingKeyswitchKeyOwned<u64>,
-}
-
-impl std::fmt::Debug for PackingKey {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("PackingKey")
-            .field("params", &self.params_id)
-            .finish_non_exhaustive()
+checked_wire! {
+    /// Packing keyswitching key: LWE under the big key → GLWE under the same GLWE key
+    /// (decomposition [`PACKING_KS_BASE_LOG`], [`PACKING_KS_LEVEL`]). Public; 64 MiB for the
+    /// default parameters.
+    #[derive(Clone, Serialize, Deserialize)]
+    #[serde(try_from = "PackingKeyWire")]
+    pub struct PackingKey via PackingKeyWire {
+        params_id: String,
+        key_set: KeySetId,
+        key: LwePackingKeyswitchKeyOwned<u64>,
+        #[serde(skip)]
+        params: Option<DigitParameters>,
     }
+    debug params_id
 }
 
 fn check_packing_key(
@@ -636,33 +618,26 @@ impl PackingKey {
     }
 }
 
-/// Packed, modulus-switched GLWE ciphertexts of digits ([`PackingKey::pack`]).
-///
-/// Layout: for each GLWE, its `k·N` mask coefficients, then one body coefficient per digit it
-/// holds, all [`PACKED_LOG_MODULUS`] bits wide and concatenated little-endian into `u64`
-/// words. Serialized (bincode) as `key_set: [u8; 16], count, glwe_dimension,
-/// polynomial_size: u64, log_modulus: u32, words: Vec<u64>` ([`PackedNibbles::encoded_len`] bytes); deserialization
-/// checks the shape against a known parameter set, the count bound, the exact word count and
-/// that the padding bits are zero.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(try_from = "PackedNibblesWire")]
-pub struct PackedNibbles {
-    key_set: KeySetId,
-    count: u64,
-    glwe_dimension: u64,
-    polynomial_size: u64,
-    log_modulus: u32,
-    words: Vec<u64>,
-}
-
-#[derive(Deserialize)]
-struct PackedNibblesWire {
-    key_set: KeySetId,
-    count: u64,
-    glwe_dimension: u64,
-    polynomial_size: u64,
-    log_modulus: u32,
-    words: Vec<u64>,
+checked_wire! {
+    /// Packed, modulus-switched GLWE ciphertexts of digits ([`PackingKey::pack`]).
+    ///
+    /// Layout: for each GLWE, its `k·N` mask coefficients, then one body coefficient per
+    /// digit it holds, all [`PACKED_LOG_MODULUS`] bits wide and concatenated little-endian
+    /// into `u64` words. Serialized (bincode) as `key_set: [u8; 16], count, glwe_dimension,
+    /// polynomial_size: u64, log_modulus: u32, words: Vec<u64>`
+    /// ([`PackedNibbles::encoded_len`] bytes); deserialization checks the shape against a
+    /// known parameter set, the count bound, the exact word count and that the padding bits
+    /// are zero.
+    #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+    #[serde(try_from = "PackedNibblesWire")]
+    pub struct PackedNibbles via PackedNibblesWire {
+        key_set: KeySetId,
+        count: u64,
+        glwe_dimension: u64,
+        polynomial_size: u64,
+        log_modulus: u32,
+        words: Vec<u64>,
+    }
 }
 
 impl TryFrom<PackedNibblesWire> for PackedNibbles {

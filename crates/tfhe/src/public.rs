@@ -108,36 +108,23 @@ fn glwe_noise_bound_log2(params: &DigitParameters) -> u32 {
     }
 }
 
-/// The compact public key of a client key ([`ClientKey::public_key`]): public, 16 KB.
-///
-/// Serialized (bincode) as `params_id: String, key_set: [u8; 16], seed: u128,
-/// body: Vec<u64>`; deserialization accepts only a known parameter set and exactly
-/// `k·N` body words, then regenerates the mask from the seed.
-#[derive(Clone, Serialize, Deserialize)]
-#[serde(try_from = "PublicKeyWire")]
-pub struct PublicKey {
-    params_id: String,
-    key_set: KeySetId,
-    seed: u128,
-    body: Vec<u64>,
-    #[serde(skip)]
-    expanded: Option<(DigitParameters, LweCompactPublicKeyOwned<u64>)>,
-}
-
-#[derive(Deserialize)]
-struct PublicKeyWire {
-    params_id: String,
-    key_set: KeySetId,
-    seed: u128,
-    body: Vec<u64>,
-}
-
-impl std::fmt::Debug for PublicKey {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("PublicKey")
-            .field("params", &self.params_id)
-            .finish_non_exhaustive()
+checked_wire! {
+    /// The compact public key of a client key ([`ClientKey::public_key`]): public, 16 KB.
+    ///
+    /// Serialized (bincode) as `params_id: String, key_set: [u8; 16], seed: u128,
+    /// body: Vec<u64>`; deserialization accepts only a known parameter set and exactly
+    /// `k·N` body words, then regenerates the mask from the seed.
+    #[derive(Clone, Serialize, Deserialize)]
+    #[serde(try_from = "PublicKeyWire")]
+    pub struct PublicKey via PublicKeyWire {
+        params_id: String,
+        key_set: KeySetId,
+        seed: u128,
+        body: Vec<u64>,
+        #[serde(skip)]
+        expanded: Option<(DigitParameters, LweCompactPublicKeyOwned<u64>)>,
     }
+    debug params_id
 }
 
 impl PartialEq for PublicKey {
@@ -311,29 +298,23 @@ fn round_word(w: u64) -> u32 {
     (w.wrapping_add(1 << (63 - COMPACT_LOG_MODULUS)) >> (64 - COMPACT_LOG_MODULUS)) as u32
 }
 
-/// Digits encrypted under a [`PublicKey`]: one compact LWE list, its words rounded to
-/// [`COMPACT_LOG_MODULUS`] bits (see the [module docs](crate::public)).
-///
-/// Serialized (bincode) as `key_set: [u8; 16], lwe_dimension: u64, masks: Vec<u32>,
-/// bodies: Vec<u32>` ([`CompactDigits::encoded_len`] bytes): `⌈c/N⌉·N` mask words and one
-/// body word per digit. Deserialization accepts only the big LWE dimension of a known
-/// parameter set, at most [`crate::io::MAX_NIBBLES`] bodies and exactly the mask words
-/// they need.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(try_from = "CompactDigitsWire")]
-pub struct CompactDigits {
-    key_set: KeySetId,
-    lwe_dimension: u64,
-    masks: Vec<u32>,
-    bodies: Vec<u32>,
-}
-
-#[derive(Deserialize)]
-struct CompactDigitsWire {
-    key_set: KeySetId,
-    lwe_dimension: u64,
-    masks: Vec<u32>,
-    bodies: Vec<u32>,
+checked_wire! {
+    /// Digits encrypted under a [`PublicKey`]: one compact LWE list, its words rounded to
+    /// [`COMPACT_LOG_MODULUS`] bits (see the [module docs](crate::public)).
+    ///
+    /// Serialized (bincode) as `key_set: [u8; 16], lwe_dimension: u64, masks: Vec<u32>,
+    /// bodies: Vec<u32>` ([`CompactDigits::encoded_len`] bytes): `⌈c/N⌉·N` mask words and one
+    /// body word per digit. Deserialization accepts only the big LWE dimension of a known
+    /// parameter set, at most [`crate::io::MAX_NIBBLES`] bodies and exactly the mask words
+    /// they need.
+    #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+    #[serde(try_from = "CompactDigitsWire")]
+    pub struct CompactDigits via CompactDigitsWire {
+        key_set: KeySetId,
+        lwe_dimension: u64,
+        masks: Vec<u32>,
+        bodies: Vec<u32>,
+    }
 }
 
 /// The known parameter set of big LWE dimension `n`, and the mask word count of `count`

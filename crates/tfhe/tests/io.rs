@@ -6,24 +6,15 @@ use encint_tfhe::io::{
     IoError, PackedNibbles, PackingKey, SeededDigits, SeededNibbles, Upload, MAX_NIBBLES,
 };
 use encint_tfhe::{
-    envelope, ClientKey, Digit, EnvelopeError, Kind, NegacyclicLut, ServerKey, TfheError,
-    DEFAULT_PARAMETERS,
+    envelope, ClientKey, Digit, EnvelopeError, Kind, NegacyclicLut, TfheError, DEFAULT_PARAMETERS,
 };
 use rand::{Rng, SeedableRng};
 
-struct Keys {
-    ck: ClientKey,
-    sk: ServerKey,
-    pk: PackingKey,
-}
+mod common;
 
-fn keys() -> &'static Keys {
-    static KEYS: OnceLock<Keys> = OnceLock::new();
-    KEYS.get_or_init(|| {
-        let (ck, sk) = ClientKey::generate_seeded(&DEFAULT_PARAMETERS, 2024);
-        let pk = PackingKey::generate(&ck);
-        Keys { ck, sk, pk }
-    })
+fn keys() -> &'static common::Keys<PackingKey> {
+    static KEYS: OnceLock<common::Keys<PackingKey>> = OnceLock::new();
+    common::keys(&KEYS, 2024, PackingKey::generate)
 }
 
 fn random_nibbles(n: usize, seed: u64) -> Vec<u8> {
