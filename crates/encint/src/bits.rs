@@ -129,16 +129,25 @@ pub fn decrypt_bits(client: &ClientKey, x: &EncBits) -> Result<i128> {
 
 /// Operands of a binary operation must have one width and one signedness.
 fn same_shape(a: &EncBits, b: &EncBits) -> Result<()> {
-    if a.width() != b.width() || a.signed != b.signed {
-        return Err(Error::InvalidInput(format!(
-            "operands differ: {} bits {} vs {} bits {}",
-            a.width(),
-            if a.signed { "signed" } else { "unsigned" },
-            b.width(),
-            if b.signed { "signed" } else { "unsigned" }
-        )));
+    match operands_differ((a.width(), a.signed), (b.width(), b.signed)) {
+        Some(msg) => Err(Error::InvalidInput(msg)),
+        None => Ok(()),
     }
-    Ok(())
+}
+
+/// The message for the operands of a binary operation on words of `(width, signed)` `a`
+/// and `b`, `None` when they have one width and one signedness.
+pub(crate) fn operands_differ(a: (usize, bool), b: (usize, bool)) -> Option<String> {
+    let sign = |signed| if signed { "signed" } else { "unsigned" };
+    (a != b).then(|| {
+        format!(
+            "operands differ: {} bits {} vs {} bits {}",
+            a.0,
+            sign(a.1),
+            b.0,
+            sign(b.1)
+        )
+    })
 }
 
 impl Server {

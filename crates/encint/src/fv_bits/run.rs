@@ -265,14 +265,9 @@ impl FvBitsServerKey {
         signed: Option<bool>,
         f: impl FnOnce(&mut BitBuilder, &Word, &Word) -> Word,
     ) -> Result<FvWord> {
-        if a.width() != b.width() || a.signed != b.signed {
-            return Err(FvBitsError::InvalidInput(format!(
-                "operands differ: {} bits {} vs {} bits {}",
-                a.width(),
-                if a.signed { "signed" } else { "unsigned" },
-                b.width(),
-                if b.signed { "signed" } else { "unsigned" }
-            )));
+        let differ = crate::bits::operands_differ((a.width(), a.signed), (b.width(), b.signed));
+        if let Some(msg) = differ {
+            return Err(FvBitsError::InvalidInput(msg));
         }
         let s = signed.unwrap_or(a.signed);
         let (mut out, _) = self.eval(&[a, b], |bb, w| vec![(f(bb, &w[0], &w[1]), s)])?;
