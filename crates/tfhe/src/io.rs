@@ -150,6 +150,39 @@ pub(crate) fn known_params(big_lwe_dimension: u64) -> Option<DigitParameters> {
         .find(|p| p.big_lwe_dimension().0 as u64 == big_lwe_dimension)
 }
 
+/// Checks a digit list read from the wire: `lwe_dimension` is the big LWE dimension of a
+/// known parameter set (returned) and `count` at most [`MAX_NIBBLES`].
+pub(crate) fn check_digit_list(
+    lwe_dimension: u64,
+    count: usize,
+) -> Result<DigitParameters, IoError> {
+    let params = known_params(lwe_dimension).ok_or_else(|| {
+        IoError::ParameterMismatch(format!(
+            "LWE dimension {lwe_dimension} matches no known parameter set"
+        ))
+    })?;
+    check_count(count)?;
+    Ok(params)
+}
+
+/// Checks a digit list (`what`, such as "seeded digits") of `count` digits against
+/// `params`: `lwe_dimension` must be their big LWE dimension, `count` at most
+/// [`MAX_NIBBLES`].
+pub(crate) fn validate_digit_list(
+    what: &str,
+    lwe_dimension: u64,
+    count: usize,
+    params: &DigitParameters,
+) -> Result<(), String> {
+    let expected = params.big_lwe_dimension().0 as u64;
+    if lwe_dimension != expected {
+        return Err(format!(
+            "{what} of LWE dimension {lwe_dimension}, parameters require {expected}"
+        ));
+    }
+    check_count(count).map_err(|e| e.to_string())
+}
+
 pub(crate) fn check_count(count: usize) -> Result<(), IoError> {
     if count > MAX_NIBBLES {
         Err(IoError::TooMany {
@@ -191,13 +224,7 @@ impl TryFrom<SeededDigitsWire> for SeededDigits {
     type Error = String;
 
     fn try_from(w: SeededDigitsWire) -> Result<Self, String> {
-        if known_params(w.lwe_dimension).is_none() {
-            return Err(format!(
-                "LWE dimension {} matches no known parameter set",
-                w.lwe_dimension
-            ));
-        }
-        check_count(w.bodies.len()).map_err(|e| e.to_string())?;
+        check_digit_list(w.lwe_dimension, w.bodies.len()).map_err(|e| e.to_string())?;
         Ok(SeededDigits {
             key_set: w.key_set,
             seed: w.seed,
@@ -209,14 +236,8 @@ impl TryFrom<SeededDigitsWire> for SeededDigits {
 
 impl Validate for SeededDigits {
     fn validate(&self, params: &DigitParameters) -> Result<(), String> {
-        let expected = params.big_lwe_dimension().0 as u64;
-        if self.lwe_dimension != expected {
-            return Err(format!(
-                "seeded digits of LWE dimension {}, parameters require {expected}",
-                self.lwe_dimension
-            ));
-        }
-        check_count(self.bodies.len()).map_err(|e| e.to_string())
+        let n = self.bodies.len();
+        validate_digit_list("seeded digits", self.lwe_dimension, n, params)
     }
 }
 
@@ -334,13 +355,7 @@ impl Upload for SeededDigits {
     /// did not come from [`ClientKey::encrypt_digits_seeded`] or a validated decoding (which
     /// cannot be built through the public API).
     fn expand(&self) -> Result<Vec<Digit>, TfheError> {
-        let params = known_params(self.lwe_dimension).ok_or_else(|| {
-            IoError::ParameterMismatch(format!(
-                "LWE dimension {} matches no known parameter set",
-                self.lwe_dimension
-            ))
-        })?;
-        check_count(self.bodies.len())?;
+        let params = check_digit_list(self.lwe_dimension, self.bodies.len())?;
         if self.bodies.is_empty() {
             return Ok(Vec::new());
         }

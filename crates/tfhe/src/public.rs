@@ -74,7 +74,7 @@ use tfhe::core_crypto::prelude::*;
 
 use crate::digit::{encode, Digit};
 use crate::envelope::{EnvelopeError, Validate};
-use crate::io::{check_count, IoError, Upload};
+use crate::io::{check_count, check_digit_list, validate_digit_list, IoError, Upload};
 use crate::params::DigitParameters;
 use crate::{ClientKey, KeySetId, TfheError};
 
@@ -320,10 +320,7 @@ checked_wire! {
 /// The known parameter set of big LWE dimension `n`, and the mask word count of `count`
 /// digits.
 fn compact_shape(n: u64, count: usize) -> Result<(DigitParameters, usize), IoError> {
-    let params = crate::io::known_params(n).ok_or_else(|| {
-        IoError::ParameterMismatch(format!("LWE dimension {n} matches no known parameter set"))
-    })?;
-    check_count(count)?;
+    let params = check_digit_list(n, count)?;
     let n = params.big_lwe_dimension().0;
     Ok((params, count.div_ceil(n) * n))
 }
@@ -352,14 +349,8 @@ impl TryFrom<CompactDigitsWire> for CompactDigits {
 
 impl Validate for CompactDigits {
     fn validate(&self, params: &DigitParameters) -> Result<(), String> {
-        let expected = params.big_lwe_dimension().0 as u64;
-        if self.lwe_dimension != expected {
-            return Err(format!(
-                "compact digits of LWE dimension {}, parameters require {expected}",
-                self.lwe_dimension
-            ));
-        }
-        check_count(self.bodies.len()).map_err(|e| e.to_string())
+        let n = self.bodies.len();
+        validate_digit_list("compact digits", self.lwe_dimension, n, params)
     }
 }
 

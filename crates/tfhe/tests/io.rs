@@ -1,7 +1,5 @@
 //! Compressed nibble input/output: round trips, sizes and typed errors.
 
-use std::sync::OnceLock;
-
 use encint_tfhe::io::{
     IoError, PackedNibbles, PackingKey, SeededDigits, SeededNibbles, Upload, MAX_NIBBLES,
 };
@@ -12,10 +10,7 @@ use rand::{Rng, SeedableRng};
 
 mod common;
 
-fn keys() -> &'static common::Keys<PackingKey> {
-    static KEYS: OnceLock<common::Keys<PackingKey>> = OnceLock::new();
-    common::keys(&KEYS, 2024, PackingKey::generate)
-}
+use common::packing_keys as keys;
 
 fn random_nibbles(n: usize, seed: u64) -> Vec<u8> {
     let mut rng = rand::rngs::StdRng::seed_from_u64(seed);

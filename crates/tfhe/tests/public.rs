@@ -2,8 +2,6 @@
 //! foreign input, and the measured noise of public-key and seeded digits against their
 //! models.
 
-use std::sync::OnceLock;
-
 use encint_tfhe::envelope::{open, seal};
 use encint_tfhe::io::IoError;
 use encint_tfhe::public::{compact_phase_variance, t_uniform_variance};
@@ -14,10 +12,7 @@ use rand::{Rng, SeedableRng};
 
 mod common;
 
-fn keys() -> &'static common::Keys<PublicKey> {
-    static KEYS: OnceLock<common::Keys<PublicKey>> = OnceLock::new();
-    common::keys(&KEYS, 4242, ClientKey::public_key)
-}
+use common::public_keys as keys;
 
 fn random_digits(n: usize, seed: u64) -> Vec<i64> {
     let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
