@@ -244,17 +244,14 @@ impl FvBitsServerKey {
         let widths: Vec<usize> = inputs.iter().map(|x| x.width()).collect();
         let (circuit, shapes) = ops::trace_words(&widths, build);
         let (all, stats) = self.run(&circuit, inputs)?;
-        let mut it = all.bits.into_iter();
-        let words = shapes
-            .into_iter()
-            .map(|(width, signed)| FvWord {
-                bits: it.by_ref().take(width).collect(),
-                signed,
-                count: all.count,
-                level: all.level,
-                key_id: all.key_id,
-            })
-            .collect();
+        let (count, level, key_id) = (all.count, all.level, all.key_id);
+        let words = crate::bits::split_words(all.bits, shapes, |bits, signed| FvWord {
+            bits,
+            signed,
+            count,
+            level,
+            key_id,
+        });
         Ok((words, stats))
     }
 
