@@ -147,9 +147,17 @@ def quantise(params, logits, q_tr, y_tr):
     return w1, b1, shift, w2, b2
 
 
-def reference(logits):
-    """The integer model's outputs on the test split, computed here in NumPy."""
+def training(logits, y_te, float_acc):
+    """A model file's `training` section: the data, both accuracies and the integer
+    model's outputs on the test split (`logits`), computed here in NumPy."""
+    quant_acc = float((logits.argmax(1) == y_te).mean())
     return {
+        "dataset": "sklearn.datasets.load_digits",
+        "split": "train_test_split(test_size=0.25, random_state=0, stratify=y)",
+        "pixels": "min(p // 4, 3)",
+        "float_test_accuracy": round(float_acc, 4),
+        "quantised_test_accuracy": round(quant_acc, 4),
+        "test_images": int(len(y_te)),
         "test_predictions": logits.argmax(1).tolist(),
         "first_test_logits": logits[:REFERENCE_LOGITS].tolist(),
     }
@@ -161,7 +169,6 @@ def cnn_model(q_tr, y_tr, q_te, y_te):
     float_acc = float((cnn_float_predict(q_te / INPUT_MAX, params) == y_te).mean())
     k, bc, shift, wd, bd = quantise(params, cnn_integer_logits, q_tr, y_tr)
     logits = cnn_integer_logits(q_te, k, bc, shift, wd, bd)
-    quant_acc = float((logits.argmax(1) == y_te).mean())
     seconds = time.time() - t
     model = {
         "format": "encint-mlp",
@@ -181,17 +188,10 @@ def cnn_model(q_tr, y_tr, q_te, y_te):
             },
             {"kind": "dense", "weights": wd.tolist(), "bias": bd.tolist()},
         ],
-        "training": {
-            "dataset": "sklearn.datasets.load_digits",
-            "split": "train_test_split(test_size=0.25, random_state=0, stratify=y)",
-            "pixels": "min(p // 4, 3)",
-            "float_test_accuracy": round(float_acc, 4),
-            "quantised_test_accuracy": round(quant_acc, 4),
-            "test_images": int(len(y_te)),
-            **reference(logits),
-        },
+        "training": training(logits, y_te, float_acc),
     }
     print(f"CNN float test accuracy       {float_acc:.4f} (trained in {seconds:.1f} s)")
+    quant_acc = model["training"]["quantised_test_accuracy"]
     print(f"CNN quantised test accuracy   {quant_acc:.4f} (shift {shift})")
     return model
 
@@ -216,7 +216,6 @@ def main():
     (w1f, w2f), (b1f, b2f) = mlp.coefs_, mlp.intercepts_
     w1, b1, shift, w2, b2 = quantise((w1f, b1f, w2f, b2f), integer_logits, q_tr, y_tr)
     logits = integer_logits(q_te, w1, b1, shift, w2, b2)
-    quant_acc = float((logits.argmax(1) == y_te).mean())
 
     model = {
         "format": "encint-mlp",
@@ -233,15 +232,7 @@ def main():
             },
             {"weights": w2.tolist(), "bias": b2.tolist()},
         ],
-        "training": {
-            "dataset": "sklearn.datasets.load_digits",
-            "split": "train_test_split(test_size=0.25, random_state=0, stratify=y)",
-            "pixels": "min(p // 4, 3)",
-            "float_test_accuracy": round(float_acc, 4),
-            "quantised_test_accuracy": round(quant_acc, 4),
-            "test_images": int(len(y_te)),
-            **reference(logits),
-        },
+        "training": training(logits, y_te, float_acc),
     }
     test = {
         "format": "encint-images",
@@ -252,6 +243,7 @@ def main():
         "labels": y_te.tolist(),
     }
     print(f"MLP float test accuracy       {float_acc:.4f}")
+    quant_acc = model["training"]["quantised_test_accuracy"]
     print(f"MLP quantised test accuracy   {quant_acc:.4f} (shift {shift})")
     cnn = cnn_model(q_tr, y_tr, q_te, y_te)
     os.makedirs(args.out, exist_ok=True)

@@ -37,6 +37,17 @@ fn shift_ref(x: u128, s: u128, w: usize, f: impl Fn(u128, usize) -> u128, big: u
     }
 }
 
+/// Signed division of `w`-bit patterns, truncating, as patterns: by zero the quotient is
+/// 1 for a negative dividend and -1 otherwise, and the remainder the dividend.
+fn signed_div_rem(x: u128, y: u128, w: usize) -> (u128, u128) {
+    let (sx, sy) = (signed(x, w), signed(y, w));
+    if sy == 0 {
+        (un(if sx < 0 { 1 } else { -1 }, w), x)
+    } else {
+        (un(sx.wrapping_div(sy), w), un(sx.wrapping_rem(sy), w))
+    }
+}
+
 /// (name, builder, reference, output width given the input width)
 type Op = (&'static str, Build, Reference, fn(usize) -> usize);
 
@@ -44,13 +55,24 @@ fn ops() -> Vec<Op> {
     let same = |w: usize| w;
     let one = |_: usize| 1;
     let double = |w: usize| 2 * w;
+    // The common shapes: a word of two words, a word of one, a bit of two.
+    macro_rules! word {
+        ($name:literal, $f:ident, $reference:expr) => {
+            ($name, |b, x, y| word(bits::$f(b, x, y)), $reference, same)
+        };
+    }
+    macro_rules! unary {
+        ($name:literal, $f:ident, $reference:expr) => {
+            ($name, |b, x, _| word(bits::$f(b, x)), $reference, same)
+        };
+    }
+    macro_rules! bit {
+        ($name:literal, $f:ident, $reference:expr) => {
+            ($name, |b, x, y| vec![bits::$f(b, x, y)], $reference, one)
+        };
+    }
     vec![
-        (
-            "add",
-            |b, x, y| word(bits::add(b, x, y)),
-            |x, y, w| x.wrapping_add(y) & mask(w),
-            same,
-        ),
+        word!("add", add, |x, y, w| x.wrapping_add(y) & mask(w)),
         (
             "add_prefix",
             |b, x, y| word(bits::add_prefix(b, x, y)),
@@ -66,48 +88,13 @@ fn ops() -> Vec<Op> {
             |x, y, w| x.wrapping_mul(2).wrapping_add(y) & mask(w),
             same,
         ),
-        (
-            "sub",
-            |b, x, y| word(bits::sub(b, x, y)),
-            |x, y, w| x.wrapping_sub(y) & mask(w),
-            same,
-        ),
-        (
-            "neg",
-            |b, x, _| word(bits::neg(b, x)),
-            |x, _, w| x.wrapping_neg() & mask(w),
-            same,
-        ),
-        (
-            "abs",
-            |b, x, _| word(bits::abs(b, x)),
-            |x, _, w| un(signed(x, w).wrapping_abs(), w),
-            same,
-        ),
-        (
-            "not",
-            |b, x, _| word(bits::not(b, x)),
-            |x, _, w| !x & mask(w),
-            same,
-        ),
-        (
-            "and",
-            |b, x, y| word(bits::and(b, x, y)),
-            |x, y, _| x & y,
-            same,
-        ),
-        (
-            "or",
-            |b, x, y| word(bits::or(b, x, y)),
-            |x, y, _| x | y,
-            same,
-        ),
-        (
-            "xor",
-            |b, x, y| word(bits::xor(b, x, y)),
-            |x, y, _| x ^ y,
-            same,
-        ),
+        word!("sub", sub, |x, y, w| x.wrapping_sub(y) & mask(w)),
+        unary!("neg", neg, |x, _, w| x.wrapping_neg() & mask(w)),
+        unary!("abs", abs, |x, _, w| un(signed(x, w).wrapping_abs(), w)),
+        unary!("not", not, |x, _, w| !x & mask(w)),
+        word!("and", and, |x, y, _| x & y),
+        word!("or", or, |x, y, _| x | y),
+        word!("xor", xor, |x, y, _| x ^ y),
         (
             "select",
             |b, x, y| {
@@ -117,24 +104,9 @@ fn ops() -> Vec<Op> {
             |x, y, _| if y & 1 == 1 { x } else { y },
             same,
         ),
-        (
-            "eq",
-            |b, x, y| vec![bits::eq(b, x, y)],
-            |x, y, _| u128::from(x == y),
-            one,
-        ),
-        (
-            "ge_u",
-            |b, x, y| vec![bits::ge_unsigned(b, x, y)],
-            |x, y, _| u128::from(x >= y),
-            one,
-        ),
-        (
-            "lt_u",
-            |b, x, y| vec![bits::lt_unsigned(b, x, y)],
-            |x, y, _| u128::from(x < y),
-            one,
-        ),
+        bit!("eq", eq, |x, y, _| u128::from(x == y)),
+        bit!("ge_u", ge_unsigned, |x, y, _| u128::from(x >= y)),
+        bit!("lt_u", lt_unsigned, |x, y, _| u128::from(x < y)),
         (
             "ge_s",
             |b, x, y| vec![bits::ge_signed(b, x, y)],
@@ -147,12 +119,7 @@ fn ops() -> Vec<Op> {
             |x, y, w| u128::from(signed(x, w) < signed(y, w)),
             one,
         ),
-        (
-            "max_u",
-            |b, x, y| word(bits::max_unsigned(b, x, y)),
-            |x, y, _| x.max(y),
-            same,
-        ),
+        word!("max_u", max_unsigned, |x, y, _| x.max(y)),
         (
             "shl3",
             |b, x, _| word(bits::shl(b, x, 3)),
@@ -201,52 +168,27 @@ fn ops() -> Vec<Op> {
             |x, s, w| shift_ref(x, s, w, |x, k| x >> k, 0),
             same,
         ),
-        (
-            "sar_var",
-            |b, x, y| word(bits::sar_var(b, x, y)),
-            |x, s, w| {
-                let sx = signed(x, w);
-                un(
-                    if s >= w as u128 {
-                        sx >> (w - 1)
-                    } else {
-                        sx >> s
-                    },
-                    w,
-                )
-            },
-            same,
-        ),
-        (
-            "rotl_var",
-            |b, x, y| word(bits::rotl_var(b, x, y)),
-            |x, s, w| {
-                let k = (s % w as u128) as usize;
-                ((x << k) | (x >> (w - k))) & mask(w)
-            },
-            same,
-        ),
-        (
-            "rotr_var",
-            |b, x, y| word(bits::rotr_var(b, x, y)),
-            |x, s, w| {
-                let k = (s % w as u128) as usize;
-                ((x >> k) | (x << (w - k))) & mask(w)
-            },
-            same,
-        ),
-        (
-            "mul",
-            |b, x, y| word(bits::mul(b, x, y)),
-            |x, y, w| x.wrapping_mul(y) & mask(w),
-            same,
-        ),
-        (
-            "mul_csa",
-            |b, x, y| word(bits::mul_csa(b, x, y)),
-            |x, y, w| x.wrapping_mul(y) & mask(w),
-            same,
-        ),
+        word!("sar_var", sar_var, |x, s, w| {
+            let sx = signed(x, w);
+            un(
+                if s >= w as u128 {
+                    sx >> (w - 1)
+                } else {
+                    sx >> s
+                },
+                w,
+            )
+        }),
+        word!("rotl_var", rotl_var, |x, s, w| {
+            let k = (s % w as u128) as usize;
+            ((x << k) | (x >> (w - k))) & mask(w)
+        }),
+        word!("rotr_var", rotr_var, |x, s, w| {
+            let k = (s % w as u128) as usize;
+            ((x >> k) | (x << (w - k))) & mask(w)
+        }),
+        word!("mul", mul, |x, y, w| x.wrapping_mul(y) & mask(w)),
+        word!("mul_csa", mul_csa, |x, y, w| x.wrapping_mul(y) & mask(w)),
         (
             "mul_full",
             |b, x, y| word(bits::mul_full(b, x, y)),
@@ -277,27 +219,13 @@ fn ops() -> Vec<Op> {
         (
             "div_s",
             |b, x, y| word(bits::div_rem_signed(b, x, y).0),
-            |x, y, w| {
-                let (sx, sy) = (signed(x, w), signed(y, w));
-                if sy == 0 {
-                    un(if sx < 0 { 1 } else { -1 }, w)
-                } else {
-                    un(sx.wrapping_div(sy), w)
-                }
-            },
+            |x, y, w| signed_div_rem(x, y, w).0,
             same,
         ),
         (
             "rem_s",
             |b, x, y| word(bits::div_rem_signed(b, x, y).1),
-            |x, y, w| {
-                let (sx, sy) = (signed(x, w), signed(y, w));
-                if sy == 0 {
-                    x
-                } else {
-                    un(sx.wrapping_rem(sy), w)
-                }
-            },
+            |x, y, w| signed_div_rem(x, y, w).1,
             same,
         ),
     ]

@@ -9,7 +9,7 @@ use std::time::Instant;
 use clap::Args;
 use encint::keys::envelope::{self, Kind};
 use encint::public::{encrypt_array_public, encrypt_typed_public};
-use encint::seeded::{encrypt_array_seeded, encrypt_typed_seeded};
+use encint::seeded::{encrypt_array_seeded, encrypt_typed_seeded, UploadForm, UploadedTyped};
 use encint::typed::{encrypt_typed, Form, IntType};
 use encint::{ClientKey, PublicKeyFile, SeededInt, DEFAULT_PARAMETERS};
 use serde::Serialize;
@@ -98,6 +98,19 @@ fn unsigned(bits: usize) -> IntType {
     }
 }
 
+/// An uploaded array of [`ARRAY_LEN`] values (the `what` form): its bytes and the
+/// milliseconds its expansion takes; an error unless it expands to that many values.
+fn array_upload<D: UploadForm>(array: &UploadedTyped<D>, what: &str) -> AnyResult<(usize, f64)> {
+    let bytes = array.to_bytes(&DEFAULT_PARAMETERS)?.len();
+    let t = Instant::now();
+    let expanded = array.expand()?;
+    let ms = t.elapsed().as_secs_f64() * 1e3;
+    if expanded.len() != ARRAY_LEN {
+        return Err(format!("the {what} array expanded to another length").into());
+    }
+    Ok((bytes, ms))
+}
+
 fn ours() -> AnyResult<Ours> {
     let p = DEFAULT_PARAMETERS;
     let (client, server) = ClientKey::generate(&p);
@@ -128,24 +141,12 @@ fn ours() -> AnyResult<Ours> {
     let vs: Vec<i128> = (0..ARRAY_LEN as i128).map(|i| i * 1000).collect();
     let one = encrypt_typed(&client, 0, u16t)?.to_bytes(&p)?.len();
     let array = encrypt_array_seeded(&client, &vs, &[ARRAY_LEN], u16t, Form::Canonical)?;
-    let seeded = array.to_bytes(&p)?.len();
-    let t = Instant::now();
-    let expanded = array.expand()?;
-    let expand_ms = t.elapsed().as_secs_f64() * 1e3;
-    if expanded.len() != ARRAY_LEN {
-        return Err("the seeded array expanded to another length".into());
-    }
+    let (seeded, expand_ms) = array_upload(&array, "seeded")?;
     let pk = client.public_key();
     let public_key = pk.to_bytes()?.len();
     let public_u16 = encrypt_typed_public(&pk, 40000, u16t)?.to_bytes(&p)?.len();
     let public_array = encrypt_array_public(&pk, &vs, &[ARRAY_LEN], u16t, Form::Canonical)?;
-    let public_array_64_u16 = public_array.to_bytes(&p)?.len();
-    let t = Instant::now();
-    let public_expanded = public_array.expand()?;
-    let public_expand_ms = t.elapsed().as_secs_f64() * 1e3;
-    if public_expanded.len() != ARRAY_LEN {
-        return Err("the public-key array expanded to another length".into());
-    }
+    let (public_array_64_u16, public_expand_ms) = array_upload(&public_array, "public-key")?;
     Ok(Ours {
         parameters: p.id().to_owned(),
         client_key,

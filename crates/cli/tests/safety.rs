@@ -4,17 +4,10 @@
 
 use std::path::{Path, PathBuf};
 mod common;
-use common::encint;
+use common::{encint, s};
 
 fn scratch(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("encint-safety-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
-
-fn s(p: &Path) -> &str {
-    p.to_str().unwrap()
+    common::scratch("safety", name)
 }
 
 /// `encint encrypt --key KEY --value VALUE --bits BITS --out OUT` and `extra`.

@@ -7,17 +7,10 @@
 use std::path::{Path, PathBuf};
 
 mod common;
-use common::encint;
+use common::{encint, s};
 
 fn scratch(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("encint-seeded-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
-
-fn s(p: &Path) -> &str {
-    p.to_str().unwrap()
+    common::scratch("seeded", name)
 }
 
 fn keygen(dir: &Path, extra: &[&str]) {

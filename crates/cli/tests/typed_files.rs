@@ -3,21 +3,14 @@
 //! integer arithmetic, and the errors of mixed types, other key sets, missing operands and
 //! values outside their type.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 mod common;
-use common::encint;
+use common::{encint, s};
 
 fn scratch(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("encint-typed-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
-
-fn s(p: &Path) -> &str {
-    p.to_str().unwrap()
+    common::scratch("typed", name)
 }
 
 /// A key directory and the files written under it.

@@ -127,18 +127,41 @@ pub fn decrypt_bits(client: &ClientKey, x: &EncBits) -> Result<i128> {
     }
 }
 
+/// The words of `shapes` (width, signedness) cut in order from the bits `flat` of a traced
+/// evaluation's outputs, each made by `word(bits, signed)`.
+pub(crate) fn split_words<B, W>(
+    flat: Vec<B>,
+    shapes: Vec<(usize, bool)>,
+    mut word: impl FnMut(Vec<B>, bool) -> W,
+) -> Vec<W> {
+    let mut it = flat.into_iter();
+    shapes
+        .into_iter()
+        .map(|(width, signed)| word(it.by_ref().take(width).collect(), signed))
+        .collect()
+}
+
 /// Operands of a binary operation must have one width and one signedness.
 fn same_shape(a: &EncBits, b: &EncBits) -> Result<()> {
-    if a.width() != b.width() || a.signed != b.signed {
-        return Err(Error::InvalidInput(format!(
-            "operands differ: {} bits {} vs {} bits {}",
-            a.width(),
-            if a.signed { "signed" } else { "unsigned" },
-            b.width(),
-            if b.signed { "signed" } else { "unsigned" }
-        )));
+    match operands_differ((a.width(), a.signed), (b.width(), b.signed)) {
+        Some(msg) => Err(Error::InvalidInput(msg)),
+        None => Ok(()),
     }
-    Ok(())
+}
+
+/// The message for the operands of a binary operation on words of `(width, signed)` `a`
+/// and `b`, `None` when they have one width and one signedness.
+pub(crate) fn operands_differ(a: (usize, bool), b: (usize, bool)) -> Option<String> {
+    let sign = |signed| if signed { "signed" } else { "unsigned" };
+    (a != b).then(|| {
+        format!(
+            "operands differ: {} bits {} vs {} bits {}",
+            a.0,
+            sign(a.1),
+            b.0,
+            sign(b.1)
+        )
+    })
 }
 
 impl Server {
@@ -171,15 +194,12 @@ impl Server {
         let widths: Vec<usize> = inputs.iter().map(|x| x.width()).collect();
         let (circuit, shapes) = ops::trace_words(&widths, build);
         let (all, cost) = self.bits_run(&circuit, inputs, false)?;
-        let mut it = all.bits.into_iter();
-        let results = shapes
-            .into_iter()
-            .map(|(width, signed)| EncBits {
-                bits: it.by_ref().take(width).collect(),
-                signed,
-                key_set: all.key_set,
-            })
-            .collect();
+        let key_set = all.key_set;
+        let results = split_words(all.bits, shapes, |bits, signed| EncBits {
+            bits,
+            signed,
+            key_set,
+        });
         Ok((results, cost))
     }
 

@@ -38,8 +38,7 @@ use encint_tfhe::envelope::{self, Kind};
 pub use crate::seeded::{PublicArray, PublicInt, PublicTyped, PublicValue};
 pub use encint_tfhe::{CompactDigits, PublicKey};
 
-use crate::fhe::{Clear, FheArray, FheBool, FheInteger};
-use crate::seeded::{array_digits, clear_value, clear_values};
+use crate::seeded::array_digits;
 use crate::typed::{Form, IntType};
 use crate::Result;
 
@@ -65,21 +64,17 @@ impl PublicKeyFile for PublicKey {
     }
 }
 
-/// Encrypts `value` of type `ty` with the public key, in canonical form (the digits of
-/// [`crate::typed::encrypt_typed`]). Errors if `value` is not a value of the type.
-pub fn encrypt_typed_public(pk: &PublicKey, value: i128, ty: IntType) -> Result<PublicTyped> {
-    encrypt_typed_public_as(pk, value, ty, Form::Canonical)
-}
-
-/// Encrypts `value` of type `ty` with the public key, in `form`.
-pub fn encrypt_typed_public_as(
-    pk: &PublicKey,
-    value: i128,
-    ty: IntType,
-    form: Form,
-) -> Result<PublicTyped> {
-    encrypt_array_public(pk, &[value], &[], ty, form)
-}
+crate::seeded::upload_constructors!(
+    PublicKey,
+    "with the public key",
+    encrypt_typed_public,
+    encrypt_typed_public_as,
+    encrypt_array_public,
+    encrypt_public,
+    PublicTyped,
+    PublicValue,
+    PublicArray
+);
 
 /// Encrypts `values` (row-major) as an array of shape `shape` of type `ty` in `form` with
 /// the public key, all digits in one compact list; an empty `shape` is one value. The
@@ -92,53 +87,4 @@ pub fn encrypt_array_public(
     form: Form,
 ) -> Result<PublicTyped> {
     array_digits(values, shape, ty, form, |d| Ok(pk.encrypt_digits(d)?))
-}
-
-impl<const N: usize, const S: bool> FheInteger<N, S> {
-    /// Encrypts `value` with the public key (no secret needed; see [`crate::public`]).
-    /// Errors ([`crate::Error::InvalidInput`]) if it is not a value of the type.
-    pub fn encrypt_public<C: Clear>(value: C, pk: &PublicKey) -> Result<PublicValue<Self>> {
-        let v = clear_value(value, Self::TYPE)?;
-        PublicValue::new(encrypt_typed_public(pk, v, Self::TYPE)?)
-    }
-}
-
-impl FheBool {
-    /// Encrypts `value` with the public key (see [`crate::public`]).
-    pub fn encrypt_public(value: bool, pk: &PublicKey) -> Result<PublicValue<FheBool>> {
-        PublicValue::new(encrypt_typed_public(pk, i128::from(value), IntType::BOOL)?)
-    }
-}
-
-impl<const N: usize, const S: bool> FheArray<FheInteger<N, S>> {
-    /// Encrypts `values` (row-major) as an array of shape `shape` with the public key, all
-    /// digits in one compact list. Errors on a value outside the type or a count that does
-    /// not match the shape.
-    pub fn encrypt_public<C: Clear>(
-        values: &[C],
-        shape: &[usize],
-        pk: &PublicKey,
-    ) -> Result<PublicArray<FheInteger<N, S>>> {
-        let ty = FheInteger::<N, S>::TYPE;
-        let vs = clear_values(values, ty)?;
-        PublicArray::new(encrypt_array_public(pk, &vs, shape, ty, Form::Canonical)?)
-    }
-}
-
-impl FheArray<FheBool> {
-    /// Encrypts booleans (row-major) as an array of shape `shape` with the public key.
-    pub fn encrypt_public(
-        values: &[bool],
-        shape: &[usize],
-        pk: &PublicKey,
-    ) -> Result<PublicArray<FheBool>> {
-        let vs: Vec<i128> = values.iter().map(|&b| i128::from(b)).collect();
-        PublicArray::new(encrypt_array_public(
-            pk,
-            &vs,
-            shape,
-            IntType::BOOL,
-            Form::Canonical,
-        )?)
-    }
 }

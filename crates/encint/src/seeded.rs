@@ -66,7 +66,7 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
 use crate::digits::signed_digits;
-use crate::fhe::{Clear, FheArray, FheBool, FheInteger, FheType};
+use crate::fhe::{Clear, FheArray, FheType};
 use crate::typed::{typed_digits, EncTyped, Form, IntType, MAX_TYPED_BITS};
 use crate::{EncInt, Error, Result, MAX_DIGITS};
 
@@ -338,22 +338,103 @@ impl<D: UploadForm> Validate for TypedPayload<D> {
     }
 }
 
-/// Encrypts `value` of type `ty` seeded, in canonical form (the digits of
-/// [`crate::typed::encrypt_typed`]). Errors if `value` is not a value of the type.
-pub fn encrypt_typed_seeded(client: &ClientKey, value: i128, ty: IntType) -> Result<SeededTyped> {
-    encrypt_typed_seeded_as(client, value, ty, Form::Canonical)
-}
+/// The constructors of one way of uploading (seeded here, with the public key in
+/// [`crate::public`]), written once for both: the typed functions `$typed` (canonical
+/// form) and `$typed_as` (giving a `$typed_out`) over `$array_fn` (which encrypts the
+/// digits of an array with a `$key`), and the family's method `$method` on the integers,
+/// the booleans and their arrays. `$with` ("seeded", "with the public key") says how in
+/// each doc.
+macro_rules! upload_constructors {
+    (
+        $key:ty, $with:literal, $typed:ident, $typed_as:ident, $array_fn:ident, $method:ident,
+        $typed_out:ty, $value:ident, $array:ident
+    ) => {
+        #[doc = concat!("Encrypts `value` of type `ty` ", $with, ", in canonical form (the")]
+        /// digits of [`crate::typed::encrypt_typed`]). Errors if `value` is not a value of
+        /// the type.
+        pub fn $typed(
+            key: &$key,
+            value: i128,
+            ty: $crate::typed::IntType,
+        ) -> $crate::Result<$typed_out> {
+            $typed_as(key, value, ty, $crate::typed::Form::Canonical)
+        }
 
-/// Encrypts `value` of type `ty` seeded, in `form` (the digits of
-/// [`crate::typed::encrypt_typed_as`]).
-pub fn encrypt_typed_seeded_as(
-    client: &ClientKey,
-    value: i128,
-    ty: IntType,
-    form: Form,
-) -> Result<SeededTyped> {
-    encrypt_array_seeded(client, &[value], &[], ty, form)
+        #[doc = concat!("Encrypts `value` of type `ty` ", $with, ", in `form` (the digits of")]
+        /// [`crate::typed::encrypt_typed_as`]).
+        pub fn $typed_as(
+            key: &$key,
+            value: i128,
+            ty: $crate::typed::IntType,
+            form: $crate::typed::Form,
+        ) -> $crate::Result<$typed_out> {
+            $array_fn(key, &[value], &[], ty, form)
+        }
+
+        impl<const N: usize, const S: bool> $crate::fhe::FheInteger<N, S> {
+            #[doc = concat!("Encrypts `value` ", $with, " (see [`", stringify!($value), "`]).")]
+            /// Errors ([`crate::Error::InvalidInput`]) if it is not a value of the type.
+            pub fn $method<C: $crate::fhe::Clear>(
+                value: C,
+                key: &$key,
+            ) -> $crate::Result<$value<Self>> {
+                let v = $crate::seeded::clear_value(value, Self::TYPE)?;
+                $value::new($typed(key, v, Self::TYPE)?)
+            }
+        }
+
+        impl $crate::fhe::FheBool {
+            #[doc = concat!("Encrypts `value` ", $with, " (see [`", stringify!($value), "`]).")]
+            pub fn $method(value: bool, key: &$key) -> $crate::Result<$value<Self>> {
+                let ty = $crate::typed::IntType::BOOL;
+                $value::new($typed(key, i128::from(value), ty)?)
+            }
+        }
+
+        impl<const N: usize, const S: bool> $crate::fhe::FheArray<$crate::fhe::FheInteger<N, S>> {
+            #[doc = concat!("Encrypts `values` (row-major) as an array of shape `shape`, ", $with)]
+            /// (all digits in one list). Errors on a value outside the type or a count that
+            /// does not match the shape.
+            pub fn $method<C: $crate::fhe::Clear>(
+                values: &[C],
+                shape: &[usize],
+                key: &$key,
+            ) -> $crate::Result<$array<$crate::fhe::FheInteger<N, S>>> {
+                let ty = $crate::fhe::FheInteger::<N, S>::TYPE;
+                let vs = $crate::seeded::clear_values(values, ty)?;
+                let form = $crate::typed::Form::Canonical;
+                $array::new($array_fn(key, &vs, shape, ty, form)?)
+            }
+        }
+
+        impl $crate::fhe::FheArray<$crate::fhe::FheBool> {
+            #[doc = concat!("Encrypts booleans (row-major) as an array of shape `shape`, ", $with)]
+            /// (all digits in one list).
+            pub fn $method(
+                values: &[bool],
+                shape: &[usize],
+                key: &$key,
+            ) -> $crate::Result<$array<$crate::fhe::FheBool>> {
+                let vs: Vec<i128> = values.iter().map(|&b| i128::from(b)).collect();
+                let (ty, form) = ($crate::typed::IntType::BOOL, $crate::typed::Form::Canonical);
+                $array::new($array_fn(key, &vs, shape, ty, form)?)
+            }
+        }
+    };
 }
+pub(crate) use upload_constructors;
+
+upload_constructors!(
+    ClientKey,
+    "seeded",
+    encrypt_typed_seeded,
+    encrypt_typed_seeded_as,
+    encrypt_array_seeded,
+    encrypt_seeded,
+    SeededTyped,
+    Seeded,
+    SeededArray
+);
 
 /// Encrypts `values` (row-major) as an array of shape `shape` of type `ty` in `form`,
 /// all digits under one seed; an empty `shape` is one value. Errors on a value outside
@@ -518,20 +599,80 @@ impl<D: UploadForm> UploadedTyped<D> {
 // ---------------------------------------------------------------------------------------
 // The family's types.
 
-/// An uploaded value of the family: what a client (or a holder of the public key) sends;
-/// [`Uploaded::expand`] gives the value.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Uploaded<T, D> {
-    inner: UploadedTyped<D>,
-    ty: PhantomData<fn() -> T>,
+/// Declares `$name<T, D>` (an upload of the family holding its [`UploadedTyped`] digits,
+/// whose `expand` gives a `$out`), its aliases for seeded and public-key digits, and the
+/// methods both upload types share: the digits, the key set, `expand_for` and the envelope.
+macro_rules! uploaded_type {
+    (
+        $(#[$doc:meta])* $name:ident, $out:ty, $what:literal, $refused:literal;
+        $(#[$seeded_doc:meta])* $seeded:ident;
+        $(#[$public_doc:meta])* $public:ident;
+    ) => {
+        $(#[$doc])*
+        #[derive(Debug, Clone, PartialEq, Eq)]
+        pub struct $name<T, D> {
+            inner: UploadedTyped<D>,
+            ty: PhantomData<fn() -> T>,
+        }
+
+        $(#[$seeded_doc])*
+        pub type $seeded<T> = $name<T, SeededDigits>;
+
+        $(#[$public_doc])*
+        pub type $public<T> = $name<T, CompactDigits>;
+
+        impl<T: FheType, D: UploadForm> $name<T, D> {
+            /// The uploaded digits, their type and the shape (empty for one value).
+            pub fn as_typed(&self) -> &UploadedTyped<D> {
+                &self.inner
+            }
+
+            #[doc = concat!("The key set of the client key that encrypted the ", $what, ".")]
+            pub fn key_set(&self) -> KeySetId {
+                self.inner.key_set()
+            }
+
+            #[doc = concat!("[`", stringify!($name), "::expand`] for the holder of `server`:")]
+            #[doc = concat!("[`Error::KeySetMismatch`] for ", $what, " of another key set.")]
+            pub fn expand_for(&self, server: &ServerKey) -> Result<$out> {
+                same_key_set(server, self.key_set())?;
+                self.expand()
+            }
+
+            /// The ciphertext envelope (see [`UploadedTyped::to_bytes`]).
+            pub fn to_bytes(&self, params: &DigitParameters) -> Result<Vec<u8>> {
+                self.inner.to_bytes(params)
+            }
+
+            #[doc = concat!("Reads [`", stringify!($name), "::to_bytes`] output; ", $refused, ".")]
+            pub fn from_bytes(bytes: &[u8]) -> Result<Self> {
+                Self::new(UploadedTyped::from_bytes(bytes)?)
+            }
+        }
+    };
 }
 
-/// A seeded value of the family ([`FheInteger::encrypt_seeded`],
-/// [`FheBool::encrypt_seeded`]).
-pub type Seeded<T> = Uploaded<T, SeededDigits>;
+uploaded_type! {
+    /// An uploaded value of the family: what a client (or a holder of the public key) sends;
+    /// [`Uploaded::expand`] gives the value.
+    Uploaded, T, "value", "errors on another type or an array";
+    /// A seeded value of the family
+    /// ([`FheInteger::encrypt_seeded`](crate::fhe::FheInteger::encrypt_seeded),
+    /// [`FheBool::encrypt_seeded`](crate::fhe::FheBool::encrypt_seeded)).
+    Seeded;
+    /// A value of the family encrypted with the public key ([`crate::public`]).
+    PublicValue;
+}
 
-/// A value of the family encrypted with the public key ([`crate::public`]).
-pub type PublicValue<T> = Uploaded<T, CompactDigits>;
+uploaded_type! {
+    /// An uploaded array of the family: every element's digits in one list of `D`.
+    UploadedArray, FheArray<T>, "values", "errors on values of another type";
+    /// A seeded array of the family ([`FheArray::encrypt_seeded`]): every element's digits
+    /// under one seed.
+    SeededArray;
+    /// An array of the family encrypted with the public key ([`crate::public`]).
+    PublicArray;
+}
 
 impl<T: FheType, D: UploadForm> Uploaded<T, D> {
     pub(crate) fn new(inner: UploadedTyped<D>) -> Result<Self> {
@@ -548,73 +689,11 @@ impl<T: FheType, D: UploadForm> Uploaded<T, D> {
         })
     }
 
-    /// The uploaded digits and their type.
-    pub fn as_typed(&self) -> &UploadedTyped<D> {
-        &self.inner
-    }
-
-    /// The key set of the client key that encrypted the value.
-    pub fn key_set(&self) -> KeySetId {
-        self.inner.key_set()
-    }
-
     /// The value (masks regenerated from the seed; no bootstrap, no keyswitch).
     pub fn expand(&self) -> Result<T> {
         T::from_typed(self.inner.expand_one()?)
     }
-
-    /// [`Uploaded::expand`] for the holder of `server`: [`Error::KeySetMismatch`] for a
-    /// value of another key set.
-    pub fn expand_for(&self, server: &ServerKey) -> Result<T> {
-        same_key_set(server, self.key_set())?;
-        self.expand()
-    }
-
-    /// The ciphertext envelope (see [`UploadedTyped::to_bytes`]).
-    pub fn to_bytes(&self, params: &DigitParameters) -> Result<Vec<u8>> {
-        self.inner.to_bytes(params)
-    }
-
-    /// Reads [`Uploaded::to_bytes`] output; errors on another type or an array.
-    pub fn from_bytes(bytes: &[u8]) -> Result<Self> {
-        Self::new(UploadedTyped::from_bytes(bytes)?)
-    }
 }
-
-impl<const N: usize, const S: bool> FheInteger<N, S> {
-    /// Encrypts `value` seeded: what a client uploads (8 bytes per digit and a header,
-    /// see [`crate::seeded`]). Errors ([`Error::InvalidInput`]) if it is not a value of
-    /// the type.
-    pub fn encrypt_seeded<C: Clear>(value: C, client: &ClientKey) -> Result<Seeded<Self>> {
-        let v = clear_value(value, Self::TYPE)?;
-        Seeded::new(encrypt_typed_seeded(client, v, Self::TYPE)?)
-    }
-}
-
-impl FheBool {
-    /// Encrypts `value` seeded (see [`crate::seeded`]).
-    pub fn encrypt_seeded(value: bool, client: &ClientKey) -> Result<Seeded<FheBool>> {
-        Seeded::new(encrypt_typed_seeded(
-            client,
-            i128::from(value),
-            IntType::BOOL,
-        )?)
-    }
-}
-
-/// An uploaded array of the family: every element's digits in one list of `D`.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct UploadedArray<T, D> {
-    inner: UploadedTyped<D>,
-    ty: PhantomData<fn() -> T>,
-}
-
-/// A seeded array of the family ([`FheArray::encrypt_seeded`]): every element's digits
-/// under one seed.
-pub type SeededArray<T> = UploadedArray<T, SeededDigits>;
-
-/// An array of the family encrypted with the public key ([`crate::public`]).
-pub type PublicArray<T> = UploadedArray<T, CompactDigits>;
 
 impl<T: FheType, D: UploadForm> UploadedArray<T, D> {
     pub(crate) fn new(inner: UploadedTyped<D>) -> Result<Self> {
@@ -623,16 +702,6 @@ impl<T: FheType, D: UploadForm> UploadedArray<T, D> {
             inner,
             ty: PhantomData,
         })
-    }
-
-    /// The uploaded digits, their type and the shape.
-    pub fn as_typed(&self) -> &UploadedTyped<D> {
-        &self.inner
-    }
-
-    /// The key set of the client key that encrypted the values.
-    pub fn key_set(&self) -> KeySetId {
-        self.inner.key_set()
     }
 
     /// The array (masks regenerated from the seed; no bootstrap, no keyswitch).
@@ -649,62 +718,6 @@ impl<T: FheType, D: UploadForm> UploadedArray<T, D> {
             self.inner.shape.clone()
         };
         FheArray::new(items, shape)
-    }
-
-    /// [`UploadedArray::expand`] for the holder of `server`: [`Error::KeySetMismatch`] for
-    /// values of another key set.
-    pub fn expand_for(&self, server: &ServerKey) -> Result<FheArray<T>> {
-        same_key_set(server, self.key_set())?;
-        self.expand()
-    }
-
-    /// The ciphertext envelope (see [`UploadedTyped::to_bytes`]).
-    pub fn to_bytes(&self, params: &DigitParameters) -> Result<Vec<u8>> {
-        self.inner.to_bytes(params)
-    }
-
-    /// Reads [`UploadedArray::to_bytes`] output; errors on values of another type.
-    pub fn from_bytes(bytes: &[u8]) -> Result<Self> {
-        Self::new(UploadedTyped::from_bytes(bytes)?)
-    }
-}
-
-impl<const N: usize, const S: bool> FheArray<FheInteger<N, S>> {
-    /// Encrypts `values` (row-major) as an array of shape `shape`, seeded: one seed for
-    /// all masks and one body per digit. Errors on a value outside the type or a count
-    /// that does not match the shape.
-    pub fn encrypt_seeded<C: Clear>(
-        values: &[C],
-        shape: &[usize],
-        client: &ClientKey,
-    ) -> Result<SeededArray<FheInteger<N, S>>> {
-        let ty = FheInteger::<N, S>::TYPE;
-        let vs = clear_values(values, ty)?;
-        SeededArray::new(encrypt_array_seeded(
-            client,
-            &vs,
-            shape,
-            ty,
-            Form::Canonical,
-        )?)
-    }
-}
-
-impl FheArray<FheBool> {
-    /// Encrypts booleans (row-major) as an array of shape `shape`, seeded.
-    pub fn encrypt_seeded(
-        values: &[bool],
-        shape: &[usize],
-        client: &ClientKey,
-    ) -> Result<SeededArray<FheBool>> {
-        let vs: Vec<i128> = values.iter().map(|&b| i128::from(b)).collect();
-        SeededArray::new(encrypt_array_seeded(
-            client,
-            &vs,
-            shape,
-            IntType::BOOL,
-            Form::Canonical,
-        )?)
     }
 }
 

@@ -413,86 +413,96 @@ fn bad_models_are_typed_errors() {
         );
     }
     assert!(Model::from_json(SMALL).is_ok());
-    let conv = r#""kind": "conv2d", "input_shape": [1, 3, 2],"#;
-    let cnn_cases = [
+    // Edits of the tiny convolution: (what, a fragment of the error, from, to).
+    let edits = [
         (
             "a layer kind in version 1",
             "needs version 2",
-            TINY_CONV.replace(r#""version": 2"#, r#""version": 1"#),
+            r#""version": 2"#,
+            r#""version": 1"#,
         ),
         (
             "version 3",
             "version 3, expected",
-            TINY_CONV.replace(r#""version": 2"#, r#""version": 3"#),
+            r#""version": 2"#,
+            r#""version": 3"#,
         ),
-        (
-            "an unknown kind",
-            "kind \"pool\"",
-            TINY_CONV.replace("conv2d", "pool"),
-        ),
+        ("an unknown kind", "kind \"pool\"", "conv2d", "pool"),
         (
             "no input shape",
             "needs \"input_shape\"",
-            TINY_CONV.replace(r#" "input_shape": [1, 3, 2],"#, ""),
+            r#" "input_shape": [1, 3, 2],"#,
+            "",
         ),
         (
             "an input shape of 2 dimensions",
             "needs \"input_shape\"",
-            TINY_CONV.replace("[1, 3, 2]", "[3, 2]"),
+            "[1, 3, 2]",
+            "[3, 2]",
         ),
         (
             "an input shape of other inputs",
             "[1, 2, 2] for 6 inputs",
-            TINY_CONV.replace("[1, 3, 2]", "[1, 2, 2]"),
+            "[1, 3, 2]",
+            "[1, 2, 2]",
         ),
         (
             "a zero input shape",
             "[0, 3, 2] for 6 inputs",
-            TINY_CONV.replace("[1, 3, 2]", "[0, 3, 2]"),
+            "[1, 3, 2]",
+            "[0, 3, 2]",
         ),
         (
             "a kernel taller than the input",
             "kernel of 2x2",
-            TINY_CONV.replace(
-                "[[[[1], [2]], [[3], [-1]]]]",
-                "[[[[1], [2]], [[3], [-1]]], [[[1], [2]], [[3], [-1]]]]",
-            ),
+            "[[[[1], [2]], [[3], [-1]]]]",
+            "[[[[1], [2]], [[3], [-1]]], [[[1], [2]], [[3], [-1]]]]",
         ),
         (
             "a kernel wider than the input",
             "kernel of 1x4",
-            TINY_CONV.replace("[[3], [-1]]]]", "[[3], [-1]], [[1], [1]], [[1], [1]]]]"),
+            "[[3], [-1]]]]",
+            "[[3], [-1]], [[1], [1]], [[1], [1]]]]",
         ),
         (
             "a ragged kernel",
             "weights[0][1]: 1 values",
-            TINY_CONV.replace("[[3], [-1]]]]", "[[3]]]]"),
+            "[[3], [-1]]]]",
+            "[[3]]]]",
         ),
         (
             "a kernel of other input channels",
             "weights[0][0]: 3 values",
-            TINY_CONV.replace("[[1], [2]]", "[[1], [2], [4]]"),
+            "[[1], [2]]",
+            "[[1], [2], [4]]",
         ),
         (
             "more output channels than biases",
             "weights[0][1][0]: 2 values",
-            TINY_CONV.replace("[[3], [-1]]", "[[3, 1], [-1, 1]]"),
+            "[[3], [-1]]",
+            "[[3, 1], [-1, 1]]",
         ),
         (
             "an empty kernel",
             "kernel of 0x0",
-            TINY_CONV.replace("[[[[1], [2]], [[3], [-1]]]]", "[]"),
+            "[[[[1], [2]], [[3], [-1]]]]",
+            "[]",
         ),
         (
             "a fractional weight",
             "3.5 is not an integer",
-            TINY_CONV.replace("[[3], [-1]]", "[[3.5], [-1]]"),
+            "[[3], [-1]]",
+            "[[3.5], [-1]]",
         ),
         (
             "a weight out of range",
             "weight 3000000",
-            TINY_CONV.replace("[[3], [-1]]", "[[3000000], [-1]]"),
+            "[[3], [-1]]",
+            "[[3000000], [-1]]",
         ),
+    ];
+    let conv = r#""kind": "conv2d", "input_shape": [1, 3, 2],"#;
+    let others = [
         (
             "a dense layer with an input shape",
             "dense layer has no input shape",
@@ -515,8 +525,12 @@ fn bad_models_are_typed_errors() {
                 .to_string(),
         ),
     ];
-    for (what, fragment, text) in &cnn_cases {
-        let err = invalid(Model::from_json(text));
+    let cnn_cases = edits
+        .iter()
+        .map(|&(what, fragment, from, to)| (what, fragment, TINY_CONV.replace(from, to)))
+        .chain(others);
+    for (what, fragment, text) in cnn_cases {
+        let err = invalid(Model::from_json(&text));
         assert!(
             err.starts_with("model: ") && err.contains(fragment),
             "{what}: {err}"

@@ -12,14 +12,14 @@ use encint::public::{
 };
 use encint::seeded::Seeded;
 use encint::{
-    Error, FheBool, FheUint16, FheUint8, PublicInt, PublicKey, PublicKeyFile, PublicValue,
-    SeededInt, DEFAULT_PARAMETERS,
+    FheBool, FheUint16, FheUint8, PublicInt, PublicKey, PublicKeyFile, SeededInt,
+    DEFAULT_PARAMETERS,
 };
 use rand::{Rng, SeedableRng};
 
 mod uploads;
 
-use uploads::keys;
+use uploads::{keys, Bytes};
 
 /// The public key's file: all an encrypting party holds.
 fn public_key_bytes() -> &'static [u8] {
@@ -64,33 +64,20 @@ fn typed_values_round_trip_through_public_key_bytes() {
             r.gen::<i32>(),
             r.gen::<u64>(),
         );
-        let bytes = FheUint8::encrypt_public(a, &pk)
-            .unwrap()
-            .to_bytes(&p)
-            .unwrap();
-        let x = PublicValue::<FheUint8>::from_bytes(&bytes)
-            .unwrap()
-            .expand_for(&k.key)
-            .unwrap();
+        let bytes = FheUint8::encrypt_public(a, &pk).bytes();
+        let x: FheUint8 = uploads::expand_own::<_, CompactDigits>(&bytes, &k.key);
         assert_eq!(x.decrypt::<u8>(&k.client).unwrap(), a);
         // The family's ordinary reader takes the public-key file too.
         typed_round_trip::<16, false, _>(b, &pk);
         typed_round_trip::<32, true, _>(c, &pk);
         typed_round_trip::<64, false, _>(d, &pk);
     }
-    for v in [false, true] {
-        let bytes = FheBool::encrypt_public(v, &pk)
-            .unwrap()
-            .to_bytes(&p)
-            .unwrap();
-        assert_eq!(
-            FheBool::from_bytes(&bytes)
-                .unwrap()
-                .decrypt(&k.client)
-                .unwrap(),
-            v
-        );
-    }
+    uploads::booleans_round_trip(
+        &k.client,
+        |v| FheBool::encrypt_public(v, &pk),
+        &[true, false, true],
+        |vs| FheArray::<FheBool>::encrypt_public(vs, &[vs.len()], &pk),
+    );
     assert!(FheUint8::encrypt_public(256u32, &pk).is_err());
     uploads::typed_forms(
         &k.client,
@@ -137,14 +124,6 @@ fn arrays_round_trip_in_one_compact_list() {
     assert_eq!(arr.shape(), &[8, 8]);
     assert_eq!(arr.decrypt::<u16>(&k.client).unwrap(), values);
 
-    let bools = [true, false, true];
-    let s = FheArray::<FheBool>::encrypt_public(&bools, &[3], &pk).unwrap();
-    let arr = PublicArray::<FheBool>::from_bytes(&s.to_bytes(&p).unwrap())
-        .unwrap()
-        .expand()
-        .unwrap();
-    assert_eq!(arr.decrypt(&k.client).unwrap(), bools);
-
     uploads::typed_array(
         &k.client,
         |vs, shape, ty, form| encrypt_array_public(&pk, vs, shape, ty, form)?.to_bytes(&p),
@@ -155,25 +134,12 @@ fn arrays_round_trip_in_one_compact_list() {
 #[test]
 fn another_key_set_and_damaged_bytes_are_typed_errors() {
     let k = keys();
-    let p = DEFAULT_PARAMETERS;
     let other_pk = k.other_client.public_key();
-    let s = FheUint16::encrypt_public(7u16, &other_pk).unwrap();
-    assert!(matches!(
-        s.expand_for(&k.key),
-        Err(Error::KeySetMismatch { .. })
-    ));
-    let x = FheUint16::from_bytes(&s.to_bytes(&p).unwrap()).unwrap();
-    assert!(matches!(
-        x.decrypt::<u16>(&k.client),
-        Err(Error::WrongClientKey { .. })
-    ));
-    assert_eq!(x.decrypt::<u16>(&k.other_client).unwrap(), 7);
-    let i = PublicInt::encrypt(&other_pk, 3, 4).unwrap();
-    assert!(matches!(
-        i.expand_for(&k.key),
-        Err(Error::KeySetMismatch { .. })
-    ));
-    assert!(i.expand_for(&k.other_key).is_ok());
+    uploads::other_key_set(
+        k,
+        FheUint16::encrypt_public(7u16, &other_pk).unwrap(),
+        PublicInt::encrypt(&other_pk, 3, 4).unwrap(),
+    );
 
     // The public key's file: truncated or altered is an error; it is not a ciphertext.
     let pkb = public_key_bytes();
@@ -187,18 +153,9 @@ fn another_key_set_and_damaged_bytes_are_typed_errors() {
 
     // Public-key values truncated, altered or read as another form, type or kind.
     let pk = pk();
-    let typed = FheUint16::encrypt_public(40000u16, &pk)
-        .unwrap()
-        .to_bytes(&p)
-        .unwrap();
-    let int = PublicInt::encrypt(&pk, -5, 4)
-        .unwrap()
-        .to_bytes(&p)
-        .unwrap();
-    let array = FheArray::<FheUint8>::encrypt_public(&[1u8, 2, 3], &[3], &pk)
-        .unwrap()
-        .to_bytes(&p)
-        .unwrap();
+    let typed = FheUint16::encrypt_public(40000u16, &pk).bytes();
+    let int = PublicInt::encrypt(&pk, -5, 4).bytes();
+    let array = FheArray::<FheUint8>::encrypt_public(&[1u8, 2, 3], &[3], &pk).bytes();
     uploads::damaged_bytes::<CompactDigits>(&typed, &int, &array);
     assert!(Seeded::<FheUint16>::from_bytes(&typed).is_err());
     assert!(SeededInt::from_bytes(&int).is_err());

@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use encint::fhe::{FheArray, FheType};
 use encint::keys::{open_server_key, CompressedServerKey, SeededDigits};
-use encint::seeded::{encrypt_array_seeded, encrypt_typed_seeded, Seeded, SeededArray};
+use encint::seeded::{encrypt_array_seeded, encrypt_typed_seeded, SeededArray};
 use encint::typed::{EncTyped, IntType};
 use encint::{
     set_server, ClientKey, Error, FheBool, FheInt8, FheUint16, FheUint64, FheUint8, SeededInt,
@@ -19,7 +19,7 @@ use rand::{Rng, SeedableRng};
 
 mod uploads;
 
-use uploads::keys;
+use uploads::{keys, Bytes};
 
 fn rng(seed: u64) -> rand::rngs::StdRng {
     rand::rngs::StdRng::seed_from_u64(seed)
@@ -42,55 +42,29 @@ fn typed_values_round_trip_through_seeded_bytes() {
     let mut r = rng(1);
     for _ in 0..4 {
         let (a, b, c, d) = (r.gen::<u8>(), r.gen::<u16>(), r.gen::<i8>(), r.gen::<u64>());
-        let bytes = FheUint8::encrypt_seeded(a, &k.client)
-            .unwrap()
-            .to_bytes(&p)
-            .unwrap();
-        let x = Seeded::<FheUint8>::from_bytes(&bytes)
-            .unwrap()
-            .expand_for(&k.key)
-            .unwrap();
+        let bytes = FheUint8::encrypt_seeded(a, &k.client).bytes();
+        let x: FheUint8 = uploads::expand_own::<_, SeededDigits>(&bytes, &k.key);
         assert_eq!(x.decrypt::<u8>(&k.client).unwrap(), a);
         fresh_noise(&k.client, x.as_typed().unwrap());
 
         // The family's ordinary reader takes the seeded file too.
-        let bytes = FheUint16::encrypt_seeded(b, &k.client)
-            .unwrap()
-            .to_bytes(&p)
-            .unwrap();
+        let bytes = FheUint16::encrypt_seeded(b, &k.client).bytes();
         assert!(bytes.len() <= 980, "a u16 upload of {} bytes", bytes.len());
         let y = FheUint16::from_bytes(&bytes).unwrap();
         assert_eq!(y.decrypt::<u16>(&k.client).unwrap(), b);
 
-        let bytes = FheInt8::encrypt_seeded(c, &k.client)
-            .unwrap()
-            .to_bytes(&p)
-            .unwrap();
-        let z = FheInt8::from_bytes(&bytes).unwrap();
+        let z = FheInt8::from_bytes(&FheInt8::encrypt_seeded(c, &k.client).bytes()).unwrap();
         assert_eq!(z.decrypt::<i8>(&k.client).unwrap(), c);
 
-        let w = FheUint64::from_bytes(
-            &FheUint64::encrypt_seeded(d, &k.client)
-                .unwrap()
-                .to_bytes(&p)
-                .unwrap(),
-        )
-        .unwrap();
+        let w = FheUint64::from_bytes(&FheUint64::encrypt_seeded(d, &k.client).bytes()).unwrap();
         assert_eq!(w.decrypt::<u64>(&k.client).unwrap(), d);
     }
-    for v in [false, true] {
-        let bytes = FheBool::encrypt_seeded(v, &k.client)
-            .unwrap()
-            .to_bytes(&p)
-            .unwrap();
-        assert_eq!(
-            FheBool::from_bytes(&bytes)
-                .unwrap()
-                .decrypt(&k.client)
-                .unwrap(),
-            v
-        );
-    }
+    uploads::booleans_round_trip(
+        &k.client,
+        |v| FheBool::encrypt_seeded(v, &k.client),
+        &[true, false, false, true, true],
+        |vs| FheArray::<FheBool>::encrypt_seeded(vs, &[vs.len()], &k.client),
+    );
     // Radix-4 and signed odd widths through the typed layer.
     uploads::typed_forms(
         &k.client,
@@ -134,14 +108,6 @@ fn arrays_round_trip_under_one_seed() {
     assert_eq!(arr.shape(), &[8, 8]);
     assert_eq!(arr.decrypt::<u16>(&k.client).unwrap(), values);
 
-    let bools = [true, false, false, true, true];
-    let s = FheArray::<FheBool>::encrypt_seeded(&bools, &[5], &k.client).unwrap();
-    let arr = SeededArray::<FheBool>::from_bytes(&s.to_bytes(&p).unwrap())
-        .unwrap()
-        .expand()
-        .unwrap();
-    assert_eq!(arr.decrypt(&k.client).unwrap(), bools);
-
     // The typed layer: an array of radix-4 i7 values, expanded in order.
     uploads::typed_array(
         &k.client,
@@ -179,32 +145,18 @@ fn seeded_bytes_are_far_smaller_than_expanded_ones() {
 #[test]
 fn another_key_set_is_a_typed_error() {
     let k = keys();
-    let p = DEFAULT_PARAMETERS;
-    let s = FheUint16::encrypt_seeded(7u16, &k.other_client).unwrap();
-    assert!(matches!(
-        s.expand_for(&k.key),
-        Err(Error::KeySetMismatch { .. })
-    ));
-    let bytes = s.to_bytes(&p).unwrap();
     // Read without a check it expands, and then the client key and the server refuse it.
-    let x = FheUint16::from_bytes(&bytes).unwrap();
-    assert!(matches!(
-        x.decrypt::<u16>(&k.client),
-        Err(Error::WrongClientKey { .. })
-    ));
-    assert_eq!(x.decrypt::<u16>(&k.other_client).unwrap(), 7);
+    let x = uploads::other_key_set(
+        k,
+        FheUint16::encrypt_seeded(7u16, &k.other_client).unwrap(),
+        SeededInt::encrypt(&k.other_client, 3, 4).unwrap(),
+    );
     let mine = FheUint16::encrypt(1u16, &k.client).unwrap();
     set_server(k.server.clone());
     assert!(matches!(
         x.try_binary(encint::typed::Op::Add, &mine),
         Err(Error::KeySetMismatch { .. })
     ));
-    let i = SeededInt::encrypt(&k.other_client, 3, 4).unwrap();
-    assert!(matches!(
-        i.expand_for(&k.key),
-        Err(Error::KeySetMismatch { .. })
-    ));
-    assert!(i.expand_for(&k.other_key).is_ok());
     let a = FheArray::<FheUint8>::encrypt_seeded(&[1u8, 2], &[2], &k.other_client).unwrap();
     assert!(matches!(
         a.expand_for(&k.key),
@@ -216,18 +168,9 @@ fn another_key_set_is_a_typed_error() {
 fn truncated_altered_or_mistyped_bytes_are_errors() {
     let k = keys();
     let p = DEFAULT_PARAMETERS;
-    let typed = FheUint16::encrypt_seeded(40000u16, &k.client)
-        .unwrap()
-        .to_bytes(&p)
-        .unwrap();
-    let int = SeededInt::encrypt(&k.client, -5, 4)
-        .unwrap()
-        .to_bytes(&p)
-        .unwrap();
-    let array = FheArray::<FheUint8>::encrypt_seeded(&[1u8, 2, 3], &[3], &k.client)
-        .unwrap()
-        .to_bytes(&p)
-        .unwrap();
+    let typed = FheUint16::encrypt_seeded(40000u16, &k.client).bytes();
+    let int = SeededInt::encrypt(&k.client, -5, 4).bytes();
+    let array = FheArray::<FheUint8>::encrypt_seeded(&[1u8, 2, 3], &[3], &k.client).bytes();
     uploads::damaged_bytes::<SeededDigits>(&typed, &int, &array);
     // The expanded form of the current release still loads.
     let old = encint::typed::encrypt_typed(&k.client, 300, IntType::new(16, false).unwrap())
@@ -271,13 +214,7 @@ fn compressed_server_key_bootstraps_like_the_ordinary_one() {
     for _ in 0..2 {
         let (a, b) = (r.gen::<u8>(), r.gen::<u8>());
         let x = FheUint8::encrypt(a, &k.client).unwrap();
-        let y = FheUint8::from_bytes(
-            &FheUint8::encrypt_seeded(b, &k.client)
-                .unwrap()
-                .to_bytes(&DEFAULT_PARAMETERS)
-                .unwrap(),
-        )
-        .unwrap();
+        let y = FheUint8::from_bytes(&FheUint8::encrypt_seeded(b, &k.client).bytes()).unwrap();
         assert_eq!(
             (&x * &y).decrypt::<u8>(&k.client).unwrap(),
             a.wrapping_mul(b)

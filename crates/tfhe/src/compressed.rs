@@ -19,10 +19,9 @@
 use serde::{Deserialize, Serialize};
 use tfhe::core_crypto::commons::math::random::Seed;
 use tfhe::core_crypto::prelude::*;
-use zeroize::Zeroize;
 
 use crate::envelope::{self, EnvelopeError, Kind, Validate};
-use crate::keys::{check_server_parts, Ksk};
+use crate::keys::{check_server_parts, with_u32_key, Ksk};
 use crate::params::{DigitParameters, Keyswitch};
 use crate::{ClientKey, KeySetId, ServerKey};
 
@@ -30,37 +29,21 @@ use crate::{ClientKey, KeySetId, ServerKey};
 /// payload starts with the length of its parameter id, which is never these 8 bytes.)
 pub const COMPRESSED_SERVER_KEY_TAG: [u8; 8] = *b"ENCCSK01";
 
-/// A server key with seeded masks (see the [module docs](self)); public, like the
-/// [`ServerKey`] it decompresses to.
-#[derive(Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(try_from = "CompressedWire")]
-pub struct CompressedServerKey {
-    tag: [u8; 8],
-    params_id: String,
-    key_set: KeySetId,
-    bsk_seed: u128,
-    bsk_bodies: Vec<u64>,
-    ksk_seed: u128,
-    ksk_bodies: Vec<u64>,
-}
-
-#[derive(Deserialize)]
-struct CompressedWire {
-    tag: [u8; 8],
-    params_id: String,
-    key_set: KeySetId,
-    bsk_seed: u128,
-    bsk_bodies: Vec<u64>,
-    ksk_seed: u128,
-    ksk_bodies: Vec<u64>,
-}
-
-impl std::fmt::Debug for CompressedServerKey {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("CompressedServerKey")
-            .field("params", &self.params_id)
-            .finish_non_exhaustive()
+checked_wire! {
+    /// A server key with seeded masks (see the [module docs](self)); public, like the
+    /// [`ServerKey`] it decompresses to.
+    #[derive(Clone, PartialEq, Eq, Serialize, Deserialize)]
+    #[serde(try_from = "CompressedWire")]
+    pub struct CompressedServerKey via CompressedWire {
+        tag: [u8; 8],
+        params_id: String,
+        key_set: KeySetId,
+        bsk_seed: u128,
+        bsk_bodies: Vec<u64>,
+        ksk_seed: u128,
+        ksk_bodies: Vec<u64>,
     }
+    debug params_id
 }
 
 /// Stored words of the seeded bootstrapping key: one body polynomial per GLWE row.
@@ -175,15 +158,7 @@ impl CompressedServerKey {
                 generate_seeded_lwe_keyswitch_key(&big, lwe_sk, &mut ksk, noise, &mut *seeder);
                 ksk.into_container()
             }
-            Keyswitch::Native32 { noise } => {
-                // The same binary key, as 32-bit words (zeroized after use).
-                let mut small = LweSecretKey::from_container(
-                    lwe_sk
-                        .as_ref()
-                        .iter()
-                        .map(|&b| b as u32)
-                        .collect::<Vec<u32>>(),
-                );
+            Keyswitch::Native32 { noise } => with_u32_key(lwe_sk, |small| {
                 let mut ksk = SeededLweKeyswitchKeyOwned::new(
                     0u32,
                     p.ks_base_log,
@@ -193,10 +168,9 @@ impl CompressedServerKey {
                     ksk_seed.into(),
                     CiphertextModulus::new_native(),
                 );
-                generate_seeded_lwe_keyswitch_key(&big, &small, &mut ksk, noise, &mut *seeder);
-                small.as_mut().zeroize();
+                generate_seeded_lwe_keyswitch_key(&big, small, &mut ksk, noise, &mut *seeder);
                 ksk.into_container().into_iter().map(u64::from).collect()
-            }
+            }),
         };
         CompressedServerKey {
             tag: COMPRESSED_SERVER_KEY_TAG,

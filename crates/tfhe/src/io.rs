@@ -150,6 +150,39 @@ pub(crate) fn known_params(big_lwe_dimension: u64) -> Option<DigitParameters> {
         .find(|p| p.big_lwe_dimension().0 as u64 == big_lwe_dimension)
 }
 
+/// Checks a digit list read from the wire: `lwe_dimension` is the big LWE dimension of a
+/// known parameter set (returned) and `count` at most [`MAX_NIBBLES`].
+pub(crate) fn check_digit_list(
+    lwe_dimension: u64,
+    count: usize,
+) -> Result<DigitParameters, IoError> {
+    let params = known_params(lwe_dimension).ok_or_else(|| {
+        IoError::ParameterMismatch(format!(
+            "LWE dimension {lwe_dimension} matches no known parameter set"
+        ))
+    })?;
+    check_count(count)?;
+    Ok(params)
+}
+
+/// Checks a digit list (`what`, such as "seeded digits") of `count` digits against
+/// `params`: `lwe_dimension` must be their big LWE dimension, `count` at most
+/// [`MAX_NIBBLES`].
+pub(crate) fn validate_digit_list(
+    what: &str,
+    lwe_dimension: u64,
+    count: usize,
+    params: &DigitParameters,
+) -> Result<(), String> {
+    let expected = params.big_lwe_dimension().0 as u64;
+    if lwe_dimension != expected {
+        return Err(format!(
+            "{what} of LWE dimension {lwe_dimension}, parameters require {expected}"
+        ));
+    }
+    check_count(count).map_err(|e| e.to_string())
+}
+
 pub(crate) fn check_count(count: usize) -> Result<(), IoError> {
     if count > MAX_NIBBLES {
         Err(IoError::TooMany {
@@ -164,46 +197,34 @@ pub(crate) fn check_count(count: usize) -> Result<(), IoError> {
 // ---------------------------------------------------------------------------------------------
 // Uplink.
 
-/// Seeded encryptions of digits under the big key: one CSPRNG seed for all masks and one
-/// `u64` body per digit.
-///
-/// The uplink of every encrypted value: the byte processor's nibbles ([`SeededNibbles`])
-/// and the integers of the `encint` crate (exact and typed values, arrays) are lists of
-/// digits sent in this form. [`ClientKey::encrypt_digits_seeded`] encrypts, with exactly the
-/// noise of [`ClientKey::encrypt_digit`]; [`SeededDigits::expand`] regenerates the masks
-/// (no bootstrap, no keyswitch: one pass of the CSPRNG over `2048` mask words per digit).
-///
-/// Serialized (bincode) as `key_set: [u8; 16], seed: u128, lwe_dimension: u64,
-/// bodies: Vec<u64>` ([`SeededDigits::encoded_len`] bytes); deserialization accepts only
-/// the big LWE dimension of a known parameter set and at most [`MAX_NIBBLES`] bodies.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(try_from = "SeededDigitsWire")]
-pub struct SeededDigits {
-    key_set: KeySetId,
-    seed: u128,
-    lwe_dimension: u64,
-    bodies: Vec<u64>,
-}
-
-#[derive(Deserialize)]
-struct SeededDigitsWire {
-    key_set: KeySetId,
-    seed: u128,
-    lwe_dimension: u64,
-    bodies: Vec<u64>,
+checked_wire! {
+    /// Seeded encryptions of digits under the big key: one CSPRNG seed for all masks and one
+    /// `u64` body per digit.
+    ///
+    /// The uplink of every encrypted value: the byte processor's nibbles ([`SeededNibbles`])
+    /// and the integers of the `encint` crate (exact and typed values, arrays) are lists of
+    /// digits sent in this form. [`ClientKey::encrypt_digits_seeded`] encrypts, with exactly the
+    /// noise of [`ClientKey::encrypt_digit`]; [`SeededDigits::expand`] regenerates the masks
+    /// (no bootstrap, no keyswitch: one pass of the CSPRNG over `2048` mask words per digit).
+    ///
+    /// Serialized (bincode) as `key_set: [u8; 16], seed: u128, lwe_dimension: u64,
+    /// bodies: Vec<u64>` ([`SeededDigits::encoded_len`] bytes); deserialization accepts only
+    /// the big LWE dimension of a known parameter set and at most [`MAX_NIBBLES`] bodies.
+    #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+    #[serde(try_from = "SeededDigitsWire")]
+    pub struct SeededDigits via SeededDigitsWire {
+        key_set: KeySetId,
+        seed: u128,
+        lwe_dimension: u64,
+        bodies: Vec<u64>,
+    }
 }
 
 impl TryFrom<SeededDigitsWire> for SeededDigits {
     type Error = String;
 
     fn try_from(w: SeededDigitsWire) -> Result<Self, String> {
-        if known_params(w.lwe_dimension).is_none() {
-            return Err(format!(
-                "LWE dimension {} matches no known parameter set",
-                w.lwe_dimension
-            ));
-        }
-        check_count(w.bodies.len()).map_err(|e| e.to_string())?;
+        check_digit_list(w.lwe_dimension, w.bodies.len()).map_err(|e| e.to_string())?;
         Ok(SeededDigits {
             key_set: w.key_set,
             seed: w.seed,
@@ -215,14 +236,8 @@ impl TryFrom<SeededDigitsWire> for SeededDigits {
 
 impl Validate for SeededDigits {
     fn validate(&self, params: &DigitParameters) -> Result<(), String> {
-        let expected = params.big_lwe_dimension().0 as u64;
-        if self.lwe_dimension != expected {
-            return Err(format!(
-                "seeded digits of LWE dimension {}, parameters require {expected}",
-                self.lwe_dimension
-            ));
-        }
-        check_count(self.bodies.len()).map_err(|e| e.to_string())
+        let n = self.bodies.len();
+        validate_digit_list("seeded digits", self.lwe_dimension, n, params)
     }
 }
 
@@ -340,13 +355,7 @@ impl Upload for SeededDigits {
     /// did not come from [`ClientKey::encrypt_digits_seeded`] or a validated decoding (which
     /// cannot be built through the public API).
     fn expand(&self) -> Result<Vec<Digit>, TfheError> {
-        let params = known_params(self.lwe_dimension).ok_or_else(|| {
-            IoError::ParameterMismatch(format!(
-                "LWE dimension {} matches no known parameter set",
-                self.lwe_dimension
-            ))
-        })?;
-        check_count(self.bodies.len())?;
+        let params = check_digit_list(self.lwe_dimension, self.bodies.len())?;
         if self.bodies.is_empty() {
             return Ok(Vec::new());
         }
@@ -453,32 +462,20 @@ impl SeededNibbles {
 // ---------------------------------------------------------------------------------------------
 // Downlink.
 
-/// Packing keyswitching key: LWE under the big key → GLWE under the same GLWE key
-/// (decomposition [`PACKING_KS_BASE_LOG`], [`PACKING_KS_LEVEL`]). Public; 64 MiB for the
-/// default parameters.
-#[derive(Clone, Serialize, Deserialize)]
-#[serde(try_from = "PackingKeyWire")]
-pub struct PackingKey {
-    params_id: String,
-    key_set: KeySetId,
-    key: LwePackingKeyswitchKeyOwned<u64>,
-    #[serde(skip)]
-    params: Option<DigitParameters>,
-}
-
-#[derive(Deserialize)]
-struct PackingKeyWire {
-    params_id: String,
-    key_set: KeySetId,
-    key: LwePackingKeyswitchKeyOwned<u64>,
-}
-
-impl std::fmt::Debug for PackingKey {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("PackingKey")
-            .field("params", &self.params_id)
-            .finish_non_exhaustive()
+checked_wire! {
+    /// Packing keyswitching key: LWE under the big key → GLWE under the same GLWE key
+    /// (decomposition [`PACKING_KS_BASE_LOG`], [`PACKING_KS_LEVEL`]). Public; 64 MiB for the
+    /// default parameters.
+    #[derive(Clone, Serialize, Deserialize)]
+    #[serde(try_from = "PackingKeyWire")]
+    pub struct PackingKey via PackingKeyWire {
+        params_id: String,
+        key_set: KeySetId,
+        key: LwePackingKeyswitchKeyOwned<u64>,
+        #[serde(skip)]
+        params: Option<DigitParameters>,
     }
+    debug params_id
 }
 
 fn check_packing_key(
@@ -636,33 +633,26 @@ impl PackingKey {
     }
 }
 
-/// Packed, modulus-switched GLWE ciphertexts of digits ([`PackingKey::pack`]).
-///
-/// Layout: for each GLWE, its `k·N` mask coefficients, then one body coefficient per digit it
-/// holds, all [`PACKED_LOG_MODULUS`] bits wide and concatenated little-endian into `u64`
-/// words. Serialized (bincode) as `key_set: [u8; 16], count, glwe_dimension,
-/// polynomial_size: u64, log_modulus: u32, words: Vec<u64>` ([`PackedNibbles::encoded_len`] bytes); deserialization
-/// checks the shape against a known parameter set, the count bound, the exact word count and
-/// that the padding bits are zero.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(try_from = "PackedNibblesWire")]
-pub struct PackedNibbles {
-    key_set: KeySetId,
-    count: u64,
-    glwe_dimension: u64,
-    polynomial_size: u64,
-    log_modulus: u32,
-    words: Vec<u64>,
-}
-
-#[derive(Deserialize)]
-struct PackedNibblesWire {
-    key_set: KeySetId,
-    count: u64,
-    glwe_dimension: u64,
-    polynomial_size: u64,
-    log_modulus: u32,
-    words: Vec<u64>,
+checked_wire! {
+    /// Packed, modulus-switched GLWE ciphertexts of digits ([`PackingKey::pack`]).
+    ///
+    /// Layout: for each GLWE, its `k·N` mask coefficients, then one body coefficient per
+    /// digit it holds, all [`PACKED_LOG_MODULUS`] bits wide and concatenated little-endian
+    /// into `u64` words. Serialized (bincode) as `key_set: [u8; 16], count, glwe_dimension,
+    /// polynomial_size: u64, log_modulus: u32, words: Vec<u64>`
+    /// ([`PackedNibbles::encoded_len`] bytes); deserialization checks the shape against a
+    /// known parameter set, the count bound, the exact word count and that the padding bits
+    /// are zero.
+    #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+    #[serde(try_from = "PackedNibblesWire")]
+    pub struct PackedNibbles via PackedNibblesWire {
+        key_set: KeySetId,
+        count: u64,
+        glwe_dimension: u64,
+        polynomial_size: u64,
+        log_modulus: u32,
+        words: Vec<u64>,
+    }
 }
 
 impl TryFrom<PackedNibblesWire> for PackedNibbles {

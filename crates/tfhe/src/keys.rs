@@ -157,27 +157,17 @@ impl ClientKey {
                     &mut enc,
                 ))
             }
-            Keyswitch::Native32 { noise } => {
-                // The same binary key, as 32-bit words (zeroized after use).
-                let mut small = LweSecretKey::from_container(
-                    lwe_sk
-                        .as_ref()
-                        .iter()
-                        .map(|&b| b as u32)
-                        .collect::<Vec<u32>>(),
-                );
-                let ksk = allocate_and_generate_new_lwe_keyswitch_key(
+            Keyswitch::Native32 { noise } => Ksk::Native32(with_u32_key(&lwe_sk, |small| {
+                allocate_and_generate_new_lwe_keyswitch_key(
                     &glwe_sk.as_lwe_secret_key(),
-                    &small,
+                    small,
                     params.ks_base_log,
                     params.ks_level,
                     noise,
                     CiphertextModulus::new_native(),
                     &mut enc,
-                );
-                small.as_mut().zeroize();
-                Ksk::Native32(ksk)
-            }
+                )
+            })),
         };
         let bsk = par_allocate_and_generate_new_lwe_bootstrap_key(
             &lwe_sk,
@@ -525,6 +515,24 @@ pub(crate) fn check_server_parts(
         (Keyswitch::Native32 { .. }, Ksk::Native32(k)) => check_ksk(p, k),
         _ => Err("keyswitching key on another torus than the parameters'".into()),
     }
+}
+
+/// Runs `f` on the binary key `lwe_sk` as 32-bit words (the key of a keyswitch onto the
+/// 32-bit torus), then zeroizes that copy.
+pub(crate) fn with_u32_key<R>(
+    lwe_sk: &LweSecretKeyOwned<u64>,
+    f: impl FnOnce(&LweSecretKeyOwned<u32>) -> R,
+) -> R {
+    let mut small = LweSecretKey::from_container(
+        lwe_sk
+            .as_ref()
+            .iter()
+            .map(|&b| b as u32)
+            .collect::<Vec<u32>>(),
+    );
+    let r = f(&small);
+    small.as_mut().zeroize();
+    r
 }
 
 /// Reads the wire layout field by field: the parameter id first, which decides the type of the

@@ -27,6 +27,43 @@
 //! reused afterwards).
 #![deny(missing_docs)]
 
+/// Declares a type that serde reads through a checked twin: `$name` with its serialized
+/// fields (and, last, the fields serde skips), and `$wire`, a private struct of the same
+/// serialized fields that serde decodes before `TryFrom<$wire> for $name` checks it. The
+/// attributes (docs, derives, `#[serde(try_from = "...")]`) go to `$name`; with `debug
+/// params_id` the `Debug` of `$name` shows its parameter set only.
+macro_rules! checked_wire {
+    (
+        $(#[$attr:meta])*
+        pub struct $name:ident via $wire:ident {
+            $($field:ident: $ty:ty,)+
+            $(#[serde(skip)] $skip:ident: $skip_ty:ty,)*
+        }
+        $(debug $params:ident)?
+    ) => {
+        $(#[$attr])*
+        pub struct $name {
+            $($field: $ty,)+
+            $(#[serde(skip)] $skip: $skip_ty,)*
+        }
+
+        #[derive(serde::Deserialize)]
+        struct $wire {
+            $($field: $ty,)+
+        }
+
+        $(
+            impl std::fmt::Debug for $name {
+                fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                    f.debug_struct(stringify!($name))
+                        .field("params", &self.$params)
+                        .finish_non_exhaustive()
+                }
+            }
+        )?
+    };
+}
+
 mod bootstrap;
 pub mod compressed;
 mod digit;

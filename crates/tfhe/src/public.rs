@@ -74,7 +74,7 @@ use tfhe::core_crypto::prelude::*;
 
 use crate::digit::{encode, Digit};
 use crate::envelope::{EnvelopeError, Validate};
-use crate::io::{check_count, IoError, Upload};
+use crate::io::{check_count, check_digit_list, validate_digit_list, IoError, Upload};
 use crate::params::DigitParameters;
 use crate::{ClientKey, KeySetId, TfheError};
 
@@ -108,36 +108,23 @@ fn glwe_noise_bound_log2(params: &DigitParameters) -> u32 {
     }
 }
 
-/// The compact public key of a client key ([`ClientKey::public_key`]): public, 16 KB.
-///
-/// Serialized (bincode) as `params_id: String, key_set: [u8; 16], seed: u128,
-/// body: Vec<u64>`; deserialization accepts only a known parameter set and exactly
-/// `k·N` body words, then regenerates the mask from the seed.
-#[derive(Clone, Serialize, Deserialize)]
-#[serde(try_from = "PublicKeyWire")]
-pub struct PublicKey {
-    params_id: String,
-    key_set: KeySetId,
-    seed: u128,
-    body: Vec<u64>,
-    #[serde(skip)]
-    expanded: Option<(DigitParameters, LweCompactPublicKeyOwned<u64>)>,
-}
-
-#[derive(Deserialize)]
-struct PublicKeyWire {
-    params_id: String,
-    key_set: KeySetId,
-    seed: u128,
-    body: Vec<u64>,
-}
-
-impl std::fmt::Debug for PublicKey {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("PublicKey")
-            .field("params", &self.params_id)
-            .finish_non_exhaustive()
+checked_wire! {
+    /// The compact public key of a client key ([`ClientKey::public_key`]): public, 16 KB.
+    ///
+    /// Serialized (bincode) as `params_id: String, key_set: [u8; 16], seed: u128,
+    /// body: Vec<u64>`; deserialization accepts only a known parameter set and exactly
+    /// `k·N` body words, then regenerates the mask from the seed.
+    #[derive(Clone, Serialize, Deserialize)]
+    #[serde(try_from = "PublicKeyWire")]
+    pub struct PublicKey via PublicKeyWire {
+        params_id: String,
+        key_set: KeySetId,
+        seed: u128,
+        body: Vec<u64>,
+        #[serde(skip)]
+        expanded: Option<(DigitParameters, LweCompactPublicKeyOwned<u64>)>,
     }
+    debug params_id
 }
 
 impl PartialEq for PublicKey {
@@ -311,38 +298,29 @@ fn round_word(w: u64) -> u32 {
     (w.wrapping_add(1 << (63 - COMPACT_LOG_MODULUS)) >> (64 - COMPACT_LOG_MODULUS)) as u32
 }
 
-/// Digits encrypted under a [`PublicKey`]: one compact LWE list, its words rounded to
-/// [`COMPACT_LOG_MODULUS`] bits (see the [module docs](crate::public)).
-///
-/// Serialized (bincode) as `key_set: [u8; 16], lwe_dimension: u64, masks: Vec<u32>,
-/// bodies: Vec<u32>` ([`CompactDigits::encoded_len`] bytes): `⌈c/N⌉·N` mask words and one
-/// body word per digit. Deserialization accepts only the big LWE dimension of a known
-/// parameter set, at most [`crate::io::MAX_NIBBLES`] bodies and exactly the mask words
-/// they need.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(try_from = "CompactDigitsWire")]
-pub struct CompactDigits {
-    key_set: KeySetId,
-    lwe_dimension: u64,
-    masks: Vec<u32>,
-    bodies: Vec<u32>,
-}
-
-#[derive(Deserialize)]
-struct CompactDigitsWire {
-    key_set: KeySetId,
-    lwe_dimension: u64,
-    masks: Vec<u32>,
-    bodies: Vec<u32>,
+checked_wire! {
+    /// Digits encrypted under a [`PublicKey`]: one compact LWE list, its words rounded to
+    /// [`COMPACT_LOG_MODULUS`] bits (see the [module docs](crate::public)).
+    ///
+    /// Serialized (bincode) as `key_set: [u8; 16], lwe_dimension: u64, masks: Vec<u32>,
+    /// bodies: Vec<u32>` ([`CompactDigits::encoded_len`] bytes): `⌈c/N⌉·N` mask words and one
+    /// body word per digit. Deserialization accepts only the big LWE dimension of a known
+    /// parameter set, at most [`crate::io::MAX_NIBBLES`] bodies and exactly the mask words
+    /// they need.
+    #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+    #[serde(try_from = "CompactDigitsWire")]
+    pub struct CompactDigits via CompactDigitsWire {
+        key_set: KeySetId,
+        lwe_dimension: u64,
+        masks: Vec<u32>,
+        bodies: Vec<u32>,
+    }
 }
 
 /// The known parameter set of big LWE dimension `n`, and the mask word count of `count`
 /// digits.
 fn compact_shape(n: u64, count: usize) -> Result<(DigitParameters, usize), IoError> {
-    let params = crate::io::known_params(n).ok_or_else(|| {
-        IoError::ParameterMismatch(format!("LWE dimension {n} matches no known parameter set"))
-    })?;
-    check_count(count)?;
+    let params = check_digit_list(n, count)?;
     let n = params.big_lwe_dimension().0;
     Ok((params, count.div_ceil(n) * n))
 }
@@ -371,14 +349,8 @@ impl TryFrom<CompactDigitsWire> for CompactDigits {
 
 impl Validate for CompactDigits {
     fn validate(&self, params: &DigitParameters) -> Result<(), String> {
-        let expected = params.big_lwe_dimension().0 as u64;
-        if self.lwe_dimension != expected {
-            return Err(format!(
-                "compact digits of LWE dimension {}, parameters require {expected}",
-                self.lwe_dimension
-            ));
-        }
-        check_count(self.bodies.len()).map_err(|e| e.to_string())
+        let n = self.bodies.len();
+        validate_digit_list("compact digits", self.lwe_dimension, n, params)
     }
 }
 

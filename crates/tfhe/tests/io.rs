@@ -1,30 +1,16 @@
 //! Compressed nibble input/output: round trips, sizes and typed errors.
 
-use std::sync::OnceLock;
-
 use encint_tfhe::io::{
     IoError, PackedNibbles, PackingKey, SeededDigits, SeededNibbles, Upload, MAX_NIBBLES,
 };
 use encint_tfhe::{
-    envelope, ClientKey, Digit, EnvelopeError, Kind, NegacyclicLut, ServerKey, TfheError,
-    DEFAULT_PARAMETERS,
+    envelope, ClientKey, Digit, EnvelopeError, Kind, NegacyclicLut, TfheError, DEFAULT_PARAMETERS,
 };
 use rand::{Rng, SeedableRng};
 
-struct Keys {
-    ck: ClientKey,
-    sk: ServerKey,
-    pk: PackingKey,
-}
+mod common;
 
-fn keys() -> &'static Keys {
-    static KEYS: OnceLock<Keys> = OnceLock::new();
-    KEYS.get_or_init(|| {
-        let (ck, sk) = ClientKey::generate_seeded(&DEFAULT_PARAMETERS, 2024);
-        let pk = PackingKey::generate(&ck);
-        Keys { ck, sk, pk }
-    })
-}
+use common::packing_keys as keys;
 
 fn random_nibbles(n: usize, seed: u64) -> Vec<u8> {
     let mut rng = rand::rngs::StdRng::seed_from_u64(seed);

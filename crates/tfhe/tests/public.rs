@@ -2,31 +2,17 @@
 //! foreign input, and the measured noise of public-key and seeded digits against their
 //! models.
 
-use std::sync::OnceLock;
-
 use encint_tfhe::envelope::{open, seal};
 use encint_tfhe::io::IoError;
 use encint_tfhe::public::{compact_phase_variance, t_uniform_variance};
 use encint_tfhe::{
-    ClientKey, CompactDigits, EnvelopeError, Kind, PublicKey, ServerKey, TfheError, Upload,
-    DEFAULT_PARAMETERS,
+    ClientKey, CompactDigits, EnvelopeError, Kind, PublicKey, TfheError, Upload, DEFAULT_PARAMETERS,
 };
 use rand::{Rng, SeedableRng};
 
-struct Keys {
-    ck: ClientKey,
-    sk: ServerKey,
-    pk: PublicKey,
-}
+mod common;
 
-fn keys() -> &'static Keys {
-    static KEYS: OnceLock<Keys> = OnceLock::new();
-    KEYS.get_or_init(|| {
-        let (ck, sk) = ClientKey::generate_seeded(&DEFAULT_PARAMETERS, 4242);
-        let pk = ck.public_key();
-        Keys { ck, sk, pk }
-    })
-}
+use common::public_keys as keys;
 
 fn random_digits(n: usize, seed: u64) -> Vec<i64> {
     let mut rng = rand::rngs::StdRng::seed_from_u64(seed);

@@ -88,13 +88,19 @@ pub fn circuit(
         })
         .collect();
     let (out, _) = build(ar, &mut b, op, ty, algorithm, &inputs, forms)?;
+    Ok(finish_fresh(b, &out))
+}
+
+/// The circuit of `b` with `out`'s digits as its outputs, each of quadratic weight above
+/// 1 through an identity bootstrap first: every output has a fresh digit's noise.
+pub(super) fn finish_fresh(mut b: Builder, out: &SInt) -> Circuit {
     let id = crate::luts::identity();
     let outs = out
         .digits
         .iter()
         .map(|&d| if b.qweight(d) > 1 { b.lut(d, &id) } else { d })
         .collect();
-    Ok(b.finish(outs))
+    b.finish(outs)
 }
 
 pub(super) fn check_type(op: Op, ty: IntType) -> Result<(), TypedError> {

@@ -5,7 +5,7 @@
 use encint_core::bits::{bits_to_signed_digits, lower_into, BitBuilder};
 use encint_core::circuit::{Builder, Cost, NodeId};
 
-use super::build::{build, check_type};
+use super::build::{build, check_type, finish_fresh};
 use super::dot::Columns;
 use super::forms::{to_bits, to_blocks, Form};
 use super::plan::plan;
@@ -103,13 +103,7 @@ pub fn plan_sum(
             .collect();
         let xs: Vec<(&SInt, Form)> = inputs.iter().zip(forms.iter().copied()).collect();
         let (out, form) = sum(ar, &mut b, ty, &xs, method, threads)?;
-        let id = crate::luts::identity();
-        let outs = out
-            .digits
-            .iter()
-            .map(|&d| if b.qweight(d) > 1 { b.lut(d, &id) } else { d })
-            .collect();
-        let c = b.finish(outs);
+        let c = finish_fresh(b, &out);
         estimates.push(SumEstimate {
             method,
             cost: c.cost(),

@@ -28,7 +28,20 @@ pub(crate) fn find_live(
 
 /// The `budget`, `constant` and `linear` methods of a [`Backend`] over CPU digits whose
 /// `self.server` is the server key: its noise budget, trivial digits, [`Digit::linear`].
+/// Given `|self, circuit, level, values| body`, also `bootstrap_level` with that body.
 macro_rules! cpu_digit_ops {
+    (|$self:ident, $circuit:ident, $level:ident, $values:ident| $body:expr) => {
+        cpu_digit_ops!();
+
+        fn bootstrap_level(
+            &$self,
+            $circuit: &Circuit,
+            $level: &PlannedLevel,
+            $values: &Values<Digit>,
+        ) -> Result<Vec<(NodeId, Output<Digit>)>> {
+            $body
+        }
+    };
     () => {
         fn budget(&self) -> Option<u64> {
             Some(self.server.params().max_quadratic_weight())
@@ -65,16 +78,9 @@ impl Backend for DigitBackend<'_> {
         refuse_digit_kinds(circuit, plan)
     }
 
-    cpu_digit_ops!();
-
-    fn bootstrap_level(
-        &self,
-        circuit: &Circuit,
-        level: &PlannedLevel,
-        values: &Values<Digit>,
-    ) -> Result<Vec<(NodeId, Output<Digit>)>> {
+    cpu_digit_ops!(|self, circuit, level, values| {
         run_level(self.server, None, circuit, level, values)
-    }
+    });
 }
 
 /// Refuses the node kinds the digit backend does not run (many-LUT and tree nodes).

@@ -49,16 +49,9 @@ impl Backend for TreeBackend<'_> {
         refuse_tree_kinds(circuit, plan)
     }
 
-    cpu_digit_ops!();
-
-    fn bootstrap_level(
-        &self,
-        circuit: &Circuit,
-        level: &PlannedLevel,
-        values: &Values<Digit>,
-    ) -> Result<Vec<(NodeId, Output<Digit>)>> {
+    cpu_digit_ops!(|self, circuit, level, values| {
         run_level(self.server, Some(self.tree), circuit, level, values)
-    }
+    });
 }
 
 /// Refuses the node kinds the tree backend does not run (many-LUT nodes).

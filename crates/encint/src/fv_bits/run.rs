@@ -244,17 +244,14 @@ impl FvBitsServerKey {
         let widths: Vec<usize> = inputs.iter().map(|x| x.width()).collect();
         let (circuit, shapes) = ops::trace_words(&widths, build);
         let (all, stats) = self.run(&circuit, inputs)?;
-        let mut it = all.bits.into_iter();
-        let words = shapes
-            .into_iter()
-            .map(|(width, signed)| FvWord {
-                bits: it.by_ref().take(width).collect(),
-                signed,
-                count: all.count,
-                level: all.level,
-                key_id: all.key_id,
-            })
-            .collect();
+        let (count, level, key_id) = (all.count, all.level, all.key_id);
+        let words = crate::bits::split_words(all.bits, shapes, |bits, signed| FvWord {
+            bits,
+            signed,
+            count,
+            level,
+            key_id,
+        });
         Ok((words, stats))
     }
 
@@ -265,14 +262,9 @@ impl FvBitsServerKey {
         signed: Option<bool>,
         f: impl FnOnce(&mut BitBuilder, &Word, &Word) -> Word,
     ) -> Result<FvWord> {
-        if a.width() != b.width() || a.signed != b.signed {
-            return Err(FvBitsError::InvalidInput(format!(
-                "operands differ: {} bits {} vs {} bits {}",
-                a.width(),
-                if a.signed { "signed" } else { "unsigned" },
-                b.width(),
-                if b.signed { "signed" } else { "unsigned" }
-            )));
+        let differ = crate::bits::operands_differ((a.width(), a.signed), (b.width(), b.signed));
+        if let Some(msg) = differ {
+            return Err(FvBitsError::InvalidInput(msg));
         }
         let s = signed.unwrap_or(a.signed);
         let (mut out, _) = self.eval(&[a, b], |bb, w| vec![(f(bb, &w[0], &w[1]), s)])?;

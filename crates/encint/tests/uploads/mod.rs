@@ -8,7 +8,8 @@ use encint::fhe::FheType;
 use encint::seeded::{UploadForm, Uploaded, UploadedArray, UploadedInt, UploadedTyped};
 use encint::typed::{decrypt_typed, EncTyped, Form, IntType};
 use encint::{
-    set_server, ClientKey, EncInt, FheUint16, FheUint8, Server, ServerKey, DEFAULT_PARAMETERS,
+    set_server, ClientKey, EncInt, Error, FheBool, FheUint16, FheUint8, Server, ServerKey,
+    DEFAULT_PARAMETERS,
 };
 use rand::{Rng, SeedableRng};
 
@@ -35,6 +36,83 @@ pub fn keys() -> &'static Keys {
             other_key,
         }
     })
+}
+
+/// The bytes a client sends: an upload's envelope under the default parameters.
+pub trait Bytes {
+    /// The envelope; panics on an error (of the encryption or of the envelope).
+    fn bytes(self) -> Vec<u8>;
+}
+
+impl<T: FheType, D: UploadForm> Bytes for encint::Result<Uploaded<T, D>> {
+    fn bytes(self) -> Vec<u8> {
+        self.unwrap().to_bytes(&DEFAULT_PARAMETERS).unwrap()
+    }
+}
+
+impl<T: FheType, D: UploadForm> Bytes for encint::Result<UploadedArray<T, D>> {
+    fn bytes(self) -> Vec<u8> {
+        self.unwrap().to_bytes(&DEFAULT_PARAMETERS).unwrap()
+    }
+}
+
+impl<D: UploadForm> Bytes for encint::Result<UploadedInt<D>> {
+    fn bytes(self) -> Vec<u8> {
+        self.unwrap().to_bytes(&DEFAULT_PARAMETERS).unwrap()
+    }
+}
+
+/// An upload's bytes read by the form's own reader and expanded for the holder of `key`.
+pub fn expand_own<T: FheType, D: UploadForm>(bytes: &[u8], key: &ServerKey) -> T {
+    Uploaded::<T, D>::from_bytes(bytes)
+        .unwrap()
+        .expand_for(key)
+        .unwrap()
+}
+
+/// Both booleans through `up` and the family's reader decrypt to themselves; so does the
+/// array `bools` through `up_array` and the form's array reader.
+pub fn booleans_round_trip<D: UploadForm>(
+    client: &ClientKey,
+    up: impl Fn(bool) -> encint::Result<Uploaded<FheBool, D>>,
+    bools: &[bool],
+    up_array: impl Fn(&[bool]) -> encint::Result<UploadedArray<FheBool, D>>,
+) {
+    for v in [false, true] {
+        let x = FheBool::from_bytes(&up(v).bytes()).unwrap();
+        assert_eq!(x.decrypt(client).unwrap(), v);
+    }
+    let arr = UploadedArray::<FheBool, D>::from_bytes(&up_array(bools).bytes())
+        .unwrap()
+        .expand()
+        .unwrap();
+    assert_eq!(arr.decrypt(client).unwrap(), bools);
+}
+
+/// Uploads of the other key set of `k`: a `u16` holding 7 (`value`) and an exact integer
+/// (`int`) are refused by `k`'s server key ([`Error::KeySetMismatch`]) and, read without
+/// a check, by `k`'s client key; the other key set's keys take them.
+pub fn other_key_set<D: UploadForm>(
+    k: &Keys,
+    value: Uploaded<FheUint16, D>,
+    int: UploadedInt<D>,
+) -> FheUint16 {
+    assert!(matches!(
+        value.expand_for(&k.key),
+        Err(Error::KeySetMismatch { .. })
+    ));
+    let x = FheUint16::from_bytes(&value.to_bytes(&DEFAULT_PARAMETERS).unwrap()).unwrap();
+    assert!(matches!(
+        x.decrypt::<u16>(&k.client),
+        Err(Error::WrongClientKey { .. })
+    ));
+    assert_eq!(x.decrypt::<u16>(&k.other_client).unwrap(), 7);
+    assert!(matches!(
+        int.expand_for(&k.key),
+        Err(Error::KeySetMismatch { .. })
+    ));
+    assert!(int.expand_for(&k.other_key).is_ok());
+    x
 }
 
 /// Two uploaded `u16` read by the family's reader compute like Rust's arithmetic, also
