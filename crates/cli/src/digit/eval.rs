@@ -190,16 +190,10 @@ fn input_paths(a: &EvalArgs) -> AnyResult<Vec<PathBuf>> {
     }
 }
 
-/// `encint eval`: the arguments are checked before any key is read; the first input file
+/// `encint eval` on files: the arguments are checked before any key is read; the first input file
 /// says whether the operation is on typed values or exact integers (an unreadable one is
 /// reported after the exact integers' argument checks, as before typed files existed).
-pub fn eval(a: EvalArgs) -> CliResult {
-    if let Some(t) = a.threads {
-        encint::check_threads(t)?;
-    }
-    if a.clear {
-        return super::eval_clear::eval_clear(&a);
-    }
+pub fn eval_files(a: EvalArgs) -> CliResult {
     // A backend this build or machine lacks is named before anything is read.
     if !a.backend.wants_mpi()? {
         a.backend.check()?;
