@@ -1,4 +1,4 @@
-//! Shared helpers of the binary's integration tests (each test binary uses some of them).
+//! Shared functions of the binary's integration tests (each test binary uses some of them).
 #![allow(dead_code)]
 
 use std::path::{Path, PathBuf};
