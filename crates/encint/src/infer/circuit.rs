@@ -334,6 +334,9 @@ fn activate(h: &FheValue, a: Activation, acc: IntType, out: IntType) -> Result<F
     if narrow != acc {
         v = v.unary(Op::Cast(narrow))?;
     }
+    if let Some(k) = clip_bits(a.max, narrow, out) {
+        return relu_clip_bits(&v, k, narrow)?.unary(Op::Cast(out));
+    }
     let mut v = v.binary(Op::Max, 0)?;
     // A clip above every value the narrow type holds changes nothing (and its bound
     // would not be a value of the type).
@@ -341,6 +344,43 @@ fn activate(h: &FheValue, a: Activation, acc: IntType, out: IntType) -> Result<F
         v = v.binary(Op::Min, i128::from(a.max))?;
     }
     v.unary(Op::Cast(out))
+}
+
+/// `Some(k)` when the clip `min(·, max)` keeps the low `k` bits of a non-negative value
+/// of `narrow`: `max = 2^k - 1`, below the type's largest value, and `k` bits fit `out`.
+fn clip_bits(max: i64, narrow: IntType, out: IntType) -> Option<usize> {
+    let k = (max + 1).trailing_zeros() as usize;
+    let fits = max >= 1 && (max + 1).count_ones() == 1 && k <= out.bits;
+    (fits && k < narrow.bits).then_some(k)
+}
+
+/// `min(max(v, 0), 2^k - 1)` of a signed `v` (of type `ty`, `k` below its width) as
+/// bitwise operations, so each of the low `k` result bits is one function of three bits:
+/// `(v_j | over) & !sign`, with `over` the OR of the bits from `k` up to the sign (some
+/// bit there set means the value is above the clip). A sign or bit is spread over the
+/// width by shifts, which cost nothing. The bits above `k` are left to the caller's cast.
+fn relu_clip_bits(v: &FheValue, k: usize, ty: IntType) -> Result<FheValue> {
+    let top = ty.bits as u32 - 1;
+    // Every bit equal to bit `j` of `v`: a left shift brings it to the sign, an
+    // arithmetic right shift spreads it.
+    let spread = |j: u32| -> Result<FheValue> {
+        let up = if j < top {
+            v.unary(Op::Shl(top - j))?
+        } else {
+            v.clone()
+        };
+        up.unary(Op::Shr(top))
+    };
+    let positive = spread(top)?.unary(Op::Not)?;
+    let mut v = v.clone();
+    if (k as u32) < top {
+        let mut over = spread(k as u32)?;
+        for j in k as u32 + 1..top {
+            over = over.binary(Op::Or, &spread(j)?)?;
+        }
+        v = v.binary(Op::Or, &over)?;
+    }
+    v.binary(Op::And, &positive)
 }
 
 /// The traced forward pass over a batch: `x` of shape `(batch, inputs)`; `w` the
@@ -398,4 +438,36 @@ fn forward(
         };
     }
     FheArray::new(act, vec![batch, model.outputs()])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The traced activation of every accumulator value equals the plain one, for clips
+    /// of every kind: a power of two minus one (the bitwise path, with one or several bits
+    /// above the clip) and other bounds (comparisons), with and without a shift.
+    #[test]
+    fn activation_circuits_match_plain_integers() {
+        for acc_bits in [4usize, 5, 7, 9] {
+            let acc = IntType::new(acc_bits, true).unwrap();
+            for shift in [0u32, 1, 2, 4] {
+                for max in [1i64, 3, 5, 7, 15] {
+                    let a = Activation { shift, max };
+                    let out_bits = (64 - max.leading_zeros()) as usize;
+                    let out = IntType::new(out_bits, false).unwrap();
+                    let f = compile_with((vec![1usize], acc), move |x: FheArray<FheValue>| {
+                        activate(&x.items()[0], a, acc, out).ok()
+                    })
+                    .unwrap();
+                    let (lo, hi) = (acc.min(), acc.max());
+                    for h in lo..=hi {
+                        let got = f.run_clear(&[h]).unwrap();
+                        let want = a.apply(h as i64);
+                        assert_eq!(got, vec![i128::from(want)], "{a:?} on {h} ({acc:?})");
+                    }
+                }
+            }
+        }
+    }
 }
