@@ -9,9 +9,10 @@ use std::time::Instant;
 
 use clap::{Args, ValueEnum};
 use encint::infer::{argmax, Images, Inference, Model, Weights, MAX_BATCH};
-use encint::{ClientKey, Server, DEFAULT_PARAMETERS};
+use encint::{ClientKey, Server};
 use serde::Serialize;
 
+use crate::backend::{with_digits, BackendArgs, BackendKind, DigitSetup, Exec, KeySource};
 use crate::progress::spinner;
 use crate::timing::{pool, print_json};
 use crate::{AnyResult, CliResult};
@@ -70,6 +71,8 @@ pub struct InferArgs {
     /// Print one JSON object instead of text.
     #[arg(long)]
     json: bool,
+    #[command(flatten)]
+    backend: BackendArgs,
 }
 
 /// What `encint infer` measured.
@@ -91,6 +94,8 @@ struct Report {
     encrypt_s: Option<f64>,
     server_s: Option<f64>,
     server_s_per_image: Option<f64>,
+    /// Where the bootstraps ran: `cpu`, `gpu`, or `mpi` with its rank count.
+    backend: String,
 }
 
 /// `encint infer`: exits non-zero when a decrypted (or clear-circuit) logit differs from
@@ -113,6 +118,13 @@ pub fn run(a: InferArgs) -> CliResult {
         WeightsArg::Clear => Weights::Clear,
         WeightsArg::Encrypted => Weights::Encrypted,
     };
+    if a.clear && a.backend.backend != BackendKind::Cpu {
+        return Err("--clear runs on the clear executor; --backend is for encrypted runs".into());
+    }
+    // A backend this build or machine lacks is named before any key is generated.
+    if !a.backend.wants_mpi()? {
+        a.backend.check()?;
+    }
     let pool = pool(a.threads)?;
     let threads = pool.current_num_threads();
     // Planned for the thread count it runs on.
@@ -146,20 +158,56 @@ pub fn run(a: InferArgs) -> CliResult {
         encrypt_s: None,
         server_s: None,
         server_s_per_image: None,
+        backend: "cpu".into(),
     };
-    let got = if a.clear {
-        run_clear(&inference, images)?
-    } else {
-        run_encrypted(&inference, images, threads, &mut report, a.json)?
+    if a.clear {
+        let got = run_clear(&inference, images)?;
+        return finish(report, &got, &want, labels, a.json);
+    }
+    let setup = DigitSetup {
+        keys: KeySource::Fresh(a.backend.params()),
+        threads: a.threads,
+        max_nodes: None,
     };
+    let t = Instant::now();
+    // Under MPI only rank 0 runs this body (the others serve its bootstraps).
+    with_digits(&a.backend, setup, |server, client, exec| {
+        report.keygen_s = Some(t.elapsed().as_secs_f64());
+        let kind = format!("{:?}", a.backend.backend).to_lowercase();
+        report.backend = format!("{kind}{}", exec.place());
+        let client = client.ok_or("fresh keys come with a client key")?;
+        let got = run_encrypted(
+            &inference,
+            images,
+            (server, client, exec),
+            &mut report,
+            a.json,
+        )?;
+        if let Some(line) = exec.report().filter(|_| !a.json) {
+            println!("{line}");
+        }
+        finish(report, &got, &want, labels, a.json)
+    })
+}
+
+/// Accuracy and mismatches of the circuit's logits `got` against the plain-integer
+/// model's `want`; prints the report; errors on any difference.
+fn finish(
+    mut report: Report,
+    got: &[Vec<i64>],
+    want: &[Vec<i64>],
+    labels: &[usize],
+    json: bool,
+) -> CliResult {
+    let count = got.len();
     let circuit_right = got
         .iter()
         .zip(labels)
         .filter(|(l, &y)| argmax(l) == y)
         .count();
     report.circuit_accuracy = circuit_right as f64 / count as f64;
-    report.mismatches = got.iter().zip(&want).filter(|(g, w)| g != w).count();
-    if a.json {
+    report.mismatches = got.iter().zip(want).filter(|(g, w)| g != w).count();
+    if json {
         print_json(&report)?;
     } else {
         print_report(&report);
@@ -200,27 +248,24 @@ fn run_clear(inference: &Inference, images: &[Vec<i64>]) -> AnyResult<Vec<Vec<i6
     Ok(out)
 }
 
+/// The server, the client key and the executor of an encrypted run.
+type Session<'a> = (&'a Server, &'a ClientKey, &'a dyn Exec);
+
 fn run_encrypted(
     inference: &Inference,
     images: &[Vec<i64>],
-    threads: usize,
+    (server, client, exec): Session<'_>,
     report: &mut Report,
     quiet: bool,
 ) -> AnyResult<Vec<Vec<i64>>> {
-    let pb = spinner("generating keys (client and server)");
-    let t = Instant::now();
-    let (client, key) = ClientKey::generate(&DEFAULT_PARAMETERS);
-    pb.finish_and_clear();
-    report.keygen_s = Some(t.elapsed().as_secs_f64());
-    let server = Server::with_threads(key, threads)?;
     let t = Instant::now();
     let weights = match inference.weights() {
         Weights::Clear => None,
-        Weights::Encrypted => Some(inference.encrypt_weights(&client)?),
+        Weights::Encrypted => Some(inference.encrypt_weights(client)?),
     };
     let batches = images
         .chunks(inference.batch())
-        .map(|chunk| inference.encrypt_images(chunk, &client))
+        .map(|chunk| inference.encrypt_images(chunk, client))
         .collect::<encint::Result<Vec<_>>>()?;
     report.encrypt_s = Some(t.elapsed().as_secs_f64());
     let mut server_s = 0.0;
@@ -234,12 +279,12 @@ fn run_encrypted(
             ))
         });
         let t = Instant::now();
-        let logits = inference.run(&server, enc, weights.as_ref())?;
+        let logits = exec.infer(inference, server, enc, weights.as_ref())?;
         server_s += t.elapsed().as_secs_f64();
         if let Some(pb) = pb {
             pb.finish_and_clear();
         }
-        out.extend(inference.decrypt(&logits, chunk.len(), &client)?);
+        out.extend(inference.decrypt(&logits, chunk.len(), client)?);
     }
     report.server_s = Some(server_s);
     report.server_s_per_image = Some(server_s / images.len() as f64);
@@ -251,6 +296,9 @@ fn print_report(r: &Report) {
         "encint infer: model {}, {} run, weights {}, {} images, {} per circuit, {} threads",
         r.model, r.mode, r.weights, r.images, r.batch, r.threads
     );
+    if r.mode == "encrypted" {
+        println!("backend: {}", r.backend);
+    }
     println!("types: {}", r.types);
     println!(
         "cost: {:.0} bootstraps per image, depth {}",

@@ -291,6 +291,18 @@ impl Server {
         self.install(|| executor::run_planned(&self.key, circuit, &plan, inputs))
     }
 
+    /// [`Server::run_circuit`] on another backend (an MPI job's ranks: see
+    /// [`Server::eval_on`]), checked the same way.
+    pub fn run_circuit_on<B: Backend<Value = Digit, Error = Error>>(
+        &self,
+        backend: &B,
+        circuit: &encint_core::circuit::Circuit,
+        inputs: &[&Digit],
+    ) -> Result<Vec<Digit>> {
+        self.check_nodes(circuit.nodes().len() as u64, "the circuit")?;
+        encint_core::exec::run(backend, circuit, &circuit.plan(), inputs)
+    }
+
     /// Runs one operation; returns the result and the circuit's cost.
     pub fn apply(&self, op: Op, args: &[&EncInt]) -> Result<(EncInt, Cost)> {
         self.apply_checked(op, args, |args, build| self.eval(args, build))

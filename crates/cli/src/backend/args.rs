@@ -23,11 +23,11 @@ fn parse_backend(s: &str) -> Result<BackendKind, String> {
         .map_err(|_| format!("unknown backend `{s}` (expected cpu, mpi or gpu)"))
 }
 
-/// The backend options of `demo`, `eval`, `bench`, `asm run` and `asm bench`.
+/// The backend options of `demo`, `eval`, `bench`, `asm run`, `asm bench` and `infer`.
 #[derive(Args, Clone, Debug)]
 pub struct BackendArgs {
     /// Where bootstraps run: cpu (this process), mpi (every rank of `mpirun -n K`; eval,
-    /// bench and asm run; needs a build with `--features mpi`, see docs/MPI.md), gpu (an
+    /// bench, asm run and infer; needs a build with `--features mpi`, see docs/MPI.md), gpu (an
     /// NVIDIA GPU; needs a build with `--features gpu`, see docs/GPU.md). Checked before
     /// any key is generated.
     #[arg(long, default_value = "cpu", value_parser = parse_backend)]
@@ -72,8 +72,8 @@ impl BackendArgs {
             BackendKind::Cpu => Ok(()),
             BackendKind::Gpu => Ok(encint::gpu::check_backend(encint::gpu::BackendKind::Gpu)?),
             BackendKind::Mpi if cfg!(feature = "mpi") => Err(
-                "--backend mpi runs `eval`, `bench` and `asm run` (under mpirun); this \
-                     command runs on cpu or gpu"
+                "--backend mpi runs `eval`, `bench`, `asm run` and `infer` (under mpirun); \
+                     this command runs on cpu or gpu"
                     .into(),
             ),
             BackendKind::Mpi => Err(NO_MPI.into()),

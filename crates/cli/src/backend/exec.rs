@@ -1,8 +1,10 @@
-//! The executor a command's circuits run on, passed down to `eval`, `bench` and `asm run`:
-//! this process (the server's own CPU pool or GPU) or rank 0 of an MPI job.
+//! The executor a command's circuits run on, passed down to `eval`, `bench`, `asm run` and
+//! `infer`: this process (the server's own CPU pool or GPU) or rank 0 of an MPI job.
 
 use std::path::Path;
 
+use encint::fhe::{FheArray, FheValue};
+use encint::infer::{EncryptedWeights, Inference};
 use encint::keys::{DigitParameters, PackedNibbles, SeededNibbles};
 use encint::processor::{ProcessorKeys, Program};
 use encint::{ClientKey, Cost, EncInt, Op, Server, ServerKey};
@@ -42,6 +44,21 @@ pub trait Exec {
             return program.run_on(backend, &session.keys, uplink);
         }
         session.pool.install(|| program.run(&session.keys, uplink))
+    }
+
+    /// An inference circuit over a batch of encrypted images (see [`Inference::run`]).
+    fn infer(
+        &self,
+        inference: &Inference,
+        server: &Server,
+        images: &FheArray<FheValue>,
+        weights: Option<&EncryptedWeights>,
+    ) -> encint::Result<FheArray<FheValue>> {
+        #[cfg(feature = "mpi")]
+        if let Some(backend) = self.ranks() {
+            return inference.run_on_backend(server, backend, images, weights);
+        }
+        inference.run(server, images, weights)
     }
 
     /// Where the work ran, for a command's timing line (` over K rank(s)`; empty here).

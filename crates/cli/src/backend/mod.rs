@@ -1,6 +1,6 @@
 //! `--backend cpu|mpi|gpu`: the options (`args`), the executor passed down to the commands
-//! (`exec`), and the MPI job that provides one (`mpi`, feature `mpi`). `eval`, `bench` and
-//! `asm run` hand their work to [`with_digits`] or [`with_processor`], which set the
+//! (`exec`), and the MPI job that provides one (`mpi`, feature `mpi`). `eval`, `bench`, `asm
+//! run` and `infer` hand their work to [`with_digits`] or [`with_processor`], which set the
 //! backend up and run the same command code on it.
 
 mod args;

@@ -6,6 +6,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 use encint_arith::typed::Form;
 use encint_core::circuit::{Circuit, Cost};
 
+use super::trace::RunDigits;
 use super::values::{ciphers, run_traced, trace_best, Traced, Values};
 use crate::{Error, Result, Server, DEFAULT_PARAMETERS};
 
@@ -156,6 +157,19 @@ impl<A: Values, O: Values> Compiled<A, O> {
     /// encryption gives (results of earlier operations) or a server of another noise
     /// budget get their own circuit, traced the first time.
     pub fn run_on(&self, server: &Server, args: &A) -> Result<O> {
+        self.run_with(server, &|c, d| server.run_circuit(c, d), args)
+    }
+
+    /// [`Compiled::run_on`] with the bootstraps on another backend (an MPI job's ranks):
+    /// `server` checks the arguments' key set and the noise budget, `backend` runs.
+    pub fn run_on_backend<B>(&self, server: &Server, backend: &B, args: &A) -> Result<O>
+    where
+        B: encint_core::exec::Backend<Value = encint_tfhe::Digit, Error = Error>,
+    {
+        self.run_with(server, &|c, d| server.run_circuit_on(backend, c, d), args)
+    }
+
+    fn run_with(&self, server: &Server, run: RunDigits<'_>, args: &A) -> Result<O> {
         let layout = args.layout();
         if layout != self.layout {
             return Err(Error::InvalidInput(format!(
@@ -169,7 +183,7 @@ impl<A: Values, O: Values> Compiled<A, O> {
         let forms: Vec<Form> = inputs.iter().map(|x| x.form()).collect();
         let budget = server.key().params().max_quadratic_weight();
         let traced = self.traced_for(forms, budget)?;
-        run_traced(server, &traced, &inputs)
+        run_traced(server, run, &traced, &inputs)
     }
 
     /// Runs the circuit in the clear ([`crate::circuit::clear`], the oracle of every

@@ -99,10 +99,16 @@ fn finished() -> Error {
     Error::InvalidInput("a value of a finished trace was used".into())
 }
 
-/// Runs `circuit` on `server` with the digits of `inputs`, and splits its output digits
-/// by `shapes`. Errors on an input of another key set than the server key's.
+/// How a circuit runs on its input digits: [`Server::run_circuit`] on the server's own
+/// backend, or [`Server::run_circuit_on`] another.
+pub(crate) type RunDigits<'a> =
+    &'a dyn Fn(&Circuit, &[&encint_tfhe::Digit]) -> Result<Vec<encint_tfhe::Digit>>;
+
+/// Runs `circuit` through `run` with the digits of `inputs`, and splits its output digits
+/// by `shapes`. Errors on an input of another key set than `server`'s key.
 pub(crate) fn run_circuit(
     server: &Server,
+    run: RunDigits<'_>,
     circuit: &Circuit,
     inputs: &[&EncTyped],
     shapes: &[Shape],
@@ -119,7 +125,7 @@ pub(crate) fn run_circuit(
             circuit.inputs().len()
         )));
     }
-    let out = server.run_circuit(circuit, &digits)?;
+    let out = run(circuit, &digits)?;
     let mut it = out.into_iter();
     let key_set = server.key().key_set();
     Ok(shapes

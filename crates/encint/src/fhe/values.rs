@@ -6,7 +6,7 @@ use std::sync::Arc;
 use encint_arith::typed::{Form, IntType};
 use encint_core::circuit::{Circuit, Cost};
 
-use super::trace::{run_circuit, Repr, Shape, Trace};
+use super::trace::{run_circuit, Repr, RunDigits, Shape, Trace};
 use super::{FheArray, FheBool, FheInteger, FheType, FheValue};
 use crate::typed::EncTyped;
 use crate::{Error, Result, Server};
@@ -275,13 +275,15 @@ pub(crate) fn ciphers<A: Values>(args: &A) -> Option<Vec<&EncTyped>> {
         .collect()
 }
 
-/// Runs a traced circuit on `server` with `inputs`, rebuilding the output of `layout`.
+/// Runs a traced circuit through `run` (with `server`'s key set) on `inputs`, rebuilding
+/// the output of `layout`.
 pub(crate) fn run_traced<O: Values>(
     server: &Server,
+    run: RunDigits<'_>,
     traced: &Traced<O::Layout>,
     inputs: &[&EncTyped],
 ) -> Result<O> {
-    let outs = run_circuit(server, &traced.circuit, inputs, &traced.shapes)?;
+    let outs = run_circuit(server, run, &traced.circuit, inputs, &traced.shapes)?;
     O::from_leaves(&traced.out_layout, &mut outs.into_iter().map(Repr::Cipher))
 }
 
@@ -298,6 +300,6 @@ pub(crate) fn one_circuit<A: Values, O: Values>(
         let forms: Vec<Form> = inputs.iter().map(|x| x.form()).collect();
         let budget = s.key().params().max_quadratic_weight();
         let traced = trace_with::<A, O>(&args.layout(), &forms, budget, s.threads(), false, f)?;
-        run_traced(s, &traced, &inputs)
+        run_traced(s, &|c, d| s.run_circuit(c, d), &traced, &inputs)
     })
 }

@@ -232,6 +232,37 @@ impl Inference {
         images: &FheArray<FheValue>,
         weights: Option<&EncryptedWeights>,
     ) -> Result<FheArray<FheValue>> {
+        let args = self.args(images, weights)?;
+        self.logits(self.compiled.run_on(server, &args)?)
+    }
+
+    /// [`Inference::run`] with the bootstraps on another backend (an MPI job's ranks):
+    /// `server` checks the ciphertexts' key set, `backend` runs the circuit.
+    pub fn run_on_backend<B>(
+        &self,
+        server: &Server,
+        backend: &B,
+        images: &FheArray<FheValue>,
+        weights: Option<&EncryptedWeights>,
+    ) -> Result<FheArray<FheValue>>
+    where
+        B: encint_core::exec::Backend<Value = encint_tfhe::Digit, Error = Error>,
+    {
+        let args = self.args(images, weights)?;
+        self.logits(self.compiled.run_on_backend(server, backend, &args)?)
+    }
+
+    fn logits(&self, out: Option<FheArray<FheValue>>) -> Result<FheArray<FheValue>> {
+        out.ok_or_else(|| Error::InvalidInput("the inference circuit has no output".into()))
+    }
+
+    /// The circuit's arguments: the images and, in [`Weights::Encrypted`] mode, the
+    /// weights (refused in the other mode, and required in this one).
+    fn args(
+        &self,
+        images: &FheArray<FheValue>,
+        weights: Option<&EncryptedWeights>,
+    ) -> Result<Args> {
         let w = match (self.weights, weights) {
             (Weights::Clear, None) => None,
             (Weights::Encrypted, Some(w)) => Some(w.clone()),
@@ -246,9 +277,7 @@ impl Inference {
                 ))
             }
         };
-        self.compiled
-            .run_on(server, &(images.clone(), w))?
-            .ok_or_else(|| Error::InvalidInput("the inference circuit has no output".into()))
+        Ok((images.clone(), w))
     }
 
     /// Decrypts the logits of [`Inference::run`] (the client's side): the first `count`

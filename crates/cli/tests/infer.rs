@@ -1,0 +1,118 @@
+//! `encint infer`: the built-in network's circuit on the clear executor, a small network on
+//! real keys in both weight modes (scores checked by the command against the model in
+//! plain integers, classes against labels worked out by hand), and refused input.
+
+mod common;
+use common::{encint, s, scratch};
+
+/// A network of 2 inputs, 2 hidden units and 2 classes, and 2 images with their classes:
+/// hidden `h = min(max(x·W1 + b1, 0), 3)`, scores `h·W2 + b2`.
+/// `[1, 2]`: h = (min(7, 3), max(-2 + 2 + 1, 0)) = (3, 1), scores (5, -2): class 0.
+/// `[0, 0]`: h = (0, 1), scores (-1, 1): class 1.
+fn small_files(name: &str) -> (std::path::PathBuf, std::path::PathBuf) {
+    let d = scratch("infer", name);
+    let (model, images) = (d.join("model.json"), d.join("images.json"));
+    std::fs::write(
+        &model,
+        r#"{"format": "encint-mlp", "version": 1, "input_size": 2, "input_max": 3,
+            "layers": [{"weights": [[1, -2], [3, 1]], "bias": [0, 1],
+                        "relu": {"shift": 0, "max": 3}},
+                       {"weights": [[2, -1], [-1, 1]], "bias": [0, 0]}]}"#,
+    )
+    .unwrap();
+    std::fs::write(
+        &images,
+        r#"{"format": "encint-images", "version": 1,
+            "images": [[1, 2], [0, 0]], "labels": [0, 1]}"#,
+    )
+    .unwrap();
+    (model, images)
+}
+
+fn json(out: &str) -> serde_json::Value {
+    serde_json::from_str(out.trim()).unwrap_or_else(|e| panic!("{e}: {out}"))
+}
+
+#[test]
+fn the_digits_network_on_the_clear_executor() {
+    for (model, accuracy) in [("mlp", 0.9644), ("cnn", 0.9578)] {
+        let (ok, out, err) = encint(&["infer", "--clear", "--model", model, "--json"]);
+        assert!(ok, "{err}");
+        let v = json(&out);
+        assert_eq!(v["images"], 450, "{out}");
+        assert_eq!(v["mismatches"], 0, "{out}");
+        // The quantised model's accuracy on the test split, as scripts/train_digits.py
+        // computes it with NumPy (models/digits_*.json).
+        let got = v["circuit_accuracy"].as_f64().unwrap();
+        assert!((got - accuracy).abs() < 1e-4, "{model}: {got}");
+        assert_eq!(v["model_accuracy"], v["circuit_accuracy"], "{out}");
+    }
+}
+
+#[test]
+fn a_small_network_on_real_keys_in_both_weight_modes() {
+    let (model, images) = small_files("real");
+    for weights in ["clear", "encrypted"] {
+        let (ok, out, err) = encint(&[
+            "infer",
+            "--model",
+            s(&model),
+            "--test-images",
+            s(&images),
+            "--images",
+            "2",
+            "--weights",
+            weights,
+            "--threads",
+            "2",
+            "--json",
+        ]);
+        assert!(ok, "{weights}: {err}");
+        let v = json(&out);
+        assert_eq!(v["mismatches"], 0, "{out}");
+        assert_eq!(v["circuit_accuracy"], 1.0, "{out}");
+        assert_eq!(v["backend"], "cpu", "{out}");
+        assert!(v["server_s_per_image"].as_f64().unwrap() > 0.0, "{out}");
+    }
+}
+
+#[test]
+fn refused_input_names_the_problem() {
+    let (model, images) = small_files("bad");
+    let d = images.parent().unwrap();
+    let wide = d.join("wide.json");
+    std::fs::write(
+        &wide,
+        r#"{"format": "encint-images", "version": 1, "images": [[1, 2, 3]], "labels": [0]}"#,
+    )
+    .unwrap();
+    let bright = d.join("bright.json");
+    std::fs::write(
+        &bright,
+        r#"{"format": "encint-images", "version": 1, "images": [[1, 4]], "labels": [0]}"#,
+    )
+    .unwrap();
+    let m = s(&model);
+    let cases: [(&[&str], &str); 5] = [
+        (&["--model", m, "--test-images", s(&wide)], "3 values"),
+        (
+            &["--model", m, "--test-images", s(&bright)],
+            "outside 0..=3",
+        ),
+        (
+            &["--model", m, "--test-images", s(&images), "--images", "3"],
+            "holds 2 images",
+        ),
+        (&["--model", "no-such-model.json"], "no-such-model.json"),
+        (
+            &["--clear", "--backend", "mpi"],
+            "--backend is for encrypted runs",
+        ),
+    ];
+    for (args, message) in cases {
+        let (ok, _, err) = encint(&[&["infer"][..], args].concat());
+        assert!(!ok, "{args:?} was accepted");
+        assert!(err.contains(message), "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+    }
+}
