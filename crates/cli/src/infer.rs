@@ -8,7 +8,8 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use clap::{Args, ValueEnum};
-use encint::infer::{argmax, Images, Inference, Model, Weights, MAX_BATCH};
+use encint::fv_bits::FvBitsClientKey;
+use encint::infer::{argmax, FvInference, Images, Inference, Model, Weights, MAX_BATCH};
 use encint::{ClientKey, Server};
 use serde::Serialize;
 
@@ -71,6 +72,11 @@ pub struct InferArgs {
     /// Print one JSON object instead of text.
     #[arg(long)]
     json: bool,
+    /// Run on FV slots instead of TFHE: one image per slot, every image in one batch (up
+    /// to the parameter set's 8,192 to 32,768 slots); the set comes from the model's
+    /// depth. With --clear, the FV plan's polynomials in plain integers.
+    #[arg(long)]
+    fv: bool,
     #[command(flatten)]
     backend: BackendArgs,
 }
@@ -96,6 +102,24 @@ struct Report {
     server_s_per_image: Option<f64>,
     /// Where the bootstraps ran: `cpu`, `gpu`, or `mpi` with its rank count.
     backend: String,
+    /// On FV slots: the plan and what it measured.
+    fv: Option<FvReport>,
+}
+
+/// What `encint infer --fv` planned and measured.
+#[derive(Serialize)]
+struct FvReport {
+    set: String,
+    slots: usize,
+    depth: u32,
+    products: usize,
+    activation_degrees: Vec<usize>,
+    upload_bytes: usize,
+    /// The server's time divided by the set's slots: the time per image of a full batch
+    /// (a batch costs the same however many slots hold images).
+    server_s_per_image_full_batch: Option<f64>,
+    /// The smallest noise budget left in the decrypted logits (bits).
+    noise_budget_bits: Option<f64>,
 }
 
 /// `encint infer`: exits non-zero when a decrypted (or clear-circuit) logit differs from
@@ -127,8 +151,6 @@ pub fn run(a: InferArgs) -> CliResult {
     }
     let pool = pool(a.threads)?;
     let threads = pool.current_num_threads();
-    // Planned for the thread count it runs on.
-    let inference = pool.install(|| Inference::compile(&model, weights, batch.min(count)))?;
     let images = &test.images[..count];
     let labels = &test.labels[..count];
     let mut want = Vec::with_capacity(count);
@@ -140,6 +162,38 @@ pub fn run(a: InferArgs) -> CliResult {
         .zip(labels)
         .filter(|(l, &y)| argmax(l) == y)
         .count();
+    if a.fv {
+        if a.backend.backend != BackendKind::Cpu || a.batch.is_some() {
+            return Err("--fv runs every image in one batch on this process's CPUs:                         no --backend or --batch"
+                .into());
+        }
+        let base = Report {
+            model: a.model.clone(),
+            mode: if a.clear { "clear" } else { "encrypted" },
+            weights: weights.name(),
+            images: count,
+            batch: count,
+            threads,
+            model_accuracy: model_right as f64 / count as f64,
+            circuit_accuracy: 0.0,
+            mismatches: 0,
+            bootstraps_per_image: 0.0,
+            depth: 0,
+            types: String::new(),
+            keygen_s: None,
+            encrypt_s: None,
+            server_s: None,
+            server_s_per_image: None,
+            backend: "fv".into(),
+            fv: None,
+        };
+        let got = pool.install(|| {
+            run_fv(&model, weights, images, a.clear, base).map_err(|e| e.to_string())
+        })?;
+        return finish(got.0, &got.1, &want, labels, a.json);
+    }
+    // Planned for the thread count it runs on.
+    let inference = pool.install(|| Inference::compile(&model, weights, batch.min(count)))?;
     let cost = inference.cost();
     let mut report = Report {
         model: a.model.clone(),
@@ -159,6 +213,7 @@ pub fn run(a: InferArgs) -> CliResult {
         server_s: None,
         server_s_per_image: None,
         backend: "cpu".into(),
+        fv: None,
     };
     if a.clear {
         let got = run_clear(&inference, images)?;
@@ -188,6 +243,75 @@ pub fn run(a: InferArgs) -> CliResult {
         }
         finish(report, &got, &want, labels, a.json)
     })
+}
+
+/// `--fv`: the model on FV slots, every image in one batch (or the plan in plain
+/// integers with `clear`); the report and the logits.
+fn run_fv(
+    model: &Model,
+    weights: Weights,
+    images: &[Vec<i64>],
+    clear: bool,
+    mut report: Report,
+) -> AnyResult<(Report, Vec<Vec<i64>>)> {
+    let inference = FvInference::compile(model, weights)?;
+    let plan = inference.plan();
+    if images.len() > inference.batch() {
+        return Err(format!(
+            "--images {}: one FV batch holds {} images",
+            images.len(),
+            inference.batch()
+        )
+        .into());
+    }
+    report.depth = plan.depth;
+    let mut fv = FvReport {
+        set: plan.set.name().to_string(),
+        slots: plan.set.slots(),
+        depth: plan.depth,
+        products: plan.products,
+        activation_degrees: plan.degrees.clone(),
+        upload_bytes: plan.uploads * plan.ciphertext_bytes,
+        server_s_per_image_full_batch: None,
+        noise_budget_bits: None,
+    };
+    if clear {
+        let got = inference.run_clear(images)?;
+        report.fv = Some(fv);
+        return Ok((report, got));
+    }
+    let pb = spinner(&format!("generating FV keys ({})", plan.set.name()));
+    let t = Instant::now();
+    let (client, server) = FvBitsClientKey::generate(&plan.set)?;
+    pb.finish_and_clear();
+    report.keygen_s = Some(t.elapsed().as_secs_f64());
+    let t = Instant::now();
+    let pixels = inference.encrypt_images(images, &client)?;
+    let w = match weights {
+        Weights::Clear => None,
+        Weights::Encrypted => Some(inference.encrypt_weights(&client)?),
+    };
+    report.encrypt_s = Some(t.elapsed().as_secs_f64());
+    let pb = spinner(&format!(
+        "server: {} images in one batch, {} products",
+        images.len(),
+        plan.products
+    ));
+    let t = Instant::now();
+    let logits = inference.run(&server, &pixels, w.as_ref())?;
+    let server_s = t.elapsed().as_secs_f64();
+    pb.finish_and_clear();
+    report.server_s = Some(server_s);
+    report.server_s_per_image = Some(server_s / images.len() as f64);
+    fv.server_s_per_image_full_batch = Some(server_s / plan.set.slots() as f64);
+    let mut budget = f64::INFINITY;
+    for l in &logits {
+        budget = budget.min(client.noise_budget_ints(l)?);
+    }
+    fv.noise_budget_bits = Some(budget);
+    let got = inference.decrypt(&logits, &client)?;
+    report.fv = Some(fv);
+    Ok((report, got))
 }
 
 /// Accuracy and mismatches of the circuit's logits `got` against the plain-integer
@@ -296,14 +420,34 @@ fn print_report(r: &Report) {
         "encint infer: model {}, {} run, weights {}, {} images, {} per circuit, {} threads",
         r.model, r.mode, r.weights, r.images, r.batch, r.threads
     );
-    if r.mode == "encrypted" {
-        println!("backend: {}", r.backend);
+    if let Some(fv) = &r.fv {
+        println!(
+            "FV slots: set {} ({} slots), depth {}, {} products per batch, activation \
+             polynomials of degree up to {:?}, {:.1} MiB uploaded",
+            fv.set,
+            fv.slots,
+            fv.depth,
+            fv.products,
+            fv.activation_degrees,
+            fv.upload_bytes as f64 / 1048576.0
+        );
+        if let (Some(full), Some(bits)) = (fv.server_s_per_image_full_batch, fv.noise_budget_bits) {
+            println!(
+                "a full batch of {} images would take the same server time: {:.4} s per \
+                 image; noise budget left in the logits {bits:.1} bits",
+                fv.slots, full
+            );
+        }
+    } else {
+        if r.mode == "encrypted" {
+            println!("backend: {}", r.backend);
+        }
+        println!("types: {}", r.types);
+        println!(
+            "cost: {:.0} bootstraps per image, depth {}",
+            r.bootstraps_per_image, r.depth
+        );
     }
-    println!("types: {}", r.types);
-    println!(
-        "cost: {:.0} bootstraps per image, depth {}",
-        r.bootstraps_per_image, r.depth
-    );
     if let (Some(k), Some(e), Some(s), Some(p)) =
         (r.keygen_s, r.encrypt_s, r.server_s, r.server_s_per_image)
     {

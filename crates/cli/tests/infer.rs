@@ -1,6 +1,7 @@
-//! `encint infer`: the built-in network's circuit on the clear executor, a small network on
-//! real keys in both weight modes (scores checked by the command against the model in
-//! plain integers, classes against labels worked out by hand), and refused input.
+//! `encint infer`: the built-in networks' circuits on the clear executor and their FV plans
+//! in plain integers, a small network on real keys in both weight modes on TFHE and on FV
+//! slots (scores checked by the command against the model in plain integers, classes
+//! against labels worked out by hand), and refused input.
 
 mod common;
 use common::{encint, s, scratch};
@@ -52,8 +53,13 @@ fn the_digits_network_on_the_clear_executor() {
 #[test]
 fn a_small_network_on_real_keys_in_both_weight_modes() {
     let (model, images) = small_files("real");
-    for weights in ["clear", "encrypted"] {
-        let (ok, out, err) = encint(&[
+    for (weights, fv) in [
+        ("clear", false),
+        ("encrypted", false),
+        ("clear", true),
+        ("encrypted", true),
+    ] {
+        let mut args = vec![
             "infer",
             "--model",
             s(&model),
@@ -66,13 +72,48 @@ fn a_small_network_on_real_keys_in_both_weight_modes() {
             "--threads",
             "2",
             "--json",
-        ]);
-        assert!(ok, "{weights}: {err}");
+        ];
+        if fv {
+            args.push("--fv");
+        }
+        let (ok, out, err) = encint(&args);
+        assert!(ok, "{weights} fv {fv}: {err}");
         let v = json(&out);
         assert_eq!(v["mismatches"], 0, "{out}");
         assert_eq!(v["circuit_accuracy"], 1.0, "{out}");
-        assert_eq!(v["backend"], "cpu", "{out}");
+        assert_eq!(v["backend"], if fv { "fv" } else { "cpu" }, "{out}");
         assert!(v["server_s_per_image"].as_f64().unwrap() > 0.0, "{out}");
+        if fv {
+            assert!(
+                v["fv"]["noise_budget_bits"].as_f64().unwrap() > 0.0,
+                "{out}"
+            );
+        }
+    }
+}
+
+#[test]
+fn the_digits_networks_fv_plans_in_plain_integers() {
+    for model in ["mlp", "cnn"] {
+        for weights in ["clear", "encrypted"] {
+            let (ok, out, err) = encint(&[
+                "infer",
+                "--clear",
+                "--fv",
+                "--model",
+                model,
+                "--weights",
+                weights,
+                "--json",
+            ]);
+            assert!(ok, "{err}");
+            let v = json(&out);
+            assert_eq!(v["images"], 450, "{out}");
+            assert_eq!(v["mismatches"], 0, "{out}");
+            // Every depth within the largest set's usable 25, the set chosen from it.
+            let depth = v["fv"]["depth"].as_u64().unwrap();
+            assert!((1..=25).contains(&depth), "{out}");
+        }
     }
 }
 
@@ -93,7 +134,7 @@ fn refused_input_names_the_problem() {
     )
     .unwrap();
     let m = s(&model);
-    let cases: [(&[&str], &str); 5] = [
+    let cases: [(&[&str], &str); 6] = [
         (&["--model", m, "--test-images", s(&wide)], "3 values"),
         (
             &["--model", m, "--test-images", s(&bright)],
@@ -108,6 +149,7 @@ fn refused_input_names_the_problem() {
             &["--clear", "--backend", "mpi"],
             "--backend is for encrypted runs",
         ),
+        (&["--fv", "--batch", "4"], "no --backend or --batch"),
     ];
     for (args, message) in cases {
         let (ok, _, err) = encint(&[&["infer"][..], args].concat());

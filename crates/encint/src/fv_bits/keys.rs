@@ -200,10 +200,14 @@ impl FvBitsClientKey {
     }
 
     pub(super) fn check(&self, x: &FvWord) -> Result<()> {
-        if x.key_id != self.key_id {
+        self.check_id(x.key_id)
+    }
+
+    pub(super) fn check_id(&self, found: u64) -> Result<()> {
+        if found != self.key_id {
             return Err(FvBitsError::WrongKeySet {
                 expected: self.key_id,
-                found: x.key_id,
+                found,
             });
         }
         Ok(())

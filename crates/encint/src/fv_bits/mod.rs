@@ -26,7 +26,7 @@
 //! Encrypted Integers*.
 //!
 //! Files: `sets` (parameter sets), `program` (circuit → products and linear combinations),
-//! `keys` (keys, words, encryption), `run` (the level-by-level executor and eager
+//! `keys` (keys, words, encryption), `ints` (integers in slots and polynomials of them), `run` (the level-by-level executor and eager
 //! operations), `wire` (serialization).
 //!
 //! ```no_run
@@ -48,6 +48,7 @@
 //! assert_eq!(client.decrypt(&sum).unwrap(), vec![6, 9, 4464]);
 //! ```
 
+mod ints;
 mod keys;
 mod program;
 mod run;
@@ -55,6 +56,7 @@ mod sets;
 mod wire;
 
 use encint_fv::bfv::Variant;
+pub use ints::{FvInts, SlotPoly, SLOT_MODULUS};
 pub use keys::{FvBitsClientKey, FvBitsServerKey, FvWord};
 pub use program::FvProgram;
 pub use run::RunStats;

@@ -14,19 +14,24 @@
 //! model owner under the client's key set ([`Weights::Encrypted`]: products of two
 //! ciphertexts), from the same model.
 //!
+//! [`FvInference`] runs the same model on FV slots instead: one image per slot, 8,192 to
+//! 32,768 images in one run, every accumulator's activation one polynomial.
+//!
 //! [`Model::logits`] is the plain-integer reference, and [`Inference::run_clear`] runs the
 //! circuit on the clear oracle executor; both give exactly the encrypted run's logits.
 
 mod builtin;
 mod circuit;
+mod fv;
 mod layer;
 mod model;
 mod types;
 
 pub use builtin::BUILTIN_MODELS;
 pub use circuit::{EncryptedWeights, Inference, Weights, MAX_BATCH};
+pub use fv::{FvEncryptedWeights, FvInference, FvPlan};
 pub use layer::{Activation, Conv2d, Layer, LayerKind};
 pub use model::{
     argmax, Images, Model, IMAGES_FORMAT, MAX_MAGNITUDE, MAX_UNITS, MODEL_FORMAT, MODEL_VERSION,
 };
-pub use types::{accumulator_range, signed_for, unsigned_for, Types};
+pub use types::{accumulator_range, column_ranges, signed_for, unsigned_for, Types};

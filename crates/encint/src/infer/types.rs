@@ -41,22 +41,31 @@ pub fn signed_for(lo: i128, hi: i128) -> Result<IntType> {
 /// The range `(lo, hi)` of a layer's accumulators over inputs in `0..=input_max` (each
 /// column of its weight matrix over every row of inputs in range).
 pub fn accumulator_range(layer: &Layer, input_max: i64) -> (i128, i128) {
+    column_ranges(layer, input_max)
+        .into_iter()
+        .fold((i128::MAX, i128::MIN), |(lo, hi), (l, h)| {
+            (lo.min(l), hi.max(h))
+        })
+}
+
+/// Per column of a layer's weight matrix (per output, or per output channel of a
+/// convolution): the range `(lo, hi)` of its accumulator over inputs in `0..=input_max`.
+pub fn column_ranges(layer: &Layer, input_max: i64) -> Vec<(i128, i128)> {
     let [rows, cols] = layer.matrix_shape();
-    let (mut lo, mut hi) = (i128::MAX, i128::MIN);
-    for j in 0..cols {
-        let (mut l, mut h) = (i128::from(layer.bias[j]), i128::from(layer.bias[j]));
-        for i in 0..rows {
-            let w = i128::from(layer.weights[i * cols + j]) * i128::from(input_max);
-            if w > 0 {
-                h += w;
-            } else {
-                l += w;
+    (0..cols)
+        .map(|j| {
+            let (mut l, mut h) = (i128::from(layer.bias[j]), i128::from(layer.bias[j]));
+            for i in 0..rows {
+                let w = i128::from(layer.weights[i * cols + j]) * i128::from(input_max);
+                if w > 0 {
+                    h += w;
+                } else {
+                    l += w;
+                }
             }
-        }
-        lo = lo.min(l);
-        hi = hi.max(h);
-    }
-    (lo, hi)
+            (l, h)
+        })
+        .collect()
 }
 
 impl Types {

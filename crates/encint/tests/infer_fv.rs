@@ -1,0 +1,97 @@
+//! The inference on FV slots: plans of the built-in networks (depth and set before any
+//! key), a small network on real keys in both weight modes with every image's logits
+//! against the model in plain integers, and refusals.
+
+use encint::fv_bits::FvBitsClientKey;
+use encint::infer::{FvInference, Images, Model, Weights};
+use encint::Error;
+
+/// 2 inputs in 0..=3, 2 hidden units `min(max(x·W1 + b1, 0), 3)`, 2 scores.
+fn small() -> Model {
+    Model::from_json(
+        r#"{"format": "encint-mlp", "version": 1, "input_size": 2, "input_max": 3,
+            "layers": [{"weights": [[1, -2], [3, 1]], "bias": [0, 1],
+                        "relu": {"shift": 0, "max": 3}},
+                       {"weights": [[2, -1], [-1, 1]], "bias": [0, 0]}]}"#,
+    )
+    .unwrap()
+}
+
+#[test]
+fn plans_of_the_built_in_networks() {
+    for name in ["mlp", "cnn"] {
+        let model = Model::builtin(name).unwrap();
+        for weights in [Weights::Clear, Weights::Encrypted] {
+            match FvInference::compile(&model, weights) {
+                Ok(f) => {
+                    let p = f.plan();
+                    println!(
+                        "{name} {weights:?}: depth {}, set {}, products {}, degrees {:?}, uploads {} x {} MiB",
+                        p.depth,
+                        p.set.name(),
+                        p.products,
+                        p.degrees,
+                        p.uploads,
+                        p.ciphertext_bytes >> 20
+                    );
+                    assert!(p.depth <= p.set.usable_depth);
+                }
+                Err(e) => println!("{name} {weights:?}: {e}"),
+            }
+        }
+    }
+}
+
+#[test]
+fn a_small_network_on_real_keys_in_both_weight_modes() {
+    let model = small();
+    // Every image of the input range: 16 images.
+    let images: Vec<Vec<i64>> = (0..16).map(|v| vec![v % 4, v / 4]).collect();
+    for weights in [Weights::Clear, Weights::Encrypted] {
+        let f = FvInference::compile(&model, weights).unwrap();
+        let (client, server) = FvBitsClientKey::generate(&f.plan().set).unwrap();
+        let pixels = f.encrypt_images(&images, &client).unwrap();
+        let w = (weights == Weights::Encrypted).then(|| f.encrypt_weights(&client).unwrap());
+        let logits = f.run(&server, &pixels, w.as_ref()).unwrap();
+        let got = f.decrypt(&logits, &client).unwrap();
+        assert_eq!(got.len(), images.len());
+        for (image, g) in images.iter().zip(&got) {
+            assert_eq!(g, &model.logits(image).unwrap(), "{weights:?} {image:?}");
+        }
+    }
+}
+
+#[test]
+fn refusals_are_typed_errors() {
+    let model = small();
+    let f = FvInference::compile(&model, Weights::Clear).unwrap();
+    let (client, server) = FvBitsClientKey::generate(&f.plan().set).unwrap();
+    let bad_shape = f.encrypt_images(&[vec![1, 2, 3]], &client);
+    assert!(matches!(bad_shape, Err(Error::InvalidInput(_))));
+    let bad_range = f.encrypt_images(&[vec![1, 4]], &client);
+    assert!(matches!(bad_range, Err(Error::InvalidInput(_))));
+    let pixels = f.encrypt_images(&[vec![1, 2]], &client).unwrap();
+    assert!(f.run(&server, &pixels[..1], None).is_err());
+    assert!(f.encrypt_weights(&client).is_err());
+    // Another key set's server.
+    let (_, other) = FvBitsClientKey::generate(&f.plan().set).unwrap();
+    assert!(f.run(&other, &pixels, None).is_err());
+    let _ = Images::digits_test(&model);
+}
+
+/// The FV plan's polynomials on every test image of both built-in networks, without keys:
+/// the logits equal the model's in plain integers.
+#[test]
+fn the_plans_in_plain_integers_equal_the_models_on_the_test_split() {
+    for name in ["mlp", "cnn"] {
+        let model = Model::builtin(name).unwrap();
+        let test = Images::digits_test(&model).unwrap();
+        for weights in [Weights::Clear, Weights::Encrypted] {
+            let f = FvInference::compile(&model, weights).unwrap();
+            let got = f.run_clear(&test.images).unwrap();
+            for (image, g) in test.images.iter().zip(&got) {
+                assert_eq!(g, &model.logits(image).unwrap(), "{name} {weights:?}");
+            }
+        }
+    }
+}
