@@ -11,8 +11,8 @@ use pyo3::types::PyBytes;
 use super::envelope::{open, seal};
 use crate::errors::{invalid, to_py};
 use crate::guard::detached;
-use crate::methods::py_methods;
 use crate::int::EncInt;
+use crate::methods::py_methods;
 use crate::value::Val;
 
 /// The packing key of a client key (`ClientKey.packing_key()`, 64 MiB, public): give it

@@ -8,7 +8,6 @@
 mod ours;
 mod plain;
 
-
 use super::{timing_cells, timing_header, BenchArgs};
 use crate::peer::workloads::{self as peer, PeerRun};
 use crate::peer::PeerError;
