@@ -105,6 +105,18 @@ fn carry_sign(b: &mut Builder, x: &SInt, y: &SInt, f: fn(i64) -> i64) -> NodeId 
     }
 }
 
+/// The methods `lt`, `le`, ... of [`Arith`]: each [`Arith::cmp`] with one relation.
+macro_rules! relation_methods {
+    ($($(#[doc = $doc:literal])* $name:ident $rel:ident;)*) => {
+        $(
+            $(#[doc = $doc])*
+            pub fn $name(&self, b: &mut Builder, x: &SInt, y: &SInt) -> NodeId {
+                self.cmp(b, Relation::$rel, x, y)
+            }
+        )*
+    };
+}
+
 impl Arith {
     /// Digits per group in the first (bootstrap-free) level: `Σ_{i<g} 4^i` must fit
     /// the noise budget (4 digits = 85 for Parmesan's form, 3 digits = 21 within 25).
@@ -269,29 +281,19 @@ impl Arith {
         self.compare(b, x, y, fin, rel.name())
     }
 
-    /// `[x < y]` as a 0/1 digit, in the form of [`Arith::relation_form`].
-    pub fn lt(&self, b: &mut Builder, x: &SInt, y: &SInt) -> NodeId {
-        self.cmp(b, Relation::Lt, x, y)
-    }
-    /// `[x <= y]`.
-    pub fn le(&self, b: &mut Builder, x: &SInt, y: &SInt) -> NodeId {
-        self.cmp(b, Relation::Le, x, y)
-    }
-    /// `[x > y]`.
-    pub fn gt(&self, b: &mut Builder, x: &SInt, y: &SInt) -> NodeId {
-        self.cmp(b, Relation::Gt, x, y)
-    }
-    /// `[x >= y]`.
-    pub fn ge(&self, b: &mut Builder, x: &SInt, y: &SInt) -> NodeId {
-        self.cmp(b, Relation::Ge, x, y)
-    }
-    /// `[x == y]`.
-    pub fn eq(&self, b: &mut Builder, x: &SInt, y: &SInt) -> NodeId {
-        self.cmp(b, Relation::Eq, x, y)
-    }
-    /// `[x != y]`.
-    pub fn ne(&self, b: &mut Builder, x: &SInt, y: &SInt) -> NodeId {
-        self.cmp(b, Relation::Ne, x, y)
+    relation_methods! {
+        /// `[x < y]` as a 0/1 digit, in the form of [`Arith::relation_form`].
+        lt Lt;
+        /// `[x <= y]`.
+        le Le;
+        /// `[x > y]`.
+        gt Gt;
+        /// `[x >= y]`.
+        ge Ge;
+        /// `[x == y]`.
+        eq Eq;
+        /// `[x != y]`.
+        ne Ne;
     }
 
     /// `max(x, y)` (Algorithm 7), from `s = [x >= y]` in the comparison form of

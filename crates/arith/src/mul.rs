@@ -68,7 +68,12 @@ impl Arith {
         if x.is_empty() || y.is_empty() {
             return SInt::default();
         }
-        match self.mul_plan(x.len(), y.len()) {
+        self.mul_by_plan(b, x, y, self.mul_plan(x.len(), y.len()))
+    }
+
+    /// `x · y` by the circuit of `plan`.
+    fn mul_by_plan(&self, b: &mut Builder, x: &SInt, y: &SInt, plan: MulPlan) -> SInt {
+        match plan {
             MulPlan::Schoolbook { tree } => self.mul_schoolbook(b, x, y, tree),
             MulPlan::Karatsuba { low } => self.mul_karatsuba(b, x, y, low),
             MulPlan::Blocks => self.mul_blocks(b, x, y),
@@ -81,31 +86,39 @@ impl Arith {
         let key = (lx.max(ly), lx.min(ly));
         let (n, m) = key;
         let candidates = || {
-            let mut candidates = vec![
+            let schoolbook = vec![
                 MulPlan::Schoolbook { tree: false },
                 MulPlan::Schoolbook { tree: true },
             ];
-            if m >= 4 {
-                for low in [n / 2, n.div_ceil(2)] {
-                    if low < m && !candidates.contains(&MulPlan::Karatsuba { low }) {
-                        candidates.push(MulPlan::Karatsuba { low });
-                    }
-                }
-            }
-            if self.blocks_budget().is_some() {
-                candidates.push(MulPlan::Blocks);
-            }
-            candidates
+            let karatsuba = |low| (m >= 4 && low < m).then_some(MulPlan::Karatsuba { low });
+            self.plan_candidates(schoolbook, n, karatsuba, MulPlan::Blocks)
         };
         crate::cheapest_plan(&self.mul_plans, key, candidates, |sb, plan| {
             let x = SInt::input(sb, n);
             let y = SInt::input(sb, m);
-            match plan {
-                MulPlan::Schoolbook { tree } => self.mul_schoolbook(sb, &x, &y, tree),
-                MulPlan::Karatsuba { low } => self.mul_karatsuba(sb, &x, &y, low),
-                MulPlan::Blocks => self.mul_blocks(sb, &x, &y),
-            }
+            self.mul_by_plan(sb, &x, &y, plan)
         })
+    }
+
+    /// The plans to compare for `n` digits: `first`, then `split(low)` at each split point
+    /// `low` (`n / 2` and `⌈n / 2⌉`) where it gives a plan not listed yet, then `blocks`
+    /// when the configuration leaves room for the block circuits.
+    pub(crate) fn plan_candidates<P: PartialEq>(
+        &self,
+        mut first: Vec<P>,
+        n: usize,
+        split: impl Fn(usize) -> Option<P>,
+        blocks: P,
+    ) -> Vec<P> {
+        for low in [n / 2, n.div_ceil(2)] {
+            if let Some(plan) = split(low).filter(|p| !first.contains(p)) {
+                first.push(plan);
+            }
+        }
+        if self.blocks_budget().is_some() {
+            first.push(blocks);
+        }
+        first
     }
 
     /// The quadratic-weight budget the block circuits work within (the configuration's,
@@ -180,13 +193,27 @@ impl Arith {
         let d = ab.neg(b);
         let e = self.add(b, &c, &d);
         let e_shifted = e.shl(b, low);
+        self.recombine(b, &a, &bb, &e_shifted, low)
+    }
+
+    /// `a · 2^(2·low) + bb + middle`, the pieces of a product split at `low` digits
+    /// (`middle` already in place). When `bb` ends below `a`'s shift, `a‖bb` is a
+    /// concatenation that costs nothing (the addition finds every position passive), and
+    /// `middle` is added to it; otherwise `bb + middle` first.
+    pub(crate) fn recombine(
+        &self,
+        b: &mut Builder,
+        a: &SInt,
+        bb: &SInt,
+        middle: &SInt,
+        low: usize,
+    ) -> SInt {
         let a_shifted = a.shl(b, 2 * low);
         if bb.len() <= 2 * low {
-            // A‖B costs nothing: the addition finds every position passive.
-            let concat = self.add(b, &a_shifted, &bb);
-            self.add(b, &concat, &e_shifted)
+            let concat = self.add(b, &a_shifted, bb);
+            self.add(b, &concat, middle)
         } else {
-            let t = self.add(b, &bb, &e_shifted);
+            let t = self.add(b, bb, middle);
             self.add(b, &t, &a_shifted)
         }
     }

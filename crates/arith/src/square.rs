@@ -34,7 +34,12 @@ impl Arith {
         if x.is_empty() {
             return SInt::default();
         }
-        match self.square_plan(x.len()) {
+        self.square_by_plan(b, x, self.square_plan(x.len()))
+    }
+
+    /// `x²` by the circuit of `plan`.
+    fn square_by_plan(&self, b: &mut Builder, x: &SInt, plan: SquarePlan) -> SInt {
+        match plan {
             SquarePlan::Direct => self.square_direct(b, x),
             SquarePlan::DivideAndConquer { low } => self.square_dnc(b, x, low),
             SquarePlan::Symmetric => self.square_symmetric(b, x),
@@ -47,34 +52,19 @@ impl Arith {
         let candidates = || {
             // Direct squaring needs Σ 4^i <= budget: 21 for 3 digits.
             let direct_weight: u64 = (0..n.min(3)).map(|i| 1u64 << (2 * i)).sum();
-            let mut candidates = Vec::new();
+            let mut first = Vec::new();
             if n <= 3 && direct_weight <= self.config.max_qweight {
-                candidates.push(SquarePlan::Direct);
+                first.push(SquarePlan::Direct);
             }
-            candidates.push(SquarePlan::Symmetric);
-            if n >= 2 {
-                for low in [n / 2, n.div_ceil(2)] {
-                    if low >= 1
-                        && low < n
-                        && !candidates.contains(&SquarePlan::DivideAndConquer { low })
-                    {
-                        candidates.push(SquarePlan::DivideAndConquer { low });
-                    }
-                }
-            }
-            if self.blocks_budget().is_some() {
-                candidates.push(SquarePlan::Blocks);
-            }
-            candidates
+            first.push(SquarePlan::Symmetric);
+            let dnc = |low| {
+                (n >= 2 && low >= 1 && low < n).then_some(SquarePlan::DivideAndConquer { low })
+            };
+            self.plan_candidates(first, n, dnc, SquarePlan::Blocks)
         };
         crate::cheapest_plan(&self.square_plans, n, candidates, |sb, plan| {
             let x = SInt::input(sb, n);
-            match plan {
-                SquarePlan::Direct => self.square_direct(sb, &x),
-                SquarePlan::DivideAndConquer { low } => self.square_dnc(sb, &x, low),
-                SquarePlan::Symmetric => self.square_symmetric(sb, &x),
-                SquarePlan::Blocks => self.square_blocks(sb, &x),
-            }
+            self.square_by_plan(sb, &x, plan)
         })
     }
 
@@ -133,14 +123,7 @@ impl Arith {
         let bb = self.square_inner(b, &r0);
         let c = self.mul_inner(b, &r1, &r0);
         let c_shifted = c.shl(b, low + 1);
-        let a_shifted = a.shl(b, 2 * low);
-        if bb.len() <= 2 * low {
-            let concat = self.add(b, &a_shifted, &bb);
-            self.add(b, &concat, &c_shifted)
-        } else {
-            let t = self.add(b, &c_shifted, &bb);
-            self.add(b, &t, &a_shifted)
-        }
+        self.recombine(b, &a, &bb, &c_shifted, low)
     }
 
     /// Symmetric schoolbook squaring: `n(n+1)/2` digit products.

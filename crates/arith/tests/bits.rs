@@ -386,8 +386,8 @@ fn dot_products_and_convolutions() {
     let ker: Vec<Vec<Word>> = (0..k)
         .map(|_| (0..k).map(|_| Word::input(&mut b, w)).collect())
         .collect();
-    let v1 = bits::conv2d_v1(&mut b, &img, &ker, w);
-    let v2 = bits::conv2d_v2(&mut b, &img, &ker, w);
+    let v1 = bits::conv2d(&mut b, &img, &ker, w, bits::ConvForm::Parallel);
+    let v2 = bits::conv2d(&mut b, &img, &ker, w, bits::ConvForm::Accumulate);
     let outs: Vec<Bit> = v1
         .iter()
         .chain(&v2)

@@ -1,6 +1,7 @@
 //! Both comparison forms (`CompareForm::Signum`, Parmesan's, and `CompareForm::Carries`)
 //! and the maximum / minimum built on the default one, run by the clear executor on
-//! digit strings of many (and unequal) lengths, against i128 comparisons made here; every
+//! digit strings of many (and unequal) lengths, against Rust's comparisons of i128 values
+//! (`Relation::holds`); every
 //! circuit within the budget of 25.
 
 use encint_arith::{Arith, CompareForm, Config, Relation, SInt};
@@ -8,29 +9,9 @@ use encint_core::circuit::{Builder, Circuit};
 use encint_core::clear;
 use rand::{Rng, SeedableRng};
 
-const RELATIONS: [Relation; 6] = [
-    Relation::Lt,
-    Relation::Le,
-    Relation::Gt,
-    Relation::Ge,
-    Relation::Eq,
-    Relation::Ne,
-];
-
 /// Value of digits (a test-side fold).
 fn value(d: &[i64]) -> i128 {
     d.iter().rev().fold(0i128, |a, &x| a * 2 + i128::from(x))
-}
-
-fn holds(rel: Relation, x: i128, y: i128) -> bool {
-    match rel {
-        Relation::Lt => x < y,
-        Relation::Le => x <= y,
-        Relation::Gt => x > y,
-        Relation::Ge => x >= y,
-        Relation::Eq => x == y,
-        Relation::Ne => x != y,
-    }
 }
 
 fn circuit(
@@ -80,7 +61,7 @@ fn both_forms_compare_exactly() {
     for (n, m) in lens {
         for form in [CompareForm::Signum, CompareForm::Carries] {
             let c = circuit(n, m, |ar, b, x, y| {
-                RELATIONS
+                Relation::ALL
                     .iter()
                     .map(|&r| ar.relation(b, x, y, r, form))
                     .collect()
@@ -89,10 +70,10 @@ fn both_forms_compare_exactly() {
                 let inputs: Vec<i64> = x.iter().chain(&y).copied().collect();
                 let (out, _) = clear::run(&c, &inputs).unwrap();
                 let (vx, vy) = (value(&x), value(&y));
-                for (k, &r) in RELATIONS.iter().enumerate() {
+                for (k, &r) in Relation::ALL.iter().enumerate() {
                     assert_eq!(
                         out[k],
-                        i64::from(holds(r, vx, vy)),
+                        i64::from(r.holds(vx, vy)),
                         "{form:?} {r:?} {x:?} {y:?}"
                     );
                 }
@@ -135,7 +116,7 @@ fn carries_cost_less_than_the_signum() {
             .bootstraps
     };
     for n in 1..=64usize {
-        for rel in RELATIONS {
+        for rel in Relation::ALL {
             let carries = cost(n, rel, CompareForm::Carries);
             let strict = n.div_ceil(2) as u64;
             let want = if matches!(rel, Relation::Eq | Relation::Ne) {

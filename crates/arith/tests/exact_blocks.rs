@@ -205,6 +205,21 @@ fn small_budgets_keep_parmesans_circuits() {
     assert_ne!(ar.square_plan(16), SquarePlan::Blocks);
 }
 
+/// The circuit of `product` on `n` input digits and the known digits `y` (constant nodes).
+fn times_known(
+    n: usize,
+    y: &[i64],
+    product: impl FnOnce(&mut Builder, &SInt, &SInt) -> SInt,
+) -> Circuit {
+    let mut b = Builder::new();
+    let xs = SInt::input(&mut b, n);
+    let ys = SInt {
+        digits: y.iter().map(|&d| b.constant(d)).collect(),
+    };
+    let out = product(&mut b, &xs, &ys);
+    b.finish(out.digits)
+}
+
 /// A product with one operand known (its digits constant nodes, as a clear operand of the
 /// Python package is): the same value as with both encrypted.
 #[test]
@@ -215,21 +230,9 @@ fn products_with_a_known_operand() {
     let mut rng = rand::rngs::StdRng::seed_from_u64(0xc0_57);
     for (n, m) in [(130usize, 4usize), (4, 130), (16, 16), (12, 40)] {
         for (x, y) in samples(&mut rng, n, 5).iter().zip(samples(&mut rng, m, 5)) {
-            let mut b = Builder::new();
-            let xs = encint_arith::SInt::input(&mut b, n);
-            let ys = encint_arith::SInt {
-                digits: y.iter().map(|&d| b.constant(d)).collect(),
-            };
-            let out = ar.mul(&mut b, &xs, &ys);
-            let c = b.finish(out.digits);
+            let c = times_known(n, &y, |b, xs, ys| ar.mul(b, xs, ys));
             check(&c, &[x], value(x) * value(&y));
-            let mut b = Builder::new();
-            let ys = encint_arith::SInt {
-                digits: y.iter().map(|&d| b.constant(d)).collect(),
-            };
-            let xs = encint_arith::SInt::input(&mut b, n);
-            let out = ar.mul(&mut b, &ys, &xs);
-            let c = b.finish(out.digits);
+            let c = times_known(n, &y, |b, xs, ys| ar.mul(b, ys, xs));
             check(&c, &[x], value(x) * value(&y));
         }
     }
@@ -246,13 +249,7 @@ fn block_products_with_every_short_known_operand() {
         for m in 1..=4 {
             for x in all_strings(n) {
                 for y in all_strings(m) {
-                    let mut b = Builder::new();
-                    let xs = encint_arith::SInt::input(&mut b, n);
-                    let ys = encint_arith::SInt {
-                        digits: y.iter().map(|&d| b.constant(d)).collect(),
-                    };
-                    let out = ar.mul_blocks(&mut b, &xs, &ys);
-                    let c = b.finish(out.digits);
+                    let c = times_known(n, &y, |b, xs, ys| ar.mul_blocks(b, xs, ys));
                     let (o, _) = clear::run(&c, &x).unwrap();
                     assert_eq!(value(&o), value(&x) * value(&y), "{x:?} times known {y:?}");
                 }

@@ -61,6 +61,11 @@ pub fn print_json<T: serde::Serialize + ?Sized>(rows: &T) -> CliResult {
     Ok(())
 }
 
+/// Prints `rows` as a pretty JSON array on stdout, each row as `row` writes it.
+pub fn print_json_rows<R>(rows: &[R], row: impl Fn(&R) -> serde_json::Value) -> CliResult {
+    print_json(&rows.iter().map(row).collect::<Vec<_>>())
+}
+
 /// `value` with one decimal, or `-` when there is none.
 pub fn ms_or_dash(value: Option<f64>) -> String {
     value.map_or_else(|| "-".into(), |v| format!("{v:.1}"))

@@ -31,49 +31,18 @@ const BINARY: &[&str] = &[
     "max", "lt", "le", "gt", "ge", "eq", "ne",
 ];
 
-/// `fn $name(op, a, b, s)`: `a op b` on `$t` with TFHE-rs' semantics (comparisons as 0
-/// or 1; `s`, of the unsigned type of the width, the shift or rotation amount); `$div0(a)`
-/// is `a / 0`.
-macro_rules! wrapping_reference {
-    ($name:ident, $t:ty, $u:ty, $div0:expr) => {
-        fn $name(op: &str, a: $t, b: $t, s: $u) -> $t {
-            let div0: fn($t) -> $t = $div0;
-            let s = u32::from(s);
-            match op {
-                "add" => a.wrapping_add(b),
-                "sub" => a.wrapping_sub(b),
-                "mul" => a.wrapping_mul(b),
-                "div" if b == 0 => div0(a),
-                "div" => a.wrapping_div(b),
-                "rem" if b == 0 => a,
-                "rem" => a.wrapping_rem(b),
-                "and" => a & b,
-                "or" => a | b,
-                "xor" => a ^ b,
-                "shl" => a.wrapping_shl(s),
-                "shr" => a.wrapping_shr(s),
-                "rotl" => a.rotate_left(s % <$t>::BITS),
-                "rotr" => a.rotate_right(s % <$t>::BITS),
-                "min" => a.min(b),
-                "max" => a.max(b),
-                "lt" => <$t>::from(a < b),
-                "le" => <$t>::from(a <= b),
-                "gt" => <$t>::from(a > b),
-                "ge" => <$t>::from(a >= b),
-                "eq" => <$t>::from(a == b),
-                "ne" => <$t>::from(a != b),
-                _ => panic!("no reference for {op}"),
-            }
-        }
-    };
+#[macro_use]
+#[path = "../../arith/tests/common/wrapping_reference.rs"]
+mod wrapping_reference;
+
+/// `a op b` on u8 with TFHE-rs' semantics (comparisons as 0 or 1).
+fn u8_binary(op: &str, a: u8, b: u8) -> u8 {
+    wrapping_reference!(u8, u8)(op, a, b)
 }
 
-// Division by zero: all ones unsigned; -1 for a >= 0 and 1 for a < 0 signed.
-wrapping_reference!(u8_ref, u8, u8, |_| u8::MAX);
-wrapping_reference!(i16_ref, i16, u16, |a| if a >= 0 { -1 } else { 1 });
-
-fn u8_binary(op: &str, a: u8, b: u8) -> u8 {
-    u8_ref(op, a, b, b)
+/// `a op b` on i16 with TFHE-rs' semantics (comparisons as 0 or 1).
+fn i16_binary(op: &str, a: i16, b: i16) -> i16 {
+    wrapping_reference!(i16, u16)(op, a, b)
 }
 
 /// `a op b` on bool, TFHE-rs' one-bit unsigned type: arithmetic modulo 2, a division by 0
@@ -103,17 +72,22 @@ fn text_of_bool(v: bool) -> String {
     v.to_string()
 }
 
+/// The text the command prints for the result `want` of `op`: a comparison's 0 or 1 as a
+/// boolean, any other value as a number.
+fn expected_text<T: ToString + PartialEq + From<u8>>(op: &str, want: T) -> String {
+    if is_comparison(op) {
+        text_of_bool(want == T::from(1))
+    } else {
+        want.to_string()
+    }
+}
+
 #[test]
 fn every_u8_operation_matches_wrapping_arithmetic() {
     let pairs: [(u8, u8); 5] = [(200, 100), (7, 0), (255, 255), (0, 13), (131, 10)];
     for op in BINARY {
         for &(a, b) in &pairs {
-            let want = u8_binary(op, a, b);
-            let want = if is_comparison(op) {
-                text_of_bool(want == 1)
-            } else {
-                want.to_string()
-            };
+            let want = expected_text(op, u8_binary(op, a, b));
             let (got, bootstraps, _) = clear("u8", op, &[a.to_string(), b.to_string()], &[]);
             assert_eq!(got, want, "u8 {op} {a} {b}");
             // Every operation on two unknown bytes bootstraps (rotations by an encrypted
@@ -140,12 +114,7 @@ fn every_u8_operation_matches_wrapping_arithmetic() {
         // A clear second operand (`--scalar`) in place of a value.
         for op in ["add", "sub", "div", "rem", "shl", "rotr", "lt"] {
             let b = 6u8;
-            let want = u8_binary(op, a, b);
-            let want = if is_comparison(op) {
-                text_of_bool(want == 1)
-            } else {
-                want.to_string()
-            };
+            let want = expected_text(op, u8_binary(op, a, b));
             let (got, _, _) = clear("u8", op, &[a.to_string()], &["--scalar", "6"]);
             assert_eq!(got, want, "u8 {op} {a} --scalar 6");
         }
@@ -183,12 +152,7 @@ fn every_i16_operation_matches_wrapping_arithmetic() {
             let shift = matches!(*op, "shl" | "shr" | "rotl" | "rotr");
             let s = b as u16;
             let second = if shift { s.to_string() } else { b.to_string() };
-            let want = i16_ref(op, a, b, s);
-            let want = if is_comparison(op) {
-                text_of_bool(want == 1)
-            } else {
-                want.to_string()
-            };
+            let want = expected_text(op, i16_binary(op, a, b));
             let (got, _, _) = clear("i16", op, &[a.to_string(), second.clone()], &[]);
             assert_eq!(got, want, "i16 {op} {a} {second}");
         }

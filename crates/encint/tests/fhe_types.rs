@@ -29,57 +29,16 @@ fn client() -> &'static ClientKey {
     client
 }
 
-/// Rust's `$t` arithmetic with TFHE-rs' rules where Rust panics or differs.
-macro_rules! reference {
-    ($t:ty, $u:ty) => {
-        |name: &str, a: $t, b: $t| -> i128 {
-            let bits = <$t>::BITS;
-            let s = (b as $u as u32) % bits;
-            let r: $t = match name {
-                "add" => a.wrapping_add(b),
-                "sub" => a.wrapping_sub(b),
-                "mul" => a.wrapping_mul(b),
-                "div" if b == 0 => {
-                    if (a as i128) < 0 {
-                        1
-                    } else {
-                        !0
-                    }
-                }
-                "div" => a.wrapping_div(b),
-                "rem" if b == 0 => a,
-                "rem" => a.wrapping_rem(b),
-                "and" => a & b,
-                "or" => a | b,
-                "xor" => a ^ b,
-                "shl" => a.wrapping_shl(s),
-                "shr" => a.wrapping_shr(s),
-                "rotl" => a.rotate_left(s),
-                "rotr" => a.rotate_right(s),
-                "min" => a.min(b),
-                "max" => a.max(b),
-                "neg" => a.wrapping_neg(),
-                "not" => !a,
-                "square" => a.wrapping_mul(a),
-                "lt" => (a < b) as $t,
-                "le" => (a <= b) as $t,
-                "gt" => (a > b) as $t,
-                "ge" => (a >= b) as $t,
-                "eq" => (a == b) as $t,
-                "ne" => (a != b) as $t,
-                other => panic!("no reference for {other}"),
-            };
-            r as i128
-        }
-    };
-}
+#[macro_use]
+#[path = "../../arith/tests/common/wrapping_reference.rs"]
+mod wrapping_reference;
 
 /// Every operator and method of `$fhe` on `(a, b)`, clear right operands included, checked
 /// against `$t`.
 macro_rules! sweep {
     ($fhe:ty, $t:ty, $u:ty, $pairs:expr) => {{
         let client = client();
-        let reference = reference!($t, $u);
+        let reference = wrapping_reference!($t, $u);
         for (a, b) in $pairs {
             let x = <$fhe>::encrypt(a, client).unwrap();
             let y = <$fhe>::encrypt(b, client).unwrap();
@@ -132,7 +91,7 @@ macro_rules! sweep {
             for (name, got) in results {
                 assert_eq!(
                     got,
-                    reference(name, a, b),
+                    reference(name, a, b) as i128,
                     "{name}({a}, {b}) on {}",
                     stringify!($fhe)
                 );

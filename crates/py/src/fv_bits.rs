@@ -42,103 +42,95 @@ pub struct FvWord {
     server: Arc<FvBitsServerKey>,
 }
 
-#[pymethods]
-impl FvBitsKeys {
-    #[new]
-    #[pyo3(signature = (set = "128-8192"))]
-    fn new(py: Python<'_>, set: &str) -> PyResult<FvBitsKeys> {
-        let set = FvBitSet::by_name(set).map_err(fv_bits_err)?;
-        let (client, server) = crate::progress::one_step(py, "generating FV keys", || {
-            FvBitsClientKey::generate(&set).map_err(fv_bits_err)
-        })?;
-        Ok(FvBitsKeys {
-            client,
-            server: Arc::new(server),
-        })
-    }
+py_methods! {
+    impl FvBitsKeys {
+        getters(this) {
+            /// Slots per word (the ring degree).
+            slots: usize = this.client.set().slots();
+            /// The parameter set's name.
+            set: String = this.client.set().name().to_string();
+            /// Multiplicative depth a value may use in all (fresh encryptions use none).
+            usable_depth: u32 = this.client.set().usable_depth;
+        }
 
-    /// Slots per word (the ring degree).
-    #[getter]
-    fn slots(&self) -> usize {
-        self.client.set().slots()
-    }
-
-    /// The parameter set's name.
-    #[getter]
-    fn set(&self) -> String {
-        self.client.set().name().to_string()
-    }
-
-    /// Multiplicative depth a value may use in all (fresh encryptions use none).
-    #[getter]
-    fn usable_depth(&self) -> u32 {
-        self.client.set().usable_depth
-    }
-
-    /// Encrypts 1..=`slots` Python ints as one word of `width` bits (1..=64), unsigned
-    /// (`0 <= v < 2**width`) or two's complement (`signed=True`).
-    #[pyo3(signature = (values, width, signed = false))]
-    fn encrypt(
-        &self,
-        py: Python<'_>,
-        values: Vec<BigInt>,
-        width: usize,
-        signed: bool,
-    ) -> PyResult<FvWord> {
-        let raw: Vec<u64> = values
-            .iter()
-            .map(|v| {
-                if signed {
-                    i64::try_from(v).map(|s| s as u64)
-                } else {
-                    u64::try_from(v)
-                }
-                .map_err(|_| {
-                    invalid(format!(
-                        "{v} does not fit {width} {} bits",
-                        if signed { "signed" } else { "unsigned" }
-                    ))
-                })
+        #[new]
+        #[pyo3(signature = (set = "128-8192"))]
+        fn new(py: Python<'_>, set: &str) -> PyResult<FvBitsKeys> {
+            let set = FvBitSet::by_name(set).map_err(fv_bits_err)?;
+            let (client, server) = crate::progress::one_step(py, "generating FV keys", || {
+                FvBitsClientKey::generate(&set).map_err(fv_bits_err)
+            })?;
+            Ok(FvBitsKeys {
+                client,
+                server: Arc::new(server),
             })
-            .collect::<PyResult<_>>()?;
-        let word = detached(py, || {
-            self.client
-                .encrypt(&raw, width, signed)
+        }
+
+        /// Encrypts 1..=`slots` Python ints as one word of `width` bits (1..=64), unsigned
+        /// (`0 <= v < 2**width`) or two's complement (`signed=True`).
+        #[pyo3(signature = (values, width, signed = false))]
+        fn encrypt(
+            &self,
+            py: Python<'_>,
+            values: Vec<BigInt>,
+            width: usize,
+            signed: bool,
+        ) -> PyResult<FvWord> {
+            let raw: Vec<u64> = values
+                .iter()
+                .map(|v| {
+                    if signed {
+                        i64::try_from(v).map(|s| s as u64)
+                    } else {
+                        u64::try_from(v)
+                    }
+                    .map_err(|_| {
+                        invalid(format!(
+                            "{v} does not fit {width} {} bits",
+                            if signed { "signed" } else { "unsigned" }
+                        ))
+                    })
+                })
+                .collect::<PyResult<_>>()?;
+            let word = detached(py, || {
+                self.client
+                    .encrypt(&raw, width, signed)
+                    .map_err(fv_bits_err)
+            })?;
+            Ok(FvWord {
+                word,
+                server: self.server.clone(),
+            })
+        }
+
+        /// Decrypts a word to a list of Python ints (two's complement read for signed words).
+        fn decrypt(&self, py: Python<'_>, word: &FvWord) -> PyResult<Vec<i128>> {
+            let w = &word.word;
+            detached(py, || {
+                if w.is_signed() {
+                    self.client
+                        .decrypt_signed(w)
+                        .map(|v| v.into_iter().map(i128::from).collect())
+                } else {
+                    self.client
+                        .decrypt(w)
+                        .map(|v| v.into_iter().map(i128::from).collect())
+                }
                 .map_err(fv_bits_err)
-        })?;
-        Ok(FvWord {
-            word,
-            server: self.server.clone(),
-        })
-    }
+            })
+        }
 
-    /// Decrypts a word to a list of Python ints (two's complement read for signed words).
-    fn decrypt(&self, py: Python<'_>, word: &FvWord) -> PyResult<Vec<i128>> {
-        let w = &word.word;
-        detached(py, || {
-            if w.is_signed() {
-                self.client
-                    .decrypt_signed(w)
-                    .map(|v| v.into_iter().map(i128::from).collect())
-            } else {
-                self.client
-                    .decrypt(w)
-                    .map(|v| v.into_iter().map(i128::from).collect())
-            }
-            .map_err(fv_bits_err)
-        })
-    }
+        /// The smallest noise budget (bits) left in a word's ciphertexts (a diagnosis tool:
+        /// it needs the secret key; 0 means the word no longer decrypts).
+        fn noise_budget(&self, py: Python<'_>, word: &FvWord) -> PyResult<f64> {
+            detached(py, || {
+                self.client.noise_budget(&word.word).map_err(fv_bits_err)
+            })
+        }
 
-    /// The smallest noise budget (bits) left in a word's ciphertexts (a diagnosis tool:
-    /// it needs the secret key; 0 means the word no longer decrypts).
-    fn noise_budget(&self, py: Python<'_>, word: &FvWord) -> PyResult<f64> {
-        detached(py, || {
-            self.client.noise_budget(&word.word).map_err(fv_bits_err)
-        })
-    }
-
-    fn __repr__(&self) -> String {
-        format!("FvBitsKeys(set={})", self.set())
+        fn __repr__(&self) -> String {
+            format!("FvBitsKeys(set={})", self.set())
+        }
     }
 }
 
@@ -215,25 +207,16 @@ impl FvWord {
 
 py_methods! {
     impl FvWord {
+        getters(this) {
+            /// Width in bits.
+            width: usize = this.word.width();
+            /// Whether the integers are two's complement.
+            signed: bool = this.word.is_signed();
+            /// Multiplicative depth used so far.
+            level: u32 = this.word.level();
+        }
+
         forward_operators;
-
-        /// Width in bits.
-        #[getter]
-        fn width(&self) -> usize {
-            self.word.width()
-        }
-
-        /// Whether the integers are two's complement.
-        #[getter]
-        fn signed(&self) -> bool {
-            self.word.is_signed()
-        }
-
-        /// Multiplicative depth used so far.
-        #[getter]
-        fn level(&self) -> u32 {
-            self.word.level()
-        }
 
         /// Number of integers held.
         fn __len__(&self) -> usize {

@@ -50,18 +50,24 @@ pub mod value;
 /// The native module `encint._encint`; the package `encint` re-exports it.
 #[pymodule]
 fn _encint(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    errors::register(m)?;
-    keys::register(m)?;
-    int::register(m)?;
-    select::register(m)?;
-    trace::register(m)?;
-    processor::register(m)?;
-    fv::register(m)?;
-    fv_bits::register(m)?;
-    progress::register(m)?;
-    typed::register(m)?;
-    family::register(m)?;
-    infer::register(m)?;
+    type Register = fn(&Bound<'_, PyModule>) -> PyResult<()>;
+    let modules: [Register; 12] = [
+        errors::register,
+        keys::register,
+        int::register,
+        select::register,
+        trace::register,
+        processor::register,
+        fv::register,
+        fv_bits::register,
+        progress::register,
+        typed::register,
+        family::register,
+        infer::register,
+    ];
+    for register in modules {
+        register(m)?;
+    }
     m.add("PARAMETERS", encint::DEFAULT_PARAMETERS.id())?;
     m.add("MAX_DIGITS", encint::MAX_DIGITS)?;
     Ok(())

@@ -155,6 +155,8 @@ pub fn reduce<'py, T: PyTypeInfo>(
 /// - `min_max(param) { #[doc] #[doc] }`: `min` and `max` of one operand named `param`,
 ///   with these docstrings;
 /// - `opaque "Class";`: `__bool__`, `__hash__` and `__index__`, which raise `TypeError`;
+/// - `getters(this) { #[doc] name: Type = expr; ... }`: read-only properties, each
+///   `expr` computed from `this` (the instance), with its docstring;
 /// - `key_file(kind, mode) { #[doc] }`: `save(path, overwrite=False)` (this docstring),
 ///   which writes `to_bytes()` in a file of this [`encint::files::Mode`], and
 ///   `load(path)`, which reads at most an envelope of this `Kind` and calls `from_bytes`.
@@ -207,6 +209,19 @@ macro_rules! py_methods {
                     ::encint::Op::$op,
                     $swap,
                 )
+            }
+        )*] $($rest)*);
+    };
+    (@acc $ty:ident [$($acc:tt)*]
+        getters($this:ident) { $($(#[doc = $doc:literal])* $name:ident: $t:ty = $get:expr;)* }
+        $($rest:tt)*
+    ) => {
+        $crate::methods::py_methods!(@acc $ty [$($acc)* $(
+            $(#[doc = $doc])*
+            #[getter]
+            fn $name(&self) -> $t {
+                let $this = self;
+                $get
             }
         )*] $($rest)*);
     };

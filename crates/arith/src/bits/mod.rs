@@ -38,7 +38,7 @@ mod shift;
 
 pub use div::{div_rem_signed, div_rem_unsigned};
 pub use divconst::{div_rem_const, MAX_CONST_DIV_BITS};
-pub use mul::{conv2d_v1, conv2d_v2, dot, dot_accumulate, mul, mul_csa, mul_full, mul_full_signed};
+pub use mul::{conv2d, dot, dot_accumulate, mul, mul_csa, mul_full, mul_full_signed, ConvForm};
 pub use ops::BitKernel;
 pub use shift::{rotl, rotl_var, rotr, rotr_var, sar, sar_var, shl, shl_var, shr, shr_var};
 

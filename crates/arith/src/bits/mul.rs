@@ -160,13 +160,30 @@ fn windows<'a>(
         .collect()
 }
 
-fn conv_with(
+/// Trifan et al.'s two forms of a 2-D convolution ([`conv2d`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ConvForm {
+    /// Version 1 (kernel loops parallel, then a final add): each output is a [`dot`] over
+    /// its window.
+    Parallel,
+    /// Version 2 (feature-map loops parallel): every output accumulates one kernel position
+    /// after the other ([`dot_accumulate`]), all outputs side by side, no final adder step.
+    Accumulate,
+}
+
+/// 2-D convolution in Trifan et al.'s `form`. Square kernel, "valid" outputs
+/// `(H - k + 1) × (W - k + 1)`, modulo `2^width`.
+pub fn conv2d(
     b: &mut BitBuilder,
     image: &[Vec<Word>],
     kernel: &[Vec<Word>],
     width: usize,
-    f: fn(&mut BitBuilder, &[Word], &[Word], usize) -> Word,
+    form: ConvForm,
 ) -> Vec<Vec<Word>> {
+    let dot_of = match form {
+        ConvForm::Parallel => dot,
+        ConvForm::Accumulate => dot_accumulate,
+    };
     windows(image, kernel)
         .into_iter()
         .map(|row| {
@@ -174,33 +191,9 @@ fn conv_with(
                 .map(|(xs, ys)| {
                     let xs: Vec<Word> = xs.into_iter().cloned().collect();
                     let ys: Vec<Word> = ys.into_iter().cloned().collect();
-                    f(b, &xs, &ys, width)
+                    dot_of(b, &xs, &ys, width)
                 })
                 .collect()
         })
         .collect()
-}
-
-/// 2-D convolution, Trifan et al.'s Version 1 (kernel loops parallel, then a final add): each
-/// output is a [`dot`] over its window. Square kernel, "valid" outputs
-/// `(H - k + 1) × (W - k + 1)`, modulo `2^width`.
-pub fn conv2d_v1(
-    b: &mut BitBuilder,
-    image: &[Vec<Word>],
-    kernel: &[Vec<Word>],
-    width: usize,
-) -> Vec<Vec<Word>> {
-    conv_with(b, image, kernel, width, dot)
-}
-
-/// 2-D convolution, Trifan et al.'s Version 2 (feature-map loops parallel): every output
-/// accumulates one kernel position after the other ([`dot_accumulate`]), all outputs side
-/// by side, no final adder step.
-pub fn conv2d_v2(
-    b: &mut BitBuilder,
-    image: &[Vec<Word>],
-    kernel: &[Vec<Word>],
-    width: usize,
-) -> Vec<Vec<Word>> {
-    conv_with(b, image, kernel, width, dot_accumulate)
 }

@@ -108,6 +108,21 @@ pub fn bench(a: BenchArgs) -> CliResult {
     digit::run(&a, params)
 }
 
+/// The pool of `threads` threads, our keys of `params` with a server on that many threads,
+/// and TFHE-rs' keys installed on the pool: what a bench of both libraries runs on.
+fn keys_and_pool(
+    params: &'static encint::keys::DigitParameters,
+    threads: usize,
+) -> crate::AnyResult<(rayon::ThreadPool, encint::ClientKey, encint::Server)> {
+    let pool = crate::timing::pool(Some(threads))?;
+    let pb = crate::progress::spinner("generating keys (ours and TFHE-rs)");
+    let (client, key) = encint::ClientKey::generate(params);
+    let server = encint::Server::with_threads(key, threads)?;
+    pool.install(crate::peer::init_peer_keys);
+    pb.finish_and_clear();
+    Ok((pool, client, server))
+}
+
 /// The header of the columns both bench tables share (see [`timing_cells`]).
 fn timing_header() -> String {
     format!(

@@ -5,14 +5,12 @@
 //! mismatch is an error, never a row.
 
 use encint::typed::{decrypt_typed, encrypt_typed_as, EncTyped, Form, IntType, Op};
-use encint::{ClientKey, Server};
 use rand::{Rng, SeedableRng};
 
 use super::{timing_cells, timing_header, BenchArgs, HEAVY_BOOTSTRAPS};
-use crate::peer::init_peer_keys;
 use crate::peer::typed::{time_typed_peer, Inputs};
 use crate::progress::spinner;
-use crate::timing::{check_runs, median, pool, print_json, timed_runs};
+use crate::timing::{check_runs, median, print_json_rows, timed_runs};
 use crate::CliResult;
 
 /// Names accepted by `--typed` (`all` for every one).
@@ -95,12 +93,7 @@ pub fn run(a: &BenchArgs, params: &'static encint::keys::DigitParameters) -> Cli
             tys.push(IntType::new(b as usize, signed)?);
         }
     }
-    let pool = pool(Some(threads))?;
-    let pb = spinner("generating keys (ours and TFHE-rs)");
-    let (client, key) = ClientKey::generate(params);
-    let server = Server::with_threads(key, threads)?;
-    pool.install(init_peer_keys);
-    pb.finish_and_clear();
+    let (pool, client, server) = super::keys_and_pool(params, threads)?;
     let mut rng = rand::rngs::StdRng::seed_from_u64(17);
     let mut rows = Vec::new();
     for &ty in &tys {
@@ -194,19 +187,15 @@ pub fn run(a: &BenchArgs, params: &'static encint::keys::DigitParameters) -> Cli
         }
     }
     if json {
-        let rows: Vec<serde_json::Value> = rows
-            .iter()
-            .map(|r| {
-                serde_json::json!({
-                    "op": r.op, "type": r.ty.to_string(), "threads": threads,
-                    "form": r.form.name(),
-                    "algorithm": r.algorithm, "ours_ms": r.ours_ms, "peer_ms": r.peer_ms,
-                    "ratio": r.ratio(), "pbs": r.pbs, "depth": r.depth, "rounds": r.rounds,
-                    "params": params.id(), "peer_params": crate::peer::peer_params().name(),
-                })
+        print_json_rows(&rows, |r| {
+            serde_json::json!({
+                "op": r.op, "type": r.ty.to_string(), "threads": threads,
+                "form": r.form.name(),
+                "algorithm": r.algorithm, "ours_ms": r.ours_ms, "peer_ms": r.peer_ms,
+                "ratio": r.ratio(), "pbs": r.pbs, "depth": r.depth, "rounds": r.rounds,
+                "params": params.id(), "peer_params": crate::peer::peer_params().name(),
             })
-            .collect();
-        print_json(&rows)?;
+        })?;
     }
     Ok(())
 }

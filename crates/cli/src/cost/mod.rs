@@ -84,19 +84,14 @@ pub fn run(a: CostArgs) -> CliResult {
     };
     let rows = cost_table(config);
     if a.json {
-        let arr: Vec<serde_json::Value> = rows
-            .iter()
-            .map(|r| {
-                serde_json::json!({
-                    "op": r.op, "bits": r.bits, "arg": r.arg,
-                    "pbs": r.cost.bootstraps, "depth": r.cost.depth,
-                    "width": r.cost.width, "qweight": r.cost.max_qweight,
-                    "parmesan_pbs": r.parmesan.0, "parmesan_depth": r.parmesan.1,
-                })
+        return crate::timing::print_json_rows(&rows, |r| {
+            serde_json::json!({
+                "op": r.op, "bits": r.bits, "arg": r.arg,
+                "pbs": r.cost.bootstraps, "depth": r.cost.depth,
+                "width": r.cost.width, "qweight": r.cost.max_qweight,
+                "parmesan_pbs": r.parmesan.0, "parmesan_depth": r.parmesan.1,
             })
-            .collect();
-        println!("{}", serde_json::to_string_pretty(&arr)?);
-        return Ok(());
+        });
     }
     println!(
         "{:<11} {:>4} {:>6} {:>6} {:>6} {:>6} {:>8} | {:>9} {:>9}",

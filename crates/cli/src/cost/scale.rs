@@ -138,18 +138,13 @@ pub fn scale(a: &ScaleArgs, node_threads: usize, op_bits: usize, json: bool) -> 
         .collect();
     let one = rows[0].total_s;
     if json {
-        let arr: Vec<serde_json::Value> = rows
-            .iter()
-            .map(|r| {
-                serde_json::json!({
-                    "op": a.op, "bits": op_bits, "nodes": r.nodes, "threads": node_threads,
-                    "total_s": r.total_s, "compute_s": r.compute_s, "comm_s": r.comm_s,
-                    "speedup": one / r.total_s, "pbs": total, "levels": widths.len(),
-                })
+        return crate::timing::print_json_rows(&rows, |r| {
+            serde_json::json!({
+                "op": a.op, "bits": op_bits, "nodes": r.nodes, "threads": node_threads,
+                "total_s": r.total_s, "compute_s": r.compute_s, "comm_s": r.comm_s,
+                "speedup": one / r.total_s, "pbs": total, "levels": widths.len(),
             })
-            .collect();
-        println!("{}", serde_json::to_string_pretty(&arr)?);
-        return Ok(());
+        });
     }
     println!(
         "{} {} bits: {} blind rotations in {} levels (widest {}); {} thread(s) per node, \

@@ -230,15 +230,7 @@ pub fn eval_files(a: EvalArgs) -> CliResult {
     }
     let (out_path, server_key) = (a.out_path()?, a.server_key_path()?);
     files::check_new(&[out_path], a.force)?;
-    if paths.len() != op.arity() {
-        return Err(format!(
-            "`{}` takes {} input ciphertext(s), got {}",
-            a.op,
-            op.arity(),
-            paths.len()
-        )
-        .into());
-    }
+    check_arity(&a, op.arity(), paths.len(), "input ciphertext(s)")?;
     let packing = packing_key(&a)?;
     let setup = DigitSetup {
         keys: KeySource::File(server_key),
@@ -250,31 +242,16 @@ pub fn eval_files(a: EvalArgs) -> CliResult {
             .iter()
             .map(|p| load_ct(p))
             .collect::<AnyResult<Vec<EncInt>>>()?;
-        let pb = spinner(&format!("evaluating {}", a.op));
-        let start = Instant::now();
         let refs: Vec<&EncInt> = ins.iter().collect();
-        let (out, cost) = exec.apply(server, op, &refs)?;
-        let elapsed = start.elapsed();
-        pb.finish_and_clear();
+        let (out, cost, seconds) = evaluate(&a, || Ok(exec.apply(server, op, &refs)?))?;
         let params = server.key().params();
         let bytes = match &packing {
             Some(k) => encint::packed::pack_int(k, &out)?.to_bytes(params)?,
             None => out.to_bytes(params)?,
         };
         files::write_one(out_path, &bytes, Mode::Public, a.force)?;
-        if a.json {
-            print_json(&a, "int", elapsed.as_secs_f64(), &cost, out_path);
-        } else {
-            println!(
-                "{} done in {:.1} ms: {} bootstraps, depth {}, {} output digits -> {}",
-                a.op,
-                elapsed.as_secs_f64() * 1e3,
-                cost.bootstraps,
-                cost.depth,
-                out.len(),
-                out_path.display()
-            );
-        }
+        let what = format!("{} output digits", out.len());
+        report(&a, "int", &what, seconds, &cost, out_path);
         if let Some(line) = exec.report() {
             println!("{line}");
         }
@@ -287,17 +264,50 @@ fn packing_key(a: &EvalArgs) -> AnyResult<Option<encint::keys::PackingKey>> {
     a.packed.as_deref().map(load_packing).transpose()
 }
 
-/// The JSON object of `--json`.
-fn print_json(a: &EvalArgs, ty: &str, seconds: f64, cost: &encint::Cost, out: &std::path::Path) {
-    let v = serde_json::json!({
-        "op": a.op,
-        "type": ty,
-        "bootstraps": cost.bootstraps,
-        "depth": cost.depth,
-        "ms": seconds * 1e3,
-        "out": out.display().to_string(),
-    });
-    println!("{v}");
+/// Runs `apply` (the evaluation of `a.op`) under a spinner: its result, its cost and the
+/// seconds it took.
+fn evaluate<T>(
+    a: &EvalArgs,
+    apply: impl FnOnce() -> AnyResult<(T, encint::Cost)>,
+) -> AnyResult<(T, encint::Cost, f64)> {
+    let pb = spinner(&format!("evaluating {}", a.op));
+    let start = Instant::now();
+    let (out, cost) = apply()?;
+    let seconds = start.elapsed().as_secs_f64();
+    pb.finish_and_clear();
+    Ok((out, cost, seconds))
+}
+
+/// Reports a finished evaluation written to `out`: the JSON object of `--json`, else one
+/// line; `ty` names the result's type, `what` describes the result in the line.
+fn report(
+    a: &EvalArgs,
+    ty: &str,
+    what: &str,
+    seconds: f64,
+    cost: &encint::Cost,
+    out: &std::path::Path,
+) {
+    if a.json {
+        let v = serde_json::json!({
+            "op": a.op,
+            "type": ty,
+            "bootstraps": cost.bootstraps,
+            "depth": cost.depth,
+            "ms": seconds * 1e3,
+            "out": out.display().to_string(),
+        });
+        println!("{v}");
+    } else {
+        println!(
+            "{} done in {:.1} ms: {} bootstraps, depth {}, {what} -> {}",
+            a.op,
+            seconds * 1e3,
+            cost.bootstraps,
+            cost.depth,
+            out.display()
+        );
+    }
 }
 
 /// The typed operation of `a` on `given` operands (`what` they are, for the message),
@@ -356,12 +366,8 @@ fn eval_typed(a: &EvalArgs, paths: &[PathBuf], bytes: &[Vec<u8>]) -> CliResult {
         max_nodes: a.max_nodes,
     };
     with_digits(&a.backend, setup, |server, _, _| {
-        let pb = spinner(&format!("evaluating {}", a.op));
-        let start = Instant::now();
         let refs: Vec<&EncTyped> = ins.iter().collect();
-        let (out, cost) = run_typed(server, op, &refs, a.scalar)?;
-        let elapsed = start.elapsed();
-        pb.finish_and_clear();
+        let (out, cost, seconds) = evaluate(a, || Ok(run_typed(server, op, &refs, a.scalar)?))?;
         let params = server.key().params();
         let bytes = match &packing {
             Some(k) => encint::packed::pack_typed(k, &out)?.to_bytes(params)?,
@@ -369,18 +375,15 @@ fn eval_typed(a: &EvalArgs, paths: &[PathBuf], bytes: &[Vec<u8>]) -> CliResult {
         };
         files::write_one(out_path, &bytes, Mode::Public, a.force)?;
         let ty = type_name(out.ty());
-        if a.json {
-            print_json(a, &ty, elapsed.as_secs_f64(), &cost, out_path);
-        } else {
-            println!(
-                "{} done in {:.1} ms: {} bootstraps, depth {}, a {ty} -> {}",
-                a.op,
-                elapsed.as_secs_f64() * 1e3,
-                cost.bootstraps,
-                cost.depth,
-                out_path.display()
-            );
-        }
+        report(a, &ty, &format!("a {ty}"), seconds, &cost, out_path);
         Ok(())
     })
+}
+
+/// Refuses `got` operands for `a.op`, which takes `arity` (`what` names them).
+pub(super) fn check_arity(a: &EvalArgs, arity: usize, got: usize, what: &str) -> CliResult {
+    if got != arity {
+        return Err(format!("`{}` takes {arity} {what}, got {got}", a.op).into());
+    }
+    Ok(())
 }

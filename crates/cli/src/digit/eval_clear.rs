@@ -5,7 +5,7 @@
 use encint::typed::{IntType, Op};
 use encint::Cost;
 
-use super::eval::{parse_op, typed_op, EvalArgs};
+use super::eval::{check_arity, parse_op, typed_op, EvalArgs};
 use super::typed::{format_value, parse_value, record_typed, type_name, TypeArg};
 use crate::backend::BackendKind;
 use crate::{AnyResult, CliResult};
@@ -85,15 +85,7 @@ fn clear_int(a: &EvalArgs, texts: &[&str]) -> CliResult {
     if a.to.is_some() {
         return Err("`--to` goes only with `--op cast` on typed values".into());
     }
-    if texts.len() != op.arity() {
-        return Err(format!(
-            "`{}` takes {} operand(s), got {}",
-            a.op,
-            op.arity(),
-            texts.len()
-        )
-        .into());
-    }
+    check_arity(a, op.arity(), texts.len(), "operand(s)")?;
     let values = texts
         .iter()
         .map(|s| {

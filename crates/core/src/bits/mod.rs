@@ -45,15 +45,9 @@ pub const MAX_COUNT_SPAN: u32 = 15;
 /// `KS_PBS` sibling: 2-norm 5, p-fail 2^-129.6 per bootstrap; see `encint-tfhe`'s `params.rs`).
 pub const QWEIGHT_BUDGET: u64 = 25;
 
-/// A bit-valued node of a [`BitCircuit`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Bit(pub u32);
-
-impl Bit {
-    /// The index as `usize`.
-    pub fn index(self) -> usize {
-        self.0 as usize
-    }
+node_index! {
+    /// A bit-valued node of a [`BitCircuit`].
+    Bit
 }
 
 /// One gate of a boolean circuit.

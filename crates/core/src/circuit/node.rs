@@ -8,15 +8,9 @@ use crate::lut::{reduce, NegacyclicLut};
 /// `encint-tfhe`'s tree tests).
 pub const TREE_QWEIGHT: u64 = 2;
 
-/// Index of a node in its circuit.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct NodeId(pub u32);
-
-impl NodeId {
-    /// The index as `usize`.
-    pub fn index(self) -> usize {
-        self.0 as usize
-    }
+node_index! {
+    /// Index of a node in its circuit.
+    NodeId
 }
 
 /// One node of a circuit.

@@ -15,18 +15,7 @@ pub struct FheBool {
     inner: Repr,
 }
 
-impl FheType for FheBool {
-    fn static_type() -> Option<IntType> {
-        Some(IntType::BOOL)
-    }
-    fn repr(&self) -> &Repr {
-        &self.inner
-    }
-    fn from_repr(x: Repr) -> Result<Self> {
-        check_type(&x, IntType::BOOL)?;
-        Ok(FheBool { inner: x })
-    }
-}
+fixed_type!([] FheBool, IntType::BOOL);
 
 impl IntoOperand<FheBool> for bool {
     fn operand(&self) -> Operand<'_> {

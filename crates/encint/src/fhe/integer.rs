@@ -23,18 +23,7 @@ pub type FheUint<const N: usize> = FheInteger<N, false>;
 /// its siblings name the usual widths).
 pub type FheInt<const N: usize> = FheInteger<N, true>;
 
-impl<const N: usize, const SIGNED: bool> FheType for FheInteger<N, SIGNED> {
-    fn static_type() -> Option<IntType> {
-        Some(Self::TYPE)
-    }
-    fn repr(&self) -> &Repr {
-        &self.inner
-    }
-    fn from_repr(x: Repr) -> Result<Self> {
-        check_type(&x, Self::TYPE)?;
-        Ok(FheInteger { inner: x })
-    }
-}
+fixed_type!([const N: usize, const SIGNED: bool] FheInteger<N, SIGNED>, Self::TYPE);
 
 impl<const N: usize, const SIGNED: bool> FheInteger<N, SIGNED> {
     /// The type (a width outside 1..=128 fails to compile where it is used).

@@ -59,6 +59,26 @@
 //! [`try_unary`](FheInteger::try_unary) and [`try_compare`](FheInteger::try_compare)
 //! return these as errors instead.
 
+/// Implements [`FheType`] for a type of the family whose Rust type fixes its [`IntType`]
+/// (`$int_type`), a wrapper of its [`Repr`] in the field `inner`; `[$generics]` are the
+/// impl's generic parameters.
+macro_rules! fixed_type {
+    ([$($generics:tt)*] $ty:ty, $int_type:expr) => {
+        impl<$($generics)*> FheType for $ty {
+            fn static_type() -> Option<IntType> {
+                Some($int_type)
+            }
+            fn repr(&self) -> &Repr {
+                &self.inner
+            }
+            fn from_repr(x: Repr) -> Result<Self> {
+                check_type(&x, $int_type)?;
+                Ok(Self { inner: x })
+            }
+        }
+    };
+}
+
 mod array;
 mod boolean;
 mod clear;

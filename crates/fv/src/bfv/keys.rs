@@ -95,25 +95,42 @@ fn reinterpret(from: Variant, to: Variant) -> Result<Variant, FvError> {
     Ok(to)
 }
 
-/// A public key `(-(a s + e), a)` in NTT form, for one variant family (BEHZ and HPS share).
-#[derive(Debug, Clone)]
-pub struct PublicKey {
-    pub(crate) variant: Variant,
-    pub(crate) ctx_id: u64,
-    pub(crate) data: PkData,
+/// Declares a key of one variant family: its variant, the fingerprint of its context and
+/// its `data`, with `variant()` and `with_variant` (a BEHZ key serves as HPS and back).
+macro_rules! variant_key {
+    (
+        $(#[doc = $doc:literal])* $name:ident($data:ty);
+        variant: $variant_doc:literal;
+        with_variant: $with_doc:literal;
+    ) => {
+        $(#[doc = $doc])*
+        #[derive(Debug, Clone)]
+        pub struct $name {
+            pub(crate) variant: Variant,
+            pub(crate) ctx_id: u64,
+            pub(crate) data: $data,
+        }
+
+        impl $name {
+            #[doc = $variant_doc]
+            pub fn variant(&self) -> Variant {
+                self.variant
+            }
+
+            #[doc = $with_doc]
+            pub fn with_variant(mut self, v: Variant) -> Result<Self, FvError> {
+                self.variant = reinterpret(self.variant, v)?;
+                Ok(self)
+            }
+        }
+    };
 }
 
-impl PublicKey {
-    /// The variant of the ciphertexts this key produces.
-    pub fn variant(&self) -> Variant {
-        self.variant
-    }
-
-    /// Reinterprets a BEHZ key as HPS or back (same `q`).
-    pub fn with_variant(mut self, v: Variant) -> Result<Self, FvError> {
-        self.variant = reinterpret(self.variant, v)?;
-        Ok(self)
-    }
+variant_key! {
+    /// A public key `(-(a s + e), a)` in NTT form, for one variant family (BEHZ and HPS share).
+    PublicKey(PkData);
+    variant: "The variant of the ciphertexts this key produces.";
+    with_variant: "Reinterprets a BEHZ key as HPS or back (same `q`).";
 }
 
 /// The decomposition used by HPR relinearisation.
@@ -142,26 +159,14 @@ pub(crate) enum RlkData {
 /// The raw parts `(k0, k1)` of an RNS relinearisation key ([`RelinKey::to_raw_rns`]).
 pub type RawRnsKey<'a> = (&'a [Vec<u64>], &'a [Vec<u64>]);
 
-/// A relinearisation key (pseudo-encryptions of the gadget times `s^2`).
-#[derive(Debug, Clone)]
-pub struct RelinKey {
-    pub(crate) variant: Variant,
-    pub(crate) ctx_id: u64,
-    pub(crate) data: RlkData,
+variant_key! {
+    /// A relinearisation key (pseudo-encryptions of the gadget times `s^2`).
+    RelinKey(RlkData);
+    variant: "The variant this key serves.";
+    with_variant: "Reinterprets a BEHZ key as HPS or back (same `q`, same RNS gadget).";
 }
 
 impl RelinKey {
-    /// The variant this key serves.
-    pub fn variant(&self) -> Variant {
-        self.variant
-    }
-
-    /// Reinterprets a BEHZ key as HPS or back (same `q`, same RNS gadget).
-    pub fn with_variant(mut self, v: Variant) -> Result<Self, FvError> {
-        self.variant = reinterpret(self.variant, v)?;
-        Ok(self)
-    }
-
     /// The raw RNS key `(k0, k1)`: `K` pairs of flat residue vectors in NTT form (BEHZ
     /// and HPS keys); `None` for an HPR key.
     pub fn to_raw_rns(&self) -> Option<RawRnsKey<'_>> {

@@ -19,19 +19,19 @@
 macro_rules! family_methods {
     ($ty:ident, $truth:literal { $($rest:tt)* }) => {
         $crate::family::family_methods!(@binary $ty $truth [
-            __add__ __radd__ => Add;
-            __sub__ __rsub__ => Sub;
-            __mul__ __rmul__ => Mul;
-            __floordiv__ __rfloordiv__ => FloorDiv;
-            __mod__ __rmod__ => Mod;
-            __and__ __rand__ => And;
-            __or__ __ror__ => Or;
-            __xor__ __rxor__ => Xor;
-            __lshift__ __rlshift__ => ShlVar;
-            __rshift__ __rrshift__ => ShrVar;
+            __add__ Add false, __radd__ Add true,
+            __sub__ Sub false, __rsub__ Sub true,
+            __mul__ Mul false, __rmul__ Mul true,
+            __floordiv__ FloorDiv false, __rfloordiv__ FloorDiv true,
+            __mod__ Mod false, __rmod__ Mod true,
+            __and__ And false, __rand__ And true,
+            __or__ Or false, __ror__ Or true,
+            __xor__ Xor false, __rxor__ Xor true,
+            __lshift__ ShlVar false, __rlshift__ ShlVar true,
+            __rshift__ ShrVar false, __rrshift__ ShrVar true,
         ] $($rest)*);
     };
-    (@binary $ty:ident $truth:literal [$($name:ident $rname:ident => $op:ident;)*] $($rest:tt)*) => {
+    (@binary $ty:ident $truth:literal [$($name:ident $op:ident $swap:literal,)*] $($rest:tt)*) => {
         #[pyo3::pymethods]
         impl $ty {
             $(
@@ -40,14 +40,7 @@ macro_rules! family_methods {
                     py: pyo3::Python<'_>,
                     other: &pyo3::Bound<'_, pyo3::PyAny>,
                 ) -> pyo3::PyResult<pyo3::PyObject> {
-                    self.binary(py, ::encint::Op::$op, other, false)
-                }
-                fn $rname(
-                    &self,
-                    py: pyo3::Python<'_>,
-                    other: &pyo3::Bound<'_, pyo3::PyAny>,
-                ) -> pyo3::PyResult<pyo3::PyObject> {
-                    self.binary(py, ::encint::Op::$op, other, true)
+                    self.binary(py, ::encint::Op::$op, other, $swap)
                 }
             )*
             fn __richcmp__(

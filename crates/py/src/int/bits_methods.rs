@@ -14,30 +14,21 @@ use crate::value::Val;
 
 py_methods! {
     impl EncBits {
+        getters(this) {
+            /// Number of bits.
+            width: usize = this.val.len();
+            /// Whether the bits are read as two's complement.
+            signed: bool = this.signed;
+            /// Whether this is a clear-mode value.
+            is_clear: bool = this.val.is_clear();
+        }
+
         operators;
         min_max(other) {
             /// `min(self, other)`.
             /// `max(self, other)`.
         }
         opaque "EncBits";
-
-        /// Number of bits.
-        #[getter]
-        fn width(&self) -> usize {
-            self.val.len()
-        }
-
-        /// Whether the bits are read as two's complement.
-        #[getter]
-        fn signed(&self) -> bool {
-            self.signed
-        }
-
-        /// Whether this is a clear-mode value.
-        #[getter]
-        fn is_clear(&self) -> bool {
-            self.val.is_clear()
-        }
 
         /// The bits and their signedness in a checked envelope (kind Ciphertext).
         fn to_bytes<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {

@@ -13,25 +13,20 @@ use crate::value::Val;
 
 py_methods! {
     impl EncInt {
+        getters(this) {
+            /// Number of digits (the representation's length, not a bound on the value's range
+            /// after operations: results grow as needed).
+            width: usize = this.val.len();
+            /// Whether this is a clear-mode value.
+            is_clear: bool = this.val.is_clear();
+        }
+
         operators;
         min_max(other) {
             /// `min(self, other)`.
             /// `max(self, other)`.
         }
         opaque "EncInt";
-
-        /// Number of digits (the representation's length, not a bound on the value's range
-        /// after operations: results grow as needed).
-        #[getter]
-        fn width(&self) -> usize {
-            self.val.len()
-        }
-
-        /// Whether this is a clear-mode value.
-        #[getter]
-        fn is_clear(&self) -> bool {
-            self.val.is_clear()
-        }
 
         /// The ciphertext in a checked envelope (kind Ciphertext).
         fn to_bytes<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {

@@ -60,6 +60,13 @@ impl ClientKey {
 
 py_methods! {
     impl ClientKey {
+        getters(this) {
+            /// Whether this is the clear-mode key.
+            is_clear: bool = this.key.is_none();
+            /// The key-set identifier (hex) shared by this key, its server key and ciphertexts.
+            key_set: String = super::key_set_name(this.key.as_ref().map(|k| k.key_set()));
+        }
+
         key_file(Kind::ClientKey, Mode::Secret) {
             /// Saves the key to a new file with mode 0600 (`overwrite=True` replaces a file).
         }
@@ -85,20 +92,6 @@ py_methods! {
                 key: None,
                 server: Mutex::new(None),
             }
-        }
-
-        /// Whether this is the clear-mode key.
-        #[getter]
-        fn is_clear(&self) -> bool {
-            self.key.is_none()
-        }
-
-        /// The key-set identifier (hex) shared by this key, its server key and ciphertexts.
-        #[getter]
-        fn key_set(&self) -> String {
-            self.key
-                .as_ref()
-                .map_or_else(|| "clear".into(), |k| k.key_set().to_string())
         }
 
         /// The server key generated with this key (only for a key made by `generate()` in

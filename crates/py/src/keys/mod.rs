@@ -20,6 +20,11 @@ pub use packing::PackingKey;
 pub use public::PublicKey;
 pub use server::ServerKey;
 
+/// A key's `key_set` property: the key-set identifier (hex), `"clear"` for a clear-mode key.
+fn key_set_name(id: Option<impl std::fmt::Display>) -> String {
+    id.map_or_else(|| "clear".into(), |id| id.to_string())
+}
+
 /// Sets the server key that operators on encrypted values use (process-wide; `None`
 /// unsets it). A clear-mode key unsets it too: clear values need no server key.
 #[pyfunction]

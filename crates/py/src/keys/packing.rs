@@ -12,6 +12,7 @@ use super::envelope::{open, seal};
 use crate::errors::{invalid, to_py};
 use crate::guard::detached;
 use crate::int::EncInt;
+use crate::methods::py_methods;
 use crate::value::Val;
 
 /// The packing key of a client key (`ClientKey.packing_key()`, 64 MiB, public): give it
@@ -22,65 +23,65 @@ pub struct PackingKey {
     pub(crate) key: encint::keys::PackingKey,
 }
 
-#[pymethods]
-impl PackingKey {
-    /// The key set of the client key it was generated from.
-    #[getter]
-    fn key_set(&self) -> String {
-        self.key.key_set().to_string()
-    }
+py_methods! {
+    impl PackingKey {
+        getters(this) {
+            /// The key set of the client key it was generated from.
+            key_set: String = this.key.key_set().to_string();
+        }
 
-    /// The key's bytes: an envelope bound to its parameter set (as `encint packing-key`
-    /// writes it).
-    fn to_bytes<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
-        let params = params_of(&self.key)?;
-        seal(py, Kind::ServerKey, Some((&self.key, &params)))
-    }
+        /// The key's bytes: an envelope bound to its parameter set (as `encint packing-key`
+        /// writes it).
+        fn to_bytes<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
+            let params = params_of(&self.key)?;
+            seal(py, Kind::ServerKey, Some((&self.key, &params)))
+        }
 
-    /// Reads `to_bytes` output (or `encint packing-key`'s file); anything else is an
-    /// `encint.Error`.
-    #[staticmethod]
-    fn from_bytes(py: Python<'_>, data: Vec<u8>) -> PyResult<PackingKey> {
-        Ok(PackingKey {
-            key: open(py, &data, Kind::ServerKey)?,
-        })
-    }
+        /// Reads `to_bytes` output (or `encint packing-key`'s file); anything else is an
+        /// `encint.Error`.
+        #[staticmethod]
+        fn from_bytes(py: Python<'_>, data: Vec<u8>) -> PyResult<PackingKey> {
+            Ok(PackingKey {
+                key: open(py, &data, Kind::ServerKey)?,
+            })
+        }
 
-    /// Packs an encrypted result (an `EncInt`, or a value of the typed family such as
-    /// `FheUint16`) for the client: bytes that `ClientKey.decrypt_packed` decrypts. Errors
-    /// for a clear-mode or traced value, or a value of another key set.
-    fn pack<'py>(
-        &self,
-        py: Python<'py>,
-        value: &Bound<'py, PyAny>,
-    ) -> PyResult<Bound<'py, PyBytes>> {
-        let key = &self.key;
-        let bytes = if let Ok(x) = value.downcast::<EncInt>() {
-            let Val::Enc(x) = &x.get().val else {
-                return Err(invalid("a clear-mode value has nothing to pack"));
+        /// Packs an encrypted result (an `EncInt`, or a value of the typed family such as
+        /// `FheUint16`) for the client: bytes that `ClientKey.decrypt_packed` decrypts. Errors
+        /// for a clear-mode or traced value, or a value of another key set.
+        fn pack<'py>(
+            &self,
+            py: Python<'py>,
+            value: &Bound<'py, PyAny>,
+        ) -> PyResult<Bound<'py, PyBytes>> {
+            let key = &self.key;
+            let bytes = if let Ok(x) = value.downcast::<EncInt>() {
+                let Val::Enc(x) = &x.get().val else {
+                    return Err(invalid("a clear-mode value has nothing to pack"));
+                };
+                let x = x.clone();
+                detached(py, || {
+                    let p = encint::packed::pack_int(key, &x).map_err(to_py)?;
+                    p.to_bytes(&params_of(key)?).map_err(to_py)
+                })?
+            } else if let Ok(v) = value.downcast::<crate::family::FheValue>() {
+                let x = v
+                    .get()
+                    .inner
+                    .as_typed()
+                    .ok_or_else(|| invalid("only an encrypted value can be packed"))?
+                    .clone();
+                detached(py, || {
+                    let p = encint::packed::pack_typed(key, &x).map_err(to_py)?;
+                    p.to_bytes(&params_of(key)?).map_err(to_py)
+                })?
+            } else {
+                return Err(invalid(
+                    "pack takes an EncInt or a value of the typed family",
+                ));
             };
-            let x = x.clone();
-            detached(py, || {
-                let p = encint::packed::pack_int(key, &x).map_err(to_py)?;
-                p.to_bytes(&params_of(key)?).map_err(to_py)
-            })?
-        } else if let Ok(v) = value.downcast::<crate::family::FheValue>() {
-            let x = v
-                .get()
-                .inner
-                .as_typed()
-                .ok_or_else(|| invalid("only an encrypted value can be packed"))?
-                .clone();
-            detached(py, || {
-                let p = encint::packed::pack_typed(key, &x).map_err(to_py)?;
-                p.to_bytes(&params_of(key)?).map_err(to_py)
-            })?
-        } else {
-            return Err(invalid(
-                "pack takes an EncInt or a value of the typed family",
-            ));
-        };
-        Ok(PyBytes::new(py, &bytes))
+            Ok(PyBytes::new(py, &bytes))
+        }
     }
 }
 

@@ -24,22 +24,15 @@ pub struct ServerKey {
 
 py_methods! {
     impl ServerKey {
+        getters(this) {
+            /// Whether this is the clear-mode server key.
+            is_clear: bool = this.server.is_none();
+            /// The key-set identifier (hex).
+            key_set: String = super::key_set_name(this.server.as_ref().map(|s| s.key().key_set()));
+        }
+
         key_file(Kind::ServerKey, Mode::Public) {
             /// Saves the key to a new file (`overwrite=True` replaces a file).
-        }
-
-        /// Whether this is the clear-mode server key.
-        #[getter]
-        fn is_clear(&self) -> bool {
-            self.server.is_none()
-        }
-
-        /// The key-set identifier (hex).
-        #[getter]
-        fn key_set(&self) -> String {
-            self.server
-                .as_ref()
-                .map_or_else(|| "clear".into(), |s| s.key().key_set().to_string())
         }
 
         /// The key in a checked envelope (kind ServerKey).

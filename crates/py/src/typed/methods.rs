@@ -12,44 +12,27 @@ use crate::value::Val;
 
 py_methods! {
     impl EncTyped {
+        getters(this) {
+            /// Width in bits.
+            bits: usize = this.ty.bits;
+            /// Whether the type is signed (two's complement).
+            signed: bool = this.ty.signed;
+            /// The type's name (`"u8"`, `"i16"`, ...).
+            dtype: String = this.ty.to_string();
+            /// `"canonical"` (two's-complement digits: bit operations take them as they are),
+            /// `"lazy"` (any representative modulo `2**bits`: a wrapping result not normalised) or
+            /// `"radix4"` (two-bit blocks, like TFHE-rs' radix ciphertexts).
+            form: &'static str = this.form.name();
+            /// Whether this is a clear-mode value.
+            is_clear: bool = this.val.is_clear();
+        }
+
         operators;
         min_max(o) {
             /// `min(self, other)` in the type's order.
             /// `max(self, other)` in the type's order.
         }
         opaque "EncTyped";
-
-        /// Width in bits.
-        #[getter]
-        fn bits(&self) -> usize {
-            self.ty.bits
-        }
-
-        /// Whether the type is signed (two's complement).
-        #[getter]
-        fn signed(&self) -> bool {
-            self.ty.signed
-        }
-
-        /// The type's name (`"u8"`, `"i16"`, ...).
-        #[getter]
-        fn dtype(&self) -> String {
-            self.ty.to_string()
-        }
-
-        /// `"canonical"` (two's-complement digits: bit operations take them as they are),
-        /// `"lazy"` (any representative modulo `2**bits`: a wrapping result not normalised) or
-        /// `"radix4"` (two-bit blocks, like TFHE-rs' radix ciphertexts).
-        #[getter]
-        fn form(&self) -> &'static str {
-            self.form.name()
-        }
-
-        /// Whether this is a clear-mode value.
-        #[getter]
-        fn is_clear(&self) -> bool {
-            self.val.is_clear()
-        }
 
         /// The value, its type and form in a checked envelope (kind Ciphertext).
         fn to_bytes<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {

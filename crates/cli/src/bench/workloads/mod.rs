@@ -8,13 +8,11 @@
 mod ours;
 mod plain;
 
-use encint::{ClientKey, Server};
-
 use super::{timing_cells, timing_header, BenchArgs};
 use crate::peer::workloads::{self as peer, PeerRun};
-use crate::peer::{init_peer_keys, PeerError};
+use crate::peer::PeerError;
 use crate::progress::spinner;
-use crate::timing::{check_runs, median, pool, print_json};
+use crate::timing::{check_runs, median, pool, print_json, print_json_rows};
 use crate::CliResult;
 use plain::Workload;
 
@@ -40,12 +38,7 @@ pub fn run(
     let (threads, runs, json) = (a.threads, a.runs, a.json);
     check_runs(runs)?;
     encint::check_threads(threads)?;
-    let pool = pool(Some(threads))?;
-    let pb = spinner("generating keys (ours and TFHE-rs)");
-    let (client, key) = ClientKey::generate(params);
-    let server = Server::with_threads(key, threads)?;
-    pool.install(init_peer_keys);
-    pb.finish_and_clear();
+    let (pool, client, server) = super::keys_and_pool(params, threads)?;
     let mut rows = Vec::new();
     for w in list {
         let pb = spinner(&format!("{w}: compiling, then ours and TFHE-rs"));
@@ -102,20 +95,16 @@ pub fn run(
         rows.push(row);
     }
     if json {
-        let rows: Vec<serde_json::Value> = rows
-            .iter()
-            .map(|r| {
-                serde_json::json!({
-                    "workload": r.workload.name(), "threads": threads, "runs": runs,
-                    "ours_ms": r.ours_ms, "peer_ms": r.peer_ms,
-                    "ratio": r.ours_ms / r.peer_ms, "pbs": r.pbs, "depth": r.depth,
-                    "params": params.id(), "log2_p_fail": params.log2_p_fail,
-                    "peer_params": crate::peer::peer_params().name(),
-                    "peer_log2_p_fail": peer::log2_p_fail(),
-                })
+        print_json_rows(&rows, |r| {
+            serde_json::json!({
+                "workload": r.workload.name(), "threads": threads, "runs": runs,
+                "ours_ms": r.ours_ms, "peer_ms": r.peer_ms,
+                "ratio": r.ours_ms / r.peer_ms, "pbs": r.pbs, "depth": r.depth,
+                "params": params.id(), "log2_p_fail": params.log2_p_fail,
+                "peer_params": crate::peer::peer_params().name(),
+                "peer_log2_p_fail": peer::log2_p_fail(),
             })
-            .collect();
-        print_json(&rows)?;
+        })?;
     }
     Ok(())
 }
