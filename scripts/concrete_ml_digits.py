@@ -13,6 +13,8 @@ same test images of `models/digits_test.json`:
    integer function (`min(max(W1 x + b1, 0) >> shift, max)`, then `W2 h + b2`): its
    decrypted logits must equal the integer model's.
 3. `encint infer --images N --threads T --json` (weights in the clear on the server).
+4. `encint infer --fv --images M --threads T --json`: the same model on FV slots, the M
+   test images (default: all 450) in one batch.
 
 It prints one JSON object (compile, key generation and time per image of each, the
 ratio of encint's time per image to each of the others, the load average before and
@@ -140,8 +142,10 @@ def concrete_exact_run(np, layers, x_train, x_test, count):
     }
 
 
-def encint_run(binary, count, threads):
+def encint_run(binary, count, threads, fv=False):
     cmd = [str(binary), "infer", "--images", str(count), "--threads", str(threads), "--json"]
+    if fv:
+        cmd.append("--fv")
     r = subprocess.run(cmd, capture_output=True, text=True, check=True)
     out = json.loads(r.stdout)
     out["command"] = " ".join(["encint", *cmd[1:]])
@@ -156,6 +160,12 @@ def main():
         type=int,
         help="test images Concrete ML runs in FHE (default: --images; 0: compile and "
         "accuracy only, no keys)",
+    )
+    ap.add_argument(
+        "--fv-images",
+        type=int,
+        default=450,
+        help="test images encint runs on FV slots, in one batch (0: no FV run)",
     )
     ap.add_argument("--threads", type=int, default=2, help="CPUs for every run")
     ap.add_argument("--encint", default=str(ROOT / "target" / "release" / "encint"))
@@ -196,15 +206,24 @@ def main():
         ("concrete_ml", lambda: concrete_ml_run(np, layers, x_train, x_test, y_test, ml_images)),
         ("concrete_exact", lambda: concrete_exact_run(np, layers, x_train, x_test, args.images)),
         ("encint", lambda: encint_run(args.encint, args.images, args.threads)),
+        ("encint_fv", lambda: encint_run(args.encint, args.fv_images, args.threads, True)),
     ):
+        if key == "encint_fv" and args.fv_images == 0:
+            continue
         print(f"running {key} ...", file=sys.stderr, flush=True)
         report[key] = run()
         report[f"load_average_after_{key}"] = os.getloadavg()
         print(json.dumps({key: report[key]}), file=sys.stderr, flush=True)
-    ours = report["encint"]["server_s_per_image"]
     for key in ("concrete_ml", "concrete_exact"):
-        if "fhe_s_per_image" in report[key]:
-            report[f"encint_over_{key}"] = ours / report[key]["fhe_s_per_image"]
+        theirs = report[key].get("fhe_s_per_image")
+        if theirs is None:
+            continue
+        report[f"encint_over_{key}"] = report["encint"]["server_s_per_image"] / theirs
+        if "encint_fv" in report:
+            fv = report["encint_fv"]
+            report[f"encint_fv_over_{key}"] = fv["server_s_per_image"] / theirs
+            full = fv["fv"]["server_s_per_image_full_batch"]
+            report[f"encint_fv_full_batch_over_{key}"] = full / theirs
     text = json.dumps(report, indent=2)
     print(text)
     if args.out:

@@ -4,31 +4,7 @@
 //! against labels worked out by hand), and refused input.
 
 mod common;
-use common::{encint, s, scratch};
-
-/// A network of 2 inputs, 2 hidden units and 2 classes, and 2 images with their classes:
-/// hidden `h = min(max(x·W1 + b1, 0), 3)`, scores `h·W2 + b2`.
-/// `[1, 2]`: h = (min(7, 3), max(-2 + 2 + 1, 0)) = (3, 1), scores (5, -2): class 0.
-/// `[0, 0]`: h = (0, 1), scores (-1, 1): class 1.
-fn small_files(name: &str) -> (std::path::PathBuf, std::path::PathBuf) {
-    let d = scratch("infer", name);
-    let (model, images) = (d.join("model.json"), d.join("images.json"));
-    std::fs::write(
-        &model,
-        r#"{"format": "encint-mlp", "version": 1, "input_size": 2, "input_max": 3,
-            "layers": [{"weights": [[1, -2], [3, 1]], "bias": [0, 1],
-                        "relu": {"shift": 0, "max": 3}},
-                       {"weights": [[2, -1], [-1, 1]], "bias": [0, 0]}]}"#,
-    )
-    .unwrap();
-    std::fs::write(
-        &images,
-        r#"{"format": "encint-images", "version": 1,
-            "images": [[1, 2], [0, 0]], "labels": [0, 1]}"#,
-    )
-    .unwrap();
-    (model, images)
-}
+use common::{encint, s, small_network};
 
 fn json(out: &str) -> serde_json::Value {
     serde_json::from_str(out.trim()).unwrap_or_else(|e| panic!("{e}: {out}"))
@@ -52,7 +28,7 @@ fn the_digits_network_on_the_clear_executor() {
 
 #[test]
 fn a_small_network_on_real_keys_in_both_weight_modes() {
-    let (model, images) = small_files("real");
+    let (model, images) = small_network("infer", "real");
     for (weights, fv) in [
         ("clear", false),
         ("encrypted", false),
@@ -119,7 +95,7 @@ fn the_digits_networks_fv_plans_in_plain_integers() {
 
 #[test]
 fn refused_input_names_the_problem() {
-    let (model, images) = small_files("bad");
+    let (model, images) = small_network("infer", "bad");
     let d = images.parent().unwrap();
     let wide = d.join("wide.json");
     std::fs::write(

@@ -251,29 +251,10 @@ fn byte_program_matches_the_clear_run() {
 /// A small network over the ranks, with its weights in the clear and encrypted: every
 /// image's decrypted scores must equal the model's in plain integers (the command compares
 /// them and exits non-zero on a difference; here the test also checks the scores' argmax
-/// against classes worked out by hand).
+/// against the classes worked out by hand in `common::small_network`).
 #[test]
 fn inference_over_ranks_matches_the_plain_model() {
-    let d = std::env::temp_dir().join(format!("encint-mpi-infer-{}", std::process::id()));
-    std::fs::create_dir_all(&d).unwrap();
-    let (model, images) = (d.join("model.json"), d.join("images.json"));
-    // Hidden h = min(max(x·W1 + b1, 0), 3), scores h·W2 + b2.
-    std::fs::write(
-        &model,
-        r#"{"format": "encint-mlp", "version": 1, "input_size": 2, "input_max": 3,
-            "layers": [{"weights": [[1, -2], [3, 1]], "bias": [0, 1],
-                        "relu": {"shift": 0, "max": 3}},
-                       {"weights": [[2, -1], [-1, 1]], "bias": [0, 0]}]}"#,
-    )
-    .unwrap();
-    // [1, 2]: h = (min(7, 3), max(-2 + 2 + 1, 0)) = (3, 1), scores (5, -2): class 0.
-    // [0, 0]: h = (0, 1), scores (-1, 1): class 1.
-    std::fs::write(
-        &images,
-        r#"{"format": "encint-images", "version": 1,
-            "images": [[1, 2], [0, 0]], "labels": [0, 1]}"#,
-    )
-    .unwrap();
+    let (model, images) = common::small_network("mpi", "infer");
     for weights in ["clear", "encrypted"] {
         let args = s(&[
             "infer",
@@ -299,5 +280,4 @@ fn inference_over_ranks_matches_the_plain_model() {
         assert_eq!(v["circuit_accuracy"], 1.0, "{}", r.out);
         assert_eq!(v["backend"], "mpi over 3 rank(s)", "{}", r.out);
     }
-    let _ = std::fs::remove_dir_all(&d);
 }

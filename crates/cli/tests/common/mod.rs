@@ -29,3 +29,28 @@ pub fn encint(args: &[&str]) -> (bool, String, String) {
         String::from_utf8_lossy(&out.stderr).into_owned(),
     )
 }
+
+/// A model file of 2 inputs, 2 hidden units and 2 classes, and an image file of 2 images
+/// with their classes, in a fresh scratch folder:
+/// hidden `h = min(max(x·W1 + b1, 0), 3)`, scores `h·W2 + b2`.
+/// `[1, 2]`: h = (min(7, 3), max(-2 + 2 + 1, 0)) = (3, 1), scores (5, -2): class 0.
+/// `[0, 0]`: h = (0, 1), scores (-1, 1): class 1.
+pub fn small_network(suite: &str, name: &str) -> (PathBuf, PathBuf) {
+    let d = scratch(suite, name);
+    let (model, images) = (d.join("model.json"), d.join("images.json"));
+    std::fs::write(
+        &model,
+        r#"{"format": "encint-mlp", "version": 1, "input_size": 2, "input_max": 3,
+            "layers": [{"weights": [[1, -2], [3, 1]], "bias": [0, 1],
+                        "relu": {"shift": 0, "max": 3}},
+                       {"weights": [[2, -1], [-1, 1]], "bias": [0, 0]}]}"#,
+    )
+    .unwrap();
+    std::fs::write(
+        &images,
+        r#"{"format": "encint-images", "version": 1,
+            "images": [[1, 2], [0, 0]], "labels": [0, 1]}"#,
+    )
+    .unwrap();
+    (model, images)
+}

@@ -140,10 +140,11 @@ struct DotKey {
     budget: u64,
 }
 
+/// Choices of a method remembered by what decides them, for the whole process.
+type Choices<K, V> = std::sync::LazyLock<std::sync::Mutex<std::collections::HashMap<K, V>>>;
+
 /// [`Composer::dot`]'s choices so far.
-static DOT_CHOICES: std::sync::LazyLock<
-    std::sync::Mutex<std::collections::HashMap<DotKey, DotMethod>>,
-> = std::sync::LazyLock::new(Default::default);
+static DOT_CHOICES: Choices<DotKey, DotMethod> = Choices::new(Default::default);
 
 /// The choice remembered under `key` in `cache`, or `choose`'s, then remembered (a lock
 /// poisoned by a panic elsewhere still holds valid choices).
@@ -183,9 +184,7 @@ struct SumKey {
 }
 
 /// [`Composer::sum`]'s choices so far.
-static SUM_CHOICES: std::sync::LazyLock<
-    std::sync::Mutex<std::collections::HashMap<SumKey, SumMethod>>,
-> = std::sync::LazyLock::new(Default::default);
+static SUM_CHOICES: Choices<SumKey, SumMethod> = Choices::new(Default::default);
 
 fn is_shift(op: Op) -> bool {
     matches!(op, Op::ShlVar | Op::ShrVar | Op::RotlVar | Op::RotrVar)

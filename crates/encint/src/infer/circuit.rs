@@ -30,6 +30,21 @@ impl Weights {
             Weights::Encrypted => "encrypted",
         }
     }
+
+    /// The encrypted weights a run was given, checked against this mode: none with clear
+    /// weights, some with encrypted ones.
+    pub(super) fn given<W>(self, weights: Option<W>) -> Result<Option<W>> {
+        match (self, weights) {
+            (Weights::Clear, None) => Ok(None),
+            (Weights::Encrypted, Some(w)) => Ok(Some(w)),
+            (Weights::Clear, Some(_)) => Err(Error::InvalidInput(
+                "encrypted weights given to an inference with clear weights".into(),
+            )),
+            (Weights::Encrypted, None) => Err(Error::InvalidInput(
+                "an inference with encrypted weights needs them".into(),
+            )),
+        }
+    }
 }
 
 /// The encrypted weights and biases of a model (every layer's, flattened in order): what
@@ -263,21 +278,8 @@ impl Inference {
         images: &FheArray<FheValue>,
         weights: Option<&EncryptedWeights>,
     ) -> Result<Args> {
-        let w = match (self.weights, weights) {
-            (Weights::Clear, None) => None,
-            (Weights::Encrypted, Some(w)) => Some(w.clone()),
-            (Weights::Clear, Some(_)) => {
-                return Err(Error::InvalidInput(
-                    "encrypted weights given to an inference with clear weights".into(),
-                ))
-            }
-            (Weights::Encrypted, None) => {
-                return Err(Error::InvalidInput(
-                    "an inference with encrypted weights needs them".into(),
-                ))
-            }
-        };
-        Ok((images.clone(), w))
+        let w = self.weights.given(weights)?;
+        Ok((images.clone(), w.cloned()))
     }
 
     /// Decrypts the logits of [`Inference::run`] (the client's side): the first `count`

@@ -261,31 +261,18 @@ impl FvInference {
             )));
         }
         let layers = &self.model.layers;
-        let w = match (self.weights, weights) {
-            (Weights::Clear, None) => None,
-            (Weights::Encrypted, Some(w)) => {
-                let nw: usize = layers.iter().map(|l| l.weights.len()).sum();
-                let nb: usize = layers.iter().map(|l| l.bias.len()).sum();
-                if w.0.len() != nw || w.1.len() != nb {
-                    return Err(Error::InvalidInput(format!(
-                        "{} weights and {} biases, the model has {nw} and {nb}",
-                        w.0.len(),
-                        w.1.len()
-                    )));
-                }
-                Some(w)
+        let w = self.weights.given(weights)?;
+        if let Some(w) = w {
+            let nw: usize = layers.iter().map(|l| l.weights.len()).sum();
+            let nb: usize = layers.iter().map(|l| l.bias.len()).sum();
+            if w.0.len() != nw || w.1.len() != nb {
+                return Err(Error::InvalidInput(format!(
+                    "{} weights and {} biases, the model has {nw} and {nb}",
+                    w.0.len(),
+                    w.1.len()
+                )));
             }
-            (Weights::Clear, Some(_)) => {
-                return Err(Error::InvalidInput(
-                    "encrypted weights given to an inference with clear weights".into(),
-                ))
-            }
-            (Weights::Encrypted, None) => {
-                return Err(Error::InvalidInput(
-                    "an inference with encrypted weights needs them".into(),
-                ))
-            }
-        };
+        }
         let mut act: Vec<FvInts> = pixels.to_vec();
         let (mut wo, mut bo, mut hidden) = (0usize, 0usize, 0usize);
         for layer in layers {
