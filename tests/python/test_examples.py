@@ -15,6 +15,7 @@ EXAMPLES = {
     "fv_batch.py": [],
     "infer_digits.py": ["--clear"],
     "infer_digits.py --model cnn": ["--clear", "--model", "cnn"],
+    "infer_digits.py --fv": ["--clear", "--fv"],
 }
 
 

@@ -42,6 +42,13 @@ pub struct FvWord {
     server: Arc<FvBitsServerKey>,
 }
 
+impl FvBitsKeys {
+    /// The client key and the server key.
+    pub(crate) fn parts(&self) -> (&FvBitsClientKey, &Arc<FvBitsServerKey>) {
+        (&self.client, &self.server)
+    }
+}
+
 py_methods! {
     impl FvBitsKeys {
         getters(this) {

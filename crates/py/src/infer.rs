@@ -47,29 +47,36 @@ pub struct EncryptedLogits {
     count: usize,
 }
 
+/// The `weights` argument: `"clear"` or `"encrypted"`.
+pub(crate) fn weights_arg(weights: &str) -> PyResult<Weights> {
+    match weights {
+        "clear" => Ok(Weights::Clear),
+        "encrypted" => Ok(Weights::Encrypted),
+        other => Err(invalid(format!(
+            "weights {other:?}: \"clear\" or \"encrypted\""
+        ))),
+    }
+}
+
+/// The `model` argument: a built-in model's name or a model file's path (default: the MLP).
+pub(crate) fn model_arg(model: Option<std::path::PathBuf>) -> PyResult<Model> {
+    match model {
+        Some(p) => match p.to_str() {
+            Some(name) => Model::builtin_or_file(name),
+            None => Model::load(&p),
+        },
+        None => Model::builtin("mlp"),
+    }
+    .map_err(to_py)
+}
+
 #[pymethods]
 impl Inference {
     #[new]
     #[pyo3(signature = (model=None, weights="clear", batch=1))]
     fn new(model: Option<std::path::PathBuf>, weights: &str, batch: usize) -> PyResult<Self> {
         guard(|| {
-            let weights = match weights {
-                "clear" => Weights::Clear,
-                "encrypted" => Weights::Encrypted,
-                other => {
-                    return Err(invalid(format!(
-                        "weights {other:?}: \"clear\" or \"encrypted\""
-                    )))
-                }
-            };
-            let model = match model {
-                Some(p) => match p.to_str() {
-                    Some(name) => Model::builtin_or_file(name),
-                    None => Model::load(&p),
-                },
-                None => Model::builtin("mlp"),
-            }
-            .map_err(to_py)?;
+            let (model, weights) = (model_arg(model)?, weights_arg(weights)?);
             let inner = infer::Inference::compile(&model, weights, batch).map_err(to_py)?;
             Ok(Inference { inner })
         })

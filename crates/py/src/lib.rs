@@ -13,7 +13,8 @@
 //! - `encint.select` ([`select`]), traced evaluation and costs ([`trace`]), the byte
 //!   processor ([`processor`]), FV batches ([`fv`]) and bit-sliced FV integers
 //!   ([`fv_bits`]);
-//! - private inference of a quantised neural network ([`infer`]: `encint.Inference`);
+//! - private inference of a quantised neural network ([`infer`]: `encint.Inference`; on
+//!   FV slots [`infer_fv`]: `encint.FvInference`);
 //! - progress bars of long operations ([`progress`]);
 //! - shared pieces: the value behind every integer class ([`value`]), argument reading
 //!   ([`args`]), ciphertext envelopes ([`ciphertext`]), key files ([`files`]), the
@@ -36,6 +37,7 @@ pub mod fv;
 pub mod fv_bits;
 pub mod guard;
 pub mod infer;
+pub mod infer_fv;
 pub mod int;
 pub mod key_sets;
 pub mod keys;
@@ -51,7 +53,7 @@ pub mod value;
 #[pymodule]
 fn _encint(m: &Bound<'_, PyModule>) -> PyResult<()> {
     type Register = fn(&Bound<'_, PyModule>) -> PyResult<()>;
-    let modules: [Register; 12] = [
+    let modules: [Register; 13] = [
         errors::register,
         keys::register,
         int::register,
@@ -64,6 +66,7 @@ fn _encint(m: &Bound<'_, PyModule>) -> PyResult<()> {
         typed::register,
         family::register,
         infer::register,
+        infer_fv::register,
     ];
     for register in modules {
         register(m)?;

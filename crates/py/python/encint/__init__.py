@@ -74,6 +74,10 @@ from ._encint import (  # noqa: F401
     FvBatch,
     FvBitsKeys,
     FvError,
+    FvImages,
+    FvInference,
+    FvLogits,
+    FvWeights,
     FvWord,
     BackendError,
     EncryptedImages,
@@ -133,6 +137,7 @@ __all__ = [
     "FheInt8", "FheInt16", "FheInt32", "FheInt64", "FheInt128",
     "where", "dot", "compile",
     "Inference", "EncryptedImages", "EncryptedWeights", "EncryptedLogits",
+    "FvInference", "FvImages", "FvWeights", "FvLogits",
 ]
 
 _min, _max = min, max
