@@ -3,10 +3,9 @@
 //! models.
 
 use encint_tfhe::envelope::{open, seal};
-use encint_tfhe::io::IoError;
 use encint_tfhe::public::{compact_phase_variance, t_uniform_variance};
 use encint_tfhe::{
-    ClientKey, CompactDigits, EnvelopeError, Kind, PublicKey, TfheError, Upload, DEFAULT_PARAMETERS,
+    ClientKey, CompactDigits, EnvelopeError, Kind, PublicKey, Upload, DEFAULT_PARAMETERS,
 };
 use rand::{Rng, SeedableRng};
 
