@@ -9,13 +9,9 @@ use std::path::{Path, PathBuf};
 mod common;
 use common::{encint, s};
 
-fn scratch(name: &str) -> PathBuf {
-    common::scratch("seeded", name)
-}
-
 /// A scratch directory `d` and a key set generated in `d/k`: `(d, k)`.
 fn scratch_with_keys(name: &str) -> (PathBuf, PathBuf) {
-    let d = scratch(name);
+    let d = common::scratch("seeded", name);
     let k = d.join("k");
     keygen(&k, &[]);
     (d, k)
@@ -149,10 +145,8 @@ fn keygen_encrypt_eval_decrypt_with_seeded_files() {
 
 #[test]
 fn another_key_set_and_truncated_files_are_errors() {
-    let d = scratch("errors");
-    let k = d.join("k");
+    let (d, k) = scratch_with_keys("errors");
     let other = d.join("other");
-    keygen(&k, &[]);
     keygen(&other, &["--compressed"]);
     let mine = d.join("mine.ct");
     let theirs = d.join("theirs.ct");
