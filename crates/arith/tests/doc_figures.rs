@@ -35,16 +35,18 @@ fn normalise(text: &str) -> String {
         .join(" ")
 }
 
-/// Asserts that `file` (relative to the workspace root) still states `quote` (compared
-/// with whitespace and comment markers folded), so that the doc and its pin change
-/// together.
-fn quoted(file: &str, quote: &str) {
+/// Asserts that `file` (relative to the workspace root) still states each of `quotes`
+/// (compared with whitespace and comment markers folded), so that the doc and its pin
+/// change together.
+fn quoted(file: &str, quotes: &[&str]) {
     let path = format!("{}/../../{file}", env!("CARGO_MANIFEST_DIR"));
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
-    assert!(
-        normalise(&text).contains(&normalise(quote)),
-        "{file} no longer states: {quote}"
-    );
+    let text = normalise(&std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}")));
+    for quote in quotes {
+        assert!(
+            text.contains(&normalise(quote)),
+            "{file} no longer states: {quote}"
+        );
+    }
 }
 
 fn ty(bits: usize, signed: bool) -> IntType {
@@ -121,11 +123,12 @@ const BENCHMARKS: &str = "docs/BENCHMARKS.md";
 /// Products on bits: blocks against counters.
 #[test]
 fn product_on_bits_16() {
-    // docs/BENCHMARKS.md: "mul 30 / 54 / 28, 112 / 193 / 111, 425 / 738 / 440, 1648 / 2872
-    // at 8 / 16 / 32 / 64 bits;" (blocks / bits / TFHE-rs).
+    // docs/BENCHMARKS.md (blocks / bits / TFHE-rs).
     quoted(
         BENCHMARKS,
-        "mul 30 / 54 / 28, 112 / 193 / 111, 425 / 738 / 440, 1648 / 2872 at 8 / 16 / 32 / 64 bits;",
+        &[
+            "mul 30 / 54 / 28, 112 / 193 / 111, 425 / 738 / 440, 1648 / 2872 at 8 / 16 / 32 / 64 bits;",
+        ],
     );
     let mut pins = Pins::default();
     for (bits, on_blocks, on_bits) in [
@@ -150,22 +153,18 @@ fn product_on_bits_16() {
 /// Products and the other block circuits on stored radix-4 blocks.
 #[test]
 fn radix4_block_circuits() {
-    // docs/BENCHMARKS.md: "add and sub are a ripple of carries: 2k − 1 bootstraps for k
-    // blocks, against TFHE-rs' 2k;" / "and, or and xor cost one table per block; not costs
-    // nothing;" / "products are the block products with no operand refresh, and each column
-    // reduces to one block instead of two bits: 96 bootstraps at 16 bits, against 112 before
-    // and TFHE-rs' 111;" / "comparisons read chains of block differences (`sign(2d + s)`): 9
-    // bootstraps at 16 bits," / "min, max and select cost 3 bootstraps per block." (beyond
-    // the comparison, and the parity of a radix-4 condition).
-    for line in [
-        "add and sub are a ripple of carries: 2k − 1 bootstraps for k blocks, against TFHE-rs' 2k;",
-        "and, or and xor cost one table per block; not costs nothing;",
-        "reduces to one block instead of two bits: 96 bootstraps at 16 bits, against 112 before",
-        "comparisons read chains of block differences (`sign(2d + s)`): 9 bootstraps at 16 bits,",
-        "min, max and select cost 3 bootstraps per block.",
-    ] {
-        quoted(BENCHMARKS, line);
-    }
+    // docs/BENCHMARKS.md (min, max and select: beyond the comparison, and the parity of a
+    // radix-4 condition).
+    quoted(
+        BENCHMARKS,
+        &[
+            "add and sub are a ripple of carries: 2k − 1 bootstraps for k blocks, against TFHE-rs' 2k;",
+            "and, or and xor cost one table per block; not costs nothing;",
+            "reduces to one block instead of two bits: 96 bootstraps at 16 bits, against 112 before",
+            "comparisons read chains of block differences (`sign(2d + s)`): 9 bootstraps at 16 bits,",
+            "min, max and select cost 3 bootstraps per block.",
+        ],
+    );
     let mut pins = Pins::default();
     for signed in [false, true] {
         let t16 = ty(16, signed);
@@ -206,19 +205,18 @@ fn radix4_block_circuits() {
 /// Equality and comparisons of bits, and min / max by the comparison tree.
 #[test]
 fn comparison_tree_on_bits() {
-    // docs/BENCHMARKS.md, the comparison tree's table: "| 8 | 7 / 3 | 5 / 2 | 4 → 3 |",
-    // "| 16 | 12 / 3 | 11 / 3 | 7 → 6 |", "| 32 | 25 / 4 | 22 / 4 | 13 → 12 |",
-    // "| 64 | 50 / 5 | 46 / 4 | 26 → 24 |" (the "now" columns: pbs / depth, rounds at 2
-    // threads), and "at 1 thread the chain stays (4 bootstraps against 5)".
-    for line in [
-        "| 8 | 7 / 3 | 5 / 2 | 4 → 3 |",
-        "| 16 | 12 / 3 | 11 / 3 | 7 → 6 |",
-        "| 32 | 25 / 4 | 22 / 4 | 13 → 12 |",
-        "| 64 | 50 / 5 | 46 / 4 | 26 → 24 |",
-        "at 1 thread the chain stays (4 bootstraps against 5)",
-    ] {
-        quoted(BENCHMARKS, line);
-    }
+    // docs/BENCHMARKS.md, the comparison tree's table (the "now" columns: pbs / depth,
+    // rounds at 2 threads).
+    quoted(
+        BENCHMARKS,
+        &[
+            "| 8 | 7 / 3 | 5 / 2 | 4 → 3 |",
+            "| 16 | 12 / 3 | 11 / 3 | 7 → 6 |",
+            "| 32 | 25 / 4 | 22 / 4 | 13 → 12 |",
+            "| 64 | 50 / 5 | 46 / 4 | 26 → 24 |",
+            "at 1 thread the chain stays (4 bootstraps against 5)",
+        ],
+    );
     let mut pins = Pins::default();
     let c = bit_circuit_cost(16, |b, x, y| vec![blocks::eq(b, x, y)]);
     pins.eq("eq 16 bits", (c.bootstraps, c.depth), (9, 2));
@@ -278,17 +276,15 @@ fn comparison_tree_on_bits() {
 /// circuit, and the planner's choice.
 #[test]
 fn min_max_on_canonical_operands() {
-    // docs/BENCHMARKS.md: "It costs a few bootstraps more than the bit circuit (13 / 27 /
-    // 54 / 110 against 12 / 24 / 48 / 96) in far less depth (3 / 4 / 5 / 5 against 5 / 9 /
-    // 17 / 33), so the planner takes it from 2 threads on (7 / 14 / 28 / 56 rounds against
-    // 8 / 16 / 32 / 64) and keeps the bit circuit at 1 thread. At 16 threads the estimate
-    // is 3 / 4 / 6 / 9 rounds against 5 / 9 / 18 / 36"
     quoted(
         BENCHMARKS,
-        "bootstraps more than the bit circuit (13 / 27 / 54 / 110 against 12 / 24 / 48 / 96) in far
-         less depth (3 / 4 / 5 / 5 against 5 / 9 / 17 / 33), so the planner takes it from 2 threads
-         on (7 / 14 / 28 / 56 rounds against 8 / 16 / 32 / 64) and keeps the bit circuit at 1 thread.
-         At 16 threads the estimate is 3 / 4 / 6 / 9 rounds against 5 / 9 / 18 / 36",
+        &[
+            "bootstraps more than the bit circuit (13 / 27 / 54 / 110 against 12 / 24 / 48 / 96)
+           in far less depth (3 / 4 / 5 / 5 against 5 / 9 / 17 / 33), so the planner takes it
+           from 2 threads on (7 / 14 / 28 / 56 rounds against 8 / 16 / 32 / 64) and keeps the
+           bit circuit at 1 thread. At 16 threads the estimate is 3 / 4 / 6 / 9 rounds against
+           5 / 9 / 18 / 36",
+        ],
     );
     let mut pins = Pins::default();
     let rows = [
@@ -335,18 +331,15 @@ fn min_max_on_canonical_operands() {
 /// Scalar products and shifts by a ciphertext on radix-4 blocks, and on bits.
 #[test]
 fn radix4_scalar_products_and_shifts() {
-    // docs/BENCHMARKS.md: "Bootstraps for x805 at 8 / 16 / 32 / 64 bits: 5 / 20 / 52 / 116,
-    // against TFHE-rs' 10 / 33 / 73 and our 9 / 37 / 101 on bits."
-    // docs/BENCHMARKS.md: "| shl_var / shr_var (logical), now | 19 | 44 | 102 | 260 |",
-    // "| rotl_var / rotr_var, now | 16 | 40 | 96 | 256 |"
-    for line in [
-        "Bootstraps for x805 at 8 / 16 / 32 / 64 bits: 5 / 20 / 52 / 116, against
+    quoted(
+        BENCHMARKS,
+        &[
+            "Bootstraps for x805 at 8 / 16 / 32 / 64 bits: 5 / 20 / 52 / 116, against
          TFHE-rs' 10 / 33 / 73 and our 9 / 37 / 101 on bits.",
-        "| shl_var / shr_var (logical), now | 19 | 44 | 102 | 260 |",
-        "| rotl_var / rotr_var, now | 16 | 40 | 96 | 256 |",
-    ] {
-        quoted(BENCHMARKS, line);
-    }
+            "| shl_var / shr_var (logical), now | 19 | 44 | 102 | 260 |",
+            "| rotl_var / rotr_var, now | 16 | 40 | 96 | 256 |",
+        ],
+    );
     let mut pins = Pins::default();
     for signed in [false, true] {
         let t16 = ty(16, signed);
@@ -381,19 +374,15 @@ fn radix4_scalar_products_and_shifts() {
 /// The conversions of the typed forms.
 #[test]
 fn form_conversions() {
-    // crates/arith/src/typed/forms.rs, `Form`: "lazy to canonical is a circuit
-    // ([`encint_core::bits::signed_digits_to_bits`], `⌈3n/2⌉ − 1` bootstraps for `n`
-    // digits)" and `Form::Radix4`: "the Bits and Digits algorithms convert the blocks to
-    // bits first (two bootstraps per two-bit block, none for a one-bit top block)".
+    // crates/arith/src/typed/forms.rs, `Form` and `Form::Radix4`.
     quoted(
         FORMS_RS,
-        "lazy to canonical is a circuit ([`encint_core::bits::signed_digits_to_bits`],
+        &[
+            "lazy to canonical is a circuit ([`encint_core::bits::signed_digits_to_bits`],
          `⌈3n/2⌉ − 1` bootstraps for `n` digits)",
-    );
-    quoted(
-        FORMS_RS,
-        "the Bits and Digits algorithms convert the blocks to bits first (two bootstraps per
+            "the Bits and Digits algorithms convert the blocks to bits first (two bootstraps per
          two-bit block, none for a one-bit top block).",
+        ],
     );
     let mut pins = Pins::default();
     for bits in 1..=128usize {
@@ -414,25 +403,20 @@ fn form_conversions() {
 /// Division and remainder by a ciphertext: blocks against bits.
 #[test]
 fn division_by_a_ciphertext() {
-    // docs/BENCHMARKS.md, "Division and remainder by a ciphertext on radix-4 blocks":
-    // "| u div, blocks (canonical) | **107** (48) | **407** (160) | **1583** (576) |
-    // **6239** (2176) |", "| u div, bits (before) | 135 (79) | 527 (287) | 2079 (1087) |
-    // 8255 (4223) |", "| u rem, blocks | **122** (53) | **438** (169) | **1646** (593) | –
-    // |", "| i div, blocks (radix-4 / canonical) | **151** / 167 | **495** / 527 |
-    // **1759** / 1823 | – |", "| i div, bits (before) | 185 | 634 | 2297 | 8698 |", and
-    // "u64 div 1.11, u64 rem 1.01, i64 div 0.88, i64 rem 1.21 (6239 / 6366 / 6591 / 6653
-    // bootstraps;" (the planner's form: canonical unsigned, radix-4 signed operands).
-    for line in [
-        "| u div, blocks (canonical) | **107** (48) | **407** (160) | **1583** (576) | **6239** (2176) |",
-        "| u div, bits (before) | 135 (79) | 527 (287) | 2079 (1087) | 8255 (4223) |",
-        "| u rem, blocks | **122** (53) | **438** (169) | **1646** (593) | – |",
-        "| i div, blocks (radix-4 / canonical) | **151** / 167 | **495** / 527 | **1759** / 1823 | – |",
-        "| i div, bits (before) | 185 | 634 | 2297 | 8698 |",
-        "u64 div 1.11, u64 rem 1.01, i64 div 0.88, i64 rem 1.21 (6239 / 6366 / 6591 / 6653
-         bootstraps;",
-    ] {
-        quoted(BENCHMARKS, line);
-    }
+    // docs/BENCHMARKS.md, "Division and remainder by a ciphertext on radix-4 blocks" (the
+    // planner's form: canonical unsigned, radix-4 signed operands).
+    quoted(
+        BENCHMARKS,
+        &[
+            "| u div, blocks (canonical) | **107** (48) | **407** (160) | **1583** (576) | **6239** (2176) |",
+            "| u div, bits (before) | 135 (79) | 527 (287) | 2079 (1087) | 8255 (4223) |",
+            "| u rem, blocks | **122** (53) | **438** (169) | **1646** (593) | – |",
+            "| i div, blocks (radix-4 / canonical) | **151** / 167 | **495** / 527 | **1759** / 1823 | – |",
+            "| i div, bits (before) | 185 | 634 | 2297 | 8698 |",
+            "u64 div 1.11, u64 rem 1.01, i64 div 0.88, i64 rem 1.21 (6239 / 6366 / 6591 / 6653
+             bootstraps;",
+        ],
+    );
     let mut pins = Pins::default();
     let cost = |op, t, a, f| {
         let c = typed_cost(op, t, a, f);
@@ -500,16 +484,14 @@ fn division_by_a_ciphertext() {
 /// Addition on bits: the ripple of two-column counters.
 #[test]
 fn addition_on_bits() {
-    // crates/arith/src/bits/mod.rs, `add`: "a ripple of two-column counters (3 bootstraps
-    // per 2 bits, depth ≈ width / 2)" and docs/BENCHMARKS.md: "the ripple of counters costs
-    // 3 bootstraps per 2 bits (11 / 23 / 47 / 95 against TFHE-rs' 8 / 16 / 32 / 64)".
+    // crates/arith/src/bits/mod.rs, `add`, and docs/BENCHMARKS.md.
     quoted(
         "crates/arith/src/bits/mod.rs",
-        "a ripple of two-column counters (3 bootstraps per 2 bits, depth ≈ width / 2).",
+        &["a ripple of two-column counters (3 bootstraps per 2 bits, depth ≈ width / 2)."],
     );
     quoted(
         BENCHMARKS,
-        "3 bootstraps per 2 bits (11 / 23 / 47 / 95 against TFHE-rs' 8 / 16 / 32 / 64)",
+        &["3 bootstraps per 2 bits (11 / 23 / 47 / 95 against TFHE-rs' 8 / 16 / 32 / 64)"],
     );
     let mut pins = Pins::default();
     for (bits, documented) in [(8, 11), (16, 23), (32, 47), (64, 95)] {

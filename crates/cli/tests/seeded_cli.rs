@@ -9,14 +9,40 @@ use std::path::{Path, PathBuf};
 mod common;
 use common::{encint, s};
 
-fn scratch(name: &str) -> PathBuf {
-    common::scratch("seeded", name)
+/// A scratch directory `d` and a key set generated in `d/k`: `(d, k)`.
+fn scratch_with_keys(name: &str) -> (PathBuf, PathBuf) {
+    let d = common::scratch("seeded", name);
+    let k = d.join("k");
+    keygen(&k, &[]);
+    (d, k)
+}
+
+/// Writes every `step`-th prefix of `file` (and the one a byte short) to `dir/cut.ct` and
+/// runs `check` on that file each time; `check` returns the errors it got, each of which
+/// must name the file.
+fn check_truncations(file: &Path, dir: &Path, step: usize, check: impl Fn(&Path) -> Vec<String>) {
+    let bytes = std::fs::read(file).unwrap();
+    let cut = dir.join("cut.ct");
+    for n in (0..bytes.len()).step_by(step).chain([bytes.len() - 1]) {
+        std::fs::write(&cut, &bytes[..n]).unwrap();
+        for err in check(&cut) {
+            assert!(err.contains("cut.ct"), "{n}: {err}");
+        }
+    }
 }
 
 fn keygen(dir: &Path, extra: &[&str]) {
     let mut args = vec!["keygen", "--out", s(dir)];
     args.extend_from_slice(extra);
     let (ok, _, err) = encint(&args);
+    assert!(ok, "{err}");
+}
+
+/// `encint <command> --key <keys>/client.key --out <out>`: a key derived from the client
+/// key of `keys` (`public-key`, `packing-key`), which must succeed.
+fn derive_key(command: &str, keys: &Path, out: &Path) {
+    let client = keys.join("client.key");
+    let (ok, _, err) = encint(&[command, "--key", s(&client), "--out", s(out)]);
     assert!(ok, "{err}");
 }
 
@@ -80,9 +106,7 @@ fn dec(keys: &Path, ct: &Path) -> Result<String, String> {
 
 #[test]
 fn keygen_encrypt_eval_decrypt_with_seeded_files() {
-    let d = scratch("flow");
-    let k = d.join("k");
-    keygen(&k, &[]);
+    let (d, k) = scratch_with_keys("flow");
     let (a, b) = (51234u16, 40001u16);
     let sa = d.join("a.ct");
     let sb = d.join("b.ct");
@@ -121,10 +145,8 @@ fn keygen_encrypt_eval_decrypt_with_seeded_files() {
 
 #[test]
 fn another_key_set_and_truncated_files_are_errors() {
-    let d = scratch("errors");
-    let k = d.join("k");
+    let (d, k) = scratch_with_keys("errors");
     let other = d.join("other");
-    keygen(&k, &[]);
     keygen(&other, &["--compressed"]);
     let mine = d.join("mine.ct");
     let theirs = d.join("theirs.ct");
@@ -142,15 +164,12 @@ fn another_key_set_and_truncated_files_are_errors() {
     let err = dec(&k, &theirs).unwrap_err();
     assert!(err.contains("key set"), "{err}");
     // A truncated seeded file, at every length: an error naming the file.
-    let bytes = std::fs::read(&mine).unwrap();
-    let cut = d.join("cut.ct");
-    for n in (0..bytes.len()).step_by(17).chain([bytes.len() - 1]) {
-        std::fs::write(&cut, &bytes[..n]).unwrap();
-        let err = dec(&k, &cut).unwrap_err();
-        assert!(err.contains("cut.ct"), "{n}: {err}");
-        let err = eval(&k, "neg", &[&cut], &d.join("out.ct")).unwrap_err();
-        assert!(err.contains("cut.ct"), "{n}: {err}");
-    }
+    check_truncations(&mine, &d, 17, |cut| {
+        vec![
+            dec(&k, cut).unwrap_err(),
+            eval(&k, "neg", &[cut], &d.join("out.ct")).unwrap_err(),
+        ]
+    });
     std::fs::remove_dir_all(&d).unwrap();
 }
 
@@ -159,9 +178,7 @@ fn another_key_set_and_truncated_files_are_errors() {
 /// `--public-key` with `--expanded` are errors.
 #[test]
 fn public_key_encryption_by_a_party_without_the_client_key() {
-    let d = scratch("public");
-    let k = d.join("k");
-    keygen(&k, &[]);
+    let (d, k) = scratch_with_keys("public");
     // The encrypting party's directory holds the public key and nothing else.
     let party = d.join("party");
     std::fs::create_dir_all(&party).unwrap();
@@ -197,14 +214,7 @@ fn public_key_encryption_by_a_party_without_the_client_key() {
 
     // `encint public-key` of the client key: another public key of the same key set.
     let pk2 = d.join("again.key");
-    let (ok, _, err) = encint(&[
-        "public-key",
-        "--key",
-        s(&k.join("client.key")),
-        "--out",
-        s(&pk2),
-    ]);
-    assert!(ok, "{err}");
+    derive_key("public-key", &k, &pk2);
     let c = d.join("c.ct");
     enc_pk(&pk2, &["--type", "i8", "--value", "-100"], &c);
     assert_eq!(dec(&k, &c).unwrap(), "-100");
@@ -262,13 +272,9 @@ fn public_key_encryption_by_a_party_without_the_client_key() {
 /// errors.
 #[test]
 fn packed_results_round_trip() {
-    let d = scratch("packed");
-    let k = d.join("k");
-    keygen(&k, &[]);
+    let (d, k) = scratch_with_keys("packed");
     let packing = d.join("packing.key");
-    let client = k.join("client.key");
-    let (ok, _, err) = encint(&["packing-key", "--key", s(&client), "--out", s(&packing)]);
-    assert!(ok, "{err}");
+    derive_key("packing-key", &k, &packing);
     let (a, b) = (51234u16, 40001u16);
     let (fa, fb) = (d.join("a.ct"), d.join("b.ct"));
     enc(&k, &["--type", "u16", "--value", &a.to_string()], &fa);
@@ -292,14 +298,7 @@ fn packed_results_round_trip() {
     let other = d.join("other");
     keygen(&other, &[]);
     let theirs = d.join("theirs.key");
-    let (ok, _, err) = encint(&[
-        "packing-key",
-        "--key",
-        s(&other.join("client.key")),
-        "--out",
-        s(&theirs),
-    ]);
-    assert!(ok, "{err}");
+    derive_key("packing-key", &other, &theirs);
     let err = eval_with(
         &k,
         "add",
@@ -311,13 +310,7 @@ fn packed_results_round_trip() {
     assert!(err.contains("key set"), "{err}");
     // Another key set's client key, and a truncated packed file: errors naming the file.
     assert!(dec(&other, &sum).unwrap_err().contains("key set"));
-    let bytes = std::fs::read(&sum).unwrap();
-    let cut = d.join("cut.ct");
-    for n in (0..bytes.len()).step_by(211).chain([bytes.len() - 1]) {
-        std::fs::write(&cut, &bytes[..n]).unwrap();
-        let err = dec(&k, &cut).unwrap_err();
-        assert!(err.contains("cut.ct"), "{n}: {err}");
-    }
+    check_truncations(&sum, &d, 211, |cut| vec![dec(&k, cut).unwrap_err()]);
     std::fs::remove_dir_all(&d).unwrap();
 }
 

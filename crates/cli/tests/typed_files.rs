@@ -103,7 +103,14 @@ struct Case {
     ty: &'static str,
 }
 
-fn case(
+/// A case whose result is `want`, a value of the Rust type that names its encrypted type.
+fn case<T: Want>(op: &'static str, files: &[&String], extra: &[&'static str], want: T) -> Case {
+    let (want, ty) = want.want();
+    case_as(op, files, extra, want, ty)
+}
+
+/// A case whose result is `want` of the encrypted type `ty`.
+fn case_as(
     op: &'static str,
     files: &[&String],
     extra: &[&'static str],
@@ -118,6 +125,23 @@ fn case(
         ty,
     }
 }
+
+/// A clear result: its value, and the name of the encrypted type of the same range.
+trait Want {
+    fn want(self) -> (i128, &'static str);
+}
+
+macro_rules! want {
+    ($($t:ty),*) => {$(
+        impl Want for $t {
+            fn want(self) -> (i128, &'static str) {
+                (i128::from(self), stringify!($t))
+            }
+        }
+    )*};
+}
+
+want!(bool, u8, i8, i16, u32, i32);
 
 /// Runs the cases on two workers; returns the mismatches.
 fn run(k: &Keys, cases: &[Case]) -> Vec<String> {
@@ -177,58 +201,39 @@ fn u8_cases(k: &Keys) -> Vec<Case> {
     let fs = k.enc("u8", &amount.to_string());
     let (ft, ff) = (k.enc("bool", "true"), k.enc("bool", "false"));
     let n = u32::from(amount);
-    let w = |v: u8| i128::from(v);
     vec![
-        case("add", &[&fa, &fb], &[], w(a.wrapping_add(bv)), "u8"),
-        case("sub", &[&fb, &fa], &[], w(bv.wrapping_sub(a)), "u8"),
-        case("mul", &[&fa, &fb], &[], w(a.wrapping_mul(bv)), "u8"),
-        case(
-            "mul",
-            &[&fa],
-            &["--scalar", "-3"],
-            w(a.wrapping_mul(253)),
-            "u8",
-        ),
-        case(
-            "scalar_mul",
-            &[&fa],
-            &["--scalar", "5"],
-            w(a.wrapping_mul(5)),
-            "u8",
-        ),
-        case("div", &[&fa, &fz], &[], w(div_u8(a, 0)), "u8"),
-        case("div", &[&fa], &["--scalar", "9"], w(a / 9), "u8"),
-        case("rem", &[&fa, &fz], &[], w(rem_u8(a, 0)), "u8"),
-        case("rem", &[&fa], &["--scalar", "7"], w(a % 7), "u8"),
-        case("and", &[&fa, &fb], &[], w(a & bv), "u8"),
-        case("or", &[&fa, &fb], &[], w(a | bv), "u8"),
-        case("xor", &[&fa], &["--scalar", "85"], w(a ^ 85), "u8"),
-        case("min", &[&fa, &fb], &[], w(a.min(bv)), "u8"),
-        case("max", &[&fa], &["--scalar", "201"], w(a.max(201)), "u8"),
-        case("lt", &[&fa, &fb], &[], b(a < bv), "bool"),
-        case("gt", &[&fa, &fb], &[], b(a > bv), "bool"),
-        case("ge", &[&fa], &["--scalar", "200"], b(a >= 200), "bool"),
-        case("eq", &[&fa, &fb], &[], b(a == bv), "bool"),
-        case("ne", &[&fa], &["--scalar", "200"], b(a != 200), "bool"),
-        case("shl", &[&fa, &fs], &[], w(a.wrapping_shl(n)), "u8"),
-        case("shr", &[&fa, &fs], &[], w(a.wrapping_shr(n)), "u8"),
-        case("rotl", &[&fa, &fs], &[], w(a.rotate_left(n)), "u8"),
-        case("rotr", &[&fa, &fs], &[], w(a.rotate_right(n)), "u8"),
-        case("not", &[&fa], &[], w(!a), "u8"),
-        case("neg", &[&fa], &[], w(a.wrapping_neg()), "u8"),
-        case("square", &[&fa], &[], w(a.wrapping_mul(a)), "u8"),
-        case("abs", &[&fa], &[], w(a), "u8"),
-        case("select", &[&ft, &fa, &fb], &[], w(a), "u8"),
-        case("select", &[&ff, &fa], &["--scalar", "9"], 9, "u8"),
-        case(
-            "cast",
-            &[&fa],
-            &["--to", "i16"],
-            i128::from(a as i16),
-            "i16",
-        ),
-        case("cast", &[&fa], &["--to", "i8"], i128::from(a as i8), "i8"),
-        case("cast", &[&fa], &["--to", "bool"], b(a != 0), "bool"),
+        case("add", &[&fa, &fb], &[], a.wrapping_add(bv)),
+        case("sub", &[&fb, &fa], &[], bv.wrapping_sub(a)),
+        case("mul", &[&fa, &fb], &[], a.wrapping_mul(bv)),
+        case("mul", &[&fa], &["--scalar", "-3"], a.wrapping_mul(253)),
+        case("scalar_mul", &[&fa], &["--scalar", "5"], a.wrapping_mul(5)),
+        case("div", &[&fa, &fz], &[], div_u8(a, 0)),
+        case("div", &[&fa], &["--scalar", "9"], a / 9),
+        case("rem", &[&fa, &fz], &[], rem_u8(a, 0)),
+        case("rem", &[&fa], &["--scalar", "7"], a % 7),
+        case("and", &[&fa, &fb], &[], a & bv),
+        case("or", &[&fa, &fb], &[], a | bv),
+        case("xor", &[&fa], &["--scalar", "85"], a ^ 85),
+        case("min", &[&fa, &fb], &[], a.min(bv)),
+        case("max", &[&fa], &["--scalar", "201"], a.max(201)),
+        case("lt", &[&fa, &fb], &[], a < bv),
+        case("gt", &[&fa, &fb], &[], a > bv),
+        case("ge", &[&fa], &["--scalar", "200"], a >= 200),
+        case("eq", &[&fa, &fb], &[], a == bv),
+        case("ne", &[&fa], &["--scalar", "200"], a != 200),
+        case("shl", &[&fa, &fs], &[], a.wrapping_shl(n)),
+        case("shr", &[&fa, &fs], &[], a.wrapping_shr(n)),
+        case("rotl", &[&fa, &fs], &[], a.rotate_left(n)),
+        case("rotr", &[&fa, &fs], &[], a.rotate_right(n)),
+        case("not", &[&fa], &[], !a),
+        case("neg", &[&fa], &[], a.wrapping_neg()),
+        case("square", &[&fa], &[], a.wrapping_mul(a)),
+        case("abs", &[&fa], &[], a),
+        case("select", &[&ft, &fa, &fb], &[], a),
+        case("select", &[&ff, &fa], &["--scalar", "9"], 9u8),
+        case("cast", &[&fa], &["--to", "i16"], a as i16),
+        case("cast", &[&fa], &["--to", "i8"], a as i8),
+        case("cast", &[&fa], &["--to", "bool"], a != 0),
     ]
 }
 
@@ -240,88 +245,49 @@ fn i16_cases(k: &Keys) -> Vec<Case> {
     let fs = k.enc("u16", &amount.to_string());
     let ft = k.enc("bool", "true");
     let n = u32::from(amount);
-    let w = |v: i16| i128::from(v);
     vec![
-        case("add", &[&fx, &fy], &[], w(x.wrapping_add(y)), "i16"),
+        case("add", &[&fx, &fy], &[], x.wrapping_add(y)),
         case(
             "add",
             &[&fmin],
             &["--scalar", "-1"],
-            w(i16::MIN.wrapping_add(-1)),
-            "i16",
+            i16::MIN.wrapping_add(-1),
         ),
-        case("sub", &[&fx, &fy], &[], w(x.wrapping_sub(y)), "i16"),
-        case("mul", &[&fx, &fy], &[], w(x.wrapping_mul(y)), "i16"),
+        case("sub", &[&fx, &fy], &[], x.wrapping_sub(y)),
+        case("mul", &[&fx, &fy], &[], x.wrapping_mul(y)),
         // An encrypted 16-bit divisor costs seconds: the divisor is clear here (the
         // reciprocal circuit), the encrypted divider runs on u8 above. Likewise two of the
         // shifts take a clear amount.
-        case(
-            "div",
-            &[&fx],
-            &["--scalar", "-7"],
-            w(x.wrapping_div(-7)),
-            "i16",
-        ),
-        case(
-            "rem",
-            &[&fx],
-            &["--scalar", "-7"],
-            w(x.wrapping_rem(-7)),
-            "i16",
-        ),
+        case("div", &[&fx], &["--scalar", "-7"], x.wrapping_div(-7)),
+        case("rem", &[&fx], &["--scalar", "-7"], x.wrapping_rem(-7)),
         case(
             "div",
             &[&fmin],
             &["--scalar", "-1"],
-            w(i16::MIN.wrapping_div(-1)),
-            "i16",
+            i16::MIN.wrapping_div(-1),
         ),
-        case("and", &[&fx, &fy], &[], w(x & y), "i16"),
-        case("or", &[&fx, &fy], &[], w(x | y), "i16"),
-        case("xor", &[&fx, &fy], &[], w(x ^ y), "i16"),
-        case("min", &[&fx, &fy], &[], w(x.min(y)), "i16"),
-        case("max", &[&fx, &fy], &[], w(x.max(y)), "i16"),
-        case("lt", &[&fx, &fy], &[], b(x < y), "bool"),
-        case("le", &[&fx], &["--scalar", "-300"], b(x <= -300), "bool"),
-        case("ge", &[&fy, &fx], &[], b(y >= x), "bool"),
-        case("eq", &[&fx, &fy], &[], b(x == y), "bool"),
-        case("ne", &[&fx, &fy], &[], b(x != y), "bool"),
-        case("shl", &[&fx, &fs], &[], w(x.wrapping_shl(n)), "i16"),
-        case(
-            "shr",
-            &[&fx],
-            &["--scalar", "19"],
-            w(x.wrapping_shr(19)),
-            "i16",
-        ),
-        case(
-            "rotl",
-            &[&fx],
-            &["--scalar", "19"],
-            w(x.rotate_left(19)),
-            "i16",
-        ),
-        case("rotr", &[&fx, &fs], &[], w(x.rotate_right(n)), "i16"),
-        case("not", &[&fx], &[], w(!x), "i16"),
-        case("neg", &[&fmin], &[], w(i16::MIN.wrapping_neg()), "i16"),
-        case("square", &[&fx], &[], w(x.wrapping_mul(x)), "i16"),
-        case("abs", &[&fmin], &[], w(i16::MIN.wrapping_abs()), "i16"),
-        case("select", &[&ft, &fx, &fy], &[], w(x), "i16"),
-        case("cast", &[&fx], &["--to", "u8"], i128::from(x as u8), "u8"),
-        case(
-            "cast",
-            &[&fx],
-            &["--to", "i32"],
-            i128::from(i32::from(x)),
-            "i32",
-        ),
-        case(
-            "cast",
-            &[&fx],
-            &["--to", "u32"],
-            i128::from(x as u32),
-            "u32",
-        ),
+        case("and", &[&fx, &fy], &[], x & y),
+        case("or", &[&fx, &fy], &[], x | y),
+        case("xor", &[&fx, &fy], &[], x ^ y),
+        case("min", &[&fx, &fy], &[], x.min(y)),
+        case("max", &[&fx, &fy], &[], x.max(y)),
+        case("lt", &[&fx, &fy], &[], x < y),
+        case("le", &[&fx], &["--scalar", "-300"], x <= -300),
+        case("ge", &[&fy, &fx], &[], y >= x),
+        case("eq", &[&fx, &fy], &[], x == y),
+        case("ne", &[&fx, &fy], &[], x != y),
+        case("shl", &[&fx, &fs], &[], x.wrapping_shl(n)),
+        case("shr", &[&fx], &["--scalar", "19"], x.wrapping_shr(19)),
+        case("rotl", &[&fx], &["--scalar", "19"], x.rotate_left(19)),
+        case("rotr", &[&fx, &fs], &[], x.rotate_right(n)),
+        case("not", &[&fx], &[], !x),
+        case("neg", &[&fmin], &[], i16::MIN.wrapping_neg()),
+        case("square", &[&fx], &[], x.wrapping_mul(x)),
+        case("abs", &[&fmin], &[], i16::MIN.wrapping_abs()),
+        case("select", &[&ft, &fx, &fy], &[], x),
+        case("cast", &[&fx], &["--to", "u8"], x as u8),
+        case("cast", &[&fx], &["--to", "i32"], i32::from(x)),
+        case("cast", &[&fx], &["--to", "u32"], x as u32),
     ]
 }
 
@@ -329,27 +295,20 @@ fn bool_cases(k: &Keys) -> Vec<Case> {
     let (t, f) = (true, false);
     let (ft, ff) = (k.enc("bool", "true"), k.enc("bool", "0"));
     vec![
-        case("and", &[&ft, &ff], &[], b(t & f), "bool"),
-        case("or", &[&ft, &ff], &[], b(t | f), "bool"),
-        case("xor", &[&ft, &ff], &[], b(t ^ f), "bool"),
-        case("not", &[&ff], &[], b(!f), "bool"),
-        case("eq", &[&ft, &ff], &[], b(t == f), "bool"),
-        case("lt", &[&ff, &ft], &[], b(!f & t), "bool"),
+        case("and", &[&ft, &ff], &[], t & f),
+        case("or", &[&ft, &ff], &[], t | f),
+        case("xor", &[&ft, &ff], &[], t ^ f),
+        case("not", &[&ff], &[], !f),
+        case("eq", &[&ft, &ff], &[], t == f),
+        case("lt", &[&ff, &ft], &[], !f & t),
         case(
             "add",
             &[&ft, &ft],
             &[],
-            i128::from((u8::from(t) + u8::from(t)) % 2),
-            "bool",
+            (u8::from(t) + u8::from(t)) % 2 == 1,
         ),
-        case("select", &[&ft, &ff, &ft], &[], b(f), "bool"),
-        case(
-            "cast",
-            &[&ft],
-            &["--to", "u8"],
-            i128::from(u8::from(t)),
-            "u8",
-        ),
+        case("select", &[&ft, &ff, &ft], &[], f),
+        case("cast", &[&ft], &["--to", "u8"], u8::from(t)),
     ]
 }
 
@@ -363,23 +322,23 @@ fn int_cases(k: &Keys) -> Vec<Case> {
     let fp = k.enc("int:8", &p.to_string());
     let fq = k.enc("int:8", &q.to_string());
     vec![
-        case("add", &[&fp, &fq], &[], p + q, "int"),
-        case("sub", &[&fq, &fp], &[], q - p, "int"),
-        case("neg", &[&fp], &[], -p, "int"),
-        case("mul", &[&fp, &fq], &[], p * q, "int"),
-        case("square", &[&fp], &[], p * p, "int"),
-        case("scalar_mul", &[&fp], &["--scalar", "805"], p * 805, "int"),
-        case("sgn", &[&fp], &[], p.signum(), "int"),
-        case("max", &[&fp, &fq], &[], p.max(q), "int"),
-        case("min", &[&fp, &fq], &[], p.min(q), "int"),
-        case("abs", &[&fp], &[], p.abs(), "int"),
-        case("round", &[&fp], &["--position", "3"], round_at(p, 3), "int"),
-        case("lt", &[&fp, &fq], &[], b(p < q), "int"),
-        case("le", &[&fq, &fp], &[], b(q <= p), "int"),
-        case("gt", &[&fp, &fq], &[], b(p > q), "int"),
-        case("ge", &[&fq, &fp], &[], b(q >= p), "int"),
-        case("eq", &[&fp, &fq], &[], b(p == q), "int"),
-        case("ne", &[&fp, &fq], &[], b(p != q), "int"),
+        case_as("add", &[&fp, &fq], &[], p + q, "int"),
+        case_as("sub", &[&fq, &fp], &[], q - p, "int"),
+        case_as("neg", &[&fp], &[], -p, "int"),
+        case_as("mul", &[&fp, &fq], &[], p * q, "int"),
+        case_as("square", &[&fp], &[], p * p, "int"),
+        case_as("scalar_mul", &[&fp], &["--scalar", "805"], p * 805, "int"),
+        case_as("sgn", &[&fp], &[], p.signum(), "int"),
+        case_as("max", &[&fp, &fq], &[], p.max(q), "int"),
+        case_as("min", &[&fp, &fq], &[], p.min(q), "int"),
+        case_as("abs", &[&fp], &[], p.abs(), "int"),
+        case_as("round", &[&fp], &["--position", "3"], round_at(p, 3), "int"),
+        case_as("lt", &[&fp, &fq], &[], b(p < q), "int"),
+        case_as("le", &[&fq, &fp], &[], b(q <= p), "int"),
+        case_as("gt", &[&fp, &fq], &[], b(p > q), "int"),
+        case_as("ge", &[&fq, &fp], &[], b(q >= p), "int"),
+        case_as("eq", &[&fp, &fq], &[], b(p == q), "int"),
+        case_as("ne", &[&fp, &fq], &[], b(p != q), "int"),
     ]
 }
 
@@ -481,29 +440,36 @@ fn typed_files_round_trip_every_operation() {
     std::fs::remove_dir_all(&d).unwrap();
 }
 
+/// Asserts that `encint <command> --help` succeeds and mentions each of `needles`.
+fn assert_help_mentions(command: &str, needles: &[&str]) {
+    let (ok, out, err) = encint(&[command, "--help"]);
+    assert!(ok, "{err}");
+    for needle in needles {
+        assert!(out.contains(needle), "{command} --help lacks {needle}");
+    }
+}
+
 #[test]
 fn help_explains_types_and_semantics() {
-    let (ok, out, err) = encint(&["encrypt", "--help"]);
-    assert!(ok, "{err}");
-    for needle in [
-        "--type",
-        "--digits",
-        "u8",
-        "bool",
-        "int",
-        "outside its type",
-    ] {
-        assert!(out.contains(needle), "encrypt --help lacks {needle}");
-    }
-    let (ok, out, err) = encint(&["eval", "--help"]);
-    assert!(ok, "{err}");
-    for needle in [
-        "modulo the width",
-        "Division by an encrypted 0",
-        "select",
-        "cast --to",
-        "--scalar",
-    ] {
-        assert!(out.contains(needle), "eval --help lacks {needle}");
-    }
+    assert_help_mentions(
+        "encrypt",
+        &[
+            "--type",
+            "--digits",
+            "u8",
+            "bool",
+            "int",
+            "outside its type",
+        ],
+    );
+    assert_help_mentions(
+        "eval",
+        &[
+            "modulo the width",
+            "Division by an encrypted 0",
+            "select",
+            "cast --to",
+            "--scalar",
+        ],
+    );
 }

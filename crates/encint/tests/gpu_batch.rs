@@ -9,8 +9,8 @@
 //! `cargo test --release -p encint --test gpu_batch` (about 10 s on 2 cores).
 
 use encint::gpu::batch::{
-    apply_linear_launch, assemble_level, check_circuit, linear_launches, LevelBatch, LinearLaunch,
-    TERMS_PER_LAUNCH,
+    apply_linear_launch, assemble_level, assemble_level_for, check_circuit, linear_launches,
+    LevelBatch, LinearLaunch, TERMS_PER_LAUNCH,
 };
 use encint::{ClientKey, Error, GpuError, KS64_PARAMETERS};
 use encint_core::circuit::{Builder, Circuit, NodeId, PlannedLevel};
@@ -122,13 +122,7 @@ impl Backend for HostBackend<'_> {
         level: &PlannedLevel,
         values: &Values<'_, Vec<u64>>,
     ) -> Result<Vec<(NodeId, Output<Vec<u64>>)>, Error> {
-        let p = &self.device.params;
-        let batch = assemble_level(
-            circuit,
-            level,
-            p.glwe_dimension.to_glwe_size().0,
-            p.polynomial_size.0,
-        )?;
+        let batch = assemble_level_for(circuit, level, &self.device.params)?;
         let inputs: Vec<&[u64]> = batch
             .jobs
             .iter()

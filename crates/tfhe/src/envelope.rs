@@ -298,6 +298,18 @@ pub fn open_known<T: DeserializeOwned + Validate>(
     open(bytes, expected, &header.params_id)
 }
 
+/// The next field of a value decoded field by field (a key's `Visitor::visit_seq`): an
+/// error `"<value> without <field>"` when the sequence ends before it.
+pub(crate) fn next_field<'de, A, T>(seq: &mut A, value: &str, field: &str) -> Result<T, A::Error>
+where
+    A: serde::de::SeqAccess<'de>,
+    T: serde::Deserialize<'de>,
+{
+    use serde::de::Error;
+    seq.next_element()?
+        .ok_or_else(|| A::Error::custom(format!("{value} without {field}")))
+}
+
 /// [`open`] without the [`Validate`] step (the header checks and the bounded decoding still
 /// apply; the crate's own types validate their dimensions while decoding as well).
 pub fn open_unvalidated<T: DeserializeOwned>(

@@ -10,7 +10,7 @@ use tfhe::core_crypto::prelude::*;
 use zeroize::Zeroize;
 
 use crate::digit::{decode, encode, Digit};
-use crate::envelope::Validate;
+use crate::envelope::{next_field, Validate};
 use crate::params::{DigitParameters, Keyswitch};
 
 type Gen = DefaultRandomGenerator;
@@ -548,19 +548,20 @@ impl<'de> serde::de::Visitor<'de> for ServerKeyVisitor {
 
     fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<ServerKey, A::Error> {
         use serde::de::Error;
-        let missing = |what: &str| A::Error::custom(format!("server key without {what}"));
-        let params_id: String = seq.next_element()?.ok_or_else(|| missing("parameter id"))?;
+        const KEY: &str = "server key";
+        let params_id: String = next_field(&mut seq, KEY, "parameter id")?;
         let params = DigitParameters::from_id(&params_id)
             .ok_or_else(|| A::Error::custom(format!("unknown parameter set {params_id}")))?;
-        let key_set: KeySetId = seq.next_element()?.ok_or_else(|| missing("key set"))?;
-        let bsk: LweBootstrapKeyOwned<u64> = seq
-            .next_element()?
-            .ok_or_else(|| missing("bootstrapping key"))?;
+        let key_set: KeySetId = next_field(&mut seq, KEY, "key set")?;
+        let bsk: LweBootstrapKeyOwned<u64> = next_field(&mut seq, KEY, "bootstrapping key")?;
         let ksk = match params.keyswitch {
-            Keyswitch::Native64 { .. } => seq.next_element()?.map(Ksk::Native64),
-            Keyswitch::Native32 { .. } => seq.next_element()?.map(Ksk::Native32),
-        }
-        .ok_or_else(|| missing("keyswitching key"))?;
+            Keyswitch::Native64 { .. } => {
+                Ksk::Native64(next_field(&mut seq, KEY, "keyswitching key")?)
+            }
+            Keyswitch::Native32 { .. } => {
+                Ksk::Native32(next_field(&mut seq, KEY, "keyswitching key")?)
+            }
+        };
         check_server_parts(&params, &bsk, &ksk).map_err(A::Error::custom)?;
         Ok(ServerKey::from_parts(params, key_set, bsk, ksk))
     }

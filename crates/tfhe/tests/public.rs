@@ -3,16 +3,16 @@
 //! models.
 
 use encint_tfhe::envelope::{open, seal};
-use encint_tfhe::io::IoError;
 use encint_tfhe::public::{compact_phase_variance, t_uniform_variance};
 use encint_tfhe::{
-    ClientKey, CompactDigits, EnvelopeError, Kind, PublicKey, TfheError, Upload, DEFAULT_PARAMETERS,
+    ClientKey, CompactDigits, EnvelopeError, Kind, PublicKey, Upload, DEFAULT_PARAMETERS,
 };
 use rand::{Rng, SeedableRng};
 
 mod common;
 
 use common::public_keys as keys;
+use common::{assert_only_its_key_set_expands, expanded};
 
 fn random_digits(n: usize, seed: u64) -> Vec<i64> {
     let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
@@ -52,7 +52,7 @@ fn public_key_encryptions_decrypt_to_the_values() {
 fn public_key_digits_bootstrap() {
     let k = keys();
     let lut = encint_tfhe::NegacyclicLut::from_fn(|x| 3 * x - 1);
-    let d = k.pk.encrypt_digits(&[5, -7]).unwrap().expand().unwrap();
+    let d = expanded(k.pk.encrypt_digits(&[5, -7]));
     let sum = encint_tfhe::Digit::linear(&[(&d[0], 1), (&d[1], 2)], 0).unwrap();
     let out = k.sk.bootstrap(&sum, &lut);
     assert_eq!(k.ck.decrypt_digit(&out), lut.eval(5 - 14));
@@ -64,14 +64,7 @@ fn foreign_and_damaged_public_inputs_are_errors() {
     let k = keys();
     let (ck2, sk2) = ClientKey::generate_seeded(&DEFAULT_PARAMETERS, 4243);
     let list = ck2.public_key().encrypt_digits(&[1, 2, 3]).unwrap();
-    assert_eq!(
-        list.expand_for(&k.sk).unwrap_err(),
-        TfheError::Io(IoError::KeySetMismatch {
-            expected: k.sk.key_set(),
-            found: ck2.key_set()
-        })
-    );
-    assert_eq!(list.expand_for(&sk2).unwrap().len(), 3);
+    assert_only_its_key_set_expands(|sk| list.expand_for(sk), &k.sk, (&ck2, &sk2), 3);
 
     let id = DEFAULT_PARAMETERS.id();
     let key_bytes = seal(Kind::PublicKey, id, &k.pk).unwrap();
@@ -166,7 +159,7 @@ fn public_key_noise_matches_model() {
     let errs: Vec<f64> = values
         .iter()
         .map(|&v| {
-            let d = k.pk.encrypt_digits(&[v]).unwrap().expand().unwrap();
+            let d = expanded(k.pk.encrypt_digits(&[v]));
             k.ck.phase_error(&d[0], v)
         })
         .collect();
@@ -181,11 +174,7 @@ fn public_key_noise_matches_model() {
 fn seeded_noise_matches_model() {
     let k = keys();
     let values = random_digits(4096, 7);
-    let digits =
-        k.ck.encrypt_digits_seeded(&values)
-            .unwrap()
-            .expand()
-            .unwrap();
+    let digits = expanded(k.ck.encrypt_digits_seeded(&values));
     let errs: Vec<f64> = digits
         .iter()
         .zip(&values)

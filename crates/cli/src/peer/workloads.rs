@@ -44,6 +44,14 @@ fn pool_client_key() -> &'static tfhe::ClientKey {
     ck
 }
 
+/// Encrypts each clear value of `xs` with `ck`.
+fn encrypt_all<C: Copy, T: FheEncrypt<C, tfhe::ClientKey>>(
+    ck: &tfhe::ClientKey,
+    xs: &[C],
+) -> Vec<T> {
+    xs.iter().map(|&v| T::encrypt(v, ck)).collect()
+}
+
 /// Runs `program` `runs` times, timing each run; `decrypt` reads each result outside the
 /// timed region, and every run must give the same values.
 fn timed<T>(
@@ -90,7 +98,7 @@ macro_rules! decrypt_all {
 /// The sum of 16 u16: `iter().sum()`.
 pub fn sum16_u16(x: &[u16], runs: usize) -> Result<PeerRun, PeerError> {
     let ck = pool_client_key();
-    let xs: Vec<FheUint16> = x.iter().map(|&v| FheUint16::encrypt(v, ck)).collect();
+    let xs: Vec<FheUint16> = encrypt_all(ck, x);
     timed(
         runs,
         || xs.iter().sum::<FheUint16>(),
@@ -101,8 +109,8 @@ pub fn sum16_u16(x: &[u16], runs: usize) -> Result<PeerRun, PeerError> {
 /// The dot product of 32 u16 pairs: the products in parallel, then `sum`.
 pub fn dot32_u16(a: &[u16], b: &[u16], runs: usize) -> Result<PeerRun, PeerError> {
     let ck = pool_client_key();
-    let xs: Vec<FheUint16> = a.iter().map(|&v| FheUint16::encrypt(v, ck)).collect();
-    let ys: Vec<FheUint16> = b.iter().map(|&v| FheUint16::encrypt(v, ck)).collect();
+    let xs: Vec<FheUint16> = encrypt_all(ck, a);
+    let ys: Vec<FheUint16> = encrypt_all(ck, b);
     timed(
         runs,
         || {
@@ -127,7 +135,7 @@ pub fn horner_u16(x: u16, runs: usize) -> Result<PeerRun, PeerError> {
 /// An odd-even transposition network over 8 u8: each round's min/max pairs in parallel.
 pub fn sort8_u8(x: &[u8], runs: usize) -> Result<PeerRun, PeerError> {
     let ck = pool_client_key();
-    let xs: Vec<FheUint8> = x.iter().map(|&v| FheUint8::encrypt(v, ck)).collect();
+    let xs: Vec<FheUint8> = encrypt_all(ck, x);
     timed(
         runs,
         || {
@@ -153,7 +161,7 @@ pub fn sort8_u8(x: &[u8], runs: usize) -> Result<PeerRun, PeerError> {
 /// two `sum`s.
 pub fn mean_var16_u16(x: &[u16], runs: usize) -> Result<PeerRun, PeerError> {
     let ck = pool_client_key();
-    let xs: Vec<FheUint16> = x.iter().map(|&v| FheUint16::encrypt(v, ck)).collect();
+    let xs: Vec<FheUint16> = encrypt_all(ck, x);
     timed(
         runs,
         || {
@@ -199,8 +207,8 @@ pub fn hash_u32(
 /// entry's `sum`.
 pub fn matmul4_u8(a: &[u8], b: &[u8], runs: usize) -> Result<PeerRun, PeerError> {
     let ck = pool_client_key();
-    let xs: Vec<FheUint8> = a.iter().map(|&v| FheUint8::encrypt(v, ck)).collect();
-    let ys: Vec<FheUint8> = b.iter().map(|&v| FheUint8::encrypt(v, ck)).collect();
+    let xs: Vec<FheUint8> = encrypt_all(ck, a);
+    let ys: Vec<FheUint8> = encrypt_all(ck, b);
     timed(
         runs,
         || {
@@ -225,8 +233,8 @@ pub fn matmul4_u8(a: &[u8], b: &[u8], runs: usize) -> Result<PeerRun, PeerError>
 /// sum read as an i16).
 pub fn mlp_u8(w: &[u8], x: &[u8], runs: usize) -> Result<PeerRun, PeerError> {
     let ck = pool_client_key();
-    let ws: Vec<FheUint8> = w.iter().map(|&v| FheUint8::encrypt(v, ck)).collect();
-    let xs: Vec<FheUint8> = x.iter().map(|&v| FheUint8::encrypt(v, ck)).collect();
+    let ws: Vec<FheUint8> = encrypt_all(ck, w);
+    let xs: Vec<FheUint8> = encrypt_all(ck, x);
     let n = xs.len();
     timed(
         runs,

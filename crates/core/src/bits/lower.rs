@@ -288,6 +288,7 @@ pub fn bits_to_signed_digits(b: &mut Builder, bits: &[NodeId], signed: bool) -> 
 
 #[cfg(test)]
 mod tests {
+    use super::super::tests::every_gate;
     use super::super::BitBuilder;
     use super::*;
     use crate::{clear, signed};
@@ -312,17 +313,10 @@ mod tests {
         let mut b = BitBuilder::new();
         let (x, y, z) = (b.input(), b.input(), b.input());
         let nx = b.not(x);
-        let mut outs = vec![
-            nx,
-            b.and(nx, y),
-            b.or(x, y),
-            b.xor(nx, z),
-            b.mux(x, nx, z),
-            b.mux(nx, y, x),
-            b.xor3(x, y, z),
-            b.maj(nx, y, z),
-        ];
-        outs.extend(b.count(&[(nx, 1), (y, 2), (z, 4)], 3).unwrap());
+        // Every gate on the inputs, and again with a negated input in the first place.
+        let mut outs = every_gate(&mut b, x, y, z);
+        outs.extend(every_gate(&mut b, nx, y, z));
+        outs.extend([b.mux(x, nx, z), b.mux(nx, y, x), b.xor(nx, z)]);
         outs.extend(b.count(&[(x, 1), (y, 1), (z, 1)], 0).unwrap());
         let c = b.finish(outs);
         let digits = lower(&c).unwrap();

@@ -427,11 +427,10 @@ impl BitBuilder {
 mod tests {
     use super::*;
 
-    #[test]
-    fn every_gate_exhaustively() {
-        let mut b = BitBuilder::new();
-        let (x, y, z) = (b.input(), b.input(), b.input());
-        let gates = [
+    /// One of each gate on `x`, `y`, `z`: `not x`, `x and y`, `x or y`, `x xor y`,
+    /// `mux(x, y, z)`, `xor3`, `maj`, then the 4 bits of the count `5 + x + 2y + 3z`.
+    pub(super) fn every_gate(b: &mut BitBuilder, x: Bit, y: Bit, z: Bit) -> Vec<Bit> {
+        let mut outs = vec![
             b.not(x),
             b.and(x, y),
             b.or(x, y),
@@ -440,8 +439,15 @@ mod tests {
             b.xor3(x, y, z),
             b.maj(x, y, z),
         ];
-        let mut outs = gates.to_vec();
         outs.extend(b.count(&[(x, 1), (y, 2), (z, 3)], 5).unwrap());
+        outs
+    }
+
+    #[test]
+    fn every_gate_exhaustively() {
+        let mut b = BitBuilder::new();
+        let (x, y, z) = (b.input(), b.input(), b.input());
+        let outs = every_gate(&mut b, x, y, z);
         let c = b.finish(outs);
         for m in 0..8u32 {
             let (p, q, r) = (m & 1 == 1, m & 2 == 2, m & 4 == 4);

@@ -23,7 +23,7 @@ use tfhe::core_crypto::prelude::*;
 
 use super::keys::{TreeKey, TreeKeyInner};
 use super::{PACKING_LEVEL, PRECISE_PBS_BASE_LOG, PRECISE_PBS_LEVEL};
-use crate::envelope::Validate;
+use crate::envelope::{next_field, Validate};
 use crate::params::DigitParameters;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use tfhe::core_crypto::fft_impl::fft64::c64;
@@ -63,8 +63,8 @@ impl<'de> serde::de::Visitor<'de> for WireVisitor {
 
     fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<TreeKeyWire, A::Error> {
         use serde::de::Error;
-        let missing = |what: &str| A::Error::custom(format!("tree key without its {what}"));
-        let layout: String = seq.next_element()?.ok_or_else(|| missing("layout tag"))?;
+        const KEY: &str = "tree key";
+        let layout: String = next_field(&mut seq, KEY, "its layout tag")?;
         if layout != LAYOUT {
             return Err(A::Error::custom(
                 "tree key in the layout of encint before its Fourier-order fix (such a key \
@@ -73,12 +73,10 @@ impl<'de> serde::de::Visitor<'de> for WireVisitor {
             ));
         }
         Ok(TreeKeyWire {
-            params_id: seq.next_element()?.ok_or_else(|| missing("parameter id"))?,
-            key_set: seq.next_element()?.ok_or_else(|| missing("key set id"))?,
-            fourier: seq
-                .next_element()?
-                .ok_or_else(|| missing("bootstrapping key"))?,
-            packing: seq.next_element()?.ok_or_else(|| missing("packing key"))?,
+            params_id: next_field(&mut seq, KEY, "its parameter id")?,
+            key_set: next_field(&mut seq, KEY, "its key set id")?,
+            fourier: next_field(&mut seq, KEY, "its bootstrapping key")?,
+            packing: next_field(&mut seq, KEY, "its packing key")?,
         })
     }
 }

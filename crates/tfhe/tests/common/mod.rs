@@ -3,8 +3,8 @@
 
 use std::sync::OnceLock;
 
-use encint_tfhe::io::PackingKey;
-use encint_tfhe::{ClientKey, PublicKey, ServerKey, DEFAULT_PARAMETERS};
+use encint_tfhe::io::{IoError, PackingKey, Upload};
+use encint_tfhe::{ClientKey, Digit, PublicKey, ServerKey, TfheError, DEFAULT_PARAMETERS};
 
 /// A client key of the default parameters, its server key and a key derived from it.
 pub struct Keys<K> {
@@ -36,4 +36,29 @@ pub fn packing_keys() -> &'static Keys<PackingKey> {
 pub fn public_keys() -> &'static Keys<PublicKey> {
     static KEYS: OnceLock<Keys<PublicKey>> = OnceLock::new();
     keys(&KEYS, 4242, ClientKey::public_key)
+}
+
+/// The ordinary digits of an upload (seeded or public-key), as its receiver expands them;
+/// the encryption and the expansion must succeed.
+pub fn expanded<U: Upload>(upload: Result<U, TfheError>) -> Vec<Digit> {
+    upload.unwrap().expand().unwrap()
+}
+
+/// An upload of `n` digits under the keys `theirs` (client, server), through its
+/// `expand_for`: the server key `sk` of another key set refuses to expand it
+/// ([`IoError::KeySetMismatch`]), its own expands it.
+pub fn assert_only_its_key_set_expands(
+    expand_for: impl Fn(&ServerKey) -> Result<Vec<Digit>, TfheError>,
+    sk: &ServerKey,
+    theirs: (&ClientKey, &ServerKey),
+    n: usize,
+) {
+    assert_eq!(
+        expand_for(sk).unwrap_err(),
+        TfheError::Io(IoError::KeySetMismatch {
+            expected: sk.key_set(),
+            found: theirs.0.key_set()
+        })
+    );
+    assert_eq!(expand_for(theirs.1).unwrap().len(), n);
 }

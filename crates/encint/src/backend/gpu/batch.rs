@@ -21,7 +21,7 @@ use std::collections::HashMap;
 
 use encint_core::circuit::{Circuit, Node, NodeId, Plan, PlannedLevel};
 use encint_tfhe::params::DELTA;
-use encint_tfhe::TfheError;
+use encint_tfhe::{DigitParameters, TfheError};
 
 use super::GpuError;
 use crate::backend::digit::find_live;
@@ -108,6 +108,20 @@ impl LevelBatch {
             .checked_div(self.accumulator_len)
             .unwrap_or(0)
     }
+}
+
+/// [`assemble_level`] with the GLWE size and polynomial size of the parameter set `params`.
+pub fn assemble_level_for(
+    circuit: &Circuit,
+    level: &PlannedLevel,
+    params: &DigitParameters,
+) -> Result<LevelBatch> {
+    assemble_level(
+        circuit,
+        level,
+        params.glwe_dimension.to_glwe_size().0,
+        params.polynomial_size.0,
+    )
 }
 
 /// Assembles the bootstraps of `level` (plain and half-step tables; other node kinds are not

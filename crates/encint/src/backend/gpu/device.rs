@@ -19,7 +19,7 @@ use tfhe::core_crypto::gpu::{
 };
 use tfhe::core_crypto::prelude::lwe_bootstrap_key_size;
 
-use super::batch::{assemble_level, check_circuit, linear_launches};
+use super::batch::{assemble_level_for, check_circuit, linear_launches};
 use super::{GpuError, GpuInfo};
 use crate::{Error, Result};
 
@@ -363,12 +363,7 @@ impl Backend for GpuBackend<'_> {
         let p = &dev.params;
         let big = dev.lwe_size();
         let small = p.lwe_dimension.0 + 1;
-        let batch = assemble_level(
-            circuit,
-            level,
-            p.glwe_dimension.to_glwe_size().0,
-            p.polynomial_size.0,
-        )?;
+        let batch = assemble_level_for(circuit, level, p)?;
         let jobs = &batch.jobs;
         if jobs.is_empty() {
             return Ok(Vec::new());
