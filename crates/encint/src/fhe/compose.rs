@@ -228,13 +228,7 @@ impl<'a> Composer<'a> {
             .into_iter()
             .map(|d| self.b.constant(d))
             .collect();
-        Value {
-            digits: SInt { digits },
-            ty,
-            form: Form::Canonical,
-            terms: None,
-            factors: None,
-        }
+        Value::new(SInt { digits }, ty, Form::Canonical)
     }
 
     /// A one-operand operation of the family on `x`; a cast to the boolean type is
@@ -557,13 +551,7 @@ impl<'a> Composer<'a> {
             .ok_or_else(|| {
                 Error::InvalidInput("a dot product the bit layer cannot build".into())
             })?;
-        Ok(Value {
-            digits,
-            ty,
-            form: Form::Canonical,
-            terms: None,
-            factors: None,
-        })
+        Ok(Value::new(digits, ty, Form::Canonical))
     }
 
     /// `Σ xᵢ·yᵢ + Σ cⱼ` modulo `2^n` of `out`, over values of any types (each product exact
@@ -595,13 +583,7 @@ impl<'a> Composer<'a> {
             encint_arith::typed::dot_widening(self.b, out, &xo, &yo, &co).ok_or_else(|| {
                 Error::InvalidInput("a dot product the bit layer cannot build".into())
             })?;
-        Ok(Value {
-            digits,
-            ty: out,
-            form: Form::Canonical,
-            terms: None,
-            factors: None,
-        })
+        Ok(Value::new(digits, out, Form::Canonical))
     }
 
     /// The algorithm for `op` on `x`: the planner's choice when every operand is
@@ -646,13 +628,7 @@ fn dot_blocks(ar: &Arith, b: &mut Builder, xs: &[&Value], ys: &[&Value]) -> Resu
     let ry: Vec<(&SInt, Form)> = ys.iter().map(|v| (&v.digits, v.form)).collect();
     let digits = encint_arith::typed::dot(ar, b, ty, &rx, &ry)
         .ok_or_else(|| Error::InvalidInput("lists of different lengths".into()))?;
-    Ok(Value {
-        digits,
-        ty,
-        form: Form::Canonical,
-        terms: None,
-        factors: None,
-    })
+    Ok(Value::new(digits, ty, Form::Canonical))
 }
 
 impl Server {
