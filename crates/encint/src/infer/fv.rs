@@ -49,6 +49,10 @@ pub struct FvPlan {
 /// would take more is refused before any key exists.
 pub const MAX_UPLOAD_BYTES: usize = 8 << 30;
 
+/// The most memory the activations evaluated side by side may hold, in bytes: fewer run
+/// at once when their polynomials' powers would take more (at least one always runs).
+pub const MAX_WORKING_BYTES: usize = 4 << 30;
+
 /// A model's inference on FV slots.
 ///
 /// ```no_run
@@ -282,41 +286,25 @@ impl FvInference {
                 .flat_map(|r| (0..cols).map(move |j| (r, j)))
                 .collect();
             let polys = layer.activation.map(|_| &self.polys[hidden]);
-            let out = jobs
-                .par_iter()
-                .map(|&(r, j)| {
-                    let window = &windows[r];
-                    let acc = match w {
-                        None => {
-                            let mut terms: Vec<(&FvInts, i64)> = window
-                                .iter()
-                                .enumerate()
-                                .map(|(i, &x)| (&act[x], layer.weights[i * cols + j]))
-                                .filter(|t| t.1 != 0)
-                                .collect();
-                            if terms.is_empty() {
-                                terms.push((&act[window[0]], 0));
-                            }
-                            server.linear_ints(&terms, layer.bias[j])
-                        }
-                        Some((we, be)) => {
-                            let pairs: Vec<(&FvInts, &FvInts)> = window
-                                .iter()
-                                .enumerate()
-                                .map(|(i, &x)| (&act[x], &we[wo + i * cols + j]))
-                                .collect();
-                            server
-                                .dot_ints(&pairs, 0)
-                                .and_then(|d| server.linear_ints(&[(&d, 1), (&be[bo + j], 1)], 0))
-                        }
-                    }
-                    .map_err(fv)?;
-                    match polys {
-                        Some(ps) => server.poly_ints(&acc, &ps[j]).map_err(fv),
-                        None => Ok(acc),
-                    }
-                })
-                .collect::<Result<Vec<_>>>()?;
+            // Outputs evaluated side by side, as many as their powers' ciphertexts fit in
+            // MAX_WORKING_BYTES (each evaluation holds its powers until it ends).
+            let held = polys.map_or(1, |ps| {
+                ps.iter().map(|p| p.products() + 2).max().unwrap_or(1)
+            });
+            let side_by_side = (MAX_WORKING_BYTES / (held * self.plan.ciphertext_bytes)).max(1);
+            let mut out = Vec::with_capacity(jobs.len());
+            for group in jobs.chunks(side_by_side) {
+                out.extend(self.layer_outputs(
+                    group,
+                    server,
+                    layer,
+                    &act,
+                    &windows,
+                    w,
+                    (wo, bo),
+                    polys,
+                )?);
+            }
             debug_assert_eq!(out.len(), layer.outputs);
             wo += rows * cols;
             bo += cols;
@@ -326,6 +314,57 @@ impl FvInference {
             act = out;
         }
         Ok(act)
+    }
+
+    /// The outputs `jobs` (row of inputs, column) of `layer` on `act`: the accumulator,
+    /// then its activation.
+    #[allow(clippy::too_many_arguments)]
+    fn layer_outputs(
+        &self,
+        jobs: &[(usize, usize)],
+        server: &FvBitsServerKey,
+        layer: &super::layer::Layer,
+        act: &[FvInts],
+        windows: &[Vec<usize>],
+        w: Option<&FvEncryptedWeights>,
+        (wo, bo): (usize, usize),
+        polys: Option<&Vec<SlotPoly>>,
+    ) -> Result<Vec<FvInts>> {
+        let cols = layer.matrix_shape()[1];
+        jobs.par_iter()
+            .map(|&(r, j)| {
+                let window = &windows[r];
+                let acc = match w {
+                    None => {
+                        let mut terms: Vec<(&FvInts, i64)> = window
+                            .iter()
+                            .enumerate()
+                            .map(|(i, &x)| (&act[x], layer.weights[i * cols + j]))
+                            .filter(|t| t.1 != 0)
+                            .collect();
+                        if terms.is_empty() {
+                            terms.push((&act[window[0]], 0));
+                        }
+                        server.linear_ints(&terms, layer.bias[j])
+                    }
+                    Some((we, be)) => {
+                        let pairs: Vec<(&FvInts, &FvInts)> = window
+                            .iter()
+                            .enumerate()
+                            .map(|(i, &x)| (&act[x], &we[wo + i * cols + j]))
+                            .collect();
+                        server
+                            .dot_ints(&pairs, 0)
+                            .and_then(|d| server.linear_ints(&[(&d, 1), (&be[bo + j], 1)], 0))
+                    }
+                }
+                .map_err(fv)?;
+                match polys {
+                    Some(ps) => server.poly_ints(&acc, &ps[j]).map_err(fv),
+                    None => Ok(acc),
+                }
+            })
+            .collect()
     }
 
     /// The same forward pass in plain integers modulo `t` (linear combinations, then the
