@@ -162,59 +162,46 @@ pub fn run(a: InferArgs) -> CliResult {
         .zip(labels)
         .filter(|(l, &y)| argmax(l) == y)
         .count();
+    let mut report = Report {
+        model: a.model.clone(),
+        mode: if a.clear { "clear" } else { "encrypted" },
+        weights: weights.name(),
+        images: count,
+        batch: count,
+        threads,
+        model_accuracy: model_right as f64 / count as f64,
+        circuit_accuracy: 0.0,
+        mismatches: 0,
+        bootstraps_per_image: 0.0,
+        depth: 0,
+        types: String::new(),
+        keygen_s: None,
+        encrypt_s: None,
+        server_s: None,
+        server_s_per_image: None,
+        backend: if a.fv { "fv" } else { "cpu" }.into(),
+        fv: None,
+    };
     if a.fv {
         if a.backend.backend != BackendKind::Cpu || a.batch.is_some() {
-            return Err("--fv runs every image in one batch on this process's CPUs:                         no --backend or --batch"
-                .into());
+            return Err(
+                "--fv runs every image in one batch on this process's CPUs: no \
+                        --backend or --batch"
+                    .into(),
+            );
         }
-        let base = Report {
-            model: a.model.clone(),
-            mode: if a.clear { "clear" } else { "encrypted" },
-            weights: weights.name(),
-            images: count,
-            batch: count,
-            threads,
-            model_accuracy: model_right as f64 / count as f64,
-            circuit_accuracy: 0.0,
-            mismatches: 0,
-            bootstraps_per_image: 0.0,
-            depth: 0,
-            types: String::new(),
-            keygen_s: None,
-            encrypt_s: None,
-            server_s: None,
-            server_s_per_image: None,
-            backend: "fv".into(),
-            fv: None,
-        };
         let got = pool.install(|| {
-            run_fv(&model, weights, images, a.clear, base).map_err(|e| e.to_string())
+            run_fv(&model, weights, images, a.clear, report).map_err(|e| e.to_string())
         })?;
         return finish(got.0, &got.1, &want, labels, a.json);
     }
     // Planned for the thread count it runs on.
     let inference = pool.install(|| Inference::compile(&model, weights, batch.min(count)))?;
     let cost = inference.cost();
-    let mut report = Report {
-        model: a.model.clone(),
-        mode: if a.clear { "clear" } else { "encrypted" },
-        weights: weights.name(),
-        images: count,
-        batch: inference.batch(),
-        threads,
-        model_accuracy: model_right as f64 / count as f64,
-        circuit_accuracy: 0.0,
-        mismatches: 0,
-        bootstraps_per_image: inference.bootstraps_per_image(),
-        depth: cost.depth,
-        types: types_line(&inference),
-        keygen_s: None,
-        encrypt_s: None,
-        server_s: None,
-        server_s_per_image: None,
-        backend: "cpu".into(),
-        fv: None,
-    };
+    report.batch = inference.batch();
+    report.bootstraps_per_image = inference.bootstraps_per_image();
+    report.depth = cost.depth;
+    report.types = types_line(&inference);
     if a.clear {
         let got = run_clear(&inference, images)?;
         return finish(report, &got, &want, labels, a.json);

@@ -57,6 +57,11 @@ fn reduce(v: i64) -> u64 {
     v.rem_euclid(SLOT_MODULUS as i64) as u64
 }
 
+/// `v` modulo [`SLOT_MODULUS`], centred: what a slot holding `v` decrypts to.
+pub(crate) fn centre(v: i64) -> i64 {
+    centred(reduce(v))
+}
+
 impl FvBitsClientKey {
     /// Encrypts up to `n` integers (each in `-32768..=32768`), one per slot; with `fill`,
     /// the last value is repeated over every remaining slot (a value the same for every

@@ -56,6 +56,7 @@ mod sets;
 mod wire;
 
 use encint_fv::bfv::Variant;
+pub(crate) use ints::centre;
 pub use ints::{FvInts, SlotPoly, SLOT_MODULUS};
 pub use keys::{FvBitsClientKey, FvBitsServerKey, FvWord};
 pub use program::FvProgram;

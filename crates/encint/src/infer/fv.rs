@@ -13,7 +13,7 @@
 use rayon::prelude::*;
 
 use crate::fv_bits::{
-    choose_set, FvBitSet, FvBitsClientKey, FvBitsError, FvBitsServerKey, FvInts, SlotPoly,
+    centre, choose_set, FvBitSet, FvBitsClientKey, FvBitsError, FvBitsServerKey, FvInts, SlotPoly,
     SLOT_MODULUS,
 };
 use crate::{Error, Result};
@@ -61,7 +61,7 @@ pub const MAX_WORKING_BYTES: usize = 4 << 30;
 ///
 /// let model = Model::builtin("mlp")?;
 /// let inference = FvInference::compile(&model, Weights::Clear)?; // no key yet
-/// println!("{:?}", inference.plan());
+/// assert!(inference.plan().depth <= inference.plan().set.usable_depth);
 /// let (client, server) = FvBitsClientKey::generate(&inference.plan().set)?;
 /// let images = vec![vec![0i64; 64]; 3];
 /// let pixels = inference.encrypt_images(&images, &client)?; // client
@@ -90,20 +90,26 @@ impl FvInference {
     /// parameter set. Errors when no set covers the depth, when a value could leave
     /// `-32768..=32768`, or when the uploads would pass [`MAX_UPLOAD_BYTES`].
     pub fn compile(model: &Model, weights: Weights) -> Result<FvInference> {
-        // The evaluations of fewest products, unless the shallowest ones fit a smaller set.
-        let cheap = Self::compile_with(model, weights, false);
-        let shallow = Self::compile_with(model, weights, true)?;
-        match cheap {
+        let types = Types::of(model)?;
+        // Interpolated once; evaluated with the fewest products, unless the shallowest
+        // evaluations fit a smaller set.
+        let cheap = Self::activations(model, weights, &types)?;
+        let shallow = cheap
+            .iter()
+            .map(|ps| ps.iter().map(SlotPoly::shallowest).collect())
+            .collect();
+        let shallow = Self::planned(model, weights, shallow)?;
+        match Self::planned(model, weights, cheap) {
             Ok(c) if c.plan.set.slots() <= shallow.plan.set.slots() => Ok(c),
             _ => Ok(shallow),
         }
     }
 
-    fn compile_with(model: &Model, weights: Weights, shallow: bool) -> Result<FvInference> {
-        let types = Types::of(model)?;
+    /// Per hidden layer, per column: the activation interpolated on the accumulator's range
+    /// (each column's with clear weights, the accumulator type's with encrypted ones).
+    fn activations(model: &Model, weights: Weights, types: &Types) -> Result<Vec<Vec<SlotPoly>>> {
         let half = i128::from(SLOT_MODULUS / 2);
-        let (mut polys, mut degrees) = (Vec::new(), Vec::new());
-        let (mut depth, mut products) = (0u32, 0usize);
+        let mut polys = Vec::new();
         let mut input_max = model.input_max;
         for (l, layer) in model.layers.iter().enumerate() {
             let acc = types.accumulators[l];
@@ -112,30 +118,43 @@ impl FvInference {
                     "layer {l}: accumulators of type {acc} do not fit FV slots (-{half}..={half})"
                 )));
             }
-            let [rows, cols] = layer.matrix_shape();
-            let outputs = layer.rows().len() * cols;
-            if weights == Weights::Encrypted {
-                depth += 1;
-                products += outputs * rows;
-            }
+            let Some(a) = layer.activation else { continue };
             let ranges = match weights {
                 Weights::Clear => column_ranges(layer, input_max),
-                Weights::Encrypted => vec![(acc.min(), acc.max()); cols],
+                Weights::Encrypted => vec![(acc.min(), acc.max()); layer.matrix_shape()[1]],
             };
-            if let Some(a) = layer.activation {
-                let ps = ranges
-                    .iter()
-                    .map(|&(lo, hi)| {
-                        let p = SlotPoly::interpolate(lo as i64, hi as i64, |h| a.apply(h));
-                        p.map(|p| if shallow { p.shallowest() } else { p })
-                            .map_err(fv)
-                    })
-                    .collect::<Result<Vec<_>>>()?;
+            let ps = ranges
+                .iter()
+                .map(|&(lo, hi)| {
+                    SlotPoly::interpolate(lo as i64, hi as i64, |h| a.apply(h)).map_err(fv)
+                })
+                .collect::<Result<Vec<_>>>()?;
+            polys.push(ps);
+            input_max = a.max;
+        }
+        Ok(polys)
+    }
+
+    /// The inference with these activation polynomials: its depth, products, set and
+    /// uploads, refused past [`MAX_UPLOAD_BYTES`].
+    fn planned(model: &Model, weights: Weights, polys: Vec<Vec<SlotPoly>>) -> Result<FvInference> {
+        let (mut depth, mut products) = (0u32, 0usize);
+        let mut degrees = Vec::new();
+        let mut hidden = polys.iter();
+        for layer in &model.layers {
+            let [rows, cols] = layer.matrix_shape();
+            let windows = layer.rows().len();
+            if weights == Weights::Encrypted {
+                depth += 1;
+                products += windows * cols * rows;
+            }
+            if layer.activation.is_some() {
+                let ps = hidden.next().ok_or_else(|| {
+                    Error::InvalidInput("an activation without its polynomials".into())
+                })?;
                 depth += ps.iter().map(SlotPoly::depth).max().unwrap_or(0);
-                products += layer.rows().len() * ps.iter().map(SlotPoly::products).sum::<usize>();
+                products += windows * ps.iter().map(SlotPoly::products).sum::<usize>();
                 degrees.push(ps.iter().map(SlotPoly::degree).max().unwrap_or(0));
-                polys.push(ps);
-                input_max = a.max;
             }
         }
         let set = choose_set(depth).map_err(fv)?;
@@ -373,15 +392,6 @@ impl FvInference {
     /// logits when the polynomials and the slot range are right, which this checks
     /// without keys.
     pub fn run_clear(&self, images: &[Vec<i64>]) -> Result<Vec<Vec<i64>>> {
-        let t = SLOT_MODULUS as i64;
-        let centre = |v: i64| {
-            let r = v.rem_euclid(t);
-            if r > t / 2 {
-                r - t
-            } else {
-                r
-            }
-        };
         images
             .par_iter()
             .map(|image| {
