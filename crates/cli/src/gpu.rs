@@ -32,7 +32,8 @@ pub enum GpuCommand {
     /// Bootstraps per second of one level of N independent bootstraps, GPU against CPU.
     Throughput(ThroughputArgs),
     /// Add, wrapping mul, ge and max at 8 to 64 bits on the GPU backend beside TFHE-rs' GPU
-    /// integer API (FheUint with a CUDA server key), same process, same card.
+    /// integer API (FheUint with a CUDA server key), same process, same card: on exact
+    /// integers, or with `--typed` on the unsigned typed integers (FheUint8..FheUint64).
     Bench(GpuBenchArgs),
 }
 
@@ -92,6 +93,11 @@ pub struct GpuBenchArgs {
     /// Skip TFHE-rs.
     #[arg(long)]
     no_peer: bool,
+    /// Time the unsigned typed integers (FheUint8..FheUint64, wrapping, in the form
+    /// encryption gives them) instead of exact integers (signed digits, never wrap): the
+    /// same types and semantics as the TFHE-rs rows beside them.
+    #[arg(long)]
+    typed: bool,
     /// Print one JSON object (runs, a row per operation and width) instead of the table.
     #[arg(long)]
     json: bool,
@@ -445,35 +451,19 @@ fn bench(a: GpuBenchArgs) -> CliResult {
          decryption)",
         "op", "bits", "encint gpu", "TFHE-rs gpu", "ratio", "pbs", a.runs
     ));
+    r.field("integers", if a.typed { "typed" } else { "exact" });
     for &bits in &a.bits {
-        let lim = (1i128 << (bits - 1)) - 1;
         for (name, op) in [
             ("add", Op::Add),
-            ("mul", Op::MulLow),
+            ("mul", if a.typed { Op::Mul } else { Op::MulLow }),
             ("ge", Op::GE),
             ("max", Op::Max),
         ] {
-            let x = rng.gen_range(-lim..=lim);
-            let y = rng.gen_range(-lim..=lim);
-            let ex = encint::encrypt(&client, x, bits as usize)?;
-            let ey = encint::encrypt(&client, y, bits as usize)?;
-            let mut times = Vec::new();
-            let mut pbs = 0;
-            let mut depth = 0;
-            for _ in 0..=a.runs {
-                let t = Instant::now();
-                let (out, cost) = server.apply(op, &[&ex, &ey])?;
-                let v = encint::decrypt(&client, &out)?;
-                times.push(ms_since(t));
-                pbs = cost.bootstraps;
-                depth = cost.depth;
-                if !oracle::agrees(op, v, x, y, bits as usize) {
-                    let want = oracle::plain(op, x, y, bits as usize);
-                    return Err(format!("{name} {bits}: gpu gave {v}, expected {want:?}").into());
-                }
-            }
-            times.remove(0); // warm-up
-            let ours = median(times);
+            let (ours, pbs, depth) = if a.typed {
+                time_typed(&client, &server, op, bits, a.runs, &mut rng)?
+            } else {
+                time_exact(&client, &server, op, bits, a.runs, &mut rng)?
+            };
             #[cfg(feature = "gpu")]
             let theirs = match &peer {
                 Some(p) => Some(p.time(name, bits, a.runs)?),
@@ -499,6 +489,87 @@ fn bench(a: GpuBenchArgs) -> CliResult {
         }
     }
     r.finish()
+}
+
+/// Median milliseconds (encryption excluded; the operation, upload, download and
+/// decryption included), bootstraps and depth of `op` on two random exact integers of
+/// `bits` bits; every run's result checked against plain i128 arithmetic.
+fn time_exact(
+    client: &ClientKey,
+    server: &Server,
+    op: Op,
+    bits: u32,
+    runs: usize,
+    rng: &mut impl Rng,
+) -> AnyResult<(f64, u64, u32)> {
+    let bits = bits as usize;
+    let lim = (1i128 << (bits - 1)) - 1;
+    let (x, y) = (rng.gen_range(-lim..=lim), rng.gen_range(-lim..=lim));
+    let (ex, ey) = (
+        encint::encrypt(client, x, bits)?,
+        encint::encrypt(client, y, bits)?,
+    );
+    timed_runs(runs, || {
+        let (out, cost) = server.apply(op, &[&ex, &ey])?;
+        let v = encint::decrypt(client, &out)?;
+        if !oracle::agrees(op, v, x, y, bits) {
+            let want = oracle::plain(op, x, y, bits);
+            return Err(format!("{op:?} {bits}: gpu gave {v}, expected {want:?}").into());
+        }
+        Ok(cost)
+    })
+}
+
+/// [`time_exact`] on the unsigned typed integer of `bits` bits (wrapping, as TFHE-rs'
+/// FheUint), the operands in the form encryption gives; results checked against plain
+/// `u128` arithmetic modulo `2^bits`.
+fn time_typed(
+    client: &ClientKey,
+    server: &Server,
+    op: Op,
+    bits: u32,
+    runs: usize,
+    rng: &mut impl Rng,
+) -> AnyResult<(f64, u64, u32)> {
+    use encint::typed::{decrypt_typed, encrypt_typed, IntType};
+    let ty = IntType::new(bits as usize, false)?;
+    let mask = (1u128 << bits) - 1;
+    let (x, y) = (rng.gen::<u128>() & mask, rng.gen::<u128>() & mask);
+    let want = match op {
+        Op::Add => x.wrapping_add(y) & mask,
+        Op::Mul => x.wrapping_mul(y) & mask,
+        Op::Max => x.max(y),
+        _ => u128::from(x >= y),
+    };
+    let (ex, ey) = (
+        encrypt_typed(client, x as i128, ty)?,
+        encrypt_typed(client, y as i128, ty)?,
+    );
+    timed_runs(runs, || {
+        let (out, cost) = server.typed_apply(op, &[&ex, &ey])?;
+        let v = decrypt_typed(client, &out)?;
+        if v != want as i128 {
+            return Err(format!("{op:?} u{bits}: gpu gave {v}, expected {want}").into());
+        }
+        Ok(cost)
+    })
+}
+
+/// Runs `f` once to warm up and `runs` times timed: the median milliseconds and the last
+/// run's bootstraps and depth.
+fn timed_runs(
+    runs: usize,
+    mut f: impl FnMut() -> AnyResult<encint::Cost>,
+) -> AnyResult<(f64, u64, u32)> {
+    f()?;
+    let mut times = Vec::with_capacity(runs);
+    let mut cost = encint::Cost::default();
+    for _ in 0..runs {
+        let t = Instant::now();
+        cost = f()?;
+        times.push(ms_since(t));
+    }
+    Ok((median(times), cost.bootstraps, cost.depth))
 }
 
 #[cfg(feature = "gpu")]

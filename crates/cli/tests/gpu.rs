@@ -39,6 +39,8 @@ fn gpu_requests_fail_cleanly_where_the_backend_cannot_run() {
         vec!["gpu", "selftest", "--json"],
         vec!["gpu", "throughput", "--width", "8", "--json"],
         vec!["gpu", "bench", "--bits", "8", "--json"],
+        vec!["gpu", "bench", "--bits", "8", "--typed"],
+        vec!["infer", "--backend", "gpu", "--images", "1"],
     ];
     for args in &commands {
         let t = std::time::Instant::now();

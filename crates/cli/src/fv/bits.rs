@@ -43,7 +43,7 @@ pub struct BitsBenchArgs {
         value_name = "OPS"
     )]
     pub only: Vec<String>,
-    /// Widths to run, comma-separated (default: the seed's rows: 4, 8, 16, 64).
+    /// Widths to run, comma-separated (default: the paper's rows: 4, 8, 16, 64).
     #[arg(long, value_delimiter = ',')]
     pub bits: Vec<usize>,
     /// Integers per batch (default: every slot of the chosen set).
