@@ -209,6 +209,16 @@ impl Server {
         self.install(rayon::current_num_threads)
     }
 
+    /// The parallel bootstraps the planner assumes when it chooses circuits for this
+    /// server: its [`threads`](Self::threads) on the CPU, [`crate::gpu::plan_lanes`] on the
+    /// GPU (where a level's latency, not its width, dominates).
+    pub fn plan_threads(&self) -> usize {
+        match self.backend() {
+            crate::BackendKind::Gpu => crate::gpu::plan_lanes(),
+            crate::BackendKind::Cpu => self.threads(),
+        }
+    }
+
     /// The operand type and forms of `op` on `args`; errors unless every operand has the
     /// same type (the select condition excepted) and the right count.
     fn typed_operands(&self, op: Op, args: &[&EncTyped]) -> Result<(IntType, Vec<Form>)> {
@@ -221,14 +231,14 @@ impl Server {
     /// needed: circuits only).
     pub fn typed_plan(&self, op: Op, args: &[&EncTyped]) -> Result<Plan> {
         let (ty, forms) = self.typed_operands(op, args)?;
-        plan(self.arith(), op, ty, &forms, self.threads()).map_err(Error::from)
+        plan(self.arith(), op, ty, &forms, self.plan_threads()).map_err(Error::from)
     }
 
     /// Runs `op` on typed operands with the planner's algorithm; returns the result (of
     /// type `op.result_type(ty)`) and its cost.
     pub fn typed_apply(&self, op: Op, args: &[&EncTyped]) -> Result<(EncTyped, Cost)> {
         let (ty, forms) = self.typed_operands(op, args)?;
-        let plan = plan(self.arith(), op, ty, &forms, self.threads()).map_err(Error::from)?;
+        let plan = plan(self.arith(), op, ty, &forms, self.plan_threads()).map_err(Error::from)?;
         // The plan has checked the request and built every algorithm's circuit already.
         self.run_typed(op, plan.chosen().algorithm, ty, &forms, args)
     }

@@ -663,7 +663,7 @@ impl Server {
         f: impl FnOnce(&mut Composer<'_>, &[Value]) -> Result<Vec<Value>>,
     ) -> Result<(Vec<EncTyped>, Cost)> {
         let ints: Vec<&crate::EncInt> = inputs.iter().map(|x| x.as_int()).collect();
-        let threads = self.threads();
+        let threads = self.plan_threads();
         let mut shapes: Vec<(IntType, Form)> = Vec::new();
         let (outs, cost) = self.eval_fallible(&ints, |ar, b, x| {
             let values: Vec<Value> = inputs

@@ -299,7 +299,8 @@ pub(crate) fn one_circuit<A: Values, O: Values>(
     crate::server::with_server(|s| {
         let forms: Vec<Form> = inputs.iter().map(|x| x.form()).collect();
         let budget = s.key().params().max_quadratic_weight();
-        let traced = trace_with::<A, O>(&args.layout(), &forms, budget, s.threads(), false, f)?;
+        let traced =
+            trace_with::<A, O>(&args.layout(), &forms, budget, s.plan_threads(), false, f)?;
         run_traced(s, &|c, d| s.run_circuit(c, d), &traced, &inputs)
     })
 }

@@ -68,6 +68,23 @@ pub enum GpuError {
     Unsupported(String),
 }
 
+/// The parallel bootstrap lanes the planner assumes for a GPU server (where a CPU server
+/// plans for its threads): a level of up to about this many bootstraps costs the GPU one
+/// bootstrap's latency, so the planner's estimate (the sum over levels of
+/// `ceil(bootstraps / lanes)`) counts mostly depth, and picks the shallow circuits. The
+/// default is the measured throughput times the latency of one level on an H100
+/// (docs/GPU.md); `ENCINT_GPU_PLAN_LANES=N` sets another.
+pub const PLAN_LANES: usize = 80;
+
+/// [`PLAN_LANES`], or the value of `ENCINT_GPU_PLAN_LANES` when it is a positive integer.
+pub fn plan_lanes() -> usize {
+    std::env::var("ENCINT_GPU_PLAN_LANES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .filter(|&n: &usize| n > 0)
+        .unwrap_or(PLAN_LANES)
+}
+
 /// What [`probe`] found.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct GpuInfo {
