@@ -72,9 +72,10 @@ pub enum GpuError {
 /// plans for its threads): a level of up to about this many bootstraps costs the GPU one
 /// bootstrap's latency, so the planner's estimate (the sum over levels of
 /// `ceil(bootstraps / lanes)`) counts mostly depth, and picks the shallow circuits. The
-/// default is the measured throughput times the latency of one level on an H100
-/// (docs/GPU.md); `ENCINT_GPU_PLAN_LANES=N` sets another.
-pub const PLAN_LANES: usize = 80;
+/// default is one level's latency times the bootstraps per second of wide levels, both
+/// fitted to products timed on an H100 (docs/GPU.md); `ENCINT_GPU_PLAN_LANES=N` sets
+/// another.
+pub const PLAN_LANES: usize = 125;
 
 /// [`PLAN_LANES`], or the value of `ENCINT_GPU_PLAN_LANES` when it is a positive integer.
 pub fn plan_lanes() -> usize {
