@@ -53,6 +53,7 @@ pub mod limits;
 pub mod packed;
 pub mod processor;
 pub mod public;
+pub mod reference;
 pub mod seeded;
 mod server;
 mod trace;

@@ -18,36 +18,6 @@ fn keys() -> &'static (ClientKey, Arc<Server>) {
     })
 }
 
-fn reference(op: Op, x: i128, y: i128, bits: usize) -> i128 {
-    match op {
-        Op::Add => x + y,
-        Op::Sub => x - y,
-        Op::Neg => -x,
-        Op::Mul => x * y,
-        Op::MulLow => (x * y).rem_euclid(1i128 << bits),
-        Op::ScalarMul(k) => x * k,
-        Op::Square => x * x,
-        Op::Signum => x.signum(),
-        Op::Max => x.max(y),
-        Op::Min => x.min(y),
-        Op::Abs => x.abs(),
-        Op::Round(i) => {
-            if i == 0 {
-                x
-            } else {
-                (x + (1i128 << (i - 1))).div_euclid(1i128 << i) << i
-            }
-        }
-        Op::LT => i128::from(x < y),
-        Op::LE => i128::from(x <= y),
-        Op::GT => i128::from(x > y),
-        Op::GE => i128::from(x >= y),
-        Op::EQ => i128::from(x == y),
-        Op::NE => i128::from(x != y),
-        other => panic!("{other} is not in this test's list"),
-    }
-}
-
 #[test]
 fn every_operation_at_small_widths() {
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
@@ -89,7 +59,7 @@ fn check(op: Op, x: i128, y: i128, bits: usize) -> u64 {
     }
     assert_eq!(
         got,
-        reference(op, x, y, bits),
+        encint::reference::plain(op, x, y, bits).expect("an operation of exact integers"),
         "{op:?} x={x} y={y} bits={bits} cost={cost:?}"
     );
     cost.bootstraps
