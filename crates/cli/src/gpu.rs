@@ -459,11 +459,8 @@ fn bench(a: GpuBenchArgs) -> CliResult {
             ("ge", Op::GE),
             ("max", Op::Max),
         ] {
-            let (ours, pbs, depth) = if a.typed {
-                time_typed(&client, &server, op, bits, a.runs, &mut rng)?
-            } else {
-                time_exact(&client, &server, op, bits, a.runs, &mut rng)?
-            };
+            let (ours, pbs, depth) =
+                time_op(&client, &server, op, bits, a.typed, a.runs, &mut rng)?;
             #[cfg(feature = "gpu")]
             let theirs = match &peer {
                 Some(p) => Some(p.time(name, bits, a.runs)?),
@@ -492,64 +489,63 @@ fn bench(a: GpuBenchArgs) -> CliResult {
 }
 
 /// Median milliseconds (encryption excluded; the operation, upload, download and
-/// decryption included), bootstraps and depth of `op` on two random exact integers of
-/// `bits` bits; every run's result checked against plain i128 arithmetic.
-fn time_exact(
+/// decryption included), bootstraps and depth of `op` on two random operands of `bits`
+/// bits: exact integers, checked against plain i128 arithmetic, or (`typed`) the unsigned
+/// typed integer of that width (wrapping, as TFHE-rs' FheUint; operands in the form
+/// encryption gives), checked against plain `u128` arithmetic modulo `2^bits`. Every run's
+/// result is checked.
+fn time_op(
     client: &ClientKey,
     server: &Server,
     op: Op,
     bits: u32,
+    typed: bool,
     runs: usize,
     rng: &mut impl Rng,
 ) -> AnyResult<(f64, u64, u32)> {
-    let bits = bits as usize;
-    let lim = (1i128 << (bits - 1)) - 1;
-    let (x, y) = (rng.gen_range(-lim..=lim), rng.gen_range(-lim..=lim));
-    let (ex, ey) = (
-        encint::encrypt(client, x, bits)?,
-        encint::encrypt(client, y, bits)?,
-    );
-    timed_runs(runs, || {
-        let (out, cost) = server.apply(op, &[&ex, &ey])?;
-        let v = encint::decrypt(client, &out)?;
-        if !oracle::agrees(op, v, x, y, bits) {
-            let want = oracle::plain(op, x, y, bits);
-            return Err(format!("{op:?} {bits}: gpu gave {v}, expected {want:?}").into());
-        }
-        Ok(cost)
-    })
-}
-
-/// [`time_exact`] on the unsigned typed integer of `bits` bits (wrapping, as TFHE-rs'
-/// FheUint), the operands in the form encryption gives; results checked against plain
-/// `u128` arithmetic modulo `2^bits`.
-fn time_typed(
-    client: &ClientKey,
-    server: &Server,
-    op: Op,
-    bits: u32,
-    runs: usize,
-    rng: &mut impl Rng,
-) -> AnyResult<(f64, u64, u32)> {
-    use encint::typed::{decrypt_typed, encrypt_typed, IntType};
-    let ty = IntType::new(bits as usize, false)?;
-    let mask = (1u128 << bits) - 1;
-    let (x, y) = (rng.gen::<u128>() & mask, rng.gen::<u128>() & mask);
-    let want = match op {
-        Op::Add => x.wrapping_add(y) & mask,
-        Op::Mul => x.wrapping_mul(y) & mask,
-        Op::Max => x.max(y),
-        _ => u128::from(x >= y),
+    type Run<'a> = Box<dyn Fn() -> AnyResult<(i128, encint::Cost)> + 'a>;
+    let n = bits as usize;
+    let (want, run): (i128, Run<'_>) = if typed {
+        use encint::typed::{decrypt_typed, encrypt_typed, IntType};
+        let ty = IntType::new(n, false)?;
+        let mask = (1u128 << bits) - 1;
+        let (x, y) = (rng.gen::<u128>() & mask, rng.gen::<u128>() & mask);
+        let want = match op {
+            Op::Add => x.wrapping_add(y) & mask,
+            Op::Mul => x.wrapping_mul(y) & mask,
+            Op::Max => x.max(y),
+            _ => u128::from(x >= y),
+        };
+        let ex = encrypt_typed(client, x as i128, ty)?;
+        let ey = encrypt_typed(client, y as i128, ty)?;
+        let run = move || -> AnyResult<_> {
+            let (out, cost) = server.typed_apply(op, &[&ex, &ey])?;
+            Ok((decrypt_typed(client, &out)?, cost))
+        };
+        (want as i128, Box::new(run))
+    } else {
+        let lim = (1i128 << (n - 1)) - 1;
+        let (x, y) = (rng.gen_range(-lim..=lim), rng.gen_range(-lim..=lim));
+        let want = oracle::plain(op, x, y, n).ok_or("not an operation of exact integers")?;
+        let ex = encint::encrypt(client, x, n)?;
+        let ey = encint::encrypt(client, y, n)?;
+        let run = move || -> AnyResult<_> {
+            let (out, cost) = server.apply(op, &[&ex, &ey])?;
+            let v = encint::decrypt(client, &out)?;
+            // A wrapping product's digits hold any value congruent to it.
+            let v = if op == Op::MulLow {
+                v.rem_euclid(1i128 << n)
+            } else {
+                v
+            };
+            Ok((v, cost))
+        };
+        (want, Box::new(run))
     };
-    let (ex, ey) = (
-        encrypt_typed(client, x as i128, ty)?,
-        encrypt_typed(client, y as i128, ty)?,
-    );
     timed_runs(runs, || {
-        let (out, cost) = server.typed_apply(op, &[&ex, &ey])?;
-        let v = decrypt_typed(client, &out)?;
-        if v != want as i128 {
-            return Err(format!("{op:?} u{bits}: gpu gave {v}, expected {want}").into());
+        let (v, cost) = run()?;
+        if v != want {
+            return Err(format!("{op:?} at {bits} bits: gpu gave {v}, expected {want}").into());
         }
         Ok(cost)
     })
