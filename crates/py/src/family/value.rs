@@ -62,6 +62,22 @@ pub(crate) fn encrypt_value(
     wrap(py, v)
 }
 
+/// The Python object of the value `v` of `ty`: an int, a bool for the boolean type.
+pub(crate) fn py_value(
+    py: Python<'_>,
+    v: num_bigint::BigInt,
+    ty: encint::typed::IntType,
+) -> PyResult<PyObject> {
+    if ty == encint::typed::IntType::BOOL {
+        let b = v != num_bigint::BigInt::from(0);
+        return Ok(pyo3::types::PyBool::new(py, b)
+            .to_owned()
+            .into_any()
+            .unbind());
+    }
+    Ok(v.into_pyobject(py)?.into_any().unbind())
+}
+
 impl FheValue {
     /// Decrypts with `key`: an int (a bool for the boolean type).
     pub(crate) fn decrypt_with(
@@ -71,14 +87,7 @@ impl FheValue {
     ) -> PyResult<PyObject> {
         let x = &self.inner;
         let v = run(py, || decrypt_int(x, key))?;
-        if self.ty() == encint::typed::IntType::BOOL {
-            let b = v != num_bigint::BigInt::from(0);
-            return Ok(pyo3::types::PyBool::new(py, b)
-                .to_owned()
-                .into_any()
-                .unbind());
-        }
-        Ok(v.into_pyobject(py)?.into_any().unbind())
+        py_value(py, v, self.ty())
     }
 
     fn ty(&self) -> encint::typed::IntType {
@@ -154,6 +163,25 @@ super::family_methods! { FheValue, "an encrypted value has no clear truth value:
     #[getter]
     fn signed(&self) -> bool {
         self.ty().signed
+    }
+
+    /// The name of the NumPy dtype a decrypted array of this type has (`"uint8"`,
+    /// `"int16"`, `"bool"`, the smallest NumPy integer type that holds other widths,
+    /// `"object"` above 64 bits).
+    #[getter]
+    fn dtype(&self) -> &'static str {
+        super::array::dtype(self.ty())
+    }
+
+    /// The exact integer (`encint.EncInt`) of the value: free for a freshly encrypted
+    /// value (canonical digits), one conversion circuit for an operation's result.
+    /// `EncInt.to_typed(ty)` goes back.
+    fn to_int(&self, py: Python<'_>) -> PyResult<crate::int::EncInt> {
+        let x = &self.inner;
+        let v = run(py, || x.to_int())?;
+        Ok(crate::int::EncInt {
+            val: crate::value::Val::Enc(v),
+        })
     }
 
     /// The ciphertext in the facade's envelope (kind Ciphertext, a typed payload).

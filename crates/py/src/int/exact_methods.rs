@@ -4,10 +4,9 @@ use encint::Op;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
-use super::bits::EncBits;
-use super::convert::digits_to_bits;
 use super::exact::EncInt;
 use super::serial::{clear_digits, int_from_bytes, int_to_bytes};
+use crate::errors::{invalid, to_py};
 use crate::methods::{py_methods, reduce};
 use crate::value::Val;
 
@@ -89,13 +88,19 @@ py_methods! {
             self.unary_op(py, Op::Square)
         }
 
-        /// The value modulo `2^width` as `EncBits` (two's complement if `signed`).
-        #[pyo3(signature = (width, signed = true))]
-        fn to_bits(&self, py: Python<'_>, width: usize, signed: bool) -> PyResult<EncBits> {
-            Ok(EncBits {
-                val: digits_to_bits(py, &self.val, width)?,
-                signed,
-            })
+        /// The value modulo `2**N` as a value of the typed family of type `ty` (`"u8"`,
+        /// `"i16"`, `encint.FheUint32`, a NumPy dtype, ...), as a cast to that type
+        /// converts: free, no bootstrap. `FheValue.to_int()` goes back.
+        fn to_typed(&self, py: Python<'_>, ty: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+            let ty = crate::family::type_arg(ty)?;
+            let Val::Enc(x) = &self.val else {
+                return Err(invalid(
+                    "a clear-mode EncInt has no typed value (the family's circuits run on \
+                     plain values through encint.compile(...).run_clear)",
+                ));
+            };
+            let v = encint::fhe::FheValue::from_int(x, ty).map_err(to_py)?;
+            crate::family::wrap(py, v)
         }
     }
 }
