@@ -211,7 +211,7 @@ def test_bad_input_raises():
     with pytest.raises(encint.InvalidInputError):
         encint.ClientKey.clear().encrypt(1, "u8")
     with pytest.raises(encint.InvalidInputError):
-        encint.ClientKey.clear().encrypt(1, 8).to_typed("u8")
+        encint.FheUint8.from_int(encint.ClientKey.clear().encrypt(1, 8))
 
 
 def test_typed_real_keys(keys):
@@ -235,10 +235,12 @@ def test_typed_real_keys(keys):
     assert isinstance(a.to_int(), encint.EncInt)
     assert ck.decrypt((s + s).to_int()) == 2
     e = ck.encrypt(-4095, 12)
-    t = e.to_typed("u4")
+    t = encint.FheUint(4).from_int(e)
     assert type(t) is encint.FheUint(4) and ck.decrypt(t) == -4095 % 16
     assert ck.decrypt(t + a) == (-4095 + 13) % 16
-    assert ck.decrypt(e.to_typed(encint.FheInt8)) == wrap(-4095, 8, True)
+    assert ck.decrypt(encint.FheInt8.from_int(e)) == wrap(-4095, 8, True)
+    with pytest.raises(encint.InvalidInputError):
+        encint.FheValue.from_int(e)  # no type
     # Files: the type and the digits' form kept, wrong kinds and truncation refused.
     lazy = a * 3
     data = lazy.to_bytes()
@@ -257,13 +259,13 @@ def test_typed_real_keys(keys):
 
 
 def test_conversions_between_exact_and_typed(keys, rng):
-    """`EncInt.to_typed` keeps the value modulo 2**N (as a cast does), `FheValue.to_int`
+    """`Class.from_int` keeps the value modulo 2**N (as a cast does), `FheValue.to_int`
     gives the exact value back, for canonical digits and for an operation's result."""
     ck, _ = keys
     for _ in range(3):
         a = rng.randrange(-(2**29), 2**29)
         ea = ck.encrypt(a, 30)
-        t = ea.to_typed("i16")
+        t = encint.FheInt16.from_int(ea)
         assert ck.decrypt(t) == wrap(a, 16, True)
         assert ck.decrypt(t.to_int()) == wrap(a, 16, True)
         u = ck.encrypt(a & 0xFFFF, "u16")

@@ -51,8 +51,8 @@ fn kernels_at_four_bits_match_plain_arithmetic() {
             (BitKernel::Sub, (x + 16 - y) % 16),
             (BitKernel::Mul, (x * y) % 16),
             // Unsigned division by zero: all ones, and the dividend as the remainder.
-            (BitKernel::Div, if y == 0 { 15 } else { x / y }),
-            (BitKernel::Rem, if y == 0 { x } else { x % y }),
+            (BitKernel::Div, x.checked_div(y).unwrap_or(15)),
+            (BitKernel::Rem, x.checked_rem(y).unwrap_or(x)),
         ];
         for (op, want) in want {
             let c = op.digit_circuit(w, 1).unwrap();

@@ -17,7 +17,7 @@ Types:
   np_array, "u8")``), ``where``, ``dot`` and ``compile``: the typed family of the Rust
   facade (``encint::fhe``): fixed-width integers that wrap, each operation one circuit
   planned for its operands, with NumPy's integer semantics (see below and
-  docs/PYTHON.md); ``EncInt.to_typed(ty)`` and ``FheValue.to_int()`` convert between the
+  docs/PYTHON.md); ``FheValue.to_int()`` and ``FheUint8.from_int(e)`` convert between the
   two kinds;
 - ``trace(fn, *args)`` runs a whole function as one circuit; ``cost(fn, widths)``
   gives its cost before any key exists;

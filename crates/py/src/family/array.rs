@@ -14,7 +14,7 @@ use pyo3::types::{PyList, PyTuple};
 use super::numpy::{apply, fused};
 use super::operand::{check_division, clear_int, clear_of, decrypt_int, Clear, Rhs};
 use super::value::FheValue;
-use super::{run, type_arg, type_name, wrap};
+use super::{dtype, run, type_arg, type_name, wrap};
 use crate::errors::invalid;
 
 type Inner = encint::fhe::FheArray<encint::fhe::FheValue>;
@@ -43,24 +43,6 @@ impl IntoArrayOperand<encint::fhe::FheValue> for &ArrRhs {
             ArrRhs::Value(r) => ArrayOperand::Scalar(Operand::Value(r)),
             ArrRhs::Clear(k) => ArrayOperand::Scalar(Operand::Clear(*k)),
         }
-    }
-}
-
-/// The NumPy dtype that holds every value of `ty`.
-pub(crate) fn dtype(ty: IntType) -> &'static str {
-    if ty == IntType::BOOL {
-        return "bool";
-    }
-    match (ty.bits, ty.signed) {
-        (..=8, false) => "uint8",
-        (..=8, true) => "int8",
-        (..=16, false) => "uint16",
-        (..=16, true) => "int16",
-        (..=32, false) => "uint32",
-        (..=32, true) => "int32",
-        (..=64, false) => "uint64",
-        (..=64, true) => "int64",
-        _ => "object",
     }
 }
 

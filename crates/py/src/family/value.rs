@@ -170,12 +170,12 @@ super::family_methods! { FheValue, "an encrypted value has no clear truth value:
     /// `"object"` above 64 bits).
     #[getter]
     fn dtype(&self) -> &'static str {
-        super::array::dtype(self.ty())
+        super::dtype(self.ty())
     }
 
     /// The exact integer (`encint.EncInt`) of the value: free for a freshly encrypted
     /// value (canonical digits), one conversion circuit for an operation's result.
-    /// `EncInt.to_typed(ty)` goes back.
+    /// `Class.from_int(e)` goes back.
     fn to_int(&self, py: Python<'_>) -> PyResult<crate::int::EncInt> {
         let x = &self.inner;
         let v = run(py, || x.to_int())?;
@@ -194,6 +194,23 @@ super::family_methods! { FheValue, "an encrypted value has no clear truth value:
         let params = params_of(key_set);
         let bytes = run(py, || x.to_bytes(&params))?;
         Ok(PyBytes::new(py, &bytes))
+    }
+
+    /// The value of this class's type congruent to the exact integer `e` (an
+    /// `encint.EncInt`) modulo `2**N`, as a cast to the type converts: its low `N` digits,
+    /// free, no bootstrap (`encint.FheUint8.from_int(e)`, `encint.FheInt(12).from_int(e)`).
+    /// `to_int()` goes back.
+    #[classmethod]
+    fn from_int(cls: &Bound<'_, PyType>, e: PyRef<'_, crate::int::EncInt>) -> PyResult<PyObject> {
+        let ty = class_type(cls)?;
+        let crate::value::Val::Enc(x) = &e.val else {
+            return Err(invalid(
+                "a clear-mode EncInt has no typed value (the family's circuits run on plain \
+                 values through encint.compile(...).run_clear)",
+            ));
+        };
+        let v = encint::fhe::FheValue::from_int(x, ty).map_err(crate::errors::to_py)?;
+        wrap(cls.py(), v)
     }
 
     /// Reads a value written by `to_bytes` (or by the command-line tool or the Rust

@@ -6,7 +6,6 @@ use pyo3::types::PyBytes;
 
 use super::exact::EncInt;
 use super::serial::{clear_digits, int_from_bytes, int_to_bytes};
-use crate::errors::{invalid, to_py};
 use crate::methods::{py_methods, reduce};
 use crate::value::Val;
 
@@ -86,21 +85,6 @@ py_methods! {
         /// `self²` (cheaper than `self * self`).
         fn square(&self, py: Python<'_>) -> PyResult<EncInt> {
             self.unary_op(py, Op::Square)
-        }
-
-        /// The value modulo `2**N` as a value of the typed family of type `ty` (`"u8"`,
-        /// `"i16"`, `encint.FheUint32`, a NumPy dtype, ...), as a cast to that type
-        /// converts: free, no bootstrap. `FheValue.to_int()` goes back.
-        fn to_typed(&self, py: Python<'_>, ty: &Bound<'_, PyAny>) -> PyResult<PyObject> {
-            let ty = crate::family::type_arg(ty)?;
-            let Val::Enc(x) = &self.val else {
-                return Err(invalid(
-                    "a clear-mode EncInt has no typed value (the family's circuits run on \
-                     plain values through encint.compile(...).run_clear)",
-                ));
-            };
-            let v = encint::fhe::FheValue::from_int(x, ty).map_err(to_py)?;
-            crate::family::wrap(py, v)
         }
     }
 }

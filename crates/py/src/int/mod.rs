@@ -2,7 +2,8 @@
 //! widths that wrap are the typed family's ([`crate::family`]).
 //!
 //! - `exact`: `EncInt` and how its operators build their circuits; `exact_methods`:
-//!   its Python methods (with the conversions to and from the family);
+//!   its Python methods (the conversions to and from the family are the family's:
+//!   `FheValue.to_int()`, `FheUint8.from_int(e)`);
 //! - `serial`: its envelope; `select`: `encint.select` on it; `bench`: benchmark support.
 
 mod bench;
