@@ -96,8 +96,7 @@ def test_nothing_breaks_without_tqdm(no_tqdm, clear, keys):
     out = encint.trace(mul3, clear.encrypt(5, 6), clear.encrypt(-6, 6), clear.encrypt(7, 6))
     assert [clear.decrypt(o) for o in out] == [5 * -6 - 7, 5 // 7]
     assert ck.decrypt(ck.encrypt(3, 4) * ck.encrypt(-5, 4)) == -15
-    x = clear.encrypt_typed(200, 8)
-    assert clear.decrypt(x // 7) == 200 // 7
+    assert encint.compile(lambda x: x // 7, "u8").run_clear(200) == 200 // 7
 
 
 def test_exception_in_bar_stops_the_run(monkeypatch, clear):

@@ -54,8 +54,8 @@ def test_division_by_a_huge_constant_is_refused_before_building():
     assert seconds < 2
 
 
-def test_encbits_product_at_4096_bits_is_refused_before_building():
-    seconds, _ = _refused("ck.encrypt_bits(3, 4096) * ck.encrypt_bits(5, 4096)")
+def test_a_typed_value_of_4096_bits_is_refused_before_building():
+    seconds, _ = _refused('ck.encrypt(3, "u4096") * ck.encrypt(5, "u4096")')
     assert seconds < 2
 
 

@@ -84,15 +84,51 @@ impl EncTyped {
         Ok(EncTyped { value, ty, form })
     }
 
-    /// Reads any [`EncInt`] as a value of `ty` (its value modulo `2^n`): a lazy form, no
-    /// cost.
+    /// Reads any [`EncInt`] as a value of `ty` (its value modulo `2^n`): its low `n`
+    /// digits in lazy form (the digits above weigh multiples of `2^n`), no cost.
     pub fn from_int(value: EncInt, ty: IntType) -> Result<Self> {
         let ty = IntType::new(ty.bits, ty.signed).map_err(Error::from)?;
+        let value = if value.len() > ty.bits {
+            let low = value.digits()[..ty.bits].to_vec();
+            EncInt::from_digits(low, value.key_set())
+        } else {
+            value
+        };
         Ok(EncTyped {
             value,
             ty,
             form: Form::Lazy,
         })
+    }
+}
+
+impl Server {
+    /// The exact integer of a typed value ([`EncInt`]: its value, not a representative
+    /// modulo `2^n`), as one circuit: free for canonical digits (their top digit already
+    /// carries the sign), the conversion to bits for a lazy value (`⌈3n/2⌉ − 1`
+    /// bootstraps) or for radix-4 blocks. Errors on a value of another key set.
+    pub fn typed_to_int(&self, x: &EncTyped) -> Result<EncInt> {
+        self.check_key_set(0, x.key_set())?;
+        if x.form == Form::Canonical {
+            return Ok(x.value.clone());
+        }
+        let n = x.ty.bits;
+        let mut b = encint_core::circuit::Builder::new();
+        let ins: Vec<_> = x.value.digits().iter().map(|_| b.input()).collect();
+        let mut bits = if x.form == Form::Radix4 {
+            encint_arith::blocks::bits_from_blocks(&mut b, &ins, n)
+        } else {
+            encint_core::bits::signed_digits_to_bits(&mut b, &ins, n)
+        };
+        while bits.len() < n {
+            let zero = b.constant(0);
+            bits.push(zero);
+        }
+        let digits = encint_core::bits::bits_to_signed_digits(&mut b, &bits, x.ty.signed);
+        let circuit = b.finish(digits);
+        let refs: Vec<_> = x.value.digits().iter().collect();
+        let out = self.run_circuit(&circuit, &refs)?;
+        Ok(EncInt::from_digits(out, self.key().key_set()))
     }
 }
 

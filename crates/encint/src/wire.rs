@@ -9,7 +9,8 @@
 //!   `ENCTYR41` (radix-4 blocks), the width, the signedness, whether the digits are
 //!   canonical, and the digits;
 //! - bits written by earlier releases' `EncBits`: the tag `ENCBITS1`, the signedness and
-//!   the bits (read as a canonical typed value of their width);
+//!   the bits (read as a typed value of their width: canonical digits when unsigned, a
+//!   lazy representative when signed);
 //! - the seeded forms a client uploads ([`crate::seeded`]): the tag `ENCSINT1` (an exact
 //!   integer) or `ENCSTYP1` (a typed value or an array of them), the type, then one seed
 //!   and one 64-bit body per digit. The readers of exact and typed values read them too
@@ -218,7 +219,14 @@ impl EncTyped {
             let p: BitsPayload = envelope::open_known(bytes, Kind::Ciphertext)?;
             let ty = IntType::new(p.value.len(), p.signed)
                 .map_err(|e| Error::InvalidInput(e.to_string()))?;
-            return Ok(EncTyped::from_parts(p.value, ty, Form::Canonical));
+            // Unsigned bits are canonical digits; signed ones have their top bit as 0 or
+            // 1, not negated: a representative modulo `2^n`, the lazy form.
+            let form = if p.signed {
+                Form::Lazy
+            } else {
+                Form::Canonical
+            };
+            return Ok(EncTyped::from_parts(p.value, ty, form));
         }
         expect_kind(bytes, CiphertextKind::Typed)?;
         let p: TypedPayload = envelope::open_known(bytes, Kind::Ciphertext)?;

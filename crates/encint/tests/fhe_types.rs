@@ -261,3 +261,78 @@ fn unsigned_128_bits_past_i128_max() {
     assert_eq!(y.decrypt::<u128>(client).unwrap(), 1u128 << 127);
     assert!(y.decrypt::<i128>(client).is_err());
 }
+
+/// Exact integers into the family and back: `from_int` keeps the value modulo `2^N` (as
+/// `as` converts), `to_int` gives the exact value of canonical, lazy and radix-4 digits.
+#[test]
+fn exact_integers_in_and_out() {
+    use encint::fhe::FheValue;
+    use encint::typed::{encrypt_typed_as, Form, IntType};
+    let client = client();
+    let exact = |v: i128, digits: usize| encint::encrypt(client, v, digits).unwrap();
+    let back = |x: &encint::EncInt| encint::decrypt(client, x).unwrap();
+    // -4095 in 12 digits is 1 modulo 256 as a u8, and 1 as an i8; 300 is 44.
+    let x = FheUint8::from_int(&exact(-4095, 12)).unwrap();
+    assert_eq!(x.decrypt::<u8>(client).unwrap(), (-4095i32) as u8);
+    assert_eq!(back(&x.to_int().unwrap()), i128::from((-4095i32) as u8));
+    let y = FheInt8::from_int(&exact(300, 10)).unwrap();
+    assert_eq!(y.decrypt::<i8>(client).unwrap(), 300i32 as i8);
+    assert_eq!(back(&y.to_int().unwrap()), i128::from(300i32 as i8));
+    // Canonical digits: free, signed and unsigned.
+    let z = FheInt8::encrypt(-100i8, client).unwrap();
+    assert_eq!(back(&z.to_int().unwrap()), -100);
+    // A lazy result (a wrapping sum) and radix-4 blocks.
+    let s = &z + &z; // -200 wraps to 56
+    assert_eq!(
+        back(&s.to_int().unwrap()),
+        i128::from((-100i8).wrapping_add(-100))
+    );
+    let i5 = IntType::new(5, true).unwrap();
+    let r = encrypt_typed_as(client, -13, i5, Form::Radix4).unwrap();
+    let r = FheValue::from_typed(r).unwrap();
+    assert_eq!(back(&r.to_int().unwrap()), -13);
+    let w = FheValue::from_int(&exact(-13, 6), i5).unwrap();
+    assert_eq!(w.decrypt(client).unwrap(), -13);
+    assert!(FheValue::from_int(
+        &exact(1, 2),
+        IntType {
+            bits: 0,
+            signed: false
+        }
+    )
+    .is_err());
+}
+
+/// Bit vectors written by earlier releases (the `ENCBITS1` payload) read as values of the
+/// family of their width and signedness, and compute like fresh ones.
+#[test]
+fn bit_vector_files_of_earlier_releases_load() {
+    use encint::fhe::FheValue;
+    let client = client();
+    let params = client.params();
+    let bits = |v: i128, w: usize| {
+        let pattern = v.rem_euclid(1 << w);
+        let digits = (0..w)
+            .map(|k| client.encrypt_digit(((pattern >> k) & 1) as i64))
+            .collect();
+        encint::EncInt::from_digits(digits, client.key_set())
+    };
+    let signed = encint::wire::seal_bits(&bits(-5, 6), true, params).unwrap();
+    let x = FheValue::from_bytes(&signed).unwrap();
+    assert_eq!((x.ty().bits, x.ty().signed), (6, true));
+    assert_eq!(x.decrypt(client).unwrap(), -5);
+    assert_eq!(
+        x.binary(Op::ShrVar, 1).unwrap().decrypt(client).unwrap(),
+        -5 >> 1
+    );
+    assert_eq!(x.binary(Op::LT, 0).unwrap().decrypt(client).unwrap(), 1);
+    let unsigned = encint::wire::seal_bits(&bits(59, 6), false, params).unwrap();
+    let u = FheInt::<6>::from_bytes(&unsigned);
+    assert!(u.is_err(), "an unsigned file is not a signed value");
+    let u = FheUint::<6>::from_bytes(&unsigned).unwrap();
+    assert_eq!(u.decrypt::<u8>(client).unwrap(), 59);
+    assert_eq!(
+        (&u ^ 0b10_1010u8).decrypt::<u8>(client).unwrap(),
+        59 ^ 0b10_1010
+    );
+}

@@ -1,5 +1,5 @@
-//! Ciphertext envelopes: what kind of value one holds (`EncInt`, `EncBits`, `EncTyped`),
-//! so that one kind is never read as another, and sealing a value's envelope.
+//! Ciphertext envelopes: what kind of value one holds (an `EncInt`, or a value of the typed
+//! family), so that one kind is never read as another, and sealing a value's envelope.
 
 use encint::keys::DigitParameters;
 use encint::EncInt as RInt;
@@ -17,8 +17,8 @@ pub use encint::wire::CiphertextKind;
 fn class_name(kind: CiphertextKind) -> &'static str {
     match kind {
         CiphertextKind::Int => "EncInt",
-        CiphertextKind::Bits => "EncBits",
-        CiphertextKind::Typed => "EncTyped",
+        // Bit vectors of earlier releases read as values of the family.
+        CiphertextKind::Bits | CiphertextKind::Typed => "FheValue",
     }
 }
 

@@ -1,7 +1,7 @@
-//! Comparisons as boolean circuits, shared by `EncBits` and `FvWord` (the exact integers'
-//! bit operators are the library's: `Arith::apply`).
+//! Comparisons as boolean circuits for `FvWord` (the exact integers' bit operators are the
+//! library's: `Arith::apply`; the typed family's are the facade's).
 
-use encint::arith::bits::{self as ops, Word};
+use encint::arith::bits::Word;
 use encint::circuit::bits::{Bit, BitBuilder};
 use encint::Relation;
 
@@ -26,14 +26,5 @@ pub fn compare_bit(
         bb.not(base)
     } else {
         base
-    }
-}
-
-/// `x < y` on words read as two's complement (`signed`) or unsigned.
-pub fn lt(bb: &mut BitBuilder, signed: bool, x: &Word, y: &Word) -> Bit {
-    if signed {
-        ops::lt_signed(bb, x, y)
-    } else {
-        ops::lt_unsigned(bb, x, y)
     }
 }

@@ -4,10 +4,9 @@
 //!
 //! - keys ([`keys`]): client and server keys, their checked envelopes, files, pickling;
 //!   [`key_sets`]: the parameter set of each key set and the server of `set_server_key`;
-//! - integers ([`int`]): exact `EncInt` (signed binary digits) and wrapping `EncBits`,
-//!   whose operators build one circuit each ([`circuits`]) and run it ([`eval`]) with the
-//!   server key (encrypted) or with the clear executor (clear mode);
-//! - typed integers ([`typed`]: TFHE-rs' `FheUint`/`FheInt` semantics);
+//! - exact integers ([`int`]: `EncInt`, signed binary digits), whose operators build one
+//!   circuit each and run it ([`eval`]) with the server key (encrypted) or with the clear
+//!   executor (clear mode);
 //! - the typed family of the facade ([`family`]: `FheUint8` ... `FheInt128`, `FheBool`,
 //!   `FheArray`, `encint.compile`), thin wrappers of `encint::fhe::FheValue`;
 //! - `encint.select` ([`select`]), traced evaluation and costs ([`trace`]), the byte
@@ -18,7 +17,8 @@
 //! - progress bars of long operations ([`progress`]);
 //! - shared pieces: the value behind every integer class ([`value`]), argument reading
 //!   ([`args`]), ciphertext envelopes ([`ciphertext`]), key files ([`files`]), the
-//!   repeated Python methods ([`methods`]).
+//!   repeated Python methods ([`methods`]), comparison circuits of `FvWord`
+//!   ([`circuits`]).
 //!
 //! Every library error becomes an exception of the `encint.Error` hierarchy ([`errors`]);
 //! every call into the library runs under [`guard::guard`], so no Rust panic reaches
@@ -46,14 +46,13 @@ pub mod processor;
 pub mod progress;
 pub mod select;
 pub mod trace;
-pub mod typed;
 pub mod value;
 
 /// The native module `encint._encint`; the package `encint` re-exports it.
 #[pymodule]
 fn _encint(m: &Bound<'_, PyModule>) -> PyResult<()> {
     type Register = fn(&Bound<'_, PyModule>) -> PyResult<()>;
-    let modules: [Register; 13] = [
+    let modules: [Register; 12] = [
         errors::register,
         keys::register,
         int::register,
@@ -63,7 +62,6 @@ fn _encint(m: &Bound<'_, PyModule>) -> PyResult<()> {
         fv::register,
         fv_bits::register,
         progress::register,
-        typed::register,
         family::register,
         infer::register,
         infer_fv::register,

@@ -6,10 +6,9 @@ use pyo3::prelude::*;
 use pyo3::PyClass;
 
 use crate::fv_bits::FvWord;
-use crate::int::{EncBits, EncInt};
+use crate::int::EncInt;
 use crate::methods::Select;
 use crate::trace::Traced;
-use crate::typed::EncTyped;
 
 /// `cond.select(py, [a, b])` when `cond` is a `T`.
 fn select_as<T>(
@@ -34,14 +33,13 @@ fn select(
     b: &Bound<'_, PyAny>,
 ) -> PyResult<PyObject> {
     let ab = [a, b];
-    select_as::<EncTyped>(py, cond, ab)
-        .or_else(|| select_as::<FvWord>(py, cond, ab))
-        .or_else(|| select_as::<EncBits>(py, cond, ab))
+    select_as::<FvWord>(py, cond, ab)
         .or_else(|| select_as::<EncInt>(py, cond, ab))
         .or_else(|| select_as::<Traced>(py, cond, ab))
         .unwrap_or_else(|| {
             Err(PyTypeError::new_err(
-                "the condition must be an EncInt or EncBits (0 or 1)",
+                "the condition must be an EncInt (0 or 1), a traced value or an FvWord \
+                 (for an FheBool: cond.select(a, b) or encint.where)",
             ))
         })
 }

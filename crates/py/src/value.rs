@@ -113,17 +113,12 @@ pub fn digits_of(v: &BigInt) -> Vec<i64> {
         .collect()
 }
 
-/// The value of digits in base `base` (least significant first).
-pub fn value_in_base(digits: &[i64], base: i64) -> BigInt {
+/// The value of signed binary digits (least significant first).
+pub fn value_of(digits: &[i64]) -> BigInt {
     digits
         .iter()
         .rev()
-        .fold(BigInt::from(0), |acc, &d| acc * base + d)
-}
-
-/// The value of signed binary digits.
-pub fn value_of(digits: &[i64]) -> BigInt {
-    value_in_base(digits, 2)
+        .fold(BigInt::from(0), |acc, &d| acc * 2 + d)
 }
 
 /// Number of signed binary digits of a Python int constant.
@@ -135,29 +130,6 @@ pub fn const_len(k: &BigInt) -> usize {
 pub fn const_sint(b: &mut Builder, v: &BigInt) -> SInt {
     SInt {
         digits: digits_of(v).into_iter().map(|d| b.constant(d)).collect(),
-    }
-}
-
-/// The bits of `k` in two's complement of `width` bits, least significant first (`k`
-/// must lie in `-2^width..2^width`).
-pub fn twos_complement_bits(k: &BigInt, width: usize) -> Vec<bool> {
-    let u: BigInt = if k.sign() == Sign::Minus {
-        k + (BigInt::from(1) << width)
-    } else {
-        k.clone()
-    };
-    let m = u.magnitude();
-    (0..width as u64).map(|i| m.bit(i)).collect()
-}
-
-/// The smallest and largest value of `width` bits, two's complement if `signed`.
-pub fn range_of(width: usize, signed: bool) -> (BigInt, BigInt) {
-    let one = BigInt::from(1);
-    if signed {
-        let h = &one << (width - 1);
-        (-h.clone(), h - 1)
-    } else {
-        (BigInt::from(0), (&one << width) - 1)
     }
 }
 

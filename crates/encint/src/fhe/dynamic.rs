@@ -192,6 +192,13 @@ impl FheValue {
         })
     }
 
+    /// The value of `ty` congruent to the exact integer `x` modulo `2^N` (its low `N`
+    /// digits, as Rust's `as` converts): free, no bootstrap. [`FheType::to_int`] goes
+    /// back.
+    pub fn from_int(x: &crate::EncInt, ty: IntType) -> Result<Self> {
+        Self::from_typed(EncTyped::from_int(x.clone(), ty)?)
+    }
+
     /// Decrypts (an unsigned 128-bit value above `i128::MAX` comes as its negative
     /// pattern: read it as `u128`).
     pub fn decrypt(&self, client: &ClientKey) -> Result<i128> {

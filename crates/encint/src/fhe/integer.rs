@@ -62,6 +62,13 @@ impl<const N: usize, const SIGNED: bool> FheInteger<N, SIGNED> {
         })
     }
 
+    /// The value of the type congruent to the exact integer `x` modulo `2^N` (its low `N`
+    /// digits, as Rust's `as` converts): free, no bootstrap. [`FheType::to_int`] goes
+    /// back.
+    pub fn from_int(x: &super::Int) -> Result<Self> {
+        Self::from_typed(EncTyped::from_int(x.clone(), Self::TYPE)?)
+    }
+
     /// The key set the value belongs to (none for a value of a trace).
     pub fn key_set(&self) -> Option<KeySetId> {
         self.as_typed().map(EncTyped::key_set)

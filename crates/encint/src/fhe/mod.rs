@@ -175,9 +175,19 @@ pub trait FheType: Values + Clone {
         dynamic::cipher(self.repr())?.to_bytes(params)
     }
     /// Reads a value written by [`FheType::to_bytes`] (or by the command-line tool or the
-    /// Python package); errors on a file of another kind or another type.
+    /// Python package, or the bit vectors of earlier releases); errors on a file of
+    /// another kind or another type.
     fn from_bytes(bytes: &[u8]) -> Result<Self> {
         Self::from_typed(EncTyped::from_bytes(bytes)?)
+    }
+    /// The exact integer ([`Int`]) of the value, on this thread's server: its value in
+    /// signed binary digits (free when the digits are canonical, as encryption gives them;
+    /// else one conversion circuit). Errors for a value of a trace, without a server, or on
+    /// a value of another key set. [`FheValue::from_int`] and [`FheInteger::from_int`] go
+    /// back.
+    fn to_int(&self) -> Result<Int> {
+        let x = dynamic::cipher(self.repr())?;
+        crate::server::with_server(|s| s.typed_to_int(x))
     }
 }
 

@@ -12,16 +12,13 @@ Types:
 
 - ``EncInt``: exact signed integers (results never wrap), Python operators,
   comparisons returning encrypted 0/1, ``select``/``min``/``max``;
-- ``EncBits``: fixed-width integers (unsigned or two's complement) that wrap like
-  machine integers;
-- ``EncTyped``: the typed integers of TFHE-rs (``FheUint8``, ``FheInt16``, ...):
-  wrapping, Rust's division semantics, shifts, rotations, casts, each operation planned
-  (digit or bit algorithm) for its operands;
 - ``FheUint8`` ... ``FheUint128``, ``FheInt8`` ... ``FheInt128``, ``FheBool`` (any width:
   ``FheUint(12)``, ``FheInt(12)``; ``ck.encrypt(v, "u8")``), ``FheArray`` (``ck.encrypt(
   np_array, "u8")``), ``where``, ``dot`` and ``compile``: the typed family of the Rust
-  facade (``encint::fhe``), each operation one circuit, with NumPy's integer semantics
-  (see below and docs/PYTHON.md);
+  facade (``encint::fhe``): fixed-width integers that wrap, each operation one circuit
+  planned for its operands, with NumPy's integer semantics (see below and
+  docs/PYTHON.md); ``FheValue.to_int()`` and ``FheUint8.from_int(e)`` convert between the
+  two kinds;
 - ``trace(fn, *args)`` runs a whole function as one circuit; ``cost(fn, widths)``
   gives its cost before any key exists;
 - ``Program``/``ProcessorKeys``: the encrypted byte processor;
@@ -30,8 +27,10 @@ Types:
   integers at once);
 - ``set_progress``: progress bars (tqdm, when installed) for long operations.
 
-``ClientKey.clear()`` is the clear mode: the same circuits evaluated on plain digits
-(no security), for tests, prototypes and wide sweeps.
+``ClientKey.clear()`` is the clear mode of ``EncInt``: the same circuits evaluated on
+plain digits (no security), for tests, prototypes and wide sweeps; for the typed family,
+``encint.compile(fn, *types).run_clear(*values)`` runs a function's circuit on plain
+values.
 
 The typed family's semantics (NumPy's where they differ from Rust's / TFHE-rs'):
 
@@ -66,9 +65,7 @@ from ._encint import (  # noqa: F401
     PARAMETERS,
     ClientKey,
     DecryptionError,
-    EncBits,
     EncInt,
-    EncTyped,
     Error,
     FormatError,
     FvBatch,
@@ -126,7 +123,7 @@ from ._family import trace_family as _trace_family
 from ._progress import set_progress  # noqa: F401
 
 __all__ = [
-    "MAX_DIGITS", "PARAMETERS", "ClientKey", "ServerKey", "PublicKey", "PackingKey", "EncInt", "EncBits", "EncTyped", "Traced",
+    "MAX_DIGITS", "PARAMETERS", "ClientKey", "ServerKey", "PublicKey", "PackingKey", "EncInt", "Traced",
     "Program", "ProcessorKeys", "FvKeys", "FvBatch", "FvBitsKeys", "FvWord", "set_server_key", "set_threads",
     "select", "min", "max", "trace", "cost", "set_progress",
     "Error", "InvalidInputError", "NoiseBudgetError", "FormatError", "KeyRoleError",
@@ -141,7 +138,7 @@ __all__ = [
 ]
 
 _min, _max = min, max
-_ENCRYPTED = (EncInt, EncBits, EncTyped, Traced, FheValue)
+_ENCRYPTED = (EncInt, Traced, FheValue)
 
 
 def _either(method, builtin, a, b):
@@ -159,10 +156,10 @@ def _either(method, builtin, a, b):
 def select(cond, a, b):
     """``a if cond else b`` without revealing ``cond`` (an encrypted 0 or 1).
 
-    ``cond`` is an ``EncInt`` (e.g. ``x < y``), a 1-bit ``EncBits``, an ``EncTyped``
-    (odd: ``a``), an ``FheBool`` or an ``FheArray`` of booleans (``encint.where``) or a
-    1-bit ``FvWord`` (slot by slot); ``a`` and ``b`` are values of the
-    same type or Python ints (not for ``FvWord``). Works on traced values too.
+    ``cond`` is an ``EncInt`` (e.g. ``x < y``), an ``FheBool`` (``cond.select(a, b)``) or
+    an ``FheArray`` of booleans (``encint.where``) or a 1-bit ``FvWord`` (slot by slot);
+    ``a`` and ``b`` are values of the same type or Python ints (not for ``FvWord``). Works
+    on traced values too.
     """
     if isinstance(cond, Traced):
         return _encint._traced_select(cond, a, b)

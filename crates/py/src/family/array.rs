@@ -14,7 +14,7 @@ use pyo3::types::{PyList, PyTuple};
 use super::numpy::{apply, fused};
 use super::operand::{check_division, clear_int, clear_of, decrypt_int, Clear, Rhs};
 use super::value::FheValue;
-use super::{run, type_arg, type_name, wrap};
+use super::{dtype, run, type_arg, type_name, wrap};
 use crate::errors::invalid;
 
 type Inner = encint::fhe::FheArray<encint::fhe::FheValue>;
@@ -46,22 +46,16 @@ impl IntoArrayOperand<encint::fhe::FheValue> for &ArrRhs {
     }
 }
 
-/// The NumPy dtype that holds every value of `ty`.
-fn dtype(ty: IntType) -> &'static str {
-    if ty == IntType::BOOL {
-        return "bool";
-    }
-    match (ty.bits, ty.signed) {
-        (..=8, false) => "uint8",
-        (..=8, true) => "int8",
-        (..=16, false) => "uint16",
-        (..=16, true) => "int16",
-        (..=32, false) => "uint32",
-        (..=32, true) => "int32",
-        (..=64, false) => "uint64",
-        (..=64, true) => "int64",
-        _ => "object",
-    }
+/// The NumPy array of `shape` and of the dtype of `ty` holding `values` (row-major).
+pub(crate) fn numpy_array<'py>(
+    py: Python<'py>,
+    values: Vec<BigInt>,
+    ty: IntType,
+    shape: &[usize],
+) -> PyResult<Bound<'py, PyAny>> {
+    let np = py.import("numpy")?;
+    let arr = np.call_method1("array", (values, dtype(ty)))?;
+    arr.call_method1("reshape", (PyTuple::new(py, shape)?,))
 }
 
 /// Encrypts `values` (a NumPy array, or anything `numpy.asarray` takes) as an array of
@@ -113,11 +107,7 @@ impl FheArray {
                 .map(|v| decrypt_int(v, key))
                 .collect::<encint::Result<Vec<BigInt>>>()
         })?;
-        let ty = self.ty;
-        let list = vals;
-        let np = py.import("numpy")?;
-        let arr = np.call_method1("array", (list, dtype(ty)))?;
-        arr.call_method1("reshape", (PyTuple::new(py, x.shape())?,))
+        numpy_array(py, vals, self.ty, x.shape())
     }
 
     fn new(inner: Inner, fallback: IntType) -> FheArray {
@@ -285,6 +275,12 @@ super::family_methods! { FheArray, "an encrypted array has no clear truth value:
     #[getter]
     fn r#type(&self) -> String {
         type_name(self.ty)
+    }
+
+    /// The name of the NumPy dtype of the decrypted array (see `decrypt`).
+    #[getter]
+    fn dtype(&self) -> &'static str {
+        dtype(self.ty)
     }
 
     fn __len__(&self) -> PyResult<usize> {

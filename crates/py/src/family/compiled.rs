@@ -11,10 +11,12 @@ use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyTuple};
 
-use super::array::FheArray;
-use super::value::FheValue;
+use super::array::{numpy_array, FheArray};
+use super::operand::{clear_int, clear_of, Clear};
+use super::value::{py_value, FheValue};
 use super::{run, type_arg, wrap};
-use crate::errors::invalid;
+use crate::errors::{invalid, to_py as to_py_err};
+use num_bigint::BigInt;
 
 type Inner = encint::fhe::FheArray<encint::fhe::FheValue>;
 
@@ -120,6 +122,8 @@ fn item_of(o: &Bound<'_, PyAny>) -> PyResult<Item> {
 struct Outcome {
     error: Option<PyErr>,
     single: Option<bool>,
+    /// The types and shapes of the results.
+    results: Option<Vec<ItemLayout>>,
 }
 
 /// A Python function compiled into one circuit (`encint.compile`).
@@ -127,6 +131,8 @@ struct Outcome {
 pub struct Compiled {
     compiled: encint::fhe::Compiled<Items, Option<Items>>,
     outcome: Arc<Mutex<Outcome>>,
+    /// The arguments' types and shapes.
+    layout: Vec<ItemLayout>,
 }
 
 fn take_error(o: &Mutex<Outcome>) -> Option<PyErr> {
@@ -174,6 +180,7 @@ pub(crate) fn _compile(f: PyObject, types: &Bound<'_, PyList>) -> PyResult<Compi
             match result {
                 Ok((items, single)) => {
                     o.single.get_or_insert(single);
+                    o.results.get_or_insert_with(|| items.layout());
                     Some(items)
                 }
                 Err(e) => {
@@ -183,13 +190,14 @@ pub(crate) fn _compile(f: PyObject, types: &Bound<'_, PyList>) -> PyResult<Compi
             }
         })
     };
-    let compiled = compile_with(layout, body);
+    let compiled = compile_with(layout.clone(), body);
     if let Some(e) = take_error(&outcome) {
         return Err(e);
     }
     Ok(Compiled {
         compiled: compiled.map_err(crate::errors::to_py)?,
         outcome,
+        layout,
     })
 }
 
@@ -223,6 +231,84 @@ impl Compiled {
             .single
             .unwrap_or(false);
         let mut objs = to_py(py, out.0)?;
+        if single && objs.len() == 1 {
+            return Ok(objs.remove(0));
+        }
+        Ok(PyTuple::new(py, objs)?.into_any().unbind())
+    }
+
+    /// Runs the same circuit on plain values, on the clear executor (no key, nothing
+    /// secret; for tests and wide sweeps): each argument an int for a value, a NumPy array
+    /// (or nested lists) of the compiled shape for an array. Returns what `run` would
+    /// decrypt to: an int (a bool for `bool`), a NumPy array, or a tuple of them. Raises
+    /// `InvalidInputError` for a value outside its type.
+    #[pyo3(signature = (*args))]
+    fn run_clear(&self, py: Python<'_>, args: &Bound<'_, PyTuple>) -> PyResult<PyObject> {
+        if args.len() != self.layout.len() {
+            return Err(invalid(format!(
+                "{} arguments for a function of {}",
+                args.len(),
+                self.layout.len()
+            )));
+        }
+        let np = py.import("numpy")?;
+        let mut values: Vec<i128> = Vec::new();
+        for (a, (ty, shape)) in args.iter().zip(&self.layout) {
+            let ints: Vec<BigInt> = match shape {
+                None => vec![clear_int(&a).ok_or_else(|| {
+                    PyTypeError::new_err("a value's argument of run_clear is an int")
+                })?],
+                Some(shape) => {
+                    let flat = np.call_method1("asarray", (a, "object"))?;
+                    let found: Vec<usize> = flat.getattr("shape")?.extract()?;
+                    if found != *shape {
+                        return Err(invalid(format!(
+                            "an array of shape {found:?} where {shape:?} was compiled"
+                        )));
+                    }
+                    flat.call_method0("ravel")?
+                        .call_method0("tolist")?
+                        .extract()?
+                }
+            };
+            for k in ints {
+                values.push(clear_of(&k, *ty, Clear::Value)?);
+            }
+        }
+        let c = &self.compiled;
+        let out = crate::guard::detached(py, || c.run_clear(&values).map_err(to_py_err))?;
+        let (results, single) = {
+            let o = self.outcome.lock().unwrap_or_else(PoisonError::into_inner);
+            (
+                o.results.clone().unwrap_or_default(),
+                o.single.unwrap_or(false),
+            )
+        };
+        let mut it = out.into_iter();
+        let mut objs = Vec::with_capacity(results.len());
+        for (ty, shape) in &results {
+            // An unsigned 128-bit value above `i128::MAX` comes as its negative pattern.
+            let big = |v: i128| {
+                if v < 0 && !ty.signed {
+                    BigInt::from(v as u128)
+                } else {
+                    BigInt::from(v)
+                }
+            };
+            objs.push(match shape {
+                None => {
+                    let v = it
+                        .next()
+                        .ok_or_else(|| invalid("fewer results than compiled"))?;
+                    py_value(py, big(v), *ty)?
+                }
+                Some(s) => {
+                    let n: usize = s.iter().product();
+                    let vals: Vec<BigInt> = it.by_ref().take(n).map(big).collect();
+                    numpy_array(py, vals, *ty, s)?.unbind()
+                }
+            });
+        }
         if single && objs.len() == 1 {
             return Ok(objs.remove(0));
         }

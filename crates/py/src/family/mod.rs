@@ -153,6 +153,24 @@ pub(crate) fn type_name(ty: IntType) -> String {
     }
 }
 
+/// The NumPy dtype that holds every value of `ty`.
+pub(crate) fn dtype(ty: IntType) -> &'static str {
+    if ty == IntType::BOOL {
+        return "bool";
+    }
+    match (ty.bits, ty.signed) {
+        (..=8, false) => "uint8",
+        (..=8, true) => "int8",
+        (..=16, false) => "uint16",
+        (..=16, true) => "int16",
+        (..=32, false) => "uint32",
+        (..=32, true) => "int32",
+        (..=64, false) => "uint64",
+        (..=64, true) => "int64",
+        _ => "object",
+    }
+}
+
 /// A type given as a name, as a class of the family (its `_type` attribute) or as a
 /// NumPy integer or boolean dtype.
 pub(crate) fn type_arg(t: &Bound<'_, PyAny>) -> PyResult<IntType> {

@@ -62,6 +62,22 @@ pub(crate) fn encrypt_value(
     wrap(py, v)
 }
 
+/// The Python object of the value `v` of `ty`: an int, a bool for the boolean type.
+pub(crate) fn py_value(
+    py: Python<'_>,
+    v: num_bigint::BigInt,
+    ty: encint::typed::IntType,
+) -> PyResult<PyObject> {
+    if ty == encint::typed::IntType::BOOL {
+        let b = v != num_bigint::BigInt::from(0);
+        return Ok(pyo3::types::PyBool::new(py, b)
+            .to_owned()
+            .into_any()
+            .unbind());
+    }
+    Ok(v.into_pyobject(py)?.into_any().unbind())
+}
+
 impl FheValue {
     /// Decrypts with `key`: an int (a bool for the boolean type).
     pub(crate) fn decrypt_with(
@@ -71,14 +87,7 @@ impl FheValue {
     ) -> PyResult<PyObject> {
         let x = &self.inner;
         let v = run(py, || decrypt_int(x, key))?;
-        if self.ty() == encint::typed::IntType::BOOL {
-            let b = v != num_bigint::BigInt::from(0);
-            return Ok(pyo3::types::PyBool::new(py, b)
-                .to_owned()
-                .into_any()
-                .unbind());
-        }
-        Ok(v.into_pyobject(py)?.into_any().unbind())
+        py_value(py, v, self.ty())
     }
 
     fn ty(&self) -> encint::typed::IntType {
@@ -156,6 +165,25 @@ super::family_methods! { FheValue, "an encrypted value has no clear truth value:
         self.ty().signed
     }
 
+    /// The name of the NumPy dtype a decrypted array of this type has (`"uint8"`,
+    /// `"int16"`, `"bool"`, the smallest NumPy integer type that holds other widths,
+    /// `"object"` above 64 bits).
+    #[getter]
+    fn dtype(&self) -> &'static str {
+        super::dtype(self.ty())
+    }
+
+    /// The exact integer (`encint.EncInt`) of the value: free for a freshly encrypted
+    /// value (canonical digits), one conversion circuit for an operation's result.
+    /// `Class.from_int(e)` goes back.
+    fn to_int(&self, py: Python<'_>) -> PyResult<crate::int::EncInt> {
+        let x = &self.inner;
+        let v = run(py, || x.to_int())?;
+        Ok(crate::int::EncInt {
+            val: crate::value::Val::Enc(v),
+        })
+    }
+
     /// The ciphertext in the facade's envelope (kind Ciphertext, a typed payload).
     fn to_bytes<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
         let x = &self.inner;
@@ -166,6 +194,23 @@ super::family_methods! { FheValue, "an encrypted value has no clear truth value:
         let params = params_of(key_set);
         let bytes = run(py, || x.to_bytes(&params))?;
         Ok(PyBytes::new(py, &bytes))
+    }
+
+    /// The value of this class's type congruent to the exact integer `e` (an
+    /// `encint.EncInt`) modulo `2**N`, as a cast to the type converts: its low `N` digits,
+    /// free, no bootstrap (`encint.FheUint8.from_int(e)`, `encint.FheInt(12).from_int(e)`).
+    /// `to_int()` goes back.
+    #[classmethod]
+    fn from_int(cls: &Bound<'_, PyType>, e: PyRef<'_, crate::int::EncInt>) -> PyResult<PyObject> {
+        let ty = class_type(cls)?;
+        let crate::value::Val::Enc(x) = &e.val else {
+            return Err(invalid(
+                "a clear-mode EncInt has no typed value (the family's circuits run on plain \
+                 values through encint.compile(...).run_clear)",
+            ));
+        };
+        let v = encint::fhe::FheValue::from_int(x, ty).map_err(crate::errors::to_py)?;
+        wrap(cls.py(), v)
     }
 
     /// Reads a value written by `to_bytes` (or by the command-line tool or the Rust

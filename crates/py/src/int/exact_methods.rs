@@ -4,8 +4,6 @@ use encint::Op;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
-use super::bits::EncBits;
-use super::convert::digits_to_bits;
 use super::exact::EncInt;
 use super::serial::{clear_digits, int_from_bytes, int_to_bytes};
 use crate::methods::{py_methods, reduce};
@@ -87,15 +85,6 @@ py_methods! {
         /// `self²` (cheaper than `self * self`).
         fn square(&self, py: Python<'_>) -> PyResult<EncInt> {
             self.unary_op(py, Op::Square)
-        }
-
-        /// The value modulo `2^width` as `EncBits` (two's complement if `signed`).
-        #[pyo3(signature = (width, signed = true))]
-        fn to_bits(&self, py: Python<'_>, width: usize, signed: bool) -> PyResult<EncBits> {
-            Ok(EncBits {
-                val: digits_to_bits(py, &self.val, width)?,
-                signed,
-            })
         }
     }
 }

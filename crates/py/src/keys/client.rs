@@ -13,11 +13,10 @@ use pyo3::types::{PyBytes, PyString};
 use super::envelope::{open, seal};
 use super::server::ServerKey;
 use crate::errors::invalid;
-use crate::int::{EncBits, EncInt};
+use crate::int::EncInt;
 use crate::key_sets::remember_params;
 use crate::methods::{py_methods, reduce};
 use crate::progress::one_step;
-use crate::typed::EncTyped;
 
 /// The secret key: encrypts and decrypts. Never give it to the server.
 ///
@@ -218,49 +217,13 @@ py_methods! {
             })
         }
 
-        /// Encrypts a Python int as `EncBits` of `width` bits, unsigned (`0 <= value <
-        /// 2**width`) or two's complement (`signed=True`).
-        #[pyo3(signature = (value, width, signed = false))]
-        fn encrypt_bits(
-            &self,
-            py: Python<'_>,
-            value: BigInt,
-            width: usize,
-            signed: bool,
-        ) -> PyResult<EncBits> {
-            EncBits::encrypt(py, self.real(), value, width, signed)
-        }
-
-        /// Encrypts a Python int as an `EncTyped` of `bits` bits (1..=128), unsigned
-        /// (`0 <= value < 2**bits`) or two's complement (`signed=True`), like TFHE-rs'
-        /// `FheUint8::encrypt` / `FheInt16::encrypt`. `form="radix4"` encrypts two bits per
-        /// digit (like TFHE-rs' radix blocks): additions, bitwise logic, products, scalar
-        /// products, shifts and rotations, comparisons, min/max and select then run on the
-        /// blocks; `"canonical"` (the default) one bit per digit.
-        #[pyo3(signature = (value, bits, signed = false, form = "canonical"))]
-        fn encrypt_typed(
-            &self,
-            py: Python<'_>,
-            value: BigInt,
-            bits: usize,
-            signed: bool,
-            form: &str,
-        ) -> PyResult<EncTyped> {
-            EncTyped::encrypt(py, self.real(), value, bits, signed, form)
-        }
-
-        /// Decrypts an `EncInt`, `EncBits` or `EncTyped` to a Python int. Raises
-        /// `KeyMismatchError` for a value of another key, `DecryptionError` for a corrupted one.
+        /// Decrypts an `EncInt` to a Python int, a value of the typed family to an int (a
+        /// bool for `FheBool`), an `FheArray` to a NumPy array. Raises `KeyMismatchError`
+        /// for a value of another key, `DecryptionError` for a corrupted one.
         fn decrypt(&self, py: Python<'_>, value: &Bound<'_, PyAny>) -> PyResult<PyObject> {
             let key = self.real();
             let int = |v: BigInt| -> PyResult<PyObject> { Ok(v.into_pyobject(py)?.into_any().unbind()) };
             if let Ok(x) = value.downcast::<EncInt>() {
-                return int(x.get().decrypt(py, key)?);
-            }
-            if let Ok(x) = value.downcast::<EncBits>() {
-                return int(x.get().decrypt(py, key)?);
-            }
-            if let Ok(x) = value.downcast::<EncTyped>() {
                 return int(x.get().decrypt(py, key)?);
             }
             if let Ok(x) = value.downcast::<crate::family::FheValue>() {
@@ -271,7 +234,7 @@ py_methods! {
                 return Ok(arr.unbind());
             }
             Err(PyTypeError::new_err(format!(
-                "decrypt takes an EncInt, EncBits, EncTyped, FheValue or FheArray, not {}",
+                "decrypt takes an EncInt, FheValue or FheArray, not {}",
                 value.get_type().name()?
             )))
         }
