@@ -10,6 +10,7 @@ use encint::circuit::bits::{fv, lower};
 use encint::{ClientKey, Op, Server};
 use rand::{Rng, SeedableRng};
 
+use crate::ops_arg::OpsArg;
 use crate::peer::uint::{time_peer_dot, time_peer_uint};
 use crate::peer::PeerError;
 use crate::progress::spinner;
@@ -20,25 +21,21 @@ use crate::CliResult;
 #[derive(Subcommand)]
 pub enum BitsCommand {
     /// Bootstraps and depth on TFHE, ciphertext products and multiplicative depth on FV,
-    /// of each benchmark row, from the clear cost model (no keys, seconds).
+    /// of each benchmark row, from the clear cost model (no keys, seconds). Rows
+    /// (`--ops`): add, sub, mul, mul_full, dot, conv_v1, conv_v2, div, rem.
     Cost(CostArgs),
     /// Time the rows on real ciphertexts beside TFHE-rs FheUint8/16/32 (same process, same
-    /// threads) and the 64-thread figures of Trifan, Nicolau and Veidenbaum.
+    /// threads) and the 64-thread figures of Trifan, Nicolau and Veidenbaum. Rows
+    /// (`--ops`): add, sub, mul, mul_full, dot, conv_v1, conv_v2, div, rem.
     Bench(BenchArgs),
 }
 
-/// Row selection shared by `cost` and `bench`.
+/// Row selection shared by `cost` and `bench`: the circuits add, sub, mul, mul_full, dot,
+/// conv_v1, conv_v2, div and rem.
 #[derive(Args)]
 pub struct Select {
-    /// Circuits to show, comma-separated (add, sub, mul, mul_full, dot, conv_v1,
-    /// conv_v2, div, rem); default: all. `--only` is the former name.
-    #[arg(
-        long = "ops",
-        alias = "only",
-        value_delimiter = ',',
-        value_name = "OPS"
-    )]
-    only: Option<Vec<String>>,
+    #[command(flatten)]
+    ops: OpsArg,
     /// Widths in bits (rows of other widths are skipped).
     #[arg(long, value_delimiter = ',')]
     bits: Option<Vec<usize>>,
@@ -119,19 +116,13 @@ const ROWS: [Row; 22] = [
 ];
 
 fn selected(s: &Select) -> Result<Vec<Row>, Box<dyn std::error::Error>> {
-    if let Some(only) = &s.only {
-        for name in only {
-            BitKernel::parse(name)?;
-        }
+    for name in &s.ops.ops {
+        BitKernel::parse(name)?;
     }
     Ok(ROWS
         .iter()
         .copied()
-        .filter(|r| {
-            s.only
-                .as_ref()
-                .is_none_or(|o| o.iter().any(|n| n == r.op.name()))
-        })
+        .filter(|r| s.ops.wants(r.op.name()))
         .filter(|r| s.bits.as_ref().is_none_or(|b| b.contains(&r.bits)))
         .filter(|r| s.n.as_ref().is_none_or(|n| n.contains(&r.n)))
         .collect())

@@ -15,6 +15,7 @@ mod fv;
 mod gpu;
 mod infer;
 mod keyfiles;
+mod ops_arg;
 mod oracle;
 mod peer;
 mod progress;

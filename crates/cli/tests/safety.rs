@@ -241,3 +241,36 @@ fn closed_stdout_pipe_is_not_a_panic() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(!stderr.contains("panicked"), "stderr: {stderr}");
 }
+
+/// `--ops` (and its former name `--only`) picks rows by name on every command that has
+/// rows; an unknown name is an error before any key is generated.
+#[test]
+fn ops_pick_rows_by_name_and_unknown_names_are_refused() {
+    let (ok, out, err) = encint(&["bits", "cost", "--ops", "add,div", "--bits", "8", "--json"]);
+    assert!(ok, "{err}");
+    let rows: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let ops: Vec<&str> = rows
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["op"].as_str().unwrap())
+        .collect();
+    assert_eq!(ops, ["add", "div"], "{out}");
+    let (ok, out, _) = encint(&["bits", "cost", "--only", "mul", "--bits", "8", "--json"]);
+    assert!(ok);
+    assert!(out.contains("\"mul\"") && !out.contains("\"add\""), "{out}");
+    for (args, name) in [
+        (&["bits", "cost", "--ops", "pow"][..], "pow"),
+        (&["asm", "bench", "--ops", "FOO", "--no-peer"][..], "FOO"),
+        (&["fv", "bits", "bench", "--ops", "pow"][..], "pow"),
+    ] {
+        let t = std::time::Instant::now();
+        let (ok, _, err) = encint(args);
+        assert!(!ok, "{args:?} succeeded");
+        assert!(
+            err.contains(name) && !err.contains("panicked"),
+            "{args:?}: {err}"
+        );
+        assert!(t.elapsed().as_secs() < 5, "{args:?} took {:?}", t.elapsed());
+    }
+}

@@ -15,6 +15,7 @@ use encint::Op;
 use rand::{Rng, SeedableRng};
 use serde::Serialize;
 
+use crate::ops_arg::OpsArg;
 use crate::peer::byte::time_peer8;
 use crate::peer::init_peer_keys;
 use crate::progress::spinner;
@@ -80,15 +81,10 @@ pub struct AsmBenchArgs {
     /// Timed runs per instruction (median reported).
     #[arg(long, default_value_t = 3)]
     pub runs: usize,
-    /// Only these instructions (comma-separated mnemonics); default: the rows of the
-    /// processor paper's Table 4. `--only` is the former name.
-    #[arg(
-        long = "ops",
-        alias = "only",
-        value_delimiter = ',',
-        value_name = "OPS"
-    )]
-    pub only: Vec<String>,
+    /// Which instructions (`--ops ADD,MUL`, mnemonics; default: the rows of the processor
+    /// paper's Table 4).
+    #[command(flatten)]
+    pub ops: OpsArg,
     /// Skip the TFHE-rs FheUint8 timings.
     #[arg(long)]
     pub no_peer: bool,
@@ -234,18 +230,13 @@ pub fn bench(a: AsmBenchArgs) -> CliResult {
         init_peer_keys();
         sp.finish_and_clear();
     }
-    let rows: Vec<&(&str, f64, i64, Option<Op>)> = if a.only.is_empty() {
-        TABLE4.iter().collect()
-    } else {
-        let want: Vec<String> = a.only.iter().map(|s| s.to_ascii_uppercase()).collect();
-        let rows: Vec<_> = TABLE4
-            .iter()
-            .filter(|r| want.iter().any(|w| w == r.0))
-            .collect();
-        if rows.len() != want.len() {
+    let rows: Vec<&(&str, f64, i64, Option<Op>)> = {
+        let rows: Vec<_> = TABLE4.iter().filter(|r| a.ops.wants(r.0)).collect();
+        let known: Vec<&str> = TABLE4.iter().map(|r| r.0).collect();
+        if let Some(bad) = a.ops.unknown(&known) {
             return Err(format!(
-                "--ops: instructions must be among the Table 4 rows: {}",
-                TABLE4.iter().map(|r| r.0).collect::<Vec<_>>().join(",")
+                "--ops: {bad} is not among the Table 4 rows: {}",
+                known.join(",")
             )
             .into());
         }

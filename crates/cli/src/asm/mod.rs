@@ -32,7 +32,9 @@ pub enum AsmCommand {
     /// Decrypt the result of `encint asm run --server-key` with the client key.
     Decrypt(files::DecryptArgs),
     /// Time instructions on random encrypted bytes beside TFHE-rs FheUint8 (same process,
-    /// same threads), or the example programs (--programs).
+    /// same threads), or the example programs (--programs). Rows (`--ops`): the mnemonics of
+    /// Table 4 of the processor paper (ADD, MUL, DIV, ...; an unknown one is refused with
+    /// the list).
     Bench(bench::AsmBenchArgs),
 }
 

@@ -14,6 +14,8 @@ use encint::fv_bits::{choose_set, FvBitsClientKey, FvBitsError, FvBitsServerKey,
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha20Rng;
 
+use crate::ops_arg::OpsArg;
+
 /// `encint fv bits` subcommands.
 #[derive(clap::Subcommand, Debug)]
 pub enum BitsCommand {
@@ -21,6 +23,7 @@ pub enum BitsCommand {
     /// mul 8/16, div 4/8/16)
     /// on full random batches; each result is decrypted and checked against u64
     /// arithmetic (not timed). Rows deeper than every 128-bit set are listed as refused.
+    /// Operations (`--ops`): add, sub, mul, div.
     Bench(BitsBenchArgs),
 }
 
@@ -34,15 +37,9 @@ pub struct BitsBenchArgs {
     /// Rayon threads for the products of a level (default: all cores).
     #[arg(long)]
     pub threads: Option<usize>,
-    /// Operations to run, comma-separated: add, sub, mul, div (default: all). `--only` is
-    /// the former name.
-    #[arg(
-        long = "ops",
-        alias = "only",
-        value_delimiter = ',',
-        value_name = "OPS"
-    )]
-    pub only: Vec<String>,
+    /// Which operations (`--ops add,div`: add, sub, mul, div; default: all).
+    #[command(flatten)]
+    pub ops: OpsArg,
     /// Widths to run, comma-separated (default: the paper's rows: 4, 8, 16, 64).
     #[arg(long, value_delimiter = ',')]
     pub bits: Vec<usize>,
@@ -193,13 +190,11 @@ fn err(e: FvBitsError) -> FvError {
 
 /// Runs the selected rows.
 pub fn bench(args: &BitsBenchArgs) -> Result<Vec<BitsRow>, FvError> {
-    for o in &args.only {
-        if !["add", "sub", "mul", "div"].contains(&o.as_str()) {
-            return Err(FvError::UnknownName {
-                kind: "operation (add, sub, mul, div)",
-                name: o.clone(),
-            });
-        }
+    if let Some(o) = args.ops.unknown(&["add", "sub", "mul", "div"]) {
+        return Err(FvError::UnknownName {
+            kind: "operation (add, sub, mul, div)",
+            name: o.to_string(),
+        });
     }
     if let Some(b) = args.bits.iter().find(|&&b| !(1..=64).contains(&b)) {
         return Err(FvError::InvalidParameters(format!(
@@ -223,7 +218,7 @@ pub fn bench(args: &BitsBenchArgs) -> Result<Vec<BitsRow>, FvError> {
     let mut rng = ChaCha20Rng::from_entropy();
     let mut rows = Vec::new();
     for spec in specs() {
-        if !args.only.is_empty() && !args.only.iter().any(|o| o == spec.op) {
+        if !args.ops.wants(spec.op) {
             continue;
         }
         if !args.bits.is_empty() && !args.bits.contains(&spec.bits) {
@@ -394,7 +389,9 @@ mod tests {
         let bad = BitsBenchArgs {
             json: false,
             threads: Some(1),
-            only: vec!["pow".into()],
+            ops: crate::ops_arg::OpsArg {
+                ops: vec!["pow".into()],
+            },
             bits: vec![],
             slots: None,
         };
