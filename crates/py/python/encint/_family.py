@@ -10,7 +10,14 @@ _CLASSES: dict = {}
 
 
 def _make(name: str, ty: str, doc: str):
-    cls = type(name, (FheValue,), {"_type": ty, "__doc__": doc, "__module__": "encint"})
+    # ``if_then_else`` is TFHE-rs' name of ``select``: the same method.
+    attrs = {
+        "_type": ty,
+        "__doc__": doc,
+        "__module__": "encint",
+        "if_then_else": FheValue.select,
+    }
+    cls = type(name, (FheValue,), attrs)
     _CLASSES[ty] = cls
     return cls
 

@@ -206,7 +206,10 @@ fn per_element(x: &Inner, op: Op, r: &ArrRhs, swap: bool) -> encint::Result<Inne
     encint::fhe::FheArray::new(out, x.shape().to_vec())
 }
 
-super::family_methods! { FheArray, "an encrypted array has no clear truth value: decrypt it, or use encint.where" {
+super::family_methods! { FheArray, "an encrypted array has no clear truth value: decrypt it, or use encint.where",
+    "a NumPy array of this shape (dtype `uint8` for `u8`, `int16` for `i16`, `bool` for \
+     `bool`, the smallest NumPy integer type that holds the values for other widths, \
+     `object` above 64 bits)" {
     /// Encrypts `values` (a NumPy array or nested lists) as an array of type `ty`
     /// (`"u8"`, `encint.FheInt16`, ...) with the client key `ck`.
     /// (`ck.encrypt(values, ty)`, which owns the key.)
@@ -243,14 +246,6 @@ super::family_methods! { FheArray, "an encrypted array has no clear truth value:
         let shape = shape.unwrap_or_else(|| vec![items.len()]);
         let inner = encint::fhe::FheArray::new(items, shape).map_err(crate::errors::to_py)?;
         Ok(FheArray { inner, ty })
-    }
-
-    /// Decrypts with the client key `ck` into a NumPy array of this shape (dtype `uint8`
-    /// for `u8`, `int16` for `i16`, `bool` for `bool`, the smallest NumPy integer type that
-    /// holds the values for other widths, `object` above 64 bits).
-    /// (`ck.decrypt(self)`.)
-    fn decrypt(slf: &Bound<'_, Self>, ck: &Bound<'_, PyAny>) -> PyResult<PyObject> {
-        Ok(ck.call_method1("decrypt", (slf,))?.unbind())
     }
 
     /// The shape.

@@ -17,8 +17,8 @@
 /// `bool(x)` refused with the message given, then the methods written out (PyO3 takes one block per
 /// class).
 macro_rules! family_methods {
-    ($ty:ident, $truth:literal { $($rest:tt)* }) => {
-        $crate::family::family_methods!(@binary $ty $truth [
+    ($ty:ident, $truth:literal, $decrypted:literal { $($rest:tt)* }) => {
+        $crate::family::family_methods!(@binary $ty $truth $decrypted [
             __add__ Add false, __radd__ Add true,
             __sub__ Sub false, __rsub__ Sub true,
             __mul__ Mul false, __rmul__ Mul true,
@@ -31,9 +31,16 @@ macro_rules! family_methods {
             __rshift__ ShrVar false, __rrshift__ ShrVar true,
         ] $($rest)*);
     };
-    (@binary $ty:ident $truth:literal [$($name:ident $op:ident $swap:literal,)*] $($rest:tt)*) => {
+    (@binary $ty:ident $truth:literal $decrypted:literal [$($name:ident $op:ident $swap:literal,)*] $($rest:tt)*) => {
         #[pyo3::pymethods]
         impl $ty {
+            #[doc = concat!("Decrypts with the client key `ck`: ", $decrypted, " (`ck.decrypt(self)`).")]
+            fn decrypt(
+                slf: &pyo3::Bound<'_, Self>,
+                ck: &pyo3::Bound<'_, pyo3::PyAny>,
+            ) -> pyo3::PyResult<pyo3::PyObject> {
+                Ok(ck.call_method1("decrypt", (slf,))?.unbind())
+            }
             $(
                 fn $name(
                     &self,

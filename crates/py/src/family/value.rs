@@ -119,7 +119,8 @@ impl FheValue {
     }
 }
 
-super::family_methods! { FheValue, "an encrypted value has no clear truth value: decrypt it, or use select/encint.where" {
+super::family_methods! { FheValue, "an encrypted value has no clear truth value: decrypt it, or use select/encint.where",
+    "an int (a bool for `FheBool`)" {
     /// A copy of `value` (how the classes of the family wrap results).
     #[new]
     fn new(value: PyRef<'_, FheValue>) -> FheValue {
@@ -139,12 +140,6 @@ super::family_methods! { FheValue, "an encrypted value has no clear truth value:
     ) -> PyResult<PyObject> {
         class_type(cls)?;
         Ok(ck.call_method1("encrypt", (value, cls))?.unbind())
-    }
-
-    /// Decrypts with the client key `ck`: an int (a bool for `FheBool`)
-    /// (`ck.decrypt(self)`).
-    fn decrypt(slf: &Bound<'_, Self>, ck: &Bound<'_, PyAny>) -> PyResult<PyObject> {
-        Ok(ck.call_method1("decrypt", (slf,))?.unbind())
     }
 
     /// The type's name: `"u8"`, `"i16"`, `"bool"`, ...
@@ -299,16 +294,6 @@ super::family_methods! { FheValue, "an encrypted value has no clear truth value:
         let c = &self.inner;
         let v = run(py, || c.select(a, b))?;
         wrap(py, v)
-    }
-
-    /// The same as `select` (TFHE-rs' name).
-    fn if_then_else(
-        &self,
-        py: Python<'_>,
-        a: &Bound<'_, PyAny>,
-        b: &Bound<'_, PyAny>,
-    ) -> PyResult<PyObject> {
-        self.select(py, a, b)
     }
 
     fn __repr__(slf: &Bound<'_, Self>) -> PyResult<String> {
