@@ -43,6 +43,7 @@ checked_wire! {
         ksk_seed: u128,
         ksk_bodies: Vec<u64>,
     }
+    checked by check
     debug params_id
 }
 
@@ -82,23 +83,6 @@ fn check(w: &CompressedWire) -> Result<DigitParameters, String> {
         return Err("a 32-bit keyswitching key word out of range".into());
     }
     Ok(p)
-}
-
-impl TryFrom<CompressedWire> for CompressedServerKey {
-    type Error = String;
-
-    fn try_from(w: CompressedWire) -> Result<Self, String> {
-        check(&w)?;
-        Ok(CompressedServerKey {
-            tag: w.tag,
-            params_id: w.params_id,
-            key_set: w.key_set,
-            bsk_seed: w.bsk_seed,
-            bsk_bodies: w.bsk_bodies,
-            ksk_seed: w.ksk_seed,
-            ksk_bodies: w.ksk_bodies,
-        })
-    }
 }
 
 impl Validate for CompressedServerKey {

@@ -218,20 +218,14 @@ checked_wire! {
         lwe_dimension: u64,
         bodies: Vec<u64>,
     }
+    checked by check_seeded_digits
 }
 
-impl TryFrom<SeededDigitsWire> for SeededDigits {
-    type Error = String;
-
-    fn try_from(w: SeededDigitsWire) -> Result<Self, String> {
-        check_digit_list(w.lwe_dimension, w.bodies.len()).map_err(|e| e.to_string())?;
-        Ok(SeededDigits {
-            key_set: w.key_set,
-            seed: w.seed,
-            lwe_dimension: w.lwe_dimension,
-            bodies: w.bodies,
-        })
-    }
+/// The checks of a decoded [`SeededDigits`]: a known big LWE dimension, at most
+/// [`MAX_NIBBLES`] bodies.
+fn check_seeded_digits(w: &SeededDigitsWire) -> Result<(), String> {
+    check_digit_list(w.lwe_dimension, w.bodies.len()).map_err(|e| e.to_string())?;
+    Ok(())
 }
 
 impl Validate for SeededDigits {
@@ -653,60 +647,52 @@ checked_wire! {
         log_modulus: u32,
         words: Vec<u64>,
     }
+    checked by check_packed_nibbles
 }
 
-impl TryFrom<PackedNibblesWire> for PackedNibbles {
-    type Error = String;
-
-    fn try_from(w: PackedNibblesWire) -> Result<Self, String> {
-        let known = [DEFAULT_PARAMETERS].iter().any(|p| {
-            p.glwe_dimension.0 as u64 == w.glwe_dimension
-                && p.polynomial_size.0 as u64 == w.polynomial_size
-        });
-        if !known {
-            return Err(format!(
-                "GLWE shape (k = {}, N = {}) matches no known parameter set",
-                w.glwe_dimension, w.polynomial_size
-            ));
-        }
-        if w.log_modulus != PACKED_LOG_MODULUS {
-            return Err(format!(
-                "coefficients of {} bits, expected {PACKED_LOG_MODULUS}",
-                w.log_modulus
-            ));
-        }
-        if w.count > MAX_NIBBLES as u64 {
-            return Err(format!("{} nibbles, at most {MAX_NIBBLES}", w.count));
-        }
-        let total = PackedNibbles::coefficient_count(
-            w.count as usize,
-            w.glwe_dimension as usize,
-            w.polynomial_size as usize,
-        );
-        let bits = total * w.log_modulus as usize;
-        if w.words.len() != bits.div_ceil(64) {
-            return Err(format!(
-                "{} words, expected {} for {} nibbles",
-                w.words.len(),
-                bits.div_ceil(64),
-                w.count
-            ));
-        }
-        if !bits.is_multiple_of(64) {
-            let last = w.words[w.words.len() - 1];
-            if last >> (bits % 64) != 0 {
-                return Err("non-zero padding bits".into());
-            }
-        }
-        Ok(PackedNibbles {
-            key_set: w.key_set,
-            count: w.count,
-            glwe_dimension: w.glwe_dimension,
-            polynomial_size: w.polynomial_size,
-            log_modulus: w.log_modulus,
-            words: w.words,
-        })
+/// The checks of a decoded [`PackedNibbles`]: a known GLWE shape, the coefficient width,
+/// the count bound, the exact word count and zero padding bits.
+fn check_packed_nibbles(w: &PackedNibblesWire) -> Result<(), String> {
+    let known = [DEFAULT_PARAMETERS].iter().any(|p| {
+        p.glwe_dimension.0 as u64 == w.glwe_dimension
+            && p.polynomial_size.0 as u64 == w.polynomial_size
+    });
+    if !known {
+        return Err(format!(
+            "GLWE shape (k = {}, N = {}) matches no known parameter set",
+            w.glwe_dimension, w.polynomial_size
+        ));
     }
+    if w.log_modulus != PACKED_LOG_MODULUS {
+        return Err(format!(
+            "coefficients of {} bits, expected {PACKED_LOG_MODULUS}",
+            w.log_modulus
+        ));
+    }
+    if w.count > MAX_NIBBLES as u64 {
+        return Err(format!("{} nibbles, at most {MAX_NIBBLES}", w.count));
+    }
+    let total = PackedNibbles::coefficient_count(
+        w.count as usize,
+        w.glwe_dimension as usize,
+        w.polynomial_size as usize,
+    );
+    let bits = total * w.log_modulus as usize;
+    if w.words.len() != bits.div_ceil(64) {
+        return Err(format!(
+            "{} words, expected {} for {} nibbles",
+            w.words.len(),
+            bits.div_ceil(64),
+            w.count
+        ));
+    }
+    if !bits.is_multiple_of(64) {
+        let last = w.words[w.words.len() - 1];
+        if last >> (bits % 64) != 0 {
+            return Err("non-zero padding bits".into());
+        }
+    }
+    Ok(())
 }
 
 impl Validate for PackedNibbles {

@@ -31,14 +31,28 @@
 /// fields (and, last, the fields serde skips), and `$wire`, a private struct of the same
 /// serialized fields that serde decodes before `TryFrom<$wire> for $name` checks it. The
 /// attributes (docs, derives, `#[serde(try_from = "...")]`) go to `$name`; with `debug
-/// params_id` the `Debug` of `$name` shows its parameter set only.
+/// params_id` the `Debug` of `$name` shows its parameter set only. With `checked by f` (a
+/// type without skipped fields) the `TryFrom` is written here: `f(&wire)` accepts or
+/// refuses the decoded fields, which then move into `$name` as they are.
 macro_rules! checked_wire {
+    (@try_from $name:ident $wire:ident [] $($field:ident)+) => {};
+    (@try_from $name:ident $wire:ident [$check:ident] $($field:ident)+) => {
+        impl TryFrom<$wire> for $name {
+            type Error = String;
+
+            fn try_from(w: $wire) -> Result<Self, String> {
+                $check(&w)?;
+                Ok($name { $($field: w.$field,)+ })
+            }
+        }
+    };
     (
         $(#[$attr:meta])*
         pub struct $name:ident via $wire:ident {
             $($field:ident: $ty:ty,)+
             $(#[serde(skip)] $skip:ident: $skip_ty:ty,)*
         }
+        $(checked by $check:ident)?
         $(debug $params:ident)?
     ) => {
         $(#[$attr])*
@@ -51,6 +65,8 @@ macro_rules! checked_wire {
         struct $wire {
             $($field: $ty,)+
         }
+
+        checked_wire!(@try_from $name $wire [$($check)?] $($field)+);
 
         $(
             impl std::fmt::Debug for $name {

@@ -315,6 +315,7 @@ checked_wire! {
         masks: Vec<u32>,
         bodies: Vec<u32>,
     }
+    checked by check_compact_digits
 }
 
 /// The known parameter set of big LWE dimension `n`, and the mask word count of `count`
@@ -325,26 +326,18 @@ fn compact_shape(n: u64, count: usize) -> Result<(DigitParameters, usize), IoErr
     Ok((params, count.div_ceil(n) * n))
 }
 
-impl TryFrom<CompactDigitsWire> for CompactDigits {
-    type Error = String;
-
-    fn try_from(w: CompactDigitsWire) -> Result<Self, String> {
-        let (_, masks) =
-            compact_shape(w.lwe_dimension, w.bodies.len()).map_err(|e| e.to_string())?;
-        if w.masks.len() != masks {
-            return Err(format!(
-                "{} mask words for {} digits, expected {masks}",
-                w.masks.len(),
-                w.bodies.len()
-            ));
-        }
-        Ok(CompactDigits {
-            key_set: w.key_set,
-            lwe_dimension: w.lwe_dimension,
-            masks: w.masks,
-            bodies: w.bodies,
-        })
+/// The checks of a decoded [`CompactDigits`]: a known big LWE dimension, the count
+/// bound and the mask words of that many digits.
+fn check_compact_digits(w: &CompactDigitsWire) -> Result<(), String> {
+    let (_, masks) = compact_shape(w.lwe_dimension, w.bodies.len()).map_err(|e| e.to_string())?;
+    if w.masks.len() != masks {
+        return Err(format!(
+            "{} mask words for {} digits, expected {masks}",
+            w.masks.len(),
+            w.bodies.len()
+        ));
     }
+    Ok(())
 }
 
 impl Validate for CompactDigits {
