@@ -111,6 +111,23 @@ use crate::{Error, Result, Server, ServerKey};
 
 /// The exact encrypted integer: signed binary digits, results never wrap and grow as
 /// needed (a product is as long as both operands together).
+///
+/// ```
+/// use encint::fhe::{set_server_key, Int};
+/// use encint::{ClientKey, DEFAULT_PARAMETERS};
+///
+/// let (client, server_key) = ClientKey::generate(&DEFAULT_PARAMETERS);
+/// let server = set_server_key(server_key);
+/// let a: Int = encint::encrypt(&client, -100, 8)?; // 8 signed binary digits
+/// let b: Int = encint::encrypt(&client, 57, 8)?;
+/// let p = &(&a * &b) + &a; // exact: the product has 16 digits, nothing wraps
+/// assert_eq!(encint::decrypt(&client, &p)?, -100 * 57 - 100);
+/// assert_eq!(encint::decrypt(&client, &(&(-&a) * 3))?, 300);
+/// // Operations without an operator, as one circuit each, return a `Result`.
+/// let (m, _cost) = server.apply(encint::Op::Max, &[&a, &b])?;
+/// assert_eq!(encint::decrypt(&client, &m)?, 57);
+/// # Ok::<(), encint::Error>(())
+/// ```
 pub type Int = crate::EncInt;
 
 /// 8-bit unsigned.
