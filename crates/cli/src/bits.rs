@@ -59,7 +59,7 @@ pub struct CostArgs {
 pub struct BenchArgs {
     #[command(flatten)]
     select: Select,
-    /// Threads for both us and TFHE-rs (default: all cores).
+    /// Threads for both encint and TFHE-rs (default: all cores).
     #[arg(long, default_value_t = crate::all_cores())]
     threads: usize,
     /// Skip TFHE-rs.

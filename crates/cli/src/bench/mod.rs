@@ -22,7 +22,7 @@ pub struct BenchArgs {
     /// Print a JSON array instead of a table.
     #[arg(long)]
     pub json: bool,
-    /// Threads for both us and TFHE-rs (default: all cores).
+    /// Threads for both encint and TFHE-rs (default: all cores).
     #[arg(long, default_value_t = crate::all_cores())]
     pub threads: usize,
     /// Widths in bits (8, 16, 32).
