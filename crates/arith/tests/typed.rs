@@ -173,7 +173,9 @@ fn not_offered(op: Op, ty: IntType, algorithm: Algorithm, forms: &[Form]) -> boo
             let operands = if op == Select { &forms[1..] } else { forms };
             let on_bits = matches!(
                 op,
-                Mul | Square
+                Add | Sub
+                    | Mul
+                    | Square
                     | Op::EQ
                     | Op::NE
                     | Op::LT

@@ -5,6 +5,16 @@ use encint_core::circuit::{Builder, NodeId};
 use super::shift::gather_blocks;
 use super::{block_max, blocks_of, fresh, table};
 
+/// The blocks `x₂ᵢ + 2x₂ᵢ₊₁` of fresh bits as linear sums, no bootstrap: each at quadratic
+/// weight 5 (a lone last bit: 1), for circuits whose tables read a block at that weight
+/// (an addition reads two blocks and a carry at weight 11).
+pub fn paired_bits(b: &mut Builder, bits: &[NodeId]) -> Vec<NodeId> {
+    blocks_of(b, bits, bits.len().div_ceil(2))
+        .into_iter()
+        .map(|d| d.node)
+        .collect()
+}
+
 /// Fresh blocks of a bit vector: each pair `x₂ᵢ + 2x₂ᵢ₊₁` refreshed by one identity
 /// bootstrap (a lone last bit as it is, when fresh).
 pub fn blocks_from_bits(b: &mut Builder, bits: &[NodeId]) -> Vec<NodeId> {

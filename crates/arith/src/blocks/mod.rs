@@ -66,7 +66,7 @@ use encint_core::lut::NegacyclicLut;
 
 pub use add::add_blocks;
 pub use compare::{compare, compare_blocks, eq, eq_blocks};
-pub use convert::{bits_from_blocks, blocks_from_bits, cast_blocks};
+pub use convert::{bits_from_blocks, blocks_from_bits, cast_blocks, paired_bits};
 pub use divide::{divide_blocks, divide_unsigned_bits};
 pub use exact::{balanced_blocks, mul_signed_digits, square_signed_digits};
 pub use logic::{bitwise_blocks, min_max_bits, not_blocks, select_bits, select_blocks};

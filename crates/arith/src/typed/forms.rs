@@ -132,6 +132,8 @@ pub fn result_form(op: Op, algorithm: Algorithm, forms: &[Form]) -> Form {
         Algorithm::Digits => Form::Lazy,
         Algorithm::Bits | Algorithm::Magic => Form::Canonical,
         Algorithm::Blocks if !comparison && operands.contains(&Form::Radix4) => Form::Radix4,
+        // Additions on bits paired into blocks give blocks.
+        Algorithm::Blocks if matches!(op, Op::Add | Op::Sub) => Form::Radix4,
         Algorithm::Blocks => Form::Canonical,
     }
 }

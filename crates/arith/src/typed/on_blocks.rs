@@ -1,5 +1,6 @@
 //! The Blocks algorithm: the radix-4 block circuits of [`crate::blocks`], on radix-4
-//! operands (results radix-4) or on bits paired into blocks (results as bits).
+//! operands (results radix-4) or on bits paired into blocks (results as bits; additions
+//! and subtractions as radix-4 blocks).
 
 use encint_core::circuit::{Builder, NodeId};
 
@@ -8,9 +9,9 @@ use super::operands::Operands;
 use crate::op::{Algorithm, IntType, Op, TypedError};
 use crate::{Arith, SInt};
 
-/// Products, comparisons, min / max, division and shifts by an encrypted amount on
-/// radix-4 blocks of the operands' bits ([`crate::blocks`]), or, when an operand is
-/// radix-4, every operation [`build_radix4`] has.
+/// Additions, subtractions, products, comparisons, min / max, division and shifts by an
+/// encrypted amount on radix-4 blocks of the operands' bits ([`crate::blocks`]), or, when
+/// an operand is radix-4, every operation [`build_radix4`] has.
 pub(super) fn build_blocks(
     ar: &Arith,
     b: &mut Builder,
@@ -25,6 +26,19 @@ pub(super) fn build_blocks(
         return build_radix4(b, operands, budget);
     }
     let n = ty.bits;
+    if matches!(op, Op::Add | Op::Sub) {
+        // The bits paired into blocks linearly (no bootstrap) and added by the ripple of
+        // block carries: 2k − 1 bootstraps for k blocks, the result in radix-4 blocks
+        // (against 3 bootstraps per two bits for a result in bits).
+        let paired = |b: &mut Builder, i: usize| {
+            let bits = to_bits(b, &x[i], n, ty.signed, forms[i]);
+            crate::blocks::paired_bits(b, &bits)
+        };
+        let (xs, ys) = (paired(b, 0), paired(b, 1));
+        return Ok(SInt {
+            digits: crate::blocks::add_blocks(b, &xs, &ys, n, op == Op::Sub),
+        });
+    }
     let xs = to_bits(b, &x[0], n, ty.signed, forms[0]);
     let out = match op {
         Op::Mul => {

@@ -143,19 +143,14 @@ pub fn rhs(o: &Bound<'_, PyAny>, ty: IntType, how: Clear) -> PyResult<Option<Rhs
 }
 
 /// Decrypts `v` with `key` into the Python int of its type. The facade's decryption
-/// returns an `i128` and refuses an unsigned 128-bit value above `i128::MAX`: such a
-/// value (in binary digits) is decrypted here as a big integer, modulo `2**128`.
+/// returns an `i128`, an unsigned 128-bit value above `i128::MAX` as its negative
+/// pattern (in every form): such a value is brought back here by adding `2**128`.
 pub fn decrypt_int(v: &encint::fhe::FheValue, key: &encint::ClientKey) -> encint::Result<BigInt> {
     let ty = v.ty();
-    if ty.bits == 128 && !ty.signed {
-        if let Some(x) = v
-            .as_typed()
-            .filter(|x| x.form() != encint::typed::Form::Radix4)
-        {
-            let m = BigInt::from(1) << 128;
-            let big = encint::decrypt_big(key, x.as_int())?;
-            return Ok(((big % &m) + &m) % &m);
-        }
+    let value = BigInt::from(v.decrypt(key)?);
+    // An unsigned 128-bit value above i128::MAX comes as its negative pattern.
+    if ty.bits == 128 && !ty.signed && value < BigInt::from(0) {
+        return Ok(value + (BigInt::from(1) << 128));
     }
-    Ok(BigInt::from(v.decrypt(key)?))
+    Ok(value)
 }
