@@ -78,15 +78,18 @@ fn typed_results_of_every_form_round_trip() {
         assert_eq!(p.decrypt_typed(&k.client).unwrap(), v);
         assert!(p.decrypt_int(&k.client).is_err());
     }
-    // A u16 result: one GLWE mask (2048 coefficients) and 16 bodies of 14 bits.
+    // A u16 sum: radix-4 blocks, one GLWE mask (2048 coefficients) and 8 bodies of 14 bits.
+    assert_eq!(sum.form(), Form::Radix4);
+    assert_eq!(sum.as_int().len(), 8);
     let bytes = pack_typed(&k.packing, &sum)
         .unwrap()
         .to_bytes(&DEFAULT_PARAMETERS)
         .unwrap();
     // Envelope header (13 + the 83-byte name), tag and type (15), packed header (52) and
-    // (2048 + 16) coefficients of 14 bits in 452 words.
-    assert_eq!(bytes.len(), 96 + 15 + 52 + 8 * 452);
-    assert!(bytes.len() * 50 < sum.to_bytes(&DEFAULT_PARAMETERS).unwrap().len());
+    // (2048 + 8) coefficients of 14 bits in 450 words.
+    assert_eq!(bytes.len(), 96 + 15 + 52 + 8 * 450);
+    // Against 8 digit ciphertexts of 2049 words each.
+    assert!(bytes.len() * 30 < sum.to_bytes(&DEFAULT_PARAMETERS).unwrap().len());
 }
 
 #[test]

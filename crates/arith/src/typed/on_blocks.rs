@@ -101,7 +101,14 @@ fn build_radix4(b: &mut Builder, operands: Operands, budget: u64) -> Result<SInt
     let ops: Vec<Vec<NodeId>> = x[first..]
         .iter()
         .zip(&forms[first..])
-        .map(|(s, &f)| to_blocks(b, s, ty, f))
+        .map(|(s, &f)| match (op, f) {
+            // A sum reads a block of paired bits as it is (quadratic weight 5): no refresh.
+            (Op::Add | Op::Sub, Form::Canonical | Form::Lazy) => {
+                let bits = to_bits(b, s, n, ty.signed, f);
+                crate::blocks::paired_bits(b, &bits)
+            }
+            _ => to_blocks(b, s, ty, f),
+        })
         .collect();
     let xs = &ops[0];
     let ys = ops.get(1).unwrap_or(xs);
