@@ -231,3 +231,23 @@ def test_errors(keys):
     finally:
         encint.set_server_key(sk)
     assert (x + x).decrypt(ck) == 2
+
+
+def test_radix4_form_gives_the_same_results_in_half_the_digits(keys):
+    ck, _ = keys
+    a, b = -100, 27
+    x = ck.encrypt(a, "i8", form="radix4")
+    y = ck.encrypt(b, "i8")
+    assert type(x) is encint.FheInt8
+    # Half the digit ciphertexts of the canonical form.
+    assert len(x.to_bytes()) * 3 < len(y.to_bytes()) * 2
+    for op in (lambda p, q: p + q, lambda p, q: p ^ q, lambda p, q: p * q):
+        assert op(x, y).decrypt(ck) == ref(np.int8, a, b, op)
+    assert (x < y).decrypt(ck) is True
+    assert pickle.loads(pickle.dumps(x)).decrypt(ck) == a
+    arr = ck.encrypt(np.array([1, 200, 255], np.uint8), "u8", form="radix4")
+    assert ((arr + 100).decrypt(ck) == np.array([101, 44, 99], np.uint8)).all()
+    with pytest.raises(encint.InvalidInputError):
+        ck.encrypt(5, "u8", form="radix8")
+    with pytest.raises(encint.InvalidInputError):
+        ck.encrypt(5, 16, form="radix4")

@@ -5,13 +5,13 @@
 
 use std::sync::Arc;
 
-use encint_arith::typed::{IntType, Op};
+use encint_arith::typed::{Form, IntType, Op};
 use encint_tfhe::ClientKey;
 
 use super::compose::{Composer, Rhs, Value};
 use super::trace::Repr;
 use super::{FheType, Operand};
-use crate::typed::{decrypt_typed, encrypt_typed, EncTyped};
+use crate::typed::{decrypt_typed, encrypt_typed_as, EncTyped};
 use crate::{Error, Result};
 
 /// The type of a value however it is held.
@@ -187,8 +187,14 @@ impl FheType for FheValue {
 impl FheValue {
     /// Encrypts `value` as a value of `ty`; errors if it is not one.
     pub fn encrypt(value: i128, ty: IntType, client: &ClientKey) -> Result<Self> {
+        Self::encrypt_as(value, ty, Form::Canonical, client)
+    }
+
+    /// [`encrypt`](Self::encrypt) in a chosen stored form (see
+    /// [`FheInteger::encrypt_as`](super::FheInteger::encrypt_as)).
+    pub fn encrypt_as(value: i128, ty: IntType, form: Form, client: &ClientKey) -> Result<Self> {
         Ok(FheValue {
-            inner: Repr::Cipher(encrypt_typed(client, value, ty)?),
+            inner: Repr::Cipher(encrypt_typed_as(client, value, ty, form)?),
         })
     }
 

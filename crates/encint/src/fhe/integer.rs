@@ -1,11 +1,11 @@
 //! [`FheInteger`]: the typed integers of every width, with their methods.
 
-use encint_arith::typed::{IntType, Op};
+use encint_arith::typed::{Form, IntType, Op};
 use encint_tfhe::{ClientKey, KeySetId};
 
 use super::dynamic::{self, cast, cipher, FheValue};
 use super::{check_type, or_panic, wrap, Clear, FheBool, FheType, IntoOperand, Operand, Repr};
-use crate::typed::{decrypt_typed, encrypt_typed, EncTyped};
+use crate::typed::{decrypt_typed, encrypt_typed_as, EncTyped};
 use crate::{Error, Result};
 
 /// An encrypted `N`-bit integer, two's complement when `SIGNED`: the one generic type
@@ -38,6 +38,28 @@ impl<const N: usize, const SIGNED: bool> FheInteger<N, SIGNED> {
     /// Encrypts `value`; errors ([`Error::InvalidInput`]) if it is not a value of the type
     /// (`FheUint8::encrypt(300u16, ..)`, `FheUint8::encrypt(-1, ..)`).
     pub fn encrypt<C: Clear>(value: C, client: &ClientKey) -> Result<Self> {
+        Self::encrypt_as(value, Form::Canonical, client)
+    }
+
+    /// [`encrypt`](Self::encrypt) in a chosen stored form: [`Form::Canonical`] (one bit
+    /// per digit, what `encrypt` gives) or [`Form::Radix4`] (two bits per digit, like
+    /// TFHE-rs' radix blocks: half the digits, and additions, bitwise operations,
+    /// products and comparisons read the blocks directly). Results are the same; only
+    /// the circuits the planner picks differ.
+    ///
+    /// ```
+    /// use encint::fhe::{set_server_key, FheUint8};
+    /// use encint::typed::Form;
+    /// use encint::{ClientKey, DEFAULT_PARAMETERS};
+    ///
+    /// let (client, server_key) = ClientKey::generate(&DEFAULT_PARAMETERS);
+    /// set_server_key(server_key);
+    /// let a = FheUint8::encrypt_as(0b1100_1010u8, Form::Radix4, &client)?;
+    /// let b = FheUint8::encrypt(0b1010_0110u8, &client)?;
+    /// assert_eq!((&a ^ &b).decrypt::<u8>(&client)?, 0b0110_1100);
+    /// # Ok::<(), encint::Error>(())
+    /// ```
+    pub fn encrypt_as<C: Clear>(value: C, form: Form, client: &ClientKey) -> Result<Self> {
         let v = value
             .to_i128()
             .filter(|&v| Self::TYPE.contains(v))
@@ -45,7 +67,7 @@ impl<const N: usize, const SIGNED: bool> FheInteger<N, SIGNED> {
                 Error::InvalidInput(format!("{value} is not a value of {}", Self::TYPE))
             })?;
         Ok(FheInteger {
-            inner: Repr::Cipher(encrypt_typed(client, v, Self::TYPE)?),
+            inner: Repr::Cipher(encrypt_typed_as(client, v, Self::TYPE, form)?),
         })
     }
 

@@ -64,6 +64,7 @@ pub(crate) fn encrypt_array(
     py: Python<'_>,
     values: &Bound<'_, PyAny>,
     ty: IntType,
+    form: encint::typed::Form,
     key: &encint::ClientKey,
 ) -> PyResult<FheArray> {
     let np = py.import("numpy")?;
@@ -86,7 +87,7 @@ pub(crate) fn encrypt_array(
     let inner = run(py, || {
         let items = patterns
             .iter()
-            .map(|&p| encint::fhe::FheValue::encrypt(p, ty, key))
+            .map(|&p| encint::fhe::FheValue::encrypt_as(p, ty, form, key))
             .collect::<encint::Result<Vec<_>>>()?;
         encint::fhe::FheArray::new(items, shape)
     })?;

@@ -100,6 +100,17 @@ use pyo3::sync::GILOnceCell;
 use crate::errors::{invalid, to_py};
 use crate::guard::detached;
 
+/// The stored form named by a `form=` argument: `"canonical"` (the default) or `"radix4"`.
+pub fn form_arg(form: Option<&str>) -> PyResult<encint::typed::Form> {
+    match form {
+        None | Some("canonical") => Ok(encint::typed::Form::Canonical),
+        Some("radix4") => Ok(encint::typed::Form::Radix4),
+        Some(other) => Err(invalid(format!(
+            "form {other:?}: \"canonical\" or \"radix4\""
+        ))),
+    }
+}
+
 pub use array::FheArray;
 pub use value::FheValue;
 

@@ -39,6 +39,7 @@ pub(crate) fn encrypt_value(
     py: Python<'_>,
     value: &Bound<'_, PyAny>,
     ty: encint::typed::IntType,
+    form: encint::typed::Form,
     key: &encint::ClientKey,
 ) -> PyResult<PyObject> {
     let k = clear_int(value).ok_or_else(|| {
@@ -58,7 +59,9 @@ pub(crate) fn encrypt_value(
              FheValue::encrypt takes an i128); they arise from operations"
         )));
     }
-    let v = run(py, || encint::fhe::FheValue::encrypt(pattern, ty, key))?;
+    let v = run(py, || {
+        encint::fhe::FheValue::encrypt_as(pattern, ty, form, key)
+    })?;
     wrap(py, v)
 }
 

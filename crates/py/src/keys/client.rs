@@ -137,12 +137,17 @@ py_methods! {
         /// instead of a width (`"u8"`, `"i16"`, `"bool"`, `"u12"`, or a class such as
         /// `encint.FheUint8`, or a NumPy dtype), encrypts an int as a value of the typed
         /// family, or a NumPy array (or nested lists) as an `FheArray` of that type.
-        #[pyo3(signature = (value, width = None))]
+        /// `form="radix4"` stores a typed value as radix-4 blocks (two bits per digit, like
+        /// TFHE-rs' radix blocks: half the digits; additions, bitwise operations, products
+        /// and comparisons read the blocks directly); the default, `"canonical"`, one bit
+        /// per digit. Results are the same either way.
+        #[pyo3(signature = (value, width = None, form = None))]
         fn encrypt(
             &self,
             py: Python<'_>,
             value: &Bound<'_, PyAny>,
             width: Option<&Bound<'_, PyAny>>,
+            form: Option<&str>,
         ) -> PyResult<PyObject> {
             let family = |w: &&Bound<'_, PyAny>| {
                 w.is_instance_of::<PyString>()
@@ -153,12 +158,19 @@ py_methods! {
             };
             if let Some(t) = width.filter(family) {
                 let ty = crate::family::type_arg(t)?;
+                let form = crate::family::form_arg(form)?;
                 let key = self.require_real("encrypting a value of the typed family")?;
                 if crate::family::operand::clear_int(value).is_some() {
-                    return crate::family::value::encrypt_value(py, value, ty, key);
+                    return crate::family::value::encrypt_value(py, value, ty, form, key);
                 }
-                let a = crate::family::array::encrypt_array(py, value, ty, key)?;
+                let a = crate::family::array::encrypt_array(py, value, ty, form, key)?;
                 return Ok(Py::new(py, a)?.into_any());
+            }
+            if form.is_some() {
+                return Err(invalid(
+                    "form= applies to values of the typed family (a type such as \"u16\"), \
+                     not to exact integers",
+                ));
             }
             let width: usize = match width {
                 Some(w) => w.extract()?,
