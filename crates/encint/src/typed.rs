@@ -112,18 +112,9 @@ impl Server {
         if x.form == Form::Canonical {
             return Ok(x.value.clone());
         }
-        let n = x.ty.bits;
         let mut b = encint_core::circuit::Builder::new();
-        let ins: Vec<_> = x.value.digits().iter().map(|_| b.input()).collect();
-        let mut bits = if x.form == Form::Radix4 {
-            encint_arith::blocks::bits_from_blocks(&mut b, &ins, n)
-        } else {
-            encint_core::bits::signed_digits_to_bits(&mut b, &ins, n)
-        };
-        while bits.len() < n {
-            let zero = b.constant(0);
-            bits.push(zero);
-        }
+        let ins = encint_arith::SInt::input(&mut b, x.value.len());
+        let bits = encint_arith::typed::to_bits(&mut b, &ins, x.ty.bits, x.ty.signed, x.form);
         let digits = encint_core::bits::bits_to_signed_digits(&mut b, &bits, x.ty.signed);
         let circuit = b.finish(digits);
         let refs: Vec<_> = x.value.digits().iter().collect();

@@ -153,13 +153,7 @@ pub(super) fn condition_bit(b: &mut Builder, c: &SInt, form: Form) -> NodeId {
 /// Two's-complement bits of `x` modulo `2^n`: free for a canonical `x` of `n` digits
 /// (the top digit negated back when `signed`), two bootstraps per two-bit block of a
 /// radix-4 `x`, else a circuit (`⌈3n/2⌉ − 1` bootstraps).
-pub(super) fn to_bits(
-    b: &mut Builder,
-    x: &SInt,
-    n: usize,
-    signed: bool,
-    form: Form,
-) -> Vec<NodeId> {
+pub fn to_bits(b: &mut Builder, x: &SInt, n: usize, signed: bool, form: Form) -> Vec<NodeId> {
     if form == Form::Radix4 {
         let mut bits = crate::blocks::bits_from_blocks(b, &x.digits, n);
         while bits.len() < n {
@@ -177,6 +171,14 @@ pub(super) fn to_bits(
         return bits;
     }
     encint_core::bits::signed_digits_to_bits(b, &x.digits, n)
+}
+
+/// The blocks of a binary-form operand of `ty` (canonical or lazy) as linear sums of its
+/// bits ([`crate::blocks::paired_bits`]: no bootstrap beyond the bits' own, quadratic
+/// weight 5), for the sums of additions and subtractions.
+pub(super) fn to_paired_blocks(b: &mut Builder, x: &SInt, ty: IntType, form: Form) -> Vec<NodeId> {
+    let bits = to_bits(b, x, ty.bits, ty.signed, form);
+    crate::blocks::paired_bits(b, &bits)
 }
 
 /// The fresh radix-4 blocks of an operand of `ty` in `form`: its digits as they are for a

@@ -4,7 +4,7 @@
 
 use encint_core::circuit::{Builder, NodeId};
 
-use super::forms::{condition_bit, operand_forms, to_bits, to_blocks, Form};
+use super::forms::{condition_bit, operand_forms, to_bits, to_blocks, to_paired_blocks, Form};
 use super::operands::Operands;
 use crate::op::{Algorithm, IntType, Op, TypedError};
 use crate::{Arith, SInt};
@@ -30,11 +30,8 @@ pub(super) fn build_blocks(
         // The bits paired into blocks linearly (no bootstrap) and added by the ripple of
         // block carries: 2k − 1 bootstraps for k blocks, the result in radix-4 blocks
         // (against 3 bootstraps per two bits for a result in bits).
-        let paired = |b: &mut Builder, i: usize| {
-            let bits = to_bits(b, &x[i], n, ty.signed, forms[i]);
-            crate::blocks::paired_bits(b, &bits)
-        };
-        let (xs, ys) = (paired(b, 0), paired(b, 1));
+        let xs = to_paired_blocks(b, &x[0], ty, forms[0]);
+        let ys = to_paired_blocks(b, &x[1], ty, forms[1]);
         return Ok(SInt {
             digits: crate::blocks::add_blocks(b, &xs, &ys, n, op == Op::Sub),
         });
@@ -103,10 +100,7 @@ fn build_radix4(b: &mut Builder, operands: Operands, budget: u64) -> Result<SInt
         .zip(&forms[first..])
         .map(|(s, &f)| match (op, f) {
             // A sum reads a block of paired bits as it is (quadratic weight 5): no refresh.
-            (Op::Add | Op::Sub, Form::Canonical | Form::Lazy) => {
-                let bits = to_bits(b, s, n, ty.signed, f);
-                crate::blocks::paired_bits(b, &bits)
-            }
+            (Op::Add | Op::Sub, Form::Canonical | Form::Lazy) => to_paired_blocks(b, s, ty, f),
             _ => to_blocks(b, s, ty, f),
         })
         .collect();

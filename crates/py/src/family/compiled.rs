@@ -12,7 +12,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyTuple};
 
 use super::array::{numpy_array, FheArray};
-use super::operand::{clear_int, clear_of, Clear};
+use super::operand::{clear_int, clear_of, typed_int, Clear};
 use super::value::{py_value, FheValue};
 use super::{run, type_arg, wrap};
 use crate::errors::{invalid, to_py as to_py_err};
@@ -201,6 +201,15 @@ pub(crate) fn _compile(f: PyObject, types: &Bound<'_, PyList>) -> PyResult<Compi
     })
 }
 
+/// What a compiled function returns: its one result, or a tuple of them (`single`: the
+/// function returned one value or array rather than a tuple).
+fn returned(py: Python<'_>, mut objs: Vec<PyObject>, single: bool) -> PyResult<PyObject> {
+    if single && objs.len() == 1 {
+        return Ok(objs.remove(0));
+    }
+    Ok(PyTuple::new(py, objs)?.into_any().unbind())
+}
+
 #[pymethods]
 impl Compiled {
     /// The circuit's cost on freshly encrypted arguments (a dict: `bootstraps`,
@@ -230,11 +239,8 @@ impl Compiled {
             .unwrap_or_else(PoisonError::into_inner)
             .single
             .unwrap_or(false);
-        let mut objs = to_py(py, out.0)?;
-        if single && objs.len() == 1 {
-            return Ok(objs.remove(0));
-        }
-        Ok(PyTuple::new(py, objs)?.into_any().unbind())
+        let objs = to_py(py, out.0)?;
+        returned(py, objs, single)
     }
 
     /// Runs the same circuit on plain values, on the clear executor (no key, nothing
@@ -287,14 +293,7 @@ impl Compiled {
         let mut it = out.into_iter();
         let mut objs = Vec::with_capacity(results.len());
         for (ty, shape) in &results {
-            // An unsigned 128-bit value above `i128::MAX` comes as its negative pattern.
-            let big = |v: i128| {
-                if v < 0 && !ty.signed {
-                    BigInt::from(v as u128)
-                } else {
-                    BigInt::from(v)
-                }
-            };
+            let big = |v: i128| typed_int(v, *ty);
             objs.push(match shape {
                 None => {
                     let v = it
@@ -309,10 +308,7 @@ impl Compiled {
                 }
             });
         }
-        if single && objs.len() == 1 {
-            return Ok(objs.remove(0));
-        }
-        Ok(PyTuple::new(py, objs)?.into_any().unbind())
+        returned(py, objs, single)
     }
 
     #[pyo3(signature = (*args))]

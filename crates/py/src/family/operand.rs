@@ -146,11 +146,15 @@ pub fn rhs(o: &Bound<'_, PyAny>, ty: IntType, how: Clear) -> PyResult<Option<Rhs
 /// returns an `i128`, an unsigned 128-bit value above `i128::MAX` as its negative
 /// pattern (in every form): such a value is brought back here by adding `2**128`.
 pub fn decrypt_int(v: &encint::fhe::FheValue, key: &encint::ClientKey) -> encint::Result<BigInt> {
-    let ty = v.ty();
-    let value = BigInt::from(v.decrypt(key)?);
-    // An unsigned 128-bit value above i128::MAX comes as its negative pattern.
-    if ty.bits == 128 && !ty.signed && value < BigInt::from(0) {
-        return Ok(value + (BigInt::from(1) << 128));
+    Ok(typed_int(v.decrypt(key)?, v.ty()))
+}
+
+/// The Python int of a value of `ty` that the facade returns as an `i128`: an unsigned
+/// 128-bit value above `i128::MAX` comes as its negative pattern.
+pub fn typed_int(v: i128, ty: encint::typed::IntType) -> BigInt {
+    if v < 0 && !ty.signed {
+        BigInt::from(v as u128)
+    } else {
+        BigInt::from(v)
     }
-    Ok(value)
 }
