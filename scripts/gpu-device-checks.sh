@@ -5,10 +5,13 @@
 # the demo and the throughput of one level. Each step's stdout and stderr go to
 # $OUT/<step>.out and .err (default /tmp/out); the exit status and seconds are printed.
 #
-#   bash scripts/gpu-device-checks.sh
+#   bash scripts/gpu-device-checks.sh              # every step
+#   bash scripts/gpu-device-checks.sh selftest demo  # only the steps named
 set -o pipefail
 export LD_LIBRARY_PATH=$PWD/.gpu-carry; E=.gpu-carry/encint; O=${OUT:-/tmp/out}; mkdir -p $O
-t() { local name=$1; shift; local s=$(date +%s); timeout "$@" > $O/$name.out 2> $O/$name.err; local rc=$?; echo "$name rc=$rc $(( $(date +%s) - s )) s"; tail -c 600 $O/$name.out; echo; }
+want() { [[ -z "$STEPS" || " $STEPS " == *" $1 "* ]]; }
+STEPS="$*"
+t() { local name=$1; shift; want "$name" || return 0; local s=$(date +%s); timeout "$@" > $O/$name.out 2> $O/$name.err; local rc=$?; echo "$name rc=$rc $(( $(date +%s) - s )) s"; tail -c 600 $O/$name.out; echo; }
 nvidia-smi -L; nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv
 $E gpu info
 t selftest 100 $E gpu selftest
