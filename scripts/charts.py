@@ -232,6 +232,18 @@ def latest(files):
     return rows
 
 
+def ratio_series(rows, types, ops):
+    """One series per type: each op's ratio (None where there is no row or no ratio)."""
+    series = []
+    for t in types:
+        vals = []
+        for op in ops:
+            r = rows.get((op, t))
+            vals.append(r["ratio"] if r and r.get("ratio") is not None else None)
+        series.append((t, vals))
+    return series
+
+
 TYPED_2 = [
     "typed-ks32-2threads.json",
     "typed-ks32-div-2threads.json",
@@ -254,14 +266,7 @@ TYPED_OPS = [
 
 
 def typed_chart(files, threads):
-    rows = latest(files)
-    series = []
-    for bits in (8, 16, 32, 64):
-        vals = []
-        for op in TYPED_OPS:
-            r = rows.get((op, "u%d" % bits))
-            vals.append(r["ratio"] if r and r.get("ratio") is not None else None)
-        series.append(("u%d" % bits, vals))
+    series = ratio_series(latest(files), ("u8", "u16", "u32", "u64"), TYPED_OPS)
     return bar_chart(
         os.path.join(OUT, "typed-vs-tfhe-%dthread%s.svg" % (threads, "s" if threads > 1 else "")),
         "Typed integers: encint / TFHE-rs 1.8.2, %d thread%s" % (threads, "s" if threads > 1 else ""),
@@ -279,20 +284,14 @@ CANONICAL_OPS = ["add", "sub", "and", "xor", "mul", "lt", "max"]
 
 
 def canonical_chart():
-    """The strict comparison: operands as encryption gives them, TFHE-rs on its own KS32 set."""
-    rows = latest([CANONICAL_KS32])
-    series = []
-    for t in ("u8", "i8", "u16", "i16", "u32", "i32"):
-        vals = []
-        for op in CANONICAL_OPS:
-            r = rows.get((op, t))
-            vals.append(r["ratio"] if r and r.get("ratio") is not None else None)
-        series.append((t, vals))
+    """Operands in canonical bits (the default form before radix-4 blocks), TFHE-rs on KS32."""
+    series = ratio_series(
+        latest([CANONICAL_KS32]), ("u8", "i8", "u16", "i16", "u32", "i32"), CANONICAL_OPS
+    )
     return bar_chart(
         os.path.join(OUT, "typed-canonical-vs-tfhe-ks32-2threads.svg"),
-        "Typed integers as encrypted: encint / TFHE-rs 1.8.2 on its KS32 set, 2 threads",
-        "time ratio; operands in the form encryption gives (one bit per digit); "
-        "below 1: encint is faster",
+        "Typed integers on canonical bits: encint / TFHE-rs 1.8.2 on its KS32 set, 2 threads",
+        "time ratio; operands in canonical bits (one bit per digit); below 1: encint is faster",
         CANONICAL_OPS,
         series,
         "ours / TFHE-rs (KS32)",
@@ -441,9 +440,35 @@ def threads_chart():
     )
 
 
+DEFAULT_KS32 = [
+    "typed-default-vs-tfhe-ks32-2threads.json",
+]
+DEFAULT_OPS = [
+    "add", "sub", "neg", "and", "xor", "shl(3)", "mul", "squ", "scalar_mul(805)", "shl_var",
+    "rotl_var", "lt", "eq", "min", "max", "select", "div", "rem", "div(7)", "rem(7)",
+]
+
+
+def default_chart():
+    """Every operation as encrypted (radix-4 blocks, the default form), TFHE-rs on KS32."""
+    series = ratio_series(latest(DEFAULT_KS32), ("u8", "u16", "u32", "u64"), DEFAULT_OPS)
+    return bar_chart(
+        os.path.join(OUT, "typed-default-vs-tfhe-ks32-2threads.svg"),
+        "Typed integers as encrypted: encint / TFHE-rs 1.8.2 on its KS32 set, 2 threads",
+        "time ratio, unsigned (signed in docs/BENCHMARKS.md); operands in the form "
+        "encryption gives (radix-4 blocks); below 1: encint is faster",
+        DEFAULT_OPS,
+        series,
+        "ours / TFHE-rs (KS32)",
+        ref=1.0,
+        source="docs/bench/" + ", ".join(DEFAULT_KS32),
+    )
+
+
 def main():
     os.makedirs(OUT, exist_ok=True)
     written = [
+        default_chart(),
         canonical_chart(),
         typed_chart(TYPED_2, 2),
         typed_chart(TYPED_1, 1),

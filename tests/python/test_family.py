@@ -236,11 +236,12 @@ def test_errors(keys):
 def test_radix4_form_gives_the_same_results_in_half_the_digits(keys):
     ck, _ = keys
     a, b = -100, 27
-    x = ck.encrypt(a, "i8", form="radix4")
-    y = ck.encrypt(b, "i8")
-    assert type(x) is encint.FheInt8
+    x = ck.encrypt(a, "i8")  # radix-4 blocks: the default form
+    y = ck.encrypt(b, "i8", form="canonical")
+    assert type(x) is encint.FheInt8 and type(y) is encint.FheInt8
     # Half the digit ciphertexts of the canonical form.
     assert len(x.to_bytes()) * 3 < len(y.to_bytes()) * 2
+    assert len(ck.encrypt(a, "i8", form="radix4").to_bytes()) == len(x.to_bytes())
     for op in (lambda p, q: p + q, lambda p, q: p ^ q, lambda p, q: p * q):
         assert op(x, y).decrypt(ck) == ref(np.int8, a, b, op)
     assert (x < y).decrypt(ck) is True

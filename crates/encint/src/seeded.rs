@@ -402,7 +402,7 @@ macro_rules! upload_constructors {
             ) -> $crate::Result<$array<$crate::fhe::FheInteger<N, S>>> {
                 let ty = $crate::fhe::FheInteger::<N, S>::TYPE;
                 let vs = $crate::seeded::clear_values(values, ty)?;
-                let form = $crate::typed::Form::Canonical;
+                let form = $crate::typed::Form::DEFAULT;
                 $array::new($array_fn(key, &vs, shape, ty, form)?)
             }
         }

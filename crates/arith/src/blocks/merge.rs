@@ -21,9 +21,51 @@ pub(super) enum SignSource {
 /// Longest chain of differences read one after another (see [`merge_signs`]).
 const CHAIN: usize = 4;
 
+/// `pred` of the sign of the most significant nonzero source (0 when all are 0), through
+/// chains of differences at most `chain` long ([`merge_chains`]): of the chain lengths
+/// 1 to [`CHAIN`], the one of least depth among those within one bootstrap of the fewest
+/// (then the fewest bootstraps, then the longest chain). Four blocks take chains of one
+/// (five bootstraps at depth 2, where chains of four take four at depth 4); eight blocks
+/// of an unsigned pattern take chains of two (nine at depth 3, against nine at depth 5).
+pub(super) fn merge_signs(
+    b: &mut Builder,
+    sources: Vec<SignSource>,
+    pred: fn(i64) -> bool,
+) -> NodeId {
+    // Each length built once on stand-ins of the sources (inputs of the same quadratic
+    // weight, which decides whether a difference joins a chain).
+    let shapes: Vec<(usize, encint_core::circuit::Cost)> = (1..=CHAIN)
+        .map(|chain| {
+            let mut s = Builder::new();
+            let stand_ins = sources
+                .iter()
+                .map(|src| match src {
+                    SignSource::Difference(d) => {
+                        SignSource::Difference(s.input_with_qweight(b.qweight(*d)))
+                    }
+                    SignSource::Table { node, lo, sign } => SignSource::Table {
+                        node: s.input_with_qweight(b.qweight(*node)),
+                        lo: *lo,
+                        sign: sign.clone(),
+                    },
+                })
+                .collect();
+            let out = merge_chains(&mut s, stand_ins, pred, chain);
+            (chain, s.finish(vec![out]).cost())
+        })
+        .collect();
+    let fewest = shapes.iter().map(|(_, c)| c.bootstraps).min().unwrap_or(0);
+    let chain = shapes
+        .iter()
+        .filter(|(_, c)| c.bootstraps <= fewest + 1)
+        .min_by_key(|(l, c)| (c.depth, c.bootstraps, std::cmp::Reverse(*l)))
+        .map_or(CHAIN, |&(l, _)| l);
+    merge_chains(b, sources, pred, chain)
+}
+
 /// `pred` of the sign of the most significant nonzero source (0 when all are 0).
 ///
-/// Runs of up to [`CHAIN`] consecutive differences are read as chains, from the least
+/// Runs of up to `chain` consecutive differences are read as chains, from the least
 /// significant up: `s = sign(d₀)`, then `s = sign(2dᵢ + s)` (in `-7..=7`, quadratic weight
 /// 9; `|s| < 2` cannot outweigh a nonzero `dᵢ`), one bootstrap per source. A table source
 /// stands alone. The chains' results are then merged in a tree of the least depth, and
@@ -33,10 +75,11 @@ const CHAIN: usize = 4;
 ///   and `≥`), and the merges above it read `t + s₁ + 2s₂ + 4s₃` (16 values, quadratic
 ///   weight 22): one more position per merge than signs alone;
 /// - the last merge (or, for one chain, its last step) reads `pred` directly.
-pub(super) fn merge_signs(
+fn merge_chains(
     b: &mut Builder,
     sources: Vec<SignSource>,
     pred: fn(i64) -> bool,
+    chain: usize,
 ) -> NodeId {
     let bit = move |v: i64| i64::from(pred(v.signum()));
     let low = Low::of(pred);
@@ -48,7 +91,7 @@ pub(super) fn merge_signs(
         let joins = matches!(s, SignSource::Difference(d)
             if 4 * b.qweight(d) < encint_core::bits::QWEIGHT_BUDGET);
         match chains.last_mut() {
-            Some(c) if joins && c.len() < CHAIN && matches!(c[0], SignSource::Difference(_)) => {
+            Some(c) if joins && c.len() < chain && matches!(c[0], SignSource::Difference(_)) => {
                 c.push(s)
             }
             _ => chains.push(vec![s]),

@@ -35,6 +35,14 @@ pub enum Form {
 }
 
 impl Form {
+    /// The form the integer family's encryption gives when none is named: radix-4
+    /// blocks. Half the digits of canonical bits (half the bytes to upload), one
+    /// bootstrap per block for bitwise logic (canonical bits pay one per bit), and the
+    /// block algorithms for additions, products and comparisons, as TFHE-rs' radix
+    /// ciphertexts have; a circuit that does better on bits converts the blocks first
+    /// (the planner and `compile` weigh that conversion).
+    pub const DEFAULT: Form = Form::Radix4;
+
     /// Digits a value of `ty` holds in this form.
     pub fn digits(self, ty: IntType) -> usize {
         match self {

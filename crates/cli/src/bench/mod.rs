@@ -78,12 +78,12 @@ pub struct BenchArgs {
         conflicts_with = "typed"
     )]
     pub workloads: Option<Vec<String>>,
-    /// With --typed: the form the operands are encrypted in: canonical (one bit per
-    /// digit, what `encrypt` gives, so the rows time values as a user holds them),
-    /// radix4 (two-bit blocks, like TFHE-rs' radix ciphertexts), or auto (per row, the
-    /// one whose planned circuit has the lowest estimated time at --threads: a best case,
-    /// not what freshly encrypted values are in).
-    #[arg(long, default_value = "canonical", value_parser = ["auto", "canonical", "radix4"])]
+    /// With --typed: the form the operands are encrypted in: radix4 (two-bit blocks, like
+    /// TFHE-rs' radix ciphertexts: what `encrypt` gives, so the rows time values as a user
+    /// holds them), canonical (one bit per digit, `encrypt_as` with `Form::Canonical`), or
+    /// auto (per row, the one whose planned circuit has the lowest estimated time at
+    /// --threads: a best case, not what freshly encrypted values are in).
+    #[arg(long, default_value = "radix4", value_parser = ["auto", "canonical", "radix4"])]
     pub form: String,
     /// Our rows on this backend (TFHE-rs stays on the CPU here; `encint gpu bench` puts
     /// TFHE-rs on the GPU too).

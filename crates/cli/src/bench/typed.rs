@@ -1,5 +1,6 @@
 //! `encint bench --typed OPS`: the typed (TFHE-rs-like) operations on real ciphertexts
-//! (fresh, canonical operands, like TFHE-rs' fresh ones) beside TFHE-rs' `FheInt` /
+//! (fresh operands in the form of `--form`, by default radix-4 blocks as encryption gives
+//! them, like TFHE-rs' fresh ones) beside TFHE-rs' `FheInt` /
 //! `FheUint` of the same width, same process, same threads, same clear inputs. Both results
 //! are decrypted and checked against each other (casts: against plain arithmetic); a
 //! mismatch is an error, never a row.

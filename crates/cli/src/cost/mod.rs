@@ -31,11 +31,11 @@ pub struct CostArgs {
     #[arg(long, value_delimiter = ',')]
     bits: Vec<usize>,
     /// With --threads: operands in lazy form (wrapping results) instead of canonical
-    /// (fresh encryptions).
+    /// (one bit per digit, `encrypt_as` with `Form::Canonical`).
     #[arg(long, requires = "threads", conflicts_with = "nodes")]
     lazy: bool,
-    /// With --threads: operands in radix-4 form (two-bit blocks, as
-    /// `encint bench --typed --form radix4` encrypts them) instead of canonical.
+    /// With --threads: operands in radix-4 form (two-bit blocks, what `encrypt` gives and
+    /// `encint bench --typed` times) instead of canonical.
     #[arg(long, requires = "threads", conflicts_with_all = ["nodes", "lazy"])]
     radix4: bool,
     /// Print each whole-program workload of `encint bench --workloads` (all, or the

@@ -106,9 +106,11 @@ rounds, then fewest bootstraps). Operands: {}.\nTFHE-rs = bootstraps of TFHE-rs 
 where measured.",
             match form {
                 Form::Lazy => "lazy (wrapping results, any representative: bits cost a conversion)",
-                Form::Radix4 => "radix4 (two-bit blocks; the select condition a canonical bit)",
+                Form::Radix4 =>
+                    "radix4 (two-bit blocks, as encryption gives them; the select \
+condition a canonical bit)",
                 Form::Canonical =>
-                    "canonical (fresh encryptions and boolean-layer results: bits for free)",
+                    "canonical (one bit per digit, and boolean-layer results: bits for free)",
             }
         );
     }

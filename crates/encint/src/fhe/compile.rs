@@ -20,6 +20,9 @@ pub struct Compiled<A: Values, O: Values> {
     f: Arc<Function<A, O>>,
     layout: A::Layout,
     threads: usize,
+    /// The argument forms the function was compiled for ([`Form::DEFAULT`] unless
+    /// [`compile_for`] named others).
+    forms: Vec<Form>,
     fresh: Arc<Traced<O::Layout>>,
     /// Circuits for other argument forms or noise budgets, traced when first met.
     others: Mutex<ByForms<O::Layout>>,
@@ -42,8 +45,10 @@ impl<A: Values, O: Values> std::fmt::Debug for Compiled<A, O> {
 /// [`Compiled::run`] runs the circuit on ciphertexts as often as needed. A chain of
 /// linear operations (`a + b - c`, `3 * x + 7`, `x * y + z * w + 5`, `(t * k) + (x << 3)`)
 /// becomes one reduction of all its terms, as an array's `sum` is, where that makes the
-/// whole circuit faster (the function is traced both ways, the circuit of fewer
-/// estimated rounds is kept, and [`Compiled::unoptimised_cost`] tells what it saved).
+/// whole circuit faster (the function is traced both ways, and on radix-4 arguments, the
+/// form encryption gives, both ways again with the arguments split into bits first; the
+/// circuit of fewer estimated rounds is kept, and [`Compiled::unoptimised_cost`] tells
+/// what it saved). [`compile_for`] compiles for arguments in other forms.
 ///
 /// `A` is a value of the family or a tuple of them; a function of arrays needs their
 /// shapes: [`compile_with`].
@@ -94,9 +99,49 @@ where
     O: Values,
     F: Fn(A) -> O + Send + Sync + 'static,
 {
+    let forms = vec![Form::DEFAULT; A::leaf_types(&layout).len()];
+    compile_for(layout, &forms, f)
+}
+
+/// [`compile_with`] for arguments stored in `forms` (one per leaf value, in the order of
+/// the arguments and, inside an array, row-major): what [`FheUint8::encrypt_as`] and
+/// [`FheValue::encrypt_as`] give, or an earlier compiled function's results.
+/// [`Compiled::cost`] and [`Compiled::run_clear`] are then those of such arguments;
+/// [`Compiled::run`] still takes arguments in any form. Errors if `forms` does not have
+/// one form per leaf value.
+///
+/// [`FheUint8::encrypt_as`]: super::FheInteger::encrypt_as
+/// [`FheValue::encrypt_as`]: super::FheValue::encrypt_as
+///
+/// ```
+/// use encint::fhe::{compile, compile_for, FheUint16};
+/// use encint::typed::Form;
+///
+/// // On canonical bits a shift by a constant is free; on radix-4 blocks it is not.
+/// let f = |x: FheUint16| &x << 3u16;
+/// let bits = compile_for((), &[Form::Canonical], f)?;
+/// let blocks = compile(f)?;
+/// assert_eq!(bits.cost().bootstraps, 0);
+/// assert!(blocks.cost().bootstraps > 0);
+/// assert_eq!(bits.run_clear(&[1000])?, blocks.run_clear(&[1000])?);
+/// # Ok::<(), encint::Error>(())
+/// ```
+pub fn compile_for<A, O, F>(layout: A::Layout, forms: &[Form], f: F) -> Result<Compiled<A, O>>
+where
+    A: Values,
+    O: Values,
+    F: Fn(A) -> O + Send + Sync + 'static,
+{
+    let leaves = A::leaf_types(&layout).len();
+    if forms.len() != leaves {
+        return Err(Error::InvalidInput(format!(
+            "{} forms for {leaves} argument values",
+            forms.len()
+        )));
+    }
+    let forms = forms.to_vec();
     let f: Arc<Function<A, O>> = Arc::new(f);
     let threads = rayon::current_num_threads();
-    let forms = vec![Form::Canonical; A::leaf_types(&layout).len()];
     let budget = DEFAULT_PARAMETERS.max_quadratic_weight();
     let fresh = Arc::new(trace_best::<A, O>(&layout, &forms, budget, threads, |a| {
         Ok(f(a))
@@ -105,6 +150,7 @@ where
         f,
         layout,
         threads,
+        forms,
         fresh,
         others: Mutex::new(Vec::new()),
     })
@@ -211,13 +257,13 @@ impl<A: Values, O: Values> Compiled<A, O> {
             )));
         }
         let mut digits = Vec::new();
-        for (position, (&ty, &v)) in types.iter().zip(values).enumerate() {
+        for (position, ((&ty, &v), form)) in types.iter().zip(values).zip(&self.forms).enumerate() {
             if !ty.contains(v) {
                 return Err(Error::InvalidInput(format!(
                     "argument value {position} ({v}) is not a value of {ty}"
                 )));
             }
-            digits.extend(Form::Canonical.encode(ty, v));
+            digits.extend(form.encode(ty, v));
         }
         let (out, _) = encint_core::clear::run(&self.fresh.circuit, &digits)?;
         let mut it = out.into_iter();
@@ -234,9 +280,7 @@ impl<A: Values, O: Values> Compiled<A, O> {
     }
 
     fn traced_for(&self, forms: Vec<Form>, budget: u64) -> Result<Arc<Traced<O::Layout>>> {
-        if budget == DEFAULT_PARAMETERS.max_quadratic_weight()
-            && forms.iter().all(|&f| f == Form::Canonical)
-        {
+        if budget == DEFAULT_PARAMETERS.max_quadratic_weight() && forms == self.forms {
             return Ok(self.fresh.clone());
         }
         let mut others = self.others.lock().unwrap_or_else(PoisonError::into_inner);

@@ -187,7 +187,7 @@ impl FheType for FheValue {
 impl FheValue {
     /// Encrypts `value` as a value of `ty`; errors if it is not one.
     pub fn encrypt(value: i128, ty: IntType, client: &ClientKey) -> Result<Self> {
-        Self::encrypt_as(value, ty, Form::Canonical, client)
+        Self::encrypt_as(value, ty, Form::DEFAULT, client)
     }
 
     /// [`encrypt`](Self::encrypt) in a chosen stored form (see

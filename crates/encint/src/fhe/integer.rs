@@ -38,13 +38,14 @@ impl<const N: usize, const SIGNED: bool> FheInteger<N, SIGNED> {
     /// Encrypts `value`; errors ([`Error::InvalidInput`]) if it is not a value of the type
     /// (`FheUint8::encrypt(300u16, ..)`, `FheUint8::encrypt(-1, ..)`).
     pub fn encrypt<C: Clear>(value: C, client: &ClientKey) -> Result<Self> {
-        Self::encrypt_as(value, Form::Canonical, client)
+        Self::encrypt_as(value, Form::DEFAULT, client)
     }
 
-    /// [`encrypt`](Self::encrypt) in a chosen stored form: [`Form::Canonical`] (one bit
-    /// per digit, what `encrypt` gives) or [`Form::Radix4`] (two bits per digit, like
-    /// TFHE-rs' radix blocks: half the digits, and additions, bitwise operations,
-    /// products and comparisons read the blocks directly). Results are the same; only
+    /// [`encrypt`](Self::encrypt) in a chosen stored form: [`Form::Radix4`] (two bits
+    /// per digit, like TFHE-rs' radix blocks: what `encrypt` gives, [`Form::DEFAULT`];
+    /// additions, bitwise operations, products and comparisons read the blocks
+    /// directly) or [`Form::Canonical`] (one bit per digit: twice the digits, shifts by
+    /// constants and selections on bits are free or cheaper). Results are the same; only
     /// the circuits the planner picks differ.
     ///
     /// ```

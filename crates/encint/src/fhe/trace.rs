@@ -64,6 +64,24 @@ impl Trace {
         Ok(Repr::Traced(self.clone(), Value::new(digits, ty, form)))
     }
 
+    /// A new input of type `ty` stored in `form`, read as canonical bits: radix-4 blocks
+    /// are split into their bits inside the circuit (two bootstraps per two-bit block, one
+    /// level), other forms are taken as they are ([`Trace::input`]).
+    pub(crate) fn input_in_bits(self: &Arc<Self>, ty: IntType, form: Form) -> Result<Repr> {
+        if form != Form::Radix4 {
+            return self.input(ty, form);
+        }
+        let mut s = self.state.lock().unwrap_or_else(PoisonError::into_inner);
+        let b = s.b.as_mut().ok_or_else(finished)?;
+        let blocks = SInt::input(b, form.digits(ty));
+        let bits = encint_arith::typed::to_bits(b, &blocks, ty.bits, ty.signed, form);
+        let digits = encint_core::bits::bits_to_signed_digits(b, &bits, ty.signed);
+        Ok(Repr::Traced(
+            self.clone(),
+            Value::new(SInt { digits }, ty, Form::Canonical),
+        ))
+    }
+
     /// Runs `f` with a composer over this trace's circuit.
     pub(crate) fn compose<R>(&self, f: impl FnOnce(&mut Composer<'_>) -> Result<R>) -> Result<R> {
         let mut s = self.state.lock().unwrap_or_else(PoisonError::into_inner);

@@ -184,8 +184,11 @@ pub(crate) struct Traced<L> {
 }
 
 /// [`trace_with`] twice, additions as they come and chains of additions reduced at once
-/// ([`super::Composer::with_chain_sums`]), keeping the circuit of fewer estimated rounds
-/// at `threads` (then fewer bootstraps; the first on a tie).
+/// ([`super::Composer::with_chain_sums`]), and, when an input is in radix-4 blocks,
+/// twice more with those inputs split into canonical bits at the start (a function of
+/// shifts, selections and comparisons can run cheaper on bits than on blocks); keeps the
+/// circuit of fewer estimated rounds at `threads` (then fewer bootstraps; the first on a
+/// tie).
 pub(crate) fn trace_best<A: Values, O: Values>(
     layout: &A::Layout,
     forms: &[Form],
@@ -193,20 +196,33 @@ pub(crate) fn trace_best<A: Values, O: Values>(
     threads: usize,
     f: impl Fn(A) -> Result<O>,
 ) -> Result<Traced<O::Layout>> {
-    let plain = trace_with::<A, O>(layout, forms, budget, threads, false, &f)?;
-    let chained = trace_with::<A, O>(layout, forms, budget, threads, true, &f)?;
     let key = |t: &Traced<O::Layout>| {
         (
             encint_arith::bits::makespan(&t.circuit, threads),
             t.circuit.cost().bootstraps,
         )
     };
+    let plain = trace_with::<A, O>(layout, forms, budget, threads, false, &f)?;
+
     let unoptimised = (plain.circuit.cost(), key(&plain).0);
-    let mut best = if key(&chained) < key(&plain) {
-        chained
+    let mut best = plain;
+    let split = [false, true];
+    let splits = if forms.contains(&Form::Radix4) {
+        &split[..]
     } else {
-        plain
+        &split[..1]
     };
+    for &in_bits in splits {
+        for chain_sums in [false, true] {
+            if !in_bits && !chain_sums {
+                continue;
+            }
+            let t = trace_inputs::<A, O>(layout, forms, budget, threads, chain_sums, in_bits, &f)?;
+            if key(&t) < key(&best) {
+                best = t;
+            }
+        }
+    }
     best.unoptimised = unoptimised;
     Ok(best)
 }
@@ -223,6 +239,20 @@ pub(crate) fn trace_with<A: Values, O: Values>(
     chain_sums: bool,
     f: impl FnOnce(A) -> Result<O>,
 ) -> Result<Traced<O::Layout>> {
+    trace_inputs::<A, O>(layout, forms, budget, threads, chain_sums, false, f)
+}
+
+/// [`trace_with`], radix-4 inputs split into canonical bits at the start of the circuit
+/// when `in_bits` ([`Trace::input_in_bits`]).
+fn trace_inputs<A: Values, O: Values>(
+    layout: &A::Layout,
+    forms: &[Form],
+    budget: u64,
+    threads: usize,
+    chain_sums: bool,
+    in_bits: bool,
+    f: impl FnOnce(A) -> Result<O>,
+) -> Result<Traced<O::Layout>> {
     let types = A::leaf_types(layout);
     if types.len() != forms.len() {
         return Err(Error::InvalidInput(format!(
@@ -235,7 +265,13 @@ pub(crate) fn trace_with<A: Values, O: Values>(
     let inputs = types
         .iter()
         .zip(forms)
-        .map(|(&ty, &form)| t.input(ty, form))
+        .map(|(&ty, &form)| {
+            if in_bits {
+                t.input_in_bits(ty, form)
+            } else {
+                t.input(ty, form)
+            }
+        })
         .collect::<Result<Vec<Repr>>>()?;
     let args = A::from_leaves(layout, &mut inputs.into_iter())?;
     let out = f(args)?;

@@ -100,10 +100,11 @@ use pyo3::sync::GILOnceCell;
 use crate::errors::{invalid, to_py};
 use crate::guard::detached;
 
-/// The stored form named by a `form=` argument: `"canonical"` (the default) or `"radix4"`.
+/// The stored form named by a `form=` argument: `"radix4"` (the default) or `"canonical"`.
 pub fn form_arg(form: Option<&str>) -> PyResult<encint::typed::Form> {
     match form {
-        None | Some("canonical") => Ok(encint::typed::Form::Canonical),
+        None => Ok(encint::typed::Form::DEFAULT),
+        Some("canonical") => Ok(encint::typed::Form::Canonical),
         Some("radix4") => Ok(encint::typed::Form::Radix4),
         Some(other) => Err(invalid(format!(
             "form {other:?}: \"canonical\" or \"radix4\""

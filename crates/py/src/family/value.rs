@@ -171,8 +171,9 @@ super::family_methods! { FheValue, "an encrypted value has no clear truth value:
         super::dtype(self.ty())
     }
 
-    /// The exact integer (`encint.EncInt`) of the value: free for a freshly encrypted
-    /// value (canonical digits), one conversion circuit for an operation's result.
+    /// The exact integer (`encint.EncInt`) of the value: free for canonical digits
+    /// (`form="canonical"`), one conversion circuit for radix-4 blocks (the default form)
+    /// or an operation's result.
     /// `Class.from_int(e)` goes back.
     fn to_int(&self, py: Python<'_>) -> PyResult<crate::int::EncInt> {
         let x = &self.inner;

@@ -137,10 +137,11 @@ py_methods! {
         /// instead of a width (`"u8"`, `"i16"`, `"bool"`, `"u12"`, or a class such as
         /// `encint.FheUint8`, or a NumPy dtype), encrypts an int as a value of the typed
         /// family, or a NumPy array (or nested lists) as an `FheArray` of that type.
-        /// `form="radix4"` stores a typed value as radix-4 blocks (two bits per digit, like
-        /// TFHE-rs' radix blocks: half the digits; additions, bitwise operations, products
-        /// and comparisons read the blocks directly); the default, `"canonical"`, one bit
-        /// per digit. Results are the same either way.
+        /// A typed value is stored as radix-4 blocks (`form="radix4"`, the default: two bits
+        /// per digit, like TFHE-rs' radix blocks; additions, bitwise operations, products
+        /// and comparisons read the blocks directly); `form="canonical"` stores one bit per
+        /// digit (twice the digits; shifts by constants and selections cost less). Results
+        /// are the same either way.
         #[pyo3(signature = (value, width = None, form = None))]
         fn encrypt(
             &self,
