@@ -94,7 +94,7 @@ pub struct GpuBenchArgs {
     #[arg(long)]
     no_peer: bool,
     /// Time the unsigned typed integers (FheUint8..FheUint64, wrapping, in the form
-    /// encryption gives them) instead of exact integers (signed digits, never wrap): the
+    /// encryption gives them: radix-4 blocks) instead of exact integers (signed digits, never wrap): the
     /// same types and semantics as the TFHE-rs rows beside them.
     #[arg(long)]
     typed: bool,
@@ -506,7 +506,7 @@ fn time_op(
     type Run<'a> = Box<dyn Fn() -> AnyResult<(i128, encint::Cost)> + 'a>;
     let n = bits as usize;
     let (want, run): (i128, Run<'_>) = if typed {
-        use encint::typed::{decrypt_typed, encrypt_typed, IntType};
+        use encint::typed::{decrypt_typed, encrypt_typed_as, Form, IntType};
         let ty = IntType::new(n, false)?;
         let mask = (1u128 << bits) - 1;
         let (x, y) = (rng.gen::<u128>() & mask, rng.gen::<u128>() & mask);
@@ -516,8 +516,8 @@ fn time_op(
             Op::Max => x.max(y),
             _ => u128::from(x >= y),
         };
-        let ex = encrypt_typed(client, x as i128, ty)?;
-        let ey = encrypt_typed(client, y as i128, ty)?;
+        let ex = encrypt_typed_as(client, x as i128, ty, Form::DEFAULT)?;
+        let ey = encrypt_typed_as(client, y as i128, ty, Form::DEFAULT)?;
         let run = move || -> AnyResult<_> {
             let (out, cost) = server.typed_apply(op, &[&ex, &ey])?;
             Ok((decrypt_typed(client, &out)?, cost))
