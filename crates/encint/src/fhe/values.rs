@@ -203,14 +203,12 @@ pub(crate) fn trace_best<A: Values, O: Values>(
         )
     };
     let plain = trace_with::<A, O>(layout, forms, budget, threads, false, &f)?;
-
     let unoptimised = (plain.circuit.cost(), key(&plain).0);
     let mut best = plain;
-    let split = [false, true];
-    let splits = if forms.contains(&Form::Radix4) {
-        &split[..]
+    let splits: &[bool] = if forms.contains(&Form::Radix4) {
+        &[false, true]
     } else {
-        &split[..1]
+        &[false]
     };
     for &in_bits in splits {
         for chain_sums in [false, true] {
