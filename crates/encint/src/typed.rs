@@ -114,9 +114,8 @@ impl Server {
         }
         let mut b = encint_core::circuit::Builder::new();
         let ins = encint_arith::SInt::input(&mut b, x.value.len());
-        let bits = encint_arith::typed::to_bits(&mut b, &ins, x.ty.bits, x.ty.signed, x.form);
-        let digits = encint_core::bits::bits_to_signed_digits(&mut b, &bits, x.ty.signed);
-        let circuit = b.finish(digits);
+        let canonical = encint_arith::typed::to_canonical(&mut b, &ins, x.ty, x.form);
+        let circuit = b.finish(canonical.digits);
         let refs: Vec<_> = x.value.digits().iter().collect();
         let out = self.run_circuit(&circuit, &refs)?;
         Ok(EncInt::from_digits(out, self.key().key_set()))

@@ -32,6 +32,11 @@ pub(super) fn merge_signs(
     sources: Vec<SignSource>,
     pred: fn(i64) -> bool,
 ) -> NodeId {
+    // Without a difference that can join a chain (bit pairs' differences), every length
+    // builds the same circuit.
+    if !sources.iter().any(|s| joins(b, s)) {
+        return merge_chains(b, sources, pred, CHAIN);
+    }
     // Each length built once on stand-ins of the sources (inputs of the same quadratic
     // weight, which decides whether a difference joins a chain).
     let shapes: Vec<(usize, encint_core::circuit::Cost)> = (1..=CHAIN)
@@ -63,6 +68,13 @@ pub(super) fn merge_signs(
     merge_chains(b, sources, pred, chain)
 }
 
+/// Whether `s` can join a chain: a difference whose `2d + s` stays within the budget
+/// (fresh blocks' differences; bit pairs' are too noisy and stand alone).
+fn joins(b: &Builder, s: &SignSource) -> bool {
+    matches!(s, SignSource::Difference(d)
+        if 4 * b.qweight(*d) < encint_core::bits::QWEIGHT_BUDGET)
+}
+
 /// `pred` of the sign of the most significant nonzero source (0 when all are 0).
 ///
 /// Runs of up to `chain` consecutive differences are read as chains, from the least
@@ -86,10 +98,7 @@ fn merge_chains(
     // The chains: runs of differences (at most CHAIN long) and lone tables.
     let mut chains: Vec<Vec<SignSource>> = Vec::new();
     for s in sources {
-        // `2d + s` within the budget (fresh blocks' differences; bit pairs' are too noisy
-        // and stand alone).
-        let joins = matches!(s, SignSource::Difference(d)
-            if 4 * b.qweight(d) < encint_core::bits::QWEIGHT_BUDGET);
+        let joins = joins(b, &s);
         match chains.last_mut() {
             Some(c) if joins && c.len() < chain && matches!(c[0], SignSource::Difference(_)) => {
                 c.push(s)

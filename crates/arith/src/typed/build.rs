@@ -3,7 +3,7 @@
 
 use encint_core::circuit::{Builder, Circuit};
 
-use super::forms::{condition_bit, result_form, to_bits, Form};
+use super::forms::{condition_bit, result_form, to_canonical, Form};
 use super::on_bits::build_bits;
 use super::on_blocks::build_blocks;
 use super::on_digits::build_digits;
@@ -49,12 +49,7 @@ pub fn build(
                     Form::Radix4 if op == Op::Select && i == 0 => SInt {
                         digits: vec![condition_bit(b, s, f)],
                     },
-                    Form::Radix4 => {
-                        let bits = to_bits(b, s, ty.bits, ty.signed, f);
-                        SInt {
-                            digits: encint_core::bits::bits_to_signed_digits(b, &bits, ty.signed),
-                        }
-                    }
+                    Form::Radix4 => to_canonical(b, s, ty, f),
                     _ => s.clone(),
                 })
                 .collect();

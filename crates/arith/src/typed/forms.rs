@@ -181,6 +181,16 @@ pub fn to_bits(b: &mut Builder, x: &SInt, n: usize, signed: bool, form: Form) ->
     encint_core::bits::signed_digits_to_bits(b, &x.digits, n)
 }
 
+/// The canonical digits of `x` (a value of `ty` in `form`): its bits ([`to_bits`]) with
+/// the top one negated for a signed type. What a radix-4 or lazy value costs to read as
+/// canonical bits.
+pub fn to_canonical(b: &mut Builder, x: &SInt, ty: IntType, form: Form) -> SInt {
+    let bits = to_bits(b, x, ty.bits, ty.signed, form);
+    SInt {
+        digits: encint_core::bits::bits_to_signed_digits(b, &bits, ty.signed),
+    }
+}
+
 /// The blocks of a binary-form operand of `ty` (canonical or lazy) as linear sums of its
 /// bits ([`crate::blocks::paired_bits`]: no bootstrap beyond the bits' own, quadratic
 /// weight 5), for the sums of additions and subtractions.

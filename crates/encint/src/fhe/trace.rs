@@ -74,11 +74,10 @@ impl Trace {
         let mut s = self.state.lock().unwrap_or_else(PoisonError::into_inner);
         let b = s.b.as_mut().ok_or_else(finished)?;
         let blocks = SInt::input(b, form.digits(ty));
-        let bits = encint_arith::typed::to_bits(b, &blocks, ty.bits, ty.signed, form);
-        let digits = encint_core::bits::bits_to_signed_digits(b, &bits, ty.signed);
+        let digits = encint_arith::typed::to_canonical(b, &blocks, ty, form);
         Ok(Repr::Traced(
             self.clone(),
-            Value::new(SInt { digits }, ty, Form::Canonical),
+            Value::new(digits, ty, Form::Canonical),
         ))
     }
 
