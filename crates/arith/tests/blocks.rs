@@ -307,3 +307,59 @@ fn comparison_costs() {
         assert!(cost.depth <= depth, "w{w}: {cost:?}");
     }
 }
+
+/// The minimum and the maximum of one pair of stored blocks (`min_max_blocks` on the
+/// pair's `[x ≥ y]`), exhaustive over widths 1..=6, signed and unsigned, against i128
+/// `min` and `max`; the pair costs four bootstraps per block beside the comparison (either
+/// alone three), every output a fresh block and every bootstrap within the budget.
+#[test]
+fn min_and_max_of_one_pair_share_their_tables() {
+    for w in 1..=6usize {
+        let k = w.div_ceil(2) as u64;
+        for signed in [false, true] {
+            let mut b = Builder::new();
+            let x: Vec<NodeId> = (0..k).map(|_| b.input()).collect();
+            let y: Vec<NodeId> = (0..k).map(|_| b.input()).collect();
+            let ge = blocks::compare_blocks(&mut b, &x, &y, w, signed, |s| s >= 0);
+            let ge_only = b.clone().finish(vec![ge]).cost().bootstraps;
+            let alone = {
+                let mut a = b.clone();
+                let max = blocks::min_max_blocks(&mut a, ge, &x, &y, w, true);
+                a.finish(max).cost().bootstraps
+            };
+            assert_eq!(alone, ge_only + 3 * k, "max alone, w{w}");
+            let max = blocks::min_max_blocks(&mut b, ge, &x, &y, w, true);
+            let min = blocks::min_max_blocks(&mut b, ge, &x, &y, w, false);
+            let fresh = max.iter().chain(&min).all(|&d| b.qweight(d) <= 1);
+            assert!(fresh, "w{w}: outputs are fresh blocks");
+            let c = b.finish(max.into_iter().chain(min).collect());
+            assert!(c.budget_violations(BUDGET).is_empty());
+            assert_eq!(c.cost().bootstraps, ge_only + 4 * k, "w{w} signed {signed}");
+            let blocks_of = |u: u128| -> Vec<i64> {
+                (0..k)
+                    .map(|i| ((u >> (2 * i)) & if 2 * i + 1 == w as u64 { 1 } else { 3 }) as i64)
+                    .collect()
+            };
+            let of_blocks = |d: &[i64]| -> u128 {
+                d.iter()
+                    .enumerate()
+                    .fold(0u128, |acc, (i, &v)| acc | ((v as u128) << (2 * i)))
+            };
+            for u in 0..(1u128 << w) {
+                for v in 0..(1u128 << w) {
+                    let mut inputs = blocks_of(u);
+                    inputs.extend(blocks_of(v));
+                    let (out, _) = clear::run(&c, &inputs).unwrap();
+                    let (hi, lo) = out.split_at(k as usize);
+                    let (a, bb) = (pattern_value(u, w, signed), pattern_value(v, w, signed));
+                    let (got_max, got_min) = (
+                        pattern_value(of_blocks(hi), w, signed),
+                        pattern_value(of_blocks(lo), w, signed),
+                    );
+                    assert_eq!(got_max, a.max(bb), "max {a} {bb} w{w}");
+                    assert_eq!(got_min, a.min(bb), "min {a} {bb} w{w}");
+                }
+            }
+        }
+    }
+}

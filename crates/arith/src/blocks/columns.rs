@@ -22,13 +22,55 @@ pub(super) fn push_digit(b: &Builder, col: &mut Vec<Digit>, offset: &mut i64, d:
 /// Reduces digit columns (column `c` weighs `4^c`, plus its constant offset) to the low
 /// `width` bits of their sum: `width` bits, or (`Out::Blocks`) `⌈width/2⌉` fresh radix-4
 /// blocks, the last one a single bit when `width` is odd.
+///
+/// Each sum of a group of digits is read as its carry into the next column and its low
+/// digit, a second bootstrap, or the linear `sum − 4·carry` (no bootstrap, but quadratic
+/// weight 16 more): the latter pays when enough of the column's digits can still join it
+/// in one more sum. The reduction is built on trial copies of the builder with the linear
+/// low digit never used, and used when it joins at least one or at least two digits; the
+/// fewest bootstraps at the least depth of the three is kept.
 pub(super) fn reduce_columns(
+    b: &mut Builder,
+    cols: Vec<Vec<Digit>>,
+    offsets: Vec<i64>,
+    width: usize,
+    budget: u64,
+    mode: Out,
+) -> Vec<NodeId> {
+    let first = b.node_count();
+    let trials = [None, Some(1), Some(2)].map(|low| {
+        let mut t = b.clone();
+        let out = reduce_with(
+            &mut t,
+            cols.clone(),
+            offsets.clone(),
+            width,
+            budget,
+            mode,
+            low,
+        );
+        let depth = out.iter().map(|&o| t.depth(o)).max().unwrap_or(0);
+        (low, t.bootstraps_since(first, &out), depth)
+    });
+    let least_depth = trials.iter().map(|t| t.2).min().unwrap_or(0);
+    let low = trials
+        .iter()
+        .filter(|t| t.2 <= least_depth)
+        .min_by_key(|t| (t.1, t.2))
+        .and_then(|t| t.0);
+    reduce_with(b, cols, offsets, width, budget, mode, low)
+}
+
+/// [`reduce_columns`] with the linear low digit used when at least `low` digits join it
+/// (never with `None`).
+fn reduce_with(
     b: &mut Builder,
     mut cols: Vec<Vec<Digit>>,
     mut offsets: Vec<i64>,
     width: usize,
     budget: u64,
     mode: Out,
+    low: Option<usize>,
 ) -> Vec<NodeId> {
     let ncols = cols.len();
     let mut out = Vec::with_capacity(width);
@@ -94,17 +136,7 @@ pub(super) fn reduce_columns(
                 break;
             }
             // A group of the oldest digits that fits one sum (at least two of them).
-            let mut take = 0;
-            let mut span = 0;
-            while take < col.len() {
-                let d = col[take];
-                let trial: Vec<(NodeId, i64)> = col[..=take].iter().map(|d| (d.node, 1)).collect();
-                if span + d.max > MAX_SPAN || b.linear_qweight(&trial) > budget {
-                    break;
-                }
-                span += d.max;
-                take += 1;
-            }
+            let (take, span) = joining(b, &[], 0, &col, budget);
             if take < 2 {
                 // Noisy digits (not produced here): refresh the first one and retry.
                 let d = col.remove(0);
@@ -115,12 +147,20 @@ pub(super) fn reduce_columns(
             let group: Vec<Digit> = col.drain(..take).collect();
             let terms: Vec<(NodeId, i64)> = group.iter().map(|d| (d.node, 1)).collect();
             let s = b.linear(&terms, 0);
-            let low = table(b, s, 0, span, |x| x % 4);
-            col.push(Digit::new(low, span.min(3)));
             if has_next && span >= 4 {
                 let carry = table(b, s, 0, span, |x| x / 4);
                 push(b, &mut cols[c + 1], &mut offsets[c + 1], carry, span / 4);
+                // The low digit `s − 4·carry` costs no bootstrap, but it is noisy: worth
+                // it only when enough digits can join it in the column's next sum.
+                let low_terms = [(s, 1), (carry, -4)];
+                if low.is_some_and(|need| joining(b, &low_terms, 3, &col, budget).0 >= need) {
+                    let low = b.linear(&low_terms, 0);
+                    col.insert(0, Digit::new(low, 3));
+                    continue;
+                }
             }
+            let low = table(b, s, 0, span, |x| x % 4);
+            col.push(Digit::new(low, span.min(3)));
         }
     }
     let len = match mode {
@@ -133,4 +173,26 @@ pub(super) fn reduce_columns(
         out.push(zero);
     }
     out
+}
+
+/// How many of `col`'s first digits join the terms `head` (values within `0..=head_span`)
+/// in one bootstrap selector (a span of at most [`MAX_SPAN`], within `budget`), and the
+/// span of the digits that join.
+fn joining(
+    b: &Builder,
+    head: &[(NodeId, i64)],
+    head_span: i64,
+    col: &[Digit],
+    budget: u64,
+) -> (usize, i64) {
+    let mut terms = head.to_vec();
+    let mut span = 0;
+    for (k, d) in col.iter().enumerate() {
+        terms.push((d.node, 1));
+        if head_span + span + d.max > MAX_SPAN || b.linear_qweight(&terms) > budget {
+            return (k, span);
+        }
+        span += d.max;
+    }
+    (col.len(), span)
 }

@@ -56,14 +56,41 @@ pub fn select_blocks(
     y: &[NodeId],
     bits: usize,
 ) -> Vec<NodeId> {
+    // The maximum of a pair given `[x ≥ y]` is exactly this select.
+    min_max_blocks(b, c, x, y, bits, true)
+}
+
+/// The two tables of a block select: `c·X` and `(1 − c)·Y` for blocks below `m`.
+fn select_halves(b: &mut Builder, c: NodeId, x: NodeId, y: NodeId, m: i64) -> (NodeId, NodeId) {
+    let sx = b.linear(&[(c, m), (x, 1)], 0);
+    let sy = b.linear(&[(c, m), (y, 1)], 0);
+    let tx = table(b, sx, 0, 2 * m - 1, move |v| if v >= m { v - m } else { 0 });
+    let ty = table(b, sy, 0, 2 * m - 1, move |v| if v >= m { 0 } else { v });
+    (tx, ty)
+}
+
+/// `max(x, y)` (`max`) or `min(x, y)` on blocks, given the fresh bit `ge = [x ≥ y]`: the
+/// maximum is [`select_blocks`]`(ge, x, y)`, the minimum `Xᵢ + Yᵢ − maxᵢ` block by block
+/// (exact: the pair's blocks are the two values' blocks in some order), refreshed, on the
+/// same two tables. Either alone costs three bootstraps per block; both on one pair (a
+/// sorting network's compare-exchange) cost four, the tables shared.
+pub fn min_max_blocks(
+    b: &mut Builder,
+    ge: NodeId,
+    x: &[NodeId],
+    y: &[NodeId],
+    bits: usize,
+    max: bool,
+) -> Vec<NodeId> {
     (0..bits.div_ceil(2))
         .map(|i| {
             let m = block_max(bits, i) + 1;
-            let sx = b.linear(&[(c, m), (x[i], 1)], 0);
-            let sy = b.linear(&[(c, m), (y[i], 1)], 0);
-            let tx = table(b, sx, 0, 2 * m - 1, move |v| if v >= m { v - m } else { 0 });
-            let ty = table(b, sy, 0, 2 * m - 1, move |v| if v >= m { 0 } else { v });
-            let sum = b.add(tx, ty);
+            let (tx, ty) = select_halves(b, ge, x[i], y[i], m);
+            let sum = if max {
+                b.add(tx, ty)
+            } else {
+                b.linear(&[(x[i], 1), (y[i], 1), (tx, -1), (ty, -1)], 0)
+            };
             table(b, sum, 0, m - 1, |v| v)
         })
         .collect()

@@ -131,11 +131,7 @@ fn build_radix4(b: &mut Builder, operands: Operands, budget: u64) -> Result<SInt
         Op::LE => vec![compare(b, ys, xs, |s| s >= 0)],
         Op::Max | Op::Min => {
             let ge = compare(b, xs, ys, |s| s >= 0);
-            if op == Op::Max {
-                bl::select_blocks(b, ge, xs, ys, n)
-            } else {
-                bl::select_blocks(b, ge, ys, xs, n)
-            }
+            bl::min_max_blocks(b, ge, xs, ys, n, op == Op::Max)
         }
         Op::Select => {
             let c = condition_bit(b, &x[0], forms[0]);

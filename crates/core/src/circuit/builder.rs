@@ -141,6 +141,27 @@ impl Builder {
         self.circuit.nodes.len()
     }
 
+    /// Bootstraps among the nodes built from node number `first` on that `outputs` read
+    /// (directly or through other such nodes): what a part of a circuit built since then
+    /// costs, its unused trial nodes left out.
+    pub fn bootstraps_since(&self, first: usize, outputs: &[NodeId]) -> u64 {
+        let mut seen = vec![false; self.circuit.nodes.len().saturating_sub(first)];
+        let mut stack: Vec<NodeId> = outputs.to_vec();
+        let mut count = 0;
+        while let Some(id) = stack.pop() {
+            let Some(k) = id.index().checked_sub(first) else {
+                continue;
+            };
+            if std::mem::replace(&mut seen[k], true) {
+                continue;
+            }
+            let node = &self.circuit.nodes[id.index()];
+            count += u64::from(node.is_bootstrap());
+            stack.extend(node.operands());
+        }
+        count
+    }
+
     /// Quadratic weight of a node built so far.
     pub fn qweight(&self, id: NodeId) -> u64 {
         self.circuit.info[id.index()].qweight

@@ -8,7 +8,7 @@ use encint::fhe::{
     compile_with, Compiled, FheArray, FheInt16, FheInteger, FheType, FheUint16, FheUint32,
     FheUint8, Repr, Values,
 };
-use encint::typed::{decrypt_typed, encrypt_typed};
+use encint::typed::{decrypt_typed, encrypt_typed_as, Form};
 use encint::{ClientKey, Cost, Server};
 
 use super::plain::{Workload, HASH_MUL, HASH_ROUNDS};
@@ -78,7 +78,16 @@ impl<A: Values, O: Values> Program for Circuit<A, O> {
         let leaves = types
             .iter()
             .zip(inputs)
-            .map(|(&ty, &v)| Ok(Repr::Cipher(encrypt_typed(client, v, ty)?)))
+            // What a user's encryption gives (`FheUint16::encrypt`): the form the
+            // circuit was compiled for, so no run traces again.
+            .map(|(&ty, &v)| {
+                Ok(Repr::Cipher(encrypt_typed_as(
+                    client,
+                    v,
+                    ty,
+                    Form::DEFAULT,
+                )?))
+            })
             .collect::<encint::Result<Vec<Repr>>>()?;
         let args = A::from_leaves(&self.layout, &mut leaves.into_iter())?;
         let mut times = Vec::with_capacity(runs);
