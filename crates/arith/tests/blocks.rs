@@ -309,9 +309,10 @@ fn comparison_costs() {
 }
 
 /// The minimum and the maximum of one pair of stored blocks (`min_max_blocks` on the
-/// pair's `[x ≥ y]`), exhaustive over widths 1..=6, signed and unsigned, against i128
-/// `min` and `max`; the pair costs four bootstraps per block beside the comparison (either
-/// alone three), every output a fresh block and every bootstrap within the budget.
+/// pair's `SELECT_SCALE·[x ≥ y]`), exhaustive over widths 1..=6, signed and unsigned,
+/// against i128 `min` and `max`; the pair costs three bootstraps per block beside the
+/// comparison (either alone two), every output a fresh block and every bootstrap within
+/// the budget.
 #[test]
 fn min_and_max_of_one_pair_share_their_tables() {
     for w in 1..=6usize {
@@ -320,21 +321,22 @@ fn min_and_max_of_one_pair_share_their_tables() {
             let mut b = Builder::new();
             let x: Vec<NodeId> = (0..k).map(|_| b.input()).collect();
             let y: Vec<NodeId> = (0..k).map(|_| b.input()).collect();
-            let ge = blocks::compare_blocks(&mut b, &x, &y, w, signed, |s| s >= 0);
+            let ge =
+                blocks::compare_blocks(&mut b, &x, &y, w, signed, |s| s >= 0, blocks::SELECT_SCALE);
             let ge_only = b.clone().finish(vec![ge]).cost().bootstraps;
             let alone = {
                 let mut a = b.clone();
                 let max = blocks::min_max_blocks(&mut a, ge, &x, &y, w, true);
                 a.finish(max).cost().bootstraps
             };
-            assert_eq!(alone, ge_only + 3 * k, "max alone, w{w}");
+            assert_eq!(alone, ge_only + 2 * k, "max alone, w{w}");
             let max = blocks::min_max_blocks(&mut b, ge, &x, &y, w, true);
             let min = blocks::min_max_blocks(&mut b, ge, &x, &y, w, false);
             let fresh = max.iter().chain(&min).all(|&d| b.qweight(d) <= 1);
             assert!(fresh, "w{w}: outputs are fresh blocks");
             let c = b.finish(max.into_iter().chain(min).collect());
             assert!(c.budget_violations(BUDGET).is_empty());
-            assert_eq!(c.cost().bootstraps, ge_only + 4 * k, "w{w} signed {signed}");
+            assert_eq!(c.cost().bootstraps, ge_only + 3 * k, "w{w} signed {signed}");
             let blocks_of = |u: u128| -> Vec<i64> {
                 (0..k)
                     .map(|i| ((u >> (2 * i)) & if 2 * i + 1 == w as u64 { 1 } else { 3 }) as i64)

@@ -163,8 +163,9 @@ fn radix4_block_circuits() {
             "reduces to one block instead of two bits: 92 bootstraps at 16 bits, against 108 for block",
             "(the least depth within one bootstrap of the fewest): 5 bootstraps at 8 bits and 9 at 16",
             "bits, against TFHE-rs' 6 and 11",
-            "min, max and select cost 3 bootstraps per block; the minimum and the maximum of one pair",
-            "(a compare-exchange) cost 4 per block together, on two shared tables.",
+            "min and max cost 2 bootstraps per block beyond the comparison, and select 2 per block and",
+            "one for its condition; the minimum and the maximum of one pair (a compare-exchange) cost 3",
+            "per block together, on one shared table.",
         ],
     );
     let mut pins = Pins::default();
@@ -190,25 +191,33 @@ fn radix4_block_circuits() {
                 let c = circuit(&ar(), Op::Select, t, Algorithm::Blocks, &forms).unwrap();
                 c.cost().bootstraps
             };
-            pins.eq(&format!("select {t}"), select(Form::Canonical), 3 * k);
+            pins.eq(&format!("select {t}"), select(Form::Canonical), 2 * k + 1);
             pins.eq(
                 &format!("select {t}, radix-4 condition"),
                 select(Form::Radix4),
-                3 * k + 1,
+                2 * k + 1,
             );
             let ge = r4(Op::GE, t);
             for op in [Op::Min, Op::Max] {
-                pins.eq(&format!("{op} {t} beyond ge"), r4(op, t) - ge, 3 * k);
+                pins.eq(&format!("{op} {t} beyond ge"), r4(op, t) - ge, 2 * k);
             }
             // A compare-exchange: both on one pair, one comparison, the tables shared.
             let mut bl = Builder::new();
             let x: Vec<NodeId> = (0..k).map(|_| bl.input()).collect();
             let y: Vec<NodeId> = (0..k).map(|_| bl.input()).collect();
-            let c = blocks::compare_blocks(&mut bl, &x, &y, bits, signed, |s| s >= 0);
+            let c = blocks::compare_blocks(
+                &mut bl,
+                &x,
+                &y,
+                bits,
+                signed,
+                |s| s >= 0,
+                blocks::SELECT_SCALE,
+            );
             let mut outs = blocks::min_max_blocks(&mut bl, c, &x, &y, bits, true);
             outs.extend(blocks::min_max_blocks(&mut bl, c, &x, &y, bits, false));
             let pair = bl.finish(outs).cost().bootstraps;
-            pins.eq(&format!("min and max {t} beyond ge"), pair - ge, 4 * k);
+            pins.eq(&format!("min and max {t} beyond ge"), pair - ge, 3 * k);
         }
     }
     pins.done();

@@ -37,12 +37,15 @@ pub fn compare(
 ) -> NodeId {
     let diffs = pair_differences(b, x, y, signed);
     let sources = diffs.into_iter().map(SignSource::Difference).collect();
-    merge_signs(b, sources, pred)
+    merge_signs(b, sources, pred, 1)
 }
 
-/// `pred(sign(x − y))` on blocks (two's complement with `signed`): the sign of each block
-/// difference, the top block of a signed pattern by one table of `4X + Y` (a two-bit
-/// block is then `−2·x₁ + x₀`), then merged as in [`compare`].
+/// `scale · pred(sign(x − y))` on blocks (two's complement with `signed`): the sign of
+/// each block difference, the top block of a signed pattern by one table of `4X + Y` (a
+/// two-bit block is then `−2·x₁ + x₀`), then merged as in [`compare`]. The last table gives
+/// `0` or `scale` (a fresh digit, `scale` in `-16..16`): 1 for a bit, or
+/// [`super::SELECT_SCALE`], the condition [`super::min_max_blocks`] selects with, at no
+/// extra bootstrap.
 pub fn compare_blocks(
     b: &mut Builder,
     x: &[NodeId],
@@ -50,6 +53,7 @@ pub fn compare_blocks(
     bits: usize,
     signed: bool,
     pred: fn(i64) -> bool,
+    scale: i64,
 ) -> NodeId {
     let k = bits.div_ceil(2);
     let sources = (0..k)
@@ -70,7 +74,7 @@ pub fn compare_blocks(
             }
         })
         .collect();
-    merge_signs(b, sources, pred)
+    merge_signs(b, sources, pred, scale)
 }
 
 /// Differences of two bit vectors of one width, two bits at a time: `(x₀ − y₀) +

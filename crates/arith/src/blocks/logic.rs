@@ -47,8 +47,13 @@ pub fn select_bits(b: &mut Builder, c: NodeId, x: &[NodeId], y: &[NodeId]) -> Ve
         .collect()
 }
 
-/// `c ? x : y` on blocks for a fresh bit `c`: per block, the tables `c·Xᵢ` of `m·c + Xᵢ`
-/// and `(1 − c)·Yᵢ` of `m·c + Yᵢ`, summed and refreshed: three bootstraps per block.
+/// The scale of a block select's condition: `0` or `SELECT_SCALE` (at least `2·3 + 1`, so
+/// that `SELECT_SCALE·c + (X − Y)` keeps the two conditions apart, 14 values).
+pub const SELECT_SCALE: i64 = 7;
+
+/// `c ? x : y` on blocks for a fresh bit `c`: `c` scaled to `SELECT_SCALE·c` (one
+/// bootstrap), then [`min_max_blocks`] (two per block): `2k + 1` bootstraps for `k`
+/// blocks.
 pub fn select_blocks(
     b: &mut Builder,
     c: NodeId,
@@ -56,27 +61,19 @@ pub fn select_blocks(
     y: &[NodeId],
     bits: usize,
 ) -> Vec<NodeId> {
-    // The maximum of a pair given `[x ≥ y]` is exactly this select.
-    min_max_blocks(b, c, x, y, bits, true)
+    let scaled = table(b, c, 0, 1, |v| SELECT_SCALE * v);
+    min_max_blocks(b, scaled, x, y, bits, true)
 }
 
-/// The two tables of a block select: `c·X` and `(1 − c)·Y` for blocks below `m`.
-fn select_halves(b: &mut Builder, c: NodeId, x: NodeId, y: NodeId, m: i64) -> (NodeId, NodeId) {
-    let sx = b.linear(&[(c, m), (x, 1)], 0);
-    let sy = b.linear(&[(c, m), (y, 1)], 0);
-    let tx = table(b, sx, 0, 2 * m - 1, move |v| if v >= m { v - m } else { 0 });
-    let ty = table(b, sy, 0, 2 * m - 1, move |v| if v >= m { 0 } else { v });
-    (tx, ty)
-}
-
-/// `max(x, y)` (`max`) or `min(x, y)` on blocks, given the fresh bit `ge = [x ≥ y]`: the
-/// maximum is [`select_blocks`]`(ge, x, y)`, the minimum `Xᵢ + Yᵢ − maxᵢ` block by block
-/// (exact: the pair's blocks are the two values' blocks in some order), refreshed, on the
-/// same two tables. Either alone costs three bootstraps per block; both on one pair (a
-/// sorting network's compare-exchange) cost four, the tables shared.
+/// `c ? x : y` (`max`) or `c ? y : x` on blocks, for a fresh condition `c` of value `0` or
+/// [`SELECT_SCALE`] (as [`super::compare_blocks`] gives it): per block, one table
+/// of `SELECT_SCALE·c + (Xᵢ − Yᵢ)` (quadratic weight 3) reads `[c]·(Xᵢ − Yᵢ)`, and
+/// `Yᵢ + [c]·(Xᵢ − Yᵢ)` or `Xᵢ − [c]·(Xᵢ − Yᵢ)` is refreshed: two bootstraps per block.
+/// With `c = SELECT_SCALE·[x ≥ y]` these are the maximum and the minimum; both on one pair
+/// (a sorting network's compare-exchange) share the first table: three per block.
 pub fn min_max_blocks(
     b: &mut Builder,
-    ge: NodeId,
+    c: NodeId,
     x: &[NodeId],
     y: &[NodeId],
     bits: usize,
@@ -85,13 +82,21 @@ pub fn min_max_blocks(
     (0..bits.div_ceil(2))
         .map(|i| {
             let m = block_max(bits, i) + 1;
-            let (tx, ty) = select_halves(b, ge, x[i], y[i], m);
-            let sum = if max {
-                b.add(tx, ty)
+            let sel = b.linear(&[(c, 1), (x[i], 1), (y[i], -1)], 0);
+            let half = SELECT_SCALE / 2;
+            let picked = table(b, sel, 1 - m, SELECT_SCALE + m - 1, move |v| {
+                if v > half {
+                    v - SELECT_SCALE
+                } else {
+                    0
+                }
+            });
+            let out = if max {
+                b.linear(&[(y[i], 1), (picked, 1)], 0)
             } else {
-                b.linear(&[(x[i], 1), (y[i], 1), (tx, -1), (ty, -1)], 0)
+                b.linear(&[(x[i], 1), (picked, -1)], 0)
             };
-            table(b, sum, 0, m - 1, |v| v)
+            table(b, out, 0, m - 1, |v| v)
         })
         .collect()
 }

@@ -21,8 +21,8 @@ pub(super) enum SignSource {
 /// Longest chain of differences read one after another (see [`merge_signs`]).
 const CHAIN: usize = 4;
 
-/// `pred` of the sign of the most significant nonzero source (0 when all are 0), through
-/// chains of differences at most `chain` long ([`merge_chains`]): of the chain lengths
+/// `scale · pred` of the sign of the most significant nonzero source (0 when all are 0),
+/// through chains of differences at most `chain` long ([`merge_chains`]): of the chain lengths
 /// 1 to [`CHAIN`], the one of least depth among those within one bootstrap of the fewest
 /// (then the fewest bootstraps, then the longest chain). Four blocks take chains of one
 /// (five bootstraps at depth 2, where chains of four take four at depth 4); eight blocks
@@ -31,11 +31,12 @@ pub(super) fn merge_signs(
     b: &mut Builder,
     sources: Vec<SignSource>,
     pred: fn(i64) -> bool,
+    scale: i64,
 ) -> NodeId {
     // Without a difference that can join a chain (bit pairs' differences), every length
     // builds the same circuit.
     if !sources.iter().any(|s| joins(b, s)) {
-        return merge_chains(b, sources, pred, CHAIN);
+        return merge_chains(b, sources, pred, scale, CHAIN);
     }
     // Each length built once on stand-ins of the sources (inputs of the same quadratic
     // weight, which decides whether a difference joins a chain).
@@ -55,7 +56,7 @@ pub(super) fn merge_signs(
                     },
                 })
                 .collect();
-            let out = merge_chains(&mut s, stand_ins, pred, chain);
+            let out = merge_chains(&mut s, stand_ins, pred, scale, chain);
             (chain, s.finish(vec![out]).cost())
         })
         .collect();
@@ -65,7 +66,7 @@ pub(super) fn merge_signs(
         .filter(|(_, c)| c.bootstraps <= fewest + 1)
         .min_by_key(|(l, c)| (c.depth, c.bootstraps, std::cmp::Reverse(*l)))
         .map_or(CHAIN, |&(l, _)| l);
-    merge_chains(b, sources, pred, chain)
+    merge_chains(b, sources, pred, scale, chain)
 }
 
 /// Whether `s` can join a chain: a difference whose `2d + s` stays within the budget
@@ -75,7 +76,7 @@ fn joins(b: &Builder, s: &SignSource) -> bool {
         if 4 * b.qweight(*d) < encint_core::bits::QWEIGHT_BUDGET)
 }
 
-/// `pred` of the sign of the most significant nonzero source (0 when all are 0).
+/// `scale · pred` of the sign of the most significant nonzero source (0 when all are 0).
 ///
 /// Runs of up to `chain` consecutive differences are read as chains, from the least
 /// significant up: `s = sign(d₀)`, then `s = sign(2dᵢ + s)` (in `-7..=7`, quadratic weight
@@ -91,9 +92,10 @@ fn merge_chains(
     b: &mut Builder,
     sources: Vec<SignSource>,
     pred: fn(i64) -> bool,
+    scale: i64,
     chain: usize,
 ) -> NodeId {
-    let bit = move |v: i64| i64::from(pred(v.signum()));
+    let bit = move |v: i64| scale * i64::from(pred(v.signum()));
     let low = Low::of(pred);
     // The chains: runs of differences (at most CHAIN long) and lone tables.
     let mut chains: Vec<Vec<SignSource>> = Vec::new();

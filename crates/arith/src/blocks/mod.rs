@@ -71,6 +71,7 @@ pub use divide::{divide_blocks, divide_unsigned_bits};
 pub use exact::{balanced_blocks, mul_signed_digits, square_signed_digits};
 pub use logic::{
     bitwise_blocks, min_max_bits, min_max_blocks, not_blocks, select_bits, select_blocks,
+    SELECT_SCALE,
 };
 pub use product::{mul, mul_blocks, mul_sum, scalar_mul_blocks, sum_blocks, sum_products};
 pub use shift::{shift_blocks, Shift};

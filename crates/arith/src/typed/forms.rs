@@ -158,6 +158,19 @@ pub(super) fn condition_bit(b: &mut Builder, c: &SInt, form: Form) -> NodeId {
     crate::blocks::fresh_node(b, bit, 1)
 }
 
+/// The select condition's bit 0 times `scale`, as a fresh digit: one bootstrap (the
+/// parity of a radix-4 block read scaled, or the fresh bit of [`condition_bit`] scaled).
+pub(super) fn condition_scaled(b: &mut Builder, c: &SInt, form: Form, scale: i64) -> NodeId {
+    match (form, c.digits.first()) {
+        (_, None) => b.constant(0),
+        (Form::Radix4, Some(&d)) => crate::blocks::table(b, d, 0, 3, move |v| scale * (v & 1)),
+        _ => {
+            let bit = condition_bit(b, c, form);
+            crate::blocks::table(b, bit, 0, 1, move |v| scale * v)
+        }
+    }
+}
+
 /// Two's-complement bits of `x` modulo `2^n`: free for a canonical `x` of `n` digits
 /// (the top digit negated back when `signed`), two bootstraps per two-bit block of a
 /// radix-4 `x`, else a circuit (`⌈3n/2⌉ − 1` bootstraps).

@@ -4,7 +4,7 @@
 
 use encint_core::circuit::{Builder, NodeId};
 
-use super::forms::{condition_bit, operand_forms, to_bits, to_blocks, to_paired_blocks, Form};
+use super::forms::{condition_scaled, operand_forms, to_bits, to_blocks, to_paired_blocks, Form};
 use super::operands::Operands;
 use crate::op::{Algorithm, IntType, Op, TypedError};
 use crate::{Arith, SInt};
@@ -107,7 +107,7 @@ fn build_radix4(b: &mut Builder, operands: Operands, budget: u64) -> Result<SInt
     let xs = &ops[0];
     let ys = ops.get(1).unwrap_or(xs);
     let compare = |b: &mut Builder, p: &[NodeId], q: &[NodeId], pred: fn(i64) -> bool| {
-        bl::compare_blocks(b, p, q, n, ty.signed, pred)
+        bl::compare_blocks(b, p, q, n, ty.signed, pred, 1)
     };
     let digits = match op {
         Op::Add => bl::add_blocks(b, xs, ys, n, false),
@@ -130,12 +130,12 @@ fn build_radix4(b: &mut Builder, operands: Operands, budget: u64) -> Result<SInt
         Op::GT => vec![compare(b, ys, xs, |s| s < 0)],
         Op::LE => vec![compare(b, ys, xs, |s| s >= 0)],
         Op::Max | Op::Min => {
-            let ge = compare(b, xs, ys, |s| s >= 0);
+            let ge = bl::compare_blocks(b, xs, ys, n, ty.signed, |s| s >= 0, bl::SELECT_SCALE);
             bl::min_max_blocks(b, ge, xs, ys, n, op == Op::Max)
         }
         Op::Select => {
-            let c = condition_bit(b, &x[0], forms[0]);
-            bl::select_blocks(b, c, xs, ys, n)
+            let c = condition_scaled(b, &x[0], forms[0], bl::SELECT_SCALE);
+            bl::min_max_blocks(b, c, xs, ys, n, true)
         }
         Op::ScalarMul(k) => {
             let k = IntType {
