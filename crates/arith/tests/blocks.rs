@@ -365,3 +365,86 @@ fn min_and_max_of_one_pair_share_their_tables() {
         }
     }
 }
+
+/// The blocks of a `w`-bit pattern `u` (the last one a single bit when `w` is odd).
+fn pattern_blocks(u: u128, w: usize) -> Vec<i64> {
+    (0..w.div_ceil(2))
+        .map(|i| ((u >> (2 * i)) & if 2 * i + 1 == w { 1 } else { 3 }) as i64)
+        .collect()
+}
+
+/// The value of blocks as a pattern.
+fn blocks_value(d: &[i64]) -> u128 {
+    d.iter().enumerate().fold(0u128, |acc, (i, &v)| {
+        assert!((0..=3).contains(&v), "output block {v} out of range");
+        acc | ((v as u128) << (2 * i))
+    })
+}
+
+/// Linear combinations with clear weights (`scaled_sum_blocks`) and sums of products
+/// with addends and a constant (`sum_products_blocks`) on stored blocks, against u128
+/// wrapping arithmetic: widths 1..=64, random and edge operands, weights and constants,
+/// every output a fresh block and every bootstrap within the budget.
+#[test]
+fn block_linear_combinations_and_sums_of_products_match_u128() {
+    let mut rng = StdRng::seed_from_u64(41);
+    for w in (1..=16usize).chain([24, 31, 32, 33, 48, 64]) {
+        let k = w.div_ceil(2);
+        for round in 0..4 {
+            let mut b = Builder::new();
+            let inputs = |b: &mut Builder| -> Vec<NodeId> { (0..k).map(|_| b.input()).collect() };
+            let (x, y, z) = (inputs(&mut b), inputs(&mut b), inputs(&mut b));
+            let weights = [
+                operand(&mut rng, w),
+                operand(&mut rng, w),
+                rng.gen::<u128>(),
+            ];
+            let c = if round == 0 { 0 } else { rng.gen::<u128>() };
+            let lin = blocks::scaled_sum_blocks(
+                &mut b,
+                &[(&x, weights[0]), (&y, weights[1]), (&z, weights[2])],
+                c,
+                w,
+                BUDGET,
+            );
+            let sop =
+                blocks::sum_products_blocks(&mut b, &[(&x, &y), (&z, &z)], &[&x], c, w, BUDGET);
+            let fresh = lin.iter().chain(&sop).all(|&d| b.qweight(d) <= 1);
+            assert!(fresh, "w{w}: outputs are fresh blocks");
+            let circuit = b.finish(lin.into_iter().chain(sop).collect());
+            assert!(circuit.budget_violations(BUDGET).is_empty(), "w{w}");
+            for _ in 0..6 {
+                let (u, v, t) = (
+                    operand(&mut rng, w),
+                    operand(&mut rng, w),
+                    operand(&mut rng, w),
+                );
+                let mut ins = pattern_blocks(u, w);
+                ins.extend(pattern_blocks(v, w));
+                ins.extend(pattern_blocks(t, w));
+                let (out, _) = clear::run(&circuit, &ins).unwrap();
+                let want_lin = u
+                    .wrapping_mul(weights[0])
+                    .wrapping_add(v.wrapping_mul(weights[1]))
+                    .wrapping_add(t.wrapping_mul(weights[2]))
+                    .wrapping_add(c);
+                let want_sop = u
+                    .wrapping_mul(v)
+                    .wrapping_add(t.wrapping_mul(t))
+                    .wrapping_add(u)
+                    .wrapping_add(c);
+                let (a, s) = out.split_at(k);
+                assert_eq!(
+                    blocks_value(a),
+                    want_lin & mask(w),
+                    "linear w{w} {u} {v} {t} {weights:?} {c}"
+                );
+                assert_eq!(
+                    blocks_value(s),
+                    want_sop & mask(w),
+                    "products w{w} {u} {v} {t} {c}"
+                );
+            }
+        }
+    }
+}

@@ -47,7 +47,8 @@ fn sums_of_products_match_wrapping_arithmetic() {
                 let (xs, ys) = operands.split_at(pairs);
                 let wx: Vec<(&SInt, Form)> = xs.iter().map(|s| (s, form)).collect();
                 let wy: Vec<(&SInt, Form)> = ys.iter().map(|s| (s, form)).collect();
-                let out = dot(&ar, &mut b, ty, &wx, &wy).unwrap();
+                let (out, out_form) = dot(&ar, &mut b, ty, &wx, &wy).unwrap();
+                assert_eq!(out_form, Form::Canonical, "bits in, canonical digits out");
                 let c = b.finish(out.digits);
                 assert!(c.cost().max_qweight <= 25, "noise budget at {ty}");
                 let (digits, _) = clear::run(&c, &inputs).unwrap();
@@ -131,7 +132,7 @@ fn sums_of_squares_match_wrapping_arithmetic() {
                         dot_widening(&mut b, ty, &xs, &xs, &[]).unwrap()
                     } else {
                         let xs: Vec<_> = operands.iter().map(|s| (s, form)).collect();
-                        dot(&ar, &mut b, ty, &xs, &xs).unwrap()
+                        dot(&ar, &mut b, ty, &xs, &xs).unwrap().0
                     };
                     let c = b.finish(out.digits);
                     assert!(c.cost().max_qweight <= 25, "noise budget at {ty}");

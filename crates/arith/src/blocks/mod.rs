@@ -15,8 +15,9 @@
 //! the `_bits` circuits and [`mul`], [`eq`], [`compare`] work on bits, pairing them into
 //! blocks inside.
 //!
-//! - products: [`mul`], [`mul_sum`], [`sum_products`], [`mul_blocks`],
-//!   [`scalar_mul_blocks`] (block products summed in columns of radix-4 digits), and
+//! - products: [`mul`], [`mul_sum`], [`sum_products`], [`mul_blocks`], [`sum_products_blocks`],
+//!   [`scalar_mul_blocks`], [`scaled_sum_blocks`] (block products summed in columns of
+//!   radix-4 digits), and
 //!   multi-operand sums [`sum_blocks`] (the same columns without products);
 //! - exact products of signed-binary integers: [`mul_signed_digits`],
 //!   [`square_signed_digits`] (on the balanced radix-4 blocks of [`balanced_blocks`]);
@@ -73,7 +74,10 @@ pub use logic::{
     bitwise_blocks, min_max_bits, min_max_blocks, not_blocks, select_bits, select_blocks,
     SELECT_SCALE,
 };
-pub use product::{mul, mul_blocks, mul_sum, scalar_mul_blocks, sum_blocks, sum_products};
+pub use product::{
+    mul, mul_blocks, mul_sum, scalar_mul_blocks, scaled_sum_blocks, sum_blocks, sum_products,
+    sum_products_blocks,
+};
 pub use shift::{shift_blocks, Shift};
 pub use shift_var::{shift_var_bits, shift_var_blocks};
 

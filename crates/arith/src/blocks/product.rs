@@ -105,6 +105,44 @@ pub fn mul_blocks(
     sum_digit_products(b, &[product], &[], bits, budget, Out::Blocks)
 }
 
+/// `Σ xₖ·yₖ + Σ zₗ + c` modulo `2^bits` on blocks (every vector the fresh blocks of a
+/// `bits`-bit pattern, as [`crate::typed::Form::Radix4`] holds them), as fresh blocks:
+/// [`mul_blocks`]' block products of every pair (a pair of one slice twice is a square),
+/// the addends' blocks and the constant's radix-4 digits joining the same columns, which
+/// are reduced once.
+pub fn sum_products_blocks(
+    b: &mut Builder,
+    pairs: &[(&[NodeId], &[NodeId])],
+    addends: &[&[NodeId]],
+    c: u128,
+    bits: usize,
+    budget: u64,
+) -> Vec<NodeId> {
+    let ncols = bits.div_ceil(2);
+    let products: Vec<Product> = pairs
+        .iter()
+        .map(|&(x, y)| Product {
+            x: block_digits(&x[..x.len().min(ncols)], bits),
+            y: block_digits(&y[..y.len().min(ncols)], bits),
+            square: std::ptr::eq(x, y),
+            bits: Vec::new(),
+        })
+        .collect();
+    let mut addends: Vec<Vec<Digit>> = addends
+        .iter()
+        .map(|z| block_digits(&z[..z.len().min(ncols)], bits))
+        .collect();
+    let c = wrap_bits(c, bits);
+    if c != 0 {
+        let digits = (0..ncols).map(|j| {
+            let node = b.constant(((c >> (2 * j)) & 3) as i64);
+            Digit::new(node, 3)
+        });
+        addends.push(digits.collect());
+    }
+    sum_digit_products(b, &products, &addends, bits, budget, Out::Blocks)
+}
+
 /// One product of block vectors (a square when `square`: `x` twice).
 struct Product {
     x: Vec<Digit>,
@@ -312,37 +350,53 @@ pub fn scalar_mul_blocks(
     k: u128,
     budget: u64,
 ) -> Vec<NodeId> {
-    let k = if bits >= 128 {
-        k
-    } else {
-        k & ((1u128 << bits) - 1)
-    };
+    let k = wrap_bits(k, bits);
     if k.is_power_of_two() {
         return shift_blocks(b, x, bits, Shift::Left, k.trailing_zeros().into());
     }
+    scaled_sum_blocks(b, &[(x, k)], 0, bits, budget)
+}
+
+/// `Σ kᵢ·xᵢ + c` modulo `2^bits` on blocks (each `xᵢ` the fresh blocks of a `bits`-bit
+/// pattern, the weights and the constant taken modulo `2^bits`): every weight recoded and
+/// spread over the columns as in [`scalar_mul_blocks`], the constant's radix-4 digits in
+/// the columns' constants, and all the columns reduced at once to fresh blocks. Only the
+/// reduction bootstraps: a linear combination with clear weights costs about what one
+/// product by a clear value does.
+pub fn scaled_sum_blocks(
+    b: &mut Builder,
+    terms: &[(&[NodeId], u128)],
+    c: u128,
+    bits: usize,
+    budget: u64,
+) -> Vec<NodeId> {
     let ncols = bits.div_ceil(2);
-    let mut digits = Vec::with_capacity(ncols);
-    let mut carry = 0;
-    for j in 0..ncols {
-        let d = ((k >> (2 * j)) & 3) as i64 + carry;
-        let (digit, next) = if d >= 3 { (d - 4, 1) } else { (d, 0) };
-        digits.push(digit);
-        carry = next;
-    }
     let mut cols: Vec<Vec<Digit>> = vec![Vec::new(); ncols];
-    let mut offsets: Vec<i64> = vec![0; ncols];
-    for (i, &xi) in x.iter().enumerate().take(ncols) {
-        let max = block_max(bits, i);
-        for (c, col) in cols.iter_mut().enumerate().skip(i) {
-            let (node, span) = match digits[c - i] {
-                0 => continue,
-                -1 => {
-                    offsets[c] -= max;
-                    (b.linear(&[(xi, -1)], max), max)
-                }
-                kj => (b.linear(&[(xi, kj)], 0), kj * max),
-            };
-            push(b, col, &mut offsets[c], node, span);
+    let c = wrap_bits(c, bits);
+    let mut offsets: Vec<i64> = (0..ncols).map(|j| ((c >> (2 * j)) & 3) as i64).collect();
+    for &(x, k) in terms {
+        let k = wrap_bits(k, bits);
+        let mut digits = Vec::with_capacity(ncols);
+        let mut carry = 0;
+        for j in 0..ncols {
+            let d = ((k >> (2 * j)) & 3) as i64 + carry;
+            let (digit, next) = if d >= 3 { (d - 4, 1) } else { (d, 0) };
+            digits.push(digit);
+            carry = next;
+        }
+        for (i, &xi) in x.iter().enumerate().take(ncols) {
+            let max = block_max(bits, i);
+            for (c, col) in cols.iter_mut().enumerate().skip(i) {
+                let (node, span) = match digits[c - i] {
+                    0 => continue,
+                    -1 => {
+                        offsets[c] -= max;
+                        (b.linear(&[(xi, -1)], max), max)
+                    }
+                    kj => (b.linear(&[(xi, kj)], 0), kj * max),
+                };
+                push(b, col, &mut offsets[c], node, span);
+            }
         }
     }
     // Negative constants borrow from the next column; the top column's is taken
@@ -359,4 +413,13 @@ pub fn scalar_mul_blocks(
         }
     }
     reduce_columns(b, cols, offsets, bits, budget, Out::Blocks)
+}
+
+/// `k` modulo `2^bits`.
+fn wrap_bits(k: u128, bits: usize) -> u128 {
+    if bits >= 128 {
+        k
+    } else {
+        k & ((1u128 << bits) - 1)
+    }
 }

@@ -9,25 +9,27 @@ use super::forms::{to_bits, Form};
 use crate::op::IntType;
 use crate::{Arith, SInt};
 
-/// `Σ xᵢ·yᵢ` modulo `2^n` over values of `ty` (each with its form), as canonical digits:
-/// the two's-complement bits of every operand (free for canonical operands), then one
-/// block circuit ([`crate::blocks::sum_products`]) over all the pairs; a pair of one value
-/// twice is a square (each cross product of blocks built once, counted twice). `None` if
-/// the lists differ in length.
+/// `Σ xᵢ·yᵢ` modulo `2^n` over values of `ty` (each with its form), and the form of the
+/// result: one block circuit over all the pairs, as [`dot_plus`] builds it; a pair of one
+/// value twice is a square (each cross product of blocks built once, counted twice).
+/// `None` if the lists differ in length.
 pub fn dot(
     ar: &Arith,
     b: &mut Builder,
     ty: IntType,
     xs: &[(&SInt, Form)],
     ys: &[(&SInt, Form)],
-) -> Option<SInt> {
+) -> Option<(SInt, Form)> {
     dot_plus(ar, b, ty, xs, ys, &[], 0)
 }
 
-/// `Σ xᵢ·yᵢ + Σ zⱼ + c` modulo `2^n`, as [`dot`] builds it: the addends' bits and the
-/// constant's join the product block columns as they are (linear, no bootstrap of their
-/// own), so a sum of products and values costs one reduction. `None` if `xs` and `ys`
-/// differ in length.
+/// `Σ xᵢ·yᵢ + Σ zⱼ + c` modulo `2^n`, and the form of the result: the addends' digits and
+/// the constant's join the product block columns as they are (linear, no bootstrap of
+/// their own), so a sum of products and values costs one reduction. Operands all stored
+/// as radix-4 blocks stay blocks ([`crate::blocks::sum_products_blocks`], radix-4 blocks
+/// out); otherwise every operand is read as its two's-complement bits (free for canonical
+/// operands), the bits paired into blocks ([`crate::blocks::sum_products`]), and the
+/// result is canonical. `None` if `xs` and `ys` differ in length.
 pub fn dot_plus(
     ar: &Arith,
     b: &mut Builder,
@@ -36,11 +38,27 @@ pub fn dot_plus(
     ys: &[(&SInt, Form)],
     addends: &[(&SInt, Form)],
     c: i128,
-) -> Option<SInt> {
+) -> Option<(SInt, Form)> {
     if xs.len() != ys.len() {
         return None;
     }
     let n = ty.bits;
+    let budget = ar.config().max_qweight;
+    let mut all = xs.iter().chain(ys).chain(addends);
+    if all.all(|&(_, f)| f == Form::Radix4) {
+        // A pair of one value twice is a square: the same slice twice.
+        let pairs: Vec<(&[NodeId], &[NodeId])> = xs
+            .iter()
+            .zip(ys)
+            .map(|(x, y)| {
+                let xd = x.0.digits.as_slice();
+                (xd, if x == y { xd } else { y.0.digits.as_slice() })
+            })
+            .collect();
+        let zs: Vec<&[NodeId]> = addends.iter().map(|z| z.0.digits.as_slice()).collect();
+        let digits = crate::blocks::sum_products_blocks(b, &pairs, &zs, c as u128, n, budget);
+        return Some((SInt { digits }, Form::Radix4));
+    }
     // A pair of one value twice is a square: its bits converted once, and the same slice
     // twice (the block circuit then builds each cross product once).
     let square: Vec<bool> = xs.iter().zip(ys).map(|(x, y)| x == y).collect();
@@ -67,10 +85,9 @@ pub fn dot_plus(
         zb.push((0..n).map(|k| b.constant(((c >> k) & 1) as i64)).collect());
     }
     let zs: Vec<&[_]> = zb.iter().map(Vec::as_slice).collect();
-    let out = crate::blocks::sum_products(b, &pairs, &zs, n, ar.config().max_qweight);
-    Some(SInt {
-        digits: bits_to_signed_digits(b, &out, ty.signed),
-    })
+    let out = crate::blocks::sum_products(b, &pairs, &zs, n, budget);
+    let digits = bits_to_signed_digits(b, &out, ty.signed);
+    Some((SInt { digits }, Form::Canonical))
 }
 
 /// `Σ xᵢ·wᵢ + c` modulo `2^n` over values of `ty` (each with its form) and clear weights
@@ -130,6 +147,30 @@ pub fn dot_clear(
     Some(SInt {
         digits: bits_to_signed_digits(b, &bits, ty.signed),
     })
+}
+
+/// [`dot_clear`] on operands stored as radix-4 blocks ([`Form::Radix4`]), as radix-4
+/// blocks: each weight spread over the block columns and every column reduced at once
+/// ([`crate::blocks::scaled_sum_blocks`]), with no conversion to bits. `None` if the lists
+/// differ in length or an operand is in another form.
+pub fn dot_clear_blocks(
+    b: &mut Builder,
+    ty: IntType,
+    xs: &[(&SInt, Form)],
+    ws: &[i128],
+    c: i128,
+    budget: u64,
+) -> Option<SInt> {
+    if xs.len() != ws.len() || xs.iter().any(|&(_, f)| f != Form::Radix4) {
+        return None;
+    }
+    let terms: Vec<(&[NodeId], u128)> = xs
+        .iter()
+        .zip(ws)
+        .map(|(&(s, _), &w)| (s.digits.as_slice(), w as u128))
+        .collect();
+    let digits = crate::blocks::scaled_sum_blocks(b, &terms, c as u128, ty.bits, budget);
+    Some(SInt { digits })
 }
 
 /// The non-adjacent form of `w` modulo `2^n`: `(position, ±1)` of each non-zero digit

@@ -56,7 +56,7 @@ mod sum;
 
 pub use crate::op::{Algorithm, IntType, Op, TypedError, MAX_TYPED_BITS};
 pub use build::{build, circuit};
-pub use dot::{dot, dot_clear, dot_plus, dot_widening, Operand};
+pub use dot::{dot, dot_clear, dot_clear_blocks, dot_plus, dot_widening, Operand};
 pub use forms::{result_form, to_bits, to_canonical, Form};
 pub use plan::{plan, Estimate, Plan};
 pub use sum::{plan_sum, sum, SumEstimate, SumMethod};

@@ -547,6 +547,13 @@ impl<'a> Composer<'a> {
         }
         let operands: Vec<(&SInt, Form)> = xs.iter().map(|v| (&v.digits, v.form)).collect();
         let ws: Vec<i128> = ws.iter().map(|&w| ty.wrap(w)).collect();
+        // Operands in blocks stay in blocks: the weights spread over the block columns.
+        let budget = self.ar.config().max_qweight;
+        if let Some(digits) =
+            encint_arith::typed::dot_clear_blocks(self.b, ty, &operands, &ws, ty.wrap(c), budget)
+        {
+            return Ok(Value::new(digits, ty, Form::Radix4));
+        }
         let digits = encint_arith::typed::dot_clear(self.b, ty, &operands, &ws, ty.wrap(c))
             .ok_or_else(|| {
                 Error::InvalidInput("a dot product the bit layer cannot build".into())
@@ -626,9 +633,9 @@ fn dot_blocks(ar: &Arith, b: &mut Builder, xs: &[&Value], ys: &[&Value]) -> Resu
     let ty = xs[0].ty;
     let rx: Vec<(&SInt, Form)> = xs.iter().map(|v| (&v.digits, v.form)).collect();
     let ry: Vec<(&SInt, Form)> = ys.iter().map(|v| (&v.digits, v.form)).collect();
-    let digits = encint_arith::typed::dot(ar, b, ty, &rx, &ry)
+    let (digits, form) = encint_arith::typed::dot(ar, b, ty, &rx, &ry)
         .ok_or_else(|| Error::InvalidInput("lists of different lengths".into()))?;
-    Ok(Value::new(digits, ty, Form::Canonical))
+    Ok(Value::new(digits, ty, form))
 }
 
 impl Server {

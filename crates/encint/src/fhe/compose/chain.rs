@@ -118,9 +118,10 @@ impl Composer<'_> {
                 None => zs.push((&v.digits, v.form)),
             }
         }
-        let digits = encint_arith::typed::dot_plus(self.ar, self.b, ty, &xs, &ys, &zs, c)
-            .ok_or_else(|| Error::InvalidInput("lists of different lengths".into()))?;
-        Ok(Value::new(digits, ty, Form::Canonical))
+        let (digits, form) =
+            encint_arith::typed::dot_plus(self.ar, self.b, ty, &xs, &ys, &zs, c)
+                .ok_or_else(|| Error::InvalidInput("lists of different lengths".into()))?;
+        Ok(Value::new(digits, ty, form))
     }
 
     /// `v` as a linear combination: the one its chain recorded, a known constant, or `v`
