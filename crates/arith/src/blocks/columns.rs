@@ -28,7 +28,8 @@ pub(super) fn push_digit(b: &Builder, col: &mut Vec<Digit>, offset: &mut i64, d:
 /// weight 16 more): the latter pays when enough of the column's digits can still join it
 /// in one more sum. The reduction is built on trial copies of the builder with the linear
 /// low digit never used, and used when it joins at least one or at least two digits; the
-/// fewest bootstraps at the least depth of the three is kept.
+/// fewest bootstraps at the least depth of the three is kept (the first trial alone when
+/// no group sum is read at all: every trial builds the same circuit then).
 pub(super) fn reduce_columns(
     b: &mut Builder,
     cols: Vec<Vec<Digit>>,
@@ -38,9 +39,10 @@ pub(super) fn reduce_columns(
     mode: Out,
 ) -> Vec<NodeId> {
     let first = b.node_count();
-    let trials = [None, Some(1), Some(2)].map(|low| {
+    let mut trials = Vec::with_capacity(3);
+    for low in [None, Some(1), Some(2)] {
         let mut t = b.clone();
-        let out = reduce_with(
+        let (out, chooses) = reduce_with(
             &mut t,
             cols.clone(),
             offsets.clone(),
@@ -49,20 +51,26 @@ pub(super) fn reduce_columns(
             mode,
             low,
         );
+        if !chooses {
+            *b = t;
+            return out;
+        }
         let depth = out.iter().map(|&o| t.depth(o)).max().unwrap_or(0);
-        (low, t.bootstraps_since(first, &out), depth)
-    });
-    let least_depth = trials.iter().map(|t| t.2).min().unwrap_or(0);
-    let low = trials
-        .iter()
-        .filter(|t| t.2 <= least_depth)
-        .min_by_key(|t| (t.1, t.2))
-        .and_then(|t| t.0);
-    reduce_with(b, cols, offsets, width, budget, mode, low)
+        let bootstraps = t.bootstraps_since(first, &out);
+        trials.push((t, out, bootstraps, depth));
+    }
+    let least_depth = trials.iter().map(|t| t.3).min().unwrap_or(0);
+    let best = trials
+        .into_iter()
+        .filter(|t| t.3 <= least_depth)
+        .min_by_key(|t| (t.2, t.3))
+        .expect("the trial of least depth");
+    *b = best.0;
+    best.1
 }
 
 /// [`reduce_columns`] with the linear low digit used when at least `low` digits join it
-/// (never with `None`).
+/// (never with `None`), and whether a group sum's low digit was chosen at all.
 fn reduce_with(
     b: &mut Builder,
     mut cols: Vec<Vec<Digit>>,
@@ -71,8 +79,9 @@ fn reduce_with(
     budget: u64,
     mode: Out,
     low: Option<usize>,
-) -> Vec<NodeId> {
+) -> (Vec<NodeId>, bool) {
     let ncols = cols.len();
+    let mut chooses = false;
     let mut out = Vec::with_capacity(width);
     for c in 0..ncols {
         let want_hi = 2 * c + 1 < width;
@@ -152,6 +161,7 @@ fn reduce_with(
                 push(b, &mut cols[c + 1], &mut offsets[c + 1], carry, span / 4);
                 // The low digit `s − 4·carry` costs no bootstrap, but it is noisy: worth
                 // it only when enough digits can join it in the column's next sum.
+                chooses = true;
                 let low_terms = [(s, 1), (carry, -4)];
                 if low.is_some_and(|need| joining(b, &low_terms, 3, &col, budget).0 >= need) {
                     let low = b.linear(&low_terms, 0);
@@ -172,7 +182,7 @@ fn reduce_with(
         let zero = b.constant(0);
         out.push(zero);
     }
-    out
+    (out, chooses)
 }
 
 /// How many of `col`'s first digits join the terms `head` (values within `0..=head_span`)
