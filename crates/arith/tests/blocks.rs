@@ -448,3 +448,145 @@ fn block_linear_combinations_and_sums_of_products_match_u128() {
         }
     }
 }
+
+/// Estimated rounds at `threads` threads: the sum over levels of `⌈bootstraps / threads⌉`.
+fn level_rounds(c: &Circuit, threads: u64) -> u64 {
+    c.schedule()
+        .iter()
+        .map(|l| (l.bootstraps.len() as u64).div_ceil(threads))
+        .sum()
+}
+
+#[test]
+fn block_products_planned_for_a_thread_count_match_u128_and_are_never_slower_there() {
+    // A builder planned for few threads may read each block product as one wide digit
+    // (one bootstrap, fewer digits per column sum); the result must not change, the
+    // outputs stay fresh within the budget, and at the planned thread count the circuit
+    // is estimated no slower than the unplanned one.
+    let mut rng = StdRng::seed_from_u64(43);
+    let mut wide_chosen = 0;
+    for w in (1..=12usize).chain([16, 24, 31, 32, 48, 64]) {
+        let k = w.div_ceil(2);
+        for threads in [None, Some(1), Some(2), Some(16)] {
+            let mut b = Builder::new();
+            if let Some(t) = threads {
+                b.set_threads(t);
+            }
+            let xs: Vec<Vec<NodeId>> = (0..5)
+                .map(|_| (0..k).map(|_| b.input()).collect())
+                .collect();
+            let c = rng.gen::<u128>();
+            let pairs = [
+                (&xs[0][..], &xs[1][..]),
+                (&xs[2][..], &xs[2][..]),
+                (&xs[3][..], &xs[4][..]),
+            ];
+            let sop = blocks::sum_products_blocks(&mut b, &pairs, &[&xs[4]], c, w, BUDGET);
+            let product = blocks::mul_blocks(&mut b, &xs[0], &xs[3], w, BUDGET);
+            let outs: Vec<NodeId> = sop.iter().chain(&product).copied().collect();
+            assert!(
+                outs.iter().all(|&d| b.qweight(d) <= 1),
+                "w{w} {threads:?}: fresh"
+            );
+            let circuit = b.finish(outs);
+            assert!(
+                circuit.budget_violations(BUDGET).is_empty(),
+                "w{w} {threads:?}"
+            );
+            for _ in 0..5 {
+                let v: Vec<u128> = (0..5).map(|_| operand(&mut rng, w)).collect();
+                let ins: Vec<i64> = v.iter().flat_map(|&u| pattern_blocks(u, w)).collect();
+                let (out, _) = clear::run(&circuit, &ins).unwrap();
+                let want_sop = v[0]
+                    .wrapping_mul(v[1])
+                    .wrapping_add(v[2].wrapping_mul(v[2]))
+                    .wrapping_add(v[3].wrapping_mul(v[4]))
+                    .wrapping_add(v[4])
+                    .wrapping_add(c);
+                let (s, p) = out.split_at(k);
+                assert_eq!(
+                    blocks_value(s),
+                    want_sop & mask(w),
+                    "w{w} {threads:?} {v:?} {c}"
+                );
+                assert_eq!(
+                    blocks_value(p),
+                    v[0].wrapping_mul(v[3]) & mask(w),
+                    "w{w} {threads:?} {v:?}"
+                );
+            }
+            if let Some(t) = threads {
+                // The same circuit unplanned, for the estimate at `t` threads.
+                let mut u = Builder::new();
+                let ys: Vec<Vec<NodeId>> = (0..5)
+                    .map(|_| (0..k).map(|_| u.input()).collect())
+                    .collect();
+                let pairs = [
+                    (&ys[0][..], &ys[1][..]),
+                    (&ys[2][..], &ys[2][..]),
+                    (&ys[3][..], &ys[4][..]),
+                ];
+                let mut outs = blocks::sum_products_blocks(&mut u, &pairs, &[&ys[4]], c, w, BUDGET);
+                outs.extend(blocks::mul_blocks(&mut u, &ys[0], &ys[3], w, BUDGET));
+                let plain = u.finish(outs);
+                let (planned, unplanned) = (
+                    level_rounds(&circuit, t as u64),
+                    level_rounds(&plain, t as u64),
+                );
+                assert!(
+                    planned <= unplanned,
+                    "w{w} at {t} threads: {planned} > {unplanned} rounds"
+                );
+                wide_chosen += usize::from(circuit.cost().bootstraps < plain.cost().bootstraps);
+            }
+        }
+    }
+    // The wide reading is taken somewhere (few threads, wide operands).
+    assert!(wide_chosen > 0);
+}
+
+#[test]
+fn block_products_exhaustive_at_small_widths_when_planned_for_one_thread() {
+    for w in 1..=8usize {
+        let k = w.div_ceil(2);
+        let mut b = Builder::new();
+        b.set_threads(1);
+        let x: Vec<NodeId> = (0..k).map(|_| b.input()).collect();
+        let y: Vec<NodeId> = (0..k).map(|_| b.input()).collect();
+        let mut outs = blocks::mul_blocks(&mut b, &x, &y, w, BUDGET);
+        outs.extend(blocks::mul_blocks(&mut b, &x, &x, w, BUDGET));
+        let pairs = [
+            (&x[..], &y[..]),
+            (&y[..], &x[..]),
+            (&x[..], &x[..]),
+            (&y[..], &y[..]),
+        ];
+        outs.extend(blocks::sum_products_blocks(
+            &mut b,
+            &pairs,
+            &[&x],
+            5,
+            w,
+            BUDGET,
+        ));
+        let circuit = b.finish(outs);
+        assert!(circuit.budget_violations(BUDGET).is_empty(), "w{w}");
+        for u in 0..1u128 << w {
+            for v in 0..1u128 << w {
+                let mut ins = pattern_blocks(u, w);
+                ins.extend(pattern_blocks(v, w));
+                let (out, _) = clear::run(&circuit, &ins).unwrap();
+                let (p, rest) = out.split_at(k);
+                let (s, t) = rest.split_at(k);
+                assert_eq!(blocks_value(p), (u * v) & mask(w), "w{w} {u}·{v}");
+                assert_eq!(blocks_value(s), (u * u) & mask(w), "w{w} {u}²");
+                let want = 2 * u * v + u * u + v * v + u + 5;
+                assert_eq!(
+                    blocks_value(t),
+                    want & mask(w),
+                    "w{w} (u+v)² + u + 5, {u} {v}"
+                );
+            }
+        }
+    }
+}

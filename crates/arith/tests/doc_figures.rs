@@ -6,7 +6,7 @@
 //! the numbers `encint cost` prints.
 
 use encint_arith::blocks;
-use encint_arith::typed::{circuit, plan, Algorithm, Form, IntType, Op};
+use encint_arith::typed::{circuit, circuit_for, plan, Algorithm, Form, IntType, Op};
 use encint_arith::{Arith, Config};
 use encint_core::circuit::{Builder, Cost, NodeId};
 
@@ -600,6 +600,11 @@ fn circuits_reference_page() {
     let mul: CostAt = |n| bit_circuit_cost(n, |b, x, y| blocks::mul(b, x, y, n, budget()));
     let mul_bits: CostAt = |n| typed_cost(Op::Mul, ty(n, false), BITS, CAN);
     let mul_blocks: CostAt = |n| typed_cost(Op::Mul, ty(n, false), BLOCKS, R4);
+    let mul_blocks_2: CostAt = |n| {
+        circuit_for(&ar(), Op::Mul, ty(n, false), BLOCKS, &[R4, R4], 2)
+            .expect("a product on blocks")
+            .cost()
+    };
     let k805: CostAt = |n| typed_cost(Op::ScalarMul(805), ty(n, false), BLOCKS, R4);
     let k4095: CostAt = |n| typed_cost(Op::ScalarMul(4095), ty(n, false), BLOCKS, R4);
     let add: CostAt = |n| typed_cost(Op::Add, ty(n, false), BLOCKS, R4);
@@ -655,7 +660,13 @@ fn circuits_reference_page() {
                 Measured("bit by bit with counters", mul_bits, BOOTSTRAPS_ONLY),
             ],
         ),
-        ("blocks::mul_blocks", &[Measured("", mul_blocks, BOTH)]),
+        (
+            "blocks::mul_blocks",
+            &[
+                Measured("", mul_blocks, BOTH),
+                Measured("planned for 2 threads", mul_blocks_2, BOTH),
+            ],
+        ),
         (
             "blocks::mul_signed_digits",
             &[Measured("", exact_mul, BOTH)],

@@ -236,6 +236,7 @@ impl Server {
             }
         }
         let mut b = Builder::new();
+        b.set_threads(self.plan_threads());
         let ins: Vec<SInt> = inputs
             .iter()
             .map(|x| SInt::input(&mut b, x.len()))

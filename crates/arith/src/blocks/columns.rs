@@ -37,49 +37,90 @@ pub(super) fn reduce_columns(
     width: usize,
     budget: u64,
     mode: Out,
+    grouping: Grouping,
 ) -> Vec<NodeId> {
     let first = b.node_count();
     let mut trials = Vec::with_capacity(3);
     for low in [None, Some(1), Some(2)] {
         let mut t = b.clone();
-        let (out, chooses) = reduce_with(
-            &mut t,
-            cols.clone(),
-            offsets.clone(),
+        let shape = Shape {
             width,
             budget,
             mode,
             low,
-        );
+            grouping,
+        };
+        let (out, chooses) = reduce_with(&mut t, cols.clone(), offsets.clone(), shape);
         if !chooses {
             *b = t;
             return out;
         }
-        let depth = out.iter().map(|&o| t.depth(o)).max().unwrap_or(0);
-        let bootstraps = t.bootstraps_since(first, &out);
-        trials.push((t, out, bootstraps, depth));
+        trials.push((t, out));
     }
-    let least_depth = trials.iter().map(|t| t.3).min().unwrap_or(0);
+    keep_best(b, first, trials, None)
+}
+
+/// Keeps the fastest of trial copies of `b` (each with its outputs; nodes from number
+/// `first` on are the trial's own): with `threads`, the fewest estimated rounds at that
+/// many threads, then bootstraps, then depth; without, the least depth, then bootstraps.
+pub(super) fn keep_best(
+    b: &mut Builder,
+    first: usize,
+    trials: Vec<(Builder, Vec<NodeId>)>,
+    threads: Option<usize>,
+) -> Vec<NodeId> {
     let best = trials
         .into_iter()
-        .filter(|t| t.3 <= least_depth)
-        .min_by_key(|t| (t.2, t.3))
-        .expect("the trial of least depth");
+        .min_by_key(|(t, out)| {
+            let depth = out.iter().map(|&o| t.depth(o)).max().unwrap_or(0);
+            let bootstraps = t.bootstraps_since(first, out);
+            match threads {
+                Some(n) => (t.rounds_since(first, out, n), bootstraps, u64::from(depth)),
+                None => (u64::from(depth), bootstraps, 0),
+            }
+        })
+        .expect("at least one trial");
     *b = best.0;
     best.1
 }
 
-/// [`reduce_columns`] with the linear low digit used when at least `low` digits join it
-/// (never with `None`), and whether a group sum's low digit was chosen at all.
+/// How one trial of [`reduce_columns`] reduces.
+#[derive(Debug, Clone, Copy)]
+struct Shape {
+    width: usize,
+    budget: u64,
+    mode: Out,
+    /// The linear low digit is used when at least this many digits join it (never with
+    /// `None`).
+    low: Option<usize>,
+    grouping: Grouping,
+}
+
+/// Which digits of a column one sum gathers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Grouping {
+    /// The oldest digits, as many as fit.
+    Oldest,
+    /// The oldest digit and every later one that still fits ([`first_fit`]): for wide
+    /// digits (whole block products up to 9), two of which never fit one sum.
+    FirstFit,
+}
+
+/// [`reduce_columns`] reduced as `shape` says, and whether a group sum's low digit was
+/// chosen at all.
 fn reduce_with(
     b: &mut Builder,
     mut cols: Vec<Vec<Digit>>,
     mut offsets: Vec<i64>,
-    width: usize,
-    budget: u64,
-    mode: Out,
-    low: Option<usize>,
+    shape: Shape,
 ) -> (Vec<NodeId>, bool) {
+    let Shape {
+        width,
+        budget,
+        mode,
+        low,
+        grouping,
+    } = shape;
     let ncols = cols.len();
     let mut chooses = false;
     let mut out = Vec::with_capacity(width);
@@ -144,15 +185,24 @@ fn reduce_with(
                 }
                 break;
             }
-            // A group of the oldest digits that fits one sum (at least two of them).
-            let (take, span) = joining(b, &[], 0, &col, budget);
-            if take < 2 {
+            // A group of the oldest digits (or those that join the oldest one, first fit)
+            // that fits one sum (at least two of them).
+            let (take, span) = if grouping == Grouping::FirstFit {
+                first_fit(b, &mut col, budget)
+            } else {
+                joining(b, &[], 0, &col, budget)
+            };
+            if take < 2 && col[0].max > 3 && b.qweight(col[0].node) <= 1 {
+                // A fresh wide digit no other joins: read as its carry and low digit.
+            } else if take < 2 {
                 // Noisy digits (not produced here): refresh the first one and retry.
                 let d = col.remove(0);
                 let f = fresh(b, d);
                 col.push(f);
                 continue;
             }
+            let take = take.max(1);
+            let span = if take == 1 { col[0].max } else { span };
             let group: Vec<Digit> = col.drain(..take).collect();
             let terms: Vec<(NodeId, i64)> = group.iter().map(|d| (d.node, 1)).collect();
             let s = b.linear(&terms, 0);
@@ -205,4 +255,24 @@ fn joining(
         span += d.max;
     }
     (col.len(), span)
+}
+
+/// Moves the digits of `col` that join its first one in one bootstrap selector (first fit
+/// in order: a span of at most [`MAX_SPAN`], within `budget`) to its front; how many they
+/// are and their span.
+fn first_fit(b: &Builder, col: &mut [Digit], budget: u64) -> (usize, i64) {
+    let mut terms = vec![(col[0].node, 1)];
+    let mut span = col[0].max;
+    let mut take = 1;
+    for k in 1..col.len() {
+        terms.push((col[k].node, 1));
+        if span + col[k].max > MAX_SPAN || b.linear_qweight(&terms) > budget {
+            terms.pop();
+            continue;
+        }
+        span += col[k].max;
+        col[take..=k].rotate_right(1);
+        take += 1;
+    }
+    (take, span)
 }

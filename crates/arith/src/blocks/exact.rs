@@ -17,7 +17,7 @@
 
 use encint_core::circuit::{Builder, NodeId};
 
-use super::columns::reduce_columns;
+use super::columns::{reduce_columns, Grouping};
 use super::{table, Digit, Out};
 
 /// A node with its least and largest values.
@@ -165,7 +165,7 @@ pub fn mul_signed_digits(b: &mut Builder, x: &[NodeId], y: &[NodeId], budget: u6
         }
     }
     normalise(&mut offsets, width);
-    let bits = reduce_columns(b, cols, offsets, width, budget, Out::Bits);
+    let bits = reduce_columns(b, cols, offsets, width, budget, Out::Bits, Grouping::Oldest);
     encint_core::bits::bits_to_signed_digits(b, &bits, true)
 }
 
@@ -196,5 +196,5 @@ pub fn square_signed_digits(b: &mut Builder, x: &[NodeId], budget: u64) -> Vec<N
         }
     }
     normalise(&mut offsets, width);
-    reduce_columns(b, cols, offsets, width, budget, Out::Bits)
+    reduce_columns(b, cols, offsets, width, budget, Out::Bits, Grouping::Oldest)
 }

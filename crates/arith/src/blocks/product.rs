@@ -9,9 +9,9 @@
 
 use encint_core::circuit::{Builder, NodeId};
 
-use super::columns::{push, push_digit, reduce_columns};
+use super::columns::{keep_best, push, push_digit, reduce_columns, Grouping};
 use super::shift::shift_blocks;
-use super::{block_digits, block_max, blocks_of, fresh, table, Digit, Out, Shift};
+use super::{block_digits, block_max, blocks_of, fresh, table, Digit, Out, Shift, MAX_SPAN};
 
 /// The low `width` bits of `x·y` (unsigned bit vectors, least significant first): the
 /// wrapping product when `width` is the operands' width, the full product at twice it.
@@ -58,7 +58,7 @@ pub fn sum_products(
         })
         .collect();
     let addends: Vec<Vec<Digit>> = addends.iter().map(|z| blocks_of(b, z, ncols)).collect();
-    sum_digit_products(b, &terms, &addends, width, budget, Out::Bits)
+    sum_digit_products(b, &terms, &addends, width, budget, Out::Bits, None)
 }
 
 /// The low `width` bits of `Σ zₗ` over `bits` (unsigned bit vectors, paired into blocks
@@ -82,7 +82,7 @@ pub fn sum_blocks(
             .map(|z| block_digits(&z[..z.len().min(ncols)], width)),
     );
     let out = if as_blocks { Out::Blocks } else { Out::Bits };
-    sum_digit_products(b, &[], &addends, width, budget, out)
+    sum_digit_products(b, &[], &addends, width, budget, out, None)
 }
 
 /// The low `bits` bits of `x·y` on blocks, as blocks: the block products of
@@ -102,7 +102,7 @@ pub fn mul_blocks(
         square: std::ptr::eq(x, y),
         bits: Vec::new(),
     };
-    sum_digit_products(b, &[product], &[], bits, budget, Out::Blocks)
+    sum_digit_products(b, &[product], &[], bits, budget, Out::Blocks, None)
 }
 
 /// `Σ xₖ·yₖ + Σ zₗ + c` modulo `2^bits` on blocks (every vector the fresh blocks of a
@@ -140,7 +140,16 @@ pub fn sum_products_blocks(
         });
         addends.push(digits.collect());
     }
-    sum_digit_products(b, &products, &addends, bits, budget, Out::Blocks)
+    sum_digit_products(b, &products, &addends, bits, budget, Out::Blocks, None)
+}
+
+/// How a block product enters its columns.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Read {
+    /// Its low radix-4 digit and its high digit (two bootstraps).
+    Digits,
+    /// Its whole value, one digit up to 15 (one bootstrap), where a next column exists.
+    Whole,
 }
 
 /// One product of block vectors (a square when `square`: `x` twice).
@@ -153,7 +162,11 @@ struct Product {
 }
 
 /// The low `width` bits of `Σ products + Σ addends` over block vectors, as bits or as
-/// blocks.
+/// blocks, each block product read as `read` says. With `None`, built on trial copies of
+/// the builder with each block product read as its two radix-4 digits (two bootstraps)
+/// and as one wide digit (one bootstrap, its value up to 9 joining fewer others in a
+/// column sum); the faster at the builder's thread count ([`Builder::set_threads`];
+/// without one, the shallower) is kept.
 fn sum_digit_products(
     b: &mut Builder,
     products: &[Product],
@@ -161,7 +174,19 @@ fn sum_digit_products(
     width: usize,
     budget: u64,
     out: Out,
+    read: Option<Read>,
 ) -> Vec<NodeId> {
+    let Some(read) = read.or(products.is_empty().then_some(Read::Digits)) else {
+        let first = b.node_count();
+        let trials = [Read::Digits, Read::Whole].map(|read| {
+            let mut t = b.clone();
+            let outputs =
+                sum_digit_products(&mut t, products, addends, width, budget, out, Some(read));
+            (t, outputs)
+        });
+        let threads = b.threads();
+        return keep_best(b, first, trials.into(), threads);
+    };
     let ncols = width.div_ceil(2);
     let mut cols: Vec<Vec<Digit>> = vec![Vec::new(); ncols];
     let mut offsets: Vec<i64> = vec![0; ncols];
@@ -172,7 +197,7 @@ fn sum_digit_products(
     }
     for p in products {
         if p.square {
-            square_into(b, &p.x, &p.bits, &mut cols, &mut offsets, budget);
+            square_into(b, &p.x, &p.bits, &mut cols, &mut offsets, budget, read);
             continue;
         }
         let (mut a, mut c) = (p.x.clone(), p.y.clone());
@@ -192,16 +217,21 @@ fn sum_digit_products(
                 if b.linear_qweight(&[(ai.node, cj.max + 1), (cj.node, 1)]) > budget {
                     cj = *c_fresh[j].get_or_insert_with(|| fresh(b, c[j]));
                 }
-                product_into(b, ai, cj, i + j, 1, &mut cols, &mut offsets);
+                product_into(b, ai, cj, i + j, 1, &mut cols, &mut offsets, read);
             }
         }
     }
-    reduce_columns(b, cols, offsets, width, budget, out)
+    let grouping = match read {
+        Read::Digits => Grouping::Oldest,
+        Read::Whole => Grouping::FirstFit,
+    };
+    reduce_columns(b, cols, offsets, width, budget, out, grouping)
 }
 
 /// The digits of `times · a·c` (`a` fresh, `c` within the budget at weight 1 beside `a`
 /// at weight `c.max + 1`) into column `col` (low digit) and the next (high digit): one
 /// bootstrap of the selector `(c.max + 1)·a + c` per digit; `times` copies of each.
+#[allow(clippy::too_many_arguments)]
 fn product_into(
     b: &mut Builder,
     a: Digit,
@@ -210,6 +240,7 @@ fn product_into(
     times: usize,
     cols: &mut [Vec<Digit>],
     offsets: &mut [i64],
+    read: Read,
 ) {
     let m = c.max + 1;
     let sel = b.linear(&[(a.node, m), (c.node, 1)], 0);
@@ -222,11 +253,13 @@ fn product_into(
         times,
         cols,
         offsets,
+        read,
     );
 }
 
 /// The low and high radix-4 digits of `f(sel)` (`sel` in `0..=hi`, `f ≥ 0`) into column
-/// `col` and the next, `times` copies of each.
+/// `col` and the next, `times` copies of each; or, with [`Read::Whole`], `f(sel)` itself
+/// into column `col` when it spans at most [`MAX_SPAN`] and a next column takes its carry.
 #[allow(clippy::too_many_arguments)]
 fn digits_into(
     b: &mut Builder,
@@ -237,8 +270,16 @@ fn digits_into(
     times: usize,
     cols: &mut [Vec<Digit>],
     offsets: &mut [i64],
+    read: Read,
 ) {
     let fmax = (0..=hi).map(f).max().unwrap_or(0);
+    if read == Read::Whole && (4..=MAX_SPAN).contains(&fmax) && col + 1 < cols.len() {
+        let whole = table(b, sel, 0, hi, f);
+        for _ in 0..times {
+            push(b, &mut cols[col], &mut offsets[col], whole, fmax);
+        }
+        return;
+    }
     let lo = table(b, sel, 0, hi, move |s| f(s) % 4);
     let mut values = [0i8; 16];
     for (s, v) in values.iter_mut().enumerate().take(hi as usize + 1) {
@@ -276,6 +317,7 @@ fn square_into(
     cols: &mut [Vec<Digit>],
     offsets: &mut [i64],
     budget: u64,
+    read: Read,
 ) {
     let ncols = cols.len();
     let mut lin = lin[..lin.len().min(ncols)].to_vec();
@@ -306,7 +348,7 @@ fn square_into(
                 }
                 None => {
                     let a = fresh_at(b, i);
-                    digits_into(b, a.node, a.max, |s| s * s, 2 * i, 1, cols, offsets);
+                    digits_into(b, a.node, a.max, |s| s * s, 2 * i, 1, cols, offsets, read);
                 }
             }
         }
@@ -332,6 +374,7 @@ fn square_into(
                 1,
                 cols,
                 offsets,
+                read,
             );
         }
     }
@@ -412,7 +455,15 @@ pub fn scaled_sum_blocks(
             }
         }
     }
-    reduce_columns(b, cols, offsets, bits, budget, Out::Blocks)
+    reduce_columns(
+        b,
+        cols,
+        offsets,
+        bits,
+        budget,
+        Out::Blocks,
+        Grouping::Oldest,
+    )
 }
 
 /// `k` modulo `2^bits`.

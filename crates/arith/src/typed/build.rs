@@ -71,7 +71,33 @@ pub fn circuit(
     algorithm: Algorithm,
     forms: &[Form],
 ) -> Result<Circuit, TypedError> {
+    circuit_on(ar, op, ty, algorithm, forms, Builder::new())
+}
+
+/// [`circuit`] planned for `threads` threads ([`Builder::set_threads`]): where a circuit
+/// has variants of one result, the one of the fewest estimated rounds at `threads`.
+pub fn circuit_for(
+    ar: &Arith,
+    op: Op,
+    ty: IntType,
+    algorithm: Algorithm,
+    forms: &[Form],
+    threads: usize,
+) -> Result<Circuit, TypedError> {
     let mut b = Builder::new();
+    b.set_threads(threads);
+    circuit_on(ar, op, ty, algorithm, forms, b)
+}
+
+/// [`circuit`] built on `b`.
+fn circuit_on(
+    ar: &Arith,
+    op: Op,
+    ty: IntType,
+    algorithm: Algorithm,
+    forms: &[Form],
+    mut b: Builder,
+) -> Result<Circuit, TypedError> {
     let inputs: Vec<SInt> = (0..op.arity())
         .map(|i| {
             let len = match forms.get(i) {

@@ -2,7 +2,7 @@
 
 use encint_core::circuit::Cost;
 
-use super::build::{check_type, circuit};
+use super::build::{check_type, circuit_for};
 use super::forms::{operand_forms, result_form, Form};
 use crate::bits as ops;
 use crate::op::{Algorithm, IntType, Op, TypedError};
@@ -58,7 +58,7 @@ pub fn plan(
     check_type(op, ty)?;
     let mut estimates = Vec::new();
     for &algorithm in op.algorithms() {
-        let c = match circuit(ar, op, ty, algorithm, forms) {
+        let c = match circuit_for(ar, op, ty, algorithm, forms, threads) {
             Ok(c) => c,
             Err(TypedError::Unsupported(..)) => continue,
             Err(e) => return Err(e),

@@ -97,6 +97,7 @@ pub fn plan_sum(
     let mut estimates = Vec::with_capacity(SumMethod::ALL.len());
     for method in SumMethod::ALL {
         let mut b = Builder::new();
+        b.set_threads(threads);
         let inputs: Vec<SInt> = forms
             .iter()
             .map(|f| SInt::input(&mut b, f.digits(ty)))

@@ -24,6 +24,7 @@ pub struct Builder {
     label_index: HashMap<String, u32>,
     current_label: u32,
     budget: Option<u64>,
+    threads: Option<usize>,
 }
 
 impl Default for Builder {
@@ -55,6 +56,7 @@ impl Builder {
             label_index: HashMap::new(),
             current_label: 0,
             budget: None,
+            threads: None,
         };
         b.current_label = b.intern_label("circuit");
         b
@@ -72,6 +74,19 @@ impl Builder {
     /// The noise budget this builder was made for ([`Builder::with_budget`]), if any.
     pub fn budget(&self) -> Option<u64> {
         self.budget
+    }
+
+    /// Plans the circuit for `threads` threads: algorithms that choose between circuits of
+    /// one result (fewer bootstraps against less depth, such as the block products' column
+    /// reductions) compare their estimated time at that many threads
+    /// ([`Builder::rounds_since`]) instead of taking the least depth.
+    pub fn set_threads(&mut self, threads: usize) {
+        self.threads = Some(threads.max(1));
+    }
+
+    /// The thread count this builder plans for ([`Builder::set_threads`]), if any.
+    pub fn threads(&self) -> Option<usize> {
+        self.threads
     }
 
     fn intern_label(&mut self, name: &str) -> u32 {
@@ -145,9 +160,27 @@ impl Builder {
     /// (directly or through other such nodes): what a part of a circuit built since then
     /// costs, its unused trial nodes left out.
     pub fn bootstraps_since(&self, first: usize, outputs: &[NodeId]) -> u64 {
+        self.bootstrap_depths_since(first, outputs).len() as u64
+    }
+
+    /// The estimated time at `threads` threads of the bootstraps
+    /// [`Builder::bootstraps_since`] counts: the sum over bootstrap depths of
+    /// `⌈bootstraps at that depth / threads⌉`.
+    pub fn rounds_since(&self, first: usize, outputs: &[NodeId], threads: usize) -> u64 {
+        let mut levels = std::collections::BTreeMap::<u32, u64>::new();
+        for depth in self.bootstrap_depths_since(first, outputs) {
+            *levels.entry(depth).or_default() += 1;
+        }
+        let t = threads.max(1) as u64;
+        levels.values().map(|n| n.div_ceil(t)).sum()
+    }
+
+    /// The depth of each bootstrap among the nodes built from node number `first` on that
+    /// `outputs` read.
+    fn bootstrap_depths_since(&self, first: usize, outputs: &[NodeId]) -> Vec<u32> {
         let mut seen = vec![false; self.circuit.nodes.len().saturating_sub(first)];
         let mut stack: Vec<NodeId> = outputs.to_vec();
-        let mut count = 0;
+        let mut depths = Vec::new();
         while let Some(id) = stack.pop() {
             let Some(k) = id.index().checked_sub(first) else {
                 continue;
@@ -156,10 +189,12 @@ impl Builder {
                 continue;
             }
             let node = &self.circuit.nodes[id.index()];
-            count += u64::from(node.is_bootstrap());
+            if node.is_bootstrap() {
+                depths.push(self.circuit.info[id.index()].depth);
+            }
             stack.extend(node.operands());
         }
-        count
+        depths
     }
 
     /// Quadratic weight of a node built so far.

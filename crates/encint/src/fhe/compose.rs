@@ -464,6 +464,7 @@ impl<'a> Composer<'a> {
         let mut fastest = Fastest::new(self.threads);
         for method in [DotMethod::Blocks, DotMethod::Counters, DotMethod::Products] {
             let mut b = Builder::new();
+            b.set_threads(self.threads);
             let mut scratch = |v: &Value| Value {
                 digits: SInt {
                     digits: v
@@ -605,6 +606,7 @@ impl<'a> Composer<'a> {
         let mut fastest = Fastest::new(self.threads);
         for &algorithm in op.algorithms() {
             let mut scratch = Builder::new();
+            scratch.set_threads(self.threads);
             let operands: Vec<SInt> = x
                 .iter()
                 .map(|s| match known(s) {

@@ -76,6 +76,7 @@ pub fn compose_clear(
         return Err(Error::InvalidInput("a planner of 0 threads".into()));
     }
     let mut b = Builder::new();
+    b.set_threads(threads);
     let mut digits = Vec::new();
     let mut values = Vec::with_capacity(inputs.len());
     for (position, &(ty, v)) in inputs.iter().enumerate() {

@@ -44,9 +44,11 @@ impl Trace {
     /// A new trace planning for `threads` threads with the noise budget `budget`, chains
     /// of additions reduced at once when `chain_sums` ([`Composer::with_chain_sums`]).
     pub(crate) fn new(budget: u64, threads: usize, chain_sums: bool) -> Arc<Trace> {
+        let mut b = Builder::new();
+        b.set_threads(threads);
         Arc::new(Trace {
             state: Mutex::new(State {
-                b: Some(Builder::new()),
+                b: Some(b),
                 arith: Arith::new(Config {
                     max_qweight: budget,
                 }),
