@@ -238,3 +238,35 @@ fn shared_and_known_work_is_not_paid_twice() {
         two.cost()
     );
 }
+
+/// A product of `k·x + c` by `x` itself is `k·x² + c·x`: the square (each cross product
+/// built once) and one reduction, cheaper than the product of two values; checked against
+/// plain arithmetic in both factor orders, signed and unsigned, and against the same
+/// product with `x` behind an opaque step (no chain to read).
+#[test]
+fn a_linear_function_of_a_value_times_the_value_is_a_square_and_a_sum() {
+    let f = compile(|x: FheUint16| &(&(&x * 3u16) + 7u16) * &x).unwrap();
+    check("(3x+7)x u16", &f, 1, U16, |v| {
+        let x = v[0] as u16;
+        x.wrapping_mul(3).wrapping_add(7).wrapping_mul(x) as i128
+    });
+    let g = compile(|x: FheInt16| &x * &(&(&x * -5i16) - 300i16)).unwrap();
+    check("x(-5x-300) i16", &g, 1, I16, |v| {
+        let x = v[0] as i16;
+        x.wrapping_mul(x.wrapping_mul(-5).wrapping_sub(300)) as i128
+    });
+    let h = compile(|x: FheUint8| &(&(&x << 2u32) + 1u8) * &x).unwrap();
+    check("(4x+1)x u8", &h, 1, U8, |v| {
+        let x = v[0] as u8;
+        x.wrapping_shl(2).wrapping_add(1).wrapping_mul(x) as i128
+    });
+    // The same product where the linear factor is an exclusive or (no chain): a product
+    // of two values.
+    let opaque = compile(|(x, y): (FheUint16, FheUint16)| &(&x ^ &y) * &x).unwrap();
+    assert!(
+        f.cost().bootstraps < opaque.cost().bootstraps,
+        "{:?} vs {:?}",
+        f.cost(),
+        opaque.cost()
+    );
+}

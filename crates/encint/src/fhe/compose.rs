@@ -208,7 +208,9 @@ impl<'a> Composer<'a> {
     /// combination as one reduction instead of one more adder: [`Composer::sum`] when every
     /// weight is 1, one counter tree with the weights folded ([`Composer::dot_clear`])
     /// otherwise, and one block reduction of products and addends
-    /// ([`encint_arith::typed::dot_plus`]) when terms are products of two values. The
+    /// ([`encint_arith::typed::dot_plus`]) when terms are products of two values; a
+    /// product of `k·x + c` (a chain) by `x` itself is `k·x² + c·x`, the square and one
+    /// such reduction ([`Composer::distribute`](Self::distribute)). The
     /// intermediate results are still built (another operation may use them); those
     /// nothing uses are dead nodes of the circuit, which cost nothing. A chain of more than
     /// [`MAX_CHAIN_TERMS`] values is built step by step. A result that other operations
@@ -366,6 +368,11 @@ impl<'a> Composer<'a> {
     pub fn apply(&mut self, op: Op, args: &[&Value]) -> Result<Value> {
         if self.chain_sums {
             if let Some(out) = self.chain(op, args)? {
+                return Ok(out);
+            }
+        }
+        if let (true, Op::Mul, [a, b]) = (self.chain_sums, op, args) {
+            if let Some(out) = self.distribute(a, b)? {
                 return Ok(out);
             }
         }

@@ -104,6 +104,38 @@ impl Composer<'_> {
         Ok(Some(out))
     }
 
+    /// `a·b` inside a chain where one factor is `k·x + c` (its chain recorded) and the
+    /// other `x` itself: `k·x² + c·x`, the square (each cross product built once) and one
+    /// reduction with clear weights, instead of the product of two values. `None` when
+    /// the factors are not of that shape.
+    pub(super) fn distribute(&mut self, a: &Value, b: &Value) -> Result<Option<Value>> {
+        for (t, x) in [(a, b), (b, a)] {
+            let Some(lin) = &t.terms else { continue };
+            let [(y, k)] = lin.terms.as_slice() else {
+                continue;
+            };
+            if !same(y, x) {
+                continue;
+            }
+            let (k, c, ty) = (*k, lin.constant, x.ty);
+            let square = self.apply(Op::Mul, &[x, x])?;
+            let lin = Linear {
+                terms: vec![(square, k), (x.clone(), c)],
+                constant: 0,
+            }
+            .scaled(1, ty);
+            let refs: Vec<&Value> = lin.terms.iter().map(|(v, _)| v).collect();
+            let ws: Vec<i128> = lin.terms.iter().map(|&(_, w)| w).collect();
+            let mut out = match lin.terms.as_slice() {
+                [(v, 1)] => v.clone(),
+                _ => self.dot_clear(&refs, &ws, 0)?,
+            };
+            out.terms = Some(Arc::new(lin));
+            return Ok(Some(out));
+        }
+        Ok(None)
+    }
+
     /// `Σ terms + c` (every weight 1) where some terms are products: one block reduction
     /// of the products and the other terms ([`encint_arith::typed::dot_plus`]).
     fn sum_of_products(&mut self, terms: &[(Value, i128)], c: i128) -> Result<Value> {
