@@ -627,6 +627,12 @@ fn circuits_reference_page() {
     };
     let k805: CostAt = |n| typed_cost(Op::ScalarMul(805), ty(n, false), BLOCKS, R4);
     let k4095: CostAt = |n| typed_cost(Op::ScalarMul(4095), ty(n, false), BLOCKS, R4);
+    let k9e37: CostAt = |n| typed_cost(Op::ScalarMul(0x9E37), ty(n, false), BLOCKS, R4);
+    let k9e37_2: CostAt = |n| {
+        circuit_for(&ar(), Op::ScalarMul(0x9E37), ty(n, false), BLOCKS, &[R4], 2)
+            .expect("a product by a clear value on blocks")
+            .cost()
+    };
     let add: CostAt = |n| typed_cost(Op::Add, ty(n, false), BLOCKS, R4);
     let and: CostAt = |n| typed_cost(Op::And, ty(n, false), BLOCKS, R4);
     let eq: CostAt = |n| bit_circuit_cost(n, |b, x, y| vec![blocks::eq(b, x, y)]);
@@ -700,6 +706,8 @@ fn circuits_reference_page() {
             &[
                 Measured("k = 805", k805, BOTH),
                 Measured("k = 4095", k4095, BOTH),
+                Measured("k = 0x9E37", k9e37, BOTH),
+                Measured("k = 0x9E37, planned for 2 threads", k9e37_2, BOTH),
             ],
         ),
         ("blocks::add_blocks", &[Measured("", add, BOTH)]),

@@ -7,7 +7,9 @@ use super::compare::compare;
 use super::{block_max, fresh_node, table};
 
 /// `f(Xᵢ, Yᵢ)` per block (bitwise logic): one bootstrap of `m·Xᵢ + Yᵢ` each (quadratic
-/// weight 17).
+/// weight 17). Where one block is a known constant, `f` is a function of the other
+/// alone: that block itself, its complement or a constant (no bootstrap) when the
+/// function is one of those, else one bootstrap of that block.
 pub fn bitwise_blocks(
     b: &mut Builder,
     x: &[NodeId],
@@ -17,11 +19,29 @@ pub fn bitwise_blocks(
 ) -> Vec<NodeId> {
     (0..bits.div_ceil(2))
         .map(|i| {
-            let m = block_max(bits, i) + 1;
+            let max = block_max(bits, i);
+            let m = max + 1;
+            if let Some(k) = b.const_value(y[i]) {
+                return unary(b, x[i], max, move |v| f(v, k));
+            }
+            if let Some(k) = b.const_value(x[i]) {
+                return unary(b, y[i], max, move |v| f(k, v));
+            }
             let s = b.linear(&[(x[i], m), (y[i], 1)], 0);
             table(b, s, 0, m * m - 1, move |v| f(v / m, v % m))
         })
         .collect()
+}
+
+/// `g(v)` for a block `v` in `0..=max` as a fresh block: `g(0) ± v` or `g(0)` when `g`
+/// is one of those and `v` is fresh (no bootstrap), else one bootstrap of `v`.
+fn unary(b: &mut Builder, v: NodeId, max: i64, g: impl Fn(i64) -> i64) -> NodeId {
+    let (c, slope) = (g(0), g(1) - g(0));
+    let affine = (0..=max).all(|u| g(u) == c + slope * u);
+    if affine && slope.abs() <= 1 && (slope == 0 || b.qweight(v) <= 1) {
+        return b.linear(&[(v, slope)], c);
+    }
+    table(b, v, 0, max, g)
 }
 
 /// `!x` on blocks: `(m − 1) − Xᵢ`, linear (no bootstrap).

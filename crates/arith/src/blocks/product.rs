@@ -381,11 +381,10 @@ fn square_into(
 }
 
 /// `k·x` modulo `2^bits` on blocks, for `k` taken modulo `2^bits`: a power of two
-/// `2^s` is [`shift_blocks`] by `s`. Otherwise `k` is recoded in radix 4 with digits
-/// `kⱼ` in `{-1, 0, 1, 2}` (a digit 3 becomes `-1` and a carry), each block `Xᵢ` joins
-/// column `i + j` as `kⱼ·Xᵢ` (linear, no bootstrap; `-Xᵢ` as its complement `max − Xᵢ`
-/// with `−max` in the column's constant), and the columns are reduced to fresh blocks as
-/// in [`mul_blocks`].
+/// `2^s` is [`shift_blocks`] by `s`. Otherwise `k` is recoded in signed radix-4 digits
+/// `kⱼ` (see [`scaled_sum_blocks`]), each block `Xᵢ` joins column `i + j` as `kⱼ·Xᵢ`
+/// (linear, no bootstrap; for `kⱼ < 0` as `|kⱼ|·(max − Xᵢ)` with `−|kⱼ|·max` in the
+/// column's constant), and the columns are reduced to fresh blocks as in [`mul_blocks`].
 pub fn scalar_mul_blocks(
     b: &mut Builder,
     x: &[NodeId],
@@ -406,6 +405,11 @@ pub fn scalar_mul_blocks(
 /// the columns' constants, and all the columns reduced at once to fresh blocks. Only the
 /// reduction bootstraps: a linear combination with clear weights costs about what one
 /// product by a clear value does.
+///
+/// Two recodings of the weights are built: digits in `{-1, 0, 1, 2}` from the lowest
+/// (a digit 3 becomes `-1` and a carry), and the signed digits in `{-2, …, 2}` that add
+/// the least to the columns; the one of fewer estimated rounds at the
+/// builder's thread count is kept (without one, the shallower).
 pub fn scaled_sum_blocks(
     b: &mut Builder,
     terms: &[(&[NodeId], u128)],
@@ -414,27 +418,64 @@ pub fn scaled_sum_blocks(
     budget: u64,
 ) -> Vec<NodeId> {
     let ncols = bits.div_ceil(2);
+    let recodings: Vec<Vec<Vec<i64>>> = [false, true]
+        .into_iter()
+        .map(|least| {
+            terms
+                .iter()
+                .map(|&(x, k)| {
+                    let k = wrap_bits(k, bits);
+                    if !least {
+                        return lowest_first(k, ncols);
+                    }
+                    // A column's digit weighs what the blocks of `x` it multiplies add.
+                    let blocks = x.len().min(ncols);
+                    recode(k, ncols, |j| {
+                        (0..blocks.min(ncols - j)).map(|i| block_max(bits, i)).sum()
+                    })
+                })
+                .collect()
+        })
+        .collect();
+    if recodings[0] == recodings[1] {
+        return scaled_sum_with(b, terms, &recodings[0], c, bits, budget);
+    }
+    let first = b.node_count();
+    let trials: Vec<(Builder, Vec<NodeId>)> = recodings
+        .iter()
+        .map(|digits| {
+            let mut t = b.clone();
+            let out = scaled_sum_with(&mut t, terms, digits, c, bits, budget);
+            (t, out)
+        })
+        .collect();
+    let threads = b.threads();
+    keep_best(b, first, trials, threads)
+}
+
+/// [`scaled_sum_blocks`] with each weight given as its radix-4 digits (lowest first).
+fn scaled_sum_with(
+    b: &mut Builder,
+    terms: &[(&[NodeId], u128)],
+    weights: &[Vec<i64>],
+    c: u128,
+    bits: usize,
+    budget: u64,
+) -> Vec<NodeId> {
+    let ncols = bits.div_ceil(2);
     let mut cols: Vec<Vec<Digit>> = vec![Vec::new(); ncols];
     let c = wrap_bits(c, bits);
     let mut offsets: Vec<i64> = (0..ncols).map(|j| ((c >> (2 * j)) & 3) as i64).collect();
-    for &(x, k) in terms {
-        let k = wrap_bits(k, bits);
-        let mut digits = Vec::with_capacity(ncols);
-        let mut carry = 0;
-        for j in 0..ncols {
-            let d = ((k >> (2 * j)) & 3) as i64 + carry;
-            let (digit, next) = if d >= 3 { (d - 4, 1) } else { (d, 0) };
-            digits.push(digit);
-            carry = next;
-        }
+    for (&(x, _), digits) in terms.iter().zip(weights) {
         for (i, &xi) in x.iter().enumerate().take(ncols) {
             let max = block_max(bits, i);
             for (c, col) in cols.iter_mut().enumerate().skip(i) {
                 let (node, span) = match digits[c - i] {
                     0 => continue,
-                    -1 => {
-                        offsets[c] -= max;
-                        (b.linear(&[(xi, -1)], max), max)
+                    // `kⱼ·Xᵢ` for `kⱼ < 0` as `|kⱼ|·(max − Xᵢ)`, `−|kⱼ|·max` in the constant.
+                    kj if kj < 0 => {
+                        offsets[c] += kj * max;
+                        (b.linear(&[(xi, kj)], -kj * max), -kj * max)
                     }
                     kj => (b.linear(&[(xi, kj)], 0), kj * max),
                 };
@@ -464,6 +505,59 @@ pub fn scaled_sum_blocks(
         Out::Blocks,
         Grouping::Oldest,
     )
+}
+
+/// `k`'s radix-4 digits (`ncols` of them, lowest first) in `{-1, 0, 1, 2}`: a digit 3
+/// becomes `-1` and a carry into the next.
+fn lowest_first(k: u128, ncols: usize) -> Vec<i64> {
+    let mut digits = Vec::with_capacity(ncols);
+    let mut carry = 0;
+    for j in 0..ncols {
+        let d = ((k >> (2 * j)) & 3) as i64 + carry;
+        let (digit, next) = if d >= 3 { (d - 4, 1) } else { (d, 0) };
+        digits.push(digit);
+        carry = next;
+    }
+    digits
+}
+
+/// A recoding so far: its (column mass, digits `±2`), and its digits.
+type Recoded = ((i64, i64), Vec<i64>);
+
+/// `k` (below `4^ncols`) as radix-4 digits `dⱼ` in `{-2, …, 2}` with `Σ dⱼ·4ʲ ≡ k`
+/// modulo `4^ncols`, of the least `Σ |dⱼ|·mass(j)` (what the digits add to the columns
+/// they join), then the fewest digits `±2` (four times the quadratic weight of `±1`).
+fn recode(k: u128, ncols: usize, mass: impl Fn(usize) -> i64) -> Vec<i64> {
+    // best[c]: the cheapest digits so far that leave a carry `c` into the next column.
+    let mut best: [Option<Recoded>; 2] = [Some(((0, 0), Vec::new())), None];
+    for j in 0..ncols {
+        let mut next: [Option<Recoded>; 2] = [None, None];
+        for (carry, state) in best.iter().enumerate() {
+            let Some(((cost, twos), digits)) = state else {
+                continue;
+            };
+            let v = ((k >> (2 * j)) & 3) as i64 + carry as i64;
+            // `v = d + 4·c'` with `d` in `-2..=2` and a carry `c'` of 0 or 1.
+            for (d, c) in [(v, 0usize), (v - 4, 1)] {
+                if !(-2..=2).contains(&d) {
+                    continue;
+                }
+                let key = (cost + d.abs() * mass(j), twos + i64::from(d.abs() == 2));
+                if next[c].as_ref().is_none_or(|(k2, _)| key < *k2) {
+                    let mut ds = digits.clone();
+                    ds.push(d);
+                    next[c] = Some((key, ds));
+                }
+            }
+        }
+        best = next;
+    }
+    // A carry out of the top column is a multiple of `4^ncols`: dropped.
+    best.into_iter()
+        .flatten()
+        .min_by_key(|(key, _)| *key)
+        .map(|(_, ds)| ds)
+        .unwrap_or_default()
 }
 
 /// `k` modulo `2^bits`.
