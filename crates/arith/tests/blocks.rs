@@ -784,3 +784,35 @@ fn bitwise_logic_with_known_blocks_matches_plain_integers() {
         }
     }
 }
+
+/// `max(x, 0)` and `min(x, 0)` of every signed value at widths 1 to 12 on blocks, against
+/// plain integers: fresh outputs, one bootstrap per block at most, one level.
+#[test]
+fn max_and_min_with_zero_exhaustive_at_small_widths() {
+    for w in 1..=12usize {
+        let k = w.div_ceil(2);
+        for max in [true, false] {
+            let mut b = Builder::new();
+            let x: Vec<NodeId> = (0..k).map(|_| b.input()).collect();
+            let out = blocks::max_min_zero_blocks(&mut b, &x, w, max);
+            assert!(out.iter().all(|&d| b.qweight(d) <= 1), "w{w}: fresh");
+            let circuit = b.finish(out);
+            assert!(circuit.budget_violations(BUDGET).is_empty(), "w{w}");
+            let cost = circuit.cost();
+            assert!(
+                cost.bootstraps as usize <= k && cost.depth <= 1,
+                "w{w}: {cost:?}"
+            );
+            for u in 0..1u128 << w {
+                let (out, _) = clear::run(&circuit, &pattern_blocks(u, w)).unwrap();
+                let v = pattern_value(u, w, true);
+                let want = if max { v.max(0) } else { v.min(0) };
+                assert_eq!(
+                    blocks_value(&out),
+                    (want as u128) & mask(w),
+                    "w{w} max {max}: {v}"
+                );
+            }
+        }
+    }
+}

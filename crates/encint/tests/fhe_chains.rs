@@ -270,3 +270,39 @@ fn a_linear_function_of_a_value_times_the_value_is_a_square_and_a_sum() {
         opaque.cost()
     );
 }
+
+/// `max(x, 0)` and `min(x, 0)` of signed values (a ReLU and its mirror) read the sign bit
+/// instead of comparing: every i8 and random and edge i16 against plain arithmetic, one
+/// bootstrap per block in one level; an unsigned value, or a signed one against a
+/// non-zero constant, still compares (and still matches).
+#[test]
+fn a_signed_value_against_zero_is_kept_or_zeroed_by_its_sign() {
+    let relu8 = compile(|x: FheInt8| x.max(0i8)).unwrap();
+    let mirror8 = compile(|x: FheInt8| x.min(0i8)).unwrap();
+    for v in -128..=127i128 {
+        assert_eq!(
+            relu8.run_clear(&[v]).unwrap(),
+            vec![v.max(0)],
+            "max({v}, 0)"
+        );
+        assert_eq!(
+            mirror8.run_clear(&[v]).unwrap(),
+            vec![v.min(0)],
+            "min({v}, 0)"
+        );
+    }
+    let relu16 = compile(|x: FheInt16| x.max(0i16)).unwrap();
+    let mirror16 = compile(|x: FheInt16| x.min(0i16)).unwrap();
+    check("max(x, 0) i16", &relu16, 1, I16, |x| x[0].max(0));
+    check("min(x, 0) i16", &mirror16, 1, I16, |x| x[0].min(0));
+    for f in [&relu16, &mirror16] {
+        let cost = f.cost();
+        assert_eq!((cost.bootstraps, cost.depth), (8, 1), "{cost:?}");
+    }
+    let unsigned = compile(|x: FheUint16| x.max(0u16)).unwrap();
+    check("max(x, 0) u16", &unsigned, 1, U16, |x| x[0]);
+    let five = compile(|x: FheInt16| x.max(5i16)).unwrap();
+    check("max(x, 5) i16", &five, 1, I16, |x| x[0].max(5));
+    let five_min = compile(|x: FheInt16| x.min(-5i16)).unwrap();
+    check("min(x, -5) i16", &five_min, 1, I16, |x| x[0].min(-5));
+}

@@ -85,6 +85,33 @@ pub fn select_blocks(
     min_max_blocks(b, scaled, x, y, bits, true)
 }
 
+/// `max(x, 0)` (with `max`) or `min(x, 0)` of a signed `bits`-bit `x` on fresh blocks:
+/// the sign is the top bit, so each block is one table of itself and the top block
+/// (`4·T + Xᵢ`, quadratic weight 17), kept or zeroed: one bootstrap per block and one
+/// level, where a comparison with zero and a select take several. The results are fresh.
+pub fn max_min_zero_blocks(b: &mut Builder, x: &[NodeId], bits: usize, max: bool) -> Vec<NodeId> {
+    let k = bits.div_ceil(2).min(x.len());
+    if k == 0 {
+        return Vec::new();
+    }
+    let top = x[k - 1];
+    let top_max = block_max(bits, k - 1);
+    // The sign bit's place in the top block: its high bit, or the block itself when it
+    // holds one bit.
+    let negative = move |t: i64| if top_max == 1 { t == 1 } else { t >= 2 };
+    let keep = move |t: i64| negative(t) != max;
+    (0..k)
+        .map(|i| {
+            if i + 1 == k {
+                return unary(b, top, top_max, move |t| if keep(t) { t } else { 0 });
+            }
+            let s = b.linear(&[(top, 4), (x[i], 1)], 0);
+            let hi = 4 * top_max + block_max(bits, i);
+            table(b, s, 0, hi, move |v| if keep(v / 4) { v % 4 } else { 0 })
+        })
+        .collect()
+}
+
 /// `c ? x : y` (`max`) or `c ? y : x` on blocks, for a fresh condition `c` of value `0` or
 /// [`SELECT_SCALE`] (as [`super::compare_blocks`] gives it): per block, one table
 /// of `SELECT_SCALE·c + (Xᵢ − Yᵢ)` (quadratic weight 3) reads `[c]·(Xᵢ − Yᵢ)`, and

@@ -24,7 +24,8 @@
 //! - comparisons: [`eq`], [`compare`], [`eq_blocks`], [`compare_blocks`] (differences of
 //!   block pairs merged in a tree);
 //! - [`add_blocks`] (a ripple of carries), [`bitwise_blocks`], [`not_blocks`],
-//!   [`select_bits`], [`select_blocks`], [`min_max_bits`], [`min_max_blocks`];
+//!   [`select_bits`], [`select_blocks`], [`min_max_bits`], [`min_max_blocks`],
+//!   [`max_min_zero_blocks`];
 //! - shifts and rotations: [`shift_blocks`] (by a constant), [`shift_var_blocks`] and
 //!   [`shift_var_bits`] (by an encrypted amount), and [`cast_blocks`];
 //! - [`divide_blocks`] and [`divide_unsigned_bits`] (non-restoring division with the
@@ -71,8 +72,8 @@ pub use convert::{bits_from_blocks, blocks_from_bits, cast_blocks, paired_bits};
 pub use divide::{divide_blocks, divide_unsigned_bits};
 pub use exact::{balanced_blocks, mul_signed_digits, square_signed_digits};
 pub use logic::{
-    bitwise_blocks, min_max_bits, min_max_blocks, not_blocks, select_bits, select_blocks,
-    SELECT_SCALE,
+    bitwise_blocks, max_min_zero_blocks, min_max_bits, min_max_blocks, not_blocks, select_bits,
+    select_blocks, SELECT_SCALE,
 };
 pub use product::{
     mul, mul_blocks, mul_sum, scalar_mul_blocks, scaled_sum_blocks, sum_blocks, sum_products,

@@ -129,6 +129,10 @@ fn build_radix4(b: &mut Builder, operands: Operands, budget: u64) -> Result<SInt
         Op::GE => vec![compare(b, xs, ys, |s| s >= 0)],
         Op::GT => vec![compare(b, ys, xs, |s| s < 0)],
         Op::LE => vec![compare(b, ys, xs, |s| s >= 0)],
+        // A signed value against a known zero (a ReLU): its sign bit decides.
+        Op::Max | Op::Min if ty.signed && ys.iter().all(|&d| b.const_value(d) == Some(0)) => {
+            bl::max_min_zero_blocks(b, xs, n, op == Op::Max)
+        }
         Op::Max | Op::Min => {
             let ge = bl::compare_blocks(b, xs, ys, n, ty.signed, |s| s >= 0, bl::SELECT_SCALE);
             bl::min_max_blocks(b, ge, xs, ys, n, op == Op::Max)
