@@ -645,6 +645,12 @@ fn circuits_reference_page() {
     let lt_unsigned: CostAt = |n| typed_cost(Op::LT, ty(n, false), BLOCKS, R4);
     let lt_signed: CostAt = |n| typed_cost(Op::LT, ty(n, true), BLOCKS, R4);
     let max: CostAt = |n| bit_circuit_cost(n, |b, x, y| blocks::min_max_bits(b, x, y, false, true));
+    let relu: CostAt = |n| {
+        let mut b = Builder::new();
+        let x: Vec<NodeId> = (0..n.div_ceil(2)).map(|_| b.input()).collect();
+        let out = blocks::max_min_zero_blocks(&mut b, &x, n, true);
+        b.finish(out).cost()
+    };
     let select: CostAt = |n| {
         let forms = [Form::Canonical, Form::Radix4, Form::Radix4];
         let c = circuit(&ar(), Op::Select, ty(n, false), Algorithm::Blocks, &forms);
@@ -678,7 +684,7 @@ fn circuits_reference_page() {
     let exact_square: CostAt =
         |n| bit_circuit_cost(n, |b, x, _| blocks::square_signed_digits(b, x, budget()));
     let mut pins = Pins::default();
-    let tables: [(&str, &[Measured]); 19] = [
+    let tables: [(&str, &[Measured]); 20] = [
         (
             "blocks::mul",
             &[
@@ -723,6 +729,7 @@ fn circuits_reference_page() {
             ],
         ),
         ("blocks::min_max_bits", &[Measured("", max, BOTH)]),
+        ("blocks::max_min_zero_blocks", &[Measured("", relu, BOTH)]),
         ("blocks::select_blocks", &[Measured("", select, BOTH)]),
         (
             "blocks::shift_var_blocks",
