@@ -8,15 +8,9 @@ use encint_core::clear;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
-const BUDGET: u64 = 25;
-
-fn mask(w: usize) -> u128 {
-    if w >= 128 {
-        u128::MAX
-    } else {
-        (1u128 << w) - 1
-    }
-}
+#[path = "common/blocks.rs"]
+mod common;
+use common::*;
 
 fn bits(v: u128, w: usize) -> Vec<i64> {
     (0..w).map(|k| ((v >> k) & 1) as i64).collect()
@@ -27,17 +21,6 @@ fn value(out: &[i64]) -> u128 {
         assert!(d == 0 || d == 1, "output digit {d} is not a bit");
         acc | ((d as u128) << k)
     })
-}
-
-/// A random operand of `w` bits, biased to edges (0, 1, all ones, top bit alone).
-fn operand(rng: &mut StdRng, w: usize) -> u128 {
-    match rng.gen_range(0..6) {
-        0 => 0,
-        1 => 1 & mask(w),
-        2 => mask(w),
-        3 => 1u128 << (w - 1),
-        _ => rng.gen::<u128>() & mask(w),
-    }
 }
 
 /// The circuit of `Σ x_k·y_k mod 2^width` over `pairs` operands of widths `(wx, wy)`
@@ -207,15 +190,6 @@ const PREDICATES: [Predicate; 6] = [
     ("ne by sign", |s| s != 0, |a, b| a != b),
 ];
 
-/// The value of the `w`-bit pattern `u`: unsigned, or two's complement with `signed`.
-fn pattern_value(u: u128, w: usize, signed: bool) -> i128 {
-    if signed && (u >> (w - 1)) & 1 == 1 {
-        u as i128 - (1i128 << w)
-    } else {
-        u as i128
-    }
-}
-
 /// `eq` and every comparison, exhaustive over widths 1..=5, signed and unsigned, against
 /// i128 comparisons of the two's-complement values.
 #[test]
@@ -366,21 +340,6 @@ fn min_and_max_of_one_pair_share_their_tables() {
     }
 }
 
-/// The blocks of a `w`-bit pattern `u` (the last one a single bit when `w` is odd).
-fn pattern_blocks(u: u128, w: usize) -> Vec<i64> {
-    (0..w.div_ceil(2))
-        .map(|i| ((u >> (2 * i)) & if 2 * i + 1 == w { 1 } else { 3 }) as i64)
-        .collect()
-}
-
-/// The value of blocks as a pattern.
-fn blocks_value(d: &[i64]) -> u128 {
-    d.iter().enumerate().fold(0u128, |acc, (i, &v)| {
-        assert!((0..=3).contains(&v), "output block {v} out of range");
-        acc | ((v as u128) << (2 * i))
-    })
-}
-
 /// Linear combinations with clear weights (`scaled_sum_blocks`) and sums of products
 /// with addends and a constant (`sum_products_blocks`) on stored blocks, against u128
 /// wrapping arithmetic: widths 1..=64, random and edge operands, weights and constants,
@@ -447,23 +406,6 @@ fn block_linear_combinations_and_sums_of_products_match_u128() {
             }
         }
     }
-}
-
-/// Estimated rounds at `threads` threads: the sum over levels of `⌈bootstraps / threads⌉`.
-fn level_rounds(c: &Circuit, threads: u64) -> u64 {
-    c.schedule()
-        .iter()
-        .map(|l| (l.bootstraps.len() as u64).div_ceil(threads))
-        .sum()
-}
-
-/// Asserts that `planned` (built for `threads` threads) is estimated no slower there than
-/// `plain` (the same circuit unplanned); whether it has fewer bootstraps.
-fn no_slower_at(planned: &Circuit, plain: &Circuit, threads: usize, what: &str) -> bool {
-    let t = threads as u64;
-    let (a, b) = (level_rounds(planned, t), level_rounds(plain, t));
-    assert!(a <= b, "{what} at {threads} threads: {a} > {b} rounds");
-    planned.cost().bootstraps < plain.cost().bootstraps
 }
 
 #[test]
@@ -586,231 +528,6 @@ fn block_products_exhaustive_at_small_widths_when_planned_for_one_thread() {
                     blocks_value(t),
                     want & mask(w),
                     "w{w} (u+v)² + u + 5, {u} {v}"
-                );
-            }
-        }
-    }
-}
-
-/// Products by clear values and linear combinations with clear weights, planned for a
-/// thread count (where the weights' recoding of least column mass, with digits `±2`,
-/// may be kept) and unplanned, against u128 wrapping arithmetic; outputs fresh, within
-/// the budget, and at the planned thread count never estimated slower than unplanned.
-#[test]
-fn clear_weights_planned_for_a_thread_count_match_u128_and_are_never_slower_there() {
-    let mut rng = StdRng::seed_from_u64(47);
-    // Weights with runs of digits 2 and 3 (where the two recodings differ), and random.
-    let fixed = [
-        0x9E37u128,
-        0xAAAA_AAAA,
-        0xBBBB_BBBB,
-        0x2222_2222,
-        0xE6E6_E6E6,
-        0x7FFF_FFFD,
-    ];
-    let mut recoded = 0;
-    for w in (1..=12usize).chain([16, 24, 31, 32, 33, 48, 64]) {
-        let k = w.div_ceil(2);
-        for (n, &fixed_weight) in fixed.iter().enumerate() {
-            let weights = [fixed_weight, rng.gen::<u128>(), operand(&mut rng, w)];
-            let c = if n == 0 { 0 } else { rng.gen::<u128>() };
-            // The product (`part` 0) or the combination (1), each circuit alone: the
-            // recoding is chosen per circuit, by its own estimate.
-            let build = |threads: Option<usize>, part: usize| {
-                let mut b = Builder::new();
-                if let Some(t) = threads {
-                    b.set_threads(t);
-                }
-                let x: Vec<NodeId> = (0..k).map(|_| b.input()).collect();
-                let y: Vec<NodeId> = (0..k).map(|_| b.input()).collect();
-                let outs = if part == 0 {
-                    blocks::scalar_mul_blocks(&mut b, &x, w, weights[0], BUDGET)
-                } else {
-                    let terms = [(&x[..], weights[1]), (&y[..], weights[2])];
-                    blocks::scaled_sum_blocks(&mut b, &terms, c, w, BUDGET)
-                };
-                assert!(outs.iter().all(|&d| b.qweight(d) <= 1), "w{w}: fresh");
-                b.finish(outs)
-            };
-            for threads in [None, Some(1), Some(2), Some(16)] {
-                let circuits = [build(threads, 0), build(threads, 1)];
-                for circuit in &circuits {
-                    assert!(
-                        circuit.budget_violations(BUDGET).is_empty(),
-                        "w{w} {threads:?}"
-                    );
-                }
-                for _ in 0..4 {
-                    let (u, v) = (operand(&mut rng, w), operand(&mut rng, w));
-                    let mut ins = pattern_blocks(u, w);
-                    ins.extend(pattern_blocks(v, w));
-                    let (p, _) = clear::run(&circuits[0], &ins).unwrap();
-                    let (s, _) = clear::run(&circuits[1], &ins).unwrap();
-                    assert_eq!(
-                        blocks_value(&p),
-                        u.wrapping_mul(weights[0]) & mask(w),
-                        "w{w} {threads:?} {u}·{:#x}",
-                        weights[0]
-                    );
-                    let want = u
-                        .wrapping_mul(weights[1])
-                        .wrapping_add(v.wrapping_mul(weights[2]))
-                        .wrapping_add(c);
-                    assert_eq!(
-                        blocks_value(&s),
-                        want & mask(w),
-                        "w{w} {threads:?} {u} {v} {weights:?} {c}"
-                    );
-                }
-                let Some(t) = threads else { continue };
-                for (part, circuit) in circuits.iter().enumerate() {
-                    let plain = build(None, part);
-                    let what = format!("w{w} {weights:?} part {part}");
-                    recoded += usize::from(no_slower_at(circuit, &plain, t, &what));
-                }
-            }
-        }
-    }
-    // The recoding of least mass is kept somewhere (few threads, wide weights).
-    assert!(recoded > 0);
-}
-
-/// Every product by a clear value at widths 1 to 8, for every value, planned for one
-/// thread (the recoding of least column mass where it is faster) and unplanned.
-#[test]
-fn clear_products_exhaustive_at_small_widths() {
-    for w in 1..=8usize {
-        let k = w.div_ceil(2);
-        for threads in [None, Some(1)] {
-            for weight in 0..1u128 << w {
-                let mut b = Builder::new();
-                if let Some(t) = threads {
-                    b.set_threads(t);
-                }
-                let x: Vec<NodeId> = (0..k).map(|_| b.input()).collect();
-                let outs = blocks::scalar_mul_blocks(&mut b, &x, w, weight, BUDGET);
-                let circuit = b.finish(outs);
-                assert!(
-                    circuit.budget_violations(BUDGET).is_empty(),
-                    "w{w} {weight}"
-                );
-                for u in 0..1u128 << w {
-                    let (out, _) = clear::run(&circuit, &pattern_blocks(u, w)).unwrap();
-                    assert_eq!(
-                        blocks_value(&out),
-                        (u * weight) & mask(w),
-                        "w{w} {threads:?} {u}·{weight}"
-                    );
-                }
-            }
-        }
-    }
-}
-
-/// Bitwise logic on blocks where some blocks of one operand are known constants (as a
-/// shift or a narrow cast leaves them): every operand at widths 1 to 7 against plain
-/// integers, outputs fresh, and a block against a known one never costs more than one
-/// bootstrap (none for `x ^ 0`, `x & 3`, `x | 0`, `x ^ 3`, `x & 0`, `x | 3`).
-#[test]
-fn bitwise_logic_with_known_blocks_matches_plain_integers() {
-    type Ops = (fn(i64, i64) -> i64, fn(u128, u128) -> u128);
-    let ops: [Ops; 3] = [
-        (|p, q| p & q, |u, v| u & v),
-        (|p, q| p | q, |u, v| u | v),
-        (|p, q| p ^ q, |u, v| u ^ v),
-    ];
-    for w in 1..=7usize {
-        let k = w.div_ceil(2);
-        // Which blocks of `y` are known, and their values (every pattern at once: the
-        // known value of block `i` is bit pair `i` of `known`).
-        for mask_known in 0..1usize << k {
-            for known in 0..1u128 << w {
-                for (n, &(f, g)) in ops.iter().enumerate() {
-                    for swap in [false, true] {
-                        let mut b = Builder::new();
-                        let x: Vec<NodeId> = (0..k).map(|_| b.input()).collect();
-                        let y: Vec<NodeId> = (0..k)
-                            .map(|i| {
-                                if mask_known >> i & 1 == 1 {
-                                    b.constant(((known >> (2 * i)) & 3) as i64)
-                                } else {
-                                    b.input()
-                                }
-                            })
-                            .collect();
-                        let (p, q) = if swap { (&y, &x) } else { (&x, &y) };
-                        let out = blocks::bitwise_blocks(&mut b, p, q, w, f);
-                        assert!(out.iter().all(|&d| b.qweight(d) <= 1), "fresh");
-                        let circuit = b.finish(out);
-                        let unknown = k - mask_known.count_ones() as usize;
-                        // One bootstrap per pair of unknown blocks, at most one per block
-                        // against a known one.
-                        assert!(circuit.cost().bootstraps as usize <= k, "w{w}");
-                        let tables = (0..k)
-                            .filter(|&i| mask_known >> i & 1 == 1)
-                            .filter(|&i| {
-                                let c = ((known >> (2 * i)) & 3) as i64;
-                                let top = if 2 * i + 1 == w { 1 } else { 3 };
-                                // Identity, complement or constant: no bootstrap.
-                                c != 0 && c != top
-                            })
-                            .count();
-                        assert!(
-                            circuit.cost().bootstraps as usize <= unknown + tables,
-                            "w{w} op{n} known {mask_known:b} {known:#x}"
-                        );
-                        for u in 0..1u128 << w {
-                            let mut v = u.wrapping_mul(0x9E37) & mask(w);
-                            for i in 0..k {
-                                if mask_known >> i & 1 == 1 {
-                                    v = (v & !(3 << (2 * i))) | (known & (3 << (2 * i)));
-                                }
-                            }
-                            v &= mask(w);
-                            let mut ins = pattern_blocks(u, w);
-                            let ys = pattern_blocks(v, w);
-                            ins.extend((0..k).filter(|&i| mask_known >> i & 1 == 0).map(|i| ys[i]));
-                            let (out, _) = clear::run(&circuit, &ins).unwrap();
-                            let want = if swap { g(v, u) } else { g(u, v) } & mask(w);
-                            assert_eq!(
-                                blocks_value(&out),
-                                want,
-                                "w{w} op{n} swap {swap} {u:#x} {v:#x} known {mask_known:b}"
-                            );
-                        }
-                    }
-                }
-            }
-        }
-    }
-}
-
-/// `max(x, 0)` and `min(x, 0)` of every signed value at widths 1 to 12 on blocks, against
-/// plain integers: fresh outputs, one bootstrap per block at most, one level.
-#[test]
-fn max_and_min_with_zero_exhaustive_at_small_widths() {
-    for w in 1..=12usize {
-        let k = w.div_ceil(2);
-        for max in [true, false] {
-            let mut b = Builder::new();
-            let x: Vec<NodeId> = (0..k).map(|_| b.input()).collect();
-            let out = blocks::max_min_zero_blocks(&mut b, &x, w, max);
-            assert!(out.iter().all(|&d| b.qweight(d) <= 1), "w{w}: fresh");
-            let circuit = b.finish(out);
-            assert!(circuit.budget_violations(BUDGET).is_empty(), "w{w}");
-            let cost = circuit.cost();
-            assert!(
-                cost.bootstraps as usize <= k && cost.depth <= 1,
-                "w{w}: {cost:?}"
-            );
-            for u in 0..1u128 << w {
-                let (out, _) = clear::run(&circuit, &pattern_blocks(u, w)).unwrap();
-                let v = pattern_value(u, w, true);
-                let want = if max { v.max(0) } else { v.min(0) };
-                assert_eq!(
-                    blocks_value(&out),
-                    (want as u128) & mask(w),
-                    "w{w} max {max}: {v}"
                 );
             }
         }

@@ -1,0 +1,72 @@
+//! Helpers shared by the block circuit tests: operands, block patterns and the level
+//! estimate of a circuit.
+// Each including test uses part of it.
+#![allow(dead_code)]
+
+use encint_core::circuit::Circuit;
+use rand::rngs::StdRng;
+use rand::Rng;
+
+/// The noise budget (quadratic weight) of the default parameters.
+pub const BUDGET: u64 = 25;
+
+/// All ones on the low `w` bits.
+pub fn mask(w: usize) -> u128 {
+    if w >= 128 {
+        u128::MAX
+    } else {
+        (1u128 << w) - 1
+    }
+}
+
+/// A random operand of `w` bits, biased to edges (0, 1, all ones, top bit alone).
+pub fn operand(rng: &mut StdRng, w: usize) -> u128 {
+    match rng.gen_range(0..6) {
+        0 => 0,
+        1 => 1 & mask(w),
+        2 => mask(w),
+        3 => 1u128 << (w - 1),
+        _ => rng.gen::<u128>() & mask(w),
+    }
+}
+
+/// The value of the `w`-bit pattern `u`: unsigned, or two's complement with `signed`.
+pub fn pattern_value(u: u128, w: usize, signed: bool) -> i128 {
+    if signed && (u >> (w - 1)) & 1 == 1 {
+        u as i128 - (1i128 << w)
+    } else {
+        u as i128
+    }
+}
+
+/// The blocks of a `w`-bit pattern `u` (the last one a single bit when `w` is odd).
+pub fn pattern_blocks(u: u128, w: usize) -> Vec<i64> {
+    (0..w.div_ceil(2))
+        .map(|i| ((u >> (2 * i)) & if 2 * i + 1 == w { 1 } else { 3 }) as i64)
+        .collect()
+}
+
+/// The value of blocks as a pattern.
+pub fn blocks_value(d: &[i64]) -> u128 {
+    d.iter().enumerate().fold(0u128, |acc, (i, &v)| {
+        assert!((0..=3).contains(&v), "output block {v} out of range");
+        acc | ((v as u128) << (2 * i))
+    })
+}
+
+/// Estimated rounds at `threads` threads: the sum over levels of `⌈bootstraps / threads⌉`.
+pub fn level_rounds(c: &Circuit, threads: u64) -> u64 {
+    c.schedule()
+        .iter()
+        .map(|l| (l.bootstraps.len() as u64).div_ceil(threads))
+        .sum()
+}
+
+/// Asserts that `planned` (built for `threads` threads) is estimated no slower there than
+/// `plain` (the same circuit unplanned); whether it has fewer bootstraps.
+pub fn no_slower_at(planned: &Circuit, plain: &Circuit, threads: usize, what: &str) -> bool {
+    let t = threads as u64;
+    let (a, b) = (level_rounds(planned, t), level_rounds(plain, t));
+    assert!(a <= b, "{what} at {threads} threads: {a} > {b} rounds");
+    planned.cost().bootstraps < plain.cost().bootstraps
+}
