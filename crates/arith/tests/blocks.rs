@@ -466,9 +466,14 @@ fn block_products_planned_for_a_thread_count_match_u128_and_are_never_slower_the
                     "w{w} {threads:?} {v:?}"
                 );
             }
-            if let Some(t) = threads {
-                // The same circuit unplanned, for the estimate at `t` threads.
+            let Some(t) = threads else { continue };
+            // Each part alone (the sum of products, the product), planned and unplanned,
+            // for the estimate at `t` threads: each is planned by its own estimate.
+            let part = |threads: Option<usize>, part: usize| {
                 let mut u = Builder::new();
+                if let Some(t) = threads {
+                    u.set_threads(t);
+                }
                 let ys: Vec<Vec<NodeId>> = (0..5)
                     .map(|_| (0..k).map(|_| u.input()).collect())
                     .collect();
@@ -477,10 +482,17 @@ fn block_products_planned_for_a_thread_count_match_u128_and_are_never_slower_the
                     (&ys[2][..], &ys[2][..]),
                     (&ys[3][..], &ys[4][..]),
                 ];
-                let mut outs = blocks::sum_products_blocks(&mut u, &pairs, &[&ys[4]], c, w, BUDGET);
-                outs.extend(blocks::mul_blocks(&mut u, &ys[0], &ys[3], w, BUDGET));
-                let plain = u.finish(outs);
-                wide_chosen += usize::from(no_slower_at(&circuit, &plain, t, &format!("w{w}")));
+                let outs = if part == 0 {
+                    blocks::sum_products_blocks(&mut u, &pairs, &[&ys[4]], c, w, BUDGET)
+                } else {
+                    blocks::mul_blocks(&mut u, &ys[0], &ys[3], w, BUDGET)
+                };
+                u.finish(outs)
+            };
+            for p in 0..2 {
+                let what = format!("w{w} part {p}");
+                wide_chosen +=
+                    usize::from(no_slower_at(&part(threads, p), &part(None, p), t, &what));
             }
         }
     }

@@ -29,7 +29,10 @@ pub(super) fn push_digit(b: &Builder, col: &mut Vec<Digit>, offset: &mut i64, d:
 /// in one more sum. The reduction is built on trial copies of the builder with the linear
 /// low digit never used, and used when it joins at least one or at least two digits; the
 /// fewest bootstraps at the least depth of the three is kept (the first trial alone when
-/// no group sum is read at all: every trial builds the same circuit then).
+/// no group sum is read at all: every trial builds the same circuit then). Planned for a
+/// thread count ([`Builder::threads`]), two wide reductions are built too (a group sum
+/// spanning up to [`WIDE_SPAN`] read for its carry alone), and the fewest estimated
+/// rounds at that thread count is kept.
 pub(super) fn reduce_columns(
     b: &mut Builder,
     cols: Vec<Vec<Digit>>,
@@ -41,15 +44,17 @@ pub(super) fn reduce_columns(
 ) -> Vec<NodeId> {
     let first = b.node_count();
     let mut trials = Vec::with_capacity(3);
+    let plain = Shape {
+        width,
+        budget,
+        mode,
+        low: None,
+        grouping,
+        wide: false,
+    };
     for low in [None, Some(1), Some(2)] {
         let mut t = b.clone();
-        let shape = Shape {
-            width,
-            budget,
-            mode,
-            low,
-            grouping,
-        };
+        let shape = Shape { low, ..plain };
         let (out, chooses) = reduce_with(&mut t, cols.clone(), offsets.clone(), shape);
         if !chooses {
             *b = t;
@@ -57,7 +62,25 @@ pub(super) fn reduce_columns(
         }
         trials.push((t, out));
     }
-    keep_best(b, first, trials, None)
+    let Some(threads) = b.threads() else {
+        return keep_best(b, first, trials, None);
+    };
+    // Planned for a thread count: the shallowest of the narrow reductions, against the
+    // wide ones (chained low digits, so deeper), by the estimate at that thread count.
+    let base = b.clone();
+    let narrow = keep_best(b, first, trials, None);
+    let mut trials = vec![(std::mem::replace(b, base), narrow)];
+    for low in [Some(1), Some(2)] {
+        let mut t = b.clone();
+        let shape = Shape {
+            low,
+            wide: true,
+            ..plain
+        };
+        let (out, _) = reduce_with(&mut t, cols.clone(), offsets.clone(), shape);
+        trials.push((t, out));
+    }
+    keep_best(b, first, trials, Some(threads))
 }
 
 /// Keeps the fastest of trial copies of `b` (each with its outputs; nodes from number
@@ -94,7 +117,16 @@ struct Shape {
     /// `None`).
     low: Option<usize>,
     grouping: Grouping,
+    /// Whether a group sum may span up to [`WIDE_SPAN`] where a next column takes its
+    /// carry ([`wide_group`]).
+    wide: bool,
 }
+
+/// The largest span of a group sum read only for its carry: `⌊s/4⌋ − 2` is negacyclic on
+/// `0..=19` (the values `16..=19` are those of `0..=3` negated), so one bootstrap gives
+/// the carry (then `+2`, linear) of a sum of up to 20 values; the low digit is the linear
+/// `s − 4·carry`.
+const WIDE_SPAN: i64 = 19;
 
 /// Which digits of a column one sum gathers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -120,6 +152,7 @@ fn reduce_with(
         mode,
         low,
         grouping,
+        wide,
     } = shape;
     let ncols = cols.len();
     let mut chooses = false;
@@ -185,12 +218,18 @@ fn reduce_with(
                 }
                 break;
             }
+            if wide
+                && has_next
+                && wide_group(b, &mut col, &mut cols[c + 1], &mut offsets[c + 1], shape)
+            {
+                continue;
+            }
             // A group of the oldest digits (or those that join the oldest one, first fit)
             // that fits one sum (at least two of them).
             let (take, span) = if grouping == Grouping::FirstFit {
-                first_fit(b, &mut col, budget)
+                first_fit(b, &mut col, budget, MAX_SPAN)
             } else {
-                joining(b, &[], 0, &col, budget)
+                joining(b, &[], 0, &col, budget, MAX_SPAN)
             };
             if take < 2 && col[0].max > 3 && b.qweight(col[0].node) <= 1 {
                 // A fresh wide digit no other joins: read as its carry and low digit.
@@ -213,7 +252,8 @@ fn reduce_with(
                 // it only when enough digits can join it in the column's next sum.
                 chooses = true;
                 let low_terms = [(s, 1), (carry, -4)];
-                if low.is_some_and(|need| joining(b, &low_terms, 3, &col, budget).0 >= need) {
+                let joins = |b: &Builder| joining(b, &low_terms, 3, &col, budget, MAX_SPAN).0;
+                if low.is_some_and(|need| joins(b) >= need) {
                     let low = b.linear(&low_terms, 0);
                     col.insert(0, Digit::new(low, 3));
                     continue;
@@ -235,8 +275,42 @@ fn reduce_with(
     (out, chooses)
 }
 
+/// In a wide reduction, a group of `col`'s digits (the oldest, or first fit) whose sum
+/// spans more than [`MAX_SPAN`] and at most [`WIDE_SPAN`], light enough that the linear
+/// low digit `s − 4·carry` (quadratic weight 16 more) stays within the budget: read as
+/// its carry alone (one bootstrap of `⌊s/4⌋ − 2`, then `+2`) into `next`, the low digit
+/// put first in `col`. False (nothing built) when no such group exists.
+fn wide_group(
+    b: &mut Builder,
+    col: &mut Vec<Digit>,
+    next: &mut Vec<Digit>,
+    next_offset: &mut i64,
+    shape: Shape,
+) -> bool {
+    let Some(light) = shape.budget.checked_sub(16) else {
+        return false;
+    };
+    let (take, span) = if shape.grouping == Grouping::FirstFit {
+        first_fit(b, col, light, WIDE_SPAN)
+    } else {
+        joining(b, &[], 0, col, light, WIDE_SPAN)
+    };
+    if span <= MAX_SPAN {
+        return false;
+    }
+    let group: Vec<Digit> = col.drain(..take).collect();
+    let terms: Vec<(NodeId, i64)> = group.iter().map(|d| (d.node, 1)).collect();
+    let s = b.linear(&terms, 0);
+    let shifted = table(b, s, 0, span, |x| x / 4 - 2);
+    let carry = b.linear(&[(shifted, 1)], 2);
+    push(b, next, next_offset, carry, span / 4);
+    let low = b.linear(&[(s, 1), (carry, -4)], 0);
+    col.insert(0, Digit::new(low, 3));
+    true
+}
+
 /// How many of `col`'s first digits join the terms `head` (values within `0..=head_span`)
-/// in one bootstrap selector (a span of at most [`MAX_SPAN`], within `budget`), and the
+/// in one bootstrap selector (a span of at most `max_span`, within `budget`), and the
 /// span of the digits that join.
 fn joining(
     b: &Builder,
@@ -244,12 +318,13 @@ fn joining(
     head_span: i64,
     col: &[Digit],
     budget: u64,
+    max_span: i64,
 ) -> (usize, i64) {
     let mut terms = head.to_vec();
     let mut span = 0;
     for (k, d) in col.iter().enumerate() {
         terms.push((d.node, 1));
-        if head_span + span + d.max > MAX_SPAN || b.linear_qweight(&terms) > budget {
+        if head_span + span + d.max > max_span || b.linear_qweight(&terms) > budget {
             return (k, span);
         }
         span += d.max;
@@ -258,15 +333,15 @@ fn joining(
 }
 
 /// Moves the digits of `col` that join its first one in one bootstrap selector (first fit
-/// in order: a span of at most [`MAX_SPAN`], within `budget`) to its front; how many they
+/// in order: a span of at most `max_span`, within `budget`) to its front; how many they
 /// are and their span.
-fn first_fit(b: &Builder, col: &mut [Digit], budget: u64) -> (usize, i64) {
+fn first_fit(b: &Builder, col: &mut [Digit], budget: u64, max_span: i64) -> (usize, i64) {
     let mut terms = vec![(col[0].node, 1)];
     let mut span = col[0].max;
     let mut take = 1;
     for k in 1..col.len() {
         terms.push((col[k].node, 1));
-        if span + col[k].max > MAX_SPAN || b.linear_qweight(&terms) > budget {
+        if span + col[k].max > max_span || b.linear_qweight(&terms) > budget {
             terms.pop();
             continue;
         }
