@@ -20,7 +20,15 @@ fn value(d: &[i64]) -> BigInt {
 
 /// The product circuit on inputs of lengths `n` and `m` (a square when `m` is `None`).
 fn circuit(n: usize, m: Option<usize>) -> Circuit {
+    circuit_planned(n, m, None)
+}
+
+/// [`circuit`] built for `threads` threads when given ([`Builder::set_threads`]).
+fn circuit_planned(n: usize, m: Option<usize>, threads: Option<usize>) -> Circuit {
     let mut b = Builder::new();
+    if let Some(t) = threads {
+        b.set_threads(t);
+    }
     let x: Vec<_> = (0..n).map(|_| b.input()).collect();
     let out = match m {
         Some(m) => {
@@ -253,6 +261,26 @@ fn block_products_with_every_short_known_operand() {
                     let (o, _) = clear::run(&c, &x).unwrap();
                     assert_eq!(value(&o), value(&x) * value(&y), "{x:?} times known {y:?}");
                 }
+            }
+        }
+    }
+}
+
+/// An exact product or square is the same circuit whatever thread count it is planned
+/// for: what `encint cost` prints for it (unplanned) is what a server runs (planned for
+/// its threads), bootstrap for bootstrap, so progress totals match the cost.
+#[test]
+fn exact_products_are_planned_alike_for_every_thread_count() {
+    for n in 1..=24 {
+        for m in [None, Some(n), Some(n / 2 + 1)] {
+            let plain = circuit(n, m).cost();
+            for t in [1, 2, 16] {
+                let planned = circuit_planned(n, m, Some(t)).cost();
+                assert_eq!(
+                    (planned.bootstraps, planned.depth),
+                    (plain.bootstraps, plain.depth),
+                    "{n}x{m:?} at {t} threads"
+                );
             }
         }
     }

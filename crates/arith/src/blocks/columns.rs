@@ -29,8 +29,8 @@ pub(super) fn push_digit(b: &Builder, col: &mut Vec<Digit>, offset: &mut i64, d:
 /// in one more sum. The reduction is built on trial copies of the builder with the linear
 /// low digit never used, and used when it joins at least one or at least two digits; the
 /// fewest bootstraps at the least depth of the three is kept (the first trial alone when
-/// no group sum is read at all: every trial builds the same circuit then). Planned for a
-/// thread count ([`Builder::threads`]), two wide reductions are built too (a group sum
+/// no group sum is read at all: every trial builds the same circuit then). Giving blocks
+/// and planned for a thread count ([`Builder::threads`]), two wide reductions are built too (a group sum
 /// spanning up to [`WIDE_SPAN`] read for its carry alone), and the fewest estimated
 /// rounds at that thread count is kept.
 pub(super) fn reduce_columns(
@@ -62,7 +62,8 @@ pub(super) fn reduce_columns(
         }
         trials.push((t, out));
     }
-    let Some(threads) = b.threads() else {
+    // Exact results (bits) keep the plan `encint cost` and progress totals describe.
+    let Some(threads) = b.threads().filter(|_| mode == Out::Blocks) else {
         return keep_best(b, first, trials, None);
     };
     // Planned for a thread count: the shallowest of the narrow reductions, against the
