@@ -1,4 +1,4 @@
-//! Helpers shared by the block circuit tests: operands, block patterns and the level
+//! Functions shared by the block circuit tests: operands, block patterns and the level
 //! estimate of a circuit.
 // Each including test uses part of it.
 #![allow(dead_code)]
