@@ -4,23 +4,13 @@
 //! `select`, sums, dot and matrix products, reductions; a polynomial and a dot product
 //! compiled before any key exists, run on fresh and on lazy-form arguments.
 
-use std::sync::{Arc, OnceLock};
-
 use encint::fhe::{compile, compile_with, FheType};
 use encint::typed::{encrypt_typed_as, Form, IntType};
-use encint::{
-    set_server, ClientKey, FheArray, FheBool, FheInt8, FheUint8, Server, DEFAULT_PARAMETERS,
-};
+use encint::{FheArray, FheBool, FheInt8, FheUint8};
 
-fn client() -> &'static ClientKey {
-    static KEYS: OnceLock<(ClientKey, Arc<Server>)> = OnceLock::new();
-    let (client, server) = KEYS.get_or_init(|| {
-        let (client, key) = ClientKey::generate(&DEFAULT_PARAMETERS);
-        (client, Arc::new(Server::new(key)))
-    });
-    set_server(server.clone());
-    client
-}
+#[path = "common/keys.rs"]
+mod keys;
+use keys::client;
 
 #[test]
 fn elementwise_and_reductions_against_plain_u8() {

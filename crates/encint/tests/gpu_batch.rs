@@ -360,11 +360,28 @@ fn tree_luts_and_many_lut_nodes_are_refused_as_unsupported() {
     }
     let mut b = Builder::new();
     let x = b.input();
-    let ids = b.many_lut(x, &[NegacyclicLut::identity(), NegacyclicLut::identity()]);
+    let ids = b
+        .many_lut(
+            x,
+            0,
+            4,
+            &[NegacyclicLut::identity(), NegacyclicLut::identity()],
+        )
+        .unwrap();
     let c = b.finish(ids);
     match check_circuit(&c, &c.plan()) {
         Err(Error::Gpu(GpuError::Unsupported(m))) => assert!(m.contains("many-LUT"), "{m}"),
         other => panic!("{other:?}"),
+    }
+    // Taken apart (what the device runs), one plain bootstrap per table, same values.
+    let apart = c.unpack_many();
+    assert!(check_circuit(&apart, &apart.plan()).is_ok());
+    assert_eq!(apart.cost().bootstraps, 2);
+    for v in 0..4 {
+        assert_eq!(
+            encint::circuit::clear::run(&apart, &[v]).unwrap().0,
+            vec![v, v]
+        );
     }
     let mut b = Builder::new();
     let x = b.input();

@@ -80,6 +80,22 @@ impl ServerKeyInner {
         }
     }
 
+    /// Keyswitch, modulus switch (for `luts.len()` interleaved tables) and blind rotation of
+    /// `input` over the test polynomial of `luts` (in units of `Δ/2` when `half`), into the
+    /// scratch accumulator `s.acc`.
+    fn rotate(&self, input: &Digit, luts: &[NegacyclicLut], half: bool, s: &mut Scratch) {
+        let msed = self.switched(input, s, luts.len());
+        s.acc.get_mut_mask().as_mut().fill(0);
+        fill_test_polynomial_scaled(s.acc.get_mut_body().as_mut(), luts, half);
+        blind_rotate_assign_mem_optimized(
+            &msed,
+            &mut s.acc,
+            &self.fourier_bsk,
+            s.fft.as_view(),
+            s.buffers.stack(),
+        );
+    }
+
     /// Keyswitch + modulus switch + blind rotation of `input` over the test polynomial of
     /// `luts`, then extract `luts.len()` samples.
     fn bootstrap_impl(&self, input: &Digit, luts: &[NegacyclicLut]) -> Vec<Digit> {
@@ -91,16 +107,7 @@ impl ServerKeyInner {
     fn bootstrap_scaled(&self, input: &Digit, luts: &[NegacyclicLut], half: bool) -> Vec<Digit> {
         let p = &self.params;
         with_scratch(p, |s| {
-            let msed = self.switched(input, s, luts.len());
-            s.acc.get_mut_mask().as_mut().fill(0);
-            fill_test_polynomial_scaled(s.acc.get_mut_body().as_mut(), luts, half);
-            blind_rotate_assign_mem_optimized(
-                &msed,
-                &mut s.acc,
-                &self.fourier_bsk,
-                s.fft.as_view(),
-                s.buffers.stack(),
-            );
+            self.rotate(input, luts, half, s);
 
             let k = luts.len();
             (0..k)
@@ -276,6 +283,72 @@ impl ServerKey {
         }
         self.inner.check(input)?;
         Ok(self.inner.bootstrap_impl(input, luts))
+    }
+}
+
+impl ServerKeyInner {
+    /// One blind rotation of `input` over the test polynomial of `lut`, read at each of
+    /// `offsets` (see [`ServerKey::try_bootstrap_offsets_batch`]).
+    fn bootstrap_offsets(&self, input: &Digit, lut: &NegacyclicLut, offsets: &[u8]) -> Vec<Digit> {
+        let p = &self.params;
+        let n = p.polynomial_size.0;
+        let boxw = 2 * n / DIGIT_MODULUS as usize;
+        with_scratch(p, |s| {
+            self.rotate(input, std::slice::from_ref(lut), false, s);
+            offsets
+                .iter()
+                .map(|&o| {
+                    let mut out = LweCiphertext::new(
+                        0u64,
+                        p.big_lwe_dimension().to_lwe_size(),
+                        p.ciphertext_modulus,
+                    );
+                    // Coefficient `o·B` holds the table at `m + o`; past `N`, the negacyclic
+                    // wrap: coefficient `(o − 16)·B` negated.
+                    let half = o as usize >= HALF_MODULUS as usize;
+                    let degree = (o as usize % HALF_MODULUS as usize) * boxw;
+                    extract_lwe_sample_from_glwe_ciphertext(
+                        &s.acc,
+                        &mut out,
+                        MonomialDegree(degree),
+                    );
+                    if half {
+                        lwe_ciphertext_opposite_assign(&mut out);
+                    }
+                    Digit::from_ct(out)
+                })
+                .collect()
+        })
+    }
+}
+
+impl ServerKey {
+    /// Reads one table at several points per blind rotation: job `(d, lut, offsets)` returns,
+    /// for each `o` of `offsets` (each below 32), an encryption of `lut.eval(m + o)` for the
+    /// digit `m` of `d`, all from one keyswitch and one blind rotation. The rotated test
+    /// polynomial holds the table at `m` in its coefficient 0 and at `m + o` in coefficient
+    /// `o·2N/32` (negated past `N`), so every output is one ordinary sample extraction: the
+    /// boxes, the input's noise margin and hence the failure probability are those of
+    /// [`ServerKey::bootstrap`], and each output has the noise of a bootstrap output. With
+    /// tables side by side in `lut` (table `j` on slots `j·w .. (j+1)·w`) this evaluates
+    /// `16 / w` functions of an input known to lie in `w` consecutive values (the layout of
+    /// TFHE-rs' many-LUT bootstrap). Runs in parallel on the current rayon pool; an offset of
+    /// 32 or more is an error.
+    pub fn try_bootstrap_offsets_batch(
+        &self,
+        jobs: &[(&Digit, &NegacyclicLut, &[u8])],
+    ) -> Result<Vec<Vec<Digit>>, TfheError> {
+        for (d, _, offsets) in jobs {
+            self.inner.check(d)?;
+            if let Some(&o) = offsets.iter().find(|&&o| u64::from(o) >= DIGIT_MODULUS) {
+                return Err(TfheError::OffsetOutOfRange(o));
+            }
+        }
+        Ok(jobs
+            .par_iter()
+            .with_max_len(1)
+            .map(|(d, l, offsets)| self.inner.bootstrap_offsets(d, l, offsets))
+            .collect())
     }
 }
 

@@ -124,6 +124,9 @@ pub enum TfheError {
     /// [`ServerKey::bootstrap_many`] was given an unsupported number of tables.
     #[error("bootstrap_many supports 1 or 2 tables, got {0}")]
     UnsupportedLutCount(usize),
+    /// A read offset of [`ServerKey::try_bootstrap_offsets_batch`] is not below 32.
+    #[error("a table read offset must be below 32, got {0}")]
+    OffsetOutOfRange(u8),
     /// Two argument lists that must have the same length do not (e.g. the inputs and tables of
     /// [`TreeKey::mv_lut_eval`]).
     #[error("argument list has length {found}, expected {expected}")]

@@ -154,6 +154,41 @@ fn bootstrap_of_heaviest_allowed_combination() {
 }
 
 #[test]
+fn one_rotation_reads_the_table_at_every_offset() {
+    let (ck, sk) = keys();
+    let mut rng = StdRng::seed_from_u64(29);
+    let lut = random_lut(&mut rng);
+    let offsets: Vec<u8> = (0..32).collect();
+    let xs: Vec<i64> = (-16..16).collect();
+    let cts: Vec<Digit> = xs.iter().map(|&x| ck.encrypt_digit(x)).collect();
+    let jobs: Vec<(&Digit, &NegacyclicLut, &[u8])> =
+        cts.iter().map(|c| (c, &lut, &offsets[..])).collect();
+    let outs = sk.try_bootstrap_offsets_batch(&jobs).unwrap();
+    for (&x, outs) in xs.iter().zip(&outs) {
+        assert_eq!(outs.len(), 32);
+        for (&o, out) in offsets.iter().zip(outs) {
+            // Plain negacyclic evaluation at the shifted point, without the library's table.
+            let y = (x + i64::from(o)).rem_euclid(32);
+            let want = if y < 16 {
+                lut.values[y as usize]
+            } else {
+                -lut.values[y as usize - 16]
+            };
+            assert_eq!(
+                ck.decrypt_digit(out).rem_euclid(32),
+                want.rem_euclid(32),
+                "x = {x}, offset {o}"
+            );
+        }
+    }
+    let bad: Vec<(&Digit, &NegacyclicLut, &[u8])> = vec![(&cts[0], &lut, &[3, 32][..])];
+    assert_eq!(
+        sk.try_bootstrap_offsets_batch(&bad).unwrap_err(),
+        TfheError::OffsetOutOfRange(32)
+    );
+}
+
+#[test]
 fn bootstrap_many_shares_one_rotation() {
     let (ck, sk) = keys();
     let mut rng = StdRng::seed_from_u64(17);
@@ -290,6 +325,65 @@ fn std_dev(xs: &[f64]) -> (f64, f64) {
 /// Root mean square (the spread about zero, which is what decides a failure).
 fn rms(xs: &[f64]) -> f64 {
     (xs.iter().map(|x| x * x).sum::<f64>() / xs.len() as f64).sqrt()
+}
+
+/// Two outputs of one blind rotation (read at offsets 0 and 8) have the noise of bootstrap
+/// outputs, and the correlation of their errors is below 4 standard errors of zero, so
+/// their variances add as the circuits' quadratic weights assume; a weight-25 combination
+/// `3a + 4b` of the two stays within the set's bound before and after the rotation.
+#[test]
+fn outputs_of_one_rotation_are_uncorrelated() {
+    let (ck, sk) = keys();
+    let p = &DEFAULT_PARAMETERS;
+    let sigma_max = p.max_total_sigma();
+    let sigma_out_model = sigma_max / p.max_two_norm as f64;
+    let allowance = |m: usize| 1.0 + 4.0 / (2.0 * m as f64).sqrt();
+    let mut rng = StdRng::seed_from_u64(41);
+    let n = 256;
+    let lut = random_lut(&mut rng);
+    let msgs: Vec<i64> = (0..n).map(|_| rng.gen_range(0..8)).collect();
+    let cts: Vec<Digit> = msgs.iter().map(|&m| ck.encrypt_digit(m)).collect();
+    let offsets = [0u8, 8];
+    let jobs: Vec<(&Digit, &NegacyclicLut, &[u8])> =
+        cts.iter().map(|c| (c, &lut, &offsets[..])).collect();
+    let outs = sk.try_bootstrap_offsets_batch(&jobs).unwrap();
+    let (mut ea, mut eb, mut combo, mut pre) = (vec![], vec![], vec![], vec![]);
+    for (&m, o) in msgs.iter().zip(&outs) {
+        let (va, vb) = (lut.eval(m), lut.eval(m + 8));
+        ea.push(ck.phase_error(&o[0], va));
+        eb.push(ck.phase_error(&o[1], vb));
+        let c = Digit::linear(&[(&o[0], 3), (&o[1], 4)], 0).unwrap();
+        combo.push(ck.phase_error(&c, 3 * va + 4 * vb));
+        pre.push(ck.pre_rotation_error(sk, &c, 3 * va + 4 * vb));
+    }
+    let (sa, sb) = (rms(&ea), rms(&eb));
+    let rho = ea.iter().zip(&eb).map(|(a, b)| a * b).sum::<f64>() / (n as f64 * sa * sb);
+    let (sc, sp) = (rms(&combo), rms(&pre));
+    eprintln!(
+        "one rotation, two reads: σ {:.2} / {:.2} (model {:.2}), ρ {rho:.3}, σ(3a+4b) {:.2}, \
+         pre-rotation {:.3} (σ_max {:.3})",
+        sa.log2(),
+        sb.log2(),
+        sigma_out_model.log2(),
+        sc.log2(),
+        sp.log2(),
+        sigma_max.log2()
+    );
+    for s in [sa, sb] {
+        assert!(
+            s <= sigma_out_model * allowance(n),
+            "σ_out {s} > {sigma_out_model}"
+        );
+    }
+    assert!(rho.abs() < 4.0 / (n as f64).sqrt(), "correlation {rho}");
+    assert!(
+        sc <= sigma_max * allowance(n),
+        "σ(3a+4b) {sc} > {sigma_max}"
+    );
+    assert!(
+        sp <= sigma_max * allowance(n),
+        "σ pre-rotation {sp} > {sigma_max}"
+    );
 }
 
 /// Measured noise against the model implied by the parameter set's failure probability,

@@ -123,6 +123,10 @@ struct Shape {
     wide: bool,
 }
 
+/// The largest span of a group sum whose carry and low digit share one blind rotation
+/// (8 values, two tables side by side in 16 slots).
+const SHARED_SPAN: i64 = 7;
+
 /// The largest span of a group sum read only for its carry: `⌊s/4⌋ − 2` is negacyclic on
 /// `0..=19` (the values `16..=19` are those of `0..=3` negated), so one bootstrap gives
 /// the carry (then `+2`, linear) of a sum of up to 20 values; the low digit is the linear
@@ -250,11 +254,12 @@ fn reduce_with(
                 let carry = table(b, s, 0, span, |x| x / 4);
                 push(b, &mut cols[c + 1], &mut offsets[c + 1], carry, span / 4);
                 // The low digit `s − 4·carry` costs no bootstrap, but it is noisy: worth
-                // it only when enough digits can join it in the column's next sum.
-                chooses = true;
+                // it only when enough digits can join it in the column's next sum. A sum
+                // of at most 8 values gets its low digit from the carry's rotation.
                 let low_terms = [(s, 1), (carry, -4)];
                 let joins = |b: &Builder| joining(b, &low_terms, 3, &col, budget, MAX_SPAN).0;
-                if low.is_some_and(|need| joins(b) >= need) {
+                chooses |= span > SHARED_SPAN;
+                if span > SHARED_SPAN && low.is_some_and(|need| joins(b) >= need) {
                     let low = b.linear(&low_terms, 0);
                     col.insert(0, Digit::new(low, 3));
                     continue;

@@ -125,7 +125,7 @@ pub(crate) fn table(
 ) -> NodeId {
     let lut =
         NegacyclicLut::from_fn(lo..=hi, f).expect("selectors span at most 16 consecutive values");
-    b.lut(node, &lut)
+    b.lut_in(node, lo, hi, &lut)
 }
 
 /// The blocks `bits[2i] + 2·bits[2i+1]` of a bit vector (the last one a single bit when

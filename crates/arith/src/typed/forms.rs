@@ -29,8 +29,8 @@ pub enum Form {
     /// constant or an encrypted amount), casts, comparisons, min/max and select run on
     /// the blocks ([`Algorithm::Blocks`], results in this form; comparisons give a
     /// canonical bit), and so do division and remainder; the Bits and Digits algorithms
-    /// convert the blocks to bits first (two bootstraps per two-bit block, none for a
-    /// one-bit top block).
+    /// convert the blocks to bits first (one bootstrap per two-bit block, its two bits
+    /// read from one blind rotation, none for a one-bit top block).
     Radix4,
 }
 
@@ -172,8 +172,8 @@ pub(super) fn condition_scaled(b: &mut Builder, c: &SInt, form: Form, scale: i64
 }
 
 /// Two's-complement bits of `x` modulo `2^n`: free for a canonical `x` of `n` digits
-/// (the top digit negated back when `signed`), two bootstraps per two-bit block of a
-/// radix-4 `x`, else a circuit (`⌈3n/2⌉ − 1` bootstraps).
+/// (the top digit negated back when `signed`), one bootstrap per two-bit block of a
+/// radix-4 `x` (both bits from one blind rotation), else a circuit (`⌈3n/2⌉ − 1` bootstraps).
 pub fn to_bits(b: &mut Builder, x: &SInt, n: usize, signed: bool, form: Form) -> Vec<NodeId> {
     if form == Form::Radix4 {
         let mut bits = crate::blocks::bits_from_blocks(b, &x.digits, n);

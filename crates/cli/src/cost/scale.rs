@@ -198,11 +198,12 @@ mod tests {
     }
 
     #[test]
-    fn a_32_bit_product_is_536_rotations() {
-        // Our 32-bit exact product (the block product: 715 bootstraps, 536 blind rotations).
+    fn a_32_bit_product_is_542_rotations() {
+        // Our 32-bit exact product (the block product: 707 bootstraps, 542 blind rotations
+        // when the tables of one selector share a multi-value first level).
         let w = level_widths("mul", 32).unwrap();
-        assert_eq!(w.iter().sum::<u64>(), 536);
+        assert_eq!(w.iter().sum::<u64>(), 542);
         let r = scale_model(&w, 1, 1, 0.01, 1e9, 0.0);
-        assert!((r.total_s - 5.36).abs() < 1e-9);
+        assert!((r.total_s - 5.42).abs() < 1e-9);
     }
 }

@@ -5,6 +5,7 @@ use std::collections::HashMap;
 
 use super::{half_eval, Circuit, Info, Node, NodeId, TREE_QWEIGHT};
 use crate::lut::{reduce, NegacyclicLut, Table256};
+use crate::CoreError;
 
 /// Records a circuit. Folds constants, merges repeated terms, and shares identical
 /// linear combinations (same terms, same constant) and identical bootstraps (same input,
@@ -25,6 +26,8 @@ pub struct Builder {
     current_label: u32,
     budget: Option<u64>,
     threads: Option<usize>,
+    /// Known windows of selectors ([`Builder::lut_in`]): first value and length.
+    windows: HashMap<NodeId, (i64, u8)>,
 }
 
 impl Default for Builder {
@@ -57,6 +60,7 @@ impl Builder {
             current_label: 0,
             budget: None,
             threads: None,
+            windows: HashMap::new(),
         };
         b.current_label = b.intern_label("circuit");
         b
@@ -176,11 +180,13 @@ impl Builder {
     }
 
     /// The depth of each bootstrap among the nodes built from node number `first` on that
-    /// `outputs` read.
+    /// `outputs` read, the tables [`Builder::finish`] will put in shared rotations
+    /// counted as those rotations.
     fn bootstrap_depths_since(&self, first: usize, outputs: &[NodeId]) -> Vec<u32> {
         let mut seen = vec![false; self.circuit.nodes.len().saturating_sub(first)];
         let mut stack: Vec<NodeId> = outputs.to_vec();
         let mut depths = Vec::new();
+        let mut shared: HashMap<NodeId, (u32, usize)> = HashMap::new();
         while let Some(id) = stack.pop() {
             let Some(k) = id.index().checked_sub(first) else {
                 continue;
@@ -189,10 +195,19 @@ impl Builder {
                 continue;
             }
             let node = &self.circuit.nodes[id.index()];
-            if node.is_bootstrap() {
-                depths.push(self.circuit.info[id.index()].depth);
+            let depth = self.circuit.info[id.index()].depth;
+            match node {
+                Node::Lut { input, .. } if self.windows.get(input).is_some_and(|w| w.1 <= 8) => {
+                    shared.entry(*input).or_insert((depth, 0)).1 += 1;
+                }
+                n if n.is_bootstrap() => depths.push(depth),
+                _ => {}
             }
             stack.extend(node.operands());
+        }
+        for (input, (depth, n)) in shared {
+            let per = 16 / usize::from(self.windows[&input].1);
+            depths.extend(std::iter::repeat_n(depth, n.div_ceil(per)));
         }
         depths
     }
@@ -351,10 +366,42 @@ impl Builder {
         Ok(id)
     }
 
-    /// Several tables on one input in one blind rotation (see [`Node::ManyLut`]).
-    pub fn many_lut(&mut self, input: NodeId, luts: &[NegacyclicLut]) -> Vec<NodeId> {
+    /// [`Builder::lut`] on an input known to lie in `lo..=hi` (at most 16 values; a wider
+    /// range records nothing). [`Builder::finish`] puts the tables read on one input of a
+    /// known window of at most 8 values into shared blind rotations ([`Node::ManyLut`]),
+    /// as many per rotation as fit side by side. The range must hold: an input outside it
+    /// would read another table there (the clear executor reports it).
+    pub fn lut_in(&mut self, input: NodeId, lo: i64, hi: i64, lut: &NegacyclicLut) -> NodeId {
+        let id = self.lut(input, lut);
+        if let (Node::Lut { .. }, Ok(len @ 1..=16)) =
+            (self.circuit.node(id), u8::try_from(hi - lo + 1))
+        {
+            let w = self.windows.entry(input).or_insert((lo, len));
+            if len < w.1 {
+                *w = (lo, len);
+            }
+        }
+        id
+    }
+
+    /// Several tables on one input known to lie in the `len` values from `lo` (modulo 32)
+    /// in one blind rotation (see [`Node::ManyLut`]); `len · luts.len()` must be at most
+    /// 16. Folded when the input is a constant.
+    pub fn many_lut(
+        &mut self,
+        input: NodeId,
+        lo: i64,
+        len: u8,
+        luts: &[NegacyclicLut],
+    ) -> Result<Vec<NodeId>, CoreError> {
+        if luts.is_empty() || len == 0 || usize::from(len) * luts.len() > 16 {
+            return Err(CoreError::InvalidArgument(format!(
+                "{} tables on a window of {len} values do not fit one test polynomial of 16 slots",
+                luts.len()
+            )));
+        }
         if let Some(c) = self.const_value(input) {
-            return luts.iter().map(|l| self.constant(l.eval(c))).collect();
+            return Ok(luts.iter().map(|l| self.constant(l.eval(c))).collect());
         }
         let indices: Vec<u32> = luts.iter().map(|l| self.intern_lut(l)).collect();
         let depth = self.depth(input) + 1;
@@ -362,13 +409,15 @@ impl Builder {
             Node::ManyLut {
                 input,
                 luts: indices,
+                lo,
+                len,
             },
             depth,
             0,
         );
-        (0..luts.len() as u32)
+        Ok((0..luts.len() as u32)
             .map(|index| self.push(Node::Extract { group, index }, depth, 1))
-            .collect()
+            .collect())
     }
 
     /// A tree LUT `table[16·hi + lo]` on two nibbles (see [`Node::Tree`]). Folded when an
@@ -439,7 +488,7 @@ impl Builder {
     /// Finishes the circuit with the given outputs.
     pub fn finish(mut self, outputs: Vec<NodeId>) -> Circuit {
         self.circuit.outputs = outputs;
-        self.circuit
+        super::pack::pack(self.circuit, &self.windows)
     }
 }
 

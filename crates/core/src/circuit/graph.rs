@@ -63,10 +63,8 @@ impl Circuit {
     /// Effective quadratic weight at the input of a bootstrap node.
     pub fn bootstrap_input_qweight(&self, id: NodeId) -> Option<u64> {
         match self.node(id) {
-            Node::Lut { input, .. } | Node::HalfLut { input, .. } => Some(self.qweight(*input)),
-            Node::ManyLut { input, luts } => {
-                let k = luts.len() as u64;
-                Some(self.qweight(*input).saturating_mul(k * k))
+            Node::Lut { input, .. } | Node::HalfLut { input, .. } | Node::ManyLut { input, .. } => {
+                Some(self.qweight(*input))
             }
             Node::Tree { hi, lo, .. } => Some(self.qweight(*hi).max(self.qweight(*lo))),
             _ => None,

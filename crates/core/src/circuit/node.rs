@@ -51,17 +51,25 @@ pub enum Node {
         /// (values in half units).
         lut: u32,
     },
-    /// Several tables of one input sharing one blind rotation (many-LUT). Its
-    /// outputs are read by [`Node::Extract`]. With `k` tables the input's noise
-    /// margin shrinks `k` times, so the cost reports `q · k²` as its effective
-    /// quadratic weight; that is only a lower bound (the modulus switch adds noise
-    /// independent of `q`), and the TFHE executor refuses many-LUT nodes under the
-    /// default parameters.
+    /// Several tables of one input in one blind rotation, the input known to lie in the
+    /// `len` consecutive values from `lo` (modulo 32), with `len · luts.len() ≤ 16`. The
+    /// tables sit side by side in one test polynomial and output `j` is read some slots
+    /// further on ([`many_lut_packing`]): the boxes, the input's noise margin and so the
+    /// failure probability are those of one plain bootstrap, and each output has a
+    /// bootstrap output's noise. An input outside the window would read another table, so
+    /// builders create these nodes only on inputs whose range they know
+    /// ([`Builder::lut_in`](crate::circuit::Builder::lut_in)), and the clear executor
+    /// refuses an input outside it. Its outputs are read by [`Node::Extract`].
     ManyLut {
         /// Selector.
         input: NodeId,
-        /// Indices of tables, each read with [`Circuit::lut`](crate::circuit::Circuit::lut).
+        /// Indices of tables, each read with [`Circuit::lut`](crate::circuit::Circuit::lut)
+        /// (each correct on the window).
         luts: Vec<u32>,
+        /// First value of the input's window.
+        lo: i64,
+        /// Number of values in the window.
+        len: u8,
     },
     /// A bivariate table on two nibbles (`LUTeval` of Trama et al.): `table[16·hi + lo]`, both
     /// inputs in `0..16`. Costs two blind rotations (the first, on `hi`, is shared by every
@@ -93,6 +101,37 @@ impl Node {
             Node::Lut { .. } | Node::HalfLut { .. } | Node::ManyLut { .. } | Node::Tree { .. }
         )
     }
+}
+
+/// Whether `x` lies in the `len` values from `lo` (modulo 32): the window of a
+/// [`Node::ManyLut`].
+pub fn in_window(x: i64, lo: i64, len: u8) -> bool {
+    (x - lo).rem_euclid(32) < i64::from(len)
+}
+
+/// The one table and the read offsets of a [`Node::ManyLut`] of `luts` on the window of
+/// `len` values from `lo`: table `j` occupies slots `j·len .. (j+1)·len` (slot `j·len + i`
+/// holds its value at `lo + i`, unused slots 0), and output `j` is the table read
+/// `(j·len − lo) mod 32` slots after the input, which lands on slot `j·len + i` for the
+/// input `lo + i`. `None` when the tables do not fit (`len · luts.len() > 16`, or no table).
+pub fn many_lut_packing(
+    luts: &[&NegacyclicLut],
+    lo: i64,
+    len: u8,
+) -> Option<(NegacyclicLut, Vec<u8>)> {
+    let w = usize::from(len);
+    if luts.is_empty() || w == 0 || w * luts.len() > 16 {
+        return None;
+    }
+    let mut table = [0i8; 16];
+    let mut offsets = Vec::with_capacity(luts.len());
+    for (j, lut) in luts.iter().enumerate() {
+        for i in 0..w {
+            table[j * w + i] = reduce(lut.eval(lo + i as i64)) as i8;
+        }
+        offsets.push(((j * w) as i64 - lo).rem_euclid(32) as u8);
+    }
+    Some((NegacyclicLut { table }, offsets))
 }
 
 /// The value of a half-step table (see [`Node::HalfLut`]) at `x`, in `[-16, 16)`.

@@ -75,3 +75,48 @@ fn budget_names_the_operation() {
     assert_eq!(v[0].qweight, 25);
     assert!(c.budget_violations(25).is_empty());
 }
+
+/// The packed table read at each output's offset gives that output's table on the whole
+/// window, for windows anywhere on the 32 values and as many tables as fit.
+#[test]
+fn packed_tables_read_at_their_offsets_give_each_table() {
+    let mut seed = 7u64;
+    let mut rnd = move |n: u64| {
+        seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (seed >> 33) % n
+    };
+    for lo in -40..40i64 {
+        for len in 1..=16u8 {
+            let k = 16 / usize::from(len);
+            let luts: Vec<NegacyclicLut> = (0..k)
+                .map(|_| {
+                    let vals: Vec<i64> = (0..16).map(|_| rnd(32) as i64 - 16).collect();
+                    NegacyclicLut::from_fn(0..=15, |v| vals[v as usize]).unwrap()
+                })
+                .collect();
+            let refs: Vec<&NegacyclicLut> = luts.iter().collect();
+            let (packed, offsets) = many_lut_packing(&refs, lo, len).unwrap();
+            assert_eq!(offsets.len(), k);
+            for (lut, &o) in luts.iter().zip(&offsets) {
+                assert!(o < 32);
+                for x in lo..lo + i64::from(len) {
+                    assert!(in_window(x, lo, len) && in_window(x + 32, lo, len));
+                    assert_eq!(
+                        packed.eval(x + i64::from(o)),
+                        lut.eval(x),
+                        "lo {lo} len {len} x {x}"
+                    );
+                }
+            }
+            assert!(!in_window(lo + i64::from(len), lo, len) || len >= 32);
+            let more: Vec<&NegacyclicLut> = refs.iter().chain(refs.first()).copied().collect();
+            assert!(
+                many_lut_packing(&more, lo, len).is_none(),
+                "{} tables of {len}",
+                k + 1
+            );
+        }
+    }
+}

@@ -5,7 +5,7 @@
 //! [`crate::exec`].
 
 use super::{Backend, LevelOutputs, Output, Values};
-use crate::circuit::{half_eval, Circuit, Cost, Node, PlannedLevel};
+use crate::circuit::{half_eval, in_window, Circuit, Cost, Node, PlannedLevel};
 use crate::lut::reduce;
 use crate::CoreError;
 
@@ -72,11 +72,23 @@ impl Backend for Clear {
                     Node::HalfLut { input, lut } => {
                         Output::One(half_eval(circuit.lut(*lut), *values.get(*input)))
                     }
-                    Node::ManyLut { input, luts } => Output::Many(
-                        luts.iter()
-                            .map(|&l| circuit.lut(l).eval(*values.get(*input)))
-                            .collect(),
-                    ),
+                    Node::ManyLut {
+                        input,
+                        luts,
+                        lo,
+                        len,
+                    } => {
+                        let x = *values.get(*input);
+                        if !in_window(x, *lo, *len) {
+                            return Err(CoreError::InvalidArgument(format!(
+                                "many-LUT node {} of operation `{}`: input {x} outside its \
+                                 window of {len} values from {lo}",
+                                id.0,
+                                circuit.label(id)
+                            )));
+                        }
+                        Output::Many(luts.iter().map(|&l| circuit.lut(l).eval(x)).collect())
+                    }
                     Node::Tree { hi, lo, table } => {
                         let (h, l) = (*values.get(*hi), *values.get(*lo));
                         Output::One(circuit.table(*table).eval(h, l).ok_or_else(|| {
@@ -107,18 +119,28 @@ mod tests {
     use crate::lut::{NegacyclicLut, Table256};
 
     #[test]
-    fn many_lut_matches_separate_luts() {
+    fn many_lut_matches_separate_luts_on_its_window() {
         let mut b = Builder::new();
         let x = b.input();
-        let f = NegacyclicLut::from_fn(-4..=4, |v| v * 2).unwrap();
-        let g = NegacyclicLut::from_fn(-4..=4, |v| v.abs()).unwrap();
-        let outs = b.many_lut(x, &[f, g]);
+        let f = NegacyclicLut::from_fn(-3..=4, |v| v * 2).unwrap();
+        let g = NegacyclicLut::from_fn(-3..=4, |v| v.abs()).unwrap();
+        assert!(
+            b.many_lut(x, -3, 9, &[f, g]).is_err(),
+            "18 slots do not fit 16"
+        );
+        let outs = b.many_lut(x, -3, 8, &[f, g]).unwrap();
         let c = b.finish(outs);
-        for v in -4..=4 {
+        for v in -3..=4 {
             let (o, cost) = run(&c, &[v]).unwrap();
             assert_eq!(o, vec![2 * v, v.abs()]);
             assert_eq!(cost.bootstraps, 1);
-            assert_eq!(cost.max_qweight, 4, "two tables: 1 · 2²");
+            assert_eq!(cost.max_qweight, 1, "the margin of one plain bootstrap");
+        }
+        for v in [5, -4, 12] {
+            assert!(
+                matches!(run(&c, &[v]), Err(CoreError::InvalidArgument(_))),
+                "{v} is outside the window"
+            );
         }
     }
 

@@ -83,16 +83,8 @@ impl Backend for DigitBackend<'_> {
     });
 }
 
-/// Refuses the node kinds the digit backend does not run (many-LUT and tree nodes).
+/// Refuses the node kinds the digit backend does not run (tree nodes).
 fn refuse_digit_kinds(circuit: &Circuit, plan: &Plan) -> Result<()> {
-    if let Some(id) = find_live(circuit, plan.live(), |n| matches!(n, Node::ManyLut { .. })) {
-        return Err(Error::NoiseBudget(format!(
-            "many-LUT node {} of operation `{}`: several tables per blind rotation exceed \
-             p-fail 2^-128 with these parameters",
-            id.0,
-            circuit.label(id)
-        )));
-    }
     if let Some(id) = find_live(circuit, plan.live(), |n| matches!(n, Node::Tree { .. })) {
         return Err(Error::NoiseBudget(format!(
             "tree LUT node {}: this executor runs digit circuits only (byte-processor \

@@ -92,7 +92,7 @@ fn decode<T: for<'de> Deserialize<'de>>(bytes: &[u8], from: i32) -> Result<T> {
 /// Blind rotations of a unit.
 fn weight<D>(unit: &Unit<D>) -> usize {
     match unit {
-        Unit::Lut { .. } | Unit::Half { .. } => 1,
+        Unit::Lut { .. } | Unit::Half { .. } | Unit::Many { .. } => 1,
         Unit::Multi { trees, .. } => 1 + trees.len(),
     }
 }
@@ -585,9 +585,10 @@ mod tests {
             .iter()
             .flatten()
             .map(|u| match u {
-                Unit::Lut { input, .. } | Unit::Half { input, .. } | Unit::Multi { input, .. } => {
-                    *input
-                }
+                Unit::Lut { input, .. }
+                | Unit::Half { input, .. }
+                | Unit::Many { input, .. }
+                | Unit::Multi { input, .. } => *input,
             })
             .collect();
         assert_eq!(order, (0..10).collect::<Vec<u8>>());

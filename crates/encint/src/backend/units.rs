@@ -1,17 +1,19 @@
 //! The bootstraps of one circuit level as *units*, and the one runner of units on a CPU.
 //!
-//! A unit is a plain or half-step bootstrap, or (with a tree key) one multi-value first level
-//! together with the second levels of the trees that read its accumulators, so an accumulator
-//! never leaves the unit. [`level_units`] cuts a level into units; [`run_units`] runs a list
-//! of units as one parallel step (first levels, plain and half-step bootstraps side by side on
-//! the current rayon pool, then all second levels as one batch); [`scatter`] hands the outputs
-//! back to their nodes. The local digit and tree backends run a whole level as one list
-//! ([`run_level`]); the MPI backend splits the list over ranks and runs each chunk with the same
-//! [`run_units`]; the GPU backend batches the same units on the device.
+//! A unit is a plain or half-step bootstrap, one blind rotation read at several offsets (a
+//! many-LUT node), or (with a tree key) one multi-value first level together with the
+//! second levels of the trees that read its accumulators, so an accumulator never leaves
+//! the unit. [`level_units`] cuts a level into units; [`run_units`] runs a list of units as
+//! one parallel step (first levels, shared rotations, plain and half-step bootstraps side
+//! by side on the current rayon pool, then all second levels as one batch); [`scatter`]
+//! hands the outputs back to their nodes. The local digit and tree backends run a whole
+//! level as one list ([`run_level`]); the MPI backend splits the list over ranks and runs
+//! each chunk with the same [`run_units`]; the GPU backend batches the same units on the
+//! device.
 
 use std::borrow::Borrow;
 
-use encint_core::circuit::{Circuit, Node, NodeId, PlannedLevel};
+use encint_core::circuit::{many_lut_packing, Circuit, Node, NodeId, PlannedLevel};
 use encint_core::exec::{Output, Values};
 use encint_tfhe::{Digit, NegacyclicLut, ServerKey, Table256, TreeKey};
 use serde::{Deserialize, Serialize};
@@ -31,6 +33,13 @@ pub(crate) enum Unit<D> {
     Lut { input: D, lut: NegacyclicLut },
     /// A half-step bootstrap.
     Half { input: D, lut: NegacyclicLut },
+    /// One blind rotation read at several offsets (a many-LUT node: its tables side by
+    /// side in `lut`).
+    Many {
+        input: D,
+        lut: NegacyclicLut,
+        offsets: Vec<u8>,
+    },
     /// A multi-value first level on `input` (its LUTs and one accumulator per table) and
     /// the second levels of the trees on those accumulators: `(table index, lo value)`.
     Multi {
@@ -45,6 +54,7 @@ pub(crate) enum Unit<D> {
 #[derive(Debug, Serialize, Deserialize)]
 pub(crate) enum UnitOut {
     One(Digit),
+    Many(Vec<Digit>),
     Multi { luts: Vec<Digit>, trees: Vec<Digit> },
 }
 
@@ -118,6 +128,32 @@ pub(crate) fn level_units<D>(
             }
         }
     }
+    for &id in &groups.many {
+        if let Node::ManyLut {
+            input,
+            luts,
+            lo,
+            len,
+        } = circuit.node(id)
+        {
+            let tables: Vec<_> = luts.iter().map(|&l| circuit.lut(l)).collect();
+            let (lut, offsets) = many_lut_packing(&tables, *lo, *len).ok_or_else(|| {
+                Error::InvalidInput(format!(
+                    "many-LUT node {}: {} tables on a window of {len} values do not fit",
+                    id.0,
+                    luts.len()
+                ))
+            })?;
+            units.push((
+                Unit::Many {
+                    input: value(*input),
+                    lut: to_tfhe_lut(&lut),
+                    offsets,
+                },
+                vec![id],
+            ));
+        }
+    }
     for &id in &groups.halves {
         if let Some((x, lut)) = lut_of(id) {
             units.push((
@@ -157,8 +193,8 @@ fn all_trees_placed<D>(level: &PlannedLevel, units: &LevelUnits<D>) -> Result<()
 }
 
 /// Runs `units` on `server` (and `tree`, needed for multi-value units) on the current rayon
-/// pool: first levels, plain and half-step bootstraps as three batches side by side, then the
-/// second levels as one batch. One output per unit, in order.
+/// pool: first levels, shared rotations, plain and half-step bootstraps as four batches side
+/// by side, then the second levels as one batch. One output per unit, in order.
 pub(crate) fn run_units<D: Borrow<Digit> + Sync>(
     server: &ServerKey,
     tree: Option<&TreeKey>,
@@ -166,11 +202,17 @@ pub(crate) fn run_units<D: Borrow<Digit> + Sync>(
 ) -> Result<Vec<UnitOut>> {
     let mut plain = Vec::new();
     let mut half = Vec::new();
+    let mut many = Vec::new();
     let mut tables: Vec<Vec<Table256>> = Vec::new();
     for u in units {
         match u {
             Unit::Lut { input, lut } => plain.push((input.borrow(), lut)),
             Unit::Half { input, lut } => half.push((input.borrow(), lut)),
+            Unit::Many {
+                input,
+                lut,
+                offsets,
+            } => many.push((input.borrow(), lut, offsets.as_slice())),
             Unit::Multi { tables: t, .. } => tables.push(
                 t.iter()
                     .map(|bytes| {
@@ -202,10 +244,15 @@ pub(crate) fn run_units<D: Borrow<Digit> + Sync>(
         (None, true) => None,
         (None, false) => return Err(Error::InvalidInput("tree work without a tree key".into())),
     };
-    let (first, (singles, halves)) = rayon::join(
-        || match tree {
-            Some(t) if !multi.is_empty() => t.first_level_batch(server, &multi),
-            _ => Ok(Vec::new()),
+    let ((first, manys), (singles, halves)) = rayon::join(
+        || {
+            rayon::join(
+                || match tree {
+                    Some(t) if !multi.is_empty() => t.first_level_batch(server, &multi),
+                    _ => Ok(Vec::new()),
+                },
+                || server.try_bootstrap_offsets_batch(&many),
+            )
         },
         || {
             rayon::join(
@@ -214,7 +261,7 @@ pub(crate) fn run_units<D: Borrow<Digit> + Sync>(
             )
         },
     );
-    let (first, singles, halves) = (first?, singles?, halves?);
+    let (first, manys, singles, halves) = (first?, manys?, singles?, halves?);
     // Second levels: each tree on its unit's accumulator of the given table.
     let mut second = Vec::new();
     for (u, (_, accs)) in multi_units().zip(&first) {
@@ -233,6 +280,7 @@ pub(crate) fn run_units<D: Borrow<Digit> + Sync>(
     };
     let mut singles = singles.into_iter();
     let mut halves = halves.into_iter();
+    let mut manys = manys.into_iter();
     let mut first = first.into_iter();
     let mut second_outs = second_outs.into_iter();
     let missing = || Error::InvalidInput("a batch returned too few outputs".into());
@@ -242,6 +290,7 @@ pub(crate) fn run_units<D: Borrow<Digit> + Sync>(
             Ok(match u {
                 Unit::Lut { .. } => UnitOut::One(singles.next().ok_or_else(missing)?),
                 Unit::Half { .. } => UnitOut::One(halves.next().ok_or_else(missing)?),
+                Unit::Many { .. } => UnitOut::Many(manys.next().ok_or_else(missing)?),
                 Unit::Multi { trees, .. } => {
                     let (luts, _) = first.next().ok_or_else(missing)?;
                     let trees = second_outs.by_ref().take(trees.len()).collect();
@@ -264,6 +313,7 @@ pub(crate) fn scatter(
     for (ids, out) in ids.into_iter().zip(outs) {
         match out {
             UnitOut::One(d) if ids.len() == 1 => result.push((ids[0], Output::One(d))),
+            UnitOut::Many(ds) if ids.len() == 1 => result.push((ids[0], Output::Many(ds))),
             UnitOut::Multi { luts, trees } if luts.len() + trees.len() == ids.len() => result
                 .extend(
                     ids.into_iter()

@@ -144,6 +144,13 @@ pub fn assemble_level(
                 }
                 tables.push((ids[0], input, lut, true));
             }
+            Unit::Many { .. } => {
+                return Err(Error::Gpu(GpuError::Unsupported(
+                    "a many-LUT bootstrap (the device runs one table per blind rotation: \
+                     take the circuit apart with Circuit::unpack_many)"
+                        .into(),
+                )))
+            }
             Unit::Multi { .. } => unreachable!("units without trees have no multi-value unit"),
         }
     }

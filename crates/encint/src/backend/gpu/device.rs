@@ -6,7 +6,7 @@
 
 use std::sync::{Arc, Mutex};
 
-use encint_core::circuit::{Circuit, NodeId, Plan, PlannedLevel};
+use encint_core::circuit::{Circuit, Node, NodeId, Plan, PlannedLevel};
 use encint_core::exec::{self, Backend, Output, Values};
 use encint_tfhe::params::DELTA;
 use encint_tfhe::{Digit, DigitParameters, KeySetId, ServerKey, TfheError};
@@ -301,7 +301,20 @@ impl GpuDevice {
         let up = self.upload(inputs)?;
         let t_up = t.elapsed();
         let refs: Vec<&GpuDigit> = up.iter().collect();
-        let out = exec::run(&GpuBackend { device: self }, circuit, plan, &refs)?;
+        // One table per blind rotation here: shared rotations run as plain bootstraps.
+        let unpacked;
+        let (circuit, plan) = if circuit
+            .nodes()
+            .iter()
+            .any(|n| matches!(n, Node::ManyLut { .. }))
+        {
+            unpacked = circuit.unpack_many();
+            let plan = unpacked.plan();
+            (&unpacked, std::borrow::Cow::Owned(plan))
+        } else {
+            (circuit, std::borrow::Cow::Borrowed(plan))
+        };
+        let out = exec::run(&GpuBackend { device: self }, circuit, &plan, &refs)?;
         self.streams.synchronize();
         let t_run = t.elapsed();
         let result = self.download(&out);
