@@ -79,6 +79,14 @@ impl Backend for Clear {
                         len,
                     } => {
                         let x = *values.get(*input);
+                        if luts.is_empty() || usize::from(*len) * luts.len() > 16 {
+                            return Err(CoreError::InvalidArgument(format!(
+                                "many-LUT node {}: {} tables on a window of {len} values do \
+                                 not fit one test polynomial",
+                                id.0,
+                                luts.len()
+                            )));
+                        }
                         if !in_window(x, *lo, *len) {
                             return Err(CoreError::InvalidArgument(format!(
                                 "many-LUT node {} of operation `{}`: input {x} outside its \

@@ -234,3 +234,24 @@ fn tables_on_a_known_window_share_rotations_and_keep_their_values() {
         "only {packed_trials} trials shared a rotation"
     );
 }
+
+/// A many-LUT node whose tables do not fit one test polynomial (which no builder makes)
+/// is refused by the clear executor, as is an input outside its window.
+#[test]
+fn a_many_lut_node_that_does_not_fit_is_refused() {
+    let mut b = Builder::new();
+    let x = b.input();
+    let t = NegacyclicLut::from_fn(0..=7, |v| v).unwrap();
+    let outs = b.many_lut(x, 0, 8, &[t, t]).unwrap();
+    let mut c = b.finish(outs);
+    assert_eq!(clear::run(&c, &[7]).unwrap().0, vec![7, 7]);
+    for n in &mut c.nodes {
+        if let Node::ManyLut { len, .. } = n {
+            *len = 9;
+        }
+    }
+    match clear::run(&c, &[3]) {
+        Err(CoreError::InvalidArgument(m)) => assert!(m.contains("do not fit"), "{m}"),
+        other => panic!("{other:?}"),
+    }
+}
