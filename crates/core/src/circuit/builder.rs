@@ -3,6 +3,7 @@
 
 use std::collections::HashMap;
 
+use super::node::{many_lut_fits, tables_per_rotation};
 use super::{half_eval, Circuit, Info, Node, NodeId, TREE_QWEIGHT};
 use crate::lut::{reduce, NegacyclicLut, Table256};
 use crate::CoreError;
@@ -186,7 +187,7 @@ impl Builder {
         let mut seen = vec![false; self.circuit.nodes.len().saturating_sub(first)];
         let mut stack: Vec<NodeId> = outputs.to_vec();
         let mut depths = Vec::new();
-        let mut shared: HashMap<NodeId, (u32, usize)> = HashMap::new();
+        let mut shared: HashMap<NodeId, (u32, usize, usize)> = HashMap::new();
         while let Some(id) = stack.pop() {
             let Some(k) = id.index().checked_sub(first) else {
                 continue;
@@ -197,16 +198,16 @@ impl Builder {
             let node = &self.circuit.nodes[id.index()];
             let depth = self.circuit.info[id.index()].depth;
             match node {
-                Node::Lut { input, .. } if self.windows.get(input).is_some_and(|w| w.1 <= 8) => {
-                    shared.entry(*input).or_insert((depth, 0)).1 += 1;
-                }
+                Node::Lut { input, .. } => match tables_per_rotation(self.windows.get(input)) {
+                    Some(per) => shared.entry(*input).or_insert((depth, per, 0)).2 += 1,
+                    None => depths.push(depth),
+                },
                 n if n.is_bootstrap() => depths.push(depth),
                 _ => {}
             }
             stack.extend(node.operands());
         }
-        for (input, (depth, n)) in shared {
-            let per = 16 / usize::from(self.windows[&input].1);
+        for (depth, per, n) in shared.into_values() {
             depths.extend(std::iter::repeat_n(depth, n.div_ceil(per)));
         }
         depths
@@ -394,7 +395,7 @@ impl Builder {
         len: u8,
         luts: &[NegacyclicLut],
     ) -> Result<Vec<NodeId>, CoreError> {
-        if luts.is_empty() || len == 0 || usize::from(len) * luts.len() > 16 {
+        if !many_lut_fits(len, luts.len()) {
             return Err(CoreError::InvalidArgument(format!(
                 "{} tables on a window of {len} values do not fit one test polynomial of 16 slots",
                 luts.len()

@@ -40,5 +40,5 @@ pub use cost::Cost;
 pub use graph::Circuit;
 pub(crate) use graph::Info;
 pub use grouping::{FirstLevelGroup, LevelGroups};
-pub use node::{half_eval, in_window, many_lut_packing, Node, NodeId, TREE_QWEIGHT};
+pub use node::{half_eval, in_window, many_lut_fits, many_lut_packing, Node, NodeId, TREE_QWEIGHT};
 pub use schedule::{Level, Plan, PlannedLevel};

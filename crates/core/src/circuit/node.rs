@@ -109,6 +109,21 @@ pub fn in_window(x: i64, lo: i64, len: u8) -> bool {
     (x - lo).rem_euclid(32) < i64::from(len)
 }
 
+/// Whether `tables` tables on a window of `len` values fit one test polynomial side by
+/// side (16 slots).
+pub fn many_lut_fits(len: u8, tables: usize) -> bool {
+    tables > 0 && len > 0 && usize::from(len) * tables <= 16
+}
+
+/// How many tables on a selector of window `window` (first value, length) share one blind
+/// rotation when [`Builder::finish`](crate::circuit::Builder::finish) gathers them: `16 /
+/// len` for a window of at most 8 values; `None` (one table per rotation) otherwise.
+pub(crate) fn tables_per_rotation(window: Option<&(i64, u8)>) -> Option<usize> {
+    window
+        .filter(|w| (1..=8).contains(&w.1))
+        .map(|w| 16 / usize::from(w.1))
+}
+
 /// The one table and the read offsets of a [`Node::ManyLut`] of `luts` on the window of
 /// `len` values from `lo`: table `j` occupies slots `j·len .. (j+1)·len` (slot `j·len + i`
 /// holds its value at `lo + i`, unused slots 0), and output `j` is the table read
@@ -119,10 +134,10 @@ pub fn many_lut_packing(
     lo: i64,
     len: u8,
 ) -> Option<(NegacyclicLut, Vec<u8>)> {
-    let w = usize::from(len);
-    if luts.is_empty() || w == 0 || w * luts.len() > 16 {
+    if !many_lut_fits(len, luts.len()) {
         return None;
     }
+    let w = usize::from(len);
     let mut table = [0i8; 16];
     let mut offsets = Vec::with_capacity(luts.len());
     for (j, lut) in luts.iter().enumerate() {

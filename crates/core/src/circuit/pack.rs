@@ -5,7 +5,11 @@
 
 use std::collections::HashMap;
 
+use super::node::tables_per_rotation;
 use super::{Circuit, Info, Node, NodeId};
+
+/// A selector's known window: its first value and its number of values.
+type Window = (i64, u8);
 
 /// `node` with every operand `x` replaced by `map[x]`.
 fn remap(node: &Node, map: &[NodeId]) -> Node {
@@ -52,29 +56,35 @@ fn remap(node: &Node, map: &[NodeId]) -> Node {
 /// rotation in order of appearance, each table's node becoming an [`Node::Extract`] of
 /// its rotation. Every other node is kept (renumbered); values, depths and weights are
 /// unchanged, and each gathered group of `k` bootstraps becomes one.
-pub(crate) fn pack(circuit: Circuit, windows: &HashMap<NodeId, (i64, u8)>) -> Circuit {
+pub(crate) fn pack(circuit: Circuit, windows: &HashMap<NodeId, Window>) -> Circuit {
     if windows.is_empty() {
         return circuit;
     }
     let live = circuit.live();
-    let mut by_input: HashMap<NodeId, Vec<NodeId>> = HashMap::new();
+    // The live tables (node, table index) of each selector whose tables are gathered.
+    let mut by_input: HashMap<NodeId, Vec<(NodeId, u32)>> = HashMap::new();
     for (i, node) in circuit.nodes.iter().enumerate() {
-        if let (true, Node::Lut { input, .. }) = (live[i], node) {
-            if windows.get(input).is_some_and(|w| w.1 <= 8) {
-                by_input.entry(*input).or_default().push(NodeId(i as u32));
+        if let (true, Node::Lut { input, lut }) = (live[i], node) {
+            if tables_per_rotation(windows.get(input)).is_some() {
+                by_input
+                    .entry(*input)
+                    .or_default()
+                    .push((NodeId(i as u32), *lut));
             }
         }
     }
-    // Each table's rotation: (index of the rotation's first table, position in it).
+    // Each table's rotation: (the rotation's first table, position in it); each rotation
+    // (by its first table): the selector's window and the tables.
     let mut member: HashMap<NodeId, (NodeId, u32)> = HashMap::new();
-    let mut rotations: HashMap<NodeId, Vec<NodeId>> = HashMap::new();
-    for (input, luts) in &by_input {
-        let per = 16 / usize::from(windows[input].1);
+    let mut rotations: HashMap<NodeId, (Window, Vec<u32>)> = HashMap::new();
+    for (input, luts) in by_input {
+        let window = windows[&input];
+        let per = tables_per_rotation(Some(&window)).unwrap_or(1);
         for chunk in luts.chunks(per).filter(|c| c.len() > 1) {
-            for (k, &id) in chunk.iter().enumerate() {
-                member.insert(id, (chunk[0], k as u32));
+            for (k, &(id, _)) in chunk.iter().enumerate() {
+                member.insert(id, (chunk[0].0, k as u32));
             }
-            rotations.insert(chunk[0], chunk.to_vec());
+            rotations.insert(chunk[0].0, (window, chunk.iter().map(|t| t.1).collect()));
         }
     }
     if rotations.is_empty() {
@@ -89,18 +99,10 @@ pub(crate) fn pack(circuit: Circuit, windows: &HashMap<NodeId, (i64, u8)>) -> Ci
         let node = remap(node, &map);
         let mine = circuit.info[i];
         if let Some(&(first, index)) = member.get(&id) {
-            if first == id {
-                let Node::Lut { input, .. } = node else {
-                    unreachable!("only plain tables are gathered")
-                };
-                let (lo, len) = windows[&circuit_input(&circuit, id)];
-                let luts = rotations[&id]
-                    .iter()
-                    .map(|r| match circuit.node(*r) {
-                        Node::Lut { lut, .. } => *lut,
-                        _ => unreachable!("only plain tables are gathered"),
-                    })
-                    .collect();
+            // The rotation's first table: the rotation node, before its first output.
+            if let (Some(((lo, len), luts)), Node::Lut { input, .. }) =
+                (rotations.remove(&id), node)
+            {
                 group_of.insert(id, NodeId(nodes.len() as u32));
                 nodes.push(Node::ManyLut {
                     input,
@@ -127,14 +129,6 @@ pub(crate) fn pack(circuit: Circuit, windows: &HashMap<NodeId, (i64, u8)>) -> Ci
         nodes,
         info,
         ..circuit
-    }
-}
-
-/// The selector of the plain table `id` (its original node id).
-fn circuit_input(circuit: &Circuit, id: NodeId) -> NodeId {
-    match circuit.node(id) {
-        Node::Lut { input, .. } => *input,
-        _ => unreachable!("only plain tables are gathered"),
     }
 }
 

@@ -5,7 +5,7 @@
 //! [`crate::exec`].
 
 use super::{Backend, LevelOutputs, Output, Values};
-use crate::circuit::{half_eval, in_window, Circuit, Cost, Node, PlannedLevel};
+use crate::circuit::{half_eval, in_window, many_lut_fits, Circuit, Cost, Node, PlannedLevel};
 use crate::lut::reduce;
 use crate::CoreError;
 
@@ -79,7 +79,7 @@ impl Backend for Clear {
                         len,
                     } => {
                         let x = *values.get(*input);
-                        if luts.is_empty() || usize::from(*len) * luts.len() > 16 {
+                        if !many_lut_fits(*len, luts.len()) {
                             return Err(CoreError::InvalidArgument(format!(
                                 "many-LUT node {}: {} tables on a window of {len} values do \
                                  not fit one test polynomial",
