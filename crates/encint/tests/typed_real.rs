@@ -225,3 +225,31 @@ fn shifts_by_an_encrypted_amount_with_blocks_at_eight_bits() {
         }
     }
 }
+
+/// Shifts and rotations by an encrypted amount at 64 bits on real radix-4 ciphertexts,
+/// against plain i128 arithmetic: there the last binary stage is gated by its amount bit
+/// (the kept and moved parts of each block from one blind rotation) instead of being
+/// followed by a refresh of every block.
+#[test]
+fn shifts_by_an_encrypted_amount_at_sixty_four_bits() {
+    let (client, server) = keys();
+    let cases = [
+        (Op::ShlVar, false, 0x0123_4567_89ab_cdef, 37),
+        (Op::ShrVar, true, -0x0123_4567_89ab_cdef, 22),
+        (Op::RotlVar, false, 0x8000_0000_0000_0001u64 as i128, 63),
+        (Op::RotrVar, true, -2, 5),
+    ];
+    for (op, signed, v, s) in cases {
+        let ty = IntType::new(64, signed).unwrap();
+        let (v, s) = (ty.wrap(v), ty.wrap(s));
+        let a = encrypt_typed_as(client, v, ty, Form::Radix4).unwrap();
+        let t = encrypt_typed_as(client, s, ty, Form::Radix4).unwrap();
+        let (out, _) = server.typed_apply(op, &[&a, &t]).unwrap();
+        let want = reference(op, ty, &[v, s]);
+        assert_eq!(
+            decrypt_typed(client, &out).unwrap(),
+            want,
+            "{v} {op} {s} {ty}"
+        );
+    }
+}

@@ -7,8 +7,8 @@ use encint_core::circuit::{Builder, NodeId};
 use super::compare::blocks_all_zero;
 use super::shift::Shift;
 use super::stages::{
-    binary_stage, clamp_unless, keyed, last_bit_stage, other_source, shift_stage, unkeyed, Gate,
-    Neighbour,
+    binary_stage, clamp_unless, gated_stage, keyed, last_bit_stage, other_source, shift_stage,
+    unkeyed, Gate, Neighbour,
 };
 use super::{block_max, blocks_of, fresh_node, table, Out};
 
@@ -18,11 +18,14 @@ use super::{block_max, blocks_of, fresh_node, table, Out};
 ///
 /// - Each amount bit `d ≥ 2` is one `binary_stage`: the value moves by `2^d` bits when
 ///   the bit is set, at one bootstrap per block (each reads the amount block as it is).
-/// - Amount block 0 (a move by `0..=3` bits) comes last. From 7 bits on, while the binary
-///   stages leave the blocks quiet enough (up to 32 bits with the default budget), its
-///   bit 1 is one more binary stage and its bit 0 a `last_bit_stage`: two bootstraps
-///   per block whose outputs are fresh, so no refresh follows. Otherwise it is one
-///   `shift_stage` (three bootstraps per block) and a refresh of every block.
+///   Each stage adds 2 to the blocks' quadratic weight; the stage that would leave them
+///   too noisy for the next selector is a `gated_stage` instead, on the amount bit read
+///   by one table: the same one blind rotation per block, and the blocks come out
+///   quiet (up to 32 bits with the default budget no stage needs it).
+/// - Amount block 0 (a move by `0..=3` bits) comes last: its bit 1 one more binary stage
+///   and its bit 0 a `last_bit_stage` (two bootstraps per block whose outputs are fresh,
+///   from 7 bits on), or one `shift_stage` (three bootstraps per block) and a refresh of
+///   every block, whichever is cheaper.
 /// - The amount bits worth `bits` or more only decide `over = [any is set]`. A logical
 ///   shift zeroes the result when `over`, in the table that makes each block fresh
 ///   anyway; an arithmetic shift sets every other amount bit when `over` (a shift by
@@ -91,7 +94,42 @@ impl Amount<'_> {
 
 /// The shifter of [`shift_var_blocks`] and [`shift_var_bits`]: `cur` holds the value's
 /// blocks (of any noise within the budget).
+///
+/// Amount bits 0 and 1 move by 0..=3 bits. Either bit 1 is one more binary stage and bit 0
+/// a last stage that makes every block fresh ([`last_bit_stage`]), or both are one
+/// [`shift_stage`] followed by a refresh. Both are built on trial copies of the builder and
+/// the cheaper kept: the fewer estimated rounds at the builder's thread count
+/// ([`Builder::threads`]), else the fewer bootstraps, then the lesser depth.
 fn shift_var(
+    b: &mut Builder,
+    cur: Vec<NodeId>,
+    amount: Amount,
+    bits: usize,
+    kind: Shift,
+    out: Out,
+    budget: u64,
+) -> Vec<NodeId> {
+    let first = b.node_count();
+    let threads = b.threads();
+    let trials = [false, true].into_iter().filter_map(|split| {
+        let mut t = b.clone();
+        let outputs = shift_var_with(&mut t, cur.clone(), amount, bits, kind, out, budget, split)?;
+        let depth = outputs.iter().map(|&o| t.depth(o)).max().unwrap_or(0);
+        let bootstraps = t.bootstraps_since(first, &outputs);
+        let rounds = threads.map_or(0, |n| t.rounds_since(first, &outputs, n));
+        Some(((rounds, bootstraps, depth), t, outputs))
+    });
+    let (_, best, outputs) = trials
+        .min_by_key(|trial| trial.0)
+        .expect("the trial without the split always builds");
+    *b = best;
+    outputs
+}
+
+/// [`shift_var`] with amount bit 1 a binary stage and bit 0 a [`last_bit_stage`] (`split`;
+/// `None` when the move does not fit that stage), or both one [`shift_stage`].
+#[allow(clippy::too_many_arguments)]
+fn shift_var_with(
     b: &mut Builder,
     mut cur: Vec<NodeId>,
     amount: Amount,
@@ -99,7 +137,8 @@ fn shift_var(
     kind: Shift,
     out: Out,
     budget: u64,
-) -> Vec<NodeId> {
+    split: bool,
+) -> Option<Vec<NodeId>> {
     let k = bits.div_ceil(2);
     let n = bits as u128;
     // Amount bits d ≥ 2 that move the value: (node, its largest value, the bit's place,
@@ -139,35 +178,18 @@ fn shift_var(
             .or_insert_with(|| clamp_unless(b, kp, node, max)),
         None => node,
     };
-    // Amount bits 0 and 1 move by 0..=3 bits. Either bit 1 is one more binary stage and
-    // bit 0 a last stage that makes every block fresh ([`last_bit_stage`]), or both are one
-    // [`shift_stage`] followed by a refresh; whichever costs fewer bootstraps, counting
-    // the refreshes the noise calls for (a binary stage adds 2 to the quadratic weight,
-    // and every selector reads a block beside 16 for the amount).
+    // Amount bits 0 and 1: with `split`, bit 1 one more binary stage and bit 0 a last
+    // stage that makes every block fresh ([`last_bit_stage`]); else both one
+    // [`shift_stage`] followed by a refresh.
     let one_bit = |p| kind.source(bits, 1, p);
-    let q0 = cur.iter().map(|&c| b.qweight(c)).max().unwrap_or(1);
-    let refreshes = |stages: usize| {
-        let (mut q, mut r) = (q0, 0u64);
-        for _ in 0..stages {
-            if q + 16 > budget {
-                (q, r) = (1, r + 1);
-            }
-            q += 2;
-        }
-        r + u64::from(q + 16 > budget)
-    };
-    let (kk, ss, outw) = (
-        k as u64,
-        stages.len() as u64,
-        if out == Out::Bits { 2 } else { 1 },
-    );
-    let split_cost = kk * (ss + 1) + kk * refreshes(stages.len() + 1) + kk + kk * outw;
-    let stage_cost = kk * ss + kk * refreshes(stages.len()) + 3 * kk - 3 + kk * outw;
     let neighbours: Option<Vec<Neighbour>> =
         (0..k).map(|i| other_source(bits, i, one_bit)).collect();
     let bit0 = amount.bit(bits, 0);
     let bit1 = amount.bit(bits, 1);
-    let neighbours = neighbours.filter(|_| bit1.is_some() && k >= 4 && split_cost <= stage_cost);
+    let neighbours = neighbours.filter(|_| split && bit1.is_some() && k >= 4);
+    if split && neighbours.is_none() {
+        return None;
+    }
     if let (Some(_), Some((node, max, place))) = (&neighbours, bit1) {
         let t1 = if kind.rotates() { 2 % n } else { 2 };
         if t1 != 0 {
@@ -177,7 +199,17 @@ fn shift_var(
     for (node, max, place, t) in stages {
         let sel = sel_of(b, node, max);
         let src = |p| kind.source(bits, t, p);
-        cur = binary_stage(b, &mut cur, bits, (sel, max, place), src, budget);
+        let q = cur.iter().map(|&c| b.qweight(c)).max().unwrap_or(1);
+        cur = if gated(q, budget) {
+            let bit = if max == 1 {
+                sel
+            } else {
+                table(b, sel, 0, max, move |v| (v >> place) & 1)
+            };
+            gated_stage(b, &mut cur, bits, bit, src, budget)
+        } else {
+            binary_stage(b, &mut cur, bits, (sel, max, place), src, budget)
+        };
     }
     if let (Some(neighbours), Some((node0, max0, _))) = (neighbours, bit0) {
         // Off (bit 0 clear), on, or zero (a logical shift past the width).
@@ -195,7 +227,15 @@ fn shift_var(
                 Gate::from_low_bit as fn(i64) -> Gate,
             ),
         };
-        return last_bit_stage(b, &mut cur, bits, gate, (&neighbours, one_bit), out, budget);
+        return Some(last_bit_stage(
+            b,
+            &mut cur,
+            bits,
+            gate,
+            (&neighbours, one_bit),
+            out,
+            budget,
+        ));
     }
     // Bits 0 and 1 as one digit `0..=3` (a bit alone for a one-bit amount).
     let low = match (amount, bit0, bit1) {
@@ -244,5 +284,14 @@ fn shift_var(
             }
         }
     }
-    result
+    Some(result)
+}
+
+/// Whether a binary stage on blocks of quadratic weight `q` is better gated by its amount
+/// bit ([`gated_stage`]: one more table, for the bit) than read from the amount digit
+/// ([`binary_stage`]): when the stage's results (weight `q + 2`) would be too noisy for
+/// the next selector, which reads a block beside 16 for the amount, and so would need a
+/// refresh of every block.
+fn gated(q: u64, budget: u64) -> bool {
+    q + 2 + 16 > budget
 }

@@ -108,6 +108,56 @@ pub(super) fn binary_stage(
         .collect()
 }
 
+/// One binary stage of a shifter gated by a fresh bit `gate`: the blocks of `cur` moved as
+/// `src` says (see [`binary_stage`]) when the bit is 1, else kept.
+///
+/// For each source block `m`, the tables `[¬gate]·Curₘ` (the block kept) and
+/// `[gate]·part` (each cut of it a result block receives) read the selector
+/// `(max + 1)·gate + Curₘ`, which spans at most 8 values: two such tables share one blind
+/// rotation, so an aligned move (whole blocks) costs one rotation per block, as a
+/// [`binary_stage`] does. Every result block is a sum of fresh table outputs (quadratic
+/// weight 2 for an aligned move, 3 at most), whatever the noise of `cur`: the stage that
+/// would otherwise leave the blocks too noisy for the next selector ends the noise instead
+/// of a refresh of every block. A block too noisy for the selector is refreshed first.
+pub(super) fn gated_stage(
+    b: &mut Builder,
+    cur: &mut [NodeId],
+    bits: usize,
+    gate: NodeId,
+    src: impl Fn(usize) -> Option<usize> + Copy,
+    budget: u64,
+) -> Vec<NodeId> {
+    refresh_unless(b, cur, bits, |b, node, radix| {
+        b.linear_qweight(&[(gate, radix), (node, 1)]) <= budget
+    });
+    // `[gate = on]·f(Curₘ)` for the values `f` takes on `0..radix`.
+    let gated = |b: &mut Builder, m: usize, on: bool, values: &[i64]| -> NodeId {
+        let radix = block_max(bits, m) + 1;
+        let s = b.linear(&[(gate, radix), (cur[m], 1)], 0);
+        table(b, s, 0, 2 * radix - 1, |v| {
+            if (v >= radix) == on {
+                values[(v % radix) as usize]
+            } else {
+                0
+            }
+        })
+    };
+    (0..bits.div_ceil(2))
+        .map(|i| {
+            let radix = block_max(bits, i) + 1;
+            let own: Vec<i64> = (0..radix).collect();
+            let mut terms = vec![(gated(b, i, false, &own), 1)];
+            for m in source_blocks(bits, i, src) {
+                let values: Vec<i64> = (0..=block_max(bits, m))
+                    .map(|v| part(bits, i, m, v, src))
+                    .collect();
+                terms.push((gated(b, m, true, &values), 1));
+            }
+            b.linear(&terms, 0)
+        })
+        .collect()
+}
+
 /// What the last bit stage does for a value of its gate selector.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum Gate {
