@@ -1,9 +1,9 @@
-//! Timing of keyswitch + bootstrap: one job on one thread, and batches of 16 on 1 and 2
-//! threads. Run with `cargo run --release -p encint-tfhe --example bench_pbs`.
+//! Timing of keyswitch + bootstrap: one job on one thread, batches of 16 on 1 and 2
+//! threads, and two tables on each of 16 inputs with and without a shared keyswitch. Run with `cargo run --release -p encint-tfhe --example bench_pbs`.
 
 use std::time::Instant;
 
-use encint_tfhe::{ClientKey, Digit, NegacyclicLut, DEFAULT_PARAMETERS};
+use encint_tfhe::{ClientKey, Digit, NegacyclicLut, Reading, DEFAULT_PARAMETERS};
 
 /// CPU time of the calling thread in ns (Linux `/proc/thread-self/schedstat`), so that the
 /// single-thread figure is not inflated by other processes competing for the cores.
@@ -111,6 +111,43 @@ fn main() {
         println!(
             "batch of 16, {threads} thread(s): median {m:.1} ms ({:.2} ms per bootstrap)",
             m / 16.0
+        );
+    }
+
+    // Two tables of each of 16 inputs: 32 separate bootstraps against 16 keyswitches each
+    // shared by two rotations, alternating so both see the same machine.
+    let other = NegacyclicLut::from_fn(|x| x / 4);
+    let separate: Vec<_> = inputs
+        .iter()
+        .flat_map(|d| [(d, &lut), (d, &other)])
+        .collect();
+    let shared: Vec<_> = inputs
+        .iter()
+        .map(|d| (d, vec![(&lut, Reading::Plain), (&other, Reading::Plain)]))
+        .collect();
+    for threads in [1, 2] {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        let (mut a, mut b) = (Vec::new(), Vec::new());
+        pool.install(|| {
+            for _ in 0..5 {
+                let t = Instant::now();
+                let outs = sk.bootstrap_batch(&separate);
+                a.push(t.elapsed().as_secs_f64() * 1e3);
+                assert_eq!(ck.decrypt_digit(&outs[3]), other.eval(1));
+                let t = Instant::now();
+                let outs = sk.try_bootstrap_shared_batch(&shared).unwrap();
+                b.push(t.elapsed().as_secs_f64() * 1e3);
+                assert_eq!(ck.decrypt_digit(&outs[1][1][0]), other.eval(1));
+            }
+        });
+        let (a, b) = (median(a), median(b));
+        println!(
+            "two tables of 16 inputs, {threads} thread(s): {a:.1} ms separate, {b:.1} ms with one \
+             keyswitch per input ({:.3})",
+            b / a
         );
     }
 }

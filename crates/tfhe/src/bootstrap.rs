@@ -85,10 +85,22 @@ impl ServerKeyInner {
     /// scratch accumulator `s.acc`.
     fn rotate(&self, input: &Digit, luts: &[NegacyclicLut], half: bool, s: &mut Scratch) {
         let msed = self.switched(input, s, luts.len());
+        self.rotate_switched(&msed, luts, half, s);
+    }
+
+    /// Blind rotation of the switched input `msed` over the test polynomial of `luts` (in
+    /// units of `Δ/2` when `half`), into the scratch accumulator `s.acc`.
+    fn rotate_switched(
+        &self,
+        msed: &Switched,
+        luts: &[NegacyclicLut],
+        half: bool,
+        s: &mut Scratch,
+    ) {
         s.acc.get_mut_mask().as_mut().fill(0);
         fill_test_polynomial_scaled(s.acc.get_mut_body().as_mut(), luts, half);
         blind_rotate_assign_mem_optimized(
-            &msed,
+            msed,
             &mut s.acc,
             &self.fourier_bsk,
             s.fft.as_view(),
@@ -290,35 +302,124 @@ impl ServerKeyInner {
     /// One blind rotation of `input` over the test polynomial of `lut`, read at each of
     /// `offsets` (see [`ServerKey::try_bootstrap_offsets_batch`]).
     fn bootstrap_offsets(&self, input: &Digit, lut: &NegacyclicLut, offsets: &[u8]) -> Vec<Digit> {
-        let p = &self.params;
-        let n = p.polynomial_size.0;
-        let boxw = 2 * n / DIGIT_MODULUS as usize;
-        with_scratch(p, |s| {
+        with_scratch(&self.params, |s| {
             self.rotate(input, std::slice::from_ref(lut), false, s);
-            offsets
-                .iter()
-                .map(|&o| {
-                    let mut out = LweCiphertext::new(
-                        0u64,
-                        p.big_lwe_dimension().to_lwe_size(),
-                        p.ciphertext_modulus,
-                    );
-                    // Coefficient `o·B` holds the table at `m + o`; past `N`, the negacyclic
-                    // wrap: coefficient `(o − 16)·B` negated.
-                    let half = o as usize >= HALF_MODULUS as usize;
-                    let degree = (o as usize % HALF_MODULUS as usize) * boxw;
-                    extract_lwe_sample_from_glwe_ciphertext(
-                        &s.acc,
-                        &mut out,
-                        MonomialDegree(degree),
-                    );
-                    if half {
-                        lwe_ciphertext_opposite_assign(&mut out);
-                    }
-                    Digit::from_ct(out)
-                })
-                .collect()
+            self.extract_offsets(s, offsets)
         })
+    }
+
+    /// The rotated accumulator in `s` read at each of `offsets` (see
+    /// [`ServerKey::try_bootstrap_offsets_batch`]).
+    fn extract_offsets(&self, s: &Scratch, offsets: &[u8]) -> Vec<Digit> {
+        let p = &self.params;
+        let boxw = 2 * p.polynomial_size.0 / DIGIT_MODULUS as usize;
+        offsets
+            .iter()
+            .map(|&o| {
+                let mut out = LweCiphertext::new(
+                    0u64,
+                    p.big_lwe_dimension().to_lwe_size(),
+                    p.ciphertext_modulus,
+                );
+                // Coefficient `o·B` holds the table at `m + o`; past `N`, the negacyclic
+                // wrap: coefficient `(o − 16)·B` negated.
+                let half = o as usize >= HALF_MODULUS as usize;
+                let degree = (o as usize % HALF_MODULUS as usize) * boxw;
+                extract_lwe_sample_from_glwe_ciphertext(&s.acc, &mut out, MonomialDegree(degree));
+                if half {
+                    lwe_ciphertext_opposite_assign(&mut out);
+                }
+                Digit::from_ct(out)
+            })
+            .collect()
+    }
+
+    /// One blind rotation of the switched input `msed` over `lut`, read as `reading` says.
+    fn read_switched(&self, msed: &Switched, lut: &NegacyclicLut, reading: Reading) -> Vec<Digit> {
+        let half = matches!(reading, Reading::Half);
+        with_scratch(&self.params, |s| {
+            self.rotate_switched(msed, std::slice::from_ref(lut), half, s);
+            let mut outs = self.extract_offsets(s, reading.offsets());
+            if half {
+                for d in &mut outs {
+                    let b = d.ct.get_mut_body().data;
+                    *b = b.wrapping_add(DELTA / 2);
+                }
+            }
+            outs
+        })
+    }
+}
+
+/// How a blind rotation of [`ServerKey::try_bootstrap_shared_batch`] is read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Reading<'a> {
+    /// One output, the table's value: [`ServerKey::bootstrap`].
+    Plain,
+    /// One output of a half-step bootstrap: [`ServerKey::try_bootstrap_half_batch`].
+    Half,
+    /// One output per offset: [`ServerKey::try_bootstrap_offsets_batch`].
+    Offsets(&'a [u8]),
+}
+
+impl Reading<'_> {
+    /// The coefficients read: offset 0 alone for a plain or half-step reading.
+    fn offsets(&self) -> &[u8] {
+        match self {
+            Reading::Plain | Reading::Half => &[0],
+            Reading::Offsets(o) => o,
+        }
+    }
+}
+
+impl ServerKey {
+    /// Several blind rotations of one input after a single keyswitch and modulus switch: job
+    /// `(d, rotations)` gives, for each `(lut, reading)` of `rotations`, the outputs of
+    /// [`ServerKey::bootstrap`] (`Reading::Plain`), of a half-step bootstrap
+    /// (`Reading::Half`, see [`ServerKey::try_bootstrap_half_batch`]) or of a rotation read
+    /// at offsets (`Reading::Offsets`, see [`ServerKey::try_bootstrap_offsets_batch`]) of
+    /// `lut` on `d`. The keyswitch and the modulus switch (about a tenth of a bootstrap
+    /// here) are done once per job; every rotation then runs on the same switched input, so
+    /// each output is exactly what the single-table call on `d` would give for the same
+    /// keyswitch, with its boxes, margin and failure probability. Jobs, and the rotations
+    /// of a job, run in parallel on the current rayon pool. Every job is checked first:
+    /// an even half-step value or an offset of 32 or more is an error.
+    #[allow(clippy::type_complexity)]
+    pub fn try_bootstrap_shared_batch(
+        &self,
+        jobs: &[(&Digit, Vec<(&NegacyclicLut, Reading<'_>)>)],
+    ) -> Result<Vec<Vec<Vec<Digit>>>, TfheError> {
+        for (d, rotations) in jobs {
+            self.inner.check(d)?;
+            for (lut, reading) in rotations {
+                match reading {
+                    Reading::Half => {
+                        if let Some(&v) = lut.values.iter().find(|v| v.rem_euclid(2) == 0) {
+                            return Err(TfheError::EvenHalfStep(v));
+                        }
+                    }
+                    Reading::Offsets(o) => {
+                        if let Some(&o) = o.iter().find(|&&o| u64::from(o) >= DIGIT_MODULUS) {
+                            return Err(TfheError::OffsetOutOfRange(o));
+                        }
+                    }
+                    Reading::Plain => {}
+                }
+            }
+        }
+        let inner = &self.inner;
+        Ok(jobs
+            .par_iter()
+            .with_max_len(1)
+            .map(|(d, rotations)| {
+                let msed = with_scratch(&inner.params, |s| inner.switched(d, s, 1));
+                rotations
+                    .par_iter()
+                    .with_max_len(1)
+                    .map(|&(lut, reading)| inner.read_switched(&msed, lut, reading))
+                    .collect()
+            })
+            .collect())
     }
 }
 

@@ -92,7 +92,7 @@ pub mod public;
 mod scratch;
 mod tree;
 
-pub use bootstrap::test_polynomial;
+pub use bootstrap::{test_polynomial, Reading};
 pub use compressed::{open_server_key, CompressedServerKey};
 pub use digit::{signed_rep, Digit, NegacyclicLut};
 pub use envelope::{EnvelopeError, Kind, Validate};

@@ -5,8 +5,8 @@ use std::sync::OnceLock;
 
 use encint_tfhe::envelope::{open, seal, EnvelopeError, Kind};
 use encint_tfhe::{
-    signed_rep, ClientKey, Digit, DigitParameters, KeySetId, NegacyclicLut, ServerKey, TfheError,
-    DEFAULT_PARAMETERS, KS64_PARAMETERS,
+    signed_rep, ClientKey, Digit, DigitParameters, KeySetId, NegacyclicLut, Reading, ServerKey,
+    TfheError, DEFAULT_PARAMETERS, KS64_PARAMETERS,
 };
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -334,10 +334,6 @@ fn rms(xs: &[f64]) -> f64 {
 #[test]
 fn outputs_of_one_rotation_are_uncorrelated() {
     let (ck, sk) = keys();
-    let p = &DEFAULT_PARAMETERS;
-    let sigma_max = p.max_total_sigma();
-    let sigma_out_model = sigma_max / p.max_two_norm as f64;
-    let allowance = |m: usize| 1.0 + 4.0 / (2.0 * m as f64).sqrt();
     let mut rng = StdRng::seed_from_u64(41);
     let n = 256;
     let lut = random_lut(&mut rng);
@@ -356,34 +352,135 @@ fn outputs_of_one_rotation_are_uncorrelated() {
         combo.push(ck.phase_error(&c, 3 * va + 4 * vb));
         pre.push(ck.pre_rotation_error(sk, &c, 3 * va + 4 * vb));
     }
-    let (sa, sb) = (rms(&ea), rms(&eb));
-    let rho = ea.iter().zip(&eb).map(|(a, b)| a * b).sum::<f64>() / (n as f64 * sa * sb);
-    let (sc, sp) = (rms(&combo), rms(&pre));
+    assert_uncorrelated("one rotation, two reads", &ea, &eb, &combo);
+    let sp = rms(&pre);
+    let sigma_max = DEFAULT_PARAMETERS.max_total_sigma();
     eprintln!(
-        "one rotation, two reads: σ {:.2} / {:.2} (model {:.2}), ρ {rho:.3}, σ(3a+4b) {:.2}, \
-         pre-rotation {:.3} (σ_max {:.3})",
-        sa.log2(),
-        sb.log2(),
-        sigma_out_model.log2(),
-        sc.log2(),
+        "pre-rotation σ {:.3} (σ_max {:.3})",
         sp.log2(),
         sigma_max.log2()
-    );
-    for s in [sa, sb] {
-        assert!(
-            s <= sigma_out_model * allowance(n),
-            "σ_out {s} > {sigma_out_model}"
-        );
-    }
-    assert!(rho.abs() < 4.0 / (n as f64).sqrt(), "correlation {rho}");
-    assert!(
-        sc <= sigma_max * allowance(n),
-        "σ(3a+4b) {sc} > {sigma_max}"
     );
     assert!(
         sp <= sigma_max * allowance(n),
         "σ pre-rotation {sp} > {sigma_max}"
     );
+}
+
+/// The allowance on a standard deviation estimated from `m` samples: 4 standard errors.
+fn allowance(m: usize) -> f64 {
+    1.0 + 4.0 / (2.0 * m as f64).sqrt()
+}
+
+/// Asserts that the errors `ea` and `eb` of two bootstrap outputs (on the default set) have
+/// at most a bootstrap output's noise, a correlation below 4 standard errors of zero, and
+/// that the errors `combo` of their weight-25 combination `3a + 4b` stay within the set's
+/// bound.
+fn assert_uncorrelated(what: &str, ea: &[f64], eb: &[f64], combo: &[f64]) {
+    let p = &DEFAULT_PARAMETERS;
+    let sigma_max = p.max_total_sigma();
+    let sigma_out_model = sigma_max / p.max_two_norm as f64;
+    let n = ea.len();
+    let (sa, sb) = (rms(ea), rms(eb));
+    let rho = ea.iter().zip(eb).map(|(a, b)| a * b).sum::<f64>() / (n as f64 * sa * sb);
+    let sc = rms(combo);
+    eprintln!(
+        "{what}: σ {:.2} / {:.2} (model {:.2}), ρ {rho:.3}, σ(3a+4b) {:.2} (σ_max {:.3})",
+        sa.log2(),
+        sb.log2(),
+        sigma_out_model.log2(),
+        sc.log2(),
+        sigma_max.log2()
+    );
+    for s in [sa, sb] {
+        assert!(
+            s <= sigma_out_model * allowance(n),
+            "{what}: σ_out {s} > {sigma_out_model}"
+        );
+    }
+    assert!(
+        rho.abs() < 4.0 / (n as f64).sqrt(),
+        "{what}: correlation {rho}"
+    );
+    assert!(
+        sc <= sigma_max * allowance(n),
+        "{what}: σ(3a+4b) {sc} > {sigma_max}"
+    );
+}
+
+/// Rotations sharing one keyswitch give, on both parameter sets, what the single-table
+/// calls give against plain arithmetic mod 32: plain tables, half-step tables and a
+/// rotation read at offsets on one input, for every digit; bad jobs are typed errors.
+#[test]
+fn rotations_sharing_one_keyswitch_read_every_table() {
+    let mut rng = StdRng::seed_from_u64(43);
+    for (ck, sk) in both_sets() {
+        let (f, g) = (random_lut(&mut rng), random_lut(&mut rng));
+        // Half-step values: odd, in units of Δ/2 (the carry [x ≥ 16] of a sum in 0..32).
+        let carry = NegacyclicLut::new([-1; 16]);
+        let offsets = [0u8, 8, 20];
+        let cts: Vec<Digit> = (0..32).map(|m| ck.encrypt_digit(m)).collect();
+        let jobs: Vec<_> = cts
+            .iter()
+            .map(|c| {
+                let rotations = vec![
+                    (&f, Reading::Plain),
+                    (&g, Reading::Plain),
+                    (&carry, Reading::Half),
+                    (&f, Reading::Offsets(&offsets[..])),
+                ];
+                (c, rotations)
+            })
+            .collect();
+        let outs = sk.try_bootstrap_shared_batch(&jobs).unwrap();
+        for (m, o) in (0i64..32).zip(&outs) {
+            let dec = |d: &Digit| ck.decrypt_digit(d);
+            assert_eq!(dec(&o[0][0]), f.eval(m), "f({m})");
+            assert_eq!(dec(&o[1][0]), g.eval(m), "g({m})");
+            assert_eq!(dec(&o[2][0]), i64::from(m >= 16), "[{m} >= 16]");
+            let read: Vec<i64> = o[3].iter().map(dec).collect();
+            let want: Vec<i64> = offsets.iter().map(|&k| f.eval(m + i64::from(k))).collect();
+            assert_eq!(read, want, "offsets at {m}");
+        }
+        let even = NegacyclicLut::new([2; 16]);
+        let bad = [(&cts[0], vec![(&even, Reading::Half)])];
+        assert!(matches!(
+            sk.try_bootstrap_shared_batch(&bad),
+            Err(TfheError::EvenHalfStep(2))
+        ));
+        let far = [40u8];
+        let bad = [(&cts[0], vec![(&f, Reading::Offsets(&far[..]))])];
+        assert!(matches!(
+            sk.try_bootstrap_shared_batch(&bad),
+            Err(TfheError::OffsetOutOfRange(40))
+        ));
+    }
+}
+
+/// Two tables rotated after one shared keyswitch have the noise of bootstrap outputs and
+/// errors correlated below 4 standard errors of zero, so a weight-25 combination `3a + 4b`
+/// of the two stays within the set's bound, as the circuits' quadratic weights assume.
+#[test]
+fn outputs_after_one_keyswitch_are_uncorrelated() {
+    let (ck, sk) = keys();
+    let mut rng = StdRng::seed_from_u64(47);
+    let n = 512;
+    let (f, g) = (random_lut(&mut rng), random_lut(&mut rng));
+    let msgs: Vec<i64> = (0..n).map(|_| rng.gen_range(0..16)).collect();
+    let cts: Vec<Digit> = msgs.iter().map(|&m| ck.encrypt_digit(m)).collect();
+    let jobs: Vec<_> = cts
+        .iter()
+        .map(|c| (c, vec![(&f, Reading::Plain), (&g, Reading::Plain)]))
+        .collect();
+    let outs = sk.try_bootstrap_shared_batch(&jobs).unwrap();
+    let (mut ea, mut eb, mut combo) = (vec![], vec![], vec![]);
+    for (&m, o) in msgs.iter().zip(&outs) {
+        let (va, vb) = (f.eval(m), g.eval(m));
+        ea.push(ck.phase_error(&o[0][0], va));
+        eb.push(ck.phase_error(&o[1][0], vb));
+        let c = Digit::linear(&[(&o[0][0], 3), (&o[1][0], 4)], 0).unwrap();
+        combo.push(ck.phase_error(&c, 3 * va + 4 * vb));
+    }
+    assert_uncorrelated("one keyswitch, two rotations", &ea, &eb, &combo);
 }
 
 /// Measured noise against the model implied by the parameter set's failure probability,
@@ -430,7 +527,6 @@ fn noise_check(ck: &ClientKey, sk: &ServerKey, p: &DigitParameters) {
     let sigma_max = p.max_total_sigma();
     let sigma_out_model = sigma_max / p.max_two_norm as f64;
     let mut rng = StdRng::seed_from_u64(23);
-    let allowance = |m: usize| 1.0 + 4.0 / (2.0 * m as f64).sqrt();
 
     let n = 256;
     let msgs: Vec<i64> = (0..n).map(|_| rng.gen_range(-16..16)).collect();

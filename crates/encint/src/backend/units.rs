@@ -4,18 +4,19 @@
 //! many-LUT node), or (with a tree key) one multi-value first level together with the
 //! second levels of the trees that read its accumulators, so an accumulator never leaves
 //! the unit. [`level_units`] cuts a level into units; [`run_units`] runs a list of units as
-//! one parallel step (first levels, shared rotations, plain and half-step bootstraps side
-//! by side on the current rayon pool, then all second levels as one batch); [`scatter`]
-//! hands the outputs back to their nodes. The local digit and tree backends run a whole
+//! one parallel step (first levels beside the other rotations, those of one input digit
+//! after a single keyswitch, on the current rayon pool, then all second levels as one
+//! batch); [`scatter`] hands the outputs back to their nodes. The local digit and tree backends run a whole
 //! level as one list ([`run_level`]); the MPI backend splits the list over ranks and runs
 //! each chunk with the same [`run_units`]; the GPU backend batches the same units on the
 //! device.
 
 use std::borrow::Borrow;
+use std::collections::HashMap;
 
 use encint_core::circuit::{many_lut_packing, Circuit, Node, NodeId, PlannedLevel};
 use encint_core::exec::{Output, Values};
-use encint_tfhe::{Digit, NegacyclicLut, ServerKey, Table256, TreeKey};
+use encint_tfhe::{Digit, NegacyclicLut, Reading, ServerKey, Table256, TreeKey};
 use serde::{Deserialize, Serialize};
 
 use crate::{Error, Result};
@@ -193,40 +194,55 @@ fn all_trees_placed<D>(level: &PlannedLevel, units: &LevelUnits<D>) -> Result<()
 }
 
 /// Runs `units` on `server` (and `tree`, needed for multi-value units) on the current rayon
-/// pool: first levels, shared rotations, plain and half-step bootstraps as four batches side
-/// by side, then the second levels as one batch. One output per unit, in order.
+/// pool: the first levels beside one batch of every other rotation (plain, half-step and
+/// shared rotations, those of one input digit after a single keyswitch), then the second
+/// levels as one batch. One output per unit, in order.
 pub(crate) fn run_units<D: Borrow<Digit> + Sync>(
     server: &ServerKey,
     tree: Option<&TreeKey>,
     units: &[Unit<D>],
 ) -> Result<Vec<UnitOut>> {
-    let mut plain = Vec::new();
-    let mut half = Vec::new();
-    let mut many = Vec::new();
+    // Plain, half-step and shared-rotation units grouped by input digit: the rotations of
+    // one input share its keyswitch and modulus switch. `slots[i]`: unit `i`'s job and its
+    // place among the job's rotations (`None` for a multi-value unit).
+    type Rotations<'a> = Vec<(&'a NegacyclicLut, Reading<'a>)>;
+    let mut jobs: Vec<(&Digit, Rotations)> = Vec::new();
+    let mut job_of: HashMap<*const Digit, usize> = HashMap::new();
+    let mut slots: Vec<Option<(usize, usize)>> = Vec::with_capacity(units.len());
     let mut tables: Vec<Vec<Table256>> = Vec::new();
     for u in units {
-        match u {
-            Unit::Lut { input, lut } => plain.push((input.borrow(), lut)),
-            Unit::Half { input, lut } => half.push((input.borrow(), lut)),
+        let (input, lut, reading) = match u {
+            Unit::Lut { input, lut } => (input.borrow(), lut, Reading::Plain),
+            Unit::Half { input, lut } => (input.borrow(), lut, Reading::Half),
             Unit::Many {
                 input,
                 lut,
                 offsets,
-            } => many.push((input.borrow(), lut, offsets.as_slice())),
-            Unit::Multi { tables: t, .. } => tables.push(
-                t.iter()
-                    .map(|bytes| {
-                        let arr: [u8; 256] = bytes.as_slice().try_into().map_err(|_| {
-                            Error::InvalidInput(format!(
-                                "a tree table of {} bytes, not 256",
-                                bytes.len()
-                            ))
-                        })?;
-                        Ok(Table256(arr))
-                    })
-                    .collect::<Result<_>>()?,
-            ),
-        }
+            } => (input.borrow(), lut, Reading::Offsets(offsets)),
+            Unit::Multi { tables: t, .. } => {
+                tables.push(
+                    t.iter()
+                        .map(|bytes| {
+                            let arr: [u8; 256] = bytes.as_slice().try_into().map_err(|_| {
+                                Error::InvalidInput(format!(
+                                    "a tree table of {} bytes, not 256",
+                                    bytes.len()
+                                ))
+                            })?;
+                            Ok(Table256(arr))
+                        })
+                        .collect::<Result<_>>()?,
+                );
+                slots.push(None);
+                continue;
+            }
+        };
+        let j = *job_of.entry(std::ptr::from_ref(input)).or_insert_with(|| {
+            jobs.push((input, Vec::new()));
+            jobs.len() - 1
+        });
+        jobs[j].1.push((lut, reading));
+        slots.push(Some((j, jobs[j].1.len() - 1)));
     }
     let multi_units = || units.iter().filter(|u| matches!(u, Unit::Multi { .. }));
     let table_refs: Vec<Vec<&Table256>> = tables.iter().map(|t| t.iter().collect()).collect();
@@ -244,24 +260,14 @@ pub(crate) fn run_units<D: Borrow<Digit> + Sync>(
         (None, true) => None,
         (None, false) => return Err(Error::InvalidInput("tree work without a tree key".into())),
     };
-    let ((first, manys), (singles, halves)) = rayon::join(
-        || {
-            rayon::join(
-                || match tree {
-                    Some(t) if !multi.is_empty() => t.first_level_batch(server, &multi),
-                    _ => Ok(Vec::new()),
-                },
-                || server.try_bootstrap_offsets_batch(&many),
-            )
+    let (first, rotated) = rayon::join(
+        || match tree {
+            Some(t) if !multi.is_empty() => t.first_level_batch(server, &multi),
+            _ => Ok(Vec::new()),
         },
-        || {
-            rayon::join(
-                || server.try_bootstrap_batch(&plain),
-                || server.try_bootstrap_half_batch(&half),
-            )
-        },
+        || server.try_bootstrap_shared_batch(&jobs),
     );
-    let (first, manys, singles, halves) = (first?, manys?, singles?, halves?);
+    let (first, mut rotated) = (first?, rotated?);
     // Second levels: each tree on its unit's accumulator of the given table.
     let mut second = Vec::new();
     for (u, (_, accs)) in multi_units().zip(&first) {
@@ -278,19 +284,26 @@ pub(crate) fn run_units<D: Borrow<Digit> + Sync>(
         Some(t) if !second.is_empty() => t.second_level_batch(server, &second)?,
         _ => Vec::new(),
     };
-    let mut singles = singles.into_iter();
-    let mut halves = halves.into_iter();
-    let mut manys = manys.into_iter();
     let mut first = first.into_iter();
     let mut second_outs = second_outs.into_iter();
     let missing = || Error::InvalidInput("a batch returned too few outputs".into());
     units
         .iter()
-        .map(|u| {
+        .zip(slots)
+        .map(|(u, slot)| {
+            let mut take = || {
+                let (j, r) = slot.ok_or_else(missing)?;
+                rotated
+                    .get_mut(j)
+                    .and_then(|job| job.get_mut(r))
+                    .map(std::mem::take)
+                    .ok_or_else(missing)
+            };
             Ok(match u {
-                Unit::Lut { .. } => UnitOut::One(singles.next().ok_or_else(missing)?),
-                Unit::Half { .. } => UnitOut::One(halves.next().ok_or_else(missing)?),
-                Unit::Many { .. } => UnitOut::Many(manys.next().ok_or_else(missing)?),
+                Unit::Lut { .. } | Unit::Half { .. } => {
+                    UnitOut::One(take()?.pop().ok_or_else(missing)?)
+                }
+                Unit::Many { .. } => UnitOut::Many(take()?),
                 Unit::Multi { trees, .. } => {
                     let (luts, _) = first.next().ok_or_else(missing)?;
                     let trees = second_outs.by_ref().take(trees.len()).collect();
