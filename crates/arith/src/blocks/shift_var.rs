@@ -111,23 +111,22 @@ fn shift_var(
 ) -> Vec<NodeId> {
     let first = b.node_count();
     let threads = b.threads();
-    let trials = [false, true].into_iter().filter_map(|split| {
+    let trial = |split| {
         let mut t = b.clone();
-        let outputs = shift_var_with(&mut t, cur.clone(), amount, bits, kind, out, budget, split)?;
+        let outputs = shift_var_with(&mut t, cur.clone(), amount, bits, kind, out, budget, split);
         let depth = outputs.iter().map(|&o| t.depth(o)).max().unwrap_or(0);
         let bootstraps = t.bootstraps_since(first, &outputs);
         let rounds = threads.map_or(0, |n| t.rounds_since(first, &outputs, n));
-        Some(((rounds, bootstraps, depth), t, outputs))
-    });
-    let (_, best, outputs) = trials
-        .min_by_key(|trial| trial.0)
-        .expect("the trial without the split always builds");
+        ((rounds, bootstraps, depth), t, outputs)
+    };
+    let (stage, split) = (trial(false), trial(true));
+    let (_, best, outputs) = if split.0 < stage.0 { split } else { stage };
     *b = best;
     outputs
 }
 
-/// [`shift_var`] with amount bit 1 a binary stage and bit 0 a [`last_bit_stage`] (`split`;
-/// `None` when the move does not fit that stage), or both one [`shift_stage`].
+/// [`shift_var`] with amount bit 1 a binary stage and bit 0 a [`last_bit_stage`] (`split`,
+/// where the move fits that stage), or both one [`shift_stage`].
 #[allow(clippy::too_many_arguments)]
 fn shift_var_with(
     b: &mut Builder,
@@ -138,7 +137,7 @@ fn shift_var_with(
     out: Out,
     budget: u64,
     split: bool,
-) -> Option<Vec<NodeId>> {
+) -> Vec<NodeId> {
     let k = bits.div_ceil(2);
     let n = bits as u128;
     // Amount bits d ≥ 2 that move the value: (node, its largest value, the bit's place,
@@ -187,9 +186,6 @@ fn shift_var_with(
     let bit0 = amount.bit(bits, 0);
     let bit1 = amount.bit(bits, 1);
     let neighbours = neighbours.filter(|_| split && bit1.is_some() && k >= 4);
-    if split && neighbours.is_none() {
-        return None;
-    }
     if let (Some(_), Some((node, max, place))) = (&neighbours, bit1) {
         let t1 = if kind.rotates() { 2 % n } else { 2 };
         if t1 != 0 {
@@ -227,15 +223,7 @@ fn shift_var_with(
                 Gate::from_low_bit as fn(i64) -> Gate,
             ),
         };
-        return Some(last_bit_stage(
-            b,
-            &mut cur,
-            bits,
-            gate,
-            (&neighbours, one_bit),
-            out,
-            budget,
-        ));
+        return last_bit_stage(b, &mut cur, bits, gate, (&neighbours, one_bit), out, budget);
     }
     // Bits 0 and 1 as one digit `0..=3` (a bit alone for a one-bit amount).
     let low = match (amount, bit0, bit1) {
@@ -284,7 +272,7 @@ fn shift_var_with(
             }
         }
     }
-    Some(result)
+    result
 }
 
 /// Whether a binary stage on blocks of quadratic weight `q` is better gated by its amount
