@@ -222,8 +222,10 @@ fn comparisons_exhaustive_at_small_widths() {
 }
 
 /// The comparison tree at every width up to 64 (one to thirty-two bit-pair differences:
-/// trees of depth 1 to 4, low merges of four inputs): exhaustive at 8 bits, random and
-/// edge operands beyond, against i128 comparisons.
+/// trees of depth 1 to 4, low merges of four inputs) and `eq` (its indicators ANDed by
+/// sums of up to fifteen and the half-step count of sixteen): exhaustive at 8 bits,
+/// random and edge operands beyond (equal, one bit apart, every bit pair different),
+/// against i128 comparisons.
 #[test]
 fn comparisons_at_wider_widths() {
     let preds = PREDICATES;
@@ -232,10 +234,11 @@ fn comparisons_at_wider_widths() {
         for signed in [false, true] {
             let value = |u: u128| pattern_value(u, w, signed);
             let (mut b, x, y) = two_operands(w);
-            let outs = preds
+            let mut outs: Vec<NodeId> = preds
                 .iter()
                 .map(|&(_, p, _)| blocks::compare(&mut b, &x, &y, signed, p))
                 .collect();
+            outs.push(blocks::eq(&mut b, &x, &y));
             let c = b.finish(outs);
             assert!(c.budget_violations(BUDGET).is_empty(), "w{w}");
             let pairs: Vec<(u128, u128)> = if w == 8 {
@@ -245,9 +248,11 @@ fn comparisons_at_wider_widths() {
                     .map(|k| {
                         let u = operand(&mut rng, w);
                         // Equal high parts often, so the low positions decide.
-                        let v = match k % 3 {
+                        let v = match k % 4 {
                             0 => u ^ (1u128 << rng.gen_range(0..w)),
                             1 => u,
+                            // Every bit pair different: each indicator 0.
+                            2 => u ^ (((1u128 << w) - 1) & 0x5555_5555_5555_5555_5555),
                             _ => operand(&mut rng, w),
                         };
                         (u, v)
@@ -262,6 +267,7 @@ fn comparisons_at_wider_widths() {
                 for (k, (name, _, r)) in preds.iter().enumerate() {
                     assert_eq!(out[k], i64::from(r(a, bb)), "{name} {a} {bb} w{w}");
                 }
+                assert_eq!(out[preds.len()], i64::from(a == bb), "eq {a} {bb} w{w}");
             }
         }
     }

@@ -253,3 +253,28 @@ fn shifts_by_an_encrypted_amount_at_sixty_four_bits() {
         );
     }
 }
+
+/// Equality of 32-bit radix-4 values on real ciphertexts: the sixteen block indicators
+/// are ANDed by one half-step bootstrap of their count of zeros (0 to 16), checked with
+/// equal values, values one block apart and values differing in every block.
+#[test]
+fn equality_at_thirty_two_bits() {
+    let (client, server) = keys();
+    let v = 0x1234_5678i128;
+    for (op, w) in [
+        (Op::EQ, v),
+        (Op::NE, v),
+        (Op::EQ, v ^ 0x0100_0000),
+        (Op::NE, v ^ 0x3),
+        (Op::EQ, v ^ 0x5555_5555),
+        (Op::NE, v ^ 0x5555_5555),
+    ] {
+        let ty = IntType::new(32, false).unwrap();
+        let a = encrypt_typed_as(client, v, ty, Form::Radix4).unwrap();
+        let b = encrypt_typed_as(client, w, ty, Form::Radix4).unwrap();
+        let (out, cost) = server.typed_apply(op, &[&a, &b]).unwrap();
+        assert_eq!(cost.bootstraps, 17, "{op}");
+        let want = reference(op, ty, &[v, w]);
+        assert_eq!(decrypt_typed(client, &out).unwrap(), want, "{v} {op} {w}");
+    }
+}

@@ -3,13 +3,15 @@
 //! ([`super::merge`]).
 
 use encint_core::circuit::{Builder, NodeId};
+use encint_core::lut::NegacyclicLut;
 
 use super::merge::{merge_signs, SignSource};
 use super::{block_max, table, MAX_SPAN};
 
 /// `[x == y]` for bit vectors of one width (each node a digit 0 or 1), as a bit: one
 /// bootstrap per two bits (`[(x₀ − y₀) + 2(x₁ − y₁) = 0]`), then the indicators ANDed
-/// fifteen at a time (`[Σ e = k]`).
+/// sixteen at a time: fewer by a table of their sum, sixteen by one half-step table of
+/// their count of zeros (17 values, `0..=16`).
 pub fn eq(b: &mut Builder, x: &[NodeId], y: &[NodeId]) -> NodeId {
     let diffs = pair_differences(b, x, y, false);
     all_zero(b, diffs)
@@ -100,7 +102,7 @@ fn pair_differences(b: &mut Builder, x: &[NodeId], y: &[NodeId], signed: bool) -
 }
 
 /// `[every difference is 0]` for differences in `-3..=3`: one indicator bootstrap each,
-/// then ANDed fifteen at a time.
+/// then ANDed sixteen at a time ([`and_all`]).
 fn all_zero(b: &mut Builder, diffs: Vec<NodeId>) -> NodeId {
     let ind: Vec<NodeId> = diffs
         .into_iter()
@@ -136,13 +138,21 @@ pub(super) fn blocks_all_zero(b: &mut Builder, blocks: &[(NodeId, i64)], budget:
     and_all(b, ind)
 }
 
-/// The AND of fresh bits, fifteen at a time (`[Σ e = k]`); 1 for none.
+/// The AND of fresh bits, sixteen at a time: `[Σ e = k]` by a table for fewer than
+/// sixteen, and for sixteen the count of zeros `16 − Σ e` (in `0..=16`, one more value
+/// than a table reads) by a half-step table that is 1 at 0 only ([`all_counted`]); 1 for
+/// none.
 pub(super) fn and_all(b: &mut Builder, mut ind: Vec<NodeId>) -> NodeId {
     while ind.len() > 1 {
         ind = ind
-            .chunks(MAX_SPAN as usize)
+            .chunks(AND_WIDTH)
             .map(|g| {
                 let k = g.len() as i64;
+                if g.len() == AND_WIDTH {
+                    let terms: Vec<(NodeId, i64)> = g.iter().map(|&e| (e, -1)).collect();
+                    let zeros = b.linear(&terms, k);
+                    return all_counted(b, zeros);
+                }
                 let terms: Vec<(NodeId, i64)> = g.iter().map(|&e| (e, 1)).collect();
                 let s = b.linear(&terms, 0);
                 table(b, s, 0, k, move |v| i64::from(v == k))
@@ -150,4 +160,16 @@ pub(super) fn and_all(b: &mut Builder, mut ind: Vec<NodeId>) -> NodeId {
             .collect();
     }
     ind.pop().unwrap_or_else(|| b.constant(1))
+}
+
+/// How many fresh bits [`and_all`] reads in one bootstrap.
+const AND_WIDTH: usize = MAX_SPAN as usize + 1;
+
+/// `[z = 0]` for `z` in `0..=16` by one half-step bootstrap: half values `+1` at 0 and
+/// `−1` on `1..16`, so `z = 16` reads the negated `+1` of 0, that is `0` as well.
+fn all_counted(b: &mut Builder, zeros: NodeId) -> NodeId {
+    let mut table = [-1; 16];
+    table[0] = 1;
+    b.half_lut(zeros, &NegacyclicLut { table })
+        .expect("the half-step table holds odd values only")
 }
