@@ -138,24 +138,23 @@ pub(super) fn blocks_all_zero(b: &mut Builder, blocks: &[(NodeId, i64)], budget:
     and_all(b, ind)
 }
 
-/// The AND of fresh bits, sixteen at a time: `[Σ e = k]` by a table for fewer than
-/// sixteen, and for sixteen the count of zeros `16 − Σ e` (in `0..=16`, one more value
-/// than a table reads) by a half-step table that is 1 at 0 only ([`all_counted`]); 1 for
-/// none.
+/// The AND of fresh bits, sixteen at a time: each group's count of zeros `k − Σ e` read
+/// as `[count = 0]`, by a table for fewer than sixteen and for sixteen (a count in
+/// `0..=16`, one more value than a table reads) by a half-step table ([`all_counted`]);
+/// 1 for none.
 pub(super) fn and_all(b: &mut Builder, mut ind: Vec<NodeId>) -> NodeId {
     while ind.len() > 1 {
         ind = ind
             .chunks(AND_WIDTH)
             .map(|g| {
                 let k = g.len() as i64;
+                let terms: Vec<(NodeId, i64)> = g.iter().map(|&e| (e, -1)).collect();
+                let zeros = b.linear(&terms, k);
                 if g.len() == AND_WIDTH {
-                    let terms: Vec<(NodeId, i64)> = g.iter().map(|&e| (e, -1)).collect();
-                    let zeros = b.linear(&terms, k);
-                    return all_counted(b, zeros);
+                    all_counted(b, zeros)
+                } else {
+                    table(b, zeros, 0, k, |v| i64::from(v == 0))
                 }
-                let terms: Vec<(NodeId, i64)> = g.iter().map(|&e| (e, 1)).collect();
-                let s = b.linear(&terms, 0);
-                table(b, s, 0, k, move |v| i64::from(v == k))
             })
             .collect();
     }
