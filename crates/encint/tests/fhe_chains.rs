@@ -305,3 +305,67 @@ fn a_signed_value_against_zero_is_kept_or_zeroed_by_its_sign() {
     let five_min = compile(|x: FheInt16| x.min(-5i16)).unwrap();
     check("min(x, -5) i16", &five_min, 1, I16, |x| x[0].min(-5));
 }
+
+/// Two handles that reduce to the same value (`y + 0`, `y << 0`, `y ^ 0`, `y - 0` are `y`)
+/// multiplied: the product is the square of `y`, at every width the family has and in
+/// sums of such products, against plain arithmetic. The rewriting once recursed forever
+/// on them and took the process down.
+#[test]
+fn identities_multiplied_by_themselves_are_squares() {
+    use encint::fhe::{FheInt, FheInt32, FheUint, FheUint32};
+    fn sq(bits: u32, signed: bool, v: i128) -> i128 {
+        let m = 1i128 << bits;
+        let r = (v * v).rem_euclid(m);
+        if signed && r >= m / 2 {
+            r - m
+        } else {
+            r
+        }
+    }
+    macro_rules! each {
+        ($t:ty, $c:ty, $bits:expr, $signed:expr, $range:expr) => {{
+            let forms: [(&str, Compiled<$t, $t>); 4] = [
+                (
+                    "(y+0)(y+0)",
+                    compile(|y: $t| &(&y + (0 as $c)) * &(&y + (0 as $c))).unwrap(),
+                ),
+                (
+                    "(y<<0)(y<<0)",
+                    compile(|y: $t| &(&y << 0u32) * &(&y << 0u32)).unwrap(),
+                ),
+                (
+                    "(y^0)(y-0)",
+                    compile(|y: $t| &(&y ^ (0 as $c)) * &(&y - (0 as $c))).unwrap(),
+                ),
+                (
+                    "(y*1)(y+0)",
+                    compile(|y: $t| &(&y * (1 as $c)) * &(&y + (0 as $c))).unwrap(),
+                ),
+            ];
+            for (name, f) in &forms {
+                check(name, f, 1, $range, |v| sq($bits, $signed, v[0]));
+            }
+        }};
+    }
+    each!(FheUint8, u8, 8, false, U8);
+    each!(FheInt8, i8, 8, true, I8);
+    each!(FheUint16, u16, 16, false, U16);
+    each!(FheInt16, i16, 16, true, I16);
+    each!(FheUint<24>, u32, 24, false, (0, (1 << 24) - 1));
+    each!(FheInt<24>, i32, 24, true, (-(1 << 23), (1 << 23) - 1));
+    each!(FheUint32, u32, 32, false, (0, u32::MAX as i128));
+    each!(
+        FheInt32,
+        i32,
+        32,
+        true,
+        (i32::MIN as i128, i32::MAX as i128)
+    );
+    let f = compile(|(x, y): (FheUint16, FheUint16)| {
+        &(&(&x + 0u16) * &(&x - 0u16)) + &(&(&y ^ 0u16) * &(&y + 0u16))
+    })
+    .unwrap();
+    check("(x+0)(x-0)+(y^0)(y+0) u16", &f, 2, U16, |v| {
+        (sq(16, false, v[0]) + sq(16, false, v[1])) % 65536
+    });
+}

@@ -50,6 +50,22 @@ impl Value {
         &self.digits
     }
 
+    /// The same value without the chain it was reduced from: what a chain records of a
+    /// term, so that records never nest (a long program would otherwise hold, and drop,
+    /// one level of records per operation).
+    fn without_terms(&self) -> Value {
+        Value {
+            terms: None,
+            ..self.clone()
+        }
+    }
+
+    /// The same value without any record (neither chain nor factors): what a product
+    /// records of its factors.
+    fn bare(&self) -> Value {
+        Value::new(self.digits.clone(), self.ty, self.form)
+    }
+
     /// The value's type.
     pub fn ty(&self) -> IntType {
         self.ty
@@ -389,8 +405,8 @@ impl<'a> Composer<'a> {
         let (digits, form) =
             build(self.ar, self.b, op, ty, algorithm, &x, &forms).map_err(Error::from)?;
         let factors = match (self.chain_sums, op, args) {
-            (true, Op::Mul, [a, b]) => Some(Arc::new(((*a).clone(), (*b).clone()))),
-            (true, Op::Square, [a]) => Some(Arc::new(((*a).clone(), (*a).clone()))),
+            (true, Op::Mul, [a, b]) => Some(Arc::new((a.bare(), b.bare()))),
+            (true, Op::Square, [a]) => Some(Arc::new((a.bare(), a.bare()))),
             _ => None,
         };
         Ok(Value {

@@ -118,9 +118,11 @@ impl Composer<'_> {
                 continue;
             }
             let (k, c, ty) = (*k, lin.constant, x.ty);
-            let square = self.apply(Op::Mul, &[x, x])?;
+            // The square itself, not `x · x`: `x` may carry a chain of its own (`y + 0` is
+            // `y` with the chain `1·y`), and the product would come back here.
+            let square = self.apply(Op::Square, &[x])?;
             let lin = Linear {
-                terms: vec![(square, k), (x.clone(), c)],
+                terms: vec![(square, k), (x.without_terms(), c)],
                 constant: 0,
             }
             .scaled(1, ty);
@@ -168,7 +170,7 @@ impl Composer<'_> {
                 constant: c,
             },
             None => Linear {
-                terms: vec![(v.clone(), 1)],
+                terms: vec![(v.without_terms(), 1)],
                 constant: 0,
             },
         }
