@@ -26,7 +26,7 @@ pub(super) fn push_digit(b: &Builder, col: &mut Vec<Digit>, offset: &mut i64, d:
 /// Each sum of a group of digits is read as its carry into the next column and its low
 /// digit, a second bootstrap, or the linear `sum − 4·carry` (no bootstrap, but quadratic
 /// weight 16 more): the latter pays when enough of the column's digits can still join it
-/// in one more sum. The reduction is built on trial copies of the builder with the linear
+/// in one more sum. The reduction is built as trials on the builder with the linear
 /// low digit never used, and used when it joins at least one or at least two digits; the
 /// fewest bootstraps at the least depth of the three is kept (the first trial alone when
 /// no group sum is read at all: every trial builds the same circuit then). Giving blocks
@@ -43,7 +43,6 @@ pub(super) fn reduce_columns(
     grouping: Grouping,
 ) -> Vec<NodeId> {
     let first = b.node_count();
-    let mut trials = Vec::with_capacity(3);
     let plain = Shape {
         width,
         budget,
@@ -52,60 +51,63 @@ pub(super) fn reduce_columns(
         grouping,
         wide: false,
     };
-    for low in [None, Some(1), Some(2)] {
-        let mut t = b.clone();
+    let lows = [None, Some(1), Some(2)];
+    let mut narrow: Option<((u64, u64, u64), Shape)> = None;
+    for low in lows {
         let shape = Shape { low, ..plain };
-        let (out, chooses) = reduce_with(&mut t, cols.clone(), offsets.clone(), shape);
+        let cp = b.checkpoint();
+        let (out, chooses) = reduce_with(b, cols.clone(), offsets.clone(), shape);
         if !chooses {
-            *b = t;
+            b.commit(cp);
             return out;
         }
-        trials.push((t, out));
+        let key = score(b, first, &out, None);
+        b.rollback(cp);
+        if narrow.as_ref().is_none_or(|(k, _)| key < *k) {
+            narrow = Some((key, shape));
+        }
     }
+    let narrow = narrow.map_or(plain, |(_, shape)| shape);
     // Exact results (bits) keep the plan `encint cost` and progress totals describe.
     let Some(threads) = b.threads().filter(|_| mode == Out::Blocks) else {
-        return keep_best(b, first, trials, None);
+        return reduce_with(b, cols, offsets, narrow).0;
     };
     // Planned for a thread count: the shallowest of the narrow reductions, against the
     // wide ones (chained low digits, so deeper), by the estimate at that thread count.
-    let base = b.clone();
-    let narrow = keep_best(b, first, trials, None);
-    let mut trials = vec![(std::mem::replace(b, base), narrow)];
-    for low in [Some(1), Some(2)] {
-        let mut t = b.clone();
-        let shape = Shape {
-            low,
-            wide: true,
-            ..plain
-        };
-        let (out, _) = reduce_with(&mut t, cols.clone(), offsets.clone(), shape);
-        trials.push((t, out));
-    }
-    keep_best(b, first, trials, Some(threads))
+    let wide = |low| Shape {
+        low,
+        wide: true,
+        ..plain
+    };
+    let shapes = [narrow, wide(Some(1)), wide(Some(2))];
+    keep_fastest(b, shapes.len(), Some(threads), |b, k| {
+        reduce_with(b, cols.clone(), offsets.clone(), shapes[k]).0
+    })
 }
 
-/// Keeps the fastest of trial copies of `b` (each with its outputs; nodes from number
-/// `first` on are the trial's own): with `threads`, the fewest estimated rounds at that
-/// many threads, then bootstraps, then depth; without, the least depth, then bootstraps.
-pub(super) fn keep_best(
+/// How [`keep_fastest`] ranks a trial's outputs (nodes from number `first` on are the
+/// trial's own): with `threads`, the fewest estimated rounds at that many threads, then
+/// bootstraps, then depth; without, the least depth, then bootstraps.
+fn score(t: &Builder, first: usize, out: &[NodeId], threads: Option<usize>) -> (u64, u64, u64) {
+    let depth = out.iter().map(|&o| t.depth(o)).max().unwrap_or(0);
+    let bootstraps = t.bootstraps_since(first, out);
+    match threads {
+        Some(n) => (t.rounds_since(first, out, n), bootstraps, u64::from(depth)),
+        None => (u64::from(depth), bootstraps, 0),
+    }
+}
+
+/// Builds `count` alternatives of one result on `b` (`build(b, k)`), each taken back after
+/// it is ranked ([`Builder::keep_best`]), and keeps the fastest by [`score`] (the earlier
+/// on a tie): its outputs.
+pub(super) fn keep_fastest(
     b: &mut Builder,
-    first: usize,
-    trials: Vec<(Builder, Vec<NodeId>)>,
+    count: usize,
     threads: Option<usize>,
+    build: impl FnMut(&mut Builder, usize) -> Vec<NodeId>,
 ) -> Vec<NodeId> {
-    let best = trials
-        .into_iter()
-        .min_by_key(|(t, out)| {
-            let depth = out.iter().map(|&o| t.depth(o)).max().unwrap_or(0);
-            let bootstraps = t.bootstraps_since(first, out);
-            match threads {
-                Some(n) => (t.rounds_since(first, out, n), bootstraps, u64::from(depth)),
-                None => (u64::from(depth), bootstraps, 0),
-            }
-        })
-        .expect("at least one trial");
-    *b = best.0;
-    best.1
+    let first = b.node_count();
+    b.keep_best(count, build, |t, out| score(t, first, out, threads))
 }
 
 /// How one trial of [`reduce_columns`] reduces.
@@ -170,12 +172,10 @@ fn reduce_with(
             offsets[c + 1] += offsets[c] / 4;
             offsets[c] %= 4;
         }
-        let mut col = std::mem::take(&mut cols[c]);
+        let mut col = Column::new(std::mem::take(&mut cols[c]));
         loop {
             let offset = offsets[c];
-            let total: i64 = offset + col.iter().map(|d| d.max).sum::<i64>();
-            let terms: Vec<(NodeId, i64)> = col.iter().map(|d| (d.node, 1)).collect();
-            if let ([d], 0) = (col.as_slice(), offset) {
+            if let ([d], 0) = (col.live(), offset) {
                 if mode == Out::Blocks && want_hi && d.max <= 3 && b.qweight(d.node) <= 1 {
                     // A lone fresh digit below 4 is the column's block as it is.
                     out.push(d.node);
@@ -199,7 +199,16 @@ fn reduce_with(
                     break;
                 }
             }
-            if total - offset <= MAX_SPAN && b.linear_qweight(&terms) <= budget {
+            // Every digit of a column is at least 1, so a long column never fits one sum
+            // (and is not summed up again for each group taken from it).
+            let whole = (col.len() as i64 <= MAX_SPAN).then(|| {
+                let total: i64 = offset + col.live().iter().map(|d| d.max).sum::<i64>();
+                let terms: Vec<(NodeId, i64)> = col.live().iter().map(|d| (d.node, 1)).collect();
+                (total, terms)
+            });
+            if let Some((total, terms)) = whole.filter(|(total, terms)| {
+                total - offset <= MAX_SPAN && b.linear_qweight(terms) <= budget
+            }) {
                 // The whole column in one sum: its bits (or block), and its carry.
                 let s = b.linear(&terms, offset);
                 let constant = b.const_value(s);
@@ -232,22 +241,23 @@ fn reduce_with(
             // A group of the oldest digits (or those that join the oldest one, first fit)
             // that fits one sum (at least two of them).
             let (take, span) = if grouping == Grouping::FirstFit {
-                first_fit(b, &mut col, budget, MAX_SPAN)
+                first_fit(b, col.live_mut(), budget, MAX_SPAN)
             } else {
-                joining(b, &[], 0, &col, budget, MAX_SPAN)
+                joining(b, &[], 0, col.live(), budget, MAX_SPAN)
             };
-            if take < 2 && col[0].max > 3 && b.qweight(col[0].node) <= 1 {
+            let first = col.live()[0];
+            if take < 2 && first.max > 3 && b.qweight(first.node) <= 1 {
                 // A fresh wide digit no other joins: read as its carry and low digit.
             } else if take < 2 {
                 // Noisy digits (not produced here): refresh the first one and retry.
-                let d = col.remove(0);
+                let d = col.take_front(1)[0];
                 let f = fresh(b, d);
                 col.push(f);
                 continue;
             }
             let take = take.max(1);
-            let span = if take == 1 { col[0].max } else { span };
-            let group: Vec<Digit> = col.drain(..take).collect();
+            let span = if take == 1 { first.max } else { span };
+            let group: Vec<Digit> = col.take_front(take).to_vec();
             let terms: Vec<(NodeId, i64)> = group.iter().map(|d| (d.node, 1)).collect();
             let s = b.linear(&terms, 0);
             if has_next && span >= 4 {
@@ -257,11 +267,11 @@ fn reduce_with(
                 // it only when enough digits can join it in the column's next sum. A sum
                 // of at most 8 values gets its low digit from the carry's rotation.
                 let low_terms = [(s, 1), (carry, -4)];
-                let joins = |b: &Builder| joining(b, &low_terms, 3, &col, budget, MAX_SPAN).0;
+                let joins = |b: &Builder| joining(b, &low_terms, 3, col.live(), budget, MAX_SPAN).0;
                 chooses |= span > SHARED_SPAN;
                 if span > SHARED_SPAN && low.is_some_and(|need| joins(b) >= need) {
                     let low = b.linear(&low_terms, 0);
-                    col.insert(0, Digit::new(low, 3));
+                    col.push_front(Digit::new(low, 3));
                     continue;
                 }
             }
@@ -288,7 +298,7 @@ fn reduce_with(
 /// put first in `col`. False (nothing built) when no such group exists.
 fn wide_group(
     b: &mut Builder,
-    col: &mut Vec<Digit>,
+    col: &mut Column,
     next: &mut Vec<Digit>,
     next_offset: &mut i64,
     shape: Shape,
@@ -297,22 +307,71 @@ fn wide_group(
         return false;
     };
     let (take, span) = if shape.grouping == Grouping::FirstFit {
-        first_fit(b, col, light, WIDE_SPAN)
+        first_fit(b, col.live_mut(), light, WIDE_SPAN)
     } else {
-        joining(b, &[], 0, col, light, WIDE_SPAN)
+        joining(b, &[], 0, col.live(), light, WIDE_SPAN)
     };
     if span <= MAX_SPAN {
         return false;
     }
-    let group: Vec<Digit> = col.drain(..take).collect();
+    let group: Vec<Digit> = col.take_front(take).to_vec();
     let terms: Vec<(NodeId, i64)> = group.iter().map(|d| (d.node, 1)).collect();
     let s = b.linear(&terms, 0);
     let shifted = table(b, s, 0, span, |x| x / 4 - 2);
     let carry = b.linear(&[(shifted, 1)], 2);
     push(b, next, next_offset, carry, span / 4);
     let low = b.linear(&[(s, 1), (carry, -4)], 0);
-    col.insert(0, Digit::new(low, 3));
+    col.push_front(Digit::new(low, 3));
     true
+}
+
+/// A column's digits being reduced, the oldest first: a queue whose front is taken and
+/// given back without moving the rest (a column of thousands of digits, the sum of a long
+/// array, is reduced in time linear in its length).
+struct Column {
+    digits: Vec<Digit>,
+    /// The digits before this one are taken.
+    start: usize,
+}
+
+impl Column {
+    fn new(digits: Vec<Digit>) -> Self {
+        Column { digits, start: 0 }
+    }
+
+    fn len(&self) -> usize {
+        self.digits.len() - self.start
+    }
+
+    fn live(&self) -> &[Digit] {
+        &self.digits[self.start..]
+    }
+
+    fn live_mut(&mut self) -> &mut [Digit] {
+        &mut self.digits[self.start..]
+    }
+
+    /// Takes the first `k` digits.
+    fn take_front(&mut self, k: usize) -> &[Digit] {
+        let from = self.start;
+        self.start += k;
+        &self.digits[from..self.start]
+    }
+
+    /// Puts `d` first.
+    fn push_front(&mut self, d: Digit) {
+        if self.start > 0 {
+            self.start -= 1;
+            self.digits[self.start] = d;
+        } else {
+            self.digits.insert(0, d);
+        }
+    }
+
+    /// Puts `d` last.
+    fn push(&mut self, d: Digit) {
+        self.digits.push(d);
+    }
 }
 
 /// How many of `col`'s first digits join the terms `head` (values within `0..=head_span`)
@@ -346,6 +405,10 @@ fn first_fit(b: &Builder, col: &mut [Digit], budget: u64, max_span: i64) -> (usi
     let mut span = col[0].max;
     let mut take = 1;
     for k in 1..col.len() {
+        if span >= max_span {
+            // Every digit of a column is at least 1: none joins a full span.
+            break;
+        }
         terms.push((col[k].node, 1));
         if span + col[k].max > max_span || b.linear_qweight(&terms) > budget {
             terms.pop();

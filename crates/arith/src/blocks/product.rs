@@ -9,7 +9,7 @@
 
 use encint_core::circuit::{Builder, NodeId};
 
-use super::columns::{keep_best, push, push_digit, reduce_columns, Grouping};
+use super::columns::{keep_fastest, push, push_digit, reduce_columns, Grouping};
 use super::shift::shift_blocks;
 use super::{block_digits, block_max, blocks_of, fresh, table, Digit, Out, Shift, MAX_SPAN};
 
@@ -162,7 +162,7 @@ struct Product {
 }
 
 /// The low `width` bits of `Σ products + Σ addends` over block vectors, as bits or as
-/// blocks, each block product read as `read` says. With `None`, built on trial copies of
+/// blocks, each block product read as `read` says. With `None`, built as trials on
 /// the builder with each block product read as its two radix-4 digits (two bootstraps)
 /// and as one wide digit (one bootstrap, its value up to 9 joining fewer others in a
 /// column sum); the faster at the builder's thread count ([`Builder::set_threads`];
@@ -177,15 +177,11 @@ fn sum_digit_products(
     read: Option<Read>,
 ) -> Vec<NodeId> {
     let Some(read) = read.or(products.is_empty().then_some(Read::Digits)) else {
-        let first = b.node_count();
-        let trials = [Read::Digits, Read::Whole].map(|read| {
-            let mut t = b.clone();
-            let outputs =
-                sum_digit_products(&mut t, products, addends, width, budget, out, Some(read));
-            (t, outputs)
-        });
+        let reads = [Read::Digits, Read::Whole];
         let threads = b.threads();
-        return keep_best(b, first, trials.into(), threads);
+        return keep_fastest(b, reads.len(), threads, |b, k| {
+            sum_digit_products(b, products, addends, width, budget, out, Some(reads[k]))
+        });
     };
     let ncols = width.div_ceil(2);
     let mut cols: Vec<Vec<Digit>> = vec![Vec::new(); ncols];
@@ -440,17 +436,10 @@ pub fn scaled_sum_blocks(
     if recodings[0] == recodings[1] {
         return scaled_sum_with(b, terms, &recodings[0], c, bits, budget);
     }
-    let first = b.node_count();
-    let trials: Vec<(Builder, Vec<NodeId>)> = recodings
-        .iter()
-        .map(|digits| {
-            let mut t = b.clone();
-            let out = scaled_sum_with(&mut t, terms, digits, c, bits, budget);
-            (t, out)
-        })
-        .collect();
     let threads = b.threads();
-    keep_best(b, first, trials, threads)
+    keep_fastest(b, recodings.len(), threads, |b, k| {
+        scaled_sum_with(b, terms, &recodings[k], c, bits, budget)
+    })
 }
 
 /// [`scaled_sum_blocks`] with each weight given as its radix-4 digits (lowest first).

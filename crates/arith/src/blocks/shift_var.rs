@@ -97,7 +97,7 @@ impl Amount<'_> {
 ///
 /// Amount bits 0 and 1 move by 0..=3 bits. Either bit 1 is one more binary stage and bit 0
 /// a last stage that makes every block fresh ([`last_bit_stage`]), or both are one
-/// [`shift_stage`] followed by a refresh. Both are built on trial copies of the builder and
+/// [`shift_stage`] followed by a refresh. Both are built as trials on the builder and
 /// the cheaper kept: the fewer estimated rounds at the builder's thread count
 /// ([`Builder::threads`]), else the fewer bootstraps, then the lesser depth.
 fn shift_var(
@@ -111,18 +111,16 @@ fn shift_var(
 ) -> Vec<NodeId> {
     let first = b.node_count();
     let threads = b.threads();
-    let trial = |split| {
-        let mut t = b.clone();
-        let outputs = shift_var_with(&mut t, cur.clone(), amount, bits, kind, out, budget, split);
-        let depth = outputs.iter().map(|&o| t.depth(o)).max().unwrap_or(0);
-        let bootstraps = t.bootstraps_since(first, &outputs);
-        let rounds = threads.map_or(0, |n| t.rounds_since(first, &outputs, n));
-        ((rounds, bootstraps, depth), t, outputs)
-    };
-    let (stage, split) = (trial(false), trial(true));
-    let (_, best, outputs) = if split.0 < stage.0 { split } else { stage };
-    *b = best;
-    outputs
+    b.keep_best(
+        2,
+        |b, k| shift_var_with(b, cur.clone(), amount, bits, kind, out, budget, k == 1),
+        |t, outputs| {
+            let depth = outputs.iter().map(|&o| t.depth(o)).max().unwrap_or(0);
+            let bootstraps = t.bootstraps_since(first, outputs);
+            let rounds = threads.map_or(0, |n| t.rounds_since(first, outputs, n));
+            (rounds, bootstraps, depth)
+        },
+    )
 }
 
 /// [`shift_var`] with amount bit 1 a binary stage and bit 0 a [`last_bit_stage`] (`split`,

@@ -29,7 +29,15 @@ pub struct Builder {
     threads: Option<usize>,
     /// Known windows of selectors ([`Builder::lut_in`]): first value and length.
     windows: HashMap<NodeId, (i64, u8)>,
+    /// While a trial is open ([`Builder::checkpoint`]): each window entry's value before
+    /// the trial changed it, so that [`Builder::rollback`] restores it.
+    window_log: Vec<(NodeId, Option<(i64, u8)>)>,
+    /// Checkpoints neither rolled back nor committed.
+    open_trials: usize,
 }
+
+mod trial;
+pub use trial::Checkpoint;
 
 impl Default for Builder {
     fn default() -> Self {
@@ -62,6 +70,8 @@ impl Builder {
             budget: None,
             threads: None,
             windows: HashMap::new(),
+            window_log: Vec::new(),
+            open_trials: 0,
         };
         b.current_label = b.intern_label("circuit");
         b
@@ -377,9 +387,12 @@ impl Builder {
         if let (Node::Lut { .. }, Ok(len @ 1..=16)) =
             (self.circuit.node(id), u8::try_from(hi - lo + 1))
         {
-            let w = self.windows.entry(input).or_insert((lo, len));
-            if len < w.1 {
-                *w = (lo, len);
+            let old = self.windows.get(&input).copied();
+            if old.is_none_or(|(_, l)| len < l) {
+                if self.open_trials > 0 {
+                    self.window_log.push((input, old));
+                }
+                self.windows.insert(input, (lo, len));
             }
         }
         id

@@ -35,7 +35,7 @@ mod tests;
 pub const DEFAULT_MAX_NODES: u64 = 1 << 21;
 
 pub use budget::BudgetViolation;
-pub use builder::Builder;
+pub use builder::{Builder, Checkpoint};
 pub use cost::Cost;
 pub use graph::Circuit;
 pub(crate) use graph::Info;

@@ -120,3 +120,120 @@ fn packed_tables_read_at_their_offsets_give_each_table() {
         }
     }
 }
+
+/// A random step of a circuit over the nodes built so far: every kind of node the builder
+/// shares or records (constants, linear combinations, tables, half-step tables, tables on a
+/// known window, several tables on one rotation, trees, labelled nodes).
+fn random_step(b: &mut Builder, nodes: &mut Vec<NodeId>, rng: &mut impl rand::Rng) {
+    let pick = |rng: &mut dyn rand::RngCore, nodes: &[NodeId]| {
+        nodes[(rng.next_u32() as usize) % nodes.len()]
+    };
+    let lut = |rng: &mut dyn rand::RngCore| NegacyclicLut {
+        table: std::array::from_fn(|_| (rng.next_u32() % 7) as i8 - 3),
+    };
+    let (x, y) = (pick(rng, nodes), pick(rng, nodes));
+    let id = match rng.gen_range(0..8) {
+        0 => b.constant(rng.gen_range(-20..20)),
+        1 => b.linear(&[(x, rng.gen_range(-2..3)), (y, 1)], rng.gen_range(-3..4)),
+        2 => b.lut(x, &lut(rng)),
+        3 => {
+            let odd = NegacyclicLut {
+                table: std::array::from_fn(|_| 2 * (rng.next_u32() % 4) as i8 - 3),
+            };
+            b.half_lut(x, &odd).expect("odd values")
+        }
+        4 => {
+            let lo = rng.gen_range(-4..4);
+            b.lut_in(x, lo, lo + rng.gen_range(0..8), &lut(rng))
+        }
+        5 => {
+            let luts = [lut(rng), lut(rng)];
+            b.many_lut(x, 0, 4, &luts).expect("two tables of 4 fit")[1]
+        }
+        6 => {
+            let table = crate::lut::Table256 {
+                entries: std::array::from_fn(|i| (i % 5) as u8),
+            };
+            match b.tree(x, y, &table) {
+                Ok(t) => t,
+                Err(_) => b.add(x, y),
+            }
+        }
+        _ => {
+            let name = format!("label{}", rng.gen_range(0..3));
+            let l = lut(rng);
+            b.labelled(&name, |b| b.lut(x, &l))
+        }
+    };
+    nodes.push(id);
+}
+
+/// A trial taken back leaves the builder as it was: after building random steps and
+/// rolling them back (nested, and with inner trials committed), the same further steps on
+/// the builder and on a copy taken before give the same circuit, node for node, with the
+/// same sharing (a rolled-back table or combination is built anew, not pointed at).
+#[test]
+fn a_rolled_back_trial_leaves_the_builder_as_it_was() {
+    use rand::{Rng, SeedableRng};
+    for seed in 0..200u64 {
+        let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+        let mut b = Builder::new();
+        let mut nodes = vec![b.input(), b.input(), b.input()];
+        for _ in 0..rng.gen_range(0..30) {
+            random_step(&mut b, &mut nodes, &mut rng);
+        }
+        let copy = (b.clone(), nodes.clone());
+        let outer = b.checkpoint();
+        let mut trial_nodes = nodes.clone();
+        for _ in 0..rng.gen_range(1..30) {
+            random_step(&mut b, &mut trial_nodes, &mut rng);
+            if rng.gen_bool(0.2) {
+                let inner = b.checkpoint();
+                for _ in 0..rng.gen_range(1..10) {
+                    random_step(&mut b, &mut trial_nodes, &mut rng);
+                }
+                if rng.gen_bool(0.5) {
+                    b.rollback(inner);
+                    trial_nodes.retain(|n| n.index() < b.node_count());
+                } else {
+                    b.commit(inner);
+                }
+            }
+        }
+        b.rollback(outer);
+        let (mut c, mut c_nodes) = copy;
+        assert_eq!(b.node_count(), c.node_count(), "seed {seed}");
+        let later = rng.gen::<u64>();
+        for (builder, list) in [(&mut b, &mut nodes), (&mut c, &mut c_nodes)] {
+            let mut r = rand::rngs::StdRng::seed_from_u64(later);
+            for _ in 0..40 {
+                random_step(builder, list, &mut r);
+            }
+        }
+        assert_eq!(nodes, c_nodes, "seed {seed}");
+        let outs = nodes[nodes.len() - 5..].to_vec();
+        assert_eq!(b.finish(outs.clone()), c.finish(outs), "seed {seed}");
+    }
+}
+
+/// `keep_best` builds every alternative, keeps the one of least score (the first of a tie)
+/// and leaves exactly what building that one alone leaves.
+#[test]
+fn keep_best_keeps_the_cheapest_alternative_as_if_built_alone() {
+    let id = NegacyclicLut::identity();
+    let alternatives = |b: &mut Builder, x: NodeId, k: usize| -> NodeId {
+        // k bootstraps in a chain.
+        (0..k + 1).fold(x, |v, _| b.lut(v, &id))
+    };
+    for order in [[2usize, 0, 1], [1, 2, 0], [0, 0, 2]] {
+        let mut b = Builder::new();
+        let x = b.input();
+        let out = b.keep_best(3, |b, k| alternatives(b, x, order[k]), |t, &o| t.depth(o));
+        let mut alone = Builder::new();
+        let y = alone.input();
+        let best = *order.iter().min().unwrap();
+        let want = alternatives(&mut alone, y, best);
+        assert_eq!(b.depth(out), alone.depth(want), "{order:?}");
+        assert_eq!(b.finish(vec![out]), alone.finish(vec![want]), "{order:?}");
+    }
+}
