@@ -299,3 +299,43 @@ proptest! {
         }
     }
 }
+
+/// Compiled functions: a layout of more values than a circuit takes, or one whose element
+/// count overflows, is refused before anything of its size is allocated (once an abort
+/// allocating 16 GB, or a count that wrapped to zero). (A function growing its circuit past
+/// the node limit is the unit test `a_trace_stops_at_the_operation_past_its_node_limit`.)
+#[test]
+fn compiled_functions_refuse_layouts_and_circuits_past_the_limits() {
+    use encint::fhe::{compile_with, FheArray, FheUint8, MAX_LEAVES};
+    let limit = |r: encint::Result<_>| match r {
+        Err(Error::LimitExceeded(m)) => m,
+        Err(e) => panic!("another error: {e}"),
+        Ok(()) => panic!("accepted"),
+    };
+    let sum = |shape: Vec<usize>| {
+        compile_with(shape, |x: FheArray<FheUint8>| x.sum().expect("a sum")).map(|_| ())
+    };
+    for shape in [
+        vec![1_000_000_000],
+        vec![10_000_000],
+        vec![1_000_000],
+        vec![MAX_LEAVES + 1],
+        vec![1 << 32, 1 << 32],
+        vec![usize::MAX, 2],
+    ] {
+        let m = limit(sum(shape.clone()));
+        assert!(
+            m.contains("values") || m.contains("digits"),
+            "{shape:?}: {m}"
+        );
+    }
+    // Within the leaf limit but past the node limit in its digits.
+    let m = limit(sum(vec![MAX_LEAVES]));
+    assert!(m.contains("digits"), "{m}");
+    // What fits still compiles and computes.
+    let f = compile_with(vec![3], |x: FheArray<FheUint8>| x.sum().expect("a sum")).unwrap();
+    assert_eq!(
+        f.run_clear(&[200, 100, 7]).unwrap(),
+        vec![(307 % 256) as i128]
+    );
+}

@@ -99,7 +99,7 @@ where
     O: Values,
     F: Fn(A) -> O + Send + Sync + 'static,
 {
-    let forms = vec![Form::DEFAULT; A::leaf_types(&layout).len()];
+    let forms = vec![Form::DEFAULT; super::values::checked_leaves::<A>(&layout)?];
     compile_for(layout, &forms, f)
 }
 
@@ -132,7 +132,7 @@ where
     O: Values,
     F: Fn(A) -> O + Send + Sync + 'static,
 {
-    let leaves = A::leaf_types(&layout).len();
+    let leaves = super::values::checked_leaves::<A>(&layout)?;
     if forms.len() != leaves {
         return Err(Error::InvalidInput(format!(
             "{} forms for {leaves} argument values",

@@ -57,7 +57,9 @@
 //! Operators panic where TFHE-rs' do: no server key on the thread, operands of two key
 //! sets, a clear division by zero. [`FheUint::try_binary`](FheInteger::try_binary),
 //! [`try_unary`](FheInteger::try_unary) and [`try_compare`](FheInteger::try_compare)
-//! return these as errors instead.
+//! return these as errors instead. Inside a function being compiled ([`compile`] and its
+//! kin, array calls), an operator's error ends the tracing instead: the compilation
+//! returns it (a circuit past a limit is [`Error::LimitExceeded`]), and nothing panics.
 
 /// Implements [`FheType`] for a type of the family whose Rust type fixes its [`IntType`]
 /// (`$int_type`), a wrapper of its [`Repr`] in the field `inner`; `[$generics]` are the
@@ -104,7 +106,7 @@ pub use dynamic::FheValue;
 pub use integer::{FheInt, FheInteger, FheUint, ShiftAmount};
 pub use on_clear::{apply_clear, compose_clear};
 pub use trace::{Repr, Trace};
-pub use values::Values;
+pub use values::{shape_len, Values, MAX_LEAVES};
 
 use crate::typed::EncTyped;
 use crate::{Error, Result, Server, ServerKey};
@@ -242,9 +244,16 @@ pub(crate) fn wrap<O: FheType>(r: Result<Repr>) -> Result<O> {
 }
 
 /// Unwraps an operator's result: operators panic where TFHE-rs' do (see the module
-/// docs); the `try_` methods return the error.
+/// docs); the `try_` methods return the error. While this thread traces a function
+/// ([`values::tracing`]) the error unwinds to the tracer, without the panic hook, and the
+/// tracer returns it.
 pub(crate) fn or_panic<T>(r: Result<T>) -> T {
-    r.unwrap_or_else(|e| panic!("encint operator: {e}"))
+    r.unwrap_or_else(|e| {
+        if values::tracing() {
+            std::panic::resume_unwind(Box::new(values::TracedError(e)))
+        }
+        panic!("encint operator: {e}")
+    })
 }
 
 /// Checks that a value is of `ty`.

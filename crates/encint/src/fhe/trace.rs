@@ -35,6 +35,8 @@ struct State {
     threads: usize,
     /// Whether additions continue chains ([`Composer::with_chain_sums`]).
     chain_sums: bool,
+    /// Most nodes the circuit may reach ([`crate::DEFAULT_MAX_NODES`]).
+    max_nodes: u64,
 }
 
 /// The shape of a circuit's input or output: its type, its digits' form and their count.
@@ -42,8 +44,9 @@ pub(crate) type Shape = (IntType, Form, usize);
 
 impl Trace {
     /// A new trace planning for `threads` threads with the noise budget `budget`, chains
-    /// of additions reduced at once when `chain_sums` ([`Composer::with_chain_sums`]).
-    pub(crate) fn new(budget: u64, threads: usize, chain_sums: bool) -> Arc<Trace> {
+    /// of additions reduced at once when `chain_sums` ([`Composer::with_chain_sums`]); an
+    /// operation that takes its circuit past `max_nodes` nodes is refused.
+    pub(crate) fn new(budget: u64, threads: usize, chain_sums: bool, max_nodes: u64) -> Arc<Trace> {
         let mut b = Builder::new();
         b.set_threads(threads);
         Arc::new(Trace {
@@ -54,6 +57,7 @@ impl Trace {
                 }),
                 threads,
                 chain_sums,
+                max_nodes,
             }),
         })
     }
@@ -91,9 +95,19 @@ impl Trace {
             arith,
             threads,
             chain_sums,
+            max_nodes,
         } = &mut *s;
         let b = b.as_mut().ok_or_else(finished)?;
-        f(&mut Composer::new(arith, b, *threads).with_chain_sums(*chain_sums))
+        let out = f(&mut Composer::new(arith, b, *threads).with_chain_sums(*chain_sums))?;
+        // A long function stops at the first operation that takes its circuit past the
+        // node limit (the circuit is discarded with the trace).
+        let nodes = b.node_count() as u64;
+        if nodes > *max_nodes {
+            return Err(Error::LimitExceeded(format!(
+                "the traced circuit has {nodes} nodes, more than the {max_nodes} allowed"
+            )));
+        }
+        Ok(out)
     }
 
     /// Finishes the trace with `outputs` (values of this trace): the circuit, each output

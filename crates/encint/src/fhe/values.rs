@@ -18,12 +18,40 @@ pub trait Values: Sized + Clone {
     type Layout: Clone + PartialEq + std::fmt::Debug + Send + Sync;
     /// This value's layout.
     fn layout(&self) -> Self::Layout;
+    /// The number of leaf values of a layout; `None` when it passes `usize` (a shape
+    /// whose product overflows). Checked ([`checked_leaves`]) before [`Values::leaf_types`]
+    /// allocates one entry per leaf.
+    fn leaf_count(layout: &Self::Layout) -> Option<usize>;
     /// The leaf values' types for a layout, in order.
     fn leaf_types(layout: &Self::Layout) -> Vec<IntType>;
     /// The leaf values, in order.
     fn leaves(&self) -> Vec<&Repr>;
     /// Rebuilds a value of `layout` from its leaves.
     fn from_leaves(layout: &Self::Layout, leaves: &mut dyn Iterator<Item = Repr>) -> Result<Self>;
+}
+
+/// Most leaf values a compiled function or an array call takes: each is at least one
+/// input node of its circuit, whose nodes are at most [`crate::DEFAULT_MAX_NODES`].
+pub const MAX_LEAVES: usize = crate::DEFAULT_MAX_NODES as usize;
+
+/// The number of elements of an array of `shape`, or `None` when the product passes
+/// `usize`.
+pub fn shape_len(shape: &[usize]) -> Option<usize> {
+    shape.iter().try_fold(1usize, |n, &d| n.checked_mul(d))
+}
+
+/// The leaf count of `layout`, checked before anything of that size is allocated: errors
+/// ([`Error::LimitExceeded`]) past [`MAX_LEAVES`] or when the count overflows.
+pub fn checked_leaves<A: Values>(layout: &A::Layout) -> Result<usize> {
+    match A::leaf_count(layout) {
+        Some(n) if n <= MAX_LEAVES => Ok(n),
+        Some(n) => Err(Error::LimitExceeded(format!(
+            "arguments of {n} values, more than the {MAX_LEAVES} one circuit takes"
+        ))),
+        None => Err(Error::LimitExceeded(format!(
+            "arguments of layout {layout:?}: more values than a machine can count"
+        ))),
+    }
 }
 
 fn missing() -> Error {
@@ -35,6 +63,9 @@ macro_rules! scalar_values {
         impl<$($g)*> Values for $ty {
             type Layout = ();
             fn layout(&self) {}
+            fn leaf_count(_: &()) -> Option<usize> {
+                Some(<$ty as FheType>::static_type().into_iter().count())
+            }
             fn leaf_types(_: &()) -> Vec<IntType> {
                 <$ty as FheType>::static_type().into_iter().collect()
             }
@@ -55,6 +86,9 @@ impl Values for FheValue {
     fn layout(&self) -> IntType {
         self.ty()
     }
+    fn leaf_count(_: &IntType) -> Option<usize> {
+        Some(1)
+    }
     fn leaf_types(layout: &IntType) -> Vec<IntType> {
         vec![*layout]
     }
@@ -71,7 +105,7 @@ fn array_from_leaves<T: FheType>(
     shape: &[usize],
     leaves: &mut dyn Iterator<Item = Repr>,
 ) -> Result<FheArray<T>> {
-    let n: usize = shape.iter().product();
+    let n = shape_len(shape).ok_or_else(missing)?;
     let items = (0..n)
         .map(|_| T::from_repr(leaves.next().ok_or_else(missing)?))
         .collect::<Result<Vec<T>>>()?;
@@ -86,9 +120,13 @@ macro_rules! static_array_values {
             fn layout(&self) -> Vec<usize> {
                 self.shape().to_vec()
             }
+            fn leaf_count(layout: &Vec<usize>) -> Option<usize> {
+                let per = <$ty as FheType>::static_type().into_iter().count();
+                shape_len(layout)?.checked_mul(per)
+            }
             fn leaf_types(layout: &Vec<usize>) -> Vec<IntType> {
                 let ty = <$ty as FheType>::static_type().into_iter();
-                ty.cycle().take(layout.iter().product()).collect()
+                ty.cycle().take(shape_len(layout).unwrap_or(0)).collect()
             }
             fn leaves(&self) -> Vec<&Repr> {
                 self.items().iter().map(FheType::repr).collect()
@@ -112,8 +150,11 @@ impl Values for FheArray<FheValue> {
         let ty = self.items().first().map_or(IntType::BOOL, FheValue::ty);
         (self.shape().to_vec(), ty)
     }
+    fn leaf_count(layout: &Self::Layout) -> Option<usize> {
+        shape_len(&layout.0)
+    }
     fn leaf_types(layout: &Self::Layout) -> Vec<IntType> {
-        vec![layout.1; layout.0.iter().product()]
+        vec![layout.1; shape_len(&layout.0).unwrap_or(0)]
     }
     fn leaves(&self) -> Vec<&Repr> {
         self.items().iter().map(FheType::repr).collect()
@@ -127,6 +168,9 @@ impl<V: Values> Values for Option<V> {
     type Layout = Option<V::Layout>;
     fn layout(&self) -> Self::Layout {
         self.as_ref().map(Values::layout)
+    }
+    fn leaf_count(layout: &Self::Layout) -> Option<usize> {
+        layout.as_ref().map_or(Some(0), V::leaf_count)
     }
     fn leaf_types(layout: &Self::Layout) -> Vec<IntType> {
         layout.as_ref().map(V::leaf_types).unwrap_or_default()
@@ -148,6 +192,11 @@ macro_rules! tuple_values {
             type Layout = ($($t::Layout,)*);
             fn layout(&self) -> Self::Layout {
                 ($(self.$i.layout(),)*)
+            }
+            fn leaf_count(layout: &Self::Layout) -> Option<usize> {
+                let n = 0usize;
+                $(let n = n.checked_add($t::leaf_count(&layout.$i)?)?;)*
+                Some(n)
             }
             fn leaf_types(layout: &Self::Layout) -> Vec<IntType> {
                 let mut v = Vec::new();
@@ -251,6 +300,29 @@ fn trace_inputs<A: Values, O: Values>(
     in_bits: bool,
     f: impl FnOnce(A) -> Result<O>,
 ) -> Result<Traced<O::Layout>> {
+    let modes = (chain_sums, in_bits);
+    trace_within::<A, O>(
+        layout,
+        forms,
+        (budget, threads),
+        modes,
+        crate::DEFAULT_MAX_NODES,
+        f,
+    )
+}
+
+/// [`trace_inputs`] with a circuit of at most `max_nodes` nodes; `plan` is the noise budget
+/// and the thread count, `modes` whether chains are reduced at once and inputs split into
+/// bits.
+fn trace_within<A: Values, O: Values>(
+    layout: &A::Layout,
+    forms: &[Form],
+    (budget, threads): (u64, usize),
+    (chain_sums, in_bits): (bool, bool),
+    max_nodes: u64,
+    f: impl FnOnce(A) -> Result<O>,
+) -> Result<Traced<O::Layout>> {
+    checked_leaves::<A>(layout)?;
     let types = A::leaf_types(layout);
     if types.len() != forms.len() {
         return Err(Error::InvalidInput(format!(
@@ -259,7 +331,15 @@ fn trace_inputs<A: Values, O: Values>(
             types.len()
         )));
     }
-    let t = Trace::new(budget, threads, chain_sums);
+    let digits = types.iter().zip(forms).fold(0u64, |n, (&ty, form)| {
+        n.saturating_add(form.digits(ty) as u64)
+    });
+    if digits > max_nodes {
+        return Err(Error::LimitExceeded(format!(
+            "arguments of {digits} digits, more than the {max_nodes} nodes of one circuit"
+        )));
+    }
+    let t = Trace::new(budget, threads, chain_sums, max_nodes);
     let inputs = types
         .iter()
         .zip(forms)
@@ -272,7 +352,7 @@ fn trace_inputs<A: Values, O: Values>(
         })
         .collect::<Result<Vec<Repr>>>()?;
     let args = A::from_leaves(layout, &mut inputs.into_iter())?;
-    let out = f(args)?;
+    let out = traced(|| f(args))?;
     let values = out
         .leaves()
         .into_iter()
@@ -296,6 +376,35 @@ fn trace_inputs<A: Values, O: Values>(
         out_layout: out.layout(),
         unoptimised,
     })
+}
+
+thread_local! {
+    /// How many functions this thread is tracing (traces nest).
+    static TRACING: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+/// Whether this thread is tracing a function: an operator's error then ends the trace
+/// (see [`super::or_panic`]).
+pub(crate) fn tracing() -> bool {
+    TRACING.with(|t| t.get() > 0)
+}
+
+/// An operator's error unwinding to the tracer of its function.
+pub(crate) struct TracedError(pub Error);
+
+/// Runs a function being traced: an operator's error inside it ([`TracedError`]) comes
+/// back as the error; any other panic goes on.
+fn traced<O>(f: impl FnOnce() -> Result<O>) -> Result<O> {
+    TRACING.with(|t| t.set(t.get() + 1));
+    let out = std::panic::catch_unwind(std::panic::AssertUnwindSafe(f));
+    TRACING.with(|t| t.set(t.get() - 1));
+    match out {
+        Ok(r) => r,
+        Err(payload) => match payload.downcast::<TracedError>() {
+            Ok(e) => Err(e.0),
+            Err(other) => std::panic::resume_unwind(other),
+        },
+    }
 }
 
 /// The ciphertexts of `args`' leaves, or `None` if one is a value of a trace.
@@ -337,4 +446,37 @@ pub(crate) fn one_circuit<A: Values, O: Values>(
             trace_with::<A, O>(&args.layout(), &forms, budget, s.plan_threads(), false, f)?;
         run_traced(s, &|c, d| s.run_circuit(c, d), &traced, &inputs)
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fhe::{FheUint16, FheUint8};
+
+    /// A function growing its circuit operation by operation stops with `LimitExceeded` at
+    /// the first operation past the node limit, from inside the operators (no panic), and
+    /// the same function within the limit traces.
+    #[test]
+    fn a_trace_stops_at_the_operation_past_its_node_limit() {
+        let long = |x: FheUint16| -> Result<FheUint16> {
+            let mut acc = x.clone();
+            for _ in 0..1000 {
+                acc = &(&acc * &x) ^ &acc;
+            }
+            Ok(acc)
+        };
+        let plan = (crate::DEFAULT_PARAMETERS.max_quadratic_weight(), 2);
+        let forms = [Form::DEFAULT];
+        match trace_within::<FheUint16, FheUint16>(&(), &forms, plan, (false, false), 20_000, long)
+        {
+            Err(Error::LimitExceeded(m)) => assert!(m.contains("20000 allowed"), "{m}"),
+            Err(e) => panic!("another error: {e}"),
+            Ok(t) => panic!("traced {} nodes", t.circuit.nodes().len()),
+        }
+        let short = |x: FheUint8| -> Result<FheUint8> { Ok(&(&x * &x) ^ &x) };
+        let t =
+            trace_within::<FheUint8, FheUint8>(&(), &forms, plan, (false, false), 20_000, short)
+                .unwrap();
+        assert!(t.circuit.nodes().len() < 20_000);
+    }
 }

@@ -5,7 +5,7 @@
 
 use std::sync::{Arc, Mutex, PoisonError};
 
-use encint::fhe::{compile_with, FheType, Repr, Values};
+use encint::fhe::{compile_with, shape_len, FheType, Repr, Values};
 use encint::typed::IntType;
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
@@ -47,11 +47,16 @@ impl Values for Items {
             })
             .collect()
     }
+    fn leaf_count(layout: &Vec<ItemLayout>) -> Option<usize> {
+        layout.iter().try_fold(0usize, |n, (_, shape)| {
+            n.checked_add(shape.as_deref().map_or(Some(1), shape_len)?)
+        })
+    }
     fn leaf_types(layout: &Vec<ItemLayout>) -> Vec<IntType> {
         layout
             .iter()
             .flat_map(|(ty, shape)| {
-                let n = shape.as_ref().map_or(1, |s| s.iter().product());
+                let n = shape.as_deref().map_or(1, |s| shape_len(s).unwrap_or(0));
                 std::iter::repeat_n(*ty, n)
             })
             .collect()
@@ -80,7 +85,9 @@ impl Values for Items {
             out.push(match shape {
                 None => Item::Value(next()?),
                 Some(s) => {
-                    let n: usize = s.iter().product();
+                    let n = shape_len(s).ok_or_else(|| {
+                        encint::Error::LimitExceeded(format!("an array of shape {s:?}"))
+                    })?;
                     let items = (0..n).map(|_| next()).collect::<encint::Result<Vec<_>>>()?;
                     Item::Array(encint::fhe::FheArray::new(items, s.clone())?, *ty)
                 }

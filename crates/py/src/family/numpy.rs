@@ -24,6 +24,9 @@ impl Values for Many {
     fn layout(&self) -> Vec<IntType> {
         self.0.iter().map(FheValue::ty).collect()
     }
+    fn leaf_count(layout: &Vec<IntType>) -> Option<usize> {
+        Some(layout.len())
+    }
     fn leaf_types(layout: &Vec<IntType>) -> Vec<IntType> {
         layout.clone()
     }
