@@ -542,3 +542,49 @@ fn bad_models_are_typed_errors() {
     let (client, _) = keys();
     invalid(inference.encrypt_weights(client));
 }
+
+/// Model and image files: a top-level field the format does not have is refused (the
+/// notes `description` and `training` of the training script's files are read as notes),
+/// an image file stating another input shape than the model's is refused, and an endless
+/// file is refused after at most the loader's limit instead of filling memory.
+#[test]
+fn model_files_refuse_unknown_fields_and_endless_input() {
+    let base = serde_json::json!({
+        "format": "encint-mlp", "version": 1, "input_size": 2, "input_max": 3,
+        "description": "two inputs", "training": {"seed": 1},
+        "layers": [{"weights": [[1], [2]], "bias": [0]}]
+    });
+    let model = Model::from_json(&base.to_string()).unwrap();
+    let mut extra = base.clone();
+    extra["layerz"] = serde_json::json!([]);
+    match Model::from_json(&extra.to_string()) {
+        Err(Error::InvalidInput(m)) => assert!(m.contains("layerz"), "{m}"),
+        other => panic!("{other:?}"),
+    }
+    let images = |extra: serde_json::Value| {
+        let mut v = serde_json::json!({
+            "format": "encint-images", "version": 1, "images": [[1, 2]], "labels": [0]
+        });
+        for (k, x) in extra.as_object().unwrap() {
+            v[k] = x.clone();
+        }
+        Images::from_json(&v.to_string(), &model)
+    };
+    assert!(images(serde_json::json!({})).is_ok());
+    assert!(images(serde_json::json!({"input_size": 2, "input_max": 3})).is_ok());
+    for bad in [
+        serde_json::json!({"input_size": 3}),
+        serde_json::json!({"input_max": 1}),
+        serde_json::json!({"comment": "x"}),
+    ] {
+        assert!(
+            matches!(images(bad.clone()), Err(Error::InvalidInput(_))),
+            "{bad}"
+        );
+    }
+    #[cfg(target_os = "linux")]
+    match Model::load(std::path::Path::new("/dev/zero")) {
+        Err(Error::InvalidInput(m)) => assert!(m.contains("larger than"), "{m}"),
+        other => panic!("{other:?}"),
+    }
+}

@@ -95,3 +95,43 @@ fn the_plans_in_plain_integers_equal_the_models_on_the_test_split() {
         }
     }
 }
+
+/// A dense layer of 64 inputs and 4096 outputs with a ReLU up to 4095, each column's
+/// accumulator on its own range of hundreds of values: its plan would interpolate
+/// 4096 polynomials through hundreds of points each (minutes of work), so it is refused
+/// with `LimitExceeded` before any is interpolated; the same layer with one range shared by
+/// every column interpolates once and plans.
+#[test]
+fn a_plan_whose_interpolation_passes_the_limit_is_refused_before_it() {
+    let wide = |weight: &dyn Fn(usize, usize) -> i64, bias: &dyn Fn(usize) -> i64| {
+        let weights: Vec<Vec<i64>> = (0..64)
+            .map(|i| (0..4096).map(|j| weight(i, j)).collect())
+            .collect();
+        let text = serde_json::json!({
+            "format": "encint-mlp", "version": 1, "input_size": 64, "input_max": 3,
+            "layers": [
+                {"weights": weights, "bias": (0..4096).map(bias).collect::<Vec<_>>(),
+                 "relu": {"shift": 0, "max": 4095}},
+                {"weights": (0..4096).map(|i| [i64::from(i == 0)]).collect::<Vec<_>>(),
+                 "bias": [0]}
+            ]
+        });
+        Model::from_json(&text.to_string()).unwrap()
+    };
+    // Column j: weights of magnitude 1 + j % 5 with signs by row, and its own bias, so
+    // every column's range differs.
+    let distinct = wide(
+        &|i, j| (1 + (j % 5) as i64) * if (i + j) % 3 == 0 { -1 } else { 1 },
+        &|j| j as i64 - 2048,
+    );
+    for weights in [Weights::Clear] {
+        match FvInference::compile(&distinct, weights) {
+            Err(Error::LimitExceeded(m)) => assert!(m.contains("layer 0"), "{m}"),
+            other => panic!("{weights:?}: {:?}", other.map(|f| f.plan().clone())),
+        }
+    }
+    // Every column on one range: one polynomial, reused.
+    let shared = wide(&|i, _| if i % 2 == 0 { 1 } else { -1 }, &|_| 0);
+    let f = FvInference::compile(&shared, Weights::Clear);
+    assert!(!matches!(f, Err(Error::LimitExceeded(_))), "{:?}", f.err());
+}

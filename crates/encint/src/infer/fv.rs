@@ -53,6 +53,12 @@ pub const MAX_UPLOAD_BYTES: usize = 8 << 30;
 /// at once when their polynomials' powers would take more (at least one always runs).
 pub const MAX_WORKING_BYTES: usize = 4 << 30;
 
+/// The most interpolation one plan may do, in steps (a polynomial through `p` points
+/// takes about `p²`; columns of one accumulator range share theirs): a model whose
+/// activations would take more is refused before any is interpolated, in about a second
+/// of work at most.
+pub const MAX_INTERPOLATION_WORK: u64 = 1 << 27;
+
 /// A model's inference on FV slots.
 ///
 /// ```no_run
@@ -88,7 +94,9 @@ impl FvInference {
     /// activation polynomials (on each column's accumulator range with clear weights, on
     /// the accumulator type's range with encrypted ones, [`Types`]), the depth and the
     /// parameter set. Errors when no set covers the depth, when a value could leave
-    /// `-32768..=32768`, or when the uploads would pass [`MAX_UPLOAD_BYTES`].
+    /// `-32768..=32768`, when the uploads would pass [`MAX_UPLOAD_BYTES`], or
+    /// ([`Error::LimitExceeded`]) when the activations' interpolation would pass
+    /// [`MAX_INTERPOLATION_WORK`].
     pub fn compile(model: &Model, weights: Weights) -> Result<FvInference> {
         let types = Types::of(model)?;
         // Interpolated once; evaluated with the fewest products, unless the shallowest
@@ -111,6 +119,7 @@ impl FvInference {
         let half = i128::from(SLOT_MODULUS / 2);
         let mut polys = Vec::new();
         let mut input_max = model.input_max;
+        let mut work = 0u64;
         for (l, layer) in model.layers.iter().enumerate() {
             let acc = types.accumulators[l];
             if acc.min() < -half || acc.max() > half {
@@ -123,12 +132,34 @@ impl FvInference {
                 Weights::Clear => column_ranges(layer, input_max),
                 Weights::Encrypted => vec![(acc.min(), acc.max()); layer.matrix_shape()[1]],
             };
-            let ps = ranges
-                .iter()
-                .map(|&(lo, hi)| {
-                    SlotPoly::interpolate(lo as i64, hi as i64, |h| a.apply(h)).map_err(fv)
-                })
-                .collect::<Result<Vec<_>>>()?;
+            // Columns of one range share their polynomial; the interpolations' work
+            // (quadratic in the points) is bounded before any is done.
+            let mut distinct = ranges.clone();
+            distinct.sort_unstable();
+            distinct.dedup();
+            work = distinct.iter().fold(work, |w, &(lo, hi)| {
+                let points = (hi - lo + 1).clamp(0, 1 << 20) as u64;
+                w.saturating_add(points * points)
+            });
+            if work > MAX_INTERPOLATION_WORK {
+                return Err(Error::LimitExceeded(format!(
+                    "layer {l}: the activations on FV slots need {} polynomials through up to \
+                     {} points each, more interpolation than the {MAX_INTERPOLATION_WORK} \
+                     steps a plan may take",
+                    distinct.len(),
+                    distinct
+                        .iter()
+                        .map(|&(lo, hi)| hi - lo + 1)
+                        .max()
+                        .unwrap_or(0)
+                )));
+            }
+            let mut interpolated = std::collections::HashMap::new();
+            for &(lo, hi) in &distinct {
+                let p = SlotPoly::interpolate(lo as i64, hi as i64, |h| a.apply(h)).map_err(fv)?;
+                interpolated.insert((lo, hi), p);
+            }
+            let ps = ranges.iter().map(|r| interpolated[r].clone()).collect();
             polys.push(ps);
             input_max = a.max;
         }

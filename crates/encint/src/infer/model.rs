@@ -43,12 +43,32 @@ struct RawLayer {
 }
 
 #[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
 struct RawModel {
     format: String,
     version: u32,
     input_size: usize,
     input_max: i64,
     layers: Vec<RawLayer>,
+    /// Free text for people (what the model is); not read.
+    #[serde(default, rename = "description")]
+    _description: Option<String>,
+    /// Free notes on how the model was trained (the training script's); not read.
+    #[serde(default, rename = "training")]
+    _training: Option<serde_json::Value>,
+}
+
+/// The largest model or image file the loaders read, in bytes (the largest model the
+/// limits allow, [`MAX_UNITS`] inputs and outputs per layer, is far smaller in any useful
+/// form): a larger file, or an endless one, is refused before it is read.
+pub const MAX_FILE_BYTES: u64 = 64 << 20;
+
+/// The text of a model or image file, refused past [`MAX_FILE_BYTES`].
+fn read_text(path: &Path, what: &str) -> Result<String> {
+    let bytes = crate::files::read_bounded(path, MAX_FILE_BYTES)
+        .map_err(|e| Error::InvalidInput(format!("{what}: {e}")))?;
+    String::from_utf8(bytes)
+        .map_err(|_| Error::InvalidInput(format!("{what}: {} is not UTF-8 text", path.display())))
 }
 
 /// The model file's format name (version 1: dense layers; version 2 adds the layer kind
@@ -119,9 +139,7 @@ impl Model {
 
     /// Reads a model file (see [`Model::from_json`]).
     pub fn load(path: &Path) -> Result<Model> {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| bad(format!("cannot read {}: {e}", path.display())))?;
-        Model::from_json(&text)
+        Model::from_json(&read_text(path, "model")?)
     }
 
     /// Number of outputs (logits).
@@ -302,11 +320,18 @@ pub struct Images {
 }
 
 #[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
 struct RawImages {
     format: String,
     version: u32,
     images: Vec<Vec<i64>>,
     labels: Vec<usize>,
+    /// The model's input size, when the file states it (checked against the model's).
+    #[serde(default)]
+    input_size: Option<usize>,
+    /// The model's largest input, when the file states it (checked against the model's).
+    #[serde(default)]
+    input_max: Option<i64>,
 }
 
 impl Images {
@@ -319,6 +344,18 @@ impl Images {
             return Err(Error::InvalidInput(format!(
                 "images: format {:?} version {}, expected {IMAGES_FORMAT:?} version 1",
                 raw.format, raw.version
+            )));
+        }
+        if let Some(n) = raw.input_size.filter(|&n| n != model.input_size) {
+            return Err(Error::InvalidInput(format!(
+                "images: for inputs of {n} values, the model takes {}",
+                model.input_size
+            )));
+        }
+        if let Some(m) = raw.input_max.filter(|&m| m != model.input_max) {
+            return Err(Error::InvalidInput(format!(
+                "images: for inputs up to {m}, the model takes inputs up to {}",
+                model.input_max
             )));
         }
         if raw.images.len() != raw.labels.len() {
@@ -348,10 +385,7 @@ impl Images {
 
     /// Reads an image file (see [`Images::from_json`]).
     pub fn load(path: &Path, model: &Model) -> Result<Images> {
-        let text = std::fs::read_to_string(path).map_err(|e| {
-            Error::InvalidInput(format!("images: cannot read {}: {e}", path.display()))
-        })?;
-        Images::from_json(&text, model)
+        Images::from_json(&read_text(path, "images")?, model)
     }
 
     /// The share of images whose predicted class is their label.
