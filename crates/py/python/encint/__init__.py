@@ -47,6 +47,9 @@ The typed family's semantics (NumPy's where they differ from Rust's / TFHE-rs'):
 ``abs(x)``                   ``|x|`` modulo ``2**N`` (``abs(MIN) == MIN``)
 comparisons                  an encrypted ``FheBool`` (no truth value: use ``select``)
 ``cast(ty)``                 truncation or zero/sign extension; to ``bool``: ``x != 0``
+``"u1"``, ``FheUint(1)``     refused (``InvalidInputError``): the one-bit unsigned type is
+                             ``bool``; the low bit is ``x & 1``
+``"i1"``, ``FheInt(1)``      one bit, signed: ``-1`` and ``0`` (a cast keeps the low bit)
 ===========================  =============================================================
 
 Clear operands must be values of the other operand's type; both operands of one

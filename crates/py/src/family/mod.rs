@@ -93,7 +93,7 @@ pub mod numpy;
 pub mod operand;
 pub mod value;
 
-use encint::typed::{IntType, MAX_TYPED_BITS};
+use encint::typed::{IntType, TypedError, MAX_TYPED_BITS};
 use pyo3::prelude::*;
 use pyo3::sync::GILOnceCell;
 
@@ -136,40 +136,37 @@ pub(crate) fn wrap(py: Python<'_>, v: encint::fhe::FheValue) -> PyResult<PyObjec
     }
 }
 
-/// The type named `name`: `u<N>` / `i<N>` (also `uint<N>` / `int<N>`) for `N` in
-/// `1..=128`, or `bool`.
+/// The type named `name`: `bool`, `u<N>` / `i<N>` (also `uint<N>` / `int<N>`), the
+/// facade's [`IntType::parse`]: `u1` is refused (`InvalidInputError` naming `bool`: the
+/// one-bit unsigned type is the boolean, whose casts give `x != 0`), a width outside
+/// 1..=128 is a `LimitError`.
 pub(crate) fn parse_type(name: &str) -> PyResult<IntType> {
     let name = name.trim();
-    if name == "bool" {
-        return Ok(IntType::BOOL);
-    }
-    let (signed, digits) = if let Some(d) = name.strip_prefix("uint") {
-        (false, d)
-    } else if let Some(d) = name.strip_prefix("int") {
-        (true, d)
-    } else if let Some(d) = name.strip_prefix('u') {
-        (false, d)
-    } else if let Some(d) = name.strip_prefix('i') {
-        (true, d)
-    } else {
-        return Err(invalid(format!(
-            "unknown type {name:?} (u8, i16, bool, u<N> or i<N> for N in 1..={MAX_TYPED_BITS})"
-        )));
-    };
-    let bits: usize = digits
-        .parse()
-        .map_err(|_| invalid(format!("unknown type {name:?}")))?;
-    IntType::new(bits, signed)
-        .map_err(|_| crate::errors::limit(format!("width {bits} outside 1..={MAX_TYPED_BITS}")))
+    let alias = [("uint", "u"), ("int", "i")]
+        .iter()
+        .find_map(|(long, short)| {
+            let digits = name.strip_prefix(long)?;
+            let number = !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit());
+            number.then(|| format!("{short}{digits}"))
+        });
+    IntType::parse(alias.as_deref().unwrap_or(name)).map_err(|e| match e {
+        TypedError::Width(bits) => {
+            crate::errors::limit(format!("width {bits} outside 1..={MAX_TYPED_BITS}"))
+        }
+        e => invalid(e.to_string()),
+    })
 }
 
-/// The name of `ty` in Python: `u8`, `i16`, ..., `bool` for the one-bit unsigned type.
+/// The name of `ty` in Python: `u8`, `i16`, ..., `bool` (the facade's name).
 pub(crate) fn type_name(ty: IntType) -> String {
-    if ty == IntType::BOOL {
-        "bool".into()
-    } else {
-        ty.to_string()
-    }
+    ty.to_string()
+}
+
+/// The canonical name of the type named `name` (for the package's class factories
+/// `encint.FheUint(n)` / `encint.FheInt(n)`); errors as [`parse_type`].
+#[pyfunction]
+fn _type_name(name: &str) -> PyResult<String> {
+    parse_type(name).map(type_name)
 }
 
 /// The NumPy dtype that holds every value of `ty`.
@@ -243,6 +240,7 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<FheArray>()?;
     m.add_class::<compiled::Compiled>()?;
     m.add_function(wrap_pyfunction!(_set_family_wrapper, m)?)?;
+    m.add_function(wrap_pyfunction!(_type_name, m)?)?;
     m.add_function(wrap_pyfunction!(array::_where, m)?)?;
     m.add_function(wrap_pyfunction!(compiled::_compile, m)?)?;
     Ok(())
