@@ -99,6 +99,7 @@ use pyo3::sync::GILOnceCell;
 
 use crate::errors::{invalid, to_py};
 use crate::guard::detached;
+use crate::progress::Progress;
 
 /// The stored form named by a `form=` argument: `"radix4"` (the default) or `"canonical"`.
 pub fn form_arg(form: Option<&str>) -> PyResult<encint::typed::Form> {
@@ -212,11 +213,22 @@ pub(crate) fn type_arg(t: &Bound<'_, PyAny>) -> PyResult<IntType> {
     }
 }
 
-/// Runs `f` without the GIL, with the process' server key (`set_server_key`) set as this
-/// thread's server of the facade (none set: operations on ciphertexts raise
-/// `NoServerKeyError`).
+/// [`run_named`] with the description `"encint"`.
 pub(crate) fn run<T: Send>(
     py: Python<'_>,
+    f: impl FnOnce() -> encint::Result<T> + Send,
+) -> PyResult<T> {
+    run_named(py, "encint", f)
+}
+
+/// Runs `f` without the GIL, with the process' server key (`set_server_key`) set as this
+/// thread's server of the facade (none set: operations on ciphertexts raise
+/// `NoServerKeyError`), and every circuit it runs reported to the progress bars of
+/// `encint.set_progress` under `description` (Ctrl-C stops a long one at a level
+/// boundary: see [`crate::progress`]).
+pub(crate) fn run_named<T: Send>(
+    py: Python<'_>,
+    description: &str,
     f: impl FnOnce() -> encint::Result<T> + Send,
 ) -> PyResult<T> {
     let server = crate::key_sets::current_server().ok();
@@ -225,7 +237,9 @@ pub(crate) fn run<T: Send>(
             Some(s) => encint::set_server(s),
             None => encint::unset_server(),
         }
-        f().map_err(|e| match e {
+        let progress = Progress::new(description);
+        let result = progress.watch(f);
+        progress.finish(result, |e| match e {
             encint::Error::NoServer => crate::key_sets::current_server()
                 .err()
                 .unwrap_or_else(|| to_py(encint::Error::NoServer)),
