@@ -64,6 +64,7 @@ from __future__ import annotations
 
 from . import _encint
 from ._encint import (  # noqa: F401
+    MAX_CIPHERTEXT_BYTES,
     MAX_DIGITS,
     PARAMETERS,
     ClientKey,
@@ -126,7 +127,7 @@ from ._family import trace_family as _trace_family
 from ._progress import set_progress  # noqa: F401
 
 __all__ = [
-    "MAX_DIGITS", "PARAMETERS", "ClientKey", "ServerKey", "PublicKey", "PackingKey", "EncInt", "Traced",
+    "MAX_DIGITS", "MAX_CIPHERTEXT_BYTES", "PARAMETERS", "ClientKey", "ServerKey", "PublicKey", "PackingKey", "EncInt", "Traced",
     "Program", "ProcessorKeys", "FvKeys", "FvBatch", "FvBitsKeys", "FvWord", "set_server_key", "set_threads",
     "select", "min", "max", "trace", "cost", "set_progress",
     "Error", "InvalidInputError", "NoiseBudgetError", "FormatError", "KeyRoleError",

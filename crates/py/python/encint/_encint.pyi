@@ -3,6 +3,7 @@
 from typing import Any, Callable, Dict, Generic, List, Optional, Sequence, Tuple, Type, TypeVar, Union, overload
 
 MAX_DIGITS: int
+MAX_CIPHERTEXT_BYTES: int
 PARAMETERS: str
 
 class Error(Exception): ...

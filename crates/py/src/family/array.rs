@@ -15,7 +15,7 @@ use super::numpy::{apply, fused};
 use super::operand::{check_division, clear_int, clear_of, decrypt_int, Clear, Rhs};
 use super::value::FheValue;
 use super::{dtype, run, type_arg, type_name, wrap};
-use crate::errors::invalid;
+use crate::errors::{invalid, to_py};
 
 type Inner = encint::fhe::FheArray<encint::fhe::FheValue>;
 
@@ -59,7 +59,9 @@ pub(crate) fn numpy_array<'py>(
 }
 
 /// Encrypts `values` (a NumPy array, or anything `numpy.asarray` takes) as an array of
-/// `ty` with `key` (for `ClientKey.encrypt`).
+/// `ty` with `key` (for `ClientKey.encrypt`). An array whose ciphertexts would pass the
+/// facade's `encint::limits::MAX_CIPHERTEXT_BYTES` is refused (`LimitError`) from its
+/// shape, before its elements are read or anything is encrypted.
 pub(crate) fn encrypt_array(
     py: Python<'_>,
     values: &Bound<'_, PyAny>,
@@ -70,6 +72,9 @@ pub(crate) fn encrypt_array(
     let np = py.import("numpy")?;
     let arr = np.call_method1("asarray", (values,))?;
     let shape: Vec<usize> = arr.getattr("shape")?.extract()?;
+    let count = encint::limits::element_count(&shape).map_err(to_py)?;
+    encint::limits::check_ciphertexts("ck.encrypt", count as u64, ty, form, key.params())
+        .map_err(to_py)?;
     let flat = arr.call_method0("ravel")?.call_method0("tolist")?;
     let flat = flat.downcast::<PyList>()?;
     let mut patterns = Vec::with_capacity(flat.len());
