@@ -53,7 +53,8 @@ comparisons                  an encrypted ``FheBool`` (no truth value: use ``sel
 ===========================  =============================================================
 
 Clear operands must be values of the other operand's type; both operands of one
-operation have one type.
+operation have one type. Clear NumPy arrays stand on either side of the operators,
+elementwise (an ``FheArray`` results; a zero in a clear divisor array gives 0, as NumPy).
 
 Errors derive from ``encint.Error`` (``InvalidInputError``, ``NoiseBudgetError``,
 ``FormatError``, ``KeyRoleError``, ``KeyMismatchError``, ``DecryptionError``,

@@ -14,8 +14,8 @@
 /// The `#[pymethods]` block of a class of the family (`FheValue`, `FheArray`): Python's
 /// binary operators (each reflected too) and comparisons, each a call of the class's
 /// `binary(py, op, other, swap)`, `-x`, `~x` and `square` through its `unary(py, op)`,
-/// `bool(x)` refused with the message given, then the methods written out (PyO3 takes one block per
-/// class).
+/// `bool(x)` refused with the message given, NumPy's deferral (`__array_ufunc__ = None`),
+/// then the methods written out (PyO3 takes one block per class).
 macro_rules! family_methods {
     ($ty:ident, $truth:literal, $decrypted:literal { $($rest:tt)* }) => {
         $crate::family::family_methods!(@binary $ty $truth $decrypted [
@@ -70,6 +70,18 @@ macro_rules! family_methods {
             }
             fn __bool__(&self) -> pyo3::PyResult<bool> {
                 Err(pyo3::exceptions::PyTypeError::new_err($truth))
+            }
+            /// `None`: NumPy arrays and scalars defer to this class's operators (reflected
+            /// ones included), which take them elementwise, instead of applying their own
+            /// to each element.
+            #[classattr]
+            fn __array_ufunc__(py: pyo3::Python<'_>) -> pyo3::PyObject {
+                py.None()
+            }
+            /// Above NumPy's arrays, for NumPy's older deferral rule.
+            #[classattr]
+            fn __array_priority__() -> f64 {
+                1000.0
             }
             fn __neg__(&self, py: pyo3::Python<'_>) -> pyo3::PyResult<pyo3::PyObject> {
                 self.unary(py, ::encint::Op::Neg)
