@@ -137,6 +137,49 @@ def test_other_widths_and_u128(keys):
         encint.FheUint128.encrypt(2**127, ck)
 
 
+def wrap(v, bits, signed):
+    """`v` modulo `2**bits` as a value of the type (plain ints)."""
+    u = v % (1 << bits)
+    return u - (1 << bits) if signed and u >= 1 << (bits - 1) else u
+
+
+def test_u1_is_refused_and_i1_is_a_one_bit_integer(keys):
+    ck, _ = keys
+    x = ck.encrypt(50, "u8")
+    # The one-bit unsigned type is the boolean (a cast to it gives x != 0): every way to
+    # name it as an integer is refused with a message that points to bool.
+    for refused in (
+        lambda: x.cast("u1"),
+        lambda: x.cast("uint1"),
+        lambda: encint.FheUint(1),
+        lambda: ck.encrypt(1, "u1"),
+        lambda: ck.encrypt(np.array([0, 1]), "u1"),
+        lambda: encint.compile(lambda a: a + 1, "u1"),
+    ):
+        with pytest.raises(encint.InvalidInputError, match="`bool`"):
+            refused()
+    # Other widths still truncate; bool is x != 0.
+    assert x.cast("u2").decrypt(ck) == 50 % 4
+    assert x.cast("bool").decrypt(ck) is True
+    # i1 is the one-bit signed integer: -1 and 0, a cast keeps the low bit.
+    i1 = encint.FheInt(1)
+    assert i1.__name__ == "FheInt1" and i1.encrypt(-1, ck).type == "i1"
+    clear = [0, 1, 50, 51, 255]
+    cast = ck.encrypt(np.array(clear, np.uint8), "u8").cast(i1).decrypt(ck)
+    assert cast.tolist() == [wrap(v, 1, True) for v in clear]
+    a, b = i1.encrypt(-1, ck), ck.encrypt(0, "i1")
+    for what, got, want in [
+        ("a + a", a + a, wrap(-2, 1, True)),
+        ("a * a", a * a, wrap(1, 1, True)),
+        ("a - b", a - b, -1),
+        ("-a", -a, wrap(1, 1, True)),
+        ("a < b", a < b, True),
+    ]:
+        assert got.decrypt(ck) == want, what
+    with pytest.raises(encint.InvalidInputError):
+        ck.encrypt(1, "i1")
+
+
 def test_arrays_match_numpy(keys):
     ck, _ = keys
     a_np = np.array([[200, 7], [255, 16]], dtype=np.uint8)

@@ -206,3 +206,41 @@ def test_a_failed_write_keeps_the_old_key(keys, tmp_path):
     assert path.read_bytes() == before
     assert encint.ClientKey.load(str(path)).key_set == ck.key_set
     assert sorted(p.name for p in tmp_path.iterdir()) == ["client.key", "other.key"]
+
+
+# --- arrays of the typed family ----------------------------------------------------------
+
+
+def test_an_array_too_large_to_encrypt_is_refused_before_allocating():
+    # A million u8 values are 64 GB of ciphertexts: refused from the shape, in a child
+    # whose address space is 4 GiB (the encryption used to run until it aborted).
+    body = """
+    import numpy as np
+    real = encint.ClientKey.generate()
+    real.encrypt(np.zeros(10**6, np.uint8), "u8")
+    """
+    body = textwrap.indent(textwrap.dedent(body), "    ").strip()
+    _, out = _refused(body, timeout=300)
+    assert "MAX_CIPHERTEXT_BYTES" in out
+
+
+def test_array_memory_limit_from_the_shape(keys):
+    np = pytest.importorskip("numpy")
+    ck, _ = keys
+    # Views of any size cost nothing until their elements are read: refused from the
+    # shape (2**62 elements), for values and booleans alike.
+    for view, ty in [
+        (np.broadcast_to(np.uint8(0), (2**31, 2**31)), "u8"),
+        (np.broadcast_to(np.bool_(True), (2**20, 2**20)), "bool"),
+    ]:
+        with pytest.raises(encint.LimitError, match="MAX_CIPHERTEXT_BYTES"):
+            ck.encrypt(view, ty)
+    # Just past the limit: 8-bit values in radix-4 blocks are 4 digits each, in
+    # canonical form 8; a digit is 2049 words of 8 bytes.
+    most = encint.MAX_CIPHERTEXT_BYTES // (4 * 2049 * 8)
+    with pytest.raises(encint.LimitError):
+        ck.encrypt(np.broadcast_to(np.uint8(1), (most + 1,)), "u8")
+    with pytest.raises(encint.LimitError):
+        ck.encrypt(np.broadcast_to(np.uint8(1), (most // 2 + 1,)), "u8", form="canonical")
+    # Small arrays are unaffected.
+    assert ck.encrypt(np.arange(3, dtype=np.uint8), "u8").decrypt(ck).tolist() == [0, 1, 2]

@@ -73,8 +73,62 @@ impl IntType {
     }
 }
 
+impl IntType {
+    /// The type named `name`, the inverse of its [`Display`](fmt::Display) name: `bool`,
+    /// or `u<N>` / `i<N>` with `N` in decimal digits, 1..=[`MAX_TYPED_BITS`].
+    ///
+    /// `u1` is refused ([`TypedError::Argument`], naming `bool`): the one-bit unsigned
+    /// type is [`IntType::BOOL`], whose casts give `x != 0` where every other `u<N>`
+    /// keeps the low `N` bits, so a name that reads as an integer would mislead. `i1` is
+    /// the one-bit signed integer (values `-1` and `0`; a cast to it keeps the low bit,
+    /// as Rust's `as` does). A width outside the range is [`TypedError::Width`].
+    ///
+    /// ```
+    /// use encint_arith::typed::IntType;
+    /// assert_eq!(IntType::parse("i16"), IntType::new(16, true));
+    /// assert_eq!(IntType::parse("bool"), Ok(IntType::BOOL));
+    /// assert_eq!(IntType::BOOL.to_string(), "bool");
+    /// assert!(IntType::parse("u1").unwrap_err().to_string().contains("`bool`"));
+    /// ```
+    pub fn parse(name: &str) -> Result<IntType, TypedError> {
+        if name == "bool" {
+            return Ok(IntType::BOOL);
+        }
+        let unknown = || {
+            TypedError::Argument(format!(
+                "unknown type `{name}` (bool, u<N> or i<N> with N from 1 to {MAX_TYPED_BITS}, \
+                 e.g. u8, i32)"
+            ))
+        };
+        let (signed, digits) = match name.as_bytes().first() {
+            Some(b'u') => (false, &name[1..]),
+            Some(b'i') => (true, &name[1..]),
+            _ => return Err(unknown()),
+        };
+        if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+            return Err(unknown());
+        }
+        let bits: usize = digits.parse().map_err(|_| {
+            TypedError::Argument(format!("type `{name}`: width outside 1..={MAX_TYPED_BITS}"))
+        })?;
+        let ty = IntType::new(bits, signed)?;
+        if ty == IntType::BOOL {
+            return Err(TypedError::Argument(format!(
+                "`{name}` is not a type name: the one-bit unsigned type is `bool` (a cast to it \
+                 gives x != 0, not the low bit); name it `bool`, or take the low bit with x & 1"
+            )));
+        }
+        Ok(ty)
+    }
+}
+
+/// `bool` for [`IntType::BOOL`], else `u<N>` or `i<N>` (the names [`IntType::parse`]
+/// reads).
 impl fmt::Display for IntType {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if *self == IntType::BOOL {
+            return f.write_str("bool");
+        }
         write!(f, "{}{}", if self.signed { "i" } else { "u" }, self.bits)
     }
 }

@@ -52,4 +52,8 @@ pub enum CoreError {
     /// A bootstrap input exceeds the backend's noise budget.
     #[error("noise budget exceeded: {0}")]
     NoiseBudget(crate::circuit::BudgetViolation),
+    /// A [`Watch`](crate::exec::Watch) stopped the run at a level boundary (a progress
+    /// report failed, or the user interrupted it).
+    #[error("stopped at a level boundary: {0}")]
+    Stopped(String),
 }

@@ -45,7 +45,7 @@ pub use encint_core::chains;
 
 /// The level walker that runs a circuit on a backend.
 pub mod exec {
-    pub use encint_core::exec::{run, Backend, LevelOutputs, Output, Values};
+    pub use encint_core::exec::{run, Backend, LevelOutputs, Output, Values, Watch, Watched};
 }
 
 /// The boolean circuit IR (gates, XOR3, majority, counters) that the bit-vector

@@ -58,6 +58,7 @@ pub mod seeded;
 mod server;
 mod trace;
 pub mod typed;
+pub mod watch;
 pub mod wire;
 
 pub use backend::digit as executor;

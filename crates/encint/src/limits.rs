@@ -1,4 +1,5 @@
-//! Resource limits checked before a circuit is built.
+//! Resource limits checked before a circuit is built, and before an array's ciphertexts
+//! are allocated ([`MAX_CIPHERTEXT_BYTES`]).
 //!
 //! Building a circuit costs memory (a few hundred bytes per node) and time before
 //! anything runs, so every entry point checks an *estimate* first: the output width in
@@ -12,7 +13,58 @@
 //! recorded operation, with the running node count) use them, and so do the Python
 //! package's operators and traces.
 
+use crate::keys::DigitParameters;
+use crate::typed::{Form, IntType};
 use crate::{Error, Op, Result};
+
+/// Most memory, in bytes, that the ciphertexts of one array may take where an array is
+/// made from clear values (an array's encryption, an encrypted value combined with a clear
+/// array): 4 GiB, 65,536 values of 8 bits in radix-4 blocks (4 digits of 16 KiB each with
+/// the default parameters). Larger requests are refused by [`check_ciphertexts`] before
+/// anything is allocated; encrypt such data in parts.
+pub const MAX_CIPHERTEXT_BYTES: u64 = 1 << 32;
+
+/// The element count of an array of `shape` (the product of its dimensions);
+/// [`Error::LimitExceeded`] where the product passes `usize::MAX`.
+pub fn element_count(shape: &[usize]) -> Result<usize> {
+    shape
+        .iter()
+        .try_fold(1usize, |n, &d| n.checked_mul(d))
+        .ok_or_else(|| {
+            Error::LimitExceeded(format!(
+                "an array of shape {shape:?} has more than {} elements",
+                usize::MAX
+            ))
+        })
+}
+
+/// Bytes of the ciphertexts of `count` values of `ty` in `form` with the parameters
+/// `params` (their digits times [`DigitParameters::digit_bytes`], saturating).
+pub fn ciphertext_bytes(count: u64, ty: IntType, form: Form, params: &DigitParameters) -> u64 {
+    count
+        .saturating_mul(u(form.digits(ty)))
+        .saturating_mul(params.digit_bytes())
+}
+
+/// Errors ([`Error::LimitExceeded`], naming `what`) if `count` values of `ty` in `form`
+/// would take more than [`MAX_CIPHERTEXT_BYTES`] of ciphertexts with `params`.
+pub fn check_ciphertexts(
+    what: &str,
+    count: u64,
+    ty: IntType,
+    form: Form,
+    params: &DigitParameters,
+) -> Result<()> {
+    let bytes = ciphertext_bytes(count, ty, form, params);
+    if bytes > MAX_CIPHERTEXT_BYTES {
+        return Err(Error::LimitExceeded(format!(
+            "{what}: {count} values of {ty} would take {bytes} bytes of ciphertexts, more than \
+             the {MAX_CIPHERTEXT_BYTES} allowed (encint::limits::MAX_CIPHERTEXT_BYTES); \
+             encrypt in parts"
+        )));
+    }
+    Ok(())
+}
 
 /// An upper bound on what one operation builds.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

@@ -196,10 +196,21 @@ impl Server {
         build: impl FnOnce(&Arith, &mut Builder, &[SInt]) -> Result<Vec<SInt>>,
     ) -> Result<(Vec<EncInt>, Cost)> {
         self.eval_with(inputs, build, |circuit, plan, digits| {
-            if let Some(out) = self.engine.run(circuit, plan, digits) {
-                return out;
-            }
-            self.install(|| executor::run_planned(&self.key, circuit, plan, digits))
+            self.run_own(circuit, plan, digits)
+        })
+    }
+
+    /// Runs a checked circuit on this server's engine and pool, watched by this thread's
+    /// [`Watch`](crate::watch::Watch) if a [`watching`](crate::watch::watching) call is
+    /// running (on the CPU; the GPU runs the whole circuit in one call).
+    fn run_own(&self, circuit: &Circuit, plan: &Plan, digits: &[&Digit]) -> Result<Vec<Digit>> {
+        if let Some(out) = self.engine.run(circuit, plan, digits) {
+            return out;
+        }
+        let watch = crate::watch::current();
+        self.install(|| {
+            let watch = watch.as_deref().map(|w| w as _);
+            executor::run_planned_watched(&self.key, circuit, plan, digits, watch)
         })
     }
 
@@ -212,10 +223,19 @@ impl Server {
         inputs: &[&EncInt],
         build: impl FnOnce(&Arith, &mut Builder, &[SInt]) -> Vec<SInt>,
     ) -> Result<(Vec<EncInt>, Cost)> {
+        let watch = crate::watch::current();
         self.eval_with(
             inputs,
             |ar, b, x| Ok(build(ar, b, x)),
-            |circuit, plan, digits| encint_core::exec::run(backend, circuit, plan, digits),
+            |circuit, plan, digits| {
+                crate::watch::run(
+                    backend,
+                    circuit,
+                    plan,
+                    digits,
+                    watch.as_deref().map(|w| w as _),
+                )
+            },
         )
     }
 
@@ -285,11 +305,7 @@ impl Server {
         inputs: &[&Digit],
     ) -> Result<Vec<Digit>> {
         self.check_nodes(circuit.nodes().len() as u64, "the circuit")?;
-        let plan = circuit.plan();
-        if let Some(out) = self.engine.run(circuit, &plan, inputs) {
-            return out;
-        }
-        self.install(|| executor::run_planned(&self.key, circuit, &plan, inputs))
+        self.run_own(circuit, &circuit.plan(), inputs)
     }
 
     /// [`Server::run_circuit`] on another backend (an MPI job's ranks: see
@@ -301,7 +317,9 @@ impl Server {
         inputs: &[&Digit],
     ) -> Result<Vec<Digit>> {
         self.check_nodes(circuit.nodes().len() as u64, "the circuit")?;
-        encint_core::exec::run(backend, circuit, &circuit.plan(), inputs)
+        let watch = crate::watch::current();
+        let watch = watch.as_deref().map(|w| w as _);
+        crate::watch::run(backend, circuit, &circuit.plan(), inputs, watch)
     }
 
     /// Runs one operation; returns the result and the circuit's cost.

@@ -339,3 +339,47 @@ fn compiled_functions_refuse_layouts_and_circuits_past_the_limits() {
         vec![(307 % 256) as i128]
     );
 }
+
+/// Array ciphertexts: counts of elements are checked products, and their memory (digits
+/// times 16 KiB: an LWE ciphertext of TFHE-rs' big key, 1 × 2048 coefficients and a body,
+/// 64 bits each) is refused past `MAX_CIPHERTEXT_BYTES` before any encryption.
+#[test]
+fn array_ciphertexts_are_bounded_before_allocation() {
+    use encint::typed::{Form, IntType};
+    let digit = (2048 + 1) * 8;
+    assert_eq!(DEFAULT_PARAMETERS.digit_bytes(), digit);
+    let u8t = IntType::new(8, false).unwrap();
+    // Four radix-4 blocks, or eight bits, per value.
+    let most = limits::MAX_CIPHERTEXT_BYTES / (4 * digit);
+    let check = |n, form| limits::check_ciphertexts("test", n, u8t, form, &DEFAULT_PARAMETERS);
+    assert!(check(most, Form::Radix4).is_ok());
+    assert!(matches!(
+        check(most + 1, Form::Radix4),
+        Err(Error::LimitExceeded(_))
+    ));
+    assert!(matches!(
+        check(most, Form::Canonical),
+        Err(Error::LimitExceeded(_))
+    ));
+    assert!(matches!(
+        check(u64::MAX, Form::Radix4),
+        Err(Error::LimitExceeded(_))
+    ));
+    // Shapes whose product passes usize (one wraps to 0, one to 1).
+    assert_eq!(limits::element_count(&[]).unwrap(), 1);
+    assert_eq!(limits::element_count(&[2, 3, 0]).unwrap(), 0);
+    assert_eq!(limits::element_count(&[7, 11]).unwrap(), 77);
+    for shape in [[1usize << 32, 1 << 32], [3, 0xAAAA_AAAA_AAAA_AAAB]] {
+        assert!(matches!(
+            limits::element_count(&shape),
+            Err(Error::LimitExceeded(_))
+        ));
+    }
+    // The facade's array encryption refuses from the count, before encrypting anything.
+    let (client, _) = encint::ClientKey::generate(&DEFAULT_PARAMETERS);
+    let n = usize::try_from(most + 1).unwrap();
+    let r = encint::FheArray::<encint::FheUint8>::encrypt(&vec![0u8; n], &[n], &client);
+    assert!(matches!(r, Err(Error::LimitExceeded(_))), "{r:?}");
+    let bools = encint::FheArray::<encint::FheBool>::encrypt(&[true; 3], &[3], &client);
+    assert_eq!(bools.unwrap().decrypt(&client).unwrap(), vec![true; 3]);
+}

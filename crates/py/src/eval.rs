@@ -8,7 +8,6 @@ use std::sync::Arc;
 use encint::arith::{Arith, Config, SInt};
 use encint::circuit::NegacyclicLut;
 use encint::circuit::{Builder, Circuit, Cost};
-use encint::executor::DigitBackend;
 use encint::limits::{Estimate, Limits};
 use encint::{EncInt as RInt, Server, DEFAULT_PARAMETERS, MAX_DIGITS};
 use pyo3::prelude::*;
@@ -17,7 +16,7 @@ use pyo3::types::PyDict;
 use crate::errors::{invalid, limit, to_py};
 use crate::guard::detached;
 use crate::key_sets::current_server;
-use crate::progress::Progress;
+use crate::progress::{Progress, Watched};
 use crate::value::Val;
 
 /// The arithmetic for the parameter set's noise budget (what a `Server` uses).
@@ -90,16 +89,9 @@ pub fn run_named(
                 Val::Clear(_) => unreachable!("checked above"),
             })
             .collect();
-        // The server of `set_server_key` is a CPU server on the global pool, so running
-        // its digit backend through `eval_on` is `eval` with progress reports.
         let (out, cost) = detached(py, || {
-            let progress = Progress::new(
-                DigitBackend {
-                    server: server.key(),
-                },
-                description,
-            );
-            let result = server.eval_on(&progress, &ins, build);
+            let progress = Progress::new(description);
+            let result = progress.watch(|| server.eval(&ins, build));
             progress.finish(result, to_py)
         })?;
         Ok((out.into_iter().map(Val::Enc).collect(), cost))
@@ -138,8 +130,10 @@ fn run_clear(
     let plan = circuit.plan();
     let cost = plan.cost(&circuit);
     let refs: Vec<&i64> = flat.iter().collect();
-    let progress = Progress::new(encint::circuit::clear::Clear, description);
-    let result = encint::circuit::exec::run(&progress, &circuit, &plan, &refs);
+    let progress = Progress::new(description);
+    let clear = encint::circuit::clear::Clear;
+    let watched = Watched::new(&clear, &*progress);
+    let result = encint::circuit::exec::run(&watched, &circuit, &plan, &refs);
     let out = progress.finish(result, |e| to_py(encint::Error::from(e)))?;
     let mut it = out.into_iter();
     Ok((

@@ -71,5 +71,6 @@ fn _encint(m: &Bound<'_, PyModule>) -> PyResult<()> {
     }
     m.add("PARAMETERS", encint::DEFAULT_PARAMETERS.id())?;
     m.add("MAX_DIGITS", encint::MAX_DIGITS)?;
+    m.add("MAX_CIPHERTEXT_BYTES", encint::limits::MAX_CIPHERTEXT_BYTES)?;
     Ok(())
 }

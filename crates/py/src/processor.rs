@@ -25,7 +25,7 @@ use crate::files::read_bounded;
 use crate::guard::detached;
 use crate::keys::ClientKey;
 use crate::methods::reduce;
-use crate::progress::{self, Progress};
+use crate::progress::{self, Progress, Watched};
 use encint::files::{Mode, Output};
 use encint::tree_exec::TreeBackend;
 
@@ -278,14 +278,14 @@ impl Program {
         let down = detached(py, || {
             let up = SeededNibbles::from_bytes(&uplink).map_err(envelope_err)?;
             let _g = self.lock.lock().unwrap_or_else(|p| p.into_inner());
-            let progress = Progress::new(
-                TreeBackend {
-                    server: &keys.keys.server,
-                    tree: &keys.keys.tree,
-                },
-                "processor",
-            );
-            let result = self.program.run_on(&progress, &keys.keys, &up);
+            let progress = Progress::new("processor");
+            let backend = TreeBackend {
+                server: &keys.keys.server,
+                tree: &keys.keys.tree,
+            };
+            let result = self
+                .program
+                .run_on(&Watched::new(&backend, &*progress), &keys.keys, &up);
             progress.finish(result, to_py)
         })?;
         Ok(PyBytes::new(py, &down.to_bytes()))

@@ -1,22 +1,26 @@
-//! Progress of long operations: a [`Backend`] wrapper that reports each level's
-//! bootstraps to a Python bar (tqdm by default, see `python/encint/_progress.py`) while
-//! the circuit runs without the GIL.
+//! Progress of long operations: a [`Watch`] (the facade's `encint::watch`) that reports
+//! each level's bootstraps to a Python bar (tqdm by default, see
+//! `python/encint/_progress.py`) while circuits run without the GIL.
 //!
-//! The level walker of `encint::circuit::exec` calls [`Backend::check`] once before anything
-//! runs and [`Backend::bootstrap_level`] once per level with bootstraps. When the circuit
-//! has at least the hook's `min_bootstraps` bootstraps, the wrapper takes the GIL at those
-//! points only: in `check` to create the bar (`factory(description, total_bootstraps)`,
-//! which may return `None`), after each level to run Python's signal handlers (Ctrl-C
-//! stops the run at the next level boundary) and call `bar.update(level_bootstraps)`, and
-//! at the end to call `bar.close()`. Smaller circuits never touch the GIL. An exception
-//! raised by the factory, the bar or a signal handler stops the run and is raised by the
-//! operation.
+//! [`Progress::watch`] runs a closure with the progress watching every circuit the
+//! thread's server runs (the exact integers' operations, the typed family's operators,
+//! array calls and compiled functions alike); [`Watched`] puts it on another backend
+//! (the clear executor, the byte processor's trees). The level walker of
+//! `encint::circuit::exec` tells it when a circuit starts and after each level with
+//! bootstraps. When the circuit has at least the hook's `min_bootstraps` bootstraps, the
+//! progress takes the GIL at those points only: at the start to create the bar
+//! (`factory(description, total_bootstraps)`, which may return `None`), after each level
+//! to run Python's signal handlers (Ctrl-C stops the run at the next level boundary) and
+//! call `bar.update(level_bootstraps)`, and when the next circuit starts or at
+//! [`Progress::finish`] to call `bar.close()`. Smaller circuits never touch the GIL. An
+//! exception raised by the factory, the bar or a signal handler stops the run and is
+//! raised by the operation.
 
-use std::cell::RefCell;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, MutexGuard};
 
-use encint::circuit::exec::{Backend, Output, Values};
-use encint::circuit::{Circuit, NodeId, Plan, PlannedLevel};
+use encint::circuit::exec::Watch;
+pub use encint::circuit::exec::Watched;
+use encint::circuit::{Circuit, Plan, PlannedLevel};
 use encint::CoreError;
 use pyo3::prelude::*;
 
@@ -51,41 +55,58 @@ fn _set_progress(factory: Option<Py<PyAny>>, min_bootstraps: u64) {
     });
 }
 
-/// The message of the placeholder error that stops a run whose bar raised.
-const STOPPED: &str = "stopped by a Python exception at a level boundary";
+/// The message of the error that stops a run whose bar (or a signal handler) raised.
+const STOPPED: &str = "a Python exception at a level boundary";
 
-/// A backend that reports its progress to the hook's bar (see the module docs).
-pub struct Progress<B> {
-    inner: B,
-    hook: Option<Arc<Hook>>,
-    description: String,
-    /// Whether the circuit is large enough to report (set by `check`).
-    active: RefCell<bool>,
-    bar: RefCell<Option<Py<PyAny>>>,
-    error: RefCell<Option<PyErr>>,
+/// What a [`Progress`] holds while circuits run.
+#[derive(Default)]
+struct State {
+    /// Whether the running circuit is large enough to report (set at its start).
+    active: bool,
+    bar: Option<Py<PyAny>>,
+    /// The first Python exception, raised by [`Progress::finish`].
+    error: Option<PyErr>,
 }
 
-impl<B: Backend> Progress<B> {
-    /// Wraps `inner`; `description` names the operation on the bar.
-    pub fn new(inner: B, description: impl Into<String>) -> Self {
-        Progress {
-            inner,
+/// Reports the circuits of one operation to the hook's bar (see the module docs).
+pub struct Progress {
+    hook: Option<Arc<Hook>>,
+    description: String,
+    state: Mutex<State>,
+}
+
+impl Progress {
+    /// A progress for an operation; `description` names it on the bar.
+    pub fn new(description: impl Into<String>) -> Arc<Progress> {
+        Arc::new(Progress {
             hook: hook(),
             description: description.into(),
-            active: RefCell::new(false),
-            bar: RefCell::new(None),
-            error: RefCell::new(None),
-        }
+            state: Mutex::default(),
+        })
+    }
+
+    fn state(&self) -> MutexGuard<'_, State> {
+        self.state.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Runs `f` (without the GIL) with this progress watching every circuit a server runs
+    /// for this thread; then call [`Progress::finish`].
+    pub fn watch<T>(self: &Arc<Self>, f: impl FnOnce() -> T) -> T {
+        encint::watch::watching(self.clone(), f)
     }
 
     /// Runs `f` with the GIL; a Python error is kept (and raised by [`Progress::finish`])
     /// and stops the run.
-    fn with_gil(&self, f: impl FnOnce(Python<'_>) -> PyResult<()>) -> Result<(), B::Error> {
-        match Python::with_gil(f) {
+    fn with_gil(
+        &self,
+        state: &mut State,
+        f: impl FnOnce(Python<'_>, &mut State) -> PyResult<()>,
+    ) -> Result<(), CoreError> {
+        match Python::with_gil(|py| f(py, state)) {
             Ok(()) => Ok(()),
             Err(e) => {
-                *self.error.borrow_mut() = Some(e);
-                Err(CoreError::InvalidArgument(STOPPED.into()).into())
+                state.error.get_or_insert(e);
+                Err(CoreError::Stopped(STOPPED.into()))
             }
         }
     }
@@ -93,33 +114,33 @@ impl<B: Backend> Progress<B> {
     /// Closes the bar (if any) and returns `result`, or the Python exception that stopped
     /// the run. Call it with the GIL released (it takes it only when there is a bar).
     pub fn finish<T, E>(
-        self,
+        &self,
         result: Result<T, E>,
         convert: impl FnOnce(E) -> PyErr,
     ) -> PyResult<T> {
-        if let Some(bar) = self.bar.into_inner() {
+        let mut state = self.state();
+        if let Some(bar) = state.bar.take() {
             Python::with_gil(|py| {
                 if let Err(e) = bar.call_method0(py, "close") {
-                    if self.error.borrow().is_none() {
-                        *self.error.borrow_mut() = Some(e);
-                    }
+                    state.error.get_or_insert(e);
                 }
                 drop(bar);
             });
         }
-        if let Some(e) = self.error.into_inner() {
+        if let Some(e) = state.error.take() {
             return Err(e);
         }
         result.map_err(convert)
     }
 }
 
-impl<B: Backend> Backend for Progress<B> {
-    type Value = B::Value;
-    type Error = B::Error;
-
-    fn check(&self, circuit: &Circuit, plan: &Plan) -> Result<(), B::Error> {
-        self.inner.check(circuit, plan)?;
+impl Watch for Progress {
+    fn start(&self, _circuit: &Circuit, plan: &Plan) -> Result<(), CoreError> {
+        let mut state = self.state();
+        if state.error.is_some() {
+            return Err(CoreError::Stopped(STOPPED.into()));
+        }
+        state.active = false;
         let Some(hook) = &self.hook else {
             return Ok(());
         };
@@ -128,50 +149,40 @@ impl<B: Backend> Backend for Progress<B> {
             .iter()
             .map(|l| l.level.bootstraps.len() as u64)
             .sum();
-        if total == 0 || total < hook.min_bootstraps {
+        let earlier = state.bar.take();
+        if earlier.is_none() && (total == 0 || total < hook.min_bootstraps) {
             return Ok(());
         }
-        *self.active.borrow_mut() = true;
-        self.with_gil(|py| {
+        self.with_gil(&mut state, |py, state| {
+            // One bar per circuit: an operation that runs several closes each in turn.
+            if let Some(bar) = earlier {
+                bar.call_method0(py, "close")?;
+            }
+            if total == 0 || total < hook.min_bootstraps {
+                return Ok(());
+            }
+            state.active = true;
             let bar = hook.factory.call1(py, (self.description.as_str(), total))?;
             if !bar.is_none(py) {
-                *self.bar.borrow_mut() = Some(bar);
+                state.bar = Some(bar);
             }
             Ok(())
         })
     }
 
-    fn budget(&self) -> Option<u64> {
-        self.inner.budget()
-    }
-
-    fn constant(&self, value: i64) -> B::Value {
-        self.inner.constant(value)
-    }
-
-    fn linear(&self, terms: &[(&B::Value, i64)], constant: i64) -> Result<B::Value, B::Error> {
-        self.inner.linear(terms, constant)
-    }
-
-    fn bootstrap_level(
-        &self,
-        circuit: &Circuit,
-        level: &PlannedLevel,
-        values: &Values<B::Value>,
-    ) -> Result<Vec<(NodeId, Output<B::Value>)>, B::Error> {
-        let out = self.inner.bootstrap_level(circuit, level, values)?;
-        if *self.active.borrow() {
-            let done = level.level.bootstraps.len();
-            let bar = self.bar.borrow();
-            self.with_gil(|py| {
-                py.check_signals()?;
-                if let Some(bar) = bar.as_ref() {
-                    bar.call_method1(py, "update", (done,))?;
-                }
-                Ok(())
-            })?;
+    fn level_done(&self, level: &PlannedLevel) -> Result<(), CoreError> {
+        let mut state = self.state();
+        if !state.active {
+            return Ok(());
         }
-        Ok(out)
+        let done = level.level.bootstraps.len();
+        self.with_gil(&mut state, |py, state| {
+            py.check_signals()?;
+            if let Some(bar) = &state.bar {
+                bar.call_method1(py, "update", (done,))?;
+            }
+            Ok(())
+        })
     }
 }
 

@@ -177,6 +177,13 @@ impl DigitParameters {
         LweDimension(self.glwe_dimension.0 * self.polynomial_size.0)
     }
 
+    /// Bytes of one [`crate::Digit`] in memory: an LWE ciphertext of
+    /// [`big_lwe_dimension`](Self::big_lwe_dimension) + 1 words of 64 bits (16,392 for
+    /// [`DEFAULT_PARAMETERS`]).
+    pub fn digit_bytes(&self) -> u64 {
+        (self.big_lwe_dimension().0 as u64 + 1) * 8
+    }
+
     /// Look up a known parameter set by its [`DigitParameters::id`].
     pub fn from_id(id: &str) -> Option<DigitParameters> {
         [DEFAULT_PARAMETERS, KS64_PARAMETERS]

@@ -90,7 +90,7 @@ pub struct EvalArgs {
     /// The bit position of round (only with `--op round` on exact integers).
     #[arg(long)]
     pub(super) position: Option<i64>,
-    /// The target type of `--op cast`: uN, iN or bool.
+    /// The target type of `--op cast`: uN (N >= 2), iN or bool.
     #[arg(long, value_parser = super::typed::parse_type, value_name = "TYPE")]
     pub(super) to: Option<TypeArg>,
     /// Output ciphertext file.
@@ -124,7 +124,8 @@ pub struct EvalArgs {
         conflicts_with_all = ["server_key", "out", "inputs", "packed", "force"]
     )]
     pub(super) clear: bool,
-    /// With `--clear`: the operands' type, int (the exact integer), bool, uN or iN.
+    /// With `--clear`: the operands' type, int (the exact integer), bool, uN (N >= 2) or
+    /// iN.
     #[arg(
         long = "type",
         value_parser = super::typed::parse_type,

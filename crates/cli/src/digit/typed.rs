@@ -6,7 +6,7 @@
 //! `Server::typed_compose`, which also returns the circuit's cost for the report line.
 
 use encint::fhe::{Composer, Rhs, Value};
-use encint::typed::{EncTyped, IntType, Op};
+use encint::typed::{EncTyped, IntType, Op, TypedError};
 use encint::wire::{ciphertext_kind, CiphertextKind};
 use encint::{Cost, Server};
 
@@ -21,41 +21,22 @@ pub enum TypeArg {
     Typed(IntType),
 }
 
-/// Parses `int`, `bool`, `uN` or `iN` (N from 1 to 128).
+/// Parses `int` (the exact integer), or `bool`, `uN` or `iN` with N from 1 to 128 as the
+/// facade's [`IntType::parse`] reads them: `u1` is refused (the one-bit unsigned type is
+/// `bool`, whose casts give `x != 0`).
 pub fn parse_type(s: &str) -> Result<TypeArg, String> {
-    let bad = || {
-        format!(
-            "unknown type `{s}` (expected int, bool, uN or iN with N from 1 to 128, e.g. u8, \
-             i32)"
-        )
-    };
-    match s {
-        "int" => return Ok(TypeArg::Int),
-        "bool" => return Ok(TypeArg::Typed(IntType::BOOL)),
-        _ => {}
+    if s == "int" {
+        return Ok(TypeArg::Int);
     }
-    let signed = match s.as_bytes().first() {
-        Some(b'u') => false,
-        Some(b'i') => true,
-        _ => return Err(bad()),
-    };
-    let digits = &s[1..];
-    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
-        return Err(bad());
-    }
-    let bits: usize = digits.parse().map_err(|_| bad())?;
-    IntType::new(bits, signed)
-        .map(TypeArg::Typed)
-        .map_err(|e| format!("type `{s}`: {e}"))
+    IntType::parse(s).map(TypeArg::Typed).map_err(|e| match e {
+        TypedError::Width(_) => format!("type `{s}`: {e}"),
+        e => format!("{e}; or int, the exact integer"),
+    })
 }
 
 /// The name of a typed value's type (`bool` for the one-bit unsigned type).
 pub fn type_name(ty: IntType) -> String {
-    if ty == IntType::BOOL {
-        "bool".into()
-    } else {
-        ty.to_string()
-    }
+    ty.to_string()
 }
 
 /// Parses a clear value of `ty`: a decimal integer in the type's range (`true`/`false`
@@ -256,9 +237,26 @@ mod tests {
         assert_eq!(parse_type("i32"), Ok(TypeArg::Typed(i32t)));
         assert_eq!(type_name(i32t), "i32");
         assert_eq!(type_name(IntType::BOOL), "bool");
-        for bad in ["u0", "i129", "x8", "u", "u-1", "U8", ""] {
+        for bad in [
+            "u0",
+            "i129",
+            "x8",
+            "u",
+            "u-1",
+            "U8",
+            "",
+            "u+8",
+            "u99999999999999999999",
+        ] {
             assert!(parse_type(bad).is_err(), "{bad}");
         }
+        // The one-bit unsigned type is the boolean: its name is `bool`, never `u1`.
+        let err = parse_type("u1").unwrap_err();
+        assert!(err.contains("`bool`"), "{err}");
+        assert_eq!(
+            parse_type("i1"),
+            Ok(TypeArg::Typed(IntType::new(1, true).unwrap()))
+        );
     }
 
     #[test]

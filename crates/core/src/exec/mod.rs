@@ -7,7 +7,8 @@
 //! the backend, and frees every value after its last use. Backends only say how to
 //! bootstrap a level and how to combine values linearly: the clear backend
 //! ([`crate::clear`]), the TFHE digit and tree backends (in `encint`), and later ones
-//! (gate, FV-slot, GPU, distributed) plug in here.
+//! (gate, FV-slot, GPU, distributed) plug in here. A [`Watch`] on any backend
+//! ([`Watched`]) is told about the run's start and each level, and may stop it there.
 
 use std::borrow::Cow;
 use std::collections::HashMap;
@@ -18,6 +19,9 @@ use crate::CoreError;
 pub mod clear;
 #[cfg(test)]
 mod tests;
+mod watch;
+
+pub use watch::{Watch, Watched};
 
 /// The values computed so far, indexed by node; freed ones are gone. The circuit's
 /// inputs are borrowed from the caller, not copied.

@@ -255,3 +255,54 @@ fn a_many_lut_node_that_does_not_fit_is_refused() {
         other => panic!("{other:?}"),
     }
 }
+
+/// Records what a watched run reports and stops it after `stop_after` levels.
+struct Recording {
+    starts: std::sync::Mutex<Vec<u64>>,
+    levels: std::sync::Mutex<Vec<usize>>,
+    stop_after: usize,
+}
+
+impl Watch for Recording {
+    fn start(&self, _: &Circuit, plan: &crate::circuit::Plan) -> Result<(), CoreError> {
+        let total = plan
+            .levels()
+            .iter()
+            .map(|l| l.level.bootstraps.len() as u64);
+        self.starts.lock().unwrap().push(total.sum());
+        Ok(())
+    }
+    fn level_done(&self, level: &PlannedLevel) -> Result<(), CoreError> {
+        let mut levels = self.levels.lock().unwrap();
+        levels.push(level.level.bootstraps.len());
+        if levels.len() >= self.stop_after {
+            return Err(CoreError::Stopped("enough".into()));
+        }
+        Ok(())
+    }
+}
+
+#[test]
+fn a_watch_sees_every_level_and_may_stop_the_run() {
+    let c = chain(12);
+    let plan = c.plan();
+    let watch = |stop_after| Recording {
+        starts: Default::default(),
+        levels: Default::default(),
+        stop_after,
+    };
+    let all = watch(usize::MAX);
+    let out = run(&Watched::new(&Clear, &all), &c, &plan, &[&-8]).unwrap();
+    assert_eq!(out, run(&Clear, &c, &plan, &[&-8]).unwrap());
+    // One start with the circuit's bootstraps; one report per level, adding up to them.
+    let cost = plan.cost(&c);
+    assert_eq!(*all.starts.lock().unwrap(), vec![cost.bootstraps]);
+    let levels = all.levels.lock().unwrap().clone();
+    assert_eq!(levels.len(), cost.depth as usize);
+    assert_eq!(levels.iter().sum::<usize>() as u64, cost.bootstraps);
+    // An error of the watch stops the run at that level boundary.
+    let three = watch(3);
+    let err = run(&Watched::new(&Clear, &three), &c, &plan, &[&-8]).unwrap_err();
+    assert!(matches!(err, CoreError::Stopped(_)), "{err}");
+    assert_eq!(three.levels.lock().unwrap().len(), 3);
+}

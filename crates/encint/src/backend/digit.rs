@@ -131,6 +131,18 @@ pub fn run_planned(
     plan: &Plan,
     inputs: &[&Digit],
 ) -> Result<Vec<Digit>> {
+    run_planned_watched(server, circuit, plan, inputs, None)
+}
+
+/// [`run_planned`], watched by `watch` if given (see [`crate::watch`]): told about the
+/// plan the circuit runs on, the list schedule where that is the one chosen.
+pub(crate) fn run_planned_watched(
+    server: &ServerKey,
+    circuit: &Circuit,
+    plan: &Plan,
+    inputs: &[&Digit],
+    watch: Option<&dyn exec::Watch>,
+) -> Result<Vec<Digit>> {
     let threads = rayon::current_num_threads().max(1);
     let rounds: usize = plan
         .levels()
@@ -148,5 +160,5 @@ pub fn run_planned(
     } else {
         plan
     };
-    exec::run(&DigitBackend { server }, circuit, plan, inputs)
+    crate::watch::run(&DigitBackend { server }, circuit, plan, inputs, watch)
 }

@@ -2,7 +2,7 @@
 //! operation, a comparison, a selection, a sum, a dot or matrix product, a reduction) is
 //! one circuit, so the bootstraps of all its elements share each level's batch.
 
-use encint_arith::typed::Op;
+use encint_arith::typed::{Form, IntType, Op};
 use encint_tfhe::ClientKey;
 
 use super::dynamic;
@@ -120,10 +120,27 @@ impl<T> FheArray<T> {
     }
 }
 
+/// Refuses the encryption of `count` values of `ty` in the default form whose ciphertexts
+/// would pass [`crate::limits::MAX_CIPHERTEXT_BYTES`].
+fn check_encryption(count: usize, ty: IntType, client: &ClientKey) -> Result<()> {
+    let count = u64::try_from(count).unwrap_or(u64::MAX);
+    crate::limits::check_ciphertexts(
+        "an array's encryption",
+        count,
+        ty,
+        Form::DEFAULT,
+        client.params(),
+    )
+}
+
 impl<const N: usize, const S: bool> FheArray<FheInteger<N, S>> {
     /// Encrypts `values` (row-major) as an array of shape `shape`; errors on a value
     /// outside the type or a count that does not match the shape.
+    ///
+    /// Refused before anything is allocated ([`Error::LimitExceeded`]): ciphertexts of
+    /// more than [`MAX_CIPHERTEXT_BYTES`](crate::limits::MAX_CIPHERTEXT_BYTES).
     pub fn encrypt<C: Clear>(values: &[C], shape: &[usize], client: &ClientKey) -> Result<Self> {
+        check_encryption(values.len(), FheInteger::<N, S>::TYPE, client)?;
         let items = values
             .iter()
             .map(|&v| FheInteger::encrypt(v, client))
@@ -138,8 +155,10 @@ impl<const N: usize, const S: bool> FheArray<FheInteger<N, S>> {
 }
 
 impl FheArray<FheBool> {
-    /// Encrypts booleans (row-major) as an array of shape `shape`.
+    /// Encrypts booleans (row-major) as an array of shape `shape`; refused as
+    /// [`FheArray::<FheUint8>::encrypt`](FheArray::encrypt) is.
     pub fn encrypt(values: &[bool], shape: &[usize], client: &ClientKey) -> Result<Self> {
+        check_encryption(values.len(), IntType::BOOL, client)?;
         let items = values
             .iter()
             .map(|&v| FheBool::encrypt(v, client))

@@ -15,20 +15,48 @@ pub struct FheInteger<const N: usize, const SIGNED: bool> {
     inner: Repr,
 }
 
-/// An encrypted unsigned `N`-bit integer (`N` in 1..=128; [`FheUint8`](super::FheUint8)
+/// An encrypted unsigned `N`-bit integer (`N` in 2..=128; [`FheUint8`](super::FheUint8)
 /// and its siblings name the usual widths).
+///
+/// `FheUint<1>` does not compile where it is used: the one-bit unsigned type is
+/// [`FheBool`]'s ([`IntType::BOOL`]), whose casts give `x != 0` where every other
+/// `FheUint<N>` keeps the low `N` bits. Use [`FheBool`], or `x & 1` for the low bit.
+///
+/// ```compile_fail
+/// # use encint::fhe::{FheUint, FheUint8};
+/// # use encint::{ClientKey, DEFAULT_PARAMETERS};
+/// # let (client, _) = ClientKey::generate(&DEFAULT_PARAMETERS);
+/// let x = FheUint8::encrypt(50u8, &client)?;
+/// let low: FheUint<1> = x.cast_into(); // refused: it would be x != 0
+/// # Ok::<(), encint::Error>(())
+/// ```
+///
+/// ```no_run
+/// # use encint::fhe::{FheUint, FheUint8};
+/// # use encint::{ClientKey, DEFAULT_PARAMETERS};
+/// # let (client, _) = ClientKey::generate(&DEFAULT_PARAMETERS);
+/// let x = FheUint8::encrypt(50u8, &client)?;
+/// let low: FheUint<2> = x.cast_into(); // the low two bits: 2
+/// # Ok::<(), encint::Error>(())
+/// ```
 pub type FheUint<const N: usize> = FheInteger<N, false>;
 
 /// An encrypted signed `N`-bit integer (`N` in 1..=128; [`FheInt8`](super::FheInt8) and
-/// its siblings name the usual widths).
+/// its siblings name the usual widths). `FheInt<1>` holds `-1` and `0`: a cast to it
+/// keeps the low bit (`-(x & 1)`), as Rust's `as` does.
 pub type FheInt<const N: usize> = FheInteger<N, true>;
 
 fixed_type!([const N: usize, const SIGNED: bool] FheInteger<N, SIGNED>, Self::TYPE);
 
 impl<const N: usize, const SIGNED: bool> FheInteger<N, SIGNED> {
-    /// The type (a width outside 1..=128 fails to compile where it is used).
+    /// The type (a width outside 1..=128, or `FheUint<1>`, fails to compile where it is
+    /// used).
     pub const TYPE: IntType = {
         assert!(N >= 1 && N <= 128, "a typed integer is 1 to 128 bits wide");
+        assert!(
+            N > 1 || SIGNED,
+            "FheUint<1> is FheBool's type (a cast to it gives x != 0): use FheBool, or x & 1"
+        );
         IntType {
             bits: N,
             signed: SIGNED,

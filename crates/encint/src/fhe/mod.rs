@@ -1,7 +1,7 @@
 //! One family of encrypted integer types with operators, in the shape of TFHE-rs'
 //! high-level API: [`FheUint8`] ... [`FheUint128`], [`FheInt8`] ... [`FheInt128`] (any
-//! width from 1 to 128 bits through [`FheUint<N>`](FheUint) and [`FheInt<N>`](FheInt)),
-//! [`FheBool`], and [`Int`], the exact integer that never wraps.
+//! width through [`FheUint<N>`](FheUint), `N` from 2 to 128, and [`FheInt<N>`](FheInt),
+//! `N` from 1 to 128), [`FheBool`], and [`Int`], the exact integer that never wraps.
 //!
 //! The client encrypts with its [`ClientKey`](crate::ClientKey) and decrypts into any
 //! Rust integer type that holds the value; the server side sets its key once per thread
@@ -49,6 +49,14 @@
 //! | `eq ne lt le gt ge` | an [`FheBool`] |
 //! | `abs` | `|x|` modulo `2^N` (`abs(MIN) = MIN`) |
 //! | `cast_into`, `cast_from` | truncation, or zero/sign extension by the source's signedness (Rust's `as`); to [`FheBool`]: `x != 0` |
+//!
+//! The one-bit unsigned type is the boolean type: `IntType::new(1, false)` is
+//! [`IntType::BOOL`], and a cast to it gives `x != 0`, not the low bit. So that no name
+//! reads as a truncating integer, `FheUint<1>` does not compile (use [`FheBool`]) and the
+//! name `u1` is refused wherever types are named ([`IntType::parse`], the command line's
+//! `--type`, Python's `"u1"` and `encint.FheUint(1)`); the low bit is `x & 1`.
+//! [`FheInt<1>`](FheInt) (`i1`) is the one-bit signed integer: values `-1` and `0`, a cast
+//! to it keeps the low bit (`-(x & 1)`) as `as` does, and its arithmetic wraps modulo 2.
 //!
 //! A clear operand of an operator is converted to the type as Rust's `as` does (its low
 //! `N` bits). An encrypted shift or rotation amount is an unsigned value of the same

@@ -47,10 +47,14 @@ The typed family's semantics (NumPy's where they differ from Rust's / TFHE-rs'):
 ``abs(x)``                   ``|x|`` modulo ``2**N`` (``abs(MIN) == MIN``)
 comparisons                  an encrypted ``FheBool`` (no truth value: use ``select``)
 ``cast(ty)``                 truncation or zero/sign extension; to ``bool``: ``x != 0``
+``"u1"``, ``FheUint(1)``     refused (``InvalidInputError``): the one-bit unsigned type is
+                             ``bool``; the low bit is ``x & 1``
+``"i1"``, ``FheInt(1)``      one bit, signed: ``-1`` and ``0`` (a cast keeps the low bit)
 ===========================  =============================================================
 
 Clear operands must be values of the other operand's type; both operands of one
-operation have one type.
+operation have one type. Clear NumPy arrays stand on either side of the operators,
+elementwise (an ``FheArray`` results; a zero in a clear divisor array gives 0, as NumPy).
 
 Errors derive from ``encint.Error`` (``InvalidInputError``, ``NoiseBudgetError``,
 ``FormatError``, ``KeyRoleError``, ``KeyMismatchError``, ``DecryptionError``,
@@ -61,6 +65,7 @@ from __future__ import annotations
 
 from . import _encint
 from ._encint import (  # noqa: F401
+    MAX_CIPHERTEXT_BYTES,
     MAX_DIGITS,
     PARAMETERS,
     ClientKey,
@@ -123,7 +128,7 @@ from ._family import trace_family as _trace_family
 from ._progress import set_progress  # noqa: F401
 
 __all__ = [
-    "MAX_DIGITS", "PARAMETERS", "ClientKey", "ServerKey", "PublicKey", "PackingKey", "EncInt", "Traced",
+    "MAX_DIGITS", "MAX_CIPHERTEXT_BYTES", "PARAMETERS", "ClientKey", "ServerKey", "PublicKey", "PackingKey", "EncInt", "Traced",
     "Program", "ProcessorKeys", "FvKeys", "FvBatch", "FvBitsKeys", "FvWord", "set_server_key", "set_threads",
     "select", "min", "max", "trace", "cost", "set_progress",
     "Error", "InvalidInputError", "NoiseBudgetError", "FormatError", "KeyRoleError",

@@ -23,23 +23,27 @@ def _make(name: str, ty: str, doc: str):
 
 
 def FheUint(bits: int):  # noqa: N802 - a class factory named like the Rust type
-    """The class of ``bits``-bit unsigned values (1..=128), e.g. ``FheUint(12)``."""
+    """The class of ``bits``-bit unsigned values (2..=128), e.g. ``FheUint(12)``.
+
+    ``FheUint(1)`` raises ``InvalidInputError``: the one-bit unsigned type is ``FheBool``,
+    whose casts give ``x != 0`` rather than the low bit (which is ``x & 1``)."""
     return _class_of(f"u{int(bits)}")
 
 
 def FheInt(bits: int):  # noqa: N802 - a class factory named like the Rust type
-    """The class of ``bits``-bit signed values (1..=128), e.g. ``FheInt(12)``."""
+    """The class of ``bits``-bit signed values (1..=128), e.g. ``FheInt(12)``; ``FheInt(1)``
+    holds -1 and 0."""
     return _class_of(f"i{int(bits)}")
 
 
 def _class_of(ty: str):
-    if ty == "u1":
-        ty = "bool"
     cls = _CLASSES.get(ty)
     if cls is None:
+        # The native parser refuses "u1" and widths outside 1..=128.
+        ty = _encint._type_name(ty)
+        if ty in _CLASSES:
+            return _CLASSES[ty]
         bits = int(ty[1:])
-        if not 1 <= bits <= 128:
-            raise _encint.LimitError(f"width {bits} outside 1..=128")
         signed = ty[0] == "i"
         kind = "signed" if signed else "unsigned"
         name = f"{'FheInt' if signed else 'FheUint'}{bits}"

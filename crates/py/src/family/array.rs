@@ -11,11 +11,11 @@ use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyTuple};
 
-use super::numpy::{apply, fused};
-use super::operand::{check_division, clear_int, clear_of, decrypt_int, Clear, Rhs};
+use super::numpy::{elementwise, fused, Each};
+use super::operand::{check_division, clear_array, clear_int, clear_of, decrypt_int, Clear};
 use super::value::FheValue;
 use super::{dtype, run, type_arg, type_name, wrap};
-use crate::errors::invalid;
+use crate::errors::{invalid, to_py};
 
 type Inner = encint::fhe::FheArray<encint::fhe::FheValue>;
 
@@ -59,7 +59,9 @@ pub(crate) fn numpy_array<'py>(
 }
 
 /// Encrypts `values` (a NumPy array, or anything `numpy.asarray` takes) as an array of
-/// `ty` with `key` (for `ClientKey.encrypt`).
+/// `ty` with `key` (for `ClientKey.encrypt`). An array whose ciphertexts would pass the
+/// facade's `encint::limits::MAX_CIPHERTEXT_BYTES` is refused (`LimitError`) from its
+/// shape, before its elements are read or anything is encrypted.
 pub(crate) fn encrypt_array(
     py: Python<'_>,
     values: &Bound<'_, PyAny>,
@@ -70,6 +72,9 @@ pub(crate) fn encrypt_array(
     let np = py.import("numpy")?;
     let arr = np.call_method1("asarray", (values,))?;
     let shape: Vec<usize> = arr.getattr("shape")?.extract()?;
+    let count = encint::limits::element_count(&shape).map_err(to_py)?;
+    encint::limits::check_ciphertexts("ck.encrypt", count as u64, ty, form, key.params())
+        .map_err(to_py)?;
     let flat = arr.call_method0("ravel")?.call_method0("tolist")?;
     let flat = flat.downcast::<PyList>()?;
     let mut patterns = Vec::with_capacity(flat.len());
@@ -139,7 +144,20 @@ impl FheArray {
         other: &Bound<'_, PyAny>,
         swap: bool,
     ) -> PyResult<PyObject> {
-        let Some(r) = self.operand(other, Clear::of(op, swap))? else {
+        let how = Clear::of(op, swap);
+        if let Some(c) = clear_array(other, self.ty, how, Some(self.inner.shape()), |_| Ok(()))? {
+            // A NumPy array of the same shape (or one that broadcasts to it), element by
+            // element in one circuit.
+            let x = &self.inner;
+            let out_ty = op.result_type(self.ty);
+            let out = run(py, || {
+                let n = x.len();
+                let items = elementwise(x.items().to_vec(), n, op, Each::Clears(c.values), swap)?;
+                encint::fhe::FheArray::new(items, x.shape().to_vec())
+            })?;
+            return Ok(Py::new(py, FheArray::new(out, out_ty))?.into_any());
+        }
+        let Some(r) = self.operand(other, how)? else {
             return Ok(py.NotImplemented());
         };
         check_division(op, swap, matches!(r, ArrRhs::Clear(0)))?;
@@ -172,9 +190,7 @@ impl FheArray {
 /// `x op r` (`r op x` with `swap`) element by element as one circuit (NumPy's `//` and
 /// `%`, and reflected operations of a clear or single left operand).
 fn per_element(x: &Inner, op: Op, r: &ArrRhs, swap: bool) -> encint::Result<Inner> {
-    let n = x.len();
-    let mut args: Vec<encint::fhe::FheValue> = x.items().to_vec();
-    let rhs = match r {
+    let other = match r {
         ArrRhs::Array(y) => {
             if y.shape() != x.shape() {
                 return Err(encint::Error::InvalidInput(format!(
@@ -183,27 +199,12 @@ fn per_element(x: &Inner, op: Op, r: &ArrRhs, swap: bool) -> encint::Result<Inne
                     y.shape()
                 )));
             }
-            args.extend(y.items().iter().cloned());
-            None
+            Each::Values(y.items().to_vec())
         }
-        ArrRhs::Value(v) => {
-            args.push(encint::fhe::FheValue::from_repr(v.clone())?);
-            None
-        }
-        ArrRhs::Clear(k) => Some(*k),
+        ArrRhs::Value(v) => Each::Value(encint::fhe::FheValue::from_repr(v.clone())?),
+        ArrRhs::Clear(k) => Each::Clear(*k),
     };
-    let out = fused(args, move |v| {
-        (0..n)
-            .map(|i| {
-                let other = match rhs {
-                    Some(k) => Rhs::Clear(k),
-                    None if v.len() == n + 1 => Rhs::Value(v[n].clone()),
-                    None => Rhs::Value(v[n + i].clone()),
-                };
-                apply(&v[i], op, other, swap)
-            })
-            .collect()
-    })?;
+    let out = elementwise(x.items().to_vec(), x.len(), op, other, swap)?;
     encint::fhe::FheArray::new(out, x.shape().to_vec())
 }
 
@@ -361,13 +362,19 @@ super::family_methods! { FheArray, "an encrypted array has no clear truth value:
     }
 
     /// The matrix product of an `(n, k)` and a `(k, m)` array (wrapping), one circuit.
+    /// A clear NumPy matrix on either side raises `TypeError` (encrypt it first): the
+    /// product is not elementwise.
     fn __matmul__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         let Ok(other) = other.downcast::<FheArray>() else {
-            return Ok(py.NotImplemented());
+            return not_a_matrix(other).map(|()| py.NotImplemented());
         };
         let (x, y) = (&self.inner, &other.get().inner);
         let out = run(py, || x.matmul(y))?;
         Ok(Py::new(py, FheArray::new(out, self.ty))?.into_any())
+    }
+
+    fn __rmatmul__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+        not_a_matrix(other).map(|()| py.NotImplemented())
     }
 
     fn __repr__(&self) -> String {
@@ -378,6 +385,21 @@ super::family_methods! { FheArray, "an encrypted array has no clear truth value:
         )
     }
 } }
+
+/// `TypeError` for a NumPy array as an operand of `@` (else nothing: `NotImplemented`).
+fn not_a_matrix(o: &Bound<'_, PyAny>) -> PyResult<()> {
+    let numpy = o
+        .get_type()
+        .module()
+        .is_ok_and(|m| m.extract::<String>().is_ok_and(|m| m.starts_with("numpy")));
+    if numpy {
+        return Err(PyTypeError::new_err(
+            "a matrix product of an FheArray and a clear NumPy array: encrypt the array \
+             (ck.encrypt(a, type)) or use the elementwise operators",
+        ));
+    }
+    Ok(())
+}
 
 impl FheArray {
     /// `op` on every element, one circuit.

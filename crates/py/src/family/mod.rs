@@ -14,8 +14,8 @@
 /// The `#[pymethods]` block of a class of the family (`FheValue`, `FheArray`): Python's
 /// binary operators (each reflected too) and comparisons, each a call of the class's
 /// `binary(py, op, other, swap)`, `-x`, `~x` and `square` through its `unary(py, op)`,
-/// `bool(x)` refused with the message given, then the methods written out (PyO3 takes one block per
-/// class).
+/// `bool(x)` refused with the message given, NumPy's deferral (`__array_ufunc__ = None`),
+/// then the methods written out (PyO3 takes one block per class).
 macro_rules! family_methods {
     ($ty:ident, $truth:literal, $decrypted:literal { $($rest:tt)* }) => {
         $crate::family::family_methods!(@binary $ty $truth $decrypted [
@@ -71,6 +71,18 @@ macro_rules! family_methods {
             fn __bool__(&self) -> pyo3::PyResult<bool> {
                 Err(pyo3::exceptions::PyTypeError::new_err($truth))
             }
+            /// `None`: NumPy arrays and scalars defer to this class's operators (reflected
+            /// ones included), which take them elementwise, instead of applying their own
+            /// to each element.
+            #[classattr]
+            fn __array_ufunc__(py: pyo3::Python<'_>) -> pyo3::PyObject {
+                py.None()
+            }
+            /// Above NumPy's arrays, for NumPy's older deferral rule.
+            #[classattr]
+            fn __array_priority__() -> f64 {
+                1000.0
+            }
             fn __neg__(&self, py: pyo3::Python<'_>) -> pyo3::PyResult<pyo3::PyObject> {
                 self.unary(py, ::encint::Op::Neg)
             }
@@ -93,12 +105,13 @@ pub mod numpy;
 pub mod operand;
 pub mod value;
 
-use encint::typed::{IntType, MAX_TYPED_BITS};
+use encint::typed::{IntType, TypedError, MAX_TYPED_BITS};
 use pyo3::prelude::*;
 use pyo3::sync::GILOnceCell;
 
 use crate::errors::{invalid, to_py};
 use crate::guard::detached;
+use crate::progress::Progress;
 
 /// The stored form named by a `form=` argument: `"radix4"` (the default) or `"canonical"`.
 pub fn form_arg(form: Option<&str>) -> PyResult<encint::typed::Form> {
@@ -136,40 +149,37 @@ pub(crate) fn wrap(py: Python<'_>, v: encint::fhe::FheValue) -> PyResult<PyObjec
     }
 }
 
-/// The type named `name`: `u<N>` / `i<N>` (also `uint<N>` / `int<N>`) for `N` in
-/// `1..=128`, or `bool`.
+/// The type named `name`: `bool`, `u<N>` / `i<N>` (also `uint<N>` / `int<N>`), the
+/// facade's [`IntType::parse`]: `u1` is refused (`InvalidInputError` naming `bool`: the
+/// one-bit unsigned type is the boolean, whose casts give `x != 0`), a width outside
+/// 1..=128 is a `LimitError`.
 pub(crate) fn parse_type(name: &str) -> PyResult<IntType> {
     let name = name.trim();
-    if name == "bool" {
-        return Ok(IntType::BOOL);
-    }
-    let (signed, digits) = if let Some(d) = name.strip_prefix("uint") {
-        (false, d)
-    } else if let Some(d) = name.strip_prefix("int") {
-        (true, d)
-    } else if let Some(d) = name.strip_prefix('u') {
-        (false, d)
-    } else if let Some(d) = name.strip_prefix('i') {
-        (true, d)
-    } else {
-        return Err(invalid(format!(
-            "unknown type {name:?} (u8, i16, bool, u<N> or i<N> for N in 1..={MAX_TYPED_BITS})"
-        )));
-    };
-    let bits: usize = digits
-        .parse()
-        .map_err(|_| invalid(format!("unknown type {name:?}")))?;
-    IntType::new(bits, signed)
-        .map_err(|_| crate::errors::limit(format!("width {bits} outside 1..={MAX_TYPED_BITS}")))
+    let alias = [("uint", "u"), ("int", "i")]
+        .iter()
+        .find_map(|(long, short)| {
+            let digits = name.strip_prefix(long)?;
+            let number = !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit());
+            number.then(|| format!("{short}{digits}"))
+        });
+    IntType::parse(alias.as_deref().unwrap_or(name)).map_err(|e| match e {
+        TypedError::Width(bits) => {
+            crate::errors::limit(format!("width {bits} outside 1..={MAX_TYPED_BITS}"))
+        }
+        e => invalid(e.to_string()),
+    })
 }
 
-/// The name of `ty` in Python: `u8`, `i16`, ..., `bool` for the one-bit unsigned type.
+/// The name of `ty` in Python: `u8`, `i16`, ..., `bool` (the facade's name).
 pub(crate) fn type_name(ty: IntType) -> String {
-    if ty == IntType::BOOL {
-        "bool".into()
-    } else {
-        ty.to_string()
-    }
+    ty.to_string()
+}
+
+/// The canonical name of the type named `name` (for the package's class factories
+/// `encint.FheUint(n)` / `encint.FheInt(n)`); errors as [`parse_type`].
+#[pyfunction]
+fn _type_name(name: &str) -> PyResult<String> {
+    parse_type(name).map(type_name)
 }
 
 /// The NumPy dtype that holds every value of `ty`.
@@ -215,11 +225,22 @@ pub(crate) fn type_arg(t: &Bound<'_, PyAny>) -> PyResult<IntType> {
     }
 }
 
-/// Runs `f` without the GIL, with the process' server key (`set_server_key`) set as this
-/// thread's server of the facade (none set: operations on ciphertexts raise
-/// `NoServerKeyError`).
+/// [`run_named`] with the description `"encint"`.
 pub(crate) fn run<T: Send>(
     py: Python<'_>,
+    f: impl FnOnce() -> encint::Result<T> + Send,
+) -> PyResult<T> {
+    run_named(py, "encint", f)
+}
+
+/// Runs `f` without the GIL, with the process' server key (`set_server_key`) set as this
+/// thread's server of the facade (none set: operations on ciphertexts raise
+/// `NoServerKeyError`), and every circuit it runs reported to the progress bars of
+/// `encint.set_progress` under `description` (Ctrl-C stops a long one at a level
+/// boundary: see [`crate::progress`]).
+pub(crate) fn run_named<T: Send>(
+    py: Python<'_>,
+    description: &str,
     f: impl FnOnce() -> encint::Result<T> + Send,
 ) -> PyResult<T> {
     let server = crate::key_sets::current_server().ok();
@@ -228,7 +249,9 @@ pub(crate) fn run<T: Send>(
             Some(s) => encint::set_server(s),
             None => encint::unset_server(),
         }
-        f().map_err(|e| match e {
+        let progress = Progress::new(description);
+        let result = progress.watch(f);
+        progress.finish(result, |e| match e {
             encint::Error::NoServer => crate::key_sets::current_server()
                 .err()
                 .unwrap_or_else(|| to_py(encint::Error::NoServer)),
@@ -243,6 +266,7 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<FheArray>()?;
     m.add_class::<compiled::Compiled>()?;
     m.add_function(wrap_pyfunction!(_set_family_wrapper, m)?)?;
+    m.add_function(wrap_pyfunction!(_type_name, m)?)?;
     m.add_function(wrap_pyfunction!(array::_where, m)?)?;
     m.add_function(wrap_pyfunction!(compiled::_compile, m)?)?;
     Ok(())

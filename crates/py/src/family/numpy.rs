@@ -101,6 +101,88 @@ pub fn fused1(
         .ok_or_else(|| Error::InvalidInput("the composition returned no value".into()))
 }
 
+/// The other operand of [`elementwise`].
+#[derive(Clone, Debug)]
+pub enum Each {
+    /// One clear value for every element.
+    Clear(i128),
+    /// One value of the family for every element.
+    Value(FheValue),
+    /// A value of the family per element.
+    Values(Vec<FheValue>),
+    /// A clear value per element (a NumPy array's).
+    Clears(Vec<i128>),
+}
+
+/// Where [`elementwise`]'s circuit finds the other operand of element `i`.
+enum Pick {
+    Clear(i128),
+    Clears(Vec<i128>),
+    /// The argument after the left operands.
+    One,
+    /// The argument `i` after the left operands.
+    Each,
+}
+
+/// `x op y`, or `y op x` with `swap`, for each of `n` elements as one circuit ([`fused`]):
+/// `xs` holds `n` values, or one for every element (a value with a NumPy array). A clear
+/// zero divisor among [`Each::Clears`] gives 0 for `//` and `%` there, as NumPy does.
+pub fn elementwise(
+    xs: Vec<FheValue>,
+    n: usize,
+    op: Op,
+    other: Each,
+    swap: bool,
+) -> Result<Vec<FheValue>> {
+    let m = xs.len();
+    let count = |found: usize| {
+        if found == n {
+            Ok(())
+        } else {
+            Err(Error::InvalidInput(format!(
+                "{found} operands for {n} elements"
+            )))
+        }
+    };
+    if m != 1 {
+        count(m)?;
+    }
+    let mut args = xs;
+    let pick = match other {
+        Each::Clear(k) => Pick::Clear(k),
+        Each::Clears(ks) => {
+            count(ks.len())?;
+            Pick::Clears(ks)
+        }
+        Each::Value(v) => {
+            args.push(v);
+            Pick::One
+        }
+        Each::Values(vs) => {
+            count(vs.len())?;
+            args.extend(vs);
+            Pick::Each
+        }
+    };
+    let division = matches!(op, Op::FloorDiv | Op::Mod) && !swap;
+    fused(args, move |v| {
+        (0..n)
+            .map(|i| {
+                let x = &v[if m == 1 { 0 } else { i }];
+                let y = match &pick {
+                    Pick::Clear(k) => Rhs::Clear(*k),
+                    // NumPy's x // 0 and x % 0: 0 (a product by 0 is linear, no bootstrap).
+                    Pick::Clears(ks) if division && ks[i] == 0 => return x.binary(Op::Mul, K(0)),
+                    Pick::Clears(ks) => Rhs::Clear(ks[i]),
+                    Pick::One => Rhs::Value(v[m].clone()),
+                    Pick::Each => Rhs::Value(v[m + i].clone()),
+                };
+                apply(x, op, y, swap)
+            })
+            .collect()
+    })
+}
+
 /// `x op rhs`, or `rhs op x` with `swap` (then `rhs` is clear).
 pub fn apply(x: &FheValue, op: Op, rhs: Rhs, swap: bool) -> Result<FheValue> {
     match (swap, rhs) {

@@ -1,12 +1,14 @@
 //! Python operands of the family's operations: a value of the family, or a clear Python
 //! int (NumPy integer scalars too) that must be a value of the other operand's type (a
-//! shift or rotation amount: any non-negative int, taken modulo the width).
+//! shift or rotation amount: any non-negative int, taken modulo the width), or a NumPy
+//! array of such ints ([`clear_array`]).
 
 use encint::fhe::{FheType, IntoOperand, Operand};
 use encint::typed::IntType;
 use num_bigint::BigInt;
+use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
-use pyo3::types::{PyFloat, PyInt};
+use pyo3::types::{PyFloat, PyInt, PyTuple};
 
 use super::FheValue;
 use crate::errors::invalid;
@@ -127,6 +129,69 @@ pub fn range(ty: IntType) -> (BigInt, BigInt) {
     } else {
         (BigInt::from(0), (BigInt::from(1) << ty.bits) - 1)
     }
+}
+
+/// A clear NumPy array as an operand: its shape and each element's pattern, row-major.
+#[derive(Clone, Debug)]
+pub struct ClearArray {
+    /// The shape.
+    pub shape: Vec<usize>,
+    /// Each element checked as a clear operand of the type (see [`clear_of`]).
+    pub values: Vec<i128>,
+}
+
+/// Reads `o` as a NumPy array of integers or booleans of at least one dimension, each
+/// element a clear operand of `ty` read `how`, broadcast to `to` when given (NumPy's rules;
+/// `InvalidInputError` where the shapes do not broadcast). `check(count)` may refuse the
+/// element count before any element is read. `None` for anything else (a 0-d array is a
+/// scalar, read by [`clear_int`]; an array of floats has no operation).
+pub fn clear_array(
+    o: &Bound<'_, PyAny>,
+    ty: IntType,
+    how: Clear,
+    to: Option<&[usize]>,
+    check: impl FnOnce(usize) -> PyResult<()>,
+) -> PyResult<Option<ClearArray>> {
+    let py = o.py();
+    // No array is a NumPy array unless NumPy is imported.
+    let modules = py.import("sys")?.getattr("modules")?;
+    let Ok(np) = modules.get_item("numpy") else {
+        return Ok(None);
+    };
+    if !o.is_instance(&np.getattr("ndarray")?)? {
+        return Ok(None);
+    }
+    let shape: Vec<usize> = o.getattr("shape")?.extract()?;
+    let kind: String = o.getattr("dtype")?.getattr("kind")?.extract()?;
+    if shape.is_empty() || !matches!(kind.as_str(), "i" | "u" | "b" | "O") {
+        return Ok(None);
+    }
+    let (o, shape) = match to {
+        Some(to) if to != shape.as_slice() => {
+            let b = np
+                .call_method1("broadcast_to", (o, PyTuple::new(py, to)?))
+                .map_err(|_| {
+                    invalid(format!(
+                        "a NumPy array of shape {shape:?} does not broadcast to the encrypted \
+                         array's shape {to:?}"
+                    ))
+                })?;
+            (b, to.to_vec())
+        }
+        _ => (o.clone(), shape),
+    };
+    check(encint::limits::element_count(&shape).map_err(crate::errors::to_py)?)?;
+    let flat = o.call_method0("ravel")?.call_method0("tolist")?;
+    let values = flat
+        .try_iter()?
+        .map(|v| {
+            let k = clear_int(&v?).ok_or_else(|| {
+                PyTypeError::new_err("a NumPy operand is an array of integers or booleans")
+            })?;
+            clear_of(&k, ty, how)
+        })
+        .collect::<PyResult<Vec<i128>>>()?;
+    Ok(Some(ClearArray { shape, values }))
 }
 
 /// Reads `o` as the right operand of an operation on a value of type `ty`: `None` when it

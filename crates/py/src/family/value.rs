@@ -9,8 +9,10 @@ use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyTuple, PyType};
 
-use super::numpy::apply;
-use super::operand::{check_division, clear_int, clear_of, decrypt_int, rhs, Clear, Rhs};
+use super::numpy::{apply, elementwise, Each};
+use super::operand::{
+    check_division, clear_array, clear_int, clear_of, decrypt_int, rhs, Clear, Rhs,
+};
 use super::{run, type_arg, type_name, wrap};
 use crate::errors::invalid;
 use crate::key_sets::params_of;
@@ -106,13 +108,48 @@ impl FheValue {
         other: &Bound<'_, PyAny>,
         swap: bool,
     ) -> PyResult<PyObject> {
-        let Some(r) = rhs(other, self.ty(), Clear::of(op, swap))? else {
+        let how = Clear::of(op, swap);
+        let out_ty = op.result_type(self.ty());
+        let check = |n: usize| self.check_array(out_ty, n);
+        if let Some(c) = clear_array(other, self.ty(), how, None, check)? {
+            // A NumPy array: an array of its shape, this value with each element.
+            let x = &self.inner;
+            let out = run(py, || {
+                let items = elementwise(
+                    vec![x.clone()],
+                    c.values.len(),
+                    op,
+                    Each::Clears(c.values),
+                    swap,
+                )?;
+                encint::fhe::FheArray::new(items, c.shape)
+            })?;
+            let array = super::FheArray {
+                inner: out,
+                ty: out_ty,
+            };
+            return Ok(Py::new(py, array)?.into_any());
+        }
+        let Some(r) = rhs(other, self.ty(), how)? else {
             return Ok(py.NotImplemented());
         };
         check_division(op, swap, matches!(r, Rhs::Clear(0)))?;
         let x = &self.inner;
         let v = run(py, || apply(x, op, r, swap))?;
         wrap(py, v)
+    }
+
+    /// Refuses (`LimitError`) an array of `n` results of `ty` whose ciphertexts would pass
+    /// the facade's `MAX_CIPHERTEXT_BYTES` (counted in canonical digits, the most any
+    /// result form has), before anything is read or run.
+    fn check_array(&self, ty: encint::typed::IntType, n: usize) -> PyResult<()> {
+        let params = self
+            .inner
+            .as_typed()
+            .map_or(encint::DEFAULT_PARAMETERS, |t| params_of(t.key_set()));
+        let form = encint::typed::Form::Canonical;
+        encint::limits::check_ciphertexts("a value with a NumPy array", n as u64, ty, form, &params)
+            .map_err(crate::errors::to_py)
     }
 
     fn unary(&self, py: Python<'_>, op: Op) -> PyResult<PyObject> {
