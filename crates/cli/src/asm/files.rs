@@ -119,7 +119,12 @@ pub fn encrypt(a: EncryptArgs) -> CliResult {
     let program = Program::from_compiled(load(&a.file)?);
     let client = load_client(&a.key)?;
     let data = inputs_from_args(program.compiled(), &a.inputs, a.seed)?;
+    let pb = spinner(&format!(
+        "encrypting {} input nibbles",
+        program.compiled().circuit.inputs().len()
+    ));
     let uplink = program.encrypt_inputs(&client, &data)?;
+    pb.finish_and_clear();
     let id = client.params().id();
     files::write_one(
         &a.out,
@@ -183,7 +188,10 @@ pub fn decrypt(a: DecryptArgs) -> CliResult {
         Kind::Ciphertext,
         client.params().id(),
     )?;
-    for (name, d) in program.decrypt_outputs(&client, &packed)? {
+    let pb = spinner(&format!("decrypting {} output nibbles", packed.len()));
+    let outputs = program.decrypt_outputs(&client, &packed)?;
+    pb.finish_and_clear();
+    for (name, d) in outputs {
         println!("  out {name} = {d}");
     }
     Ok(())

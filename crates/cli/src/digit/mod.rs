@@ -218,7 +218,9 @@ pub fn encrypt_cmd(a: EncryptArgs) -> CliResult {
     };
     let value = typed::parse_value(&a.value, ty)?;
     files::check_new(&[&a.out], a.force)?;
-    let bytes = match encrypting_key(&a)? {
+    let key = encrypting_key(&a)?;
+    let pb = spinner(&format!("encrypting a {}", typed::type_name(ty)));
+    let bytes = match key {
         Encryptor::Public(pk) => {
             encint::public::encrypt_typed_public(&pk, value, ty)?.to_bytes(&pk.params()?)?
         }
@@ -229,6 +231,7 @@ pub fn encrypt_cmd(a: EncryptArgs) -> CliResult {
             encint::seeded::encrypt_typed_seeded(&client, value, ty)?.to_bytes(client.params())?
         }
     };
+    pb.finish_and_clear();
     files::write_one(&a.out, &bytes, Mode::Public, a.force)?;
     println!(
         "encrypted {} as {} into {} ({} bytes, {})",
@@ -264,7 +267,9 @@ fn encrypt_int(a: &EncryptArgs, digits: usize) -> CliResult {
         .parse()
         .map_err(|_| format!("`{}` is not an integer", a.value))?;
     files::check_new(&[&a.out], a.force)?;
-    let bytes = match encrypting_key(a)? {
+    let key = encrypting_key(a)?;
+    let pb = spinner(&format!("encrypting an exact integer of {digits} digits"));
+    let bytes = match key {
         Encryptor::Public(pk) => {
             encint::PublicInt::encrypt_big(&pk, &value, digits)?.to_bytes(&pk.params()?)?
         }
@@ -275,6 +280,7 @@ fn encrypt_int(a: &EncryptArgs, digits: usize) -> CliResult {
             encint::SeededInt::encrypt_big(&client, &value, digits)?.to_bytes(client.params())?
         }
     };
+    pb.finish_and_clear();
     files::write_one(&a.out, &bytes, Mode::Public, a.force)?;
     println!(
         "encrypted {} as {} digits into {} ({} bytes, {})",
@@ -352,6 +358,7 @@ pub fn decrypt_cmd(a: DecryptArgs) -> CliResult {
     let bytes = read_envelope(&a.input, Kind::Ciphertext)?;
     let at = |e: encint::Error| format!("{}: {e}", a.input.display());
     let packed = encint::wire::payload_tag(&bytes) == Some(encint::packed::PACKED_TAG);
+    let pb = spinner("decrypting");
     let (value, ty) = match typed::file_kind(&bytes) {
         _ if packed => {
             let p = encint::packed::PackedResult::from_bytes(&bytes).map_err(at)?;
@@ -377,6 +384,7 @@ pub fn decrypt_cmd(a: DecryptArgs) -> CliResult {
             (encint::decrypt_big(&client, &x)?.to_string(), "int".into())
         }
     };
+    pb.finish_and_clear();
     if a.json {
         println!("{{\"value\": {value}, \"type\": \"{ty}\"}}");
     } else {
