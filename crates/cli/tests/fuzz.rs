@@ -10,9 +10,10 @@
 //!
 //! Each target mutates valid seeds (bit flips, byte and word overwrites with boundary
 //! values, insertions, deletions, truncations) or draws fresh random input, and checks
-//! that decoding returns (`Ok` or a typed error) without a panic, within a time bound per
-//! execution; a global allocator refuses no allocation but records the largest request
-//! and the peak of live memory, checked below 1 GiB.
+//! that decoding returns (`Ok` or a typed error) without a panic; a global allocator
+//! refuses no allocation but records the largest request and the peak of live memory,
+//! checked below 1 GiB. Each target reports its slowest execution (no test asserts a
+//! time: speed belongs in benchmarks).
 //!
 //! CI runs `ENCINT_FUZZ_CASES` (default 1000) cases per target, and
 //! `ENCINT_FUZZ_KEY_CASES` (default 6) for each whole-key target (ordinary and compressed
@@ -28,7 +29,7 @@
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::OnceLock;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use encint::keys::envelope::{self, Kind};
 use encint::keys::{
@@ -51,7 +52,6 @@ mod alloc;
 use alloc::{LARGEST, LIVE, PEAK};
 
 const GIB: usize = 1 << 30;
-const PER_EXEC: Duration = Duration::from_secs(2);
 
 fn cases() -> u32 {
     std::env::var("ENCINT_FUZZ_CASES")
@@ -68,12 +68,11 @@ fn config() -> ProptestConfig {
     }
 }
 
-/// Runs one execution: times it (against `bound`), counts it, checks the allocation bound and
-/// whatever the execution itself checks.
+/// Runs one execution: times it (for the report), counts it, checks the allocation bound
+/// and whatever the execution itself checks.
 fn exec(
     counter: &AtomicU64,
     slowest: &AtomicU64,
-    bound: Duration,
     f: impl FnOnce() -> Result<(), TestCaseError>,
 ) -> Result<(), TestCaseError> {
     let t = Instant::now();
@@ -81,7 +80,6 @@ fn exec(
     let e = t.elapsed();
     counter.fetch_add(1, Ordering::Relaxed);
     slowest.fetch_max(e.as_micros() as u64, Ordering::Relaxed);
-    prop_assert!(e < bound, "one execution took {e:?}");
     prop_assert!(
         LARGEST.load(Ordering::Relaxed) < GIB,
         "an allocation of {} bytes",
@@ -290,7 +288,7 @@ use asm_inputs::asm_input;
 
 macro_rules! target {
     ($name:ident, $strategy:expr, |$x:ident| $body:expr) => {
-        checked_target!($name, config(), PER_EXEC, $strategy, |$x| {
+        checked_target!($name, config(), $strategy, |$x| {
             let _ = $body;
             Ok(())
         });
@@ -298,9 +296,9 @@ macro_rules! target {
 }
 
 /// A target whose body returns `Result<(), TestCaseError>` (properties of the decoded
-/// values), with its own configuration and time bound per execution.
+/// values), with its own configuration.
 macro_rules! checked_target {
-    ($name:ident, $config:expr, $bound:expr, $strategy:expr, |$x:pat_param| $body:expr) => {
+    ($name:ident, $config:expr, $strategy:expr, |$x:pat_param| $body:expr) => {
         #[test]
         fn $name() {
             static COUNT: AtomicU64 = AtomicU64::new(0);
@@ -319,7 +317,7 @@ macro_rules! checked_target {
                 )),
                 ..$config
             });
-            let result = runner.run(&strategy, |$x| exec(&COUNT, &SLOWEST, $bound, || $body));
+            let result = runner.run(&strategy, |$x| exec(&COUNT, &SLOWEST, || $body));
             report(stringify!($name), &COUNT, &SLOWEST, start);
             if let Err(e) = result {
                 panic!("{e}");
@@ -414,69 +412,63 @@ fn reheader(bytes: &[u8], id: &str) -> Vec<u8> {
     out
 }
 
-checked_target!(
-    fuzz_open_known,
-    config(),
-    PER_EXEC,
-    known_input(),
-    |bytes| {
-        let header = envelope::read_header(&bytes).ok().map(|h| h.0);
-        let params = header
-            .as_ref()
-            .and_then(|h| DigitParameters::from_id(&h.params_id));
-        // Whatever decodes was decoded under the set the header names, with every digit of
-        // that set's LWE dimension.
-        let dim = |p: &DigitParameters| p.big_lwe_dimension().0;
-        if let Ok(x) = envelope::open_known::<EncInt>(&bytes, Kind::Ciphertext) {
-            let p = params.expect("a decoded envelope names a known set");
-            prop_assert!(x.digits().iter().all(|d| d.lwe_dimension() == dim(&p)));
-            // Decoding is idempotent through a re-encoding.
-            let again = EncInt::from_bytes(&x.to_bytes(&p).unwrap(), &p).unwrap();
-            prop_assert_eq!(again, x);
-        }
-        if let Ok(v) = envelope::open_known::<Vec<Digit>>(&bytes, Kind::Ciphertext) {
-            let p = params.expect("a decoded envelope names a known set");
-            prop_assert!(v.iter().all(|d| d.lwe_dimension() == dim(&p)));
-        }
-        if let Ok(d) = envelope::open_known::<Digit>(&bytes, Kind::Ciphertext) {
-            prop_assert_eq!(d.lwe_dimension(), dim(&params.unwrap()));
-        }
-        if let Ok(k) = envelope::open_known::<ClientKey>(&bytes, Kind::ClientKey) {
-            prop_assert_eq!(k.params().name, params.unwrap().name);
-        }
-        if let Ok(k) = envelope::open_known::<ServerKey>(&bytes, Kind::ServerKey) {
-            prop_assert_eq!(k.params().name, params.unwrap().name);
-        }
-        if let Ok(k) = open_server_key(&bytes) {
-            prop_assert_eq!(k.params().name, params.unwrap().name);
-        }
-        // Both forms of an integer's file, as the CLI and the server read them.
-        if let Ok(x) = EncInt::from_bytes_known(&bytes) {
-            let p = params.expect("a decoded envelope names a known set");
-            prop_assert!(x.digits().iter().all(|d| d.lwe_dimension() == dim(&p)));
-        }
-        if let Ok(x) = EncTyped::from_bytes(&bytes) {
-            let p = params.expect("a decoded envelope names a known set");
-            prop_assert!(x
-                .as_int()
-                .digits()
-                .iter()
-                .all(|d| d.lwe_dimension() == dim(&p)));
-        }
-        let _ = envelope::open_known::<PackingKey>(&bytes, Kind::ServerKey);
-        let _ = envelope::open_known::<TreeKey>(&bytes, Kind::ServerKey);
-        let _ = PackedResult::from_bytes(&bytes);
-        if let Ok(k) = envelope::open_known::<PublicKey>(&bytes, Kind::PublicKey) {
-            prop_assert_eq!(k.params().unwrap().name, params.unwrap().name);
-        }
-        // The byte processor's links as `encint asm eval`/`asm decrypt` read them.
-        if let Ok(s) = envelope::open_known::<SeededNibbles>(&bytes, Kind::Ciphertext) {
-            let _ = s.expand();
-        }
-        let _ = envelope::open_known::<PackedNibbles>(&bytes, Kind::Ciphertext);
-        Ok(())
+checked_target!(fuzz_open_known, config(), known_input(), |bytes| {
+    let header = envelope::read_header(&bytes).ok().map(|h| h.0);
+    let params = header
+        .as_ref()
+        .and_then(|h| DigitParameters::from_id(&h.params_id));
+    // Whatever decodes was decoded under the set the header names, with every digit of
+    // that set's LWE dimension.
+    let dim = |p: &DigitParameters| p.big_lwe_dimension().0;
+    if let Ok(x) = envelope::open_known::<EncInt>(&bytes, Kind::Ciphertext) {
+        let p = params.expect("a decoded envelope names a known set");
+        prop_assert!(x.digits().iter().all(|d| d.lwe_dimension() == dim(&p)));
+        // Decoding is idempotent through a re-encoding.
+        let again = EncInt::from_bytes(&x.to_bytes(&p).unwrap(), &p).unwrap();
+        prop_assert_eq!(again, x);
     }
-);
+    if let Ok(v) = envelope::open_known::<Vec<Digit>>(&bytes, Kind::Ciphertext) {
+        let p = params.expect("a decoded envelope names a known set");
+        prop_assert!(v.iter().all(|d| d.lwe_dimension() == dim(&p)));
+    }
+    if let Ok(d) = envelope::open_known::<Digit>(&bytes, Kind::Ciphertext) {
+        prop_assert_eq!(d.lwe_dimension(), dim(&params.unwrap()));
+    }
+    if let Ok(k) = envelope::open_known::<ClientKey>(&bytes, Kind::ClientKey) {
+        prop_assert_eq!(k.params().name, params.unwrap().name);
+    }
+    if let Ok(k) = envelope::open_known::<ServerKey>(&bytes, Kind::ServerKey) {
+        prop_assert_eq!(k.params().name, params.unwrap().name);
+    }
+    if let Ok(k) = open_server_key(&bytes) {
+        prop_assert_eq!(k.params().name, params.unwrap().name);
+    }
+    // Both forms of an integer's file, as the CLI and the server read them.
+    if let Ok(x) = EncInt::from_bytes_known(&bytes) {
+        let p = params.expect("a decoded envelope names a known set");
+        prop_assert!(x.digits().iter().all(|d| d.lwe_dimension() == dim(&p)));
+    }
+    if let Ok(x) = EncTyped::from_bytes(&bytes) {
+        let p = params.expect("a decoded envelope names a known set");
+        prop_assert!(x
+            .as_int()
+            .digits()
+            .iter()
+            .all(|d| d.lwe_dimension() == dim(&p)));
+    }
+    let _ = envelope::open_known::<PackingKey>(&bytes, Kind::ServerKey);
+    let _ = envelope::open_known::<TreeKey>(&bytes, Kind::ServerKey);
+    let _ = PackedResult::from_bytes(&bytes);
+    if let Ok(k) = envelope::open_known::<PublicKey>(&bytes, Kind::PublicKey) {
+        prop_assert_eq!(k.params().unwrap().name, params.unwrap().name);
+    }
+    // The byte processor's links as `encint asm eval`/`asm decrypt` read them.
+    if let Ok(s) = envelope::open_known::<SeededNibbles>(&bytes, Kind::Ciphertext) {
+        let _ = s.expand();
+    }
+    let _ = envelope::open_known::<PackedNibbles>(&bytes, Kind::Ciphertext);
+    Ok(())
+});
 
 // ---------------------------------------------------------------------------------------
 // Whole server keys (tens of MB), mutated anywhere.
@@ -627,7 +619,6 @@ checked_target!(
         max_shrink_iters: 50,
         ..ProptestConfig::default()
     },
-    Duration::from_secs(30),
     full_key_input(),
     |(compressed, k, muts)| {
         if compressed {

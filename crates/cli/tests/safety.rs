@@ -200,10 +200,8 @@ fn argument_conflicts_and_limits_are_errors_before_work() {
     // Reads are bounded: an endless file fails after at most the envelope limit.
     #[cfg(target_os = "linux")]
     {
-        let t = std::time::Instant::now();
         let (ok, _, err) = decrypt("/dev/zero", "/dev/zero");
         assert!(!ok && err.contains("larger than"), "{err}");
-        assert!(t.elapsed().as_secs() < 20, "{:?}", t.elapsed());
     }
     // asm run with --in/--out but no --server-key used to run on random clear inputs,
     // exit 0 and write nothing: now a usage error naming the missing flag.
@@ -243,7 +241,8 @@ fn closed_stdout_pipe_is_not_a_panic() {
 }
 
 /// `--ops` (and its former name `--only`) picks rows by name on every command that has
-/// rows; an unknown name is an error before any key is generated.
+/// rows; an unknown name is an error before any key is generated (no stage of work shows
+/// on stderr).
 #[test]
 fn ops_pick_rows_by_name_and_unknown_names_are_refused() {
     let (ok, out, err) = encint(&["bits", "cost", "--ops", "add,div", "--bits", "8", "--json"]);
@@ -264,13 +263,6 @@ fn ops_pick_rows_by_name_and_unknown_names_are_refused() {
         (&["asm", "bench", "--ops", "FOO", "--no-peer"][..], "FOO"),
         (&["fv", "bits", "bench", "--ops", "pow"][..], "pow"),
     ] {
-        let t = std::time::Instant::now();
-        let (ok, _, err) = encint(args);
-        assert!(!ok, "{args:?} succeeded");
-        assert!(
-            err.contains(name) && !err.contains("panicked"),
-            "{args:?}: {err}"
-        );
-        assert!(t.elapsed().as_secs() < 5, "{args:?} took {:?}", t.elapsed());
+        common::refused_before_work(args, name);
     }
 }

@@ -52,8 +52,8 @@ pub struct RunArgs {
     /// are random.
     #[arg(long = "input", value_name = "NAME=V")]
     pub inputs: Vec<String>,
-    /// Threads for the encrypted run (default: all cores).
-    #[arg(long)]
+    /// Threads for the encrypted run (default: all cores; at most 4 per core).
+    #[arg(long, value_parser = crate::arg_values::threads)]
     pub threads: Option<usize>,
     /// Seed for the random inputs that are not given.
     #[arg(long, default_value_t = 1)]

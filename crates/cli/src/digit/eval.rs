@@ -101,11 +101,11 @@ pub struct EvalArgs {
     force: bool,
     /// Threads for bootstrapping (default: all cores; at most 4 per core). The planner
     /// picks each operation's algorithm for this count, with `--clear` too.
-    #[arg(long)]
+    #[arg(long, value_parser = crate::arg_values::threads)]
     pub(super) threads: Option<usize>,
     /// Largest circuit to build and run, in nodes (default 2097152; checked from an
-    /// estimate before building).
-    #[arg(long = "max-nodes")]
+    /// estimate before building; at least 1).
+    #[arg(long = "max-nodes", value_parser = crate::arg_values::count_u64)]
     max_nodes: Option<u64>,
     /// Write the result packed with this packing key file (`encint packing-key`): a few KB
     /// instead of 16 KB per digit.

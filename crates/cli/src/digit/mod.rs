@@ -12,9 +12,6 @@ pub use eval::EvalArgs;
 /// `encint eval`: the operation on plain operands with `--clear` (no key), otherwise on
 /// ciphertext files.
 pub fn eval(a: EvalArgs) -> CliResult {
-    if let Some(t) = a.threads {
-        encint::check_threads(t)?;
-    }
     if a.clear {
         return eval_clear::eval_clear(&a);
     }
