@@ -88,7 +88,10 @@ fn files_are_kept_and_key_sets_are_bound() {
     assert!(ok, "{err}");
     // encrypt --out onto the secret key: refused, the key is intact.
     let (ok, _, err) = encrypt(s(&key1), "5", "4", s(&key1), &[]);
-    assert!(!ok && err.contains("already exists"), "{err}");
+    assert!(
+        !ok && err.contains("is the same file as the input"),
+        "{err}"
+    );
     assert_eq!(std::fs::read(&key1).unwrap(), client1);
     // A planted symlink at the destination is not followed.
     #[cfg(unix)]
@@ -265,4 +268,95 @@ fn ops_pick_rows_by_name_and_unknown_names_are_refused() {
     ] {
         common::refused_before_work(args, name);
     }
+}
+
+/// An output that is one of the command's inputs is refused with or without `--force`,
+/// before any work: `public-key --key K --out K --force` used to replace the only client
+/// key with its public key. The same file is found through `..`, a symlink or a hard link.
+#[test]
+fn an_output_onto_an_input_is_refused_even_with_force() {
+    let d = scratch("distinct");
+    let k = d.join("k");
+    let (ok, _, err) = encint(&["keygen", "--out", s(&k)]);
+    assert!(ok, "{err}");
+    let (key, server) = (k.join("client.key"), k.join("server.key"));
+    let secret = std::fs::read(&key).unwrap();
+    let a = d.join("a.ct");
+    let (ok, _, err) = encint(&[
+        "encrypt",
+        "--key",
+        s(&key),
+        "--type",
+        "u8",
+        "--value",
+        "9",
+        "--out",
+        s(&a),
+    ]);
+    assert!(ok, "{err}");
+    let a_bytes = std::fs::read(&a).unwrap();
+    #[cfg(unix)]
+    let (link, hard) = {
+        let (link, hard) = (d.join("link.key"), d.join("hard.key"));
+        std::os::unix::fs::symlink(&key, &link).unwrap();
+        std::fs::hard_link(&key, &hard).unwrap();
+        (link, hard)
+    };
+    let dotted = k.join("..").join("k").join("client.key");
+    let mut outputs = vec![key.clone(), dotted];
+    #[cfg(unix)]
+    outputs.extend([link.clone(), hard.clone()]);
+    for out in &outputs {
+        let out = s(out);
+        for force in [true, false] {
+            let f = if force { &["--force"][..] } else { &[][..] };
+            for args in [
+                vec!["public-key", "--key", s(&key), "--out", out],
+                vec!["packing-key", "--key", s(&key), "--out", out],
+                vec![
+                    "encrypt",
+                    "--key",
+                    s(&key),
+                    "--type",
+                    "u8",
+                    "--value",
+                    "1",
+                    "--out",
+                    out,
+                ],
+            ] {
+                let args = [&args[..], f].concat();
+                common::refused_before_work(&args, "is the same file as the input");
+                let (_, _, err) = encint(&args);
+                assert!(err.contains(out) && err.contains("client.key"), "{err}");
+            }
+        }
+    }
+    assert_eq!(
+        std::fs::read(&key).unwrap(),
+        secret,
+        "the client key is intact"
+    );
+    // eval onto one of its operands, onto its server key.
+    let eval = |out: &Path| {
+        vec![
+            "eval".to_string(),
+            "--server-key".into(),
+            s(&server).into(),
+            "--op".into(),
+            "add".into(),
+            s(&a).into(),
+            s(&a).into(),
+            "--out".into(),
+            s(out).into(),
+            "--force".into(),
+        ]
+    };
+    for out in [&a, &server] {
+        let args = eval(out);
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        common::refused_before_work(&args, "is the same file as the input");
+    }
+    assert_eq!(std::fs::read(&a).unwrap(), a_bytes, "the operand is intact");
+    std::fs::remove_dir_all(&d).unwrap();
 }

@@ -93,7 +93,7 @@ pub struct EvalArgs {
     /// The target type of `--op cast`: uN, iN or bool.
     #[arg(long, value_parser = super::typed::parse_type, value_name = "TYPE")]
     pub(super) to: Option<TypeArg>,
-    /// Output ciphertext file.
+    /// Output ciphertext file (never one of the input files, even with --force).
     #[arg(long, required_unless_present = "clear")]
     out: Option<PathBuf>,
     /// Replace the output file if it exists.
@@ -229,7 +229,7 @@ pub fn eval_files(a: EvalArgs) -> CliResult {
         return Err("`--to` goes only with `--op cast` on typed values".into());
     }
     let (out_path, server_key) = (a.out_path()?, a.server_key_path()?);
-    files::check_new(&[out_path], a.force)?;
+    check_output(&a, &paths)?;
     check_arity(&a, op.arity(), paths.len(), "input ciphertext(s)")?;
     let packing = packing_key(&a)?;
     let setup = DigitSetup {
@@ -257,6 +257,17 @@ pub fn eval_files(a: EvalArgs) -> CliResult {
         }
         Ok(())
     })
+}
+
+/// Refuses `--out` where it is one of the input files (ciphertexts, keys), or exists
+/// without `--force`, before any key is read.
+fn check_output(a: &EvalArgs, inputs: &[PathBuf]) -> CliResult {
+    let out = a.out_path()?;
+    let mut all: Vec<&std::path::Path> = inputs.iter().map(PathBuf::as_path).collect();
+    all.extend(a.server_key.as_deref());
+    all.extend(a.packed.as_deref());
+    files::check_distinct(&[out], &all)?;
+    Ok(files::check_new(&[out], a.force)?)
 }
 
 /// The packing key of `--packed`, read before any work.
@@ -353,7 +364,7 @@ fn eval_typed(a: &EvalArgs, paths: &[PathBuf], bytes: &[Vec<u8>]) -> CliResult {
         return Err("--backend mpi runs exact integers; typed values run on cpu or gpu".into());
     }
     let (out_path, server_key) = (a.out_path()?, a.server_key_path()?);
-    files::check_new(&[out_path], a.force)?;
+    check_output(a, paths)?;
     let ins = paths
         .iter()
         .zip(bytes)

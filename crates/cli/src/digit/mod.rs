@@ -111,7 +111,7 @@ pub struct EncryptArgs {
     /// `--bits` is accepted for it as before.
     #[arg(long, alias = "bits", value_name = "N")]
     digits: Option<usize>,
-    /// Output ciphertext file.
+    /// Output ciphertext file (never one of the input files, even with --force).
     #[arg(long)]
     out: PathBuf,
     /// Replace the output file if it exists.
@@ -214,7 +214,7 @@ pub fn encrypt_cmd(a: EncryptArgs) -> CliResult {
         }
     };
     let value = typed::parse_value(&a.value, ty)?;
-    files::check_new(&[&a.out], a.force)?;
+    check_output(&a)?;
     let key = encrypting_key(&a)?;
     let pb = spinner(&format!("encrypting a {}", typed::type_name(ty)));
     let bytes = match key {
@@ -241,6 +241,14 @@ pub fn encrypt_cmd(a: EncryptArgs) -> CliResult {
     Ok(())
 }
 
+/// Refuses `--out` where it is the key file, or exists without `--force`, before the
+/// key is read.
+fn check_output(a: &EncryptArgs) -> CliResult {
+    let key = a.key.as_deref().or(a.public_key.as_deref());
+    files::check_distinct(&[&a.out], key.as_slice())?;
+    Ok(files::check_new(&[&a.out], a.force)?)
+}
+
 /// The key `encint encrypt` encrypts with.
 enum Encryptor {
     Client(Box<ClientKey>),
@@ -263,7 +271,7 @@ fn encrypt_int(a: &EncryptArgs, digits: usize) -> CliResult {
         .trim()
         .parse()
         .map_err(|_| format!("`{}` is not an integer", a.value))?;
-    files::check_new(&[&a.out], a.force)?;
+    check_output(a)?;
     let key = encrypting_key(a)?;
     let pb = spinner(&format!("encrypting an exact integer of {digits} digits"));
     let bytes = match key {
@@ -305,7 +313,7 @@ pub struct DerivedKeyArgs {
     /// The client key file.
     #[arg(long)]
     key: PathBuf,
-    /// Output key file.
+    /// Output key file (never the client key file, even with --force).
     #[arg(long)]
     out: PathBuf,
     /// Replace the output file if it exists.
@@ -334,6 +342,7 @@ fn derive_key(
     what: &str,
     make: impl FnOnce(&ClientKey) -> AnyResult<Vec<u8>>,
 ) -> CliResult {
+    files::check_distinct(&[&a.out], &[&a.key])?;
     files::check_new(&[&a.out], a.force)?;
     let client = load_client(&a.key)?;
     let pb = spinner(&format!("generating {what}"));
