@@ -43,10 +43,11 @@ pub fn load_public(path: &Path) -> AnyResult<encint::PublicKey> {
     open_at(path, &bytes, Kind::PublicKey)
 }
 
-/// Loads a packing key file (`encint packing-key`, or `asm keygen`'s packing.key).
+/// Loads a packing key file (`encint packing-key`, or `asm keygen`'s packing.key; also one
+/// an earlier release wrote with the server-key kind).
 pub fn load_packing(path: &Path) -> AnyResult<encint::keys::PackingKey> {
-    let bytes = read_envelope(path, Kind::ServerKey)?;
-    open_at(path, &bytes, Kind::ServerKey)
+    let bytes = read_envelope(path, Kind::PackingKey)?;
+    encint::keys::open_packing_key(&bytes).map_err(|e| format!("{}: {e}", path.display()).into())
 }
 
 /// Loads an exact integer's ciphertext file, expanded or seeded (the masks of a seeded one

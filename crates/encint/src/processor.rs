@@ -86,8 +86,10 @@ impl ProcessorKeys {
     }
 }
 
-/// The server-side keys in checked envelopes (kind [`Kind::ServerKey`]), to save and load
-/// like the digit keys: the digit server key, the tree key and the packing key.
+/// The server-side keys in checked envelopes, to save and load like the digit keys: the
+/// digit server key ([`Kind::ServerKey`]), the tree key ([`Kind::TreeKey`]) and the
+/// packing key ([`Kind::PackingKey`]; earlier releases wrote these two with the server-key
+/// kind, and [`ProcessorKeys::open`] still reads them).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SealedProcessorKeys {
     /// The [`ServerKey`] envelope (the same bytes as a digit `server.key`).
@@ -99,28 +101,41 @@ pub struct SealedProcessorKeys {
 }
 
 impl ProcessorKeys {
-    /// Seals the three keys in checked envelopes.
+    /// Seals the three keys in checked envelopes, each of its own kind.
     pub fn seal(&self) -> Result<SealedProcessorKeys> {
         let id = self.server.params().id();
         Ok(SealedProcessorKeys {
             server: envelope::seal(Kind::ServerKey, id, &self.server)?,
-            tree: envelope::seal(Kind::ServerKey, id, &self.tree)?,
-            packing: envelope::seal(Kind::ServerKey, id, &self.packing)?,
+            tree: envelope::seal(Kind::TreeKey, id, &self.tree)?,
+            packing: envelope::seal(Kind::PackingKey, id, &self.packing)?,
         })
     }
 
-    /// Opens sealed keys, checking every envelope and that all three are of the server
-    /// key's parameter set.
+    /// Opens sealed keys, checking every envelope (each must hold its own key: a tree key
+    /// where the server key belongs is [`encint_tfhe::EnvelopeError::WrongKind`]) and
+    /// that all three are of the server key's parameter set and key set.
     pub fn open(sealed: &SealedProcessorKeys) -> Result<ProcessorKeys> {
         let (header, _) = envelope::read_header(&sealed.server)?;
         let params = DigitParameters::from_id(&header.params_id).ok_or_else(|| {
             Error::InvalidInput(format!("unknown parameter set `{}`", header.params_id))
         })?;
-        let id = params.id();
+        let same_set = |bytes: &[u8], what: &str| -> Result<()> {
+            let (h, _) = envelope::read_header(bytes)?;
+            if h.params_id != params.id() {
+                return Err(Error::InvalidInput(format!(
+                    "the {what} is for parameters {}, the server key for {}",
+                    h.params_id,
+                    params.id()
+                )));
+            }
+            Ok(())
+        };
+        same_set(&sealed.tree, "tree key")?;
+        same_set(&sealed.packing, "packing key")?;
         let keys = ProcessorKeys {
-            server: envelope::open(&sealed.server, Kind::ServerKey, id)?,
-            tree: envelope::open(&sealed.tree, Kind::ServerKey, id)?,
-            packing: envelope::open(&sealed.packing, Kind::ServerKey, id)?,
+            server: encint_tfhe::open_server_key(&sealed.server)?,
+            tree: encint_tfhe::open_tree_key(&sealed.tree)?,
+            packing: encint_tfhe::open_packing_key(&sealed.packing)?,
         };
         keys.check_key_sets()?;
         Ok(keys)

@@ -324,8 +324,9 @@ pub struct DerivedKeyArgs {
 /// `encint packing-key`: the packing key of a client key (64 MiB), for `eval --packed`.
 pub fn packing_key_cmd(a: DerivedKeyArgs) -> CliResult {
     derive_key(&a, "the packing key", |client| {
-        let key = encint::keys::PackingKey::generate(client);
-        Ok(envelope::seal(Kind::ServerKey, client.params().id(), &key)?)
+        Ok(encint::keys::seal_packing_key(
+            &encint::keys::PackingKey::generate(client),
+        )?)
     })
 }
 
