@@ -18,6 +18,10 @@ fn scratch(name: &str) -> PathBuf {
     common::scratch("before-work", name)
 }
 
+fn example(name: &str) -> String {
+    format!("{}/../../examples/{name}", env!("CARGO_MANIFEST_DIR"))
+}
+
 /// A command without stages of work (a cost table): it fails naming `name` and prints
 /// nothing on stdout, not a part of a table.
 fn refused_before_output(args: &[&str], name: &str) {
@@ -130,4 +134,160 @@ fn inference_refuses_bad_arguments_before_work() {
         "/nonexistent.json",
     );
     refused(&["infer", "--fv", "--batch", "4"], "--batch");
+}
+
+/// The commands on files, with real keys: each bad argument is refused before the key is
+/// loaded and before anything is encrypted, evaluated or decrypted.
+#[test]
+fn file_commands_refuse_bad_arguments_before_work() {
+    let d = scratch("files");
+    let k = d.join("k");
+    let (ok, _, err) = encint(&["keygen", "--out", s(&k)]);
+    assert!(ok, "{err}");
+    let (client, server) = (k.join("client.key"), k.join("server.key"));
+    let (client, server) = (s(&client), s(&server));
+    let a = d.join("a.ct");
+    let (ok, _, err) = encint(&[
+        "encrypt",
+        "--key",
+        client,
+        "--type",
+        "u8",
+        "--value",
+        "7",
+        "--out",
+        s(&a),
+    ]);
+    assert!(ok, "{err}");
+    let (a, o) = (s(&a), d.join("o.ct"));
+    let o = s(&o);
+
+    let encrypt = ["encrypt", "--key", client, "--out", o];
+    refused(&with(&encrypt, &["--type", "u8", "--value", "300"]), "300");
+    refused(
+        &with(&encrypt, &["--type", "u8", "--value", "3", "--digits", "8"]),
+        "--digits",
+    );
+    refused(
+        &with(&encrypt, &["--type", "u9000", "--value", "3"]),
+        "u9000",
+    );
+    refused(&with(&encrypt, &["--value", "x", "--digits", "8"]), "`x`");
+    refused(
+        &[
+            "encrypt", "--key", server, "--type", "u8", "--value", "3", "--out", o,
+        ],
+        "server key",
+    );
+
+    let eval = ["eval", "--server-key", server, "--out", o];
+    refused(&with(&eval, &["--op", "pow", a, a]), "pow");
+    refused(&with(&eval, &["--op", "add", a]), "add");
+    refused(
+        &with(&eval, &["--op", "add", a, a, "--threads", "0"]),
+        "--threads",
+    );
+    refused(
+        &with(&eval, &["--op", "add", a, a, "--max-nodes", "0"]),
+        "--max-nodes",
+    );
+    refused(
+        &with(&eval, &["--op", "add", a, a, "--packed", "/nonexistent"]),
+        "/nonexistent",
+    );
+    refused(&with(&eval, &["--op", "add", a, client]), "client key");
+    refused(&with(&eval, &["--op", "add", a, server]), "server key");
+    refused(
+        &[
+            "eval",
+            "--server-key",
+            client,
+            "--op",
+            "add",
+            a,
+            a,
+            "--out",
+            o,
+        ],
+        "client key",
+    );
+
+    refused(&["decrypt", "--key", client, "--in", server], "server key");
+    refused(&["decrypt", "--key", server, "--in", a], "server key");
+    refused(
+        &["decrypt", "--key", client, "--in", "/nonexistent"],
+        "/nonexistent",
+    );
+    refused(&["public-key", "--key", server, "--out", o], "server key");
+    assert!(!Path::new(o).exists(), "nothing is written");
+    std::fs::remove_dir_all(&d).unwrap();
+}
+
+/// The byte processor's commands, with real keys.
+#[test]
+fn asm_commands_refuse_bad_arguments_before_work() {
+    let d = scratch("asm");
+    let ak = d.join("ak");
+    let (ok, _, err) = encint(&["asm", "keygen", "--out", s(&ak)]);
+    assert!(ok, "{err}");
+    let client = ak.join("client.key");
+    let client = s(&client);
+    let average = example("average.asm");
+    let (up, typed, o) = (d.join("up.ct"), d.join("t.ct"), d.join("o.ct"));
+    let (up, typed, o) = (s(&up), s(&typed), s(&o));
+    let (ok, _, err) = encint(&[
+        "asm",
+        "encrypt",
+        &average,
+        "--key",
+        client,
+        "--input",
+        "a=1,2,3,4,5",
+        "--out",
+        up,
+    ]);
+    assert!(ok, "{err}");
+    let (ok, _, err) = encint(&[
+        "encrypt", "--key", client, "--type", "u8", "--value", "3", "--out", typed,
+    ]);
+    assert!(ok, "{err}");
+
+    refused(&["asm", "run", &average, "--input", "nope=1"], "nope");
+    refused(&["asm", "run", &average, "--input", "a=1,2"], "`a`");
+    refused(&["asm", "run", &average, "--threads", "0"], "--threads");
+    refused(&["asm", "run", "/nonexistent.asm"], "/nonexistent.asm");
+    let server_run = ["asm", "run", &average, "--server-key", s(&ak), "--out", o];
+    refused(&with(&server_run, &["--in", typed]), "typed integer");
+    refused(&with(&server_run, &["--in", client]), "client key");
+    refused(
+        &[
+            "asm",
+            "run",
+            &average,
+            "--server-key",
+            s(&d),
+            "--in",
+            up,
+            "--out",
+            o,
+        ],
+        "server.key",
+    );
+    let encrypt = ["asm", "encrypt", &average, "--out", o];
+    refused(
+        &with(&encrypt, &["--key", client, "--input", "nope=3"]),
+        "nope",
+    );
+    let server = ak.join("server.key");
+    refused(&with(&encrypt, &["--key", s(&server)]), "server key");
+    refused(
+        &["asm", "decrypt", &average, "--key", client, "--in", typed],
+        "typed integer",
+    );
+    refused(
+        &["asm", "decrypt", &average, "--key", client, "--in", up],
+        "inputs",
+    );
+    assert!(!Path::new(o).exists(), "nothing is written");
+    std::fs::remove_dir_all(&d).unwrap();
 }

@@ -33,11 +33,12 @@ use std::time::Instant;
 
 use encint::keys::envelope::{self, Kind};
 use encint::keys::{
-    open_server_key, CompactDigits, CompressedServerKey, Digit, DigitParameters, Keyswitch,
-    PackedNibbles, PackingKey, PublicKey, SeededDigits, SeededNibbles, ServerKey, TreeKey, Upload,
+    key_kind, open_packing_key, open_server_key, open_tree_key, seal_packing_key, seal_tree_key,
+    CompactDigits, CompressedServerKey, Digit, DigitParameters, Keyswitch, PackedNibbles,
+    PackingKey, PublicKey, SeededDigits, SeededNibbles, ServerKey, TreeKey, Upload,
 };
 use encint::packed::{pack_int, pack_typed, PackedResult};
-use encint::processor::{ProcessorKeys, SealedProcessorKeys};
+use encint::processor::{Datum, Downlink, ProcessorKeys, Program, SealedProcessorKeys, Uplink};
 use encint::public::{encrypt_array_public, PublicInt, PublicTyped};
 use encint::seeded::{encrypt_array_seeded, SeededInt, SeededTyped};
 use encint::typed::{EncTyped, Form, IntType};
@@ -190,9 +191,14 @@ fn seeds() -> &'static Seeds {
                 .to_bytes(&p)
                 .unwrap(),
         );
+        // Packing and tree keys as earlier releases wrote them (the server-key kind) and as
+        // this one does (their own kinds).
         let mut packing_bytes = envelope::seal(Kind::ServerKey, id, &packing).unwrap();
         packing_bytes.truncate(KEY_PREFIX);
         packing_bytes.shrink_to_fit();
+        let mut packing_new = seal_packing_key(&packing).unwrap();
+        packing_new.truncate(KEY_PREFIX);
+        packing_new.shrink_to_fit();
         let header_only = envelope::seal(Kind::ServerKey, id, &()).unwrap();
         let mut compressed_bytes = CompressedServerKey::generate(&client).to_bytes().unwrap();
         compressed_bytes.truncate(KEY_PREFIX);
@@ -202,9 +208,24 @@ fn seeds() -> &'static Seeds {
         let packed = packing.pack(&[d.clone(), client.encrypt_digit(9)]).unwrap();
         let tree = TreeKey::generate_seeded(&client, 7);
         let mut tree_bytes = envelope::seal(Kind::ServerKey, id, &tree).unwrap();
+        let mut tree_new = seal_tree_key(&tree).unwrap();
         drop(tree);
         tree_bytes.truncate(KEY_PREFIX);
         tree_bytes.shrink_to_fit();
+        tree_new.truncate(KEY_PREFIX);
+        tree_new.shrink_to_fit();
+        // A byte-processor uplink with its inputs' signature.
+        let program = Program::assemble("input x, a[2]\ny = ADD x, a[1]\noutput y\n", &p).unwrap();
+        let data = HashMap::from([
+            ("x".to_string(), Datum::Byte(17)),
+            ("a[0]".to_string(), Datum::Byte(1)),
+            ("a[1]".to_string(), Datum::Byte(200)),
+        ]);
+        let uplink = program
+            .encrypt_uplink(&client, &data)
+            .unwrap()
+            .to_bytes(&p)
+            .unwrap();
         // The KS64 set: its keys and ciphertexts, and whole server keys of both sets.
         let q = KS64_PARAMETERS;
         let (client64, server64) = ClientKey::generate_seeded(&q, 8);
@@ -223,6 +244,9 @@ fn seeds() -> &'static Seeds {
             server_bytes.clone(),
             packing_bytes.clone(),
             tree_bytes.clone(),
+            packing_new.clone(),
+            tree_new.clone(),
+            uplink,
             header_only.clone(),
             compressed_bytes.clone(),
             envelope::seal(Kind::Ciphertext, id, &seeded).unwrap(),
@@ -243,6 +267,8 @@ fn seeds() -> &'static Seeds {
                 server_bytes,
                 packing_bytes,
                 tree_bytes,
+                packing_new,
+                tree_new,
                 header_only,
                 compressed_bytes,
             ],
@@ -360,6 +386,10 @@ target!(fuzz_evaluation_keys, input(|s| &s.eval_keys), |bytes| {
         envelope::open::<PackingKey>(&bytes, Kind::ServerKey, id).is_ok(),
         envelope::open::<TreeKey>(&bytes, Kind::ServerKey, id).is_ok(),
         open_server_key(&bytes).is_ok(),
+        open_tree_key(&bytes).is_ok(),
+        open_packing_key(&bytes).is_ok(),
+        key_kind(&bytes).is_ok(),
+        encint::contents::identify(&bytes).is_ok(),
         // The byte processor's three keys (Python `ProcessorKeys.from_bytes`/`load`,
         // `encint asm eval`): the server key's header picks the set.
         ProcessorKeys::open(&SealedProcessorKeys {
@@ -458,11 +488,25 @@ checked_target!(fuzz_open_known, config(), known_input(), |bytes| {
     }
     let _ = envelope::open_known::<PackingKey>(&bytes, Kind::ServerKey);
     let _ = envelope::open_known::<TreeKey>(&bytes, Kind::ServerKey);
+    let _ = (
+        open_packing_key(&bytes),
+        open_tree_key(&bytes),
+        key_kind(&bytes),
+    );
+    let _ = encint::contents::identify(&bytes);
     let _ = PackedResult::from_bytes(&bytes);
     if let Ok(k) = envelope::open_known::<PublicKey>(&bytes, Kind::PublicKey) {
         prop_assert_eq!(k.params().unwrap().name, params.unwrap().name);
     }
-    // The byte processor's links as `encint asm eval`/`asm decrypt` read them.
+    // The byte processor's links as `encint asm run`/`asm decrypt` read them, and the
+    // bare nibbles of earlier releases.
+    if let Ok(up) = Uplink::from_bytes(&bytes) {
+        prop_assert_eq!(up.signature().nibbles(), up.nibbles().len());
+        let _ = up.nibbles().expand();
+    }
+    if let Ok(down) = Downlink::from_bytes(&bytes) {
+        prop_assert_eq!(down.signature().nibbles(), down.nibbles().len());
+    }
     if let Ok(s) = envelope::open_known::<SeededNibbles>(&bytes, Kind::Ciphertext) {
         let _ = s.expand();
     }

@@ -200,12 +200,28 @@ fn argument_conflicts_and_limits_are_errors_before_work() {
     // Threads: capped, refused before loading anything.
     let (ok, _, err) = run(&["--op", "add", "--threads", "100000"]);
     assert!(!ok && err.contains("threads"), "{err}");
-    // Reads are bounded: an endless file fails after at most the envelope limit.
+    // Reads are bounded: an endless file is refused from its first bytes (no envelope),
+    // and a read past the envelope limit is refused too (`files::read_bounded`'s tests).
     #[cfg(target_os = "linux")]
     {
         let (ok, _, err) = decrypt("/dev/zero", "/dev/zero");
-        assert!(!ok && err.contains("larger than"), "{err}");
+        assert!(!ok && err.contains("/dev/zero"), "{err}");
+        assert!(err.contains("not an encint envelope"), "{err}");
     }
+    // A ciphertext header before 300 MiB (a sparse file): refused by its size.
+    let huge = d.join("huge.ct");
+    let id = encint::DEFAULT_PARAMETERS.id();
+    let header =
+        encint::keys::envelope::seal(encint::keys::envelope::Kind::Ciphertext, id, &()).unwrap();
+    std::fs::write(&huge, header).unwrap();
+    std::fs::File::options()
+        .write(true)
+        .open(&huge)
+        .unwrap()
+        .set_len(300 << 20)
+        .unwrap();
+    let (ok, _, err) = decrypt(s(&missing), s(&huge));
+    assert!(!ok && err.contains("larger than"), "{err}");
     // asm run with --in/--out but no --server-key used to run on random clear inputs,
     // exit 0 and write nothing: now a usage error naming the missing flag.
     let program = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/average.asm");
@@ -306,6 +322,7 @@ fn an_output_onto_an_input_is_refused_even_with_force() {
     let mut outputs = vec![key.clone(), dotted];
     #[cfg(unix)]
     outputs.extend([link.clone(), hard.clone()]);
+    let program = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/average.asm");
     for out in &outputs {
         let out = s(out);
         for force in [true, false] {
@@ -324,6 +341,7 @@ fn an_output_onto_an_input_is_refused_even_with_force() {
                     "--out",
                     out,
                 ],
+                vec!["asm", "encrypt", program, "--key", s(&key), "--out", out],
             ] {
                 let args = [&args[..], f].concat();
                 common::refused_before_work(&args, "is the same file as the input");
@@ -337,7 +355,7 @@ fn an_output_onto_an_input_is_refused_even_with_force() {
         secret,
         "the client key is intact"
     );
-    // eval onto one of its operands, onto its server key.
+    // eval onto one of its operands, onto its server key; asm run onto its inputs or keys.
     let eval = |out: &Path| {
         vec![
             "eval".to_string(),
@@ -356,6 +374,23 @@ fn an_output_onto_an_input_is_refused_even_with_force() {
         let args = eval(out);
         let args: Vec<&str> = args.iter().map(String::as_str).collect();
         common::refused_before_work(&args, "is the same file as the input");
+    }
+    for out in [&a, &server, &k.join("tree.key")] {
+        common::refused_before_work(
+            &[
+                "asm",
+                "run",
+                program,
+                "--server-key",
+                s(&k),
+                "--in",
+                s(&a),
+                "--out",
+                s(out),
+                "--force",
+            ],
+            "is the same file as the input",
+        );
     }
     assert_eq!(std::fs::read(&a).unwrap(), a_bytes, "the operand is intact");
     std::fs::remove_dir_all(&d).unwrap();

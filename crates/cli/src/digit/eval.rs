@@ -13,7 +13,9 @@ use encint::wire::CiphertextKind;
 
 use super::typed::{file_kind, parse_typed_op, run_typed, type_name, typed_files, TypeArg};
 use crate::backend::{with_digits, DigitSetup, KeySource};
-use crate::keyfiles::{load_ct, load_packing, read_envelope};
+use crate::keyfiles::{
+    content, expect_server, expect_server_side, load_ct, load_packing, read_envelope, VALUES,
+};
 use crate::progress::spinner;
 use crate::{AnyResult, CliResult};
 
@@ -201,13 +203,13 @@ pub fn eval_files(a: EvalArgs) -> CliResult {
     let paths = input_paths(&a)?;
     let mut inputs = Vec::with_capacity(paths.len());
     for p in &paths {
-        match read_envelope(p, Kind::Ciphertext) {
-            Ok(bytes) => inputs.push(bytes),
-            Err(e) => {
-                parse_op(&a)?;
-                return Err(e);
-            }
+        // What each file holds is checked from its first bytes, before it is read whole.
+        if let Err(e) = content(p) {
+            parse_op(&a)?;
+            return Err(e);
         }
+        expect_server_side(p, VALUES, INPUTS_NEED)?;
+        inputs.push(read_envelope(p, Kind::Ciphertext)?);
     }
     let kinds: Vec<CiphertextKind> = inputs.iter().map(|b| file_kind(b)).collect();
     if let Some(i) = kinds.iter().position(|&k| k != kinds[0]) {
@@ -231,6 +233,7 @@ pub fn eval_files(a: EvalArgs) -> CliResult {
     let (out_path, server_key) = (a.out_path()?, a.server_key_path()?);
     check_output(&a, &paths)?;
     check_arity(&a, op.arity(), paths.len(), "input ciphertext(s)")?;
+    expect_server(server_key)?;
     let packing = packing_key(&a)?;
     let setup = DigitSetup {
         keys: KeySource::File(server_key),
@@ -258,6 +261,10 @@ pub fn eval_files(a: EvalArgs) -> CliResult {
         Ok(())
     })
 }
+
+/// What `eval` says of an input file that holds no encrypted value.
+const INPUTS_NEED: &str =
+    "eval's input files need encrypted values (`encint encrypt`, or eval's unpacked results)";
 
 /// Refuses `--out` where it is one of the input files (ciphertexts, keys), or exists
 /// without `--force`, before any key is read.
@@ -365,6 +372,7 @@ fn eval_typed(a: &EvalArgs, paths: &[PathBuf], bytes: &[Vec<u8>]) -> CliResult {
     }
     let (out_path, server_key) = (a.out_path()?, a.server_key_path()?);
     check_output(a, paths)?;
+    expect_server(server_key)?;
     let ins = paths
         .iter()
         .zip(bytes)

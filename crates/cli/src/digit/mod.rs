@@ -28,7 +28,7 @@ use zeroize::Zeroizing;
 
 use encint::wire::CiphertextKind;
 
-use crate::keyfiles::{load_client, load_ct, load_public, read_envelope};
+use crate::keyfiles::{expect, load_client, load_ct, load_public, read_envelope, RESULTS};
 use crate::progress::spinner;
 use crate::{AnyResult, CliResult};
 use encint::PublicKeyFile;
@@ -205,10 +205,17 @@ pub fn encrypt_cmd(a: EncryptArgs) -> CliResult {
             .into())
         }
         (Some(typed::TypeArg::Int) | None, Some(digits)) => return encrypt_int(&a, digits),
-        (Some(typed::TypeArg::Int) | None, None) => {
+        (Some(typed::TypeArg::Int), None) => {
+            return Err(
+                "`--type int` (the exact integer) needs --digits N, its count of signed \
+                 binary digits (|value| < 2^N)"
+                    .into(),
+            )
+        }
+        (None, None) => {
             return Err(
                 "give --type (u8, i32, bool, ...: see --help), or --digits N for an \
-                        exact integer"
+                 exact integer"
                     .into(),
             )
         }
@@ -359,10 +366,16 @@ fn derive_key(
     Ok(())
 }
 
-/// `encint decrypt`: the file says whether it holds an exact integer or a typed value.
+/// `encint decrypt`: the file says whether it holds an exact integer or a typed value,
+/// and is checked before the key is read.
 pub fn decrypt_cmd(a: DecryptArgs) -> CliResult {
-    let client = load_client(&a.key)?;
+    expect(
+        &a.input,
+        RESULTS,
+        "--in needs an encrypted value or a packed result (`encint encrypt`, `encint eval`)",
+    )?;
     let bytes = read_envelope(&a.input, Kind::Ciphertext)?;
+    let client = load_client(&a.key)?;
     let at = |e: encint::Error| format!("{}: {e}", a.input.display());
     let packed = encint::wire::payload_tag(&bytes) == Some(encint::packed::PACKED_TAG);
     let pb = spinner("decrypting");
