@@ -89,7 +89,7 @@ const fn row(op: BitKernel, bits: usize, n: usize, paper_ms: Option<f64>) -> Row
     }
 }
 
-/// The rows: mul 8/16/32 (n-bit), add, dot of 16-bit vectors of length 16/32/64,
+/// The benchmark rows: mul 8/16/32 (n-bit), add, dot of 16-bit vectors of length 16/32/64,
 /// convolution V1 5x5 and 7x7 and V2 16x16 (single channel, 16-bit), division 8/16.
 const ROWS: [Row; 22] = [
     row(BitKernel::Add, 8, 1, None),
