@@ -169,7 +169,9 @@ def test_processor_keys_files_and_progress(tmp_path, monkeypatch):
         assert calls[-1] == ("close",) and calls.count(("close",)) == 1
     finally:
         encint.set_progress(True)
-    # Bad files: a missing one, a key of another role, a truncated one.
+    # Bad files: a missing one, keys of another role (a cut server key is still named),
+    # a truncated one.
+    tree = (d / "tree.key").read_bytes()
     (d / "tree.key").unlink()
     with pytest.raises(FileNotFoundError):
         encint.ProcessorKeys.load(str(d))
@@ -178,6 +180,9 @@ def test_processor_keys_files_and_progress(tmp_path, monkeypatch):
         encint.ProcessorKeys.load(str(d))
     server = (d / "server.key").read_bytes()
     (d / "tree.key").write_bytes(server[: len(server) // 2])
+    with pytest.raises(encint.KeyRoleError):
+        encint.ProcessorKeys.load(str(d))
+    (d / "tree.key").write_bytes(tree[: len(tree) // 2])
     with pytest.raises(encint.FormatError):
         encint.ProcessorKeys.load(str(d))
 

@@ -36,11 +36,12 @@ pub enum BitsCommand {
 pub struct Select {
     #[command(flatten)]
     ops: OpsArg,
-    /// Widths in bits (rows of other widths are skipped).
-    #[arg(long, value_delimiter = ',')]
+    /// Widths in bits: only the rows of these widths run (the rows have 8, 16, 32, 64).
+    #[arg(long, value_delimiter = ',', value_parser = row_width)]
     bits: Option<Vec<usize>>,
-    /// Sizes `n` (vector length of `dot`, kernel or map side of `conv_v1` / `conv_v2`).
-    #[arg(long, value_delimiter = ',')]
+    /// Sizes `n` (vector length of `dot`, kernel or map side of `conv_v1` / `conv_v2`;
+    /// the rows have 1, 5, 7, 16, 32, 64).
+    #[arg(long, value_delimiter = ',', value_parser = row_size)]
     n: Option<Vec<usize>>,
     /// Print a JSON array instead of a table.
     #[arg(long)]
@@ -59,8 +60,8 @@ pub struct CostArgs {
 pub struct BenchArgs {
     #[command(flatten)]
     select: Select,
-    /// Threads for both encint and TFHE-rs (default: all cores).
-    #[arg(long, default_value_t = crate::all_cores())]
+    /// Threads for both encint and TFHE-rs (default: all cores; at most 4 per core).
+    #[arg(long, default_value_t = crate::all_cores(), value_parser = crate::arg_values::threads)]
     threads: usize,
     /// Skip TFHE-rs.
     #[arg(long)]
@@ -88,7 +89,7 @@ const fn row(op: BitKernel, bits: usize, n: usize, paper_ms: Option<f64>) -> Row
     }
 }
 
-/// The rows: mul 8/16/32 (n-bit), add, dot of 16-bit vectors of length 16/32/64,
+/// The benchmark rows: mul 8/16/32 (n-bit), add, dot of 16-bit vectors of length 16/32/64,
 /// convolution V1 5x5 and 7x7 and V2 16x16 (single channel, 16-bit), division 8/16.
 const ROWS: [Row; 22] = [
     row(BitKernel::Add, 8, 1, None),
@@ -115,17 +116,71 @@ const ROWS: [Row; 22] = [
     row(BitKernel::Mul, 64, 1, None),
 ];
 
+/// The widths of the rows (`--bits`).
+fn row_width(s: &str) -> Result<usize, String> {
+    let mut widths: Vec<usize> = ROWS.iter().map(|r| r.bits).collect();
+    widths.sort_unstable();
+    widths.dedup();
+    crate::arg_values::width_in(s, &widths, "the rows' widths")
+}
+
+/// The sizes of the rows (`--n`).
+fn row_size(s: &str) -> Result<usize, String> {
+    let mut sizes: Vec<usize> = ROWS.iter().map(|r| r.n).collect();
+    sizes.sort_unstable();
+    sizes.dedup();
+    let n = s
+        .trim()
+        .parse()
+        .map_err(|_| format!("`{s}` is not a whole number"))?;
+    if sizes.contains(&n) {
+        return Ok(n);
+    }
+    let list: Vec<String> = sizes.iter().map(ToString::to_string).collect();
+    Err(format!("size {n}: the rows' sizes are {}", list.join(", ")))
+}
+
+/// The rows `s` selects; none is an error naming the selection and the rows of the
+/// operations asked for.
 fn selected(s: &Select) -> Result<Vec<Row>, Box<dyn std::error::Error>> {
     for name in &s.ops.ops {
         BitKernel::parse(name)?;
     }
-    Ok(ROWS
+    let rows: Vec<Row> = ROWS
         .iter()
         .copied()
         .filter(|r| s.ops.wants(r.op.name()))
         .filter(|r| s.bits.as_ref().is_none_or(|b| b.contains(&r.bits)))
         .filter(|r| s.n.as_ref().is_none_or(|n| n.contains(&r.n)))
-        .collect())
+        .collect();
+    if rows.is_empty() {
+        let list = |v: &[usize]| {
+            let v: Vec<String> = v.iter().map(ToString::to_string).collect();
+            v.join(",")
+        };
+        let mut asked = Vec::new();
+        if !s.ops.ops.is_empty() {
+            asked.push(format!("--ops {}", s.ops.ops.join(",")));
+        }
+        if let Some(b) = &s.bits {
+            asked.push(format!("--bits {}", list(b)));
+        }
+        if let Some(n) = &s.n {
+            asked.push(format!("--n {}", list(n)));
+        }
+        let have: Vec<String> = ROWS
+            .iter()
+            .filter(|r| s.ops.wants(r.op.name()))
+            .map(|r| format!("{} {}-bit n={}", r.op.name(), r.bits, r.n))
+            .collect();
+        return Err(format!(
+            "no row matches {}; the rows of these operations: {}",
+            asked.join(" "),
+            have.join(", ")
+        )
+        .into());
+    }
+    Ok(rows)
 }
 
 /// Runs `encint bits ...`.
@@ -194,14 +249,9 @@ fn time_peer_row(op: BitKernel, bits: u32, n: usize) -> Option<Result<f64, PeerE
 }
 
 fn bench(a: BenchArgs) -> CliResult {
-    if a.threads == 0 {
-        return Err("--threads must be at least 1".into());
-    }
     let rows = selected(&a.select)?;
     let params = a.params.resolve(None)?;
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(a.threads)
-        .build()?;
+    let pool = crate::timing::pool(Some(a.threads))?;
     let pb = spinner("generating keys");
     let (client, key) = ClientKey::generate(params);
     let server = Server::with_threads(key, a.threads)?;

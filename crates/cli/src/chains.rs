@@ -47,6 +47,15 @@ fn appendix_b_windows() -> Vec<u64> {
 
 /// Runs `encint chains`.
 pub fn run(a: ChainsArgs) -> CliResult {
+    // --show is checked before --generate searches (a few seconds).
+    let shown = a
+        .show
+        .map(|k| {
+            chains::chain_for(k)
+                .map(|c| (k, c))
+                .ok_or_else(|| format!("--show {k}: k must be odd and below 4096"))
+        })
+        .transpose()?;
     if let Some(path) = a.generate {
         encint::files::check_new(&[&path], a.force)?;
         eprintln!("searching shortest chains for every odd k < 4096 ...");
@@ -55,8 +64,7 @@ pub fn run(a: ChainsArgs) -> CliResult {
         encint::files::write_one(&path, text.as_bytes(), encint::files::Mode::Public, a.force)?;
         eprintln!("wrote {} chains to {}", table.len(), path.display());
     }
-    if let Some(k) = a.show {
-        let chain = chains::chain_for(k).ok_or("k must be odd and below 4096")?;
+    if let Some((k, chain)) = shown {
         println!("{k}: {} additions", chain.additions());
         print_chain(chain);
     }

@@ -51,8 +51,9 @@ pub struct SelftestArgs {
     /// Seed of the operands and tables.
     #[arg(long, default_value_t = 14)]
     seed: u64,
-    /// Widths in bits (signed digits) of the operation checks.
-    #[arg(long, value_delimiter = ',', default_value = "8,16,32,64")]
+    /// Widths in bits (signed digits) of the operation checks, each from 2 to 126.
+    #[arg(long, value_delimiter = ',', default_value = "8,16,32,64",
+          value_parser = |s: &str| crate::arg_values::in_range(s, 2, 126))]
     bits: Vec<usize>,
     /// Random operand pairs per operation and width (edge values are always checked too).
     #[arg(long, default_value_t = 2)]
@@ -66,14 +67,18 @@ pub struct SelftestArgs {
 /// Arguments of `encint gpu throughput`.
 #[derive(Args)]
 pub struct ThroughputArgs {
-    /// Bootstraps in the level.
-    #[arg(long, default_value_t = 4096)]
+    /// Bootstraps in the level (1 to 4096).
+    #[arg(long, default_value_t = 4096,
+          value_parser = |s: &str| crate::arg_values::in_range(s, 1, encint::MAX_DIGITS))]
     width: usize,
-    /// CPU threads for the comparison (0: skip the CPU run; default: all cores).
-    #[arg(long, default_value_t = crate::all_cores())]
+    /// CPU threads for the comparison (default: all cores; at most 4 per core).
+    #[arg(long, default_value_t = crate::all_cores(), value_parser = crate::arg_values::threads)]
     threads: usize,
-    /// Timed runs (median).
-    #[arg(long, default_value_t = 3)]
+    /// Skip the CPU run (GPU figures only).
+    #[arg(long = "no-cpu")]
+    no_cpu: bool,
+    /// Timed runs (median; at least 1).
+    #[arg(long, default_value_t = 3, value_parser = crate::arg_values::count)]
     runs: usize,
     /// Print one JSON object (width, GPU and CPU milliseconds and bootstraps per second)
     /// instead of the lines.
@@ -84,11 +89,11 @@ pub struct ThroughputArgs {
 /// Arguments of `encint gpu bench`.
 #[derive(Args)]
 pub struct GpuBenchArgs {
-    /// Widths in bits (8, 16, 32, 64).
-    #[arg(long, value_delimiter = ',', default_value = "8,16,32,64")]
+    /// Widths in bits (8, 16, 32, 64: TFHE-rs' FheUint8..FheUint64).
+    #[arg(long, value_delimiter = ',', default_value = "8,16,32,64", value_parser = gpu_width)]
     bits: Vec<u32>,
-    /// Timed runs per row (median).
-    #[arg(long, default_value_t = 5)]
+    /// Timed runs per row (median; at least 1).
+    #[arg(long, default_value_t = 5, value_parser = crate::arg_values::count)]
     runs: usize,
     /// Skip TFHE-rs.
     #[arg(long)]
@@ -101,6 +106,12 @@ pub struct GpuBenchArgs {
     /// Print one JSON object (runs, a row per operation and width) instead of the table.
     #[arg(long)]
     json: bool,
+}
+
+/// A width of `gpu bench --bits`: one of TFHE-rs' FheUint8..FheUint64.
+fn gpu_width(s: &str) -> Result<u32, String> {
+    let n = crate::arg_values::width_in(s, &[8, 16, 32, 64], "TFHE-rs' FheUint widths")?;
+    u32::try_from(n).map_err(|e| e.to_string())
 }
 
 /// Runs `encint gpu`.
@@ -199,9 +210,6 @@ fn selftest(a: SelftestArgs) -> CliResult {
         "operation", "bits", "x", "y", "gpu", "pbs"
     ));
     for &bits in &a.bits {
-        if !(2..=126).contains(&bits) {
-            return Err(format!("width {bits} out of 2..=126").into());
-        }
         let lim = (1i128 << (bits - 1)) - 1;
         let mut pairs = vec![(lim, -lim), (-lim, lim), (0, lim), (lim, lim)];
         for _ in 0..a.cases {
@@ -341,13 +349,6 @@ fn digit_level(
 }
 
 fn throughput(a: ThroughputArgs) -> CliResult {
-    if a.runs == 0 || a.width == 0 || a.width > encint::MAX_DIGITS {
-        return Err(format!(
-            "--runs >= 1 and --width in 1..={} needed",
-            encint::MAX_DIGITS
-        )
-        .into());
-    }
     let (client, server) = gpu_server()?;
     let mut r = Report::new(a.json);
     // The identity on [0, 16) (a negacyclic table gives -f(x) at x + 16, so -1 ≡ 31 maps
@@ -402,7 +403,7 @@ fn throughput(a: ThroughputArgs) -> CliResult {
     r.field("runs", a.runs);
     r.field("gpu_ms", gpu * 1e3);
     r.field("gpu_bootstraps_per_s", a.width as f64 / gpu);
-    if a.threads > 0 {
+    if !a.no_cpu {
         let cpu_server = Server::with_threads(server.key().clone(), a.threads)?;
         let cpu = median(
             (0..a.runs.min(2))
@@ -425,14 +426,6 @@ fn throughput(a: ThroughputArgs) -> CliResult {
 }
 
 fn bench(a: GpuBenchArgs) -> CliResult {
-    if a.runs == 0 {
-        return Err("--runs must be at least 1".into());
-    }
-    for &b in &a.bits {
-        if !matches!(b, 8 | 16 | 32 | 64) {
-            return Err(format!("unsupported width {b} (8, 16, 32, 64)").into());
-        }
-    }
     let (client, server) = gpu_server()?;
     #[cfg(feature = "gpu")]
     let peer = if a.no_peer {

@@ -50,17 +50,19 @@ pub struct InferArgs {
     /// Run the circuit on the clear executor (no encryption) over the test images.
     #[arg(long)]
     clear: bool,
-    /// Number of test images to classify (default: 1 encrypted, all with --clear).
-    #[arg(long)]
+    /// Number of test images to classify, at least 1 (default: 1 encrypted, all with
+    /// --clear).
+    #[arg(long, value_parser = crate::arg_values::count)]
     images: Option<usize>,
     /// Where the weights are: in the clear on the server, or encrypted.
     #[arg(long, value_enum, default_value = "clear")]
     weights: WeightsArg,
-    /// Images per circuit (default: all of them encrypted, at most 256; 16 with --clear).
-    #[arg(long)]
+    /// Images per circuit, 1 to 256 (default: all of them encrypted, at most 256; 16 with
+    /// --clear).
+    #[arg(long, value_parser = |s: &str| crate::arg_values::in_range(s, 1, MAX_BATCH))]
     batch: Option<usize>,
-    /// Threads for bootstrapping (default: all cores).
-    #[arg(long)]
+    /// Threads for bootstrapping (default: all cores; at most 4 per core).
+    #[arg(long, value_parser = crate::arg_values::threads)]
     threads: Option<usize>,
     /// The model: `mlp` or `cnn` (built in), or the path of a model file (JSON, as
     /// scripts/train_digits.py writes).
@@ -132,7 +134,7 @@ pub fn run(a: InferArgs) -> CliResult {
     };
     let available = test.images.len();
     let count = a.images.unwrap_or(if a.clear { available } else { 1 });
-    if count == 0 || count > available {
+    if count > available {
         return Err(format!("--images {count}: the test file holds {available} images").into());
     }
     let batch = a

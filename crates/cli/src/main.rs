@@ -1,9 +1,10 @@
 //! `encint`: exact arithmetic on encrypted integers, from the command line.
 //!
 //! Run `encint --help` for the commands. Each command lives in its own module; the
-//! modules below the commands (`backend`, `keyfiles`, `oracle`, `peer`, `progress`,
-//! `timing`) are shared by several and never name a command module.
+//! modules below the commands (`arg_values`, `backend`, `keyfiles`, `oracle`, `peer`,
+//! `progress`, `timing`) are shared by several and never name a command module.
 
+mod arg_values;
 mod asm;
 mod backend;
 mod bench;
@@ -36,7 +37,9 @@ parallel signed-binary arithmetic) and runs them. `encint demo` runs the main jo
 defaults; `encint cost` prints the bootstrap cost of every operation beside Parmesan's; \
 `encint chains` shows the addition-subtraction chains used by scalar multiplication; \
 `encint encrypt --type u8|i32|bool|...`, `eval` and `decrypt` work on files of exact integers \
-and of the typed integers (results modulo 2^N, as TFHE-rs' FheUint/FheInt)."
+and of the typed integers (results modulo 2^N, as TFHE-rs' FheUint/FheInt). Every command \
+checks its arguments before any key is generated or loaded; progress goes to stderr: a spinner \
+on a terminal, elsewhere one line per stage (`[encint] generating keys`)."
 )]
 struct Cli {
     #[command(subcommand)]

@@ -1,16 +1,55 @@
-//! Progress on stderr: a spinner while long work runs.
+//! Progress on stderr: a spinner while long work runs on a terminal; elsewhere (a log, a
+//! pipe) one plain line per stage, `[encint] generating keys`, so that a log shows what
+//! ran. Every key generation and every long stage of a command starts with one, after the
+//! command has checked its arguments: a refused command prints none.
 
+use std::io::IsTerminal;
 use std::time::Duration;
 
 use indicatif::{ProgressBar, ProgressStyle};
 
-/// A spinner on stderr while long work runs (hidden when stderr is not a terminal).
-pub fn spinner(msg: &str) -> ProgressBar {
-    let pb = ProgressBar::new_spinner();
-    pb.set_style(
+/// What starts each stage line printed where stderr is not a terminal.
+pub const STAGE_PREFIX: &str = "[encint] ";
+
+/// A stage of long work: a spinner on a terminal, else one line per message.
+#[derive(Debug)]
+pub struct Stage {
+    bar: ProgressBar,
+    /// Whether stderr is not a terminal (then each message is a plain line).
+    plain: bool,
+}
+
+/// Starts a stage named `msg`: a spinner on a terminal, else the line `[encint] msg`.
+pub fn spinner(msg: &str) -> Stage {
+    let plain = !std::io::stderr().is_terminal();
+    if plain {
+        eprintln!("{STAGE_PREFIX}{msg}");
+        return Stage {
+            bar: ProgressBar::hidden(),
+            plain,
+        };
+    }
+    let bar = ProgressBar::new_spinner();
+    bar.set_style(
         ProgressStyle::with_template("{spinner} {msg} [{elapsed}]").expect("valid template"),
     );
-    pb.set_message(msg.to_string());
-    pb.enable_steady_tick(Duration::from_millis(120));
-    pb
+    bar.set_message(msg.to_string());
+    bar.enable_steady_tick(Duration::from_millis(120));
+    Stage { bar, plain }
+}
+
+impl Stage {
+    /// The next stage under the same spinner (a new line where stderr is not a terminal).
+    pub fn set_message(&self, msg: impl Into<String>) {
+        let msg = msg.into();
+        if self.plain {
+            eprintln!("{STAGE_PREFIX}{msg}");
+        }
+        self.bar.set_message(msg);
+    }
+
+    /// Ends the stage (the spinner disappears).
+    pub fn finish_and_clear(&self) {
+        self.bar.finish_and_clear();
+    }
 }

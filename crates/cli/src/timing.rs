@@ -24,14 +24,6 @@ pub fn pool(threads: Option<usize>) -> AnyResult<rayon::ThreadPool> {
     Ok(b.build()?)
 }
 
-/// Refuses a run count of zero (every benchmark reports a median).
-pub fn check_runs(runs: usize) -> CliResult {
-    if runs == 0 {
-        return Err("--runs must be at least 1".into());
-    }
-    Ok(())
-}
-
 /// Times `run` (milliseconds) `runs` times; `after` sees each result outside the timed
 /// region (to check it) and says whether the row is heavy, which ends it after that run.
 /// Returns the times and the first result.

@@ -435,7 +435,7 @@ fn asm_over_files_keygen_encrypt_run_decrypt() {
     assert!(out.contains("out m = 200"), "{out}");
     // The uplink is not a result, and a run without keys is refused.
     let (ok, _, err) = encint(&["asm", "decrypt", &f, "--key", &client, "--in", &input]);
-    assert!(!ok && err.contains("envelope"), "{err}");
+    assert!(!ok && err.contains("encrypted inputs"), "{err}");
     let (ok, _, _) = run(s);
     assert!(!ok);
     let _ = std::fs::remove_dir_all(&dir);

@@ -10,9 +10,10 @@
 //!
 //! Each target mutates valid seeds (bit flips, byte and word overwrites with boundary
 //! values, insertions, deletions, truncations) or draws fresh random input, and checks
-//! that decoding returns (`Ok` or a typed error) without a panic, within a time bound per
-//! execution; a global allocator refuses no allocation but records the largest request
-//! and the peak of live memory, checked below 1 GiB.
+//! that decoding returns (`Ok` or a typed error) without a panic; a global allocator
+//! refuses no allocation but records the largest request and the peak of live memory,
+//! checked below 1 GiB. Each target reports its slowest execution (no test asserts a
+//! time: speed belongs in benchmarks).
 //!
 //! CI runs `ENCINT_FUZZ_CASES` (default 1000) cases per target, and
 //! `ENCINT_FUZZ_KEY_CASES` (default 6) for each whole-key target (ordinary and compressed
@@ -28,15 +29,16 @@
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::OnceLock;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use encint::keys::envelope::{self, Kind};
 use encint::keys::{
-    open_server_key, CompactDigits, CompressedServerKey, Digit, DigitParameters, Keyswitch,
-    PackedNibbles, PackingKey, PublicKey, SeededDigits, SeededNibbles, ServerKey, TreeKey, Upload,
+    key_kind, open_packing_key, open_server_key, open_tree_key, seal_packing_key, seal_tree_key,
+    CompactDigits, CompressedServerKey, Digit, DigitParameters, Keyswitch, PackedNibbles,
+    PackingKey, PublicKey, SeededDigits, SeededNibbles, ServerKey, TreeKey, Upload,
 };
 use encint::packed::{pack_int, pack_typed, PackedResult};
-use encint::processor::{ProcessorKeys, SealedProcessorKeys};
+use encint::processor::{Datum, Downlink, ProcessorKeys, Program, SealedProcessorKeys, Uplink};
 use encint::public::{encrypt_array_public, PublicInt, PublicTyped};
 use encint::seeded::{encrypt_array_seeded, SeededInt, SeededTyped};
 use encint::typed::{EncTyped, Form, IntType};
@@ -51,7 +53,6 @@ mod alloc;
 use alloc::{LARGEST, LIVE, PEAK};
 
 const GIB: usize = 1 << 30;
-const PER_EXEC: Duration = Duration::from_secs(2);
 
 fn cases() -> u32 {
     std::env::var("ENCINT_FUZZ_CASES")
@@ -68,12 +69,11 @@ fn config() -> ProptestConfig {
     }
 }
 
-/// Runs one execution: times it (against `bound`), counts it, checks the allocation bound and
-/// whatever the execution itself checks.
+/// Runs one execution: times it (for the report), counts it, checks the allocation bound
+/// and whatever the execution itself checks.
 fn exec(
     counter: &AtomicU64,
     slowest: &AtomicU64,
-    bound: Duration,
     f: impl FnOnce() -> Result<(), TestCaseError>,
 ) -> Result<(), TestCaseError> {
     let t = Instant::now();
@@ -81,7 +81,6 @@ fn exec(
     let e = t.elapsed();
     counter.fetch_add(1, Ordering::Relaxed);
     slowest.fetch_max(e.as_micros() as u64, Ordering::Relaxed);
-    prop_assert!(e < bound, "one execution took {e:?}");
     prop_assert!(
         LARGEST.load(Ordering::Relaxed) < GIB,
         "an allocation of {} bytes",
@@ -192,9 +191,14 @@ fn seeds() -> &'static Seeds {
                 .to_bytes(&p)
                 .unwrap(),
         );
+        // Packing and tree keys as earlier releases wrote them (the server-key kind) and as
+        // this one does (their own kinds).
         let mut packing_bytes = envelope::seal(Kind::ServerKey, id, &packing).unwrap();
         packing_bytes.truncate(KEY_PREFIX);
         packing_bytes.shrink_to_fit();
+        let mut packing_new = seal_packing_key(&packing).unwrap();
+        packing_new.truncate(KEY_PREFIX);
+        packing_new.shrink_to_fit();
         let header_only = envelope::seal(Kind::ServerKey, id, &()).unwrap();
         let mut compressed_bytes = CompressedServerKey::generate(&client).to_bytes().unwrap();
         compressed_bytes.truncate(KEY_PREFIX);
@@ -204,9 +208,24 @@ fn seeds() -> &'static Seeds {
         let packed = packing.pack(&[d.clone(), client.encrypt_digit(9)]).unwrap();
         let tree = TreeKey::generate_seeded(&client, 7);
         let mut tree_bytes = envelope::seal(Kind::ServerKey, id, &tree).unwrap();
+        let mut tree_new = seal_tree_key(&tree).unwrap();
         drop(tree);
         tree_bytes.truncate(KEY_PREFIX);
         tree_bytes.shrink_to_fit();
+        tree_new.truncate(KEY_PREFIX);
+        tree_new.shrink_to_fit();
+        // A byte-processor uplink with its inputs' signature.
+        let program = Program::assemble("input x, a[2]\ny = ADD x, a[1]\noutput y\n", &p).unwrap();
+        let data = HashMap::from([
+            ("x".to_string(), Datum::Byte(17)),
+            ("a[0]".to_string(), Datum::Byte(1)),
+            ("a[1]".to_string(), Datum::Byte(200)),
+        ]);
+        let uplink = program
+            .encrypt_uplink(&client, &data)
+            .unwrap()
+            .to_bytes(&p)
+            .unwrap();
         // The KS64 set: its keys and ciphertexts, and whole server keys of both sets.
         let q = KS64_PARAMETERS;
         let (client64, server64) = ClientKey::generate_seeded(&q, 8);
@@ -225,6 +244,9 @@ fn seeds() -> &'static Seeds {
             server_bytes.clone(),
             packing_bytes.clone(),
             tree_bytes.clone(),
+            packing_new.clone(),
+            tree_new.clone(),
+            uplink,
             header_only.clone(),
             compressed_bytes.clone(),
             envelope::seal(Kind::Ciphertext, id, &seeded).unwrap(),
@@ -245,6 +267,8 @@ fn seeds() -> &'static Seeds {
                 server_bytes,
                 packing_bytes,
                 tree_bytes,
+                packing_new,
+                tree_new,
                 header_only,
                 compressed_bytes,
             ],
@@ -290,7 +314,7 @@ use asm_inputs::asm_input;
 
 macro_rules! target {
     ($name:ident, $strategy:expr, |$x:ident| $body:expr) => {
-        checked_target!($name, config(), PER_EXEC, $strategy, |$x| {
+        checked_target!($name, config(), $strategy, |$x| {
             let _ = $body;
             Ok(())
         });
@@ -298,9 +322,9 @@ macro_rules! target {
 }
 
 /// A target whose body returns `Result<(), TestCaseError>` (properties of the decoded
-/// values), with its own configuration and time bound per execution.
+/// values), with its own configuration.
 macro_rules! checked_target {
-    ($name:ident, $config:expr, $bound:expr, $strategy:expr, |$x:pat_param| $body:expr) => {
+    ($name:ident, $config:expr, $strategy:expr, |$x:pat_param| $body:expr) => {
         #[test]
         fn $name() {
             static COUNT: AtomicU64 = AtomicU64::new(0);
@@ -319,7 +343,7 @@ macro_rules! checked_target {
                 )),
                 ..$config
             });
-            let result = runner.run(&strategy, |$x| exec(&COUNT, &SLOWEST, $bound, || $body));
+            let result = runner.run(&strategy, |$x| exec(&COUNT, &SLOWEST, || $body));
             report(stringify!($name), &COUNT, &SLOWEST, start);
             if let Err(e) = result {
                 panic!("{e}");
@@ -362,6 +386,10 @@ target!(fuzz_evaluation_keys, input(|s| &s.eval_keys), |bytes| {
         envelope::open::<PackingKey>(&bytes, Kind::ServerKey, id).is_ok(),
         envelope::open::<TreeKey>(&bytes, Kind::ServerKey, id).is_ok(),
         open_server_key(&bytes).is_ok(),
+        open_tree_key(&bytes).is_ok(),
+        open_packing_key(&bytes).is_ok(),
+        key_kind(&bytes).is_ok(),
+        encint::contents::identify(&bytes).is_ok(),
         // The byte processor's three keys (Python `ProcessorKeys.from_bytes`/`load`,
         // `encint asm eval`): the server key's header picks the set.
         ProcessorKeys::open(&SealedProcessorKeys {
@@ -414,69 +442,77 @@ fn reheader(bytes: &[u8], id: &str) -> Vec<u8> {
     out
 }
 
-checked_target!(
-    fuzz_open_known,
-    config(),
-    PER_EXEC,
-    known_input(),
-    |bytes| {
-        let header = envelope::read_header(&bytes).ok().map(|h| h.0);
-        let params = header
-            .as_ref()
-            .and_then(|h| DigitParameters::from_id(&h.params_id));
-        // Whatever decodes was decoded under the set the header names, with every digit of
-        // that set's LWE dimension.
-        let dim = |p: &DigitParameters| p.big_lwe_dimension().0;
-        if let Ok(x) = envelope::open_known::<EncInt>(&bytes, Kind::Ciphertext) {
-            let p = params.expect("a decoded envelope names a known set");
-            prop_assert!(x.digits().iter().all(|d| d.lwe_dimension() == dim(&p)));
-            // Decoding is idempotent through a re-encoding.
-            let again = EncInt::from_bytes(&x.to_bytes(&p).unwrap(), &p).unwrap();
-            prop_assert_eq!(again, x);
-        }
-        if let Ok(v) = envelope::open_known::<Vec<Digit>>(&bytes, Kind::Ciphertext) {
-            let p = params.expect("a decoded envelope names a known set");
-            prop_assert!(v.iter().all(|d| d.lwe_dimension() == dim(&p)));
-        }
-        if let Ok(d) = envelope::open_known::<Digit>(&bytes, Kind::Ciphertext) {
-            prop_assert_eq!(d.lwe_dimension(), dim(&params.unwrap()));
-        }
-        if let Ok(k) = envelope::open_known::<ClientKey>(&bytes, Kind::ClientKey) {
-            prop_assert_eq!(k.params().name, params.unwrap().name);
-        }
-        if let Ok(k) = envelope::open_known::<ServerKey>(&bytes, Kind::ServerKey) {
-            prop_assert_eq!(k.params().name, params.unwrap().name);
-        }
-        if let Ok(k) = open_server_key(&bytes) {
-            prop_assert_eq!(k.params().name, params.unwrap().name);
-        }
-        // Both forms of an integer's file, as the CLI and the server read them.
-        if let Ok(x) = EncInt::from_bytes_known(&bytes) {
-            let p = params.expect("a decoded envelope names a known set");
-            prop_assert!(x.digits().iter().all(|d| d.lwe_dimension() == dim(&p)));
-        }
-        if let Ok(x) = EncTyped::from_bytes(&bytes) {
-            let p = params.expect("a decoded envelope names a known set");
-            prop_assert!(x
-                .as_int()
-                .digits()
-                .iter()
-                .all(|d| d.lwe_dimension() == dim(&p)));
-        }
-        let _ = envelope::open_known::<PackingKey>(&bytes, Kind::ServerKey);
-        let _ = envelope::open_known::<TreeKey>(&bytes, Kind::ServerKey);
-        let _ = PackedResult::from_bytes(&bytes);
-        if let Ok(k) = envelope::open_known::<PublicKey>(&bytes, Kind::PublicKey) {
-            prop_assert_eq!(k.params().unwrap().name, params.unwrap().name);
-        }
-        // The byte processor's links as `encint asm eval`/`asm decrypt` read them.
-        if let Ok(s) = envelope::open_known::<SeededNibbles>(&bytes, Kind::Ciphertext) {
-            let _ = s.expand();
-        }
-        let _ = envelope::open_known::<PackedNibbles>(&bytes, Kind::Ciphertext);
-        Ok(())
+checked_target!(fuzz_open_known, config(), known_input(), |bytes| {
+    let header = envelope::read_header(&bytes).ok().map(|h| h.0);
+    let params = header
+        .as_ref()
+        .and_then(|h| DigitParameters::from_id(&h.params_id));
+    // Whatever decodes was decoded under the set the header names, with every digit of
+    // that set's LWE dimension.
+    let dim = |p: &DigitParameters| p.big_lwe_dimension().0;
+    if let Ok(x) = envelope::open_known::<EncInt>(&bytes, Kind::Ciphertext) {
+        let p = params.expect("a decoded envelope names a known set");
+        prop_assert!(x.digits().iter().all(|d| d.lwe_dimension() == dim(&p)));
+        // Decoding is idempotent through a re-encoding.
+        let again = EncInt::from_bytes(&x.to_bytes(&p).unwrap(), &p).unwrap();
+        prop_assert_eq!(again, x);
     }
-);
+    if let Ok(v) = envelope::open_known::<Vec<Digit>>(&bytes, Kind::Ciphertext) {
+        let p = params.expect("a decoded envelope names a known set");
+        prop_assert!(v.iter().all(|d| d.lwe_dimension() == dim(&p)));
+    }
+    if let Ok(d) = envelope::open_known::<Digit>(&bytes, Kind::Ciphertext) {
+        prop_assert_eq!(d.lwe_dimension(), dim(&params.unwrap()));
+    }
+    if let Ok(k) = envelope::open_known::<ClientKey>(&bytes, Kind::ClientKey) {
+        prop_assert_eq!(k.params().name, params.unwrap().name);
+    }
+    if let Ok(k) = envelope::open_known::<ServerKey>(&bytes, Kind::ServerKey) {
+        prop_assert_eq!(k.params().name, params.unwrap().name);
+    }
+    if let Ok(k) = open_server_key(&bytes) {
+        prop_assert_eq!(k.params().name, params.unwrap().name);
+    }
+    // Both forms of an integer's file, as the CLI and the server read them.
+    if let Ok(x) = EncInt::from_bytes_known(&bytes) {
+        let p = params.expect("a decoded envelope names a known set");
+        prop_assert!(x.digits().iter().all(|d| d.lwe_dimension() == dim(&p)));
+    }
+    if let Ok(x) = EncTyped::from_bytes(&bytes) {
+        let p = params.expect("a decoded envelope names a known set");
+        prop_assert!(x
+            .as_int()
+            .digits()
+            .iter()
+            .all(|d| d.lwe_dimension() == dim(&p)));
+    }
+    let _ = envelope::open_known::<PackingKey>(&bytes, Kind::ServerKey);
+    let _ = envelope::open_known::<TreeKey>(&bytes, Kind::ServerKey);
+    let _ = (
+        open_packing_key(&bytes),
+        open_tree_key(&bytes),
+        key_kind(&bytes),
+    );
+    let _ = encint::contents::identify(&bytes);
+    let _ = PackedResult::from_bytes(&bytes);
+    if let Ok(k) = envelope::open_known::<PublicKey>(&bytes, Kind::PublicKey) {
+        prop_assert_eq!(k.params().unwrap().name, params.unwrap().name);
+    }
+    // The byte processor's links as `encint asm run`/`asm decrypt` read them, and the
+    // bare nibbles of earlier releases.
+    if let Ok(up) = Uplink::from_bytes(&bytes) {
+        prop_assert_eq!(up.signature().nibbles(), up.nibbles().len());
+        let _ = up.nibbles().expand();
+    }
+    if let Ok(down) = Downlink::from_bytes(&bytes) {
+        prop_assert_eq!(down.signature().nibbles(), down.nibbles().len());
+    }
+    if let Ok(s) = envelope::open_known::<SeededNibbles>(&bytes, Kind::Ciphertext) {
+        let _ = s.expand();
+    }
+    let _ = envelope::open_known::<PackedNibbles>(&bytes, Kind::Ciphertext);
+    Ok(())
+});
 
 // ---------------------------------------------------------------------------------------
 // Whole server keys (tens of MB), mutated anywhere.
@@ -627,7 +663,6 @@ checked_target!(
         max_shrink_iters: 50,
         ..ProptestConfig::default()
     },
-    Duration::from_secs(30),
     full_key_input(),
     |(compressed, k, muts)| {
         if compressed {

@@ -20,7 +20,10 @@
 //! - on any failure (a full disk, a file size limit) every temporary is removed and every
 //!   file already moved by this call without `force` is removed again: an existing
 //!   destination keeps its old content, never a truncated one;
-//! - every error names the path ([`FileError`]).
+//! - every error names the path ([`FileError`]);
+//! - an output that is one of the command's inputs is refused, with or without `force`
+//!   ([`check_distinct`]): `--out client.key --force` would otherwise replace the only copy
+//!   of a secret key with what was derived from it.
 //!
 //! Reading ([`read_bounded`]) refuses files larger than a stated limit before reading
 //! them, and never reads more than the limit plus one byte (so `/dev/zero` fails fast).
@@ -70,6 +73,19 @@ pub enum FileError {
     Exists {
         /// The destination.
         path: PathBuf,
+    },
+    /// An output is the same file as an input (writing it would replace the input).
+    #[error(
+        "{} is the same file as the input {}: writing it would replace the input (choose \
+         another output path)",
+        output.display(),
+        input.display()
+    )]
+    SameFile {
+        /// The output path.
+        output: PathBuf,
+        /// The input path it is the same file as.
+        input: PathBuf,
     },
     /// The path names no file (it ends in `..` or is a root).
     #[error("{} is not a file path", path.display())]
@@ -121,6 +137,54 @@ pub fn check_new(paths: &[&Path], force: bool) -> Result<(), FileError> {
         }
     }
     Ok(())
+}
+
+/// Errors ([`FileError::SameFile`]) when an output is one of the inputs: the same file
+/// (device and inode, whether reached through a symlink or a hard link), or, for paths
+/// that do not exist yet, the same path once the directory is resolved. Call it before any
+/// work, with or without `force`: a forced write replaces the input.
+pub fn check_distinct(outputs: &[&Path], inputs: &[&Path]) -> Result<(), FileError> {
+    for out in outputs {
+        let (out_ids, out_path) = (identities(out), resolved(out));
+        for input in inputs {
+            let shared = identities(input).iter().any(|i| out_ids.contains(i));
+            let same_path = out_path.is_some() && out_path == resolved(input);
+            if shared || same_path {
+                return Err(FileError::SameFile {
+                    output: out.to_path_buf(),
+                    input: input.to_path_buf(),
+                });
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The files `p` names: the file a symlink leads to and the link itself (device and
+/// inode; none for a path that does not exist).
+#[cfg(unix)]
+fn identities(p: &Path) -> Vec<(u64, u64)> {
+    use std::os::unix::fs::MetadataExt;
+    [std::fs::metadata(p), std::fs::symlink_metadata(p)]
+        .into_iter()
+        .flatten()
+        .map(|m| (m.dev(), m.ino()))
+        .collect()
+}
+
+/// Elsewhere the canonical path stands for the file.
+#[cfg(not(unix))]
+fn identities(p: &Path) -> Vec<PathBuf> {
+    std::fs::canonicalize(p).into_iter().collect()
+}
+
+/// `p` with its directory resolved (symlinks, `..`), whether or not the file exists.
+fn resolved(p: &Path) -> Option<PathBuf> {
+    if let Ok(c) = std::fs::canonicalize(p) {
+        return Some(c);
+    }
+    let name = p.file_name()?;
+    Some(std::fs::canonicalize(parent_dir(p)).ok()?.join(name))
 }
 
 /// The directory of `dest` (`.` for a bare name).
@@ -367,6 +431,47 @@ mod tests {
         assert!(!link.symlink_metadata().unwrap().file_type().is_symlink());
         assert_eq!(std::fs::read(&link).unwrap(), b"new");
         assert_eq!(entries(&d), ["client.key", "link", "target"]);
+        std::fs::remove_dir_all(&d).unwrap();
+    }
+
+    #[test]
+    fn an_output_that_is_an_input_is_refused() {
+        let d = dir("distinct");
+        let key = d.join("client.key");
+        std::fs::write(&key, b"secret").unwrap();
+        let other = d.join("public.key");
+        let same = |out: &Path| check_distinct(&[out], &[&key]);
+        assert!(matches!(same(&key), Err(FileError::SameFile { .. })));
+        // The same file through `..` and through a directory symlink.
+        let sub = d.join("sub");
+        std::fs::create_dir_all(&sub).unwrap();
+        assert!(same(&sub.join("..").join("client.key")).is_err());
+        assert!(check_distinct(&[&other], &[&key]).is_ok());
+        assert!(check_distinct(&[&key], &[&other, &key]).is_err());
+        #[cfg(unix)]
+        {
+            let link = d.join("link.key");
+            std::os::unix::fs::symlink(&key, &link).unwrap();
+            assert!(same(&link).is_err(), "a symlink to the input");
+            assert!(
+                check_distinct(&[&key], &[&link]).is_err(),
+                "an input through a symlink"
+            );
+            let hard = d.join("hard.key");
+            std::fs::hard_link(&key, &hard).unwrap();
+            assert!(same(&hard).is_err(), "a hard link to the input");
+            let dir_link = d.join("dir-link");
+            std::os::unix::fs::symlink(&d, &dir_link).unwrap();
+            assert!(same(&dir_link.join("client.key")).is_err());
+            // An output and an input that do not exist yet, at one resolved path.
+            let new = d.join("new.ct");
+            assert!(check_distinct(&[&dir_link.join("new.ct")], &[&new]).is_err());
+        }
+        let err = same(&key).unwrap_err().to_string();
+        assert!(
+            err.contains("client.key") && err.contains("same file"),
+            "{err}"
+        );
         std::fs::remove_dir_all(&d).unwrap();
     }
 

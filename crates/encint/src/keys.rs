@@ -19,7 +19,8 @@
 //! ```
 
 pub use encint_tfhe::{
-    open_server_key, retain_freed_memory, ClientKey, CompactDigits, CompressedServerKey, Digit,
+    key_kind, open_packing_key, open_server_key, open_tree_key, retain_freed_memory,
+    seal_packing_key, seal_tree_key, ClientKey, CompactDigits, CompressedServerKey, Digit,
     DigitParameters, EnvelopeError, IoError, KeySetId, Keyswitch, NegacyclicLut, PackedNibbles,
     PackingKey, PublicKey, SeededDigits, SeededNibbles, ServerKey, TfheError, TreeKey, Upload,
     Validate, DEFAULT_PARAMETERS, KS64_PARAMETERS,

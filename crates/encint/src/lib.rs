@@ -41,6 +41,7 @@ pub mod arith;
 mod backend;
 pub mod bits;
 pub mod circuit;
+pub mod contents;
 mod digits;
 pub mod fhe;
 pub mod files;

@@ -43,8 +43,7 @@ use serde::{Deserialize, Serialize};
 use crate::typed::{EncTyped, Form, IntType, MAX_TYPED_BITS};
 use crate::{EncInt, Error, Result, MAX_DIGITS};
 
-/// The tag that starts a packed result's payload.
-pub const PACKED_TAG: [u8; 8] = *b"ENCPACK1";
+pub use crate::contents::PACKED_TAG;
 
 /// What a packed result holds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

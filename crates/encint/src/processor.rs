@@ -1,11 +1,14 @@
 //! The byte processor (D. Trama, P.-E. Clet, A. Boudguiga and R. Sirdey, *Designing a
 //! General-Purpose 8-bit (T)FHE Processor Abstraction*) as a library: assemble a program, generate keys, encrypt
 //! the inputs through the seeded uplink, run the program's circuit on the server with the
-//! tree backend, return the outputs through the packed downlink and decrypt them.
+//! tree backend, return the outputs through the packed downlink and decrypt them. Both
+//! links name the values they hold ([`Uplink`], [`Downlink`]: a [`Signature`] beside the
+//! nibbles), so that a run or a decryption with another program is refused before any
+//! work.
 //!
 //! ```
 //! use std::collections::HashMap;
-//! use encint::processor::{Program, ProcessorKeys};
+//! use encint::processor::{Program, ProcessorKeys, Uplink};
 //! use encint::DEFAULT_PARAMETERS;
 //! use encint::processor::Datum;
 //!
@@ -16,10 +19,14 @@
 //! // The server-side keys travel (or are saved) in checked envelopes.
 //! let server = ProcessorKeys::open(&server.seal().unwrap()).unwrap();
 //! let data = HashMap::from([("x".to_string(), Datum::Byte(17))]);
-//! let uplink = program.encrypt_inputs(&client, &data).unwrap();          // client
-//! let downlink = program.run(&server, &uplink).unwrap();                 // server
-//! let out = program.decrypt_outputs(&client, &downlink).unwrap();        // client
+//! let uplink = program.encrypt_uplink(&client, &data).unwrap();          // client
+//! let uplink = Uplink::from_bytes(&uplink.to_bytes(client.params()).unwrap()).unwrap();
+//! let downlink = program.run_uplink(&server, &uplink).unwrap();          // server
+//! let out = program.decrypt_downlink(&client, &downlink).unwrap();       // client
 //! assert_eq!(out, program.run_clear(&data).unwrap().0);
+//! // Another program with inputs of the same size is refused the uplink.
+//! let other = Program::assemble("input y\nz = ADDI y, 1\noutput z\n", &DEFAULT_PARAMETERS).unwrap();
+//! assert!(other.run_uplink(&server, &uplink).is_err());
 //! assert_eq!(out[0], ("y".to_string(), Datum::Byte(20)));
 //! assert_eq!(out[1], ("z".to_string(), Datum::Byte(1)));
 //! ```
@@ -35,6 +42,9 @@ use encint_tfhe::{
 
 use crate::backend::tree::TreeBackend;
 use crate::{Error, Result};
+
+mod links;
+pub use links::{Downlink, Signature, Uplink, INPUTS_TAG, OUTPUTS_TAG};
 
 pub use encint_isa::vm::{Compiled, Datum};
 pub use encint_isa::{Byte, Fixed, IsaError};
@@ -86,8 +96,10 @@ impl ProcessorKeys {
     }
 }
 
-/// The server-side keys in checked envelopes (kind [`Kind::ServerKey`]), to save and load
-/// like the digit keys: the digit server key, the tree key and the packing key.
+/// The server-side keys in checked envelopes, to save and load like the digit keys: the
+/// digit server key ([`Kind::ServerKey`]), the tree key ([`Kind::TreeKey`]) and the
+/// packing key ([`Kind::PackingKey`]; earlier releases wrote these two with the server-key
+/// kind, and [`ProcessorKeys::open`] still reads them).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SealedProcessorKeys {
     /// The [`ServerKey`] envelope (the same bytes as a digit `server.key`).
@@ -99,28 +111,41 @@ pub struct SealedProcessorKeys {
 }
 
 impl ProcessorKeys {
-    /// Seals the three keys in checked envelopes.
+    /// Seals the three keys in checked envelopes, each of its own kind.
     pub fn seal(&self) -> Result<SealedProcessorKeys> {
         let id = self.server.params().id();
         Ok(SealedProcessorKeys {
             server: envelope::seal(Kind::ServerKey, id, &self.server)?,
-            tree: envelope::seal(Kind::ServerKey, id, &self.tree)?,
-            packing: envelope::seal(Kind::ServerKey, id, &self.packing)?,
+            tree: envelope::seal(Kind::TreeKey, id, &self.tree)?,
+            packing: envelope::seal(Kind::PackingKey, id, &self.packing)?,
         })
     }
 
-    /// Opens sealed keys, checking every envelope and that all three are of the server
-    /// key's parameter set.
+    /// Opens sealed keys, checking every envelope (each must hold its own key: a tree key
+    /// where the server key belongs is [`encint_tfhe::EnvelopeError::WrongKind`]) and
+    /// that all three are of the server key's parameter set and key set.
     pub fn open(sealed: &SealedProcessorKeys) -> Result<ProcessorKeys> {
         let (header, _) = envelope::read_header(&sealed.server)?;
         let params = DigitParameters::from_id(&header.params_id).ok_or_else(|| {
             Error::InvalidInput(format!("unknown parameter set `{}`", header.params_id))
         })?;
-        let id = params.id();
+        let same_set = |bytes: &[u8], what: &str| -> Result<()> {
+            let (h, _) = envelope::read_header(bytes)?;
+            if h.params_id != params.id() {
+                return Err(Error::InvalidInput(format!(
+                    "the {what} is for parameters {}, the server key for {}",
+                    h.params_id,
+                    params.id()
+                )));
+            }
+            Ok(())
+        };
+        same_set(&sealed.tree, "tree key")?;
+        same_set(&sealed.packing, "packing key")?;
         let keys = ProcessorKeys {
-            server: envelope::open(&sealed.server, Kind::ServerKey, id)?,
-            tree: envelope::open(&sealed.tree, Kind::ServerKey, id)?,
-            packing: envelope::open(&sealed.packing, Kind::ServerKey, id)?,
+            server: encint_tfhe::open_server_key(&sealed.server)?,
+            tree: encint_tfhe::open_tree_key(&sealed.tree)?,
+            packing: encint_tfhe::open_packing_key(&sealed.packing)?,
         };
         keys.check_key_sets()?;
         Ok(keys)
@@ -184,7 +209,9 @@ impl Program {
     }
 
     /// Client side: encrypts the inputs (every input of the program, by name) as one seeded
-    /// LWE list (one seed and one body per nibble).
+    /// LWE list (one seed and one body per nibble). The bare nibbles say nothing of the
+    /// program: [`Program::encrypt_uplink`] adds the inputs' signature, which
+    /// [`Program::run_uplink`] checks.
     pub fn encrypt_inputs(
         &self,
         client: &ClientKey,
@@ -197,7 +224,8 @@ impl Program {
 
     /// Server side: expands the uplink, runs the program's circuit on the current rayon
     /// pool (tree backend, budget checked first) and packs the outputs for the downlink.
-    /// Keys or an uplink of another key set are refused before any work.
+    /// Keys or an uplink of another key set are refused before any work; the bare nibbles
+    /// cannot say which program they were encrypted for ([`Program::run_uplink`] checks).
     pub fn run(&self, keys: &ProcessorKeys, inputs: &SeededNibbles) -> Result<PackedNibbles> {
         let backend = TreeBackend {
             server: &keys.server,

@@ -70,15 +70,7 @@ use crate::fhe::{Clear, FheArray, FheType};
 use crate::typed::{typed_digits, EncTyped, Form, IntType, MAX_TYPED_BITS};
 use crate::{EncInt, Error, Result, MAX_DIGITS};
 
-/// The tag that starts a seeded exact integer's payload.
-pub const SEEDED_INT_TAG: [u8; 8] = *b"ENCSINT1";
-/// The tag that starts a seeded typed value's (or array's) payload.
-pub const SEEDED_TYPED_TAG: [u8; 8] = *b"ENCSTYP1";
-
-/// The tag that starts a public-key exact integer's payload ([`crate::public`]).
-pub const PUBLIC_INT_TAG: [u8; 8] = *b"ENCPINT1";
-/// The tag that starts a public-key typed value's (or array's) payload.
-pub const PUBLIC_TYPED_TAG: [u8; 8] = *b"ENCPTYP1";
+pub use crate::contents::{PUBLIC_INT_TAG, PUBLIC_TYPED_TAG, SEEDED_INT_TAG, SEEDED_TYPED_TAG};
 
 /// Most dimensions of a seeded array's shape.
 pub const MAX_SHAPE_DIMENSIONS: usize = 8;

@@ -27,12 +27,7 @@ use crate::seeded::{PUBLIC_INT_TAG, PUBLIC_TYPED_TAG, SEEDED_INT_TAG, SEEDED_TYP
 use crate::typed::{EncTyped, Form, IntType, MAX_TYPED_BITS};
 use crate::{EncInt, Error, Result};
 
-/// The tag that starts a bits payload.
-pub const BITS_TAG: [u8; 8] = *b"ENCBITS1";
-/// The tag that starts a canonical or lazy typed payload.
-pub const TYPED_TAG: [u8; 8] = *b"ENCTYPE1";
-/// The tag that starts a radix-4 typed payload.
-pub const TYPED_RADIX4_TAG: [u8; 8] = *b"ENCTYR41";
+pub use crate::contents::{BITS_TAG, TYPED_RADIX4_TAG, TYPED_TAG};
 
 /// What a ciphertext envelope holds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -91,16 +86,35 @@ pub fn is_upload(data: &[u8]) -> bool {
         || matches!(payload_tag(data), Some(tag) if tag == PUBLIC_INT_TAG || tag == PUBLIC_TYPED_TAG)
 }
 
-/// Errors unless `data` is a ciphertext envelope of `want` (or not a ciphertext envelope
-/// at all: the reader then names the problem).
+/// Errors unless `data` is a ciphertext envelope of `want` (or no ciphertext envelope at
+/// all: the reader then names the problem, a key as [`crate::keys::EnvelopeError::WrongKind`]);
+/// a ciphertext of another content (a packed result, a byte-processor link) is an error
+/// naming what it holds ([`crate::contents`]).
 pub fn expect_kind(data: &[u8], want: CiphertextKind) -> Result<()> {
+    if let Ok(found) = crate::contents::identify(data) {
+        if found.is_ciphertext() && !found.is_value() {
+            return Err(Error::InvalidInput(format!(
+                "the file holds {}, not {}",
+                found.name(),
+                article(want.name())
+            )));
+        }
+    }
     match ciphertext_kind(data) {
         Some(found) if found != want => Err(Error::InvalidInput(format!(
-            "the file holds a {}, not a {}",
-            found.name(),
-            want.name()
+            "the file holds {}, not {}",
+            article(found.name()),
+            article(want.name())
         ))),
         _ => Ok(()),
+    }
+}
+
+/// `name` with its article (`an exact integer`, `a typed integer`).
+fn article(name: &str) -> String {
+    match name.starts_with(['a', 'e', 'i', 'o', 'u']) {
+        true => format!("an {name}"),
+        false => format!("a {name}"),
     }
 }
 

@@ -70,13 +70,14 @@ pub fn envelope_err(e: encint::keys::EnvelopeError) -> PyErr {
 }
 
 /// A file error of `encint::files` as a Python exception: an existing destination is a
-/// `FileExistsError`, an oversized file a `FormatError`, an I/O failure an `OSError`
-/// (each message names the path).
+/// `FileExistsError`, an output that is one of the inputs a `ValueError`, an oversized file
+/// a `FormatError`, an I/O failure an `OSError` (each message names the path).
 pub fn file_err(e: encint::files::FileError) -> PyErr {
     use encint::files::FileError as F;
     let msg = e.to_string();
     match e {
         F::Exists { .. } => PyFileExistsError::new_err(msg),
+        F::SameFile { .. } => PyValueError::new_err(msg),
         F::TooLarge { .. } => FormatError::new_err(msg),
         F::NotAFile { .. } => PyIsADirectoryError::new_err(msg),
         F::Io { source, .. } => match source.kind() {

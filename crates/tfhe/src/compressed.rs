@@ -247,7 +247,7 @@ impl CompressedServerKey {
     }
 
     /// The server-key envelope of this compressed key ([`Kind::ServerKey`], its parameter
-    /// set; read by [`open_server_key`]).
+    /// set; read by [`crate::open_server_key`]).
     pub fn to_bytes(&self) -> Result<Vec<u8>, EnvelopeError> {
         envelope::seal(Kind::ServerKey, &self.params_id, self)
     }
@@ -261,17 +261,5 @@ pub fn is_compressed_server_key(bytes: &[u8]) -> bool {
             h.kind == Kind::ServerKey && payload.get(..8) == Some(&COMPRESSED_SERVER_KEY_TAG[..])
         }
         Err(_) => false,
-    }
-}
-
-/// Reads a server-key envelope of any known parameter set, ordinary or compressed (a
-/// compressed key is decompressed: see [`CompressedServerKey::decompress`]). Every check
-/// of [`envelope::open_known`]; never panics on bad bytes.
-pub fn open_server_key(bytes: &[u8]) -> Result<ServerKey, EnvelopeError> {
-    if is_compressed_server_key(bytes) {
-        let c: CompressedServerKey = envelope::open_known(bytes, Kind::ServerKey)?;
-        c.decompress()
-    } else {
-        envelope::open_known(bytes, Kind::ServerKey)
     }
 }

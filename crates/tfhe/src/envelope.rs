@@ -32,16 +32,25 @@ pub const FORMAT_VERSION: u16 = 2;
 const HEADER_FIXED: usize = MAGIC.len() + 2 + 1 + 2;
 
 /// What an envelope contains.
+///
+/// Tree and packing keys have their own kinds (tags 5 and 6) since they were found given
+/// as server keys, where their bytes read as a damaged server key; earlier releases wrote
+/// them with the server-key kind, and the `roles` module still reads such files where a tree
+/// or packing key is expected and names them where it is not.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Kind {
     /// A [`crate::ClientKey`] (secret).
     ClientKey,
-    /// A [`crate::ServerKey`].
+    /// A [`crate::ServerKey`] (ordinary or compressed).
     ServerKey,
     /// One or more ciphertexts ([`crate::Digit`], `Vec<Digit>`, …).
     Ciphertext,
     /// A [`crate::PublicKey`] (public: anyone may encrypt with it).
     PublicKey,
+    /// A [`crate::TreeKey`] (the byte processor's tree LUTs; public).
+    TreeKey,
+    /// A [`crate::PackingKey`] (packs results for the downlink; public).
+    PackingKey,
 }
 
 impl Kind {
@@ -51,6 +60,8 @@ impl Kind {
             Kind::ServerKey => 2,
             Kind::Ciphertext => 3,
             Kind::PublicKey => 4,
+            Kind::TreeKey => 5,
+            Kind::PackingKey => 6,
         }
     }
 
@@ -60,7 +71,21 @@ impl Kind {
             2 => Some(Kind::ServerKey),
             3 => Some(Kind::Ciphertext),
             4 => Some(Kind::PublicKey),
+            5 => Some(Kind::TreeKey),
+            6 => Some(Kind::PackingKey),
             _ => None,
+        }
+    }
+
+    /// The kind's name in messages (`"a packing key"`; a client key's says it is secret).
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::ClientKey => "a client key (secret)",
+            Kind::ServerKey => "a server key",
+            Kind::Ciphertext => "a ciphertext",
+            Kind::PublicKey => "a public key",
+            Kind::TreeKey => "a tree key",
+            Kind::PackingKey => "a packing key",
         }
     }
 
@@ -76,6 +101,11 @@ impl Kind {
             Kind::Ciphertext => 256 << 20,
             // A seed and 2048 body words plus the id: 16 KiB.
             Kind::PublicKey => 1 << 20,
+            // The precise bootstrapping key in the Fourier domain and the packing rows:
+            // 187 MB for the default parameters.
+            Kind::TreeKey => 256 << 20,
+            // 2048 x 2 x 2048 words: 64 MiB.
+            Kind::PackingKey => 256 << 20,
         }
     }
 }
@@ -96,7 +126,7 @@ pub enum EnvelopeError {
     #[error("envelope truncated")]
     Truncated,
     /// The envelope holds another kind of object.
-    #[error("envelope holds {found:?}, expected {expected:?}")]
+    #[error("the envelope holds {}, not {}", found.name(), expected.name())]
     WrongKind {
         /// The kind the caller asked for.
         expected: Kind,
@@ -505,7 +535,7 @@ mod tests {
         #[test]
         fn random_bytes_after_valid_header_never_panic(
             tail in proptest::collection::vec(any::<u8>(), 0..64),
-            kind in 1u8..5,
+            kind in 1u8..7,
         ) {
             let mut bytes = seal(Kind::from_tag(kind).unwrap(), id(), &()).unwrap();
             bytes.extend_from_slice(&tail);

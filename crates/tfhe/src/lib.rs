@@ -17,7 +17,9 @@
 //! * [`public`]: public-key encryption (a compact public key, digits encrypted as one
 //!   compact list);
 //! * [`compressed`]: server keys with seeded masks (half the bootstrapping key, a
-//!   keyswitching key of bodies only), decompressed on load.
+//!   keyswitching key of bodies only), decompressed on load;
+//! * [`roles`]: which key a key envelope holds (server, tree or packing key, also in the
+//!   files of earlier releases).
 //!
 //! # Threads
 //!
@@ -89,11 +91,12 @@ mod keys;
 mod memory;
 pub mod params;
 pub mod public;
+pub mod roles;
 mod scratch;
 mod tree;
 
 pub use bootstrap::{test_polynomial, Reading};
-pub use compressed::{open_server_key, CompressedServerKey};
+pub use compressed::CompressedServerKey;
 pub use digit::{signed_rep, Digit, NegacyclicLut};
 pub use envelope::{EnvelopeError, Kind, Validate};
 pub use io::{IoError, PackedNibbles, PackingKey, SeededDigits, SeededNibbles, Upload};
@@ -101,6 +104,9 @@ pub use keys::{ClientKey, KeySetId, ServerKey};
 pub use memory::retain_freed_memory;
 pub use params::{DigitParameters, Keyswitch, DEFAULT_PARAMETERS, KS64_PARAMETERS};
 pub use public::{CompactDigits, PublicKey};
+pub use roles::{
+    key_kind, open_packing_key, open_server_key, open_tree_key, seal_packing_key, seal_tree_key,
+};
 pub use tree::{
     Accumulator, Table256, TreeKey, FIRST_LEVEL_QWEIGHT_BOUND, PACKING_BASE_LOG, PACKING_LEVEL,
     PRECISE_PBS_BASE_LOG, PRECISE_PBS_LEVEL, SECOND_LEVEL_QWEIGHT_BOUND,

@@ -72,14 +72,15 @@ pub struct AsmBenchArgs {
     /// Print a JSON array instead of a table.
     #[arg(long)]
     pub json: bool,
-    /// Threads for both encint and TFHE-rs (default: all cores).
-    #[arg(long)]
+    /// Threads for both encint and TFHE-rs (default: all cores; at most 4 per core).
+    #[arg(long, value_parser = crate::arg_values::threads)]
     pub threads: Option<usize>,
     /// Time the example programs (examples/*.asm) instead of the instructions.
     #[arg(long)]
     pub programs: bool,
-    /// Timed runs per instruction (median reported).
-    #[arg(long, default_value_t = 3)]
+    /// Timed runs per instruction (median reported; at least 1; the programs of
+    /// --programs run once).
+    #[arg(long, default_value_t = 3, value_parser = crate::arg_values::count)]
     pub runs: usize,
     /// Which instructions (`--ops ADD,MUL`, mnemonics; default: the rows of the processor
     /// paper's Table 4).
@@ -204,7 +205,7 @@ fn time_circuit(
     let (want, cost) = clear::run(circuit, vals)?;
     let inputs = encrypt_nibbles(k, vals)?;
     let mut times = Vec::new();
-    for _ in 0..runs.max(1) {
+    for _ in 0..runs {
         let t = Instant::now();
         let out = eval(k, circuit, &inputs, pool)?;
         times.push(t.elapsed().as_secs_f64() * 1e3);
@@ -215,33 +216,34 @@ fn time_circuit(
     Ok((median(times), cost))
 }
 
-/// `encint asm bench`.
+/// `encint asm bench`: the rows (or the example programs) are known before any key is
+/// generated.
 pub fn bench(a: AsmBenchArgs) -> CliResult {
     a.backend.check_processor()?;
     let pool = pool(a.threads)?;
     let threads = pool.current_num_threads();
+    if a.programs {
+        let programs = example_programs(&a.examples)?;
+        let k = keys();
+        return bench_programs(&a, &programs, &k, &pool, threads);
+    }
+    let known: Vec<&str> = TABLE4.iter().map(|r| r.0).collect();
+    if let Some(bad) = a.ops.unknown(&known) {
+        return Err(format!(
+            "--ops: {bad} is not among the Table 4 rows: {}",
+            known.join(",")
+        )
+        .into());
+    }
+    let rows: Vec<&(&str, f64, i64, Option<Op>)> =
+        TABLE4.iter().filter(|r| a.ops.wants(r.0)).collect();
     let k = keys();
     let mut rng = rand::rngs::StdRng::seed_from_u64(4);
-    if a.programs {
-        return bench_programs(&a, &k, &pool, threads);
-    }
     if !a.no_peer {
         let sp = spinner("generating TFHE-rs keys");
         init_peer_keys();
         sp.finish_and_clear();
     }
-    let rows: Vec<&(&str, f64, i64, Option<Op>)> = {
-        let rows: Vec<_> = TABLE4.iter().filter(|r| a.ops.wants(r.0)).collect();
-        let known: Vec<&str> = TABLE4.iter().map(|r| r.0).collect();
-        if let Some(bad) = a.ops.unknown(&known) {
-            return Err(format!(
-                "--ops: {bad} is not among the Table 4 rows: {}",
-                known.join(",")
-            )
-            .into());
-        }
-        rows
-    };
     let mut out = Vec::new();
     if !a.json {
         println!(
@@ -303,30 +305,44 @@ fn paper_program_ms(stem: &str) -> Option<f64> {
     })
 }
 
-fn bench_programs(
-    a: &AsmBenchArgs,
-    k: &Keys,
-    pool: &rayon::ThreadPool,
-    threads: usize,
-) -> CliResult {
-    let mut files: Vec<_> = std::fs::read_dir(&a.examples)
-        .map_err(|e| format!("cannot read {}: {e}", a.examples.display()))?
+/// The example programs of `dir` (`*.asm`, by name), each assembled and compiled, with
+/// their inputs: an error before any key exists if one does not load.
+fn example_programs(dir: &std::path::Path) -> AnyResult<Vec<(String, vm::Compiled, Data)>> {
+    let mut files: Vec<_> = std::fs::read_dir(dir)
+        .map_err(|e| format!("cannot read {}: {e}", dir.display()))?
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| p.extension().is_some_and(|x| x == "asm"))
         .collect();
     files.sort();
+    if files.is_empty() {
+        return Err(format!("{} holds no program (*.asm)", dir.display()).into());
+    }
+    files
+        .iter()
+        .map(|f| {
+            let stem = f.file_stem().unwrap_or_default().to_string_lossy();
+            let c = super::program::load(f)?;
+            let data = super::program::inputs_from_args(&c, &[], 7)?;
+            Ok((stem.to_string(), c, data))
+        })
+        .collect()
+}
+
+/// Input values of a program, by name.
+type Data = std::collections::HashMap<String, encint::processor::Datum>;
+
+fn bench_programs(
+    a: &AsmBenchArgs,
+    programs: &[(String, vm::Compiled, Data)],
+    k: &Keys,
+    pool: &rayon::ThreadPool,
+    threads: usize,
+) -> CliResult {
     let mut rows = Vec::new();
-    for f in files {
-        let stem = f
-            .file_stem()
-            .unwrap_or_default()
-            .to_string_lossy()
-            .to_string();
-        let c = super::program::load(&f)?;
-        let data = super::program::inputs_from_args(&c, &[], 7)?;
-        let vals = vm::encode_inputs(&c, &data)?;
+    for (stem, c, data) in programs {
+        let vals = vm::encode_inputs(c, data)?;
         let sp = spinner(&format!("{stem} on {threads} thread(s)"));
-        let (ms, cost) = time_circuit(k, &c.circuit, &vals, a.runs.min(1), pool)?;
+        let (ms, cost) = time_circuit(k, &c.circuit, &vals, 1, pool)?;
         sp.finish_and_clear();
         let row = ProgramRow {
             program: stem.clone(),
@@ -334,7 +350,7 @@ fn bench_programs(
             ms,
             blind_rotations: cost.blind_rotations,
             keyswitches: cost.packing_keyswitches,
-            paper_ms: paper_program_ms(&stem),
+            paper_ms: paper_program_ms(stem),
         };
         if !a.json {
             println!(

@@ -5,14 +5,17 @@
 use std::path::{Path, PathBuf};
 
 use clap::Args;
+use encint::contents::Content;
 use encint::keys::envelope::{self, Kind};
-use encint::keys::{PackedNibbles, SeededNibbles, DEFAULT_PARAMETERS};
-use encint::processor::{ProcessorKeys, Program, SealedProcessorKeys};
+use encint::keys::DEFAULT_PARAMETERS;
+use encint::processor::{Downlink, ProcessorKeys, Program, SealedProcessorKeys, Uplink};
 
 use zeroize::Zeroizing;
 
 use super::program::{inputs_from_args, load};
-use crate::keyfiles::{load_client, read_envelope};
+use crate::keyfiles::{
+    expect, expect_server_side, load_client, read_envelope, PACKING_KEY, SERVER_KEY, TREE_KEY,
+};
 use crate::progress::spinner;
 use crate::timing::pool;
 use crate::CliResult;
@@ -44,7 +47,7 @@ pub struct EncryptArgs {
     /// Seed for the random inputs that are not given.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Output file (the seeded uplink).
+    /// Output file (the seeded uplink; never the program or the key file).
     #[arg(long)]
     pub out: PathBuf,
     /// Replace the output file if it exists.
@@ -113,17 +116,23 @@ pub fn keygen(a: KeygenArgs) -> CliResult {
     Ok(())
 }
 
-/// `encint asm encrypt`.
+/// `encint asm encrypt`: the program and its inputs are checked before the key is read;
+/// the file names the inputs it holds (their signature), which `asm run` checks.
 pub fn encrypt(a: EncryptArgs) -> CliResult {
+    files::check_distinct(&[&a.out], &[&a.file, &a.key])?;
     files::check_new(&[&a.out], a.force)?;
     let program = Program::from_compiled(load(&a.file)?);
-    let client = load_client(&a.key)?;
     let data = inputs_from_args(program.compiled(), &a.inputs, a.seed)?;
-    let uplink = program.encrypt_inputs(&client, &data)?;
-    let id = client.params().id();
+    let client = load_client(&a.key)?;
+    let pb = spinner(&format!(
+        "encrypting {} input nibbles",
+        program.input_signature().nibbles()
+    ));
+    let uplink = program.encrypt_uplink(&client, &data)?;
+    pb.finish_and_clear();
     files::write_one(
         &a.out,
-        &envelope::seal(Kind::Ciphertext, id, &uplink)?,
+        &uplink.to_bytes(client.params())?,
         Mode::Public,
         a.force,
     )?;
@@ -134,7 +143,12 @@ pub fn encrypt(a: EncryptArgs) -> CliResult {
     Ok(())
 }
 
-/// `encint asm run FILE --server-key DIR --in IN --out OUT [--force]`.
+/// What `asm run --in` says of a file that holds no program inputs.
+const INPUTS_NEED: &str = "--in needs a program's encrypted inputs (`encint asm encrypt`)";
+
+/// `encint asm run FILE --server-key DIR --in IN --out OUT [--force]`: the program, the
+/// inputs (that they are this program's: names, kinds, order) and what each key file
+/// holds are checked before any key is loaded.
 pub fn run(
     file: &Path,
     dir: &Path,
@@ -142,31 +156,37 @@ pub fn run(
     threads: Option<usize>,
     force: bool,
 ) -> CliResult {
+    let [s, t, p] = key_paths(dir);
+    files::check_distinct(&[out], &[file, input, &s, &t, &p])?;
     files::check_new(&[out], force)?;
     let program = Program::from_compiled(load(file)?);
-    let [s, t, p] = key_paths(dir);
+    expect_server_side(input, &[Content::ProcessorInputs], INPUTS_NEED)?;
+    let uplink = Uplink::from_bytes(&read_envelope(input, Kind::Ciphertext)?)
+        .map_err(|e| format!("{}: {e}", input.display()))?;
+    program
+        .check_uplink(&uplink)
+        .map_err(|e| format!("{}: {e}", input.display()))?;
+    let needs =
+        |name: &str, what: &str| format!("--server-key {} needs {what} in {name}", dir.display());
+    expect_server_side(&s, SERVER_KEY, &needs("server.key", "a server key"))?;
+    expect_server_side(&t, TREE_KEY, &needs("tree.key", "a tree key"))?;
+    expect_server_side(&p, PACKING_KEY, &needs("packing.key", "a packing key"))?;
+    let pool = pool(threads)?;
     let pb = spinner("loading server, tree and packing keys");
     let keys = ProcessorKeys::open(&SealedProcessorKeys {
         server: read_envelope(&s, Kind::ServerKey)?,
-        tree: read_envelope(&t, Kind::ServerKey)?,
-        packing: read_envelope(&p, Kind::ServerKey)?,
+        tree: read_envelope(&t, Kind::TreeKey)?,
+        packing: read_envelope(&p, Kind::PackingKey)?,
     })?;
-    let id = keys.server.params().id();
-    let uplink: SeededNibbles = envelope::open(
-        &read_envelope(input, Kind::Ciphertext)?,
-        Kind::Ciphertext,
-        id,
-    )?;
     pb.set_message(format!(
         "evaluating {} blind rotations",
         program.cost().blind_rotations
     ));
-    let pool = pool(threads)?;
-    let downlink = pool.install(|| program.run(&keys, &uplink))?;
+    let downlink = pool.install(|| program.run_uplink(&keys, &uplink))?;
     pb.finish_and_clear();
     files::write_one(
         out,
-        &envelope::seal(Kind::Ciphertext, id, &downlink)?,
+        &downlink.to_bytes(keys.server.params())?,
         Mode::Public,
         force,
     )?;
@@ -174,16 +194,28 @@ pub fn run(
     Ok(())
 }
 
-/// `encint asm decrypt`.
+/// `encint asm decrypt`: the result file is checked (its content, that it holds this
+/// program's outputs) before the key is read.
 pub fn decrypt(a: DecryptArgs) -> CliResult {
     let program = Program::from_compiled(load(&a.file)?);
-    let client = load_client(&a.key)?;
-    let packed: PackedNibbles = envelope::open(
-        &read_envelope(&a.input, Kind::Ciphertext)?,
-        Kind::Ciphertext,
-        client.params().id(),
+    expect(
+        &a.input,
+        &[Content::ProcessorOutputs],
+        "--in needs a program's encrypted result (`encint asm run --server-key`)",
     )?;
-    for (name, d) in program.decrypt_outputs(&client, &packed)? {
+    let downlink = Downlink::from_bytes(&read_envelope(&a.input, Kind::Ciphertext)?)
+        .map_err(|e| format!("{}: {e}", a.input.display()))?;
+    program
+        .check_downlink(&downlink)
+        .map_err(|e| format!("{}: {e}", a.input.display()))?;
+    let client = load_client(&a.key)?;
+    let pb = spinner(&format!(
+        "decrypting {} output nibbles",
+        downlink.nibbles().len()
+    ));
+    let outputs = program.decrypt_downlink(&client, &downlink)?;
+    pb.finish_and_clear();
+    for (name, d) in outputs {
         println!("  out {name} = {d}");
     }
     Ok(())

@@ -27,9 +27,11 @@ pub enum AsmCommand {
     /// Generate a client key (secret) and the server's keys (server, tree, packing) into a
     /// directory.
     Keygen(files::KeygenArgs),
-    /// Encrypt a program's inputs with the client key (the seeded uplink).
+    /// Encrypt a program's inputs with the client key (the seeded uplink). The file names
+    /// the inputs it holds (names, kinds, order): `asm run` refuses it for another program.
     Encrypt(files::EncryptArgs),
-    /// Decrypt the result of `encint asm run --server-key` with the client key.
+    /// Decrypt the result of `encint asm run --server-key` with the client key (the file
+    /// names the outputs it holds: the result of another program is refused).
     Decrypt(files::DecryptArgs),
     /// Time instructions on random encrypted bytes beside TFHE-rs FheUint8 (same process,
     /// same threads), or the example programs (--programs). Rows (`--ops`): the mnemonics of
@@ -52,8 +54,8 @@ pub struct RunArgs {
     /// are random.
     #[arg(long = "input", value_name = "NAME=V")]
     pub inputs: Vec<String>,
-    /// Threads for the encrypted run (default: all cores).
-    #[arg(long)]
+    /// Threads for the encrypted run (default: all cores; at most 4 per core).
+    #[arg(long, value_parser = crate::arg_values::threads)]
     pub threads: Option<usize>,
     /// Seed for the random inputs that are not given.
     #[arg(long, default_value_t = 1)]
@@ -62,10 +64,11 @@ pub struct RunArgs {
     /// `encint asm keygen`); reads --in (from `encint asm encrypt`), writes --out.
     #[arg(long, requires_all = ["input_file", "out"], conflicts_with = "clear")]
     pub server_key: Option<PathBuf>,
-    /// With --server-key: the encrypted inputs.
+    /// With --server-key: the encrypted inputs (`encint asm encrypt` of this program: the
+    /// inputs of another program are refused before any key is loaded).
     #[arg(long = "in", id = "input_file", requires = "server_key")]
     pub input_file: Option<PathBuf>,
-    /// With --server-key: the output file (the packed downlink).
+    /// With --server-key: the output file (the packed downlink; never one of the inputs).
     #[arg(long, requires = "server_key")]
     pub out: Option<PathBuf>,
     /// With --server-key: replace the output file if it exists.

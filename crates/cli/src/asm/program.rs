@@ -4,10 +4,9 @@
 use std::collections::HashMap;
 use std::time::Instant;
 
-use encint::keys::{PackedNibbles, SeededNibbles};
 use encint::processor::asm::assemble;
 use encint::processor::vm::{self, compile, Compiled, Datum};
-use encint::processor::{Outputs, Program};
+use encint::processor::{Downlink, Outputs, Program, Uplink};
 
 use crate::backend::{Exec, ProcessorSession};
 use crate::progress::spinner;
@@ -55,8 +54,8 @@ pub fn inputs_from_args(
 }
 
 /// Runs a compiled program on encrypted inputs with the session's fresh keys through the
-/// library's [`Program`] on `exec`: seeded uplink, packed downlink, both links serialized
-/// and read back as they would be between two machines.
+/// library's [`Program`] on `exec`: seeded uplink, packed downlink, both links (with their
+/// signatures) serialized and read back as they would be between two machines.
 pub fn run_encrypted(
     c: &Compiled,
     data: &HashMap<String, Datum>,
@@ -64,8 +63,11 @@ pub fn run_encrypted(
     exec: &dyn Exec,
 ) -> AnyResult<(Outputs, Timing)> {
     let program = Program::from_compiled(c.clone());
+    let params = session.client.params();
     let t = Instant::now();
-    let uplink = program.encrypt_inputs(&session.client, data)?.to_bytes();
+    let uplink = program
+        .encrypt_uplink(&session.client, data)?
+        .to_bytes(params)?;
     let encrypt_s = t.elapsed().as_secs_f64();
     let sp = spinner(&format!(
         "evaluating {} blind rotations on {} thread(s)",
@@ -73,12 +75,14 @@ pub fn run_encrypted(
         session.pool.current_num_threads()
     ));
     let t = Instant::now();
-    let uplink = SeededNibbles::from_bytes(&uplink)?;
-    let downlink = exec.run_program(&program, session, &uplink)?.to_bytes();
+    let uplink = Uplink::from_bytes(&uplink)?;
+    let downlink = exec
+        .run_program(&program, session, &uplink)?
+        .to_bytes(params)?;
     let eval_s = t.elapsed().as_secs_f64();
     sp.finish_and_clear();
     let t = Instant::now();
-    let out = program.decrypt_outputs(&session.client, &PackedNibbles::from_bytes(&downlink)?)?;
+    let out = program.decrypt_downlink(&session.client, &Downlink::from_bytes(&downlink)?)?;
     let decrypt_s = t.elapsed().as_secs_f64();
     Ok((
         out,

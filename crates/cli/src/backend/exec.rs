@@ -5,8 +5,8 @@ use std::path::Path;
 
 use encint::fhe::{FheArray, FheValue};
 use encint::infer::{EncryptedWeights, Inference};
-use encint::keys::{DigitParameters, PackedNibbles, SeededNibbles};
-use encint::processor::{ProcessorKeys, Program};
+use encint::keys::DigitParameters;
+use encint::processor::{Downlink, ProcessorKeys, Program, Uplink};
 use encint::{ClientKey, Cost, EncInt, Op, Server, ServerKey};
 
 use crate::progress::spinner;
@@ -31,19 +31,21 @@ pub trait Exec {
         server.apply(op, args)
     }
 
-    /// A byte-processor program on an uplink with the session's keys (see [`Program::run`]);
-    /// in this process on the session's pool.
+    /// A byte-processor program on an uplink of its inputs with the session's keys (see
+    /// [`Program::run_uplink`]); in this process on the session's pool.
     fn run_program(
         &self,
         program: &Program,
         session: &ProcessorSession,
-        uplink: &SeededNibbles,
-    ) -> encint::Result<PackedNibbles> {
+        uplink: &Uplink,
+    ) -> encint::Result<Downlink> {
         #[cfg(feature = "mpi")]
         if let Some(backend) = self.ranks() {
-            return program.run_on(backend, &session.keys, uplink);
+            return program.run_uplink_on(backend, &session.keys, uplink);
         }
-        session.pool.install(|| program.run(&session.keys, uplink))
+        session
+            .pool
+            .install(|| program.run_uplink(&session.keys, uplink))
     }
 
     /// An inference circuit over a batch of encrypted images (see [`Inference::run`]).

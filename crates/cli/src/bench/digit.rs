@@ -10,7 +10,7 @@ use super::{timing_cells, timing_header, BenchArgs, HEAVY_BOOTSTRAPS};
 use crate::backend::{with_digits, BackendKind, DigitSetup, Exec, KeySource, Traffic};
 use crate::peer::int::{init_peer_keys, time_peer};
 use crate::progress::spinner;
-use crate::timing::{check_runs, median, pool, print_json, timed_runs};
+use crate::timing::{median, pool, print_json, timed_runs};
 use crate::{oracle, AnyResult, CliResult};
 
 /// One operation of a row: ours, its argument, TFHE-rs' counterpart and what is compared.
@@ -74,7 +74,14 @@ fn cases(name: &str, scalars: &[i64], mpi: bool) -> AnyResult<Vec<Case>> {
             compare,
         }]),
         None if mpi => Ok(vec![peerless(Op::parse(name, None)?)]),
-        None => Err(format!("unknown operation `{name}`").into()),
+        None => {
+            let known: Vec<&str> = OPS.iter().map(|r| r.0).collect();
+            Err(format!(
+                "unknown operation `{name}` (known: {}, scalar_mul)",
+                known.join(", ")
+            )
+            .into())
+        }
     }
 }
 
@@ -96,13 +103,15 @@ struct Row {
 pub fn run(a: &BenchArgs, params: &'static encint::keys::DigitParameters) -> CliResult {
     let mpi = a.backend.backend == BackendKind::Mpi;
     if !mpi {
-        check_runs(a.runs)?;
-        encint::check_threads(a.threads)?;
-        for &b in &a.bits {
-            if !matches!(b, 8 | 16 | 32) {
-                return Err(format!("unsupported width {b}: TFHE-rs has FheInt8/16/32").into());
-            }
-        }
+        super::check_widths(
+            &a.bits,
+            &[8, 16, 32],
+            "the widths of TFHE-rs' FheInt8/16/32",
+        )?;
+    }
+    // Every row is known before any key exists.
+    for name in &a.ops {
+        cases(name, &a.scalars, mpi)?;
     }
     let setup = DigitSetup {
         keys: KeySource::Fresh(params),
@@ -110,7 +119,6 @@ pub fn run(a: &BenchArgs, params: &'static encint::keys::DigitParameters) -> Cli
         max_nodes: None,
     };
     with_digits(&a.backend, setup, |server, client, exec| {
-        check_runs(a.runs)?;
         let client = client.ok_or("fresh keys come with a client key")?;
         let rows = rows(a, params, server, client, exec, mpi)?;
         if mpi {
@@ -145,9 +153,6 @@ fn rows(
     let mut rng = rand::rngs::StdRng::seed_from_u64(1);
     let mut rows: Vec<Row> = Vec::new();
     for &bits in &a.bits {
-        if mpi && !(2..=64).contains(&bits) {
-            return Err(format!("--bits {bits}: between 2 and 64 with --backend mpi").into());
-        }
         let lim = (1i128 << (bits - 1)) - 1;
         for name in &a.ops {
             for case in cases(name, &a.scalars, mpi)? {

@@ -22,11 +22,12 @@ pub struct BenchArgs {
     /// Print a JSON array instead of a table.
     #[arg(long)]
     pub json: bool,
-    /// Threads for both encint and TFHE-rs (default: all cores).
-    #[arg(long, default_value_t = crate::all_cores())]
+    /// Threads for both encint and TFHE-rs (default: all cores; at most 4 per core).
+    #[arg(long, default_value_t = crate::all_cores(), value_parser = crate::arg_values::threads)]
     pub threads: usize,
-    /// Widths in bits (8, 16, 32).
-    #[arg(long, value_delimiter = ',', default_value = "8,16,32")]
+    /// Widths in bits: 8, 16, 32 (TFHE-rs' FheInt8/16/32); with --typed also 64; with
+    /// --backend mpi (no TFHE-rs rows) any width from 2 to 64.
+    #[arg(long, value_delimiter = ',', default_value = "8,16,32", value_parser = width)]
     pub bits: Vec<u32>,
     /// Operations: add, sub, mul (ours exact vs TFHE-rs wrapping), mul_low (both
     /// wrapping: like with like), scalar_mul, squ, sgn, max, round.
@@ -44,9 +45,9 @@ pub struct BenchArgs {
         allow_hyphen_values = true
     )]
     pub scalars: Vec<i64>,
-    /// Timed runs per row (medians); rows above 1500 bootstraps run once, except with
-    /// --workloads, where every workload runs this many times on each side.
-    #[arg(long, default_value_t = 3)]
+    /// Timed runs per row (medians, at least 1); rows above 1500 bootstraps run once,
+    /// except with --workloads, where every workload runs this many times on each side.
+    #[arg(long, default_value_t = 3, value_parser = crate::arg_values::count)]
     pub runs: usize,
     /// Typed (TFHE-rs-like, wrapping) operations instead of --ops, beside TFHE-rs'
     /// FheInt/FheUint of the same width (8, 16, 32, 64), operands in the form of --form:
@@ -91,6 +92,23 @@ pub struct BenchArgs {
     pub backend: crate::backend::BackendArgs,
     #[command(flatten)]
     pub params: crate::backend::ParamArgs,
+}
+
+/// A width of `--bits`: 2 to 64 (each mode checks its own set before any key exists).
+fn width(s: &str) -> Result<u32, String> {
+    let n = crate::arg_values::in_range(s, 2, 64)?;
+    u32::try_from(n).map_err(|e| e.to_string())
+}
+
+/// Errors unless every width of `bits` is one of `allowed` (`what` names whose they are).
+fn check_widths(bits: &[u32], allowed: &[u32], what: &str) -> CliResult {
+    match bits.iter().find(|b| !allowed.contains(b)) {
+        Some(b) => {
+            let list: Vec<String> = allowed.iter().map(ToString::to_string).collect();
+            Err(format!("--bits {b}: {what} are {}", list.join(", ")).into())
+        }
+        None => Ok(()),
+    }
 }
 
 /// Runs `encint bench`.

@@ -11,7 +11,7 @@ use rand::{Rng, SeedableRng};
 use super::{timing_cells, timing_header, BenchArgs, HEAVY_BOOTSTRAPS};
 use crate::peer::typed::{time_typed_peer, Inputs};
 use crate::progress::spinner;
-use crate::timing::{check_runs, median, print_json_rows, timed_runs};
+use crate::timing::{median, print_json_rows, timed_runs};
 use crate::CliResult;
 
 /// Names accepted by `--typed` (`all` for every one).
@@ -78,13 +78,9 @@ pub fn run(a: &BenchArgs, params: &'static encint::keys::DigitParameters) -> Cli
             .filter(|&f| f != Form::Lazy)
             .ok_or_else(|| format!("unknown form `{name}` (auto, canonical, radix4)"))?],
     };
-    check_runs(runs)?;
-    encint::check_threads(threads)?;
+    super::check_widths(bits, &[8, 16, 32, 64], "the typed rows' widths")?;
     let mut tys = Vec::new();
     for &b in bits {
-        if !matches!(b, 8 | 16 | 32 | 64) {
-            return Err(format!("unsupported width {b}: 8, 16, 32 or 64").into());
-        }
         for t in types {
             let signed = match t.as_str() {
                 "i" => true,
@@ -92,6 +88,12 @@ pub fn run(a: &BenchArgs, params: &'static encint::keys::DigitParameters) -> Cli
                 other => return Err(format!("unknown type kind `{other}` (i or u)").into()),
             };
             tys.push(IntType::new(b as usize, signed)?);
+        }
+    }
+    // Every row is known before any key exists.
+    for name in names {
+        for &ty in &tys {
+            ops_named(name, ty)?;
         }
     }
     let (pool, client, server) = super::keys_and_pool(params, threads)?;

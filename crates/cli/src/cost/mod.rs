@@ -23,12 +23,14 @@ pub struct CostArgs {
     /// Print the planner's table instead: for each typed (TFHE-rs-like) operation and
     /// width, every form's bootstraps, depth and estimated time at N threads (the sum over
     /// levels of ceil(level width / N) bootstrap times), the chosen form first. With
-    /// --nodes: threads per node (default 1).
-    #[arg(long, value_name = "N")]
+    /// --nodes: threads per node (default 1). No thread is started: N is modelled, 1 to
+    /// 65536.
+    #[arg(long, value_name = "N", value_parser = crate::arg_values::modelled_threads)]
     threads: Option<usize>,
-    /// With --threads: widths in bits (default 8,16,32,64). With --nodes: the one operand
-    /// width of the scale model (default 32).
-    #[arg(long, value_delimiter = ',')]
+    /// With --threads: widths in bits, 4 to 128 (default 8,16,32,64; the table divides by
+    /// 7, a value of every type from 4 bits). With --nodes: the one operand width of the
+    /// scale model, 1 to 512 (default 32).
+    #[arg(long, value_delimiter = ',', value_parser = |s: &str| crate::arg_values::in_range(s, 1, 512))]
     bits: Vec<usize>,
     /// With --threads: operands in lazy form (wrapping results) instead of canonical
     /// (one bit per digit, `encrypt_as` with `Form::Canonical`).
@@ -68,6 +70,13 @@ pub fn run(a: CostArgs) -> CliResult {
         } else {
             a.bits.clone()
         };
+        if let Some(b) = bits.iter().find(|b| !(4..=128).contains(*b)) {
+            return Err(format!(
+                "--bits {b}: the planner's table has widths 4 to 128 (its rows divide by 7, \
+                 a value of every type from 4 bits)"
+            )
+            .into());
+        }
         let form = match (a.lazy, a.radix4) {
             (true, _) => encint::typed::Form::Lazy,
             (_, true) => encint::typed::Form::Radix4,

@@ -8,8 +8,9 @@ use crate::CliResult;
 /// The scale model's options of `encint cost`.
 #[derive(Args, Clone, Debug)]
 pub struct ScaleArgs {
-    /// Estimate the time of one operation on K nodes (the scale model; see docs/MPI.md).
-    #[arg(long, value_name = "K")]
+    /// Estimate the time of one operation on K nodes (the scale model; see docs/MPI.md),
+    /// 1 to 2^20.
+    #[arg(long, value_name = "K", value_parser = crate::arg_values::count_u32)]
     pub nodes: Option<u32>,
     /// With --nodes: the operation (add, sub, mul, squ, max, ...).
     #[arg(long, default_value = "mul", requires = "nodes")]

@@ -37,21 +37,12 @@ fn tfhe_rs_pbs(op: Op, ty: IntType) -> Option<u64> {
     Some(row[i])
 }
 
-/// Prints the planner's table (or JSON).
+/// Prints the planner's table (or JSON), planned whole before the first line.
 pub fn print(threads: usize, bits: &[usize], form: Form, json: bool) -> CliResult {
-    if threads == 0 {
-        return Err("--threads must be at least 1".into());
-    }
     let ar = Arith::new(Config { max_qweight: 25 });
     let mut ops = Op::typed_samples();
     ops.insert(6, Op::ScalarMul(4095));
-    let mut out = Vec::new();
-    if !json {
-        println!(
-            "{:<16} {:>4} {:<7} {:>7} {:>6} {:>6} {:>8} {:>7} | {:>7}",
-            "op", "type", "form", "pbs", "depth", "width", "qweight", "rounds", "TFHE-rs"
-        );
-    }
+    let mut plans = Vec::new();
     for &b in bits {
         for signed in [true, false] {
             let ty = IntType::new(b, signed)?;
@@ -61,38 +52,49 @@ pub fn print(threads: usize, bits: &[usize], form: Form, json: bool) -> CliResul
                     // The condition: a comparison's canonical bit.
                     forms[0] = Form::Canonical;
                 }
-                let p = plan(&ar, op, ty, &forms, threads)?;
-                for (k, e) in p.estimates.iter().enumerate() {
-                    let peer = tfhe_rs_pbs(op, ty);
-                    let form = format!("{}{:?}", if k == 0 { "*" } else { " " }, e.algorithm)
-                        .to_lowercase();
-                    if json {
-                        out.push(serde_json::json!({
-                            "op": op.to_string(), "type": ty.to_string(), "threads": threads,
-                            "form": format!("{:?}", e.algorithm).to_lowercase(),
-                            "chosen": k == 0, "pbs": e.cost.bootstraps,
-                            "depth": e.cost.depth, "width": e.cost.width,
-                            "qweight": e.cost.max_qweight, "rounds": e.rounds,
-                            "tfhe_rs_pbs": if k == 0 { peer } else { None },
-                        }));
-                    } else {
-                        println!(
-                            "{:<16} {:>4} {:<7} {:>7} {:>6} {:>6} {:>8} {:>7} | {:>7}",
-                            op.to_string(),
-                            ty.to_string(),
-                            form,
-                            e.cost.bootstraps,
-                            e.cost.depth,
-                            e.cost.width,
-                            e.cost.max_qweight,
-                            e.rounds,
-                            match (k, peer) {
-                                (0, Some(p)) => p.to_string(),
-                                _ => String::new(),
-                            }
-                        );
+                let p =
+                    plan(&ar, op, ty, &forms, threads).map_err(|e| format!("{op} on {ty}: {e}"))?;
+                plans.push((op, ty, p));
+            }
+        }
+    }
+    let mut out = Vec::new();
+    if !json {
+        println!(
+            "{:<16} {:>4} {:<7} {:>7} {:>6} {:>6} {:>8} {:>7} | {:>7}",
+            "op", "type", "form", "pbs", "depth", "width", "qweight", "rounds", "TFHE-rs"
+        );
+    }
+    for (op, ty, p) in plans {
+        for (k, e) in p.estimates.iter().enumerate() {
+            let peer = tfhe_rs_pbs(op, ty);
+            let form =
+                format!("{}{:?}", if k == 0 { "*" } else { " " }, e.algorithm).to_lowercase();
+            if json {
+                out.push(serde_json::json!({
+                    "op": op.to_string(), "type": ty.to_string(), "threads": threads,
+                    "form": format!("{:?}", e.algorithm).to_lowercase(),
+                    "chosen": k == 0, "pbs": e.cost.bootstraps,
+                    "depth": e.cost.depth, "width": e.cost.width,
+                    "qweight": e.cost.max_qweight, "rounds": e.rounds,
+                    "tfhe_rs_pbs": if k == 0 { peer } else { None },
+                }));
+            } else {
+                println!(
+                    "{:<16} {:>4} {:<7} {:>7} {:>6} {:>6} {:>8} {:>7} | {:>7}",
+                    op.to_string(),
+                    ty.to_string(),
+                    form,
+                    e.cost.bootstraps,
+                    e.cost.depth,
+                    e.cost.width,
+                    e.cost.max_qweight,
+                    e.rounds,
+                    match (k, peer) {
+                        (0, Some(p)) => p.to_string(),
+                        _ => String::new(),
                     }
-                }
+                );
             }
         }
     }

@@ -26,8 +26,8 @@ pub struct DemoArgs {
     /// Run the circuits on the clear executor instead of real encryption.
     #[arg(long)]
     clear: bool,
-    /// Threads for bootstrapping (default: all cores).
-    #[arg(long)]
+    /// Threads for bootstrapping (default: all cores; at most 4 per core).
+    #[arg(long, value_parser = crate::arg_values::threads)]
     threads: Option<usize>,
     /// Print one JSON object (seed, operands, parameters and every row with its decrypted
     /// and expected value, bootstraps, depth and time) instead of the tables.
@@ -41,9 +41,6 @@ pub struct DemoArgs {
 pub fn demo(a: DemoArgs) -> CliResult {
     if !a.clear {
         a.backend.check()?;
-    }
-    if let Some(t) = a.threads {
-        encint::check_threads(t)?;
     }
     let seed = a.seed.unwrap_or_else(|| rand::thread_rng().gen());
     let mut rng = rand::rngs::StdRng::seed_from_u64(seed);

@@ -13,7 +13,9 @@ use encint::wire::CiphertextKind;
 
 use super::typed::{file_kind, parse_typed_op, run_typed, type_name, typed_files, TypeArg};
 use crate::backend::{with_digits, DigitSetup, KeySource};
-use crate::keyfiles::{load_ct, load_packing, read_envelope};
+use crate::keyfiles::{
+    content, expect_server, expect_server_side, load_ct, load_packing, read_envelope, VALUES,
+};
 use crate::progress::spinner;
 use crate::{AnyResult, CliResult};
 
@@ -93,7 +95,7 @@ pub struct EvalArgs {
     /// The target type of `--op cast`: uN (N >= 2), iN or bool.
     #[arg(long, value_parser = super::typed::parse_type, value_name = "TYPE")]
     pub(super) to: Option<TypeArg>,
-    /// Output ciphertext file.
+    /// Output ciphertext file (never one of the input files, even with --force).
     #[arg(long, required_unless_present = "clear")]
     out: Option<PathBuf>,
     /// Replace the output file if it exists.
@@ -101,11 +103,11 @@ pub struct EvalArgs {
     force: bool,
     /// Threads for bootstrapping (default: all cores; at most 4 per core). The planner
     /// picks each operation's algorithm for this count, with `--clear` too.
-    #[arg(long)]
+    #[arg(long, value_parser = crate::arg_values::threads)]
     pub(super) threads: Option<usize>,
     /// Largest circuit to build and run, in nodes (default 2097152; checked from an
-    /// estimate before building).
-    #[arg(long = "max-nodes")]
+    /// estimate before building; at least 1).
+    #[arg(long = "max-nodes", value_parser = crate::arg_values::count_u64)]
     max_nodes: Option<u64>,
     /// Write the result packed with this packing key file (`encint packing-key`): a few KB
     /// instead of 16 KB per digit.
@@ -202,13 +204,13 @@ pub fn eval_files(a: EvalArgs) -> CliResult {
     let paths = input_paths(&a)?;
     let mut inputs = Vec::with_capacity(paths.len());
     for p in &paths {
-        match read_envelope(p, Kind::Ciphertext) {
-            Ok(bytes) => inputs.push(bytes),
-            Err(e) => {
-                parse_op(&a)?;
-                return Err(e);
-            }
+        // What each file holds is checked from its first bytes, before it is read whole.
+        if let Err(e) = content(p) {
+            parse_op(&a)?;
+            return Err(e);
         }
+        expect_server_side(p, VALUES, INPUTS_NEED)?;
+        inputs.push(read_envelope(p, Kind::Ciphertext)?);
     }
     let kinds: Vec<CiphertextKind> = inputs.iter().map(|b| file_kind(b)).collect();
     if let Some(i) = kinds.iter().position(|&k| k != kinds[0]) {
@@ -230,8 +232,9 @@ pub fn eval_files(a: EvalArgs) -> CliResult {
         return Err("`--to` goes only with `--op cast` on typed values".into());
     }
     let (out_path, server_key) = (a.out_path()?, a.server_key_path()?);
-    files::check_new(&[out_path], a.force)?;
+    check_output(&a, &paths)?;
     check_arity(&a, op.arity(), paths.len(), "input ciphertext(s)")?;
+    expect_server(server_key)?;
     let packing = packing_key(&a)?;
     let setup = DigitSetup {
         keys: KeySource::File(server_key),
@@ -258,6 +261,21 @@ pub fn eval_files(a: EvalArgs) -> CliResult {
         }
         Ok(())
     })
+}
+
+/// What `eval` says of an input file that holds no encrypted value.
+const INPUTS_NEED: &str =
+    "eval's input files need encrypted values (`encint encrypt`, or eval's unpacked results)";
+
+/// Refuses `--out` where it is one of the input files (ciphertexts, keys), or exists
+/// without `--force`, before any key is read.
+fn check_output(a: &EvalArgs, inputs: &[PathBuf]) -> CliResult {
+    let out = a.out_path()?;
+    let mut all: Vec<&std::path::Path> = inputs.iter().map(PathBuf::as_path).collect();
+    all.extend(a.server_key.as_deref());
+    all.extend(a.packed.as_deref());
+    files::check_distinct(&[out], &all)?;
+    Ok(files::check_new(&[out], a.force)?)
 }
 
 /// The packing key of `--packed`, read before any work.
@@ -354,7 +372,8 @@ fn eval_typed(a: &EvalArgs, paths: &[PathBuf], bytes: &[Vec<u8>]) -> CliResult {
         return Err("--backend mpi runs exact integers; typed values run on cpu or gpu".into());
     }
     let (out_path, server_key) = (a.out_path()?, a.server_key_path()?);
-    files::check_new(&[out_path], a.force)?;
+    check_output(a, paths)?;
+    expect_server(server_key)?;
     let ins = paths
         .iter()
         .zip(bytes)

@@ -12,9 +12,6 @@ pub use eval::EvalArgs;
 /// `encint eval`: the operation on plain operands with `--clear` (no key), otherwise on
 /// ciphertext files.
 pub fn eval(a: EvalArgs) -> CliResult {
-    if let Some(t) = a.threads {
-        encint::check_threads(t)?;
-    }
     if a.clear {
         return eval_clear::eval_clear(&a);
     }
@@ -31,7 +28,7 @@ use zeroize::Zeroizing;
 
 use encint::wire::CiphertextKind;
 
-use crate::keyfiles::{load_client, load_ct, load_public, read_envelope};
+use crate::keyfiles::{expect, load_client, load_ct, load_public, read_envelope, RESULTS};
 use crate::progress::spinner;
 use crate::{AnyResult, CliResult};
 use encint::PublicKeyFile;
@@ -114,7 +111,7 @@ pub struct EncryptArgs {
     /// `--bits` is accepted for it as before.
     #[arg(long, alias = "bits", value_name = "N")]
     digits: Option<usize>,
-    /// Output ciphertext file.
+    /// Output ciphertext file (never one of the input files, even with --force).
     #[arg(long)]
     out: PathBuf,
     /// Replace the output file if it exists.
@@ -208,17 +205,26 @@ pub fn encrypt_cmd(a: EncryptArgs) -> CliResult {
             .into())
         }
         (Some(typed::TypeArg::Int) | None, Some(digits)) => return encrypt_int(&a, digits),
-        (Some(typed::TypeArg::Int) | None, None) => {
+        (Some(typed::TypeArg::Int), None) => {
+            return Err(
+                "`--type int` (the exact integer) needs --digits N, its count of signed \
+                 binary digits (|value| < 2^N)"
+                    .into(),
+            )
+        }
+        (None, None) => {
             return Err(
                 "give --type (u8, i32, bool, ...: see --help), or --digits N for an \
-                        exact integer"
+                 exact integer"
                     .into(),
             )
         }
     };
     let value = typed::parse_value(&a.value, ty)?;
-    files::check_new(&[&a.out], a.force)?;
-    let bytes = match encrypting_key(&a)? {
+    check_output(&a)?;
+    let key = encrypting_key(&a)?;
+    let pb = spinner(&format!("encrypting a {}", typed::type_name(ty)));
+    let bytes = match key {
         Encryptor::Public(pk) => {
             encint::public::encrypt_typed_public(&pk, value, ty)?.to_bytes(&pk.params()?)?
         }
@@ -229,6 +235,7 @@ pub fn encrypt_cmd(a: EncryptArgs) -> CliResult {
             encint::seeded::encrypt_typed_seeded(&client, value, ty)?.to_bytes(client.params())?
         }
     };
+    pb.finish_and_clear();
     files::write_one(&a.out, &bytes, Mode::Public, a.force)?;
     println!(
         "encrypted {} as {} into {} ({} bytes, {})",
@@ -239,6 +246,14 @@ pub fn encrypt_cmd(a: EncryptArgs) -> CliResult {
         form_name(&a)
     );
     Ok(())
+}
+
+/// Refuses `--out` where it is the key file, or exists without `--force`, before the
+/// key is read.
+fn check_output(a: &EncryptArgs) -> CliResult {
+    let key = a.key.as_deref().or(a.public_key.as_deref());
+    files::check_distinct(&[&a.out], key.as_slice())?;
+    Ok(files::check_new(&[&a.out], a.force)?)
 }
 
 /// The key `encint encrypt` encrypts with.
@@ -263,8 +278,10 @@ fn encrypt_int(a: &EncryptArgs, digits: usize) -> CliResult {
         .trim()
         .parse()
         .map_err(|_| format!("`{}` is not an integer", a.value))?;
-    files::check_new(&[&a.out], a.force)?;
-    let bytes = match encrypting_key(a)? {
+    check_output(a)?;
+    let key = encrypting_key(a)?;
+    let pb = spinner(&format!("encrypting an exact integer of {digits} digits"));
+    let bytes = match key {
         Encryptor::Public(pk) => {
             encint::PublicInt::encrypt_big(&pk, &value, digits)?.to_bytes(&pk.params()?)?
         }
@@ -275,6 +292,7 @@ fn encrypt_int(a: &EncryptArgs, digits: usize) -> CliResult {
             encint::SeededInt::encrypt_big(&client, &value, digits)?.to_bytes(client.params())?
         }
     };
+    pb.finish_and_clear();
     files::write_one(&a.out, &bytes, Mode::Public, a.force)?;
     println!(
         "encrypted {} as {} digits into {} ({} bytes, {})",
@@ -302,7 +320,7 @@ pub struct DerivedKeyArgs {
     /// The client key file.
     #[arg(long)]
     key: PathBuf,
-    /// Output key file.
+    /// Output key file (never the client key file, even with --force).
     #[arg(long)]
     out: PathBuf,
     /// Replace the output file if it exists.
@@ -313,8 +331,9 @@ pub struct DerivedKeyArgs {
 /// `encint packing-key`: the packing key of a client key (64 MiB), for `eval --packed`.
 pub fn packing_key_cmd(a: DerivedKeyArgs) -> CliResult {
     derive_key(&a, "the packing key", |client| {
-        let key = encint::keys::PackingKey::generate(client);
-        Ok(envelope::seal(Kind::ServerKey, client.params().id(), &key)?)
+        Ok(encint::keys::seal_packing_key(
+            &encint::keys::PackingKey::generate(client),
+        )?)
     })
 }
 
@@ -331,6 +350,7 @@ fn derive_key(
     what: &str,
     make: impl FnOnce(&ClientKey) -> AnyResult<Vec<u8>>,
 ) -> CliResult {
+    files::check_distinct(&[&a.out], &[&a.key])?;
     files::check_new(&[&a.out], a.force)?;
     let client = load_client(&a.key)?;
     let pb = spinner(&format!("generating {what}"));
@@ -346,12 +366,19 @@ fn derive_key(
     Ok(())
 }
 
-/// `encint decrypt`: the file says whether it holds an exact integer or a typed value.
+/// `encint decrypt`: the file says whether it holds an exact integer or a typed value,
+/// and is checked before the key is read.
 pub fn decrypt_cmd(a: DecryptArgs) -> CliResult {
-    let client = load_client(&a.key)?;
+    expect(
+        &a.input,
+        RESULTS,
+        "--in needs an encrypted value or a packed result (`encint encrypt`, `encint eval`)",
+    )?;
     let bytes = read_envelope(&a.input, Kind::Ciphertext)?;
+    let client = load_client(&a.key)?;
     let at = |e: encint::Error| format!("{}: {e}", a.input.display());
     let packed = encint::wire::payload_tag(&bytes) == Some(encint::packed::PACKED_TAG);
+    let pb = spinner("decrypting");
     let (value, ty) = match typed::file_kind(&bytes) {
         _ if packed => {
             let p = encint::packed::PackedResult::from_bytes(&bytes).map_err(at)?;
@@ -377,6 +404,7 @@ pub fn decrypt_cmd(a: DecryptArgs) -> CliResult {
             (encint::decrypt_big(&client, &x)?.to_string(), "int".into())
         }
     };
+    pb.finish_and_clear();
     if a.json {
         println!("{{\"value\": {value}, \"type\": \"{ty}\"}}");
     } else {

@@ -34,17 +34,17 @@ pub struct BitsBenchArgs {
     /// products, set, paper_ms_per_slot, helib_ms_per_slot, status) instead of a table.
     #[arg(long)]
     pub json: bool,
-    /// Rayon threads for the products of a level (default: all cores).
-    #[arg(long)]
+    /// Rayon threads for the products of a level (default: all cores; at most 4 per core).
+    #[arg(long, value_parser = crate::arg_values::threads)]
     pub threads: Option<usize>,
     /// Which operations (`--ops add,div`: add, sub, mul, div; default: all).
     #[command(flatten)]
     pub ops: OpsArg,
-    /// Widths to run, comma-separated (default: the paper's rows: 4, 8, 16, 64).
-    #[arg(long, value_delimiter = ',')]
+    /// Widths to run, comma-separated, of the rows' 4, 8, 16, 64 (default: every row).
+    #[arg(long, value_delimiter = ',', value_parser = row_width)]
     pub bits: Vec<usize>,
-    /// Integers per batch (default: every slot of the chosen set).
-    #[arg(long)]
+    /// Integers per batch (default: every slot of the chosen set; at least 1).
+    #[arg(long, value_parser = crate::arg_values::count)]
     pub slots: Option<usize>,
 }
 
@@ -132,6 +132,59 @@ fn specs() -> Vec<Spec> {
     ]
 }
 
+/// A width of `--bits`: one of the rows' widths.
+fn row_width(s: &str) -> Result<usize, String> {
+    let mut widths: Vec<usize> = specs().iter().map(|r| r.bits).collect();
+    widths.sort_unstable();
+    widths.dedup();
+    crate::arg_values::width_in(s, &widths, "the rows' widths")
+}
+
+/// The rows `args` selects (every name and width checked, and at least one row), before
+/// any key exists.
+fn selected(args: &BitsBenchArgs) -> Result<Vec<Spec>, FvError> {
+    if let Some(o) = args.ops.unknown(&["add", "sub", "mul", "div"]) {
+        return Err(FvError::UnknownName {
+            kind: "operation (add, sub, mul, div)",
+            name: o.to_string(),
+        });
+    }
+    if let Some(b) = args.bits.iter().find(|&&b| !(1..=64).contains(&b)) {
+        return Err(FvError::InvalidParameters(format!(
+            "width {b} outside 1..=64"
+        )));
+    }
+    if args.slots == Some(0) {
+        return Err(FvError::InvalidParameters(
+            "--slots must be at least 1".into(),
+        ));
+    }
+    let wanted = |s: &Spec| args.ops.wants(s.op);
+    let rows: Vec<Spec> = specs()
+        .into_iter()
+        .filter(|s| wanted(s) && (args.bits.is_empty() || args.bits.contains(&s.bits)))
+        .collect();
+    if rows.is_empty() {
+        let mut have: Vec<String> = specs()
+            .iter()
+            .filter(|s| wanted(s))
+            .map(|s| format!("{} {}", s.op, s.bits))
+            .collect();
+        have.dedup();
+        let bits: Vec<String> = args.bits.iter().map(ToString::to_string).collect();
+        let ops = match args.ops.ops.is_empty() {
+            true => "any operation".to_string(),
+            false => args.ops.ops.join(" or "),
+        };
+        return Err(FvError::InvalidParameters(format!(
+            "no row is {ops} of {} bits; the rows of these operations: {}",
+            bits.join(" or "),
+            have.join(", ")
+        )));
+    }
+    Ok(rows)
+}
+
 fn mask(w: usize) -> u64 {
     if w == 64 {
         u64::MAX
@@ -190,26 +243,13 @@ fn err(e: FvBitsError) -> FvError {
 
 /// Runs the selected rows.
 pub fn bench(args: &BitsBenchArgs) -> Result<Vec<BitsRow>, FvError> {
-    if let Some(o) = args.ops.unknown(&["add", "sub", "mul", "div"]) {
-        return Err(FvError::UnknownName {
-            kind: "operation (add, sub, mul, div)",
-            name: o.to_string(),
-        });
-    }
-    if let Some(b) = args.bits.iter().find(|&&b| !(1..=64).contains(&b)) {
-        return Err(FvError::InvalidParameters(format!(
-            "width {b} outside 1..=64"
-        )));
-    }
-    if args.slots == Some(0) {
-        return Err(FvError::InvalidParameters(
-            "--slots must be at least 1".into(),
-        ));
-    }
-    let threads = args
-        .threads
-        .unwrap_or_else(rayon::current_num_threads)
-        .max(1);
+    let rows_asked = selected(args)?;
+    let threads = match args.threads {
+        Some(t) => {
+            encint::check_threads(t).map_err(|e| FvError::InvalidParameters(e.to_string()))?
+        }
+        None => crate::all_cores(),
+    };
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
@@ -217,13 +257,7 @@ pub fn bench(args: &BitsBenchArgs) -> Result<Vec<BitsRow>, FvError> {
     let mut keys: HashMap<String, (FvBitsClientKey, FvBitsServerKey)> = HashMap::new();
     let mut rng = ChaCha20Rng::from_entropy();
     let mut rows = Vec::new();
-    for spec in specs() {
-        if !args.ops.wants(spec.op) {
-            continue;
-        }
-        if !args.bits.is_empty() && !args.bits.contains(&spec.bits) {
-            continue;
-        }
+    for spec in rows_asked {
         let circuit = build(&spec);
         let program = FvProgram::compile(&circuit).map_err(err)?;
         let mut row = BitsRow {

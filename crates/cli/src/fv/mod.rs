@@ -39,8 +39,8 @@ pub struct BenchArgs {
     /// Variant: behz, hps, hpr or all.
     #[arg(long, default_value = "all")]
     pub variant: String,
-    /// Runs per operation (the median is reported).
-    #[arg(long, default_value_t = 5)]
+    /// Runs per operation (the median is reported; at least 1).
+    #[arg(long, default_value_t = 5, value_parser = crate::arg_values::count)]
     pub runs: usize,
 }
 
@@ -53,8 +53,8 @@ pub struct DepthArgs {
     /// Variant: behz, hps, hpr or all.
     #[arg(long, default_value = "all")]
     pub variant: String,
-    /// Fresh ciphertexts squared per variant; the smallest depth is reported.
-    #[arg(long, default_value_t = 1)]
+    /// Fresh ciphertexts squared per variant (at least 1); the smallest depth is reported.
+    #[arg(long, default_value_t = 1, value_parser = crate::arg_values::count)]
     pub trials: usize,
     /// Print JSON.
     #[arg(long)]
@@ -120,11 +120,12 @@ fn thread_cpu_ms() -> Option<f64> {
     None
 }
 
-/// Median wall-clock and median thread-CPU times of `runs` calls.
+/// Median wall-clock and median thread-CPU times of `runs` calls (at least 1: the
+/// argument parser refuses 0).
 fn median<F: FnMut() -> Result<(), FvError>>(runs: usize, mut f: F) -> Result<(f64, f64), FvError> {
-    let mut v = Vec::with_capacity(runs.max(1));
-    let mut c = Vec::with_capacity(runs.max(1));
-    for _ in 0..runs.max(1) {
+    let mut v = Vec::with_capacity(runs);
+    let mut c = Vec::with_capacity(runs);
+    for _ in 0..runs {
         let c0 = thread_cpu_ms();
         let t0 = Instant::now();
         f()?;
@@ -147,6 +148,11 @@ fn random_pt(ctx: &FvContext, rng: &mut ChaCha20Rng) -> Result<Plaintext, FvErro
 
 /// Runs the benchmark and returns its rows.
 pub fn bench(args: &BenchArgs) -> Result<Vec<BenchRow>, FvError> {
+    if args.runs == 0 {
+        return Err(FvError::InvalidParameters(
+            "--runs must be at least 1".into(),
+        ));
+    }
     let mut rows = Vec::new();
     let vs = variants(&args.variant)?;
     for params in sets(&args.set)? {
@@ -215,6 +221,11 @@ pub struct DepthRow {
 
 /// Measures the practical depth of each variant.
 pub fn depth(args: &DepthArgs) -> Result<Vec<DepthRow>, FvError> {
+    if args.trials == 0 {
+        return Err(FvError::InvalidParameters(
+            "--trials must be at least 1".into(),
+        ));
+    }
     let mut rows = Vec::new();
     let vs = variants(&args.variant)?;
     for params in sets(&args.set)? {
@@ -233,7 +244,7 @@ pub fn depth(args: &DepthArgs) -> Result<Vec<DepthRow>, FvError> {
             let rlk = ctx.generate_relin_key(&sk, v, &mut rng)?;
             let mut best = usize::MAX;
             let (mut refused, mut silent) = (0, 0);
-            for _ in 0..args.trials.max(1) {
+            for _ in 0..args.trials {
                 let m = random_pt(&ctx, &mut rng)?;
                 let mut expect = m.coefficients().to_vec();
                 let mut c = ctx.encrypt(&pk, &m, &mut rng)?;

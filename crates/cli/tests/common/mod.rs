@@ -54,3 +54,27 @@ pub fn small_network(suite: &str, name: &str) -> (PathBuf, PathBuf) {
     .unwrap();
     (model, images)
 }
+
+/// The stage lines of a run's stderr: `[encint] generating keys` and the like (what a
+/// spinner prints where stderr is not a terminal), and the `fv` commands' `[fv ...]`
+/// lines. A command that refuses its arguments before any work prints none.
+pub fn stage_lines(stderr: &str) -> Vec<&str> {
+    stderr.lines().filter(|l| l.starts_with('[')).collect()
+}
+
+/// Runs `args`, which must fail with an error naming `name` before any stage of work
+/// (key generation, loading keys, building circuits, encrypting) began.
+pub fn refused_before_work(args: &[&str], name: &str) {
+    let (ok, out, err) = encint(args);
+    assert!(!ok, "{args:?} succeeded:\n{out}\n{err}");
+    assert!(!err.contains("panicked"), "{args:?}: {err}");
+    assert!(
+        err.contains(name),
+        "{args:?}: the error does not name `{name}`:\n{err}"
+    );
+    let stages = stage_lines(&err);
+    assert!(
+        stages.is_empty(),
+        "{args:?}: work began before the refusal: {stages:?}\n{err}"
+    );
+}

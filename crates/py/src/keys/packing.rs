@@ -8,8 +8,8 @@ use num_bigint::BigInt;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
-use super::envelope::{open, seal};
-use crate::errors::{invalid, to_py};
+use super::envelope::seal;
+use crate::errors::{envelope_err, invalid, to_py};
 use crate::guard::detached;
 use crate::int::EncInt;
 use crate::methods::py_methods;
@@ -34,16 +34,17 @@ py_methods! {
         /// writes it).
         fn to_bytes<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
             let params = params_of(&self.key)?;
-            seal(py, Kind::ServerKey, Some((&self.key, &params)))
+            seal(py, Kind::PackingKey, Some((&self.key, &params)))
         }
 
-        /// Reads `to_bytes` output (or `encint packing-key`'s file); anything else is an
-        /// `encint.Error`.
+        /// Reads `to_bytes` output (or `encint packing-key`'s file, also one of an earlier
+        /// release); another key is a `KeyRoleError`, anything else an `encint.Error`.
         #[staticmethod]
         fn from_bytes(py: Python<'_>, data: Vec<u8>) -> PyResult<PackingKey> {
-            Ok(PackingKey {
-                key: open(py, &data, Kind::ServerKey)?,
-            })
+            let key = detached(py, || {
+                encint::keys::open_packing_key(&data).map_err(envelope_err)
+            })?;
+            Ok(PackingKey { key })
         }
 
         /// Packs an encrypted result (an `EncInt`, or a value of the typed family such as

@@ -12,7 +12,7 @@ use super::{timing_cells, timing_header, BenchArgs};
 use crate::peer::workloads::{self as peer, PeerRun};
 use crate::peer::PeerError;
 use crate::progress::spinner;
-use crate::timing::{check_runs, median, pool, print_json, print_json_rows};
+use crate::timing::{median, pool, print_json, print_json_rows};
 use crate::CliResult;
 use plain::Workload;
 
@@ -36,8 +36,6 @@ pub fn run(
 ) -> CliResult {
     let list = Workload::parse_list(names)?;
     let (threads, runs, json) = (a.threads, a.runs, a.json);
-    check_runs(runs)?;
-    encint::check_threads(threads)?;
     let (pool, client, server) = super::keys_and_pool(params, threads)?;
     let mut rows = Vec::new();
     for w in list {

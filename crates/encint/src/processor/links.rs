@@ -1,0 +1,414 @@
+//! The byte processor's links as files: a program's encrypted inputs ([`Uplink`], client to
+//! server) and its encrypted outputs ([`Downlink`], server to client). Each is a ciphertext
+//! envelope that carries, beside the nibbles, the [`Signature`] of the values it holds
+//! (every element's name and kind, in circuit order), so that a server never runs one
+//! program on the inputs of another (the nibble counts of `a[5]` and of
+//! `x: fixed, y: fixed, z` agree, their meanings do not) and a client never reads one
+//! program's outputs as another's.
+//!
+//! Payload: the tag `ENCASMI1` (inputs) or `ENCASMO1` (outputs), the signature (a list of
+//! (name, kind) pairs, kind 0 a byte, 1 a fixed-point value, 2 eight bits), then the
+//! nibbles ([`SeededNibbles`] or [`PackedNibbles`] as they are). Earlier releases wrote the
+//! bare nibbles, without tag or signature: nothing in such a file says which program it
+//! belongs to, so it is refused ([`crate::contents::Content::OldProcessorInputs`]).
+
+use std::fmt;
+
+use encint_isa::instr::Kind as DatumKind;
+use encint_isa::vm::{self, Compiled};
+use encint_tfhe::envelope::{self, Kind};
+use encint_tfhe::{DigitParameters, PackedNibbles, SeededNibbles, Validate};
+use serde::{Deserialize, Serialize};
+
+use crate::{Error, Result};
+
+pub use crate::contents::{INPUTS_TAG, OUTPUTS_TAG};
+
+/// Longest element name a link file may hold, in bytes.
+const MAX_NAME: usize = 1024;
+
+/// The shape of a program's inputs or outputs: each element's name (`x`, `a[3]`) and kind,
+/// in circuit order. Two programs whose signatures differ never share a link.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Signature(Vec<(String, DatumKind)>);
+
+impl Signature {
+    /// The inputs of `c`.
+    pub fn inputs(c: &Compiled) -> Signature {
+        Signature(c.inputs.clone())
+    }
+
+    /// The outputs of `c`.
+    pub fn outputs(c: &Compiled) -> Signature {
+        Signature(c.outputs.iter().map(|(n, k, _)| (n.clone(), *k)).collect())
+    }
+
+    /// The elements: name and kind.
+    pub fn elements(&self) -> &[(String, DatumKind)] {
+        &self.0
+    }
+
+    /// Nibbles the elements take (a byte 2, a fixed-point value 4, eight bits 8).
+    pub fn nibbles(&self) -> usize {
+        self.0.iter().map(|(_, k)| vm::nibbles(*k)).sum()
+    }
+
+    fn to_wire(&self) -> Result<Vec<(String, u8)>> {
+        self.0
+            .iter()
+            .map(|(name, kind)| {
+                let code = match kind {
+                    DatumKind::Byte => 0,
+                    DatumKind::Fixed => 1,
+                    DatumKind::Bits => 2,
+                    other => {
+                        return Err(Error::InvalidInput(format!(
+                            "`{name}` is a {other:?}, not a program input or output"
+                        )))
+                    }
+                };
+                Ok((name.clone(), code))
+            })
+            .collect()
+    }
+
+    fn from_wire(w: &[(String, u8)]) -> std::result::Result<Signature, String> {
+        if w.len() > encint_tfhe::io::MAX_NIBBLES {
+            return Err(format!("{} elements in a signature", w.len()));
+        }
+        w.iter()
+            .map(|(name, code)| {
+                if name.len() > MAX_NAME {
+                    return Err(format!("an element name of {} bytes", name.len()));
+                }
+                let kind = match code {
+                    0 => DatumKind::Byte,
+                    1 => DatumKind::Fixed,
+                    2 => DatumKind::Bits,
+                    c => return Err(format!("element kind {c} (0, 1 or 2)")),
+                };
+                Ok((name.clone(), kind))
+            })
+            .collect::<std::result::Result<_, _>>()
+            .map(Signature)
+    }
+}
+
+fn kind_name(k: DatumKind) -> &'static str {
+    match k {
+        DatumKind::Fixed => "fixed",
+        DatumKind::Bits => "bits",
+        _ => "byte",
+    }
+}
+
+/// `a[5]: byte, x: fixed, z: byte`: an array's elements (`a[0]` to `a[4]` of one kind, in
+/// order) as one entry; `none` for no element.
+impl fmt::Display for Signature {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut parts: Vec<String> = Vec::new();
+        let mut i = 0;
+        while i < self.0.len() {
+            let (name, kind) = &self.0[i];
+            let base = name.strip_suffix("[0]");
+            let run = base.map_or(1, |b| {
+                let mut n = 1;
+                while self
+                    .0
+                    .get(i + n)
+                    .is_some_and(|(m, k)| k == kind && *m == format!("{b}[{n}]"))
+                {
+                    n += 1;
+                }
+                n
+            });
+            parts.push(match base {
+                Some(b) => format!("{b}[{run}]: {}", kind_name(*kind)),
+                None => format!("{name}: {}", kind_name(*kind)),
+            });
+            i += run;
+        }
+        if parts.is_empty() {
+            return f.write_str("none");
+        }
+        f.write_str(&parts.join(", "))
+    }
+}
+
+/// The payload of both links.
+#[derive(Serialize, Deserialize)]
+struct LinkPayload<T> {
+    tag: [u8; 8],
+    signature: Vec<(String, u8)>,
+    nibbles: T,
+}
+
+impl<T: Validate> LinkPayload<T> {
+    /// The signature, checked against the tag and the nibble count `len`.
+    fn checked(&self, tag: [u8; 8], len: usize) -> std::result::Result<Signature, String> {
+        if self.tag != tag {
+            return Err("not a byte-processor link of this direction".into());
+        }
+        let s = Signature::from_wire(&self.signature)?;
+        if s.nibbles() != len {
+            return Err(format!(
+                "the signature {s} takes {} nibbles, the file holds {len}",
+                s.nibbles()
+            ));
+        }
+        Ok(s)
+    }
+}
+
+impl Validate for LinkPayload<SeededNibbles> {
+    fn validate(&self, params: &DigitParameters) -> std::result::Result<(), String> {
+        self.checked(INPUTS_TAG, self.nibbles.len())?;
+        self.nibbles.validate(params)
+    }
+}
+
+impl Validate for LinkPayload<PackedNibbles> {
+    fn validate(&self, params: &DigitParameters) -> std::result::Result<(), String> {
+        self.checked(OUTPUTS_TAG, self.nibbles.len())?;
+        self.nibbles.validate(params)
+    }
+}
+
+/// Errors unless `bytes` is a link of `want` (its envelope's content, named otherwise).
+fn expect(bytes: &[u8], want: crate::contents::Content, what: &str) -> Result<()> {
+    let found = crate::contents::identify(bytes)?;
+    if found != want {
+        return Err(Error::InvalidInput(format!(
+            "the file holds {}, not {what}",
+            found.name()
+        )));
+    }
+    Ok(())
+}
+
+/// A program's encrypted inputs with their [`Signature`] (client to server).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Uplink {
+    signature: Signature,
+    nibbles: SeededNibbles,
+}
+
+impl Uplink {
+    /// The inputs' signature.
+    pub fn signature(&self) -> &Signature {
+        &self.signature
+    }
+
+    /// The seeded nibbles.
+    pub fn nibbles(&self) -> &SeededNibbles {
+        &self.nibbles
+    }
+
+    /// The ciphertext envelope of parameter set `params` (tag `ENCASMI1`).
+    pub fn to_bytes(&self, params: &DigitParameters) -> Result<Vec<u8>> {
+        let p = LinkPayload {
+            tag: INPUTS_TAG,
+            signature: self.signature.to_wire()?,
+            nibbles: &self.nibbles,
+        };
+        Ok(envelope::seal(Kind::Ciphertext, params.id(), &p)?)
+    }
+
+    /// Reads [`Uplink::to_bytes`] output: every check of the envelope reader, the
+    /// signature against the nibble count. Another file (an earlier release's bare
+    /// nibbles too) is an error naming what it holds. Never panics.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Uplink> {
+        use crate::contents::Content;
+        expect(
+            bytes,
+            Content::ProcessorInputs,
+            "a program's encrypted inputs",
+        )?;
+        let p: LinkPayload<SeededNibbles> = envelope::open_known(bytes, Kind::Ciphertext)?;
+        let signature = p
+            .checked(INPUTS_TAG, p.nibbles.len())
+            .map_err(Error::InvalidInput)?;
+        Ok(Uplink {
+            signature,
+            nibbles: p.nibbles,
+        })
+    }
+}
+
+/// A program's encrypted outputs with their [`Signature`] (server to client).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Downlink {
+    signature: Signature,
+    nibbles: PackedNibbles,
+}
+
+impl Downlink {
+    /// The outputs' signature.
+    pub fn signature(&self) -> &Signature {
+        &self.signature
+    }
+
+    /// The packed nibbles.
+    pub fn nibbles(&self) -> &PackedNibbles {
+        &self.nibbles
+    }
+
+    /// The ciphertext envelope of parameter set `params` (tag `ENCASMO1`).
+    pub fn to_bytes(&self, params: &DigitParameters) -> Result<Vec<u8>> {
+        let p = LinkPayload {
+            tag: OUTPUTS_TAG,
+            signature: self.signature.to_wire()?,
+            nibbles: &self.nibbles,
+        };
+        Ok(envelope::seal(Kind::Ciphertext, params.id(), &p)?)
+    }
+
+    /// Reads [`Downlink::to_bytes`] output, as [`Uplink::from_bytes`] does.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Downlink> {
+        use crate::contents::Content;
+        expect(
+            bytes,
+            Content::ProcessorOutputs,
+            "a program's encrypted result",
+        )?;
+        let p: LinkPayload<PackedNibbles> = envelope::open_known(bytes, Kind::Ciphertext)?;
+        let signature = p
+            .checked(OUTPUTS_TAG, p.nibbles.len())
+            .map_err(Error::InvalidInput)?;
+        Ok(Downlink {
+            signature,
+            nibbles: p.nibbles,
+        })
+    }
+}
+
+impl super::Program {
+    /// The signature of the program's inputs.
+    pub fn input_signature(&self) -> Signature {
+        Signature::inputs(self.compiled())
+    }
+
+    /// The signature of the program's outputs.
+    pub fn output_signature(&self) -> Signature {
+        Signature::outputs(self.compiled())
+    }
+
+    /// Client side: encrypts the inputs ([`super::Program::encrypt_inputs`]) into an
+    /// uplink that names them.
+    pub fn encrypt_uplink(
+        &self,
+        client: &encint_tfhe::ClientKey,
+        data: &std::collections::HashMap<String, super::Datum>,
+    ) -> Result<Uplink> {
+        Ok(Uplink {
+            signature: self.input_signature(),
+            nibbles: self.encrypt_inputs(client, data)?,
+        })
+    }
+
+    /// Errors unless `up` holds this program's inputs (names, kinds and order).
+    pub fn check_uplink(&self, up: &Uplink) -> Result<()> {
+        let want = self.input_signature();
+        if up.signature != want {
+            return Err(Error::InvalidInput(format!(
+                "the inputs were encrypted for a program with inputs {}; this program takes {want}",
+                up.signature
+            )));
+        }
+        Ok(())
+    }
+
+    /// Server side: [`super::Program::run`] on an uplink, refused before any work unless it
+    /// holds this program's inputs ([`super::Program::check_uplink`]); the downlink names
+    /// the outputs.
+    pub fn run_uplink(&self, keys: &super::ProcessorKeys, up: &Uplink) -> Result<Downlink> {
+        self.check_uplink(up)?;
+        Ok(Downlink {
+            signature: self.output_signature(),
+            nibbles: self.run(keys, &up.nibbles)?,
+        })
+    }
+
+    /// [`super::Program::run_uplink`] on another backend ([`super::Program::run_on`]).
+    pub fn run_uplink_on<B>(
+        &self,
+        backend: &B,
+        keys: &super::ProcessorKeys,
+        up: &Uplink,
+    ) -> Result<Downlink>
+    where
+        B: encint_core::exec::Backend<Value = encint_tfhe::Digit, Error = Error>,
+    {
+        self.check_uplink(up)?;
+        Ok(Downlink {
+            signature: self.output_signature(),
+            nibbles: self.run_on(backend, keys, &up.nibbles)?,
+        })
+    }
+
+    /// Errors unless `down` holds this program's outputs.
+    pub fn check_downlink(&self, down: &Downlink) -> Result<()> {
+        let want = self.output_signature();
+        if down.signature != want {
+            return Err(Error::InvalidInput(format!(
+                "the result is of a program with outputs {}; this program has outputs {want}",
+                down.signature
+            )));
+        }
+        Ok(())
+    }
+
+    /// Client side: decrypts a downlink of this program's outputs (checked first:
+    /// [`super::Program::check_downlink`]).
+    pub fn decrypt_downlink(
+        &self,
+        client: &encint_tfhe::ClientKey,
+        down: &Downlink,
+    ) -> Result<super::Outputs> {
+        self.check_downlink(down)?;
+        self.decrypt_outputs(client, &down.nibbles)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sig(elements: &[(&str, DatumKind)]) -> Signature {
+        Signature(elements.iter().map(|(n, k)| (n.to_string(), *k)).collect())
+    }
+
+    #[test]
+    fn signatures_print_arrays_as_one_entry_and_round_trip() {
+        let a5 = sig(&[
+            ("a[0]", DatumKind::Byte),
+            ("a[1]", DatumKind::Byte),
+            ("a[2]", DatumKind::Byte),
+            ("a[3]", DatumKind::Byte),
+            ("a[4]", DatumKind::Byte),
+        ]);
+        assert_eq!(a5.to_string(), "a[5]: byte");
+        assert_eq!(a5.nibbles(), 10);
+        let xyz = sig(&[
+            ("x", DatumKind::Fixed),
+            ("y", DatumKind::Fixed),
+            ("z", DatumKind::Byte),
+        ]);
+        assert_eq!(xyz.to_string(), "x: fixed, y: fixed, z: byte");
+        // Same nibble count, another signature.
+        assert_eq!(xyz.nibbles(), a5.nibbles());
+        assert_ne!(xyz, a5);
+        let mixed = sig(&[
+            ("a[0]", DatumKind::Byte),
+            ("a[1]", DatumKind::Byte),
+            ("i", DatumKind::Byte),
+        ]);
+        assert_eq!(mixed.to_string(), "a[2]: byte, i: byte");
+        assert_eq!(sig(&[]).to_string(), "none");
+        for s in [a5, xyz, mixed] {
+            assert_eq!(Signature::from_wire(&s.to_wire().unwrap()).unwrap(), s);
+        }
+        assert!(Signature::from_wire(&[("x".into(), 3)]).is_err());
+        assert!(Signature::from_wire(&[("x".repeat(2000), 0)]).is_err());
+    }
+}
