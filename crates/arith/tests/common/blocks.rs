@@ -3,7 +3,7 @@
 // Each including test uses part of it.
 #![allow(dead_code)]
 
-use encint_core::circuit::Circuit;
+use encint_core::circuit::{Builder, Circuit, NodeId};
 use rand::rngs::StdRng;
 use rand::Rng;
 
@@ -62,11 +62,24 @@ pub fn level_rounds(c: &Circuit, threads: u64) -> u64 {
         .sum()
 }
 
-/// Asserts that `planned` (built for `threads` threads) is estimated no slower there than
-/// `plain` (the same circuit unplanned); whether it has fewer bootstraps.
-pub fn no_slower_at(planned: &Circuit, plain: &Circuit, threads: usize, what: &str) -> bool {
-    let t = threads as u64;
-    let (a, b) = (level_rounds(planned, t), level_rounds(plain, t));
-    assert!(a <= b, "{what} at {threads} threads: {a} > {b} rounds");
-    planned.cost().bootstraps < plain.cost().bootstraps
+/// The estimate a builder planned `outputs` by at `threads` threads
+/// ([`Builder::rounds_since`], what its choices between circuits compare), checked against
+/// the finished circuit's schedule ([`level_rounds`], an independent count of its levels):
+/// a choice made on an estimate that is not the circuit's time could keep the slower
+/// circuit. Returns the finished circuit.
+pub fn finish_checked(b: Builder, outputs: Vec<NodeId>, threads: usize, what: &str) -> Circuit {
+    let estimate = b.rounds_since(0, &outputs, threads);
+    let bootstraps = b.bootstraps_since(0, &outputs);
+    let c = b.finish(outputs);
+    assert_eq!(
+        estimate,
+        level_rounds(&c, threads as u64),
+        "{what}: estimated rounds at {threads}"
+    );
+    assert_eq!(
+        bootstraps,
+        c.cost().bootstraps,
+        "{what}: estimated bootstraps"
+    );
+    c
 }
