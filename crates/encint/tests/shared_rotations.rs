@@ -30,6 +30,22 @@ fn a_polynomial_with_shared_rotations_decrypts_to_wrapping_arithmetic() {
         c.cost().bootstraps,
         apart.cost().bootstraps
     );
+    let horner = |x: u16| {
+        3u16.wrapping_mul(x)
+            .wrapping_add(7)
+            .wrapping_mul(x)
+            .wrapping_add(11)
+            .wrapping_mul(x)
+            .wrapping_add(5)
+    };
+    // Every value in the clear (each shared rotation read at its tables' offsets).
+    for x in 0..=u16::MAX {
+        assert_eq!(
+            f.run_clear(&[x.into()]).unwrap(),
+            vec![i128::from(horner(x))],
+            "x = {x}"
+        );
+    }
     for x in [0u16, 1, 0x00ff, 0x7fff, 0xffff, 12345] {
         let want = 3u16
             .wrapping_mul(x)
@@ -54,11 +70,27 @@ fn a_clear_weight_a_sum_and_logic_with_shared_rotations_decrypt_to_wrapping_arit
         c.nodes().iter().any(|n| matches!(n, Node::ManyLut { .. })),
         "no shared rotation in the circuit"
     );
-    let digits: Vec<i64> = (0..c.inputs().len()).map(|i| (i as i64 * 7) % 4).collect();
-    assert_eq!(
-        clear::run(c, &digits).unwrap().0,
-        clear::run(&c.unpack_many(), &digits).unwrap().0
-    );
+    // In the clear, over every pair of a and of b in steps of 7: the circuit with its
+    // shared rotations (the clear executor reads each one's test polynomial at the tables'
+    // offsets, as a bootstrap does) and the same circuit taken apart, against plain
+    // arithmetic.
+    let apart = c.unpack_many();
+    for a in 0..=255u8 {
+        for b in (0..=255u8).step_by(7) {
+            let want = (a.wrapping_mul(5).wrapping_add(b)) ^ (a >> 3);
+            assert_eq!(
+                f.run_clear(&[a.into(), b.into()]).unwrap(),
+                vec![i128::from(want)]
+            );
+            let digits: Vec<i64> = [a, b]
+                .iter()
+                .flat_map(|&v| (0..4).map(move |k| i64::from((v >> (2 * k)) & 3)))
+                .collect();
+            let (out, _) = clear::run(&apart, &digits).unwrap();
+            let got = out.iter().rev().fold(0u32, |acc, &d| 4 * acc + d as u32);
+            assert_eq!(got, u32::from(want), "taken apart: {a}, {b}");
+        }
+    }
     for (a, b) in [(0u8, 0u8), (255, 255), (17, 200), (128, 1), (99, 77)] {
         let want = (a.wrapping_mul(5).wrapping_add(b)) ^ (a >> 3);
         let x = FheUint8::encrypt(a, client).unwrap();

@@ -5,8 +5,10 @@
 //! [`crate::exec`].
 
 use super::{Backend, LevelOutputs, Output, Values};
-use crate::circuit::{half_eval, in_window, many_lut_fits, Circuit, Cost, Node, PlannedLevel};
-use crate::lut::reduce;
+use crate::circuit::{
+    half_eval, in_window, many_lut_fits, many_lut_packing, Circuit, Cost, Node, PlannedLevel,
+};
+use crate::lut::{reduce, NegacyclicLut};
 use crate::CoreError;
 
 /// Runs `circuit` on `inputs` (one value per input digit) and returns the
@@ -95,7 +97,24 @@ impl Backend for Clear {
                                 circuit.label(id)
                             )));
                         }
-                        Output::Many(luts.iter().map(|&l| circuit.lut(l).eval(x)).collect())
+                        // The test polynomial a bootstrap rotates: the tables side by side,
+                        // read at each table's offset from the input (as the backends read
+                        // one rotation), not each table on its own.
+                        let tables: Vec<&NegacyclicLut> =
+                            luts.iter().map(|&l| circuit.lut(l)).collect();
+                        let (packed, offsets) =
+                            many_lut_packing(&tables, *lo, *len).ok_or_else(|| {
+                                CoreError::InvalidArgument(format!(
+                                    "many-LUT node {}: no tables",
+                                    id.0
+                                ))
+                            })?;
+                        Output::Many(
+                            offsets
+                                .iter()
+                                .map(|&o| packed.eval(x + i64::from(o)))
+                                .collect(),
+                        )
                     }
                     Node::Tree { hi, lo, table } => {
                         let (h, l) = (*values.get(*hi), *values.get(*lo));
