@@ -42,7 +42,7 @@ use encint_tfhe::{Digit, KeySetId, ServerKey, TreeKey};
 
 use super::digit::{cpu_digit_ops, DigitBackend};
 use super::tree::TreeBackend;
-use super::units::{level_units, run_units, scatter, Unit, UnitOut};
+use super::units::{level_units, run_units, scatter, split, weight, Unit, UnitOut};
 use crate::{Error, Result};
 
 const TAG_TO_WORKER: i32 = 11;
@@ -87,28 +87,6 @@ fn decode<T: for<'de> Deserialize<'de>>(bytes: &[u8], from: i32) -> Result<T> {
         .with_limit(MAX_MESSAGE)
         .deserialize(bytes)
         .map_err(|e| Error::Cluster(format!("malformed message from rank {from}: {e}")))
-}
-
-/// Blind rotations of a unit.
-fn weight<D>(unit: &Unit<D>) -> usize {
-    match unit {
-        Unit::Lut { .. } | Unit::Half { .. } | Unit::Many { .. } => 1,
-        Unit::Multi { trees, .. } => 1 + trees.len(),
-    }
-}
-
-/// Splits `units` into `parts` contiguous chunks of about equal blind rotations.
-fn split<T>(units: Vec<Unit<T>>, parts: usize) -> Vec<Vec<Unit<T>>> {
-    let total: usize = units.iter().map(weight).sum();
-    let mut chunks: Vec<Vec<Unit<T>>> = (0..parts).map(|_| Vec::new()).collect();
-    let mut done = 0usize;
-    for u in units {
-        // The chunk whose share of the total holds the unit's first rotation.
-        let k = (done * parts / total.max(1)).min(parts - 1);
-        done += weight(&u);
-        chunks[k].push(u);
-    }
-    chunks
 }
 
 /// A hidden fault for the tests of the fault handling: what a worker does at a level.
@@ -552,51 +530,5 @@ impl Backend for MpiBackend<'_> {
                 "level {index}: a result does not match its bootstrap"
             ))
         })
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use encint_tfhe::NegacyclicLut;
-
-    #[test]
-    fn chunks_balance_rotations_and_keep_order() {
-        let units: Vec<Unit<u8>> = (0..10u8)
-            .map(|i| {
-                if i % 3 == 0 {
-                    Unit::Multi {
-                        input: i,
-                        luts: vec![],
-                        tables: vec![],
-                        trees: vec![(0, i), (0, i)],
-                    }
-                } else {
-                    Unit::Lut {
-                        input: i,
-                        lut: NegacyclicLut::new([0; 16]),
-                    }
-                }
-            })
-            .collect();
-        let total: usize = units.iter().map(weight).sum();
-        let chunks = split(units, 3);
-        let order: Vec<u8> = chunks
-            .iter()
-            .flatten()
-            .map(|u| match u {
-                Unit::Lut { input, .. }
-                | Unit::Half { input, .. }
-                | Unit::Many { input, .. }
-                | Unit::Multi { input, .. } => *input,
-            })
-            .collect();
-        assert_eq!(order, (0..10).collect::<Vec<u8>>());
-        for c in &chunks {
-            let w: usize = c.iter().map(weight).sum();
-            // Each chunk within one unit (at most 3 rotations) of a third of the total.
-            assert!(w.abs_diff(total / 3) <= 3, "{w} of {total}");
-        }
-        assert_eq!(split(Vec::<Unit<u8>>::new(), 4).len(), 4);
     }
 }
