@@ -588,3 +588,45 @@ fn model_files_refuse_unknown_fields_and_endless_input() {
         other => panic!("{other:?}"),
     }
 }
+
+#[path = "common/docs.rs"]
+mod docs;
+
+/// The bootstraps per image and the depth docs/INFERENCE.md states for both built-in
+/// networks in both weight modes are those of their circuits (batches of 16 images,
+/// planned for two threads, as the page says).
+#[test]
+fn the_documented_costs_per_image_are_the_circuits() {
+    let rows = docs::doc_table(
+        "docs/INFERENCE.md",
+        "## The circuit",
+        &[
+            "model",
+            "weights",
+            "bootstraps per image",
+            "depth",
+            "measured with",
+        ],
+    );
+    assert_eq!(rows.len(), 4);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(2)
+        .build()
+        .unwrap();
+    for row in rows {
+        let model = Model::builtin(&row[0].to_lowercase()).unwrap();
+        let weights = match row[1].as_str() {
+            "clear" => Weights::Clear,
+            _ => Weights::Encrypted,
+        };
+        let f = pool
+            .install(|| Inference::compile(&model, weights, 16))
+            .unwrap();
+        let got = [
+            f.bootstraps_per_image().to_string(),
+            f.cost().depth.to_string(),
+        ];
+        let want = [row[2].replace(',', ""), row[3].clone()];
+        assert_eq!(got, want, "{} {weights:?}", row[0]);
+    }
+}
