@@ -475,7 +475,9 @@ fn block_products_planned_for_a_thread_count_match_u128_and_are_planned_by_their
                     "w{w} {threads:?} {v:?}"
                 );
             }
-            let Some(t) = threads else { continue };
+            if threads.is_none() {
+                continue;
+            }
             // Each part alone (the sum of products, the product), planned for `t` threads
             // (its estimate checked against its schedule) and unplanned: the wide reading
             // is taken where it has fewer bootstraps.
