@@ -156,3 +156,30 @@ fn a_plan_whose_interpolation_passes_the_limit_is_refused_before_it() {
     let f = FvInference::compile(&shared, Weights::Clear);
     assert!(!matches!(f, Err(Error::LimitExceeded(_))), "{:?}", f.err());
 }
+
+/// The built-in MLP on FV slots on real keys, clear weights: three test images in one
+/// batch, every logit decrypted against the model in plain integers. Ignored in CI (key
+/// generation and the run take about a minute on two cores):
+///
+/// ```text
+/// cargo test --release -p encint --test infer_fv -- --ignored --nocapture
+/// ```
+#[test]
+#[ignore = "heavy: the built-in MLP on FV slots on real keys (about a minute)"]
+fn the_built_in_mlp_on_fv_slots_on_real_keys() {
+    let model = Model::builtin("mlp").unwrap();
+    let test = Images::digits_test(&model).unwrap();
+    let images = &test.images[..3];
+    let f = FvInference::compile(&model, Weights::Clear).unwrap();
+    let (client, server) = FvBitsClientKey::generate(&f.plan().set).unwrap();
+    let pixels = f.encrypt_images(images, &client).unwrap();
+    let logits = f.run(&server, &pixels, None).unwrap();
+    let got = f.decrypt(&logits, &client).unwrap();
+    for (image, g) in images.iter().zip(&got) {
+        assert_eq!(g, &model.logits(image).unwrap());
+    }
+    eprintln!(
+        "the built-in MLP on FV slots: {} images, every logit equal",
+        images.len()
+    );
+}

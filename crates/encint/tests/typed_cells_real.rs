@@ -18,7 +18,7 @@
 use std::sync::OnceLock;
 
 use encint::typed::{decrypt_typed, encrypt_typed_as, EncTyped, Form, IntType, Op};
-use encint::{ClientKey, Server, DEFAULT_PARAMETERS};
+use encint::{ClientKey, Server, DEFAULT_PARAMETERS, KS64_PARAMETERS};
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
@@ -27,10 +27,22 @@ use rand::{Rng, SeedableRng};
 mod typed_reference;
 use typed_reference::reference;
 
-fn keys() -> &'static (ClientKey, Server) {
-    static KEYS: OnceLock<(ClientKey, Server)> = OnceLock::new();
+type Keys = (ClientKey, Server);
+
+/// Keys of the default parameter set (32-bit keyswitch).
+fn keys() -> &'static Keys {
+    static KEYS: OnceLock<Keys> = OnceLock::new();
     KEYS.get_or_init(|| {
         let (client, key) = ClientKey::generate(&DEFAULT_PARAMETERS);
+        (client, Server::new(key))
+    })
+}
+
+/// Keys of the 64-bit-keyswitch set (the GPU backend's, selectable on the CPU too).
+fn ks64_keys() -> &'static Keys {
+    static KEYS: OnceLock<Keys> = OnceLock::new();
+    KEYS.get_or_init(|| {
+        let (client, key) = ClientKey::generate(&KS64_PARAMETERS);
         (client, Server::new(key))
     })
 }
@@ -130,9 +142,9 @@ fn arguments(rng: &mut StdRng, cell: Cell, edge: bool) -> Vec<i128> {
         .collect()
 }
 
-/// The cell's operands holding `args`.
-fn operands(cell: Cell, args: &[i128]) -> Vec<EncTyped> {
-    let (client, server) = keys();
+/// The cell's operands holding `args`, under `keys`.
+fn operands(keys: &Keys, cell: Cell, args: &[i128]) -> Vec<EncTyped> {
+    let (client, server) = keys;
     args.iter()
         .enumerate()
         .map(|(k, &v)| {
@@ -201,12 +213,12 @@ fn planned(cell: Cell) -> u64 {
     .bootstraps
 }
 
-/// Runs one case of `cell` on real ciphertexts against the reference; returns the
-/// bootstraps it took.
-fn check(rng: &mut StdRng, cell: Cell, edge: bool) -> u64 {
-    let (client, server) = keys();
+/// Runs one case of `cell` on real ciphertexts under `keys` against the reference; returns
+/// the bootstraps it took.
+fn check(keys: &Keys, rng: &mut StdRng, cell: Cell, edge: bool) -> u64 {
+    let (client, server) = keys;
     let args = arguments(rng, cell, edge);
-    let x = operands(cell, &args);
+    let x = operands(keys, cell, &args);
     let refs: Vec<&EncTyped> = x.iter().collect();
     let (out, cost) = server
         .typed_apply(cell.op, &refs)
@@ -252,7 +264,7 @@ fn a_sample_of_every_cell_on_real_keys() {
         spent += cost;
         let edge = rng.gen_bool(0.5);
         assert_eq!(
-            check(&mut rng, cell, edge),
+            check(keys(), &mut rng, cell, edge),
             cost,
             "{cell:?}: cost as planned"
         );
@@ -278,7 +290,7 @@ fn every_cell_on_real_keys() {
     let start = std::time::Instant::now();
     for cell in cells() {
         for edge in [true, false] {
-            bootstraps += check(&mut rng, cell, edge);
+            bootstraps += check(keys(), &mut rng, cell, edge);
             cases += 1;
         }
         eprintln!(
@@ -291,4 +303,55 @@ fn every_cell_on_real_keys() {
          bootstraps",
         cells().len()
     );
+}
+
+/// The 64-bit-keyswitch set on the CPU: every typed operation (and the casts) at 8 and 16
+/// bits, unsigned and signed, on operands as encrypted, an edge or a random case each; and
+/// a compiled program. Its keyswitch reads the key at another precision, so a wrong
+/// reading there fails here and nowhere on the default set.
+#[test]
+fn every_operation_at_eight_and_sixteen_bits_on_ks64_keys() {
+    use encint::fhe::{compile, set_server_key, FheInt16, FheUint8};
+    let k = ks64_keys();
+    let mut rng = StdRng::seed_from_u64(seed());
+    let (mut cases, mut want) = (0, 0);
+    for (bits, signed) in [(8, false), (8, true), (16, false), (16, true)] {
+        want += ops(ty(bits, signed)).len();
+        let t = ty(bits, signed);
+        for op in ops(t) {
+            let cell = Cell {
+                op,
+                ty: t,
+                operands: Operands::Encrypted,
+            };
+            let edge = rng.gen_bool(0.5);
+            check(k, &mut rng, cell, edge);
+            cases += 1;
+        }
+    }
+    assert_eq!(cases, want);
+    // A compiled program on the same keys: `(x·y + 7) / 3` and a comparison selecting.
+    let (client, server) = k;
+    set_server_key(server.key().clone());
+    let f = compile(|(x, y): (FheUint8, FheUint8)| {
+        let p = &(&(&x * &y) + 7u8) / 3u8;
+        x.gt(&y).select(&p, &y)
+    })
+    .unwrap();
+    for (a, b) in [(200u8, 17u8), (3, 250), (255, 255), (0, 0), (77, 76)] {
+        let x = FheUint8::encrypt(a, client).unwrap();
+        let y = FheUint8::encrypt(b, client).unwrap();
+        let got: u8 = f.run(&(x, y)).unwrap().decrypt(client).unwrap();
+        let p = a.wrapping_mul(b).wrapping_add(7) / 3;
+        assert_eq!(got, if a > b { p } else { b }, "{a}, {b}");
+    }
+    let g = compile(|x: FheInt16| &(&x * &x) - &(&x >> 3u32)).unwrap();
+    for v in [i16::MIN, -1, 0, 1, 12345, i16::MAX] {
+        let got: i16 = g
+            .run(&FheInt16::encrypt(v, client).unwrap())
+            .unwrap()
+            .decrypt(client)
+            .unwrap();
+        assert_eq!(got, v.wrapping_mul(v).wrapping_sub(v >> 3), "{v}");
+    }
 }
