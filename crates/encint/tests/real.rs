@@ -233,29 +233,30 @@ fn limits_are_checked_before_any_work() {
             "{bits}"
         );
     }
-    // A 4096 x 4096-digit product would need ~10^8 nodes: refused from the estimate, at once.
+    // A 4096 x 4096-digit product would need ~10^8 nodes: refused from the estimate of its
+    // output width (the message states the estimate: nothing was built to find it).
     let big = EncInt::from_digits(
         vec![client.encrypt_digit(0); encint::MAX_DIGITS],
         client.key_set(),
     );
-    let t = std::time::Instant::now();
-    assert!(matches!(
-        server.mul(&big, &big),
-        Err(Error::LimitExceeded(_))
-    ));
-    assert!(t.elapsed().as_secs() < 5, "{:?}", t.elapsed());
+    let r = server.mul(&big, &big);
+    assert!(
+        matches!(&r, Err(Error::LimitExceeded(m)) if m.contains("up to 8206 digits")),
+        "{:?}",
+        r.err()
+    );
     // An output longer than MAX_DIGITS (which no one could decode) is refused too: a
     // small circuit (about 10^6 nodes) but 4096 + 63 output digits.
-    let t = std::time::Instant::now();
     assert!(matches!(
         server.apply(Op::ScalarMul(i64::MAX.into()), &[&big]),
         Err(Error::LimitExceeded(m)) if m.contains("output")
     ));
-    assert!(t.elapsed().as_secs() < 30, "{:?}", t.elapsed());
     // A traced program stops at the first operation past a limit, before the circuit is
-    // finished or anything runs: 10^5 chained additions widen the value by one digit each.
+    // finished or anything runs: 10^5 chained additions widen the value by one digit each
+    // and grow the circuit; the one refused is the first whose estimate passes a limit
+    // (the message says what it "would" reach), long before the last (the work done is
+    // counted by that index, not timed).
     let x = encrypt(client, 3, 8).unwrap();
-    let t = std::time::Instant::now();
     let r = server.trace(&[&x], |t, ins| {
         let mut acc = ins[0].clone();
         for _ in 0..100_000 {
@@ -263,11 +264,18 @@ fn limits_are_checked_before_any_work() {
         }
         vec![acc]
     });
+    let refused_at = match &r {
+        Err(Error::LimitExceeded(m)) if m.contains("would") => m
+            .split("traced operation ")
+            .nth(1)
+            .and_then(|rest| rest.split(' ').next())
+            .and_then(|n| n.parse::<usize>().ok()),
+        _ => None,
+    };
     assert!(
-        matches!(&r, Err(Error::LimitExceeded(m)) if m.contains("traced operation")),
-        "{r:?}"
+        refused_at.is_some_and(|n| n < encint::MAX_DIGITS),
+        "{r:?}: refused at {refused_at:?}"
     );
-    assert!(t.elapsed().as_secs() < 10, "{:?}", t.elapsed());
     assert!(matches!(
         encint::check_threads(100_000),
         Err(Error::ThreadPool(_))
