@@ -1,6 +1,7 @@
 """encint.Inference: the built-in digits model's circuit on the clear executor against the
 model in plain integers, a small model file on real keys in both weight modes, and bad
 input."""
+
 import pytest
 
 import encint
