@@ -19,7 +19,7 @@ pub trait Values: Sized + Clone {
     /// This value's layout.
     fn layout(&self) -> Self::Layout;
     /// The number of leaf values of a layout; `None` when it passes `usize` (a shape
-    /// whose product overflows). Checked ([`checked_leaves`]) before [`Values::leaf_types`]
+    /// whose product overflows). Checked against the circuit limits before [`Values::leaf_types`]
     /// allocates one entry per leaf.
     fn leaf_count(layout: &Self::Layout) -> Option<usize>;
     /// The leaf values' types for a layout, in order.

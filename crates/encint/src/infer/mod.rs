@@ -29,7 +29,10 @@ mod types;
 
 pub use builtin::BUILTIN_MODELS;
 pub use circuit::{EncryptedWeights, Inference, Weights, MAX_BATCH};
-pub use fv::{FvEncryptedWeights, FvInference, FvPlan, MAX_UPLOAD_BYTES, MAX_WORKING_BYTES};
+pub use fv::{
+    FvEncryptedWeights, FvInference, FvPlan, MAX_INTERPOLATION_WORK, MAX_UPLOAD_BYTES,
+    MAX_WORKING_BYTES,
+};
 pub use layer::{Activation, Conv2d, Layer, LayerKind};
 pub use model::{
     argmax, Images, Model, IMAGES_FORMAT, MAX_MAGNITUDE, MAX_UNITS, MODEL_FORMAT, MODEL_VERSION,
