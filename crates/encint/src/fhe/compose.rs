@@ -9,14 +9,17 @@ use encint_arith::typed::{
     build, plan, plan_sum, Algorithm, Form, IntType, Op, SumMethod, TypedError,
 };
 use encint_arith::{Arith, SInt};
-use encint_core::circuit::{Builder, Circuit, Cost};
+use encint_core::circuit::{Builder, Cost};
 
 use crate::typed::{operand_types, EncTyped};
 use crate::{Error, Result, Server};
 
 mod chain;
+mod fastest;
+mod fresh;
 
 use chain::Linear;
+use fastest::Fastest;
 
 /// A typed value inside a circuit being recorded: its digit nodes, its type and their
 /// form. Values come from [`Server::typed_compose`]'s inputs, from [`Composer::constant`]
@@ -400,10 +403,14 @@ impl<'a> Composer<'a> {
         }
         let types: Vec<(IntType, Form)> = args.iter().map(|v| (v.ty, v.form)).collect();
         let (ty, forms) = operand_types(op, &types)?;
-        let x: Vec<SInt> = args.iter().map(|v| v.digits.clone()).collect();
-        let algorithm = self.choose(op, ty, &forms, &x)?;
-        let (digits, form) =
-            build(self.ar, self.b, op, ty, algorithm, &x, &forms).map_err(Error::from)?;
+        let (digits, form) = self.within_budget(
+            args,
+            |c, args| {
+                let x: Vec<SInt> = args.iter().map(|v| v.digits.clone()).collect();
+                c.build_op(op, ty, &forms, &x)
+            },
+            |(d, _)| &d.digits,
+        )?;
         let factors = match (self.chain_sums, op, args) {
             (true, Op::Mul, [a, b]) => Some(Arc::new((a.bare(), b.bare()))),
             (true, Op::Square, [a]) => Some(Arc::new((a.bare(), a.bare()))),
@@ -449,7 +456,13 @@ impl<'a> Composer<'a> {
             budget: self.ar.config().max_qweight,
         };
         let method = remembered(&DOT_CHOICES, key, |_| self.fastest_dot(xs, ys))?;
-        self.dot_by(method, xs, ys)
+        let operands: Vec<&Value> = xs.iter().chain(ys).copied().collect();
+        let n = xs.len();
+        self.within_budget(
+            &operands,
+            |c, v| c.dot_by(method, &v[..n], &v[n..]),
+            |out| &out.digits.digits,
+        )
     }
 
     /// The known value of each of `v`'s digits.
@@ -484,7 +497,7 @@ impl<'a> Composer<'a> {
     /// The way of [`Composer::dot`] estimated fastest for operands shaped like `xs`, `ys`
     /// (their forms, known digits and squares): rounds, then bootstraps.
     fn fastest_dot(&self, xs: &[&Value], ys: &[&Value]) -> Result<DotMethod> {
-        let mut fastest = Fastest::new(self.threads);
+        let mut fastest = Fastest::new(self.threads, self.ar.config().max_qweight);
         for method in [DotMethod::Blocks, DotMethod::Counters, DotMethod::Products] {
             let mut b = Builder::new();
             b.set_threads(self.threads);
@@ -549,9 +562,16 @@ impl<'a> Composer<'a> {
         let method = remembered(&SUM_CHOICES, key, |key| {
             Ok(plan_sum(self.ar, ty, &key.forms, self.threads)?[0].method)
         })?;
-        let operands: Vec<(&SInt, Form)> = xs.iter().map(|v| (&v.digits, v.form)).collect();
-        let (digits, form) =
-            encint_arith::typed::sum(self.ar, self.b, ty, &operands, method, self.threads)?;
+        let (digits, form) = self.within_budget(
+            xs,
+            |c, xs| {
+                let operands: Vec<(&SInt, Form)> = xs.iter().map(|v| (&v.digits, v.form)).collect();
+                Ok(encint_arith::typed::sum(
+                    c.ar, c.b, ty, &operands, method, c.threads,
+                )?)
+            },
+            |(d, _)| &d.digits,
+        )?;
         Ok(Value::new(digits, ty, form))
     }
 
@@ -620,13 +640,19 @@ impl<'a> Composer<'a> {
     /// The algorithm for `op` on `x`: the planner's choice when every operand is
     /// encrypted; with a clear operand, each algorithm's circuit is built with it folded
     /// and the fastest (rounds, then bootstraps) wins.
-    fn choose(&self, op: Op, ty: IntType, forms: &[Form], x: &[SInt]) -> Result<Algorithm> {
+    pub(super) fn choose(
+        &self,
+        op: Op,
+        ty: IntType,
+        forms: &[Form],
+        x: &[SInt],
+    ) -> Result<Algorithm> {
         let known = |s: &SInt| s.digits.iter().all(|&d| self.b.const_value(d).is_some());
         if !x.iter().any(known) {
             let p = plan(self.ar, op, ty, forms, self.threads).map_err(Error::from)?;
             return Ok(p.chosen().algorithm);
         }
-        let mut fastest = Fastest::new(self.threads);
+        let mut fastest = Fastest::new(self.threads, self.ar.config().max_qweight);
         for &algorithm in op.algorithms() {
             let mut scratch = Builder::new();
             scratch.set_threads(self.threads);
@@ -720,50 +746,5 @@ impl Server {
             .map(|(value, (ty, form))| EncTyped::from_parts(value, ty, form))
             .collect();
         Ok((typed, cost))
-    }
-}
-
-/// The fastest of several candidate circuits for one computation: the least estimated time
-/// at `threads` ([`encint_arith::bits::makespan`]), then the fewest bootstraps; the earlier
-/// candidate wins a tie.
-struct Fastest<M, E> {
-    threads: usize,
-    best: Option<((u64, u64), M)>,
-    refusal: Option<E>,
-}
-
-impl<M, E> Fastest<M, E> {
-    fn new(threads: usize) -> Self {
-        Fastest {
-            threads,
-            best: None,
-            refusal: None,
-        }
-    }
-
-    /// Considers `method`, whose circuit was built or refused.
-    fn offer(&mut self, method: M, built: std::result::Result<Circuit, E>) {
-        match built {
-            Ok(c) => {
-                let key = (
-                    encint_arith::bits::makespan(&c, self.threads),
-                    c.cost().bootstraps,
-                );
-                if self.best.as_ref().is_none_or(|(k, _)| key < *k) {
-                    self.best = Some((key, method));
-                }
-            }
-            Err(e) => self.refusal = Some(e),
-        }
-    }
-
-    /// The fastest method built; the last refusal when none was; `None` when none was
-    /// offered.
-    fn pick(self) -> std::result::Result<Option<M>, E> {
-        match (self.best, self.refusal) {
-            (Some((_, m)), _) => Ok(Some(m)),
-            (None, Some(e)) => Err(e),
-            (None, None) => Ok(None),
-        }
     }
 }
