@@ -205,6 +205,11 @@ struct SumKey {
 /// [`Composer::sum`]'s choices so far.
 static SUM_CHOICES: Choices<SumKey, SumMethod> = Choices::new(Default::default);
 
+/// Whether the clear `k` is, for `ty`, an unsigned 128-bit value above `i128::MAX`.
+fn above_i128(ty: IntType, k: i128) -> bool {
+    ty.bits == 128 && !ty.signed && k < 0
+}
+
 fn is_shift(op: Op) -> bool {
     matches!(op, Op::ShlVar | Op::ShrVar | Op::RotlVar | Op::RotrVar)
 }
@@ -285,6 +290,7 @@ impl<'a> Composer<'a> {
         match (op, rhs) {
             (op, rhs) if is_shift(op) => self.shift(op, x, rhs),
             (Op::Mul, Rhs::Clear(k)) => self.apply(Op::ScalarMul(k), &[x]),
+            (Op::Div | Op::Rem, Rhs::Clear(k)) if above_i128(ty, k) => self.by_large(op, x, k),
             (Op::Div, Rhs::Clear(k)) => self.apply(Op::DivScalar(ty.wrap(k)), &[x]),
             (Op::Rem, Rhs::Clear(k)) => self.apply(Op::RemScalar(ty.wrap(k)), &[x]),
             (op, Rhs::Value(r)) => self.apply(op, &[x, r]),
@@ -293,6 +299,21 @@ impl<'a> Composer<'a> {
                 self.apply(op, &[x, &k])
             }
         }
+    }
+
+    /// `x / k` or `x % k` on `u128` for a clear divisor above `i128::MAX` (its pattern, a
+    /// negative `k`, as every clear operand travels), which the planner's scalar division
+    /// cannot name (its scalars are `i128` values): the quotient is `x ≥ k` (0 or 1), the
+    /// remainder `x - k` or `x`.
+    fn by_large(&mut self, op: Op, x: &Value, k: i128) -> Result<Value> {
+        let ty = x.ty;
+        let d = self.constant(ty, k);
+        let ge = self.apply(Op::GE, &[x, &d])?;
+        if op == Op::Div {
+            return self.apply(Op::Cast(ty), &[&ge]);
+        }
+        let less = self.apply(Op::Sub, &[x, &d])?;
+        self.apply(Op::Select, &[&ge, &less, x])
     }
 
     fn shift(&mut self, op: Op, x: &Value, amount: Rhs<'_>) -> Result<Value> {
