@@ -1,12 +1,14 @@
 """Bounded work and safe files: oversized operations are refused (LimitError) before any
 circuit is built, in the eager operators and while a function is traced; huge shift
-amounts do not wrap; key files are written atomically with their final mode.
+amounts do not wrap; key files are written atomically with their final mode; huge layouts,
+model files and plans are refused from their sizes.
 
 No test here measures wall-clock time: a reproduction runs in a child process whose
 address space and CPU time are limited (`resource.setrlimit`), so unbounded work or memory
 kills the child (and fails the test) however loaded the machine is, and a refusal, which
 burns next to no CPU, passes however slow the machine is."""
 
+import json
 import os
 import signal
 import subprocess
@@ -23,8 +25,9 @@ import encint
 HANG_GUARD_S = 1800
 
 # The child: its limits, then the body; the body's expected error is printed with its
-# message (exit 0), anything else exits 1. The CPU-time limit counts from the end of the
-# imports (what the child has used then is added to it).
+# class, the child's peak resident memory (KiB) and its message (exit 0), anything else
+# exits 1. The CPU-time limit counts from the end of the imports (what the child has used
+# then is added to it).
 _LIMITED = textwrap.dedent(
     """
     import resource, sys
@@ -37,7 +40,8 @@ _LIMITED = textwrap.dedent(
     try:
         {body}
     except encint.{error} as e:
-        print("{error}", type(e).__name__, e)
+        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+        print("{error}", type(e).__name__, peak, e)
         sys.exit(0)
     print("no error")
     sys.exit(1)
@@ -62,7 +66,7 @@ def _child(code, what):
 def _refused(body, error="LimitError", memory=4 * GIB, cpu=30):
     """Runs `body` in a child limited to `memory` bytes of address space and `cpu` seconds
     of CPU time; checks that it raised `encint.<error>` (a subclass counts) and returns the
-    printed line: the error's name, its class and its message."""
+    printed line: the error's name, its class, the peak memory and its message."""
     body = textwrap.indent(textwrap.dedent(body), "    ").strip()
     code = _LIMITED.format(body=body, error=error, memory=memory, cpu=cpu)
     out = _child(code, body)
@@ -261,3 +265,115 @@ def test_array_memory_limit_from_the_shape(keys):
     # Small arrays are unaffected.
     assert ck.encrypt(np.arange(3, dtype=np.uint8), "u8").decrypt(ck).tolist() == [0, 1, 2]
 
+
+# --- reproductions: each in a child of 1 GiB of address space and limited CPU time --------
+
+# The child of a computation that must succeed: its limits, then the body, which sets
+# `result`; printed as JSON.
+_COMPUTED = textwrap.dedent(
+    """
+    import json, resource
+    import encint
+    resource.setrlimit(resource.RLIMIT_AS, ({memory}, {memory}))
+    used = resource.getrusage(resource.RUSAGE_SELF)
+    cpu = int(used.ru_utime + used.ru_stime) + {cpu}
+    resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 5))
+    {body}
+    print(json.dumps(result))
+    """
+)
+
+
+def _computed(body, memory=GIB, cpu=60):
+    code = _COMPUTED.format(body=textwrap.dedent(body).strip(), memory=memory, cpu=cpu)
+    return json.loads(_child(code, body))
+
+
+@pytest.mark.parametrize("shape", [(10**9,), (10**7,), (10**6,), (2**32, 2**32)])
+def test_a_sum_over_a_huge_array_layout_is_refused_from_its_shape(shape):
+    # The layout is checked before one entry per value is allocated (a billion values,
+    # or a shape whose size overflows, used to allocate until the process died).
+    out = _refused(f'encint.compile(lambda x: x.sum(), ("u8", {shape})).cost()', memory=GIB)
+    assert "LimitError" in out
+
+
+@pytest.mark.parametrize("ty", ["u8", "i8", "u16", "i16", "i24", "i32"])
+@pytest.mark.parametrize("handle", ["y + 0", "y << 0"])
+def test_a_product_of_two_handles_of_one_value_is_its_square(ty, handle):
+    # (y + 0) * (y + 0) once recursed without end and crashed the interpreter.
+    bits, signed = int(ty[1:]), ty[0] == "i"
+    lo, hi = (-(1 << (bits - 1)), (1 << (bits - 1)) - 1) if signed else (0, (1 << bits) - 1)
+    values = [lo, hi, 0, 1, 3, hi // 3, lo // 5]
+    body = f"""
+    f = encint.compile(lambda y: ({handle}) * ({handle}), "{ty}")
+    result = [f.run_clear(v) for v in {values}]
+    """
+    got = _computed(body)
+
+    def wrap(v):
+        u = v % (1 << bits)
+        return u - (1 << bits) if signed and u >= 1 << (bits - 1) else u
+
+    assert got == [wrap(v * v) for v in values], (ty, handle)
+
+
+def _dense_model(tmp_path):
+    """A 64 -> 4096 dense layer with a ReLU up to 4095, each column's accumulator on its
+    own range (weights of magnitude 11 to 17 with signs by row, a bias per column), then a
+    4096 -> 1 layer whose weights are zero but one: about 1.2 MB of JSON."""
+    weights = [[(11 + j % 7) * (-1 if (i + j) % 3 == 0 else 1) for j in range(4096)]
+               for i in range(64)]
+    model = {
+        "format": "encint-mlp", "version": 1, "input_size": 64, "input_max": 3,
+        "layers": [
+            {"weights": weights, "bias": [j - 2048 for j in range(4096)],
+             "relu": {"shift": 0, "max": 4095}},
+            {"weights": [[int(i == 0)] for i in range(4096)], "bias": [0]},
+        ],
+    }
+    path = tmp_path / "dense.json"
+    path.write_text(json.dumps(model))
+    assert 10**6 < path.stat().st_size < 2 * 10**6
+    return path
+
+
+def test_an_fv_plan_past_its_interpolation_limit_is_refused_at_once(tmp_path):
+    # 4096 activation polynomials through thousands of points each used to take minutes
+    # (252 s) before planning; the plan is refused before any is interpolated.
+    path = _dense_model(tmp_path)
+    out = _refused(f"encint.FvInference(model={str(path)!r}).plan()", memory=GIB)
+    assert "layer 0" in out
+
+
+def test_an_endless_model_file_is_refused_at_once():
+    # Refused after reading at most the loader's limit (64 MiB), not when the memory runs
+    # out (the reader used to grow until an allocation failed).
+    for cls in ("Inference", "FvInference"):
+        out = _refused(f'encint.{cls}(model="/dev/zero")', error="Error", memory=GIB)
+        assert "/dev/zero" in out, out
+        peak_kib = int(out.split()[2])
+        assert peak_kib < 400 * 1024, out
+
+
+def test_a_model_file_with_an_unknown_field_is_refused_naming_it(tmp_path):
+    # `description` and `training` are the notes the training script writes; any other
+    # top-level field is refused by name.
+    model = {
+        "format": "encint-mlp", "version": 1, "input_size": 2, "input_max": 3,
+        "description": "two inputs", "training": {"seed": 1},
+        "layers": [{"weights": [[1, -1], [2, 3]], "bias": [0, 1],
+                    "relu": {"shift": 0, "max": 3}},
+                   {"weights": [[1], [2]], "bias": [-1]}],
+    }
+    good = tmp_path / "good.json"
+    good.write_text(json.dumps(model))
+    image = [3, 1]
+    got = _computed(f"result = encint.Inference(model={str(good)!r}).logits({image})")
+    # By hand: h = min(max(x W + b, 0) >> 0, 3), then h W' + b'.
+    h = [min(max(3 * 1 + 1 * 2 + 0, 0), 3), min(max(3 * -1 + 1 * 3 + 1, 0), 3)]
+    assert got == [h[0] * 1 + h[1] * 2 - 1]
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(dict(model, layerz=[])))
+    for cls in ("Inference", "FvInference"):
+        out = _refused(f"encint.{cls}(model={str(bad)!r})", error="Error", memory=GIB)
+        assert "layerz" in out, out
