@@ -419,3 +419,40 @@ fn dot_products_and_convolutions() {
         assert_eq!(&got[n..], &want[..]);
     }
 }
+
+/// Words whose bits repeat (a sign-extended word, an arithmetic shift's copies of the sign
+/// bit): `all`, `any` and `==` count each bit once, so that their counters stay within
+/// the noise budget (eight copies of one bit in a counter weighed 64 and failed to
+/// build), against the clear values, and the lowered circuits stay within the budget.
+#[test]
+fn repeated_bits_count_once_in_all_any_and_eq() {
+    let mut rng = rand::rngs::StdRng::seed_from_u64(12);
+    for (narrow, w) in [(1usize, 16usize), (4, 8), (8, 16), (8, 64), (3, 40)] {
+        let mut b = BitBuilder::new();
+        let x = Word::input(&mut b, narrow).resize(&mut b, w, true);
+        let y = Word::input(&mut b, narrow).resize(&mut b, w, true);
+        let outs = vec![
+            bits::all(&mut b, &x.bits),
+            bits::any(&mut b, &x.bits),
+            bits::eq(&mut b, &x, &y),
+        ];
+        let c = b.finish(outs);
+        let digits = lower(&c).unwrap();
+        assert!(digits.cost().max_qweight <= 25, "{narrow} -> {w}");
+        for _ in 0..64 {
+            let (p, q) = (
+                rng.gen::<u128>() & mask(narrow),
+                rng.gen::<u128>() & mask(narrow),
+            );
+            let mut ins = bits::to_bits(p, narrow);
+            ins.extend(bits::to_bits(q, narrow));
+            let (sx, sy) = (signed(p, narrow), signed(q, narrow));
+            let want = vec![sx == -1, sx != 0, sx == sy];
+            assert_eq!(c.eval(&ins).unwrap(), want, "{narrow} -> {w}: {sx}, {sy}");
+            let d: Vec<i64> = ins.iter().map(|&v| i64::from(v)).collect();
+            let (out, _) = encint_core::clear::run(&digits, &d).unwrap();
+            let got: Vec<bool> = out.iter().map(|&v| v == 1).collect();
+            assert_eq!(got, want, "lowered, {narrow} -> {w}: {sx}, {sy}");
+        }
+    }
+}

@@ -17,8 +17,10 @@
 //!
 //! Each program is compiled for 1, 2, 3, 16 and 125 threads (125: the GPU backend's
 //! planning lanes), since the planner's choices depend on the count: 2,000 programs in all,
-//! ten inputs each (random, all zero, all at the maximum, all at the minimum, mixed). The
-//! seed is printed; `FHE_RANDOM_SEED=n` replays one.
+//! ten inputs each (random, all zero, all at the maximum, all at the minimum, mixed), and
+//! each circuit within the noise budget of the default parameter set (the clear executor
+//! does not check it; a server refuses a circuit past it). The seed is printed;
+//! `FHE_RANDOM_SEED=n` replays one.
 
 use encint::fhe::{
     compile_with, FheArray, FheInt16, FheInt32, FheInt8, FheUint16, FheUint32, FheUint8,
@@ -384,6 +386,14 @@ macro_rules! sweep {
                 let threads = THREADS[programs % pools.len()];
                 let f = pool.install(|| $compile(&steps, INPUTS)).unwrap();
                 assert_eq!(f.threads(), threads);
+                // The circuit runs on keys of the default set: no bootstrap input past
+                // its noise budget.
+                let budget = encint::DEFAULT_PARAMETERS.max_quadratic_weight();
+                assert!(
+                    f.cost().max_qweight <= budget,
+                    "{steps:?} at {threads} threads: {:?}",
+                    f.cost()
+                );
                 for x in cases {
                     let args: Vec<i128> = x.iter().map(|&v| i128::from(v)).collect();
                     let want: Vec<i128> = $plain(&steps, &x).into_iter().map(i128::from).collect();

@@ -320,3 +320,31 @@ fn a_sample_on_real_keys() {
         assert_eq!(got, expected(c, ty, &args), "{c:?} on {ty} {args:?}");
     }
 }
+
+/// Clear divisors of `u128` above `i128::MAX`, which travel as their negative patterns
+/// like every clear operand (`Clear::pattern`): `x / k` and `x % k` on values reached
+/// above `i128::MAX` by an addition, against `u128` arithmetic (they were refused as
+/// "scalar -1 is not a value of the type" for `k = u128::MAX`).
+#[test]
+fn u128_clear_divisors_above_i128_max() {
+    use encint::fhe::{compile, FheUint128};
+    let max = i128::MAX as u128;
+    for k in [1u128 << 127, (1 << 127) + 1, u128::MAX - 4, u128::MAX, 3] {
+        let div = compile(move |(x, y): (FheUint128, FheUint128)| &(&x + &y) / k).unwrap();
+        let rem = compile(move |(x, y): (FheUint128, FheUint128)| &(&x + &y) % k).unwrap();
+        for (x, y) in [
+            (max, max),
+            (max, 1),
+            (max, 0),
+            (5, 7),
+            (1 << 126, (1 << 126) + 3),
+        ] {
+            let s = x + y;
+            let args = [x as i128, y as i128];
+            let q = div.run_clear(&args).unwrap();
+            let r = rem.run_clear(&args).unwrap();
+            assert_eq!(q, vec![(s / k) as i128], "({x} + {y}) / {k}");
+            assert_eq!(r, vec![(s % k) as i128], "({x} + {y}) % {k}");
+        }
+    }
+}

@@ -1,6 +1,8 @@
 //! The byte processor (Trama, Clet, Boudguiga and Sirdey, "Designing a General-Purpose 8-bit
 //! (T)FHE Processor Abstraction"): `Program` assembles source text and runs it on clear
-//! data or, with `ProcessorKeys`, on encrypted data (seeded uplink, packed downlink).
+//! data or, with `ProcessorKeys`, on encrypted data (seeded uplink, packed downlink, each
+//! naming the values it holds so that one program's inputs or result are never read as
+//! another's).
 //! Inputs are a dict of name → int (a byte), float (a fixed-point value) or list of them
 //! (an array); outputs come back the same way.
 
@@ -9,17 +11,16 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
 use encint::keys::envelope::Kind;
-use encint::keys::{PackedNibbles, SeededNibbles};
 use encint::processor::vm::Datum;
 use encint::processor::{
-    Outputs, ProcessorKeys as RKeys, Program as RProgram, SealedProcessorKeys,
+    Downlink, Outputs, ProcessorKeys as RKeys, Program as RProgram, SealedProcessorKeys, Uplink,
 };
 use encint::DEFAULT_PARAMETERS;
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyFloat, PyList};
 
-use crate::errors::{envelope_err, file_err, invalid, to_py};
+use crate::errors::{file_err, invalid, to_py};
 use crate::eval::cost_dict;
 use crate::files::read_bounded;
 use crate::guard::detached;
@@ -253,7 +254,9 @@ impl Program {
         outputs_dict(py, &out)
     }
 
-    /// Client side: encrypts the inputs into the uplink (bytes).
+    /// Client side: encrypts the inputs into the uplink (bytes): the seeded nibbles with
+    /// the inputs' signature (every element's name and kind, in order), the file
+    /// `encint asm encrypt` writes.
     fn encrypt_inputs<'py>(
         &self,
         py: Python<'py>,
@@ -263,12 +266,15 @@ impl Program {
         let client = key.require_real("the processor")?;
         let data = data_of(data)?;
         let up = detached(py, || {
-            self.program.encrypt_inputs(client, &data).map_err(to_py)
+            let up = self.program.encrypt_uplink(client, &data).map_err(to_py)?;
+            up.to_bytes(client.params()).map_err(to_py)
         })?;
-        Ok(PyBytes::new(py, &up.to_bytes()))
+        Ok(PyBytes::new(py, &up))
     }
 
-    /// Server side: runs the program on an uplink; returns the packed downlink (bytes).
+    /// Server side: runs the program on an uplink; returns the packed downlink (bytes),
+    /// which names the outputs. Inputs encrypted for another program (another signature,
+    /// even of as many nibbles) raise `InvalidInputError` before anything is evaluated.
     fn run<'py>(
         &self,
         py: Python<'py>,
@@ -276,22 +282,25 @@ impl Program {
         uplink: Vec<u8>,
     ) -> PyResult<Bound<'py, PyBytes>> {
         let down = detached(py, || {
-            let up = SeededNibbles::from_bytes(&uplink).map_err(envelope_err)?;
+            let up = Uplink::from_bytes(&uplink).map_err(to_py)?;
+            self.program.check_uplink(&up).map_err(to_py)?;
             let _g = self.lock.lock().unwrap_or_else(|p| p.into_inner());
             let progress = Progress::new("processor");
             let backend = TreeBackend {
                 server: &keys.keys.server,
                 tree: &keys.keys.tree,
             };
-            let result = self
-                .program
-                .run_on(&Watched::new(&backend, &*progress), &keys.keys, &up);
-            progress.finish(result, to_py)
+            let result =
+                self.program
+                    .run_uplink_on(&Watched::new(&backend, &*progress), &keys.keys, &up);
+            let down = progress.finish(result, to_py)?;
+            down.to_bytes(keys.keys.server.params()).map_err(to_py)
         })?;
-        Ok(PyBytes::new(py, &down.to_bytes()))
+        Ok(PyBytes::new(py, &down))
     }
 
-    /// Client side: decrypts a downlink into `{name: value or list}`.
+    /// Client side: decrypts a downlink into `{name: value or list}`; another program's
+    /// result raises `InvalidInputError`.
     fn decrypt_outputs<'py>(
         &self,
         py: Python<'py>,
@@ -300,8 +309,8 @@ impl Program {
     ) -> PyResult<Bound<'py, PyDict>> {
         let client = key.require_real("the processor")?;
         let out = detached(py, || {
-            let packed = PackedNibbles::from_bytes(&downlink).map_err(envelope_err)?;
-            self.program.decrypt_outputs(client, &packed).map_err(to_py)
+            let down = Downlink::from_bytes(&downlink).map_err(to_py)?;
+            self.program.decrypt_downlink(client, &down).map_err(to_py)
         })?;
         outputs_dict(py, &out)
     }

@@ -42,7 +42,7 @@ pub use mul::{conv2d, dot, dot_accumulate, mul, mul_csa, mul_full, mul_full_sign
 pub use ops::BitKernel;
 pub use shift::{rotl, rotl_var, rotr, rotr_var, sar, sar_var, shl, shl_var, shr, shr_var};
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use encint_core::bits::{Bit, BitBuilder, BitCircuit, MAX_COUNT_SPAN, QWEIGHT_BUDGET};
 
@@ -368,9 +368,14 @@ pub fn neg(b: &mut BitBuilder, x: &Word) -> Word {
 }
 
 /// Whether all bits are 1: counters of up to 15 bits, `[Σ = h]` as bit 4 of
-/// `16 - h + Σ`, in a tree.
+/// `16 - h + Σ`, in a tree. A bit that occurs more than once (the copies of a sign bit
+/// in a sign-extended word or after an arithmetic shift) is counted once: the AND does
+/// not change, and a counter of one bit of weight `k` would need `k²` of the noise
+/// budget (eight copies of one bit weigh 64, over the 25 of a bootstrap).
 pub fn all(b: &mut BitBuilder, bits: &[Bit]) -> Bit {
-    and_tree(b, bits, MAX_COUNT_SPAN as usize, |b, c| {
+    let mut seen = HashSet::new();
+    let distinct: Vec<Bit> = bits.iter().copied().filter(|&x| seen.insert(x)).collect();
+    and_tree(b, &distinct, MAX_COUNT_SPAN as usize, |b, c| {
         let terms: Vec<(Bit, u32)> = c.iter().map(|&x| (x, 1)).collect();
         let outs = b
             .count(&terms, 16 - c.len() as u32)

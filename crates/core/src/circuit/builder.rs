@@ -178,6 +178,28 @@ impl Builder {
         self.bootstrap_depths_since(first, outputs).len() as u64
     }
 
+    /// The largest quadratic weight at a bootstrap input among the nodes built from node
+    /// number `first` on that `outputs` read (0 when there is none): whether a part of a
+    /// circuit built since then on earlier values stays within a noise budget.
+    pub fn max_bootstrap_qweight_since(&self, first: usize, outputs: &[NodeId]) -> u64 {
+        let mut seen = vec![false; self.circuit.nodes.len().saturating_sub(first)];
+        let mut stack: Vec<NodeId> = outputs.to_vec();
+        let mut max = 0;
+        while let Some(id) = stack.pop() {
+            let Some(k) = id.index().checked_sub(first) else {
+                continue;
+            };
+            if std::mem::replace(&mut seen[k], true) {
+                continue;
+            }
+            if let Some(q) = self.circuit.bootstrap_input_qweight(id) {
+                max = max.max(q);
+            }
+            stack.extend(self.circuit.nodes[id.index()].operands());
+        }
+        max
+    }
+
     /// The estimated time at `threads` threads of the bootstraps
     /// [`Builder::bootstraps_since`] counts: the sum over bootstrap depths of
     /// `⌈bootstraps at that depth / threads⌉`.

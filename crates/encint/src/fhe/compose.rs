@@ -9,14 +9,17 @@ use encint_arith::typed::{
     build, plan, plan_sum, Algorithm, Form, IntType, Op, SumMethod, TypedError,
 };
 use encint_arith::{Arith, SInt};
-use encint_core::circuit::{Builder, Circuit, Cost};
+use encint_core::circuit::{Builder, Cost};
 
 use crate::typed::{operand_types, EncTyped};
 use crate::{Error, Result, Server};
 
 mod chain;
+mod fastest;
+mod fresh;
 
 use chain::Linear;
+use fastest::Fastest;
 
 /// A typed value inside a circuit being recorded: its digit nodes, its type and their
 /// form. Values come from [`Server::typed_compose`]'s inputs, from [`Composer::constant`]
@@ -202,6 +205,11 @@ struct SumKey {
 /// [`Composer::sum`]'s choices so far.
 static SUM_CHOICES: Choices<SumKey, SumMethod> = Choices::new(Default::default);
 
+/// Whether the clear `k` is, for `ty`, an unsigned 128-bit value above `i128::MAX`.
+fn above_i128(ty: IntType, k: i128) -> bool {
+    ty.bits == 128 && !ty.signed && k < 0
+}
+
 fn is_shift(op: Op) -> bool {
     matches!(op, Op::ShlVar | Op::ShrVar | Op::RotlVar | Op::RotrVar)
 }
@@ -282,6 +290,7 @@ impl<'a> Composer<'a> {
         match (op, rhs) {
             (op, rhs) if is_shift(op) => self.shift(op, x, rhs),
             (Op::Mul, Rhs::Clear(k)) => self.apply(Op::ScalarMul(k), &[x]),
+            (Op::Div | Op::Rem, Rhs::Clear(k)) if above_i128(ty, k) => self.by_large(op, x, k),
             (Op::Div, Rhs::Clear(k)) => self.apply(Op::DivScalar(ty.wrap(k)), &[x]),
             (Op::Rem, Rhs::Clear(k)) => self.apply(Op::RemScalar(ty.wrap(k)), &[x]),
             (op, Rhs::Value(r)) => self.apply(op, &[x, r]),
@@ -290,6 +299,21 @@ impl<'a> Composer<'a> {
                 self.apply(op, &[x, &k])
             }
         }
+    }
+
+    /// `x / k` or `x % k` on `u128` for a clear divisor above `i128::MAX` (its pattern, a
+    /// negative `k`, as every clear operand travels), which the planner's scalar division
+    /// cannot name (its scalars are `i128` values): the quotient is `x ≥ k` (0 or 1), the
+    /// remainder `x - k` or `x`.
+    fn by_large(&mut self, op: Op, x: &Value, k: i128) -> Result<Value> {
+        let ty = x.ty;
+        let d = self.constant(ty, k);
+        let ge = self.apply(Op::GE, &[x, &d])?;
+        if op == Op::Div {
+            return self.apply(Op::Cast(ty), &[&ge]);
+        }
+        let less = self.apply(Op::Sub, &[x, &d])?;
+        self.apply(Op::Select, &[&ge, &less, x])
     }
 
     fn shift(&mut self, op: Op, x: &Value, amount: Rhs<'_>) -> Result<Value> {
@@ -400,10 +424,14 @@ impl<'a> Composer<'a> {
         }
         let types: Vec<(IntType, Form)> = args.iter().map(|v| (v.ty, v.form)).collect();
         let (ty, forms) = operand_types(op, &types)?;
-        let x: Vec<SInt> = args.iter().map(|v| v.digits.clone()).collect();
-        let algorithm = self.choose(op, ty, &forms, &x)?;
-        let (digits, form) =
-            build(self.ar, self.b, op, ty, algorithm, &x, &forms).map_err(Error::from)?;
+        let (digits, form) = self.within_budget(
+            args,
+            |c, args| {
+                let x: Vec<SInt> = args.iter().map(|v| v.digits.clone()).collect();
+                c.build_op(op, ty, &forms, &x)
+            },
+            |(d, _)| &d.digits,
+        )?;
         let factors = match (self.chain_sums, op, args) {
             (true, Op::Mul, [a, b]) => Some(Arc::new((a.bare(), b.bare()))),
             (true, Op::Square, [a]) => Some(Arc::new((a.bare(), a.bare()))),
@@ -449,7 +477,13 @@ impl<'a> Composer<'a> {
             budget: self.ar.config().max_qweight,
         };
         let method = remembered(&DOT_CHOICES, key, |_| self.fastest_dot(xs, ys))?;
-        self.dot_by(method, xs, ys)
+        let operands: Vec<&Value> = xs.iter().chain(ys).copied().collect();
+        let n = xs.len();
+        self.within_budget(
+            &operands,
+            |c, v| c.dot_by(method, &v[..n], &v[n..]),
+            |out| &out.digits.digits,
+        )
     }
 
     /// The known value of each of `v`'s digits.
@@ -484,7 +518,7 @@ impl<'a> Composer<'a> {
     /// The way of [`Composer::dot`] estimated fastest for operands shaped like `xs`, `ys`
     /// (their forms, known digits and squares): rounds, then bootstraps.
     fn fastest_dot(&self, xs: &[&Value], ys: &[&Value]) -> Result<DotMethod> {
-        let mut fastest = Fastest::new(self.threads);
+        let mut fastest = Fastest::new(self.threads, self.ar.config().max_qweight);
         for method in [DotMethod::Blocks, DotMethod::Counters, DotMethod::Products] {
             let mut b = Builder::new();
             b.set_threads(self.threads);
@@ -549,9 +583,16 @@ impl<'a> Composer<'a> {
         let method = remembered(&SUM_CHOICES, key, |key| {
             Ok(plan_sum(self.ar, ty, &key.forms, self.threads)?[0].method)
         })?;
-        let operands: Vec<(&SInt, Form)> = xs.iter().map(|v| (&v.digits, v.form)).collect();
-        let (digits, form) =
-            encint_arith::typed::sum(self.ar, self.b, ty, &operands, method, self.threads)?;
+        let (digits, form) = self.within_budget(
+            xs,
+            |c, xs| {
+                let operands: Vec<(&SInt, Form)> = xs.iter().map(|v| (&v.digits, v.form)).collect();
+                Ok(encint_arith::typed::sum(
+                    c.ar, c.b, ty, &operands, method, c.threads,
+                )?)
+            },
+            |(d, _)| &d.digits,
+        )?;
         Ok(Value::new(digits, ty, form))
     }
 
@@ -620,13 +661,19 @@ impl<'a> Composer<'a> {
     /// The algorithm for `op` on `x`: the planner's choice when every operand is
     /// encrypted; with a clear operand, each algorithm's circuit is built with it folded
     /// and the fastest (rounds, then bootstraps) wins.
-    fn choose(&self, op: Op, ty: IntType, forms: &[Form], x: &[SInt]) -> Result<Algorithm> {
+    pub(super) fn choose(
+        &self,
+        op: Op,
+        ty: IntType,
+        forms: &[Form],
+        x: &[SInt],
+    ) -> Result<Algorithm> {
         let known = |s: &SInt| s.digits.iter().all(|&d| self.b.const_value(d).is_some());
         if !x.iter().any(known) {
             let p = plan(self.ar, op, ty, forms, self.threads).map_err(Error::from)?;
             return Ok(p.chosen().algorithm);
         }
-        let mut fastest = Fastest::new(self.threads);
+        let mut fastest = Fastest::new(self.threads, self.ar.config().max_qweight);
         for &algorithm in op.algorithms() {
             let mut scratch = Builder::new();
             scratch.set_threads(self.threads);
@@ -720,50 +767,5 @@ impl Server {
             .map(|(value, (ty, form))| EncTyped::from_parts(value, ty, form))
             .collect();
         Ok((typed, cost))
-    }
-}
-
-/// The fastest of several candidate circuits for one computation: the least estimated time
-/// at `threads` ([`encint_arith::bits::makespan`]), then the fewest bootstraps; the earlier
-/// candidate wins a tie.
-struct Fastest<M, E> {
-    threads: usize,
-    best: Option<((u64, u64), M)>,
-    refusal: Option<E>,
-}
-
-impl<M, E> Fastest<M, E> {
-    fn new(threads: usize) -> Self {
-        Fastest {
-            threads,
-            best: None,
-            refusal: None,
-        }
-    }
-
-    /// Considers `method`, whose circuit was built or refused.
-    fn offer(&mut self, method: M, built: std::result::Result<Circuit, E>) {
-        match built {
-            Ok(c) => {
-                let key = (
-                    encint_arith::bits::makespan(&c, self.threads),
-                    c.cost().bootstraps,
-                );
-                if self.best.as_ref().is_none_or(|(k, _)| key < *k) {
-                    self.best = Some((key, method));
-                }
-            }
-            Err(e) => self.refusal = Some(e),
-        }
-    }
-
-    /// The fastest method built; the last refusal when none was; `None` when none was
-    /// offered.
-    fn pick(self) -> std::result::Result<Option<M>, E> {
-        match (self.best, self.refusal) {
-            (Some((_, m)), _) => Ok(Some(m)),
-            (None, Some(e)) => Err(e),
-            (None, None) => Ok(None),
-        }
     }
 }

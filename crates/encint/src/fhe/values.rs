@@ -245,14 +245,17 @@ pub(crate) fn trace_best<A: Values, O: Values>(
     threads: usize,
     f: impl Fn(A) -> Result<O>,
 ) -> Result<Traced<O::Layout>> {
+    // A circuit the parameter set runs before any faster one it refuses.
     let key = |t: &Traced<O::Layout>| {
+        let cost = t.circuit.cost();
         (
+            cost.max_qweight > budget,
             encint_arith::bits::makespan(&t.circuit, threads),
-            t.circuit.cost().bootstraps,
+            cost.bootstraps,
         )
     };
     let plain = trace_with::<A, O>(layout, forms, budget, threads, false, &f)?;
-    let unoptimised = (plain.circuit.cost(), key(&plain).0);
+    let unoptimised = (plain.circuit.cost(), key(&plain).1);
     let mut best = plain;
     let splits: &[bool] = if forms.contains(&Form::Radix4) {
         &[false, true]

@@ -12,7 +12,9 @@ use pyo3::prelude::*;
 use pyo3::types::{PyList, PyTuple};
 
 use super::numpy::{elementwise, fused, Each};
-use super::operand::{check_division, clear_array, clear_int, clear_of, decrypt_int, Clear};
+use super::operand::{
+    argument, check_division, clear_array, clear_int, clear_of, decrypt_int, Clear,
+};
 use super::value::FheValue;
 use super::{dtype, run, type_arg, type_name, wrap};
 use crate::errors::{invalid, to_py};
@@ -77,22 +79,16 @@ pub(crate) fn encrypt_array(
         .map_err(to_py)?;
     let flat = arr.call_method0("ravel")?.call_method0("tolist")?;
     let flat = flat.downcast::<PyList>()?;
-    let mut patterns = Vec::with_capacity(flat.len());
+    let mut values = Vec::with_capacity(flat.len());
     for v in flat.iter() {
         let k = clear_int(&v)
             .ok_or_else(|| PyTypeError::new_err("an array of integers or booleans"))?;
-        let p = clear_of(&k, ty, Clear::Value)?;
-        if p < 0 && !ty.signed {
-            return Err(invalid(format!(
-                "{k}: unsigned 128-bit values above 2**127 - 1 do not encrypt"
-            )));
-        }
-        patterns.push(p);
+        values.push(argument(&k, ty)?);
     }
     let inner = run(py, || {
-        let items = patterns
+        let items = values
             .iter()
-            .map(|&p| encint::fhe::FheValue::encrypt_as(p, ty, form, key))
+            .map(|&v| encint::fhe::FheValue::encrypt_as(v, ty, form, key))
             .collect::<encint::Result<Vec<_>>>()?;
         encint::fhe::FheArray::new(items, shape)
     })?;

@@ -12,7 +12,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyTuple};
 
 use super::array::{numpy_array, FheArray};
-use super::operand::{clear_int, clear_of, typed_int, Clear};
+use super::operand::{argument, clear_int, typed_int};
 use super::value::{py_value, FheValue};
 use super::{run, type_arg, wrap};
 use crate::errors::{invalid, to_py as to_py_err};
@@ -285,7 +285,7 @@ impl Compiled {
                 }
             };
             for k in ints {
-                values.push(clear_of(&k, *ty, Clear::Value)?);
+                values.push(argument(&k, *ty)?);
             }
         }
         let c = &self.compiled;

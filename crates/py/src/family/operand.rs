@@ -121,6 +121,20 @@ pub fn clear_of(k: &BigInt, ty: IntType, how: Clear) -> PyResult<i128> {
     }
 }
 
+/// `k` as an argument value of type `ty`: what encryption and `run_clear` take, the
+/// facade's `i128` of the value (not a pattern). Errors name `k` as given: outside the
+/// type, or (`u128`) above `2**127 - 1`, the largest value the facade's arguments hold
+/// (larger values arise from operations).
+pub fn argument(k: &BigInt, ty: IntType) -> PyResult<i128> {
+    clear_of(k, ty, Clear::Value)?;
+    i128::try_from(k).map_err(|_| {
+        invalid(format!(
+            "{k}: unsigned 128-bit values above 2**127 - 1 are no arguments (the facade's \
+             FheValue::encrypt and run_clear take an i128); they arise from operations"
+        ))
+    })
+}
+
 /// The smallest and largest value of `ty`, as big integers (unsigned 128 bits included).
 pub fn range(ty: IntType) -> (BigInt, BigInt) {
     if ty.signed {

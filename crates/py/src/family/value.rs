@@ -11,7 +11,7 @@ use pyo3::types::{PyBytes, PyTuple, PyType};
 
 use super::numpy::{apply, elementwise, Each};
 use super::operand::{
-    check_division, clear_array, clear_int, clear_of, decrypt_int, rhs, Clear, Rhs,
+    argument, check_division, clear_array, clear_int, decrypt_int, rhs, Clear, Rhs,
 };
 use super::{run, type_arg, type_name, wrap};
 use crate::errors::invalid;
@@ -54,15 +54,9 @@ pub(crate) fn encrypt_value(
                 .unwrap_or_default()
         ))
     })?;
-    let pattern = clear_of(&k, ty, Clear::Value)?;
-    if pattern < 0 && !ty.signed {
-        return Err(invalid(format!(
-            "{k}: unsigned 128-bit values above 2**127 - 1 do not encrypt (the facade's \
-             FheValue::encrypt takes an i128); they arise from operations"
-        )));
-    }
+    let value = argument(&k, ty)?;
     let v = run(py, || {
-        encint::fhe::FheValue::encrypt_as(pattern, ty, form, key)
+        encint::fhe::FheValue::encrypt_as(value, ty, form, key)
     })?;
     wrap(py, v)
 }
