@@ -21,9 +21,9 @@ ratio of encint's time per image to each of the others, the load average before 
 after) and writes it to `--out`. Not run by CI. Needs a Python 3.11 virtual environment
 with Concrete ML, outside the repository, and the release build of `encint`:
 
-    python3.11 -m venv /work/venv-cml && /work/venv-cml/bin/pip install concrete-ml==1.9.0
+    python3.11 -m venv ~/venv-cml && ~/venv-cml/bin/pip install concrete-ml==1.9.0
     cargo build --release -p encint-cli
-    /work/venv-cml/bin/python scripts/concrete_ml_digits.py --images 1 --ml-images 0 --threads 2
+    ~/venv-cml/bin/python scripts/concrete_ml_digits.py --images 1 --ml-images 0 --threads 2
 
 `--threads T` pins the whole process (and encint, its child) to the first T CPUs.
 """

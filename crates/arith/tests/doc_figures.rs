@@ -1,5 +1,5 @@
 //! Exact pins of the bootstrap and depth counts the documentation states for the typed
-//! integers and the block circuits (`docs/CIRCUITS.md`, `docs/BENCHMARKS.md`, and the
+//! integers and the block circuits (`docs/CIRCUITS.md`, its notes on the typed circuits, and the
 //! cost formulas in the docs of `crates/arith`): each test quotes the text it guards (or
 //! reads the reference page's tables), checks the file still states it, and measures the
 //! figures with the library's cost functions (`Circuit::cost`, the planner's estimates),
@@ -118,14 +118,13 @@ impl Pins {
 
 const FORMS_RS: &str = "crates/arith/src/typed/forms.rs";
 const CIRCUITS: &str = "docs/CIRCUITS.md";
-const BENCHMARKS: &str = "docs/BENCHMARKS.md";
 
 /// Products on bits: blocks against counters.
 #[test]
 fn product_on_bits_16() {
-    // docs/BENCHMARKS.md (blocks / bits / TFHE-rs).
+    // docs/CIRCUITS.md (blocks / bits / TFHE-rs).
     quoted(
-        BENCHMARKS,
+        CIRCUITS,
         &[
             "mul 30 / 54 / 28, 107 / 193 / 111, 407 / 738 / 440, 1581 / 2872 at 8 / 16 / 32 / 64 bits;",
         ],
@@ -153,10 +152,10 @@ fn product_on_bits_16() {
 /// Products and the other block circuits on stored radix-4 blocks.
 #[test]
 fn radix4_block_circuits() {
-    // docs/BENCHMARKS.md (min, max and select: beyond the comparison, and the parity of a
+    // docs/CIRCUITS.md (min, max and select: beyond the comparison, and the parity of a
     // radix-4 condition).
     quoted(
-        BENCHMARKS,
+        CIRCUITS,
         &[
             "add and sub are a ripple of carries: k bootstraps for k blocks, each block's carry and sum read from one blind rotation, against TFHE-rs' 2k;",
             "and, or and xor cost one table per block; not costs nothing;",
@@ -247,10 +246,10 @@ fn radix4_block_circuits() {
 /// Equality and comparisons of bits, and min / max by the comparison tree.
 #[test]
 fn comparison_tree_on_bits() {
-    // docs/BENCHMARKS.md, the comparison tree's table (the "now" columns: pbs / depth,
+    // docs/CIRCUITS.md, the comparison tree's table (the "now" columns: pbs / depth,
     // rounds at 2 threads).
     quoted(
-        BENCHMARKS,
+        CIRCUITS,
         &[
             "| 8 | 7 / 3 | 5 / 2 | 4 → 3 |",
             "| 16 | 12 / 3 | 11 / 3 | 7 → 6 |",
@@ -319,7 +318,7 @@ fn comparison_tree_on_bits() {
 #[test]
 fn min_max_on_canonical_operands() {
     quoted(
-        BENCHMARKS,
+        CIRCUITS,
         &[
             "bootstraps more than the bit circuit (13 / 27 / 54 / 110 against 12 / 24 / 48 / 96)
            in far less depth (3 / 4 / 5 / 5 against 5 / 9 / 17 / 33), so the planner takes it
@@ -374,7 +373,7 @@ fn min_max_on_canonical_operands() {
 #[test]
 fn radix4_scalar_products_and_shifts() {
     quoted(
-        BENCHMARKS,
+        CIRCUITS,
         &[
             "Bootstraps for x805 at 8 / 16 / 32 / 64 bits: 4 / 17 / 49 / 113, against
          TFHE-rs' 10 / 33 / 73 and our 9 / 37 / 101 on bits.",
@@ -445,10 +444,10 @@ fn form_conversions() {
 /// Division and remainder by a ciphertext: blocks against bits.
 #[test]
 fn division_by_a_ciphertext() {
-    // docs/BENCHMARKS.md, "Division and remainder by a ciphertext on radix-4 blocks" (the
+    // docs/CIRCUITS.md, "Division and remainder by a ciphertext on radix-4 blocks" (the
     // planner's form: canonical unsigned, radix-4 signed operands).
     quoted(
-        BENCHMARKS,
+        CIRCUITS,
         &[
             "| u div, blocks (canonical) | **107** (48) | **407** (160) | **1583** (576) | **6239** (2176) |",
             "| u div, bits (before) | 135 (79) | 527 (287) | 2079 (1087) | 8255 (4223) |",
@@ -526,13 +525,13 @@ fn division_by_a_ciphertext() {
 /// Addition on bits: the ripple of two-column counters.
 #[test]
 fn addition_on_bits() {
-    // crates/arith/src/bits/mod.rs, `add`, and docs/BENCHMARKS.md.
+    // crates/arith/src/bits/mod.rs, `add`, and docs/CIRCUITS.md.
     quoted(
         "crates/arith/src/bits/mod.rs",
         &["a ripple of two-column counters (3 bootstraps per 2 bits, depth ≈ width / 2)."],
     );
     quoted(
-        BENCHMARKS,
+        CIRCUITS,
         &["3 bootstraps per 2 bits (11 / 23 / 47 / 95 against TFHE-rs' 8 / 16 / 32 / 64)"],
     );
     let mut pins = Pins::default();

@@ -444,7 +444,7 @@ fn asm_over_files_keygen_encrypt_run_decrypt() {
 /// The workloads' costs at 2 threads (`encint cost --workloads --threads 2`: bootstraps,
 /// depth and estimated rounds of the circuit traced operation by operation and of the one
 /// kept) equal, figure for figure, both tables of docs/BENCHMARKS.md that state them (the
-/// rewriting's table, and the bootstraps and depth beside the measured times); the
+/// programs' table, and the bootstraps and depth beside the measured times); the
 /// rewriting gains on `horner_u16` by those figures.
 #[test]
 fn workload_costs_equal_the_documented_tables() {
@@ -459,9 +459,10 @@ fn workload_costs_equal_the_documented_tables() {
     };
     let rewriting = doc_table(
         "docs/BENCHMARKS.md",
-        "in radix-4 blocks, as encryption now gives them",
+        "each compiled for 2 threads",
         &[
             "workload",
+            "program",
             "pbs before",
             "depth before",
             "rounds before",
@@ -481,7 +482,7 @@ fn workload_costs_equal_the_documented_tables() {
     ];
     for doc in &rewriting {
         let r = row(&doc[0]);
-        for (k, cell) in keys.iter().zip(&doc[1..]) {
+        for (k, cell) in keys.iter().zip(&doc[2..]) {
             assert_eq!(
                 n(r, k).to_string(),
                 *cell,
@@ -515,4 +516,135 @@ fn workload_costs_equal_the_documented_tables() {
     assert!(n(horner, "pbs_after") < n(horner, "pbs_before"), "{horner}");
     let (ok, _, err) = encint(&["cost", "--workloads", "sum16_u16,nope"]);
     assert!(!ok && err.contains("nope"), "{err}");
+}
+
+/// The rows `encint cost --threads 2 --json` (with `extra` flags) prints, by operation,
+/// type and form.
+fn planner_rows(extra: &[&str]) -> Vec<serde_json::Value> {
+    let mut args = vec!["cost", "--threads", "2", "--json"];
+    args.extend_from_slice(extra);
+    cost_rows(&args)
+}
+
+/// The figures of one planner row, as the docs write them: `pbs/depth` or
+/// `pbs/depth/rounds`.
+fn figures(r: &serde_json::Value, with_rounds: bool) -> String {
+    let n = |k: &str| r[k].as_u64().unwrap_or_else(|| panic!("{k} in {r}"));
+    if with_rounds {
+        format!("{}/{}/{}", n("pbs"), n("depth"), n("rounds"))
+    } else {
+        format!("{}/{}", n("pbs"), n("depth"))
+    }
+}
+
+/// The typed table of docs/BENCHMARKS.md states, for every operation at 8 to 64 bits of
+/// both signs, the bootstraps and depth of the circuit the planner chooses for operands as
+/// `encrypt` gives them at 2 threads, and TFHE-rs' counts: each figure equals the row of
+/// `encint cost --threads 2 --radix4 --json`, and every operation that command prints is
+/// in the table.
+#[test]
+fn typed_costs_equal_the_documented_table() {
+    let rows = planner_rows(&["--radix4"]);
+    let chosen = |op: &str, ty: &str| {
+        let found: Vec<_> = rows
+            .iter()
+            .filter(|r| r["chosen"] == true && r["op"] == op && r["type"] == ty)
+            .collect();
+        assert_eq!(found.len(), 1, "{op} {ty}: {found:?}");
+        found[0]
+    };
+    let table = doc_table(
+        "docs/BENCHMARKS.md",
+        "Operands as `encrypt` gives them",
+        &[
+            "op",
+            "pbs / depth, u8 u16 u32 u64",
+            "pbs / depth, i8 i16 i32 i64",
+            "TFHE-rs pbs, 8 16 32",
+            "ours / TFHE-rs, u8 i8 u16 i16 u32 i32 u64 i64",
+            "measured",
+        ],
+    );
+    let mut ops: Vec<&str> = rows.iter().map(|r| r["op"].as_str().unwrap()).collect();
+    ops.sort_unstable();
+    ops.dedup();
+    let mut documented: Vec<&str> = table.iter().map(|row| row[0].as_str()).collect();
+    documented.sort_unstable();
+    assert_eq!(documented, ops, "operations of the typed table");
+    for row in &table {
+        let op = row[0].as_str();
+        let signed = if row[2] == "the same" {
+            &row[1]
+        } else {
+            &row[2]
+        };
+        for (sign, cells) in [("u", &row[1]), ("i", signed)] {
+            let cells: Vec<&str> = cells.split_whitespace().collect();
+            assert_eq!(cells.len(), 4, "{op}: {cells:?}");
+            for (bits, cell) in [8, 16, 32, 64].iter().zip(cells) {
+                let ty = format!("{sign}{bits}");
+                assert_eq!(figures(chosen(op, &ty), false), cell, "{op} {ty}");
+            }
+        }
+        // TFHE-rs' count is given on one sign's row of each width.
+        let peer = |bits: u32| {
+            rows.iter()
+                .filter(|r| r["op"] == op && r["chosen"] == true)
+                .filter(|r| r["type"] == format!("u{bits}") || r["type"] == format!("i{bits}"))
+                .find_map(|r| r["tfhe_rs_pbs"].as_u64())
+        };
+        if row[3] == "–" {
+            assert_eq!(peer(8), None, "{op}: TFHE-rs' count is not in the table");
+        } else {
+            let cells: Vec<&str> = row[3].split_whitespace().collect();
+            assert_eq!(cells.len(), 3, "{op}: {cells:?}");
+            for (bits, cell) in [8, 16, 32].into_iter().zip(cells) {
+                assert_eq!(
+                    peer(bits).map(|p| p.to_string()).as_deref(),
+                    Some(cell),
+                    "{op} {bits}: TFHE-rs"
+                );
+            }
+        }
+    }
+}
+
+/// The canonical-bits table of docs/CIRCUITS.md states, at 2 threads, the chosen circuit
+/// and the other one of each operation (bootstraps / depth / rounds at 8 to 64 bits):
+/// each equals the row of `encint cost --threads 2 --json`, chosen or not as it says.
+#[test]
+fn canonical_costs_equal_the_documented_table() {
+    let rows = planner_rows(&[]);
+    let table = doc_table(
+        "docs/CIRCUITS.md",
+        "### On canonical bits",
+        &[
+            "op",
+            "chosen at 2 threads, 8 16 32 64 bits",
+            "the other circuit",
+        ],
+    );
+    for row in &table {
+        let (names, sign) = match row[0].rsplit_once(", ") {
+            Some((names, "signed")) => (names, "i"),
+            Some((names, "unsigned")) => (names, "u"),
+            _ => (row[0].as_str(), "u"),
+        };
+        for op in names.split(", ") {
+            for (cell, chosen) in [(&row[1], true), (&row[2], false)] {
+                let (form, cells) = cell.split_once(": ").expect("form: figures");
+                let cells: Vec<&str> = cells.split_whitespace().collect();
+                assert_eq!(cells.len(), 4, "{op}: {cells:?}");
+                for (bits, want) in [8, 16, 32, 64].iter().zip(cells) {
+                    let ty = format!("{sign}{bits}");
+                    let r = rows
+                        .iter()
+                        .find(|r| r["op"] == op && r["type"] == ty.as_str() && r["form"] == form)
+                        .unwrap_or_else(|| panic!("no {form} row for {op} {ty}"));
+                    assert_eq!(r["chosen"], chosen, "{op} {ty} {form}: chosen");
+                    assert_eq!(figures(r, true), want, "{op} {ty} {form}");
+                }
+            }
+        }
+    }
 }
