@@ -40,7 +40,10 @@ _LIMITED = textwrap.dedent(
     try:
         {body}
     except encint.{error} as e:
-        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+        # The peak of this process's own memory (VmHWM); ru_maxrss would carry over the
+        # parent's resident size from before the exec.
+        with open("/proc/self/status") as status:
+            peak = next(int(l.split()[1]) for l in status if l.startswith("VmHWM:"))
         print("{error}", type(e).__name__, peak, e)
         sys.exit(0)
     print("no error")
