@@ -352,6 +352,19 @@ evaluators!(
 /// The thread counts every program is compiled for.
 const THREADS: [usize; 5] = [1, 2, 3, 16, 125];
 
+/// One rayon pool of each thread count in `counts`.
+fn pools(counts: &[usize]) -> Vec<rayon::ThreadPool> {
+    counts
+        .iter()
+        .map(|&n| {
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(n)
+                .build()
+                .unwrap()
+        })
+        .collect()
+}
+
 /// `count` random programs of one type, each compiled at every count of [`THREADS`] and
 /// run in the clear on ten inputs against the plain evaluator; at most `max_heavy` large
 /// steps per program (see [`heavy`]).
@@ -361,15 +374,7 @@ macro_rules! sweep {
         fn $name() {
             const INPUTS: usize = 4;
             let mut rng = StdRng::seed_from_u64(seed(stringify!($name)));
-            let pools: Vec<rayon::ThreadPool> = THREADS
-                .iter()
-                .map(|&n| {
-                    rayon::ThreadPoolBuilder::new()
-                        .num_threads(n)
-                        .build()
-                        .unwrap()
-                })
-                .collect();
+            let pools = pools(&THREADS);
             let mut programs = 0;
             while programs < $count {
                 let len = rng.gen_range(3..=10);
@@ -426,15 +431,7 @@ fn random_programs_on_real_keys() {
     let (client, server_key) = ClientKey::generate(&DEFAULT_PARAMETERS);
     set_server_key(server_key);
     let mut rng = StdRng::seed_from_u64(seed("random_programs_on_real_keys"));
-    let pools: Vec<rayon::ThreadPool> = [1, 2]
-        .iter()
-        .map(|&n| {
-            rayon::ThreadPoolBuilder::new()
-                .num_threads(n)
-                .build()
-                .unwrap()
-        })
-        .collect();
+    let pools = pools(&[1, 2]);
     let mut done = 0;
     while done < 20 {
         let len = rng.gen_range(3..=8);

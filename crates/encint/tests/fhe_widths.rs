@@ -274,13 +274,7 @@ fn every_width_against_the_documented_semantics() {
             let f = compiled(c, ty);
             let types = arguments(c, ty);
             for _ in 0..4 {
-                let args: Vec<i128> = types
-                    .iter()
-                    .map(|&t| {
-                        let vs = values(&mut rng, t);
-                        vs[rng.gen_range(0..vs.len())]
-                    })
-                    .collect();
+                let args = pick_arguments(&mut rng, &types);
                 let got = f.run_clear(&args).unwrap();
                 assert_eq!(got, vec![expected(c, ty, &args)], "{c:?} on {ty} {args:?}");
                 checked += 1;
@@ -288,6 +282,17 @@ fn every_width_against_the_documented_semantics() {
         }
     }
     assert_eq!(checked, every_type().len() * 16);
+}
+
+/// One argument of each of `types`, drawn from its edge and random values ([`values`]).
+fn pick_arguments(rng: &mut StdRng, types: &[IntType]) -> Vec<i128> {
+    types
+        .iter()
+        .map(|&t| {
+            let vs = values(rng, t);
+            vs[rng.gen_range(0..vs.len())]
+        })
+        .collect()
 }
 
 /// Thirty random cases on real keys, on types of 1 to 24 bits, encrypted as a client does.
@@ -304,13 +309,7 @@ fn a_sample_on_real_keys() {
         let c = case(&mut rng, ty);
         let f = compiled(c, ty);
         let types = arguments(c, ty);
-        let args: Vec<i128> = types
-            .iter()
-            .map(|&t| {
-                let vs = values(&mut rng, t);
-                vs[rng.gen_range(0..vs.len())]
-            })
-            .collect();
+        let args = pick_arguments(&mut rng, &types);
         let x: Vec<FheValue> = args
             .iter()
             .zip(&types)
