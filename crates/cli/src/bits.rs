@@ -5,7 +5,7 @@
 
 use clap::{Args, Subcommand};
 use encint::arith::bits::BitKernel;
-use encint::bits::run_bit_circuit;
+use encint::bit_circuits::run_bit_circuit;
 use encint::circuit::bits::{fv, lower};
 use encint::{ClientKey, Op, Server};
 use rand::{Rng, SeedableRng};

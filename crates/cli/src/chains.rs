@@ -57,11 +57,16 @@ pub fn run(a: ChainsArgs) -> CliResult {
         })
         .transpose()?;
     if let Some(path) = a.generate {
-        encint::files::check_new(&[&path], a.force)?;
+        encint::io::files::check_new(&[&path], a.force)?;
         eprintln!("searching shortest chains for every odd k < 4096 ...");
         let table = chains::search(4096);
         let text = chains::render_table(&table);
-        encint::files::write_one(&path, text.as_bytes(), encint::files::Mode::Public, a.force)?;
+        encint::io::files::write_one(
+            &path,
+            text.as_bytes(),
+            encint::io::files::Mode::Public,
+            a.force,
+        )?;
         eprintln!("wrote {} chains to {}", table.len(), path.display());
     }
     if let Some((k, chain)) = shown {

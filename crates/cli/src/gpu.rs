@@ -132,7 +132,7 @@ fn info(a: InfoArgs) -> CliResult {
         if built { "built in" } else { "not built" }
     ));
     r.field("feature", built);
-    let i = encint::gpu::probe()?;
+    let i = encint::backend::gpu::probe()?;
     r.line(format!(
         "CUDA devices: {} (device 0: {} SMs)",
         i.devices, i.sms
@@ -143,7 +143,7 @@ fn info(a: InfoArgs) -> CliResult {
 }
 
 fn gpu_server() -> AnyResult<(ClientKey, Server)> {
-    encint::gpu::check_backend(BackendKind::Gpu)?;
+    encint::backend::gpu::check_backend(BackendKind::Gpu)?;
     let sp = spinner("generating keys and uploading the server key to the GPU");
     let (client, key) = ClientKey::generate(&KS64_PARAMETERS);
     let server = Server::new(key).with_backend(BackendKind::Gpu)?;

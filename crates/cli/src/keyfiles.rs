@@ -7,7 +7,7 @@
 use std::io::Read;
 use std::path::Path;
 
-use encint::contents::{identify, Content, IDENTIFY_LEN};
+use encint::io::contents::{identify, Content, IDENTIFY_LEN};
 use encint::keys::envelope::{self, Kind};
 use encint::{ClientKey, EncInt, ServerKey};
 use zeroize::Zeroizing;
@@ -70,7 +70,10 @@ pub fn expect_server_side(path: &Path, wants: &[Content], needs: &str) -> AnyRes
 /// Reads an envelope file of the given kind, refusing files larger than the envelope's
 /// own limit ([`envelope::max_len`]) before reading them.
 pub fn read_envelope(path: &Path, kind: Kind) -> AnyResult<Vec<u8>> {
-    Ok(encint::files::read_bounded(path, envelope::max_len(kind))?)
+    Ok(encint::io::files::read_bounded(
+        path,
+        envelope::max_len(kind),
+    )?)
 }
 
 /// Opens an envelope read from `path`, naming the path in errors.

@@ -7,9 +7,9 @@
 use std::time::Instant;
 
 use clap::Args;
+use encint::io::public::{encrypt_array_public, encrypt_typed_public};
+use encint::io::seeded::{encrypt_array_seeded, encrypt_typed_seeded, UploadForm, UploadedTyped};
 use encint::keys::envelope::{self, Kind};
-use encint::public::{encrypt_array_public, encrypt_typed_public};
-use encint::seeded::{encrypt_array_seeded, encrypt_typed_seeded, UploadForm, UploadedTyped};
 use encint::typed::{encrypt_typed, Form, IntType};
 use encint::{ClientKey, PublicKeyFile, SeededInt, DEFAULT_PARAMETERS};
 use serde::Serialize;

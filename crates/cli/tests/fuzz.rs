@@ -31,16 +31,16 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::OnceLock;
 use std::time::Instant;
 
+use encint::io::packed::{pack_int, pack_typed, PackedResult};
+use encint::io::public::{encrypt_array_public, PublicInt, PublicTyped};
+use encint::io::seeded::{encrypt_array_seeded, SeededInt, SeededTyped};
 use encint::keys::envelope::{self, Kind};
 use encint::keys::{
     key_kind, open_packing_key, open_server_key, open_tree_key, seal_packing_key, seal_tree_key,
     CompactDigits, CompressedServerKey, Digit, DigitParameters, Keyswitch, PackedNibbles,
     PackingKey, PublicKey, SeededDigits, SeededNibbles, ServerKey, TreeKey, Upload,
 };
-use encint::packed::{pack_int, pack_typed, PackedResult};
 use encint::processor::{Datum, Downlink, ProcessorKeys, Program, SealedProcessorKeys, Uplink};
-use encint::public::{encrypt_array_public, PublicInt, PublicTyped};
-use encint::seeded::{encrypt_array_seeded, SeededInt, SeededTyped};
 use encint::typed::{EncTyped, Form, IntType};
 use encint::{ClientKey, EncInt, DEFAULT_PARAMETERS, KS64_PARAMETERS};
 use proptest::prelude::*;
@@ -142,7 +142,7 @@ fn seeds() -> &'static Seeds {
                 .unwrap()
                 .to_bytes(&p)
                 .unwrap(),
-            encint::seeded::encrypt_typed_seeded(&client, 200, IntType::new(8, false).unwrap())
+            encint::io::seeded::encrypt_typed_seeded(&client, 200, IntType::new(8, false).unwrap())
                 .unwrap()
                 .to_bytes(&p)
                 .unwrap(),
@@ -389,7 +389,7 @@ target!(fuzz_evaluation_keys, input(|s| &s.eval_keys), |bytes| {
         open_tree_key(&bytes).is_ok(),
         open_packing_key(&bytes).is_ok(),
         key_kind(&bytes).is_ok(),
-        encint::contents::identify(&bytes).is_ok(),
+        encint::io::contents::identify(&bytes).is_ok(),
         // The byte processor's three keys (Python `ProcessorKeys.from_bytes`/`load`,
         // `encint asm eval`): the server key's header picks the set.
         ProcessorKeys::open(&SealedProcessorKeys {
@@ -493,7 +493,7 @@ checked_target!(fuzz_open_known, config(), known_input(), |bytes| {
         open_tree_key(&bytes),
         key_kind(&bytes),
     );
-    let _ = encint::contents::identify(&bytes);
+    let _ = encint::io::contents::identify(&bytes);
     let _ = PackedResult::from_bytes(&bytes);
     if let Ok(k) = envelope::open_known::<PublicKey>(&bytes, Kind::PublicKey) {
         prop_assert_eq!(k.params().unwrap().name, params.unwrap().name);

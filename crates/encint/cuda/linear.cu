@@ -1,4 +1,4 @@
-// encint's own CUDA kernels for the GPU backend (crates/encint/src/gpu.rs), compiled by
+// encint's own CUDA kernels for the GPU backend (crates/encint/src/backend/gpu/), compiled by
 // crates/encint/build.rs only with the `gpu` feature. TFHE-rs' CUDA backend has no public entry
 // point for a weighted sum of LWE ciphertexts with a plaintext constant (its linear algebra
 // header offers only an in-place add of radix ciphertexts), so the linear nodes of a circuit and
@@ -33,7 +33,7 @@ extern "C" {
 // One launch: out = (accumulate ? out : 0) + Σ weights[i] · inputs[i], plus body_add on the
 // body (all device pointers to LWE ciphertexts of `lwe_size` u64 coefficients), on `stream`.
 // At most ENCINT_TERMS_PER_LAUNCH terms: longer sums are split by the caller
-// (`encint::gpu::batch::linear_launches`, whose host model `apply_linear_launch` is tested on
+// (`encint::backend::gpu::batch::linear_launches`, whose host model `apply_linear_launch` is tested on
 // the CPU). `out` may not alias an input. Returns the CUDA error code (0 = success;
 // cudaErrorInvalidValue for too many terms).
 int encint_gpu_linear_launch_async(void *stream, uint32_t gpu_index,

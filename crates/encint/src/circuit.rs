@@ -5,7 +5,7 @@
 //! boolean circuit IR of [`bits`] and its lowering to digit circuits, and the signed binary
 //! digit tools beneath them ([`signed`], [`recode`], [`chains`]).
 //!
-//! A circuit built here runs encrypted on the [`crate::executor`] (or any other backend
+//! A circuit built here runs encrypted on the [`crate::backend::digit`] (or any other backend
 //! of the walker) and in the clear on [`clear`]:
 //!
 //! ```

@@ -37,157 +37,43 @@
 //! ```
 #![deny(missing_docs)]
 
+mod apps;
 pub mod arith;
-mod backend;
-pub mod bits;
+pub mod backend;
 pub mod circuit;
-pub mod contents;
-mod digits;
+mod error;
 pub mod fhe;
-pub mod files;
 pub mod fv;
-pub mod fv_bits;
-pub mod infer;
 mod int;
+pub mod io;
 pub mod keys;
 pub mod limits;
-pub mod packed;
-pub mod processor;
-pub mod public;
 pub mod reference;
-pub mod seeded;
 mod server;
 mod trace;
 pub mod typed;
 pub mod watch;
-pub mod wire;
 
-pub use backend::digit as executor;
-pub use backend::gpu;
-#[cfg(feature = "mpi")]
-pub use backend::mpi;
-pub use backend::tree as tree_exec;
+pub use apps::{bit_circuits, fv_bits, infer, processor};
 
-pub use backend::gpu::GpuError;
 pub use backend::kind::BackendKind;
 pub use encint_arith::{Arith, Config, Op, Relation, SInt};
 pub use encint_core::circuit::Cost;
 pub use encint_core::CoreError;
 pub use encint_tfhe::{ClientKey, KeySetId, ServerKey, DEFAULT_PARAMETERS, KS64_PARAMETERS};
+pub use error::{Error, GpuError, Result};
 pub use fhe::{
     compile, compile_with, set_server_everywhere, set_server_key, Compiled, FheArray, FheBool,
     FheInt, FheInt128, FheInt16, FheInt32, FheInt64, FheInt8, FheUint, FheUint128, FheUint16,
     FheUint32, FheUint64, FheUint8, Int,
 };
-pub use int::{decrypt, decrypt_big, encrypt, encrypt_big, EncInt, MAX_DIGITS};
+pub use int::{decrypt, decrypt_big, encrypt, encrypt_big, EncInt};
+pub use io::public::{PublicInt, PublicKey, PublicKeyFile, PublicValue};
+pub use io::seeded::{Seeded, SeededArray, SeededInt, SeededTyped};
+pub use limits::{DEFAULT_MAX_NODES, MAX_DIGITS};
 pub use num_bigint::BigInt;
-pub use public::{PublicInt, PublicKey, PublicKeyFile, PublicValue};
-pub use seeded::{Seeded, SeededArray, SeededInt, SeededTyped};
-pub use server::{
-    check_threads, set_server, unset_server, Server, DEFAULT_MAX_NODES, MAX_THREADS_PER_CORE,
-};
+pub use server::{check_threads, set_server, unset_server, Server, MAX_THREADS_PER_CORE};
 pub use trace::Tracer;
-
-/// Everything that can go wrong in `encint`.
-#[derive(Debug, thiserror::Error)]
-pub enum Error {
-    /// A circuit holds a node the chosen backend refuses for noise reasons (many-LUT
-    /// bootstraps, tree LUTs on the digit backend). A bootstrap input over the parameter
-    /// set's noise budget is [`CoreError::NoiseBudget`] inside [`Error::Core`].
-    #[error("noise budget exceeded: {0}")]
-    NoiseBudget(String),
-    /// An error of the circuit layer: a bootstrap input over the noise budget, a wrong number
-    /// of circuit inputs, a bad argument to a circuit builder.
-    #[error(transparent)]
-    Core(#[from] CoreError),
-    /// A value does not fit the requested number of digits, or similar bad input.
-    #[error("invalid input: {0}")]
-    InvalidInput(String),
-    /// A decrypted digit is not -1, 0 or 1 (wrong key, or a corrupted ciphertext).
-    #[error("digit {position} decrypts to {value}, not a signed binary digit")]
-    DigitOutOfRange {
-        /// Position of the digit.
-        position: usize,
-        /// Its decrypted value in [-16, 16).
-        value: i64,
-    },
-    /// The decrypted value does not fit in an i128.
-    #[error("decrypted value does not fit in i128")]
-    Overflow,
-    /// An error of the crypto layer (e.g. a ciphertext of another parameter set).
-    #[error(transparent)]
-    Tfhe(#[from] encint_tfhe::TfheError),
-    /// Serialization or a malformed envelope.
-    #[error(transparent)]
-    Envelope(#[from] encint_tfhe::EnvelopeError),
-    /// No server is set for operator syntax (see [`set_server`]).
-    #[error("no server key is set on this thread: call encint::set_server first")]
-    NoServer,
-    /// A byte-processor program does not assemble or compile.
-    #[error(transparent)]
-    Asm(#[from] encint_isa::asm::AsmError),
-    /// A byte-processor run got bad inputs or produced a bad output.
-    #[error(transparent)]
-    Run(#[from] encint_isa::vm::RunError),
-    /// The thread pool could not be built, or the thread count is out of range.
-    #[error("thread pool: {0}")]
-    ThreadPool(String),
-    /// The server was given a ciphertext of another key set than its server key's.
-    #[error("ciphertext {position} belongs to key set {found}, the server key to {expected}")]
-    KeySetMismatch {
-        /// Index of the offending input.
-        position: usize,
-        /// The server key's key set.
-        expected: KeySetId,
-        /// The ciphertext's key set.
-        found: KeySetId,
-    },
-    /// A tree key used with the server key of another key set.
-    #[error("the tree key belongs to key set {tree}, the server key to {server}")]
-    TreeKeyMismatch {
-        /// The server key's key set.
-        server: KeySetId,
-        /// The tree key's key set.
-        tree: KeySetId,
-    },
-    /// A packing key used with the server key of another key set.
-    #[error("the packing key belongs to key set {packing}, the server key to {server}")]
-    PackingKeyMismatch {
-        /// The server key's key set.
-        server: KeySetId,
-        /// The packing key's key set.
-        packing: KeySetId,
-    },
-    /// Decryption with the client key of another key set.
-    #[error("the ciphertext belongs to key set {ciphertext}, the client key to {key}")]
-    WrongClientKey {
-        /// The client key's key set.
-        key: KeySetId,
-        /// The ciphertext's key set.
-        ciphertext: KeySetId,
-    },
-    /// The GPU backend is not built in, has no device, or cannot run the request.
-    #[error(transparent)]
-    Gpu(#[from] GpuError),
-    /// A stated resource limit (digits, circuit size, threads) would be exceeded; nothing
-    /// was allocated or run.
-    #[error("limit exceeded: {0}")]
-    LimitExceeded(String),
-    /// A run over several processes (feature `mpi`) failed: a rank died, hung, holds
-    /// another key, or answered with an error.
-    #[error("cluster: {0}")]
-    Cluster(String),
-}
-
-impl From<encint_arith::TypedError> for Error {
-    /// An operation that does not exist on its operands, or their wrong number or type.
-    fn from(e: encint_arith::TypedError) -> Self {
-        Error::InvalidInput(e.to_string())
-    }
-}
-
-/// Result alias of this crate.
-pub type Result<T> = std::result::Result<T, Error>;
 
 /// The README's Rust examples, compiled as doctests.
 #[cfg(doctest)]

@@ -3,7 +3,7 @@
 //!
 //! Building a circuit costs memory (a few hundred bytes per node) and time before
 //! anything runs, so every entry point checks an *estimate* first: the output width in
-//! digits (at most [`MAX_DIGITS`](crate::MAX_DIGITS)) and the circuit nodes an operation
+//! digits (at most [`MAX_DIGITS`]) and the circuit nodes an operation
 //! adds (the total at most the server's node limit). The estimates here are upper bounds
 //! of what the builders of `encint-arith` create (measured, then checked by this crate's
 //! tests on random shapes), in overflow-safe (saturating) arithmetic: an operation that
@@ -14,8 +14,18 @@
 //! package's operators and traces.
 
 use crate::keys::DigitParameters;
-use crate::typed::{Form, IntType};
 use crate::{Error, Op, Result};
+use encint_arith::typed::{Form, IntType};
+
+/// Most digits an [`EncInt`](crate::EncInt) may have: checked on encryption, on decoding and on every
+/// operation's output before it runs (so the server never writes a ciphertext that the
+/// client cannot read back).
+pub const MAX_DIGITS: usize = 4096;
+
+/// Default largest circuit a [`Server`](crate::Server) builds or runs, in nodes (about 2·10⁶: a
+/// 512 × 512-digit product has 0.63·10⁶ nodes; each node costs a few hundred bytes while
+/// building). Raise it with [`Server::set_max_nodes`](crate::Server::set_max_nodes).
+pub const DEFAULT_MAX_NODES: u64 = encint_core::circuit::DEFAULT_MAX_NODES;
 
 /// Most memory, in bytes, that the ciphertexts of one array may take where an array is
 /// made from clear values (an array's encryption, an encrypted value combined with a clear
@@ -101,9 +111,9 @@ impl Estimate {
 /// The limits an operation is checked against.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Limits {
-    /// Most digits of a value ([`MAX_DIGITS`](crate::MAX_DIGITS) by default).
+    /// Most digits of a value ([`MAX_DIGITS`] by default).
     pub max_digits: u64,
-    /// Most nodes of a circuit ([`DEFAULT_MAX_NODES`](crate::DEFAULT_MAX_NODES) by
+    /// Most nodes of a circuit ([`DEFAULT_MAX_NODES`] by
     /// default).
     pub max_nodes: u64,
 }
@@ -111,8 +121,8 @@ pub struct Limits {
 impl Default for Limits {
     fn default() -> Self {
         Limits {
-            max_digits: crate::MAX_DIGITS as u64,
-            max_nodes: crate::DEFAULT_MAX_NODES,
+            max_digits: MAX_DIGITS as u64,
+            max_nodes: DEFAULT_MAX_NODES,
         }
     }
 }

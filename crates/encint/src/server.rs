@@ -11,6 +11,7 @@ use encint_core::exec::Backend;
 use encint_tfhe::{Digit, ServerKey};
 
 use crate::backend::digit as executor;
+use crate::limits::DEFAULT_MAX_NODES;
 use crate::{EncInt, Error, Result};
 
 /// An output digit as every circuit of a server ends it: itself when its noise is a fresh
@@ -26,11 +27,6 @@ pub(crate) fn fresh_output(
         .expect("the identity on -2..=2 is a negacyclic table");
     b.lut(d, &identity)
 }
-
-/// Default largest circuit a [`Server`] builds or runs, in nodes (about 2·10⁶: a
-/// 512 × 512-digit product has 0.63·10⁶ nodes; each node costs a few hundred bytes while
-/// building). Raise it with [`Server::set_max_nodes`].
-pub const DEFAULT_MAX_NODES: u64 = encint_core::circuit::DEFAULT_MAX_NODES;
 
 /// Most threads per core a [`Server`] pool may have ([`check_threads`]).
 pub const MAX_THREADS_PER_CORE: usize = 4;
@@ -214,7 +210,7 @@ impl Server {
         })
     }
 
-    /// [`Server::eval`] on another backend (e.g. `encint::mpi::MpiBackend`, feature
+    /// [`Server::eval`] on another backend (e.g. `encint::backend::mpi::MpiBackend`, feature
     /// `mpi`): the same circuit, checks and outputs; the backend runs on the calling thread
     /// and uses its own threads. Its server key must be this server's.
     pub fn eval_on<B: Backend<Value = Digit, Error = Error>>(

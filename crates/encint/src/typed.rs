@@ -207,7 +207,7 @@ pub(crate) fn typed_value(digits: &[i64], ty: IntType, form: Form) -> Result<i12
         // The digits' value modulo 2^n as its n-bit pattern (a representative may pass
         // i128, and an unsigned 128-bit value above i128::MAX comes as its negative
         // pattern).
-        let v = crate::digits::digits_value(digits)?;
+        let v = crate::int::digits::digits_value(digits)?;
         let modulus = num_bigint::BigInt::from(1u8) << ty.bits;
         let pattern = ((v % &modulus) + &modulus) % &modulus;
         let low = u128::try_from(pattern).map_err(|_| Error::Overflow)?;
@@ -236,12 +236,12 @@ impl Server {
     }
 
     /// The parallel bootstraps the planner assumes when it chooses circuits for this
-    /// server: its [`threads`](Self::threads) on the CPU, [`crate::gpu::plan_lanes`] on the
+    /// server: its [`threads`](Self::threads) on the CPU, [`crate::backend::gpu::plan_lanes`] on the
     /// GPU (where a level's latency, not its width, dominates).
     pub fn plan_threads(&self) -> usize {
         match self.backend() {
-            crate::BackendKind::Gpu => crate::gpu::plan_lanes(),
-            crate::BackendKind::Cpu => self.threads(),
+            crate::BackendKind::Gpu => crate::backend::gpu::plan_lanes(),
+            crate::BackendKind::Cpu | crate::BackendKind::Mpi => self.threads(),
         }
     }
 

@@ -1,11 +1,11 @@
-//! Bit-level circuits on real ciphertexts at small widths (`encint::bits::run_bit_circuit`,
+//! Bit-level circuits on real ciphertexts at small widths (`encint::bit_circuits::run_bit_circuit`,
 //! what `encint bits bench` times), against plain integer arithmetic and against the clear
 //! run of the same boolean circuit.
 
 use std::sync::OnceLock;
 
 use encint::arith::bits::{self, BitKernel};
-use encint::bits::run_bit_circuit;
+use encint::bit_circuits::run_bit_circuit;
 use encint::circuit::bits::lower;
 use encint::{ClientKey, Server, DEFAULT_PARAMETERS};
 use rand::{Rng, SeedableRng};
@@ -141,7 +141,7 @@ fn traced_circuit_of_every_other_operation_at_three_bits() {
 fn bad_input_and_another_key_set_are_refused() {
     let (client, server) = keys();
     let c = BitKernel::Add.digit_circuit(4, 1).unwrap();
-    let err = |r: encint::Result<_>| r.map(|_: encint::bits::BitRun| ()).unwrap_err();
+    let err = |r: encint::Result<_>| r.map(|_: encint::bit_circuits::BitRun| ()).unwrap_err();
     assert!(matches!(
         err(run_bit_circuit(client, server, &c, &[16, 1], 4)),
         encint::Error::InvalidInput(_)

@@ -317,7 +317,7 @@ fn bit_vector_files_of_earlier_releases_load() {
             .collect();
         encint::EncInt::from_digits(digits, client.key_set())
     };
-    let signed = encint::wire::seal_bits(&bits(-5, 6), true, params).unwrap();
+    let signed = encint::io::wire::seal_bits(&bits(-5, 6), true, params).unwrap();
     let x = FheValue::from_bytes(&signed).unwrap();
     assert_eq!((x.ty().bits, x.ty().signed), (6, true));
     assert_eq!(x.decrypt(client).unwrap(), -5);
@@ -326,7 +326,7 @@ fn bit_vector_files_of_earlier_releases_load() {
         -5 >> 1
     );
     assert_eq!(x.binary(Op::LT, 0).unwrap().decrypt(client).unwrap(), 1);
-    let unsigned = encint::wire::seal_bits(&bits(59, 6), false, params).unwrap();
+    let unsigned = encint::io::wire::seal_bits(&bits(59, 6), false, params).unwrap();
     let u = FheInt::<6>::from_bytes(&unsigned);
     assert!(u.is_err(), "an unsigned file is not a signed value");
     let u = FheUint::<6>::from_bytes(&unsigned).unwrap();

@@ -1,4 +1,4 @@
-//! The GPU backend's batch assembly (`encint::gpu::batch`), run on the CPU: a backend that
+//! The GPU backend's batch assembly (`encint::backend::gpu::batch`), run on the CPU: a backend that
 //! does exactly what `GpuBackend` sends to the device (the gather of each level's inputs into
 //! slots, one accumulator per distinct table with per-slot indexes, the `+Δ/2` of half-step
 //! outputs, linear nodes in launches of at most 16 terms), with the device's kernels replaced
@@ -8,7 +8,7 @@
 //!
 //! `cargo test --release -p encint --test gpu_batch` (about 10 s on 2 cores).
 
-use encint::gpu::batch::{
+use encint::backend::gpu::batch::{
     apply_linear_launch, assemble_level, assemble_level_for, check_circuit, linear_launches,
     LevelBatch, LinearLaunch, TERMS_PER_LAUNCH,
 };

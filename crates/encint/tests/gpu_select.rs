@@ -20,12 +20,12 @@ fn backend_kinds_parse_and_print() {
         Err(Error::InvalidInput(m)) if m.contains("tpu")
     ));
     assert_eq!(BackendKind::default(), BackendKind::Cpu);
-    assert!(encint::gpu::check_backend(BackendKind::Cpu).is_ok());
+    assert!(encint::backend::gpu::check_backend(BackendKind::Cpu).is_ok());
 }
 
 #[test]
 fn the_gpu_backend_is_a_typed_error_where_it_cannot_run() {
-    let probe = encint::gpu::probe();
+    let probe = encint::backend::gpu::probe();
     #[cfg(not(feature = "gpu"))]
     assert_eq!(probe, Err(GpuError::NotBuilt));
     // A key of the default set (32-bit keyswitch): the device keyswitch works on the 64-bit
@@ -57,7 +57,7 @@ fn the_gpu_backend_is_a_typed_error_where_it_cannot_run() {
     ignore = "needs the gpu feature and a CUDA device"
 )]
 fn circuits_on_the_gpu_backend_agree_with_the_clear_executor() {
-    if let Err(e) = encint::gpu::probe() {
+    if let Err(e) = encint::backend::gpu::probe() {
         eprintln!("SKIPPED circuits_on_the_gpu_backend_agree_with_the_clear_executor: {e}");
         return;
     }

@@ -1,12 +1,12 @@
-//! Packed results (`encint::packed`) on real keys: results of the server's circuits on
+//! Packed results (`encint::io::packed`) on real keys: results of the server's circuits on
 //! exact integers and on typed values of every form, packed with the client's packing key,
 //! through their bytes, decrypt to the plain integers Rust computes; another key set's
 //! packing or client key, truncated or altered bytes and the wrong kind are errors.
 
 use std::sync::OnceLock;
 
+use encint::io::packed::{pack_int, pack_typed, PackedKind, PackedResult};
 use encint::keys::PackingKey;
-use encint::packed::{pack_int, pack_typed, PackedKind, PackedResult};
 use encint::typed::{encrypt_typed, encrypt_typed_as, EncTyped, Form, IntType, Op};
 use encint::{ClientKey, Error, Server, DEFAULT_PARAMETERS};
 

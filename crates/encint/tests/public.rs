@@ -1,4 +1,4 @@
-//! Public-key encryption (`encint::public`) on real keys: a party holding only the public
+//! Public-key encryption (`encint::io::public`) on real keys: a party holding only the public
 //! key's bytes encrypts values of the typed family, exact integers and arrays; the server
 //! expands them and computes, and the client decrypts the plain integers they came from.
 //! Also the sizes against the goal, and the errors: another key set, truncated or altered
@@ -7,10 +7,10 @@
 use std::sync::OnceLock;
 
 use encint::fhe::{FheArray, FheInteger, FheType};
-use encint::public::{
+use encint::io::public::{
     encrypt_array_public, encrypt_typed_public_as, CompactDigits, PublicArray, PublicTyped,
 };
-use encint::seeded::Seeded;
+use encint::io::seeded::Seeded;
 use encint::{
     FheBool, FheUint16, FheUint8, PublicInt, PublicKey, PublicKeyFile, SeededInt,
     DEFAULT_PARAMETERS,

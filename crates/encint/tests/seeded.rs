@@ -1,4 +1,4 @@
-//! Seeded uploads (`encint::seeded`) and compressed server keys on real keys: values of
+//! Seeded uploads (`encint::io::seeded`) and compressed server keys on real keys: values of
 //! the typed family, exact integers and arrays go through their seeded bytes, expand on
 //! the server side and decrypt to the plain integers they came from, with the noise of a
 //! fresh encryption; operations on expanded values agree with Rust's arithmetic. Also the
@@ -8,8 +8,8 @@
 use std::sync::Arc;
 
 use encint::fhe::{FheArray, FheType};
+use encint::io::seeded::{encrypt_array_seeded, encrypt_typed_seeded, SeededArray};
 use encint::keys::{open_server_key, CompressedServerKey, SeededDigits};
-use encint::seeded::{encrypt_array_seeded, encrypt_typed_seeded, SeededArray};
 use encint::typed::{EncTyped, IntType};
 use encint::{
     set_server, ClientKey, Error, FheBool, FheInt8, FheUint16, FheUint64, FheUint8, SeededInt,
@@ -68,7 +68,9 @@ fn typed_values_round_trip_through_seeded_bytes() {
     // Radix-4 and signed odd widths through the typed layer.
     uploads::typed_forms(
         &k.client,
-        |v, ty, form| encint::seeded::encrypt_typed_seeded_as(&k.client, v, ty, form)?.to_bytes(&p),
+        |v, ty, form| {
+            encint::io::seeded::encrypt_typed_seeded_as(&k.client, v, ty, form)?.to_bytes(&p)
+        },
         |x| fresh_noise(&k.client, x),
     );
 }

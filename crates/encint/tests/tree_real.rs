@@ -5,7 +5,7 @@
 use std::collections::HashMap;
 use std::sync::{Arc, OnceLock};
 
-use encint::tree_exec::run_tree;
+use encint::backend::tree::run_tree;
 use encint_core::circuit::{Builder, Circuit};
 use encint_core::clear;
 use encint_isa::instr::{emit, signatures, Arg, Kind, Value};

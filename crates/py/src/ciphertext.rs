@@ -11,7 +11,7 @@ use crate::guard::detached;
 use crate::key_sets::params_of;
 use crate::value::Val;
 
-pub use encint::wire::CiphertextKind;
+pub use encint::io::wire::CiphertextKind;
 
 /// The package's name of the value a ciphertext envelope holds.
 fn class_name(kind: CiphertextKind) -> &'static str {
@@ -26,7 +26,7 @@ fn class_name(kind: CiphertextKind) -> &'static str {
 /// envelope at all: the reader then names the problem). Every decoder of a ciphertext
 /// calls it first, so that one kind is never read as another.
 pub fn expect_kind(data: &[u8], want: CiphertextKind) -> PyResult<()> {
-    match encint::wire::ciphertext_kind(data) {
+    match encint::io::wire::ciphertext_kind(data) {
         Some(found) if found != want => Err(KeyRoleError::new_err(format!(
             "the bytes hold an {}, not an {}",
             class_name(found),

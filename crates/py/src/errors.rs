@@ -69,11 +69,11 @@ pub fn envelope_err(e: encint::keys::EnvelopeError) -> PyErr {
     }
 }
 
-/// A file error of `encint::files` as a Python exception: an existing destination is a
+/// A file error of `encint::io::files` as a Python exception: an existing destination is a
 /// `FileExistsError`, an output that is one of the inputs a `ValueError`, an oversized file
 /// a `FormatError`, an I/O failure an `OSError` (each message names the path).
-pub fn file_err(e: encint::files::FileError) -> PyErr {
-    use encint::files::FileError as F;
+pub fn file_err(e: encint::io::files::FileError) -> PyErr {
+    use encint::io::files::FileError as F;
     let msg = e.to_string();
     match e {
         F::Exists { .. } => PyFileExistsError::new_err(msg),

@@ -158,7 +158,7 @@ pub fn reduce<'py, T: PyTypeInfo>(
 /// - `getters(this) { #[doc] name: Type = expr; ... }`: read-only properties, each
 ///   `expr` computed from `this` (the instance), with its docstring;
 /// - `key_file(kind, mode) { #[doc] }`: `save(path, overwrite=False)` (this docstring),
-///   which writes `to_bytes()` in a file of this [`encint::files::Mode`], and
+///   which writes `to_bytes()` in a file of this [`encint::io::files::Mode`], and
 ///   `load(path)`, which reads at most an envelope of this `Kind` and calls `from_bytes`.
 macro_rules! py_methods {
     (impl $ty:ident { $($body:tt)* }) => {

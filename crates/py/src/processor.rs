@@ -27,8 +27,8 @@ use crate::guard::detached;
 use crate::keys::ClientKey;
 use crate::methods::reduce;
 use crate::progress::{self, Progress, Watched};
-use encint::files::{Mode, Output};
-use encint::tree_exec::TreeBackend;
+use encint::backend::tree::TreeBackend;
+use encint::io::files::{Mode, Output};
 
 /// The server-side keys of the byte processor (digit server key, tree key, packing key;
 /// a few hundred MB). Made with `ProcessorKeys.generate()`, which also returns the
@@ -93,7 +93,7 @@ impl ProcessorKeys {
     fn save(&self, py: Python<'_>, directory: PathBuf, overwrite: bool) -> PyResult<()> {
         let paths = key_paths(&directory);
         let refs: Vec<&Path> = paths.iter().map(PathBuf::as_path).collect();
-        encint::files::check_new(&refs, overwrite).map_err(file_err)?;
+        encint::io::files::check_new(&refs, overwrite).map_err(file_err)?;
         std::fs::create_dir_all(&directory).map_err(|e| {
             pyo3::exceptions::PyOSError::new_err(format!(
                 "cannot create {}: {e}",
@@ -111,7 +111,7 @@ impl ProcessorKeys {
             })
             .collect();
         detached(py, || {
-            encint::files::write_all(&outputs, overwrite).map_err(file_err)
+            encint::io::files::write_all(&outputs, overwrite).map_err(file_err)
         })
     }
 

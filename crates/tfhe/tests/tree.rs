@@ -254,7 +254,7 @@ fn measure(samples: usize, seed: u64) -> (f64, f64, f64) {
 }
 
 /// The quadratic weight the IR charges a tree-LUT output (`encint_core::circuit::TREE_QWEIGHT`;
-/// `crates/encint/src/tree_exec.rs` checks at compile time that it covers
+/// `crates/encint/src/backend/tree.rs` checks at compile time that it covers
 /// [`SECOND_LEVEL_QWEIGHT_BOUND`]).
 const CHARGED_TREE_QWEIGHT: f64 = 2.0;
 

@@ -4,13 +4,13 @@
 use std::time::Instant;
 
 use clap::Args;
+use encint::backend::tree::run_tree;
 use encint::circuit::clear;
 use encint::circuit::{Builder, Circuit, Cost};
 use encint::keys::{ClientKey, Digit, ServerKey, TreeKey, DEFAULT_PARAMETERS};
 use encint::processor::instr::{emit, signature, Arg, Kind, Value};
 use encint::processor::vm;
 use encint::processor::Byte;
-use encint::tree_exec::run_tree;
 use encint::Op;
 use rand::{Rng, SeedableRng};
 use serde::Serialize;

@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 
 use clap::Args;
-use encint::contents::Content;
+use encint::io::contents::Content;
 use encint::keys::envelope::{self, Kind};
 use encint::keys::DEFAULT_PARAMETERS;
 use encint::processor::{Downlink, ProcessorKeys, Program, SealedProcessorKeys, Uplink};
@@ -19,7 +19,7 @@ use crate::keyfiles::{
 use crate::progress::spinner;
 use crate::timing::pool;
 use crate::CliResult;
-use encint::files::{self, Mode, Output};
+use encint::io::files::{self, Mode, Output};
 
 /// Arguments of `encint asm keygen`.
 #[derive(Args)]

@@ -24,7 +24,8 @@ pub struct Timing {
 
 /// Loads, assembles and compiles a program file.
 pub fn load(path: &std::path::Path) -> AnyResult<Compiled> {
-    let bytes = encint::files::read_bounded(path, encint::processor::asm::MAX_SOURCE_BYTES as u64)?;
+    let bytes =
+        encint::io::files::read_bounded(path, encint::processor::asm::MAX_SOURCE_BYTES as u64)?;
     let src = String::from_utf8(bytes)
         .map_err(|_| format!("cannot read {}: not UTF-8 text", path.display()))?;
     let prog = assemble(&src).map_err(|e| format!("{}: {e}", path.display()))?;

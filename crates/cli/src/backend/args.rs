@@ -5,22 +5,14 @@ use clap::{Args, ValueEnum};
 
 use crate::CliResult;
 
-/// Where a circuit's bootstraps run.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
-pub enum BackendKind {
-    /// This process, on its rayon pool.
-    #[default]
-    Cpu,
-    /// Every rank of an MPI job (`mpirun -n K encint ... --backend mpi`): rank 0 owns
-    /// inputs and outputs, each level's bootstraps are spread over the ranks.
-    Mpi,
-    /// An NVIDIA GPU: each level's bootstraps as one batch.
-    Gpu,
-}
+/// Where a circuit's bootstraps run: the library's one list of backends.
+pub use encint::BackendKind;
 
 fn parse_backend(s: &str) -> Result<BackendKind, String> {
-    BackendKind::from_str(s, true)
-        .map_err(|_| format!("unknown backend `{s}` (expected cpu, mpi or gpu)"))
+    s.parse::<BackendKind>().map_err(|e| match e {
+        encint::Error::InvalidInput(m) => m,
+        other => other.to_string(),
+    })
 }
 
 /// The backend options of `demo`, `eval`, `bench`, `asm run`, `asm bench` and `infer`.
@@ -70,7 +62,7 @@ impl BackendArgs {
     pub fn check(&self) -> CliResult {
         match self.backend {
             BackendKind::Cpu => Ok(()),
-            BackendKind::Gpu => Ok(encint::gpu::check_backend(encint::gpu::BackendKind::Gpu)?),
+            BackendKind::Gpu => Ok(encint::backend::gpu::check_backend(BackendKind::Gpu)?),
             BackendKind::Mpi if cfg!(feature = "mpi") => Err(
                 "--backend mpi runs `eval`, `bench`, `asm run` and `infer` (under mpirun); \
                      this command runs on cpu or gpu"
@@ -96,10 +88,10 @@ impl BackendArgs {
     }
 
     /// The library's in-process backend for [`encint::Server::with_backend`].
-    pub fn in_process(&self) -> encint::gpu::BackendKind {
+    pub fn in_process(&self) -> BackendKind {
         match self.backend {
-            BackendKind::Gpu => encint::gpu::BackendKind::Gpu,
-            BackendKind::Cpu | BackendKind::Mpi => encint::gpu::BackendKind::Cpu,
+            BackendKind::Gpu => BackendKind::Gpu,
+            BackendKind::Cpu | BackendKind::Mpi => BackendKind::Cpu,
         }
     }
 }

@@ -18,7 +18,7 @@ use crate::AnyResult;
 pub trait Exec {
     /// The MPI job's backend, when the work runs over its ranks.
     #[cfg(feature = "mpi")]
-    fn ranks(&self) -> Option<&encint::mpi::MpiBackend<'_>> {
+    fn ranks(&self) -> Option<&encint::backend::mpi::MpiBackend<'_>> {
         None
     }
 

@@ -3,8 +3,8 @@
 
 use std::time::Duration;
 
+use encint::backend::mpi::{Cluster, MpiBackend, MpiStats};
 use encint::keys::envelope::{self, Kind};
-use encint::mpi::{Cluster, MpiBackend, MpiStats};
 use encint::processor::{ProcessorKeys, SealedProcessorKeys};
 use encint::{ClientKey, Server, ServerKey};
 

@@ -4,12 +4,12 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use clap::Args;
-use encint::files::{self, Mode};
+use encint::io::files::{self, Mode};
 use encint::{EncInt, Op};
 
+use encint::io::wire::CiphertextKind;
 use encint::keys::envelope::Kind;
 use encint::typed::EncTyped;
-use encint::wire::CiphertextKind;
 
 use super::typed::{file_kind, parse_typed_op, run_typed, type_name, typed_files, TypeArg};
 use crate::backend::{with_digits, DigitSetup, KeySource};
@@ -250,7 +250,7 @@ pub fn eval_files(a: EvalArgs) -> CliResult {
         let (out, cost, seconds) = evaluate(&a, || Ok(exec.apply(server, op, &refs)?))?;
         let params = server.key().params();
         let bytes = match &packing {
-            Some(k) => encint::packed::pack_int(k, &out)?.to_bytes(params)?,
+            Some(k) => encint::io::packed::pack_int(k, &out)?.to_bytes(params)?,
             None => out.to_bytes(params)?,
         };
         files::write_one(out_path, &bytes, Mode::Public, a.force)?;
@@ -390,7 +390,7 @@ fn eval_typed(a: &EvalArgs, paths: &[PathBuf], bytes: &[Vec<u8>]) -> CliResult {
         let (out, cost, seconds) = evaluate(a, || Ok(run_typed(server, op, &refs, a.scalar)?))?;
         let params = server.key().params();
         let bytes = match &packing {
-            Some(k) => encint::packed::pack_typed(k, &out)?.to_bytes(params)?,
+            Some(k) => encint::io::packed::pack_typed(k, &out)?.to_bytes(params)?,
             None => out.to_bytes(params)?,
         };
         files::write_one(out_path, &bytes, Mode::Public, a.force)?;

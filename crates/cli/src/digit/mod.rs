@@ -21,12 +21,12 @@ pub fn eval(a: EvalArgs) -> CliResult {
 use std::path::PathBuf;
 
 use clap::Args;
-use encint::files::{self, Mode, Output};
+use encint::io::files::{self, Mode, Output};
 use encint::keys::envelope::{self, Kind};
 use encint::ClientKey;
 use zeroize::Zeroizing;
 
-use encint::wire::CiphertextKind;
+use encint::io::wire::CiphertextKind;
 
 use crate::keyfiles::{expect, load_client, load_ct, load_public, read_envelope, RESULTS};
 use crate::progress::spinner;
@@ -226,14 +226,13 @@ pub fn encrypt_cmd(a: EncryptArgs) -> CliResult {
     let pb = spinner(&format!("encrypting a {}", typed::type_name(ty)));
     let bytes = match key {
         Encryptor::Public(pk) => {
-            encint::public::encrypt_typed_public(&pk, value, ty)?.to_bytes(&pk.params()?)?
+            encint::io::public::encrypt_typed_public(&pk, value, ty)?.to_bytes(&pk.params()?)?
         }
         Encryptor::Client(client) if a.expanded => {
             encint::typed::encrypt_typed(&client, value, ty)?.to_bytes(client.params())?
         }
-        Encryptor::Client(client) => {
-            encint::seeded::encrypt_typed_seeded(&client, value, ty)?.to_bytes(client.params())?
-        }
+        Encryptor::Client(client) => encint::io::seeded::encrypt_typed_seeded(&client, value, ty)?
+            .to_bytes(client.params())?,
     };
     pb.finish_and_clear();
     files::write_one(&a.out, &bytes, Mode::Public, a.force)?;
@@ -377,17 +376,17 @@ pub fn decrypt_cmd(a: DecryptArgs) -> CliResult {
     let bytes = read_envelope(&a.input, Kind::Ciphertext)?;
     let client = load_client(&a.key)?;
     let at = |e: encint::Error| format!("{}: {e}", a.input.display());
-    let packed = encint::wire::payload_tag(&bytes) == Some(encint::packed::PACKED_TAG);
+    let packed = encint::io::wire::payload_tag(&bytes) == Some(encint::io::packed::PACKED_TAG);
     let pb = spinner("decrypting");
     let (value, ty) = match typed::file_kind(&bytes) {
         _ if packed => {
-            let p = encint::packed::PackedResult::from_bytes(&bytes).map_err(at)?;
+            let p = encint::io::packed::PackedResult::from_bytes(&bytes).map_err(at)?;
             match p.kind() {
-                encint::packed::PackedKind::Typed(ty, _) => (
+                encint::io::packed::PackedKind::Typed(ty, _) => (
                     typed::format_value(p.decrypt_typed(&client).map_err(at)?, ty),
                     typed::type_name(ty),
                 ),
-                encint::packed::PackedKind::Int => (
+                encint::io::packed::PackedKind::Int => (
                     p.decrypt_int(&client).map_err(at)?.to_string(),
                     "int".into(),
                 ),

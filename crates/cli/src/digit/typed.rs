@@ -6,8 +6,8 @@
 //! `Server::typed_compose`, which also returns the circuit's cost for the report line.
 
 use encint::fhe::{Composer, Rhs, Value};
+use encint::io::wire::{ciphertext_kind, CiphertextKind};
 use encint::typed::{EncTyped, IntType, Op, TypedError};
-use encint::wire::{ciphertext_kind, CiphertextKind};
 use encint::{Cost, Server};
 
 use crate::AnyResult;

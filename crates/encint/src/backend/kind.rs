@@ -1,30 +1,38 @@
-//! Which executor runs a server's circuits: the CPU (the default) or the GPU backend.
+//! Where circuits run: the CPU (the default), an NVIDIA GPU, or every rank of an MPI job. The
+//! one list of backends, for the library, the command-line tool and the Python package.
 
 use std::fmt;
 use std::str::FromStr;
 
 use crate::{Error, Result};
 
-/// Which executor runs a server's circuits.
+/// Where circuits run. A [`Server`](crate::Server) runs on [`BackendKind::Cpu`] or
+/// [`BackendKind::Gpu`] ([`Server::with_backend`](crate::Server::with_backend));
+/// [`BackendKind::Mpi`] is a whole job over the ranks of `mpirun` (feature `mpi`, see
+/// `encint::backend::mpi`), which one server does not run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum BackendKind {
     /// TFHE bootstraps on the CPU (rayon pool), the default.
     #[default]
     Cpu,
-    /// TFHE bootstraps on an NVIDIA GPU (cargo feature `gpu`).
+    /// TFHE bootstraps on an NVIDIA GPU (cargo feature `gpu`), each level as one batch.
     Gpu,
+    /// Every rank of an MPI job (`mpirun -n K`, cargo feature `mpi`): rank 0 owns inputs and
+    /// outputs, each level's bootstraps are spread over the ranks.
+    Mpi,
 }
 
 impl FromStr for BackendKind {
     type Err = Error;
 
-    /// Parses `cpu` or `gpu`.
+    /// Parses `cpu`, `gpu` or `mpi` (in any case).
     fn from_str(s: &str) -> Result<BackendKind> {
-        match s {
+        match s.to_ascii_lowercase().as_str() {
             "cpu" => Ok(BackendKind::Cpu),
             "gpu" => Ok(BackendKind::Gpu),
-            other => Err(Error::InvalidInput(format!(
-                "unknown backend `{other}` (expected `cpu` or `gpu`)"
+            "mpi" => Ok(BackendKind::Mpi),
+            _ => Err(Error::InvalidInput(format!(
+                "unknown backend `{s}` (expected cpu, gpu or mpi)"
             ))),
         }
     }
@@ -35,6 +43,7 @@ impl fmt::Display for BackendKind {
         f.write_str(match self {
             BackendKind::Cpu => "cpu",
             BackendKind::Gpu => "gpu",
+            BackendKind::Mpi => "mpi",
         })
     }
 }

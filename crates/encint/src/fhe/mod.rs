@@ -196,7 +196,7 @@ pub trait FheType: Values + Clone {
     fn from_typed(x: EncTyped) -> Result<Self> {
         Self::from_repr(Repr::Cipher(x))
     }
-    /// The ciphertext file of the value (see [`crate::wire`]), labelled with the parameter
+    /// The ciphertext file of the value (see [`crate::io::wire`]), labelled with the parameter
     /// set `params` of its keys; errors for a value of a trace.
     fn to_bytes(&self, params: &crate::keys::DigitParameters) -> Result<Vec<u8>> {
         dynamic::cipher(self.repr())?.to_bytes(params)

@@ -5,7 +5,7 @@
 use std::sync::{Arc, OnceLock};
 
 use encint::fhe::FheType;
-use encint::seeded::{UploadForm, Uploaded, UploadedArray, UploadedInt, UploadedTyped};
+use encint::io::seeded::{UploadForm, Uploaded, UploadedArray, UploadedInt, UploadedTyped};
 use encint::typed::{decrypt_typed, EncTyped, Form, IntType};
 use encint::{
     set_server, ClientKey, EncInt, Error, FheBool, FheUint16, FheUint8, Server, ServerKey,

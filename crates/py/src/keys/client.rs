@@ -2,7 +2,7 @@
 
 use std::sync::{Arc, Mutex};
 
-use encint::files::Mode;
+use encint::io::files::Mode;
 use encint::keys::envelope::Kind;
 use encint::{Server, DEFAULT_PARAMETERS};
 use num_bigint::BigInt;
@@ -201,7 +201,7 @@ py_methods! {
                 py,
                 value,
                 width,
-                |v, ty| encint::seeded::encrypt_typed_seeded(key, v, ty)?.to_bytes(&params),
+                |v, ty| encint::io::seeded::encrypt_typed_seeded(key, v, ty)?.to_bytes(&params),
                 |v, digits| encint::SeededInt::encrypt_big(key, v, digits)?.to_bytes(&params),
             )
         }

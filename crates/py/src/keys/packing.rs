@@ -1,9 +1,9 @@
 //! `PackingKey`: the client's key with which the server returns results packed
-//! (`encint::packed`), and `ClientKey.decrypt_packed`'s decoding.
+//! (`encint::io::packed`), and `ClientKey.decrypt_packed`'s decoding.
 
 use encint::fhe::FheType;
+use encint::io::packed::{PackedKind, PackedResult};
 use encint::keys::envelope::Kind;
-use encint::packed::{PackedKind, PackedResult};
 use num_bigint::BigInt;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
@@ -62,7 +62,7 @@ py_methods! {
                 };
                 let x = x.clone();
                 detached(py, || {
-                    let p = encint::packed::pack_int(key, &x).map_err(to_py)?;
+                    let p = encint::io::packed::pack_int(key, &x).map_err(to_py)?;
                     p.to_bytes(&params_of(key)?).map_err(to_py)
                 })?
             } else if let Ok(v) = value.downcast::<crate::family::FheValue>() {
@@ -73,7 +73,7 @@ py_methods! {
                     .ok_or_else(|| invalid("only an encrypted value can be packed"))?
                     .clone();
                 detached(py, || {
-                    let p = encint::packed::pack_typed(key, &x).map_err(to_py)?;
+                    let p = encint::io::packed::pack_typed(key, &x).map_err(to_py)?;
                     p.to_bytes(&params_of(key)?).map_err(to_py)
                 })?
             } else {

@@ -1,5 +1,5 @@
 //! `PublicKey`: the key a client publishes; whoever holds it encrypts values that the
-//! server computes on and only the client key decrypts (`encint::public`).
+//! server computes on and only the client key decrypts (`encint::io::public`).
 
 use encint::keys::envelope::Kind;
 use encint::typed::IntType;
@@ -61,7 +61,7 @@ py_methods! {
                 py,
                 value,
                 width,
-                |v, ty| encint::public::encrypt_typed_public(pk, v, ty)?.to_bytes(&params),
+                |v, ty| encint::io::public::encrypt_typed_public(pk, v, ty)?.to_bytes(&params),
                 |v, digits| encint::PublicInt::encrypt_big(pk, v, digits)?.to_bytes(&params),
             )
         }

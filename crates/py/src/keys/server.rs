@@ -2,7 +2,7 @@
 
 use std::sync::Arc;
 
-use encint::files::Mode;
+use encint::io::files::Mode;
 use encint::keys::envelope::Kind;
 use encint::Server;
 use pyo3::prelude::*;

@@ -40,33 +40,9 @@ pub mod batch;
 #[cfg(feature = "gpu")]
 mod device;
 
-pub use super::kind::BackendKind;
+use super::kind::BackendKind;
 
-/// Why the GPU backend cannot run a request.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum GpuError {
-    /// This build has no GPU backend.
-    #[error(
-        "this encint was built without the `gpu` cargo feature: build it with \
-         `scripts/cuda-toolchain.sh` and `cargo build --release -p encint-cli --features gpu` \
-         (docs/GPU.md), or use the cpu backend"
-    )]
-    NotBuilt,
-    /// The feature is on but no CUDA device can be used (no NVIDIA driver, no GPU).
-    #[error("no usable CUDA device: {0}")]
-    NoDevice(String),
-    /// A CUDA call of encint's own kernels failed.
-    #[error("CUDA error {code} in {what}")]
-    Cuda {
-        /// The `cudaError_t` value.
-        code: i32,
-        /// The operation that failed.
-        what: &'static str,
-    },
-    /// The request needs something the GPU backend does not run.
-    #[error("not supported by the GPU backend: {0}")]
-    Unsupported(String),
-}
+pub use crate::error::GpuError;
 
 /// The parallel bootstrap lanes the planner assumes for a GPU server (where a CPU server
 /// plans for its threads): a level of up to about this many bootstraps costs the GPU one
@@ -113,7 +89,17 @@ pub fn check_backend(kind: BackendKind) -> Result<()> {
     match kind {
         BackendKind::Cpu => Ok(()),
         BackendKind::Gpu => probe().map(|_| ()).map_err(Error::Gpu),
+        BackendKind::Mpi => Err(mpi_is_a_job()),
     }
+}
+
+/// Why one server cannot run on [`BackendKind::Mpi`].
+fn mpi_is_a_job() -> Error {
+    Error::InvalidInput(
+        "the mpi backend runs a whole job over the ranks of mpirun (encint::backend::mpi, \
+         feature `mpi`), not one server's circuits: use cpu or gpu here"
+            .into(),
+    )
 }
 
 /// The executor a [`Server`](crate::Server) runs its circuits on.
@@ -137,6 +123,7 @@ impl Engine {
                 let _ = key;
                 Err(Error::Gpu(GpuError::NotBuilt))
             }
+            BackendKind::Mpi => Err(mpi_is_a_job()),
         }
     }
 

@@ -10,7 +10,7 @@
 //! (name, kind) pairs, kind 0 a byte, 1 a fixed-point value, 2 eight bits), then the
 //! nibbles ([`SeededNibbles`] or [`PackedNibbles`] as they are). Earlier releases wrote the
 //! bare nibbles, without tag or signature: nothing in such a file says which program it
-//! belongs to, so it is refused ([`crate::contents::Content::OldProcessorInputs`]).
+//! belongs to, so it is refused ([`crate::io::contents::Content::OldProcessorInputs`]).
 
 use std::fmt;
 
@@ -22,7 +22,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::{Error, Result};
 
-pub use crate::contents::{INPUTS_TAG, OUTPUTS_TAG};
+pub use crate::io::contents::{INPUTS_TAG, OUTPUTS_TAG};
 
 /// Longest element name a link file may hold, in bytes.
 const MAX_NAME: usize = 1024;
@@ -175,8 +175,8 @@ impl Validate for LinkPayload<PackedNibbles> {
 }
 
 /// Errors unless `bytes` is a link of `want` (its envelope's content, named otherwise).
-fn expect(bytes: &[u8], want: crate::contents::Content, what: &str) -> Result<()> {
-    let found = crate::contents::identify(bytes)?;
+fn expect(bytes: &[u8], want: crate::io::contents::Content, what: &str) -> Result<()> {
+    let found = crate::io::contents::identify(bytes)?;
     if found != want {
         return Err(Error::InvalidInput(format!(
             "the file holds {}, not {what}",
@@ -218,7 +218,7 @@ impl Uplink {
     /// signature against the nibble count. Another file (an earlier release's bare
     /// nibbles too) is an error naming what it holds. Never panics.
     pub fn from_bytes(bytes: &[u8]) -> Result<Uplink> {
-        use crate::contents::Content;
+        use crate::io::contents::Content;
         expect(
             bytes,
             Content::ProcessorInputs,
@@ -265,7 +265,7 @@ impl Downlink {
 
     /// Reads [`Downlink::to_bytes`] output, as [`Uplink::from_bytes`] does.
     pub fn from_bytes(bytes: &[u8]) -> Result<Downlink> {
-        use crate::contents::Content;
+        use crate::io::contents::Content;
         expect(
             bytes,
             Content::ProcessorOutputs,

@@ -43,7 +43,7 @@ use serde::{Deserialize, Serialize};
 use crate::typed::{EncTyped, Form, IntType, MAX_TYPED_BITS};
 use crate::{EncInt, Error, Result, MAX_DIGITS};
 
-pub use crate::contents::PACKED_TAG;
+pub use crate::io::contents::PACKED_TAG;
 
 /// What a packed result holds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -90,7 +90,7 @@ impl PackedPayload {
                     return Err(format!("width {bits} outside 1..={MAX_TYPED_BITS}"));
                 }
                 let ty = IntType::new(bits, self.signed).map_err(|e| e.to_string())?;
-                let form = crate::seeded::form_of(self.form)
+                let form = crate::io::seeded::form_of(self.form)
                     .ok_or_else(|| format!("unknown form {}", self.form))?;
                 let want = form.digits(ty);
                 if n > want || (form != Form::Lazy && n != want) {
@@ -170,7 +170,7 @@ impl PackedResult {
     /// Decrypts an exact integer's packed result (an error for a typed one).
     pub fn decrypt_int(&self, client: &ClientKey) -> Result<BigInt> {
         match self.kind {
-            PackedKind::Int => crate::digits::digits_value(&self.digit_values(client)?),
+            PackedKind::Int => crate::int::digits::digits_value(&self.digit_values(client)?),
             PackedKind::Typed(ty, _) => Err(Error::InvalidInput(format!(
                 "the packed result holds a value of {ty}, not an exact integer"
             ))),
@@ -195,9 +195,12 @@ impl PackedResult {
     pub fn to_bytes(&self, params: &DigitParameters) -> Result<Vec<u8>> {
         let (typed, bits, signed, form) = match self.kind {
             PackedKind::Int => (0, 0, false, 0),
-            PackedKind::Typed(ty, form) => {
-                (1, ty.bits as u32, ty.signed, crate::seeded::form_code(form))
-            }
+            PackedKind::Typed(ty, form) => (
+                1,
+                ty.bits as u32,
+                ty.signed,
+                crate::io::seeded::form_code(form),
+            ),
         };
         let payload = PackedPayload {
             tag: PACKED_TAG,

@@ -1,17 +1,14 @@
 //! [`EncInt`]: an encrypted signed binary integer, and the client-side
 //! encryption and decryption.
 
-use encint_tfhe::envelope::{self, Kind};
+pub(crate) mod digits;
+
 use encint_tfhe::{ClientKey, Digit, DigitParameters, KeySetId, Validate};
 use num_bigint::BigInt;
 use serde::{Deserialize, Serialize};
 
+use crate::limits::MAX_DIGITS;
 use crate::{Error, Result};
-
-/// Most digits an [`EncInt`] may have: checked on encryption, on decoding and on every
-/// operation's output before it runs (so the server never writes a ciphertext that the
-/// client cannot read back).
-pub const MAX_DIGITS: usize = 4096;
 
 /// An encrypted integer: signed binary digits (least significant first), each an
 /// LWE ciphertext of -1, 0 or 1, and the [`KeySetId`] of the keys it belongs to. Every
@@ -49,32 +46,6 @@ impl EncInt {
     pub fn from_digits(digits: Vec<Digit>, key_set: KeySetId) -> Self {
         EncInt { key_set, digits }
     }
-
-    /// Serializes into a versioned envelope (kind, format version, parameter set).
-    pub fn to_bytes(&self, params: &DigitParameters) -> Result<Vec<u8>> {
-        Ok(envelope::seal(Kind::Ciphertext, params.id(), self)?)
-    }
-
-    /// Reads an envelope written by [`EncInt::to_bytes`] or by
-    /// [`crate::seeded::SeededInt::to_bytes`] (whose masks are then regenerated from the
-    /// seed), checking kind, version, parameter set and every digit's dimension; errors
-    /// on the envelope of a typed value (see [`crate::wire`]).
-    pub fn from_bytes(bytes: &[u8], params: &DigitParameters) -> Result<Self> {
-        crate::wire::expect_kind(bytes, crate::wire::CiphertextKind::Int)?;
-        if crate::wire::is_upload(bytes) {
-            return crate::seeded::open_int(bytes, Some(params));
-        }
-        Ok(envelope::open(bytes, Kind::Ciphertext, params.id())?)
-    }
-
-    /// [`EncInt::from_bytes`] for the parameter set the envelope names (any known one).
-    pub fn from_bytes_known(bytes: &[u8]) -> Result<Self> {
-        crate::wire::expect_kind(bytes, crate::wire::CiphertextKind::Int)?;
-        if crate::wire::is_upload(bytes) {
-            return crate::seeded::open_int(bytes, None);
-        }
-        Ok(envelope::open_known(bytes, Kind::Ciphertext)?)
-    }
 }
 
 impl Validate for EncInt {
@@ -100,7 +71,7 @@ pub fn encrypt(client: &ClientKey, value: i128, digits: usize) -> Result<EncInt>
 pub fn encrypt_big(client: &ClientKey, value: &BigInt, digits: usize) -> Result<EncInt> {
     Ok(EncInt {
         key_set: client.key_set(),
-        digits: crate::digits::signed_digits(value, digits)?
+        digits: crate::int::digits::signed_digits(value, digits)?
             .into_iter()
             .map(|d| client.encrypt_digit(d))
             .collect(),
@@ -118,7 +89,7 @@ pub fn decrypt_big(client: &ClientKey, x: &EncInt) -> Result<BigInt> {
         });
     }
     let values: Vec<i64> = x.digits.iter().map(|d| client.decrypt_digit(d)).collect();
-    crate::digits::digits_value(&values)
+    crate::int::digits::digits_value(&values)
 }
 
 /// Decrypts an integer. Errors if it belongs to another key set

@@ -245,7 +245,7 @@ impl FvBitsServerKey {
         let (circuit, shapes) = ops::trace_words(&widths, build);
         let (all, stats) = self.run(&circuit, inputs)?;
         let (count, level, key_id) = (all.count, all.level, all.key_id);
-        let words = crate::bits::split_words(all.bits, shapes, |bits, signed| FvWord {
+        let words = crate::bit_circuits::split_words(all.bits, shapes, |bits, signed| FvWord {
             bits,
             signed,
             count,
@@ -262,7 +262,8 @@ impl FvBitsServerKey {
         signed: Option<bool>,
         f: impl FnOnce(&mut BitBuilder, &Word, &Word) -> Word,
     ) -> Result<FvWord> {
-        let differ = crate::bits::operands_differ((a.width(), a.signed), (b.width(), b.signed));
+        let differ =
+            crate::bit_circuits::operands_differ((a.width(), a.signed), (b.width(), b.signed));
         if let Some(msg) = differ {
             return Err(FvBitsError::InvalidInput(msg));
         }

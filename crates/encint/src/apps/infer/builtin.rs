@@ -11,9 +11,9 @@ use super::model::{Images, Model};
 /// convolution with 4 channels, ReLU, a dense layer to 10).
 pub const BUILTIN_MODELS: [&str; 2] = ["mlp", "cnn"];
 
-const DIGITS_MLP: &str = include_str!("../../../../models/digits_mlp.json");
-const DIGITS_CNN: &str = include_str!("../../../../models/digits_cnn.json");
-const DIGITS_TEST: &str = include_str!("../../../../models/digits_test.json");
+const DIGITS_MLP: &str = include_str!("../../../../../models/digits_mlp.json");
+const DIGITS_CNN: &str = include_str!("../../../../../models/digits_cnn.json");
+const DIGITS_TEST: &str = include_str!("../../../../../models/digits_test.json");
 
 impl Model {
     /// A built-in model by name (one of [`BUILTIN_MODELS`]); another name is an

@@ -44,7 +44,7 @@
 //! whatever a client sends; the expanded form stays what a server writes.
 //!
 //! ```no_run
-//! use encint::seeded::Seeded;
+//! use encint::io::seeded::Seeded;
 //! use encint::{ClientKey, FheUint16, DEFAULT_PARAMETERS};
 //!
 //! let (client, server_key) = ClientKey::generate(&DEFAULT_PARAMETERS);
@@ -65,19 +65,19 @@ use num_bigint::BigInt;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
-use crate::digits::signed_digits;
 use crate::fhe::{Clear, FheArray, FheType};
+use crate::int::digits::signed_digits;
 use crate::typed::{typed_digits, EncTyped, Form, IntType, MAX_TYPED_BITS};
 use crate::{EncInt, Error, Result, MAX_DIGITS};
 
-pub use crate::contents::{PUBLIC_INT_TAG, PUBLIC_TYPED_TAG, SEEDED_INT_TAG, SEEDED_TYPED_TAG};
+pub use crate::io::contents::{PUBLIC_INT_TAG, PUBLIC_TYPED_TAG, SEEDED_INT_TAG, SEEDED_TYPED_TAG};
 
 /// Most dimensions of a seeded array's shape.
 pub const MAX_SHAPE_DIMENSIONS: usize = 8;
 
 /// The digit lists a client uploads, each with the tags of its payloads: [`SeededDigits`]
 /// (encrypted with the client key: a seed and the bodies) and [`CompactDigits`]
-/// (encrypted with the public key, see [`crate::public`]). The values of this module are
+/// (encrypted with the public key, see [`crate::io::public`]). The values of this module are
 /// generic over it; [`SeededInt`], [`SeededTyped`], [`Seeded`] and [`SeededArray`] name
 /// the seeded ones, [`PublicInt`], [`PublicTyped`], [`PublicValue`] and [`PublicArray`]
 /// the public-key ones.
@@ -120,13 +120,13 @@ fn same_key_set(server: &ServerKey, found: KeySetId) -> Result<()> {
 /// An uploaded exact integer ([`EncInt`]): its signed binary digits as one list of `D`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct UploadedInt<D> {
-    digits: D,
+    pub(crate) digits: D,
 }
 
 /// A seeded exact integer: its digits as one seeded list.
 pub type SeededInt = UploadedInt<SeededDigits>;
 
-/// An exact integer encrypted with the public key ([`crate::public`]).
+/// An exact integer encrypted with the public key ([`crate::io::public`]).
 pub type PublicInt = UploadedInt<CompactDigits>;
 
 #[derive(Serialize, Deserialize)]
@@ -162,23 +162,6 @@ impl UploadedInt<SeededDigits> {
         let d = signed_digits(value, digits)?;
         Ok(UploadedInt {
             digits: client.encrypt_digits_seeded(&d)?,
-        })
-    }
-}
-
-impl UploadedInt<CompactDigits> {
-    /// Encrypts `value` as exactly `digits` signed binary digits with the public key `pk`
-    /// (the digits of [`crate::encrypt`]; no secret needed). Errors if it does not fit or
-    /// `digits` exceeds [`MAX_DIGITS`].
-    pub fn encrypt(pk: &crate::PublicKey, value: i128, digits: usize) -> Result<PublicInt> {
-        Self::encrypt_big(pk, &BigInt::from(value), digits)
-    }
-
-    /// [`PublicInt::encrypt`] for a value of any size (`|value| < 2^digits`).
-    pub fn encrypt_big(pk: &crate::PublicKey, value: &BigInt, digits: usize) -> Result<PublicInt> {
-        let d = signed_digits(value, digits)?;
-        Ok(UploadedInt {
-            digits: pk.encrypt_digits(&d)?,
         })
     }
 }
@@ -248,7 +231,7 @@ pub struct UploadedTyped<D> {
 /// Seeded typed values: all digits under one seed.
 pub type SeededTyped = UploadedTyped<SeededDigits>;
 
-/// Typed values encrypted with the public key ([`crate::public`]): all digits in one
+/// Typed values encrypted with the public key ([`crate::io::public`]): all digits in one
 /// compact list.
 pub type PublicTyped = UploadedTyped<CompactDigits>;
 
@@ -331,7 +314,7 @@ impl<D: UploadForm> Validate for TypedPayload<D> {
 }
 
 /// The constructors of one way of uploading (seeded here, with the public key in
-/// [`crate::public`]), written once for both: the typed functions `$typed` (canonical
+/// [`crate::io::public`]), written once for both: the typed functions `$typed` (canonical
 /// form) and `$typed_as` (giving a `$typed_out`) over `$array_fn` (which encrypts the
 /// digits of an array with a `$key`), and the family's method `$method` on the integers,
 /// the booleans and their arrays. `$with` ("seeded", "with the public key") says how in
@@ -370,7 +353,7 @@ macro_rules! upload_constructors {
                 value: C,
                 key: &$key,
             ) -> $crate::Result<$value<Self>> {
-                let v = $crate::seeded::clear_value(value, Self::TYPE)?;
+                let v = $crate::io::seeded::clear_value(value, Self::TYPE)?;
                 $value::new($typed(key, v, Self::TYPE)?)
             }
         }
@@ -393,7 +376,7 @@ macro_rules! upload_constructors {
                 key: &$key,
             ) -> $crate::Result<$array<$crate::fhe::FheInteger<N, S>>> {
                 let ty = $crate::fhe::FheInteger::<N, S>::TYPE;
-                let vs = $crate::seeded::clear_values(values, ty)?;
+                let vs = $crate::io::seeded::clear_values(values, ty)?;
                 let form = $crate::typed::Form::DEFAULT;
                 $array::new($array_fn(key, &vs, shape, ty, form)?)
             }
@@ -445,7 +428,7 @@ pub fn encrypt_array_seeded(
 }
 
 /// The digits of `values` (checked against `ty` and `shape`), encrypted by `encrypt` into
-/// one list: the array of [`encrypt_array_seeded`] and of [`crate::public`].
+/// one list: the array of [`encrypt_array_seeded`] and of [`crate::io::public`].
 pub(crate) fn array_digits<D>(
     values: &[i128],
     shape: &[usize],
@@ -652,7 +635,7 @@ uploaded_type! {
     /// ([`FheInteger::encrypt_seeded`](crate::fhe::FheInteger::encrypt_seeded),
     /// [`FheBool::encrypt_seeded`](crate::fhe::FheBool::encrypt_seeded)).
     Seeded;
-    /// A value of the family encrypted with the public key ([`crate::public`]).
+    /// A value of the family encrypted with the public key ([`crate::io::public`]).
     PublicValue;
 }
 
@@ -662,7 +645,7 @@ uploaded_type! {
     /// A seeded array of the family ([`FheArray::encrypt_seeded`]): every element's digits
     /// under one seed.
     SeededArray;
-    /// An array of the family encrypted with the public key ([`crate::public`]).
+    /// An array of the family encrypted with the public key ([`crate::io::public`]).
     PublicArray;
 }
 

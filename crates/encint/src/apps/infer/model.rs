@@ -65,7 +65,7 @@ pub const MAX_FILE_BYTES: u64 = 64 << 20;
 
 /// The text of a model or image file, refused past [`MAX_FILE_BYTES`].
 fn read_text(path: &Path, what: &str) -> Result<String> {
-    let bytes = crate::files::read_bounded(path, MAX_FILE_BYTES)
+    let bytes = crate::io::files::read_bounded(path, MAX_FILE_BYTES)
         .map_err(|e| Error::InvalidInput(format!("{what}: {e}")))?;
     String::from_utf8(bytes)
         .map_err(|_| Error::InvalidInput(format!("{what}: {} is not UTF-8 text", path.display())))

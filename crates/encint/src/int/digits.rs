@@ -3,7 +3,8 @@
 
 use num_bigint::{BigInt, Sign};
 
-use crate::{Error, Result, MAX_DIGITS};
+use crate::limits::MAX_DIGITS;
+use crate::{Error, Result};
 
 /// The `digits` signed binary digits of `value` (its binary expansion with the sign on
 /// every digit), least significant first. Errors if it does not fit or `digits` exceeds

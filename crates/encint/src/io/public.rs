@@ -8,7 +8,7 @@
 //! whole array, are encrypted as one compact list, rounded to 32-bit words: one mask
 //! polynomial of 2048 words per 2048 digits and one word per digit, 12.5 KB for 64 `u16`
 //! (1024 digits). The server expands the list into ordinary digits under the big key with no
-//! bootstrap and no keyswitch, as it does seeded uploads ([`crate::seeded`]). The security
+//! bootstrap and no keyswitch, as it does seeded uploads ([`crate::io::seeded`]). The security
 //! (TFHE-rs' `PARAM_PKE_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128` dimension and noise) and
 //! the noise (far below a bootstrap output's, whatever the correlation between the digits
 //! of one list) are argued in [`encint_tfhe::public`] and docs/SECURITY.md.
@@ -20,7 +20,7 @@
 //! [`FheType::from_bytes`](crate::fhe::FheType::from_bytes) as the other forms.
 //!
 //! ```no_run
-//! use encint::public::{PublicKey, PublicKeyFile, PublicValue};
+//! use encint::io::public::{PublicKey, PublicKeyFile, PublicValue};
 //! use encint::{ClientKey, FheUint16, DEFAULT_PARAMETERS};
 //!
 //! let (client, server_key) = ClientKey::generate(&DEFAULT_PARAMETERS);
@@ -35,10 +35,13 @@
 
 use encint_tfhe::envelope::{self, Kind};
 
-pub use crate::seeded::{PublicArray, PublicInt, PublicTyped, PublicValue};
+pub use crate::io::seeded::{PublicArray, PublicInt, PublicTyped, PublicValue};
 pub use encint_tfhe::{CompactDigits, PublicKey};
 
-use crate::seeded::array_digits;
+use num_bigint::BigInt;
+
+use crate::int::digits::signed_digits;
+use crate::io::seeded::{array_digits, UploadedInt};
 use crate::typed::{Form, IntType};
 use crate::Result;
 
@@ -64,7 +67,7 @@ impl PublicKeyFile for PublicKey {
     }
 }
 
-crate::seeded::upload_constructors!(
+crate::io::seeded::upload_constructors!(
     PublicKey,
     "with the public key",
     encrypt_typed_public,
@@ -78,7 +81,7 @@ crate::seeded::upload_constructors!(
 
 /// Encrypts `values` (row-major) as an array of shape `shape` of type `ty` in `form` with
 /// the public key, all digits in one compact list; an empty `shape` is one value. The
-/// checks of [`crate::seeded::encrypt_array_seeded`].
+/// checks of [`crate::io::seeded::encrypt_array_seeded`].
 pub fn encrypt_array_public(
     pk: &PublicKey,
     values: &[i128],
@@ -87,4 +90,21 @@ pub fn encrypt_array_public(
     form: Form,
 ) -> Result<PublicTyped> {
     array_digits(values, shape, ty, form, |d| Ok(pk.encrypt_digits(d)?))
+}
+
+impl UploadedInt<CompactDigits> {
+    /// Encrypts `value` as exactly `digits` signed binary digits with the public key `pk`
+    /// (the digits of [`crate::encrypt`]; no secret needed). Errors if it does not fit or
+    /// `digits` exceeds [`MAX_DIGITS`](crate::MAX_DIGITS).
+    pub fn encrypt(pk: &PublicKey, value: i128, digits: usize) -> Result<PublicInt> {
+        Self::encrypt_big(pk, &BigInt::from(value), digits)
+    }
+
+    /// [`PublicInt::encrypt`] for a value of any size (`|value| < 2^digits`).
+    pub fn encrypt_big(pk: &PublicKey, value: &BigInt, digits: usize) -> Result<PublicInt> {
+        let d = signed_digits(value, digits)?;
+        Ok(UploadedInt {
+            digits: pk.encrypt_digits(&d)?,
+        })
+    }
 }

@@ -235,7 +235,7 @@ impl Program {
     }
 
     /// [`Program::run`] with another backend for the circuit (e.g.
-    /// `encint::mpi::MpiBackend` with the tree key, feature `mpi`); `keys` expand the
+    /// `encint::backend::mpi::MpiBackend` with the tree key, feature `mpi`); `keys` expand the
     /// uplink and pack the downlink, and must be the backend's.
     pub fn run_on<B: exec::Backend<Value = encint_tfhe::Digit, Error = Error>>(
         &self,

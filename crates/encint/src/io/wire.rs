@@ -11,23 +11,23 @@
 //! - bits written by earlier releases' `EncBits`: the tag `ENCBITS1`, the signedness and
 //!   the bits (read as a typed value of their width: canonical digits when unsigned, a
 //!   lazy representative when signed);
-//! - the seeded forms a client uploads ([`crate::seeded`]): the tag `ENCSINT1` (an exact
+//! - the seeded forms a client uploads ([`crate::io::seeded`]): the tag `ENCSINT1` (an exact
 //!   integer) or `ENCSTYP1` (a typed value or an array of them), the type, then one seed
 //!   and one 64-bit body per digit. The readers of exact and typed values read them too
 //!   (expanding the masks from the seed);
-//! - the public-key forms ([`crate::public`]): the tag `ENCPINT1` or `ENCPTYP1`, the type,
+//! - the public-key forms ([`crate::io::public`]): the tag `ENCPINT1` or `ENCPTYP1`, the type,
 //!   then one compact list (mask and body words); read as the seeded ones are.
 
 use encint_tfhe::envelope::{self, Kind};
 use encint_tfhe::{DigitParameters, Validate};
 use serde::{Deserialize, Serialize};
 
-pub use crate::seeded::payload_tag;
-use crate::seeded::{PUBLIC_INT_TAG, PUBLIC_TYPED_TAG, SEEDED_INT_TAG, SEEDED_TYPED_TAG};
+pub use crate::io::seeded::payload_tag;
+use crate::io::seeded::{PUBLIC_INT_TAG, PUBLIC_TYPED_TAG, SEEDED_INT_TAG, SEEDED_TYPED_TAG};
 use crate::typed::{EncTyped, Form, IntType, MAX_TYPED_BITS};
 use crate::{EncInt, Error, Result};
 
-pub use crate::contents::{BITS_TAG, TYPED_RADIX4_TAG, TYPED_TAG};
+pub use crate::io::contents::{BITS_TAG, TYPED_RADIX4_TAG, TYPED_TAG};
 
 /// What a ciphertext envelope holds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -72,14 +72,14 @@ pub fn ciphertext_kind(data: &[u8]) -> Option<CiphertextKind> {
     })
 }
 
-/// Whether `data` is a ciphertext envelope of a seeded value ([`crate::seeded`]: tag
+/// Whether `data` is a ciphertext envelope of a seeded value ([`crate::io::seeded`]: tag
 /// `ENCSINT1` or `ENCSTYP1`).
 pub fn is_seeded(data: &[u8]) -> bool {
     matches!(payload_tag(data), Some(tag) if tag == SEEDED_INT_TAG || tag == SEEDED_TYPED_TAG)
 }
 
 /// Whether `data` is a ciphertext envelope of a value a client uploads: seeded
-/// ([`is_seeded`]) or encrypted with the public key ([`crate::public`]: tag `ENCPINT1` or
+/// ([`is_seeded`]) or encrypted with the public key ([`crate::io::public`]: tag `ENCPINT1` or
 /// `ENCPTYP1`).
 pub fn is_upload(data: &[u8]) -> bool {
     is_seeded(data)
@@ -89,9 +89,9 @@ pub fn is_upload(data: &[u8]) -> bool {
 /// Errors unless `data` is a ciphertext envelope of `want` (or no ciphertext envelope at
 /// all: the reader then names the problem, a key as [`crate::keys::EnvelopeError::WrongKind`]);
 /// a ciphertext of another content (a packed result, a byte-processor link) is an error
-/// naming what it holds ([`crate::contents`]).
+/// naming what it holds ([`crate::io::contents`]).
 pub fn expect_kind(data: &[u8], want: CiphertextKind) -> Result<()> {
-    if let Ok(found) = crate::contents::identify(data) {
+    if let Ok(found) = crate::io::contents::identify(data) {
         if found.is_ciphertext() && !found.is_value() {
             return Err(Error::InvalidInput(format!(
                 "the file holds {}, not {}",
@@ -221,13 +221,13 @@ impl EncTyped {
     }
 
     /// Reads a typed value (or bits of an earlier release, or a seeded or public-key value,
-    /// which is then expanded: see [`crate::seeded`]) from an envelope: magic, kind,
+    /// which is then expanded: see [`crate::io::seeded`]) from an envelope: magic, kind,
     /// version, parameter set, type and every digit checked. Errors on an envelope of
     /// another kind of value, or of a seeded array.
     pub fn from_bytes(bytes: &[u8]) -> Result<EncTyped> {
         if is_upload(bytes) {
             expect_kind(bytes, CiphertextKind::Typed)?;
-            return crate::seeded::open_typed(bytes);
+            return crate::io::seeded::open_typed(bytes);
         }
         if ciphertext_kind(bytes) == Some(CiphertextKind::Bits) {
             let p: BitsPayload = envelope::open_known(bytes, Kind::Ciphertext)?;
@@ -248,5 +248,34 @@ impl EncTyped {
             .map_err(|e| Error::InvalidInput(e.to_string()))?;
         let form = p.form();
         Ok(EncTyped::from_parts(p.value, ty, form))
+    }
+}
+
+/// The file form of an exact integer (the envelope of [`crate::keys::envelope`]).
+impl EncInt {
+    /// Serializes into a versioned envelope (kind, format version, parameter set).
+    pub fn to_bytes(&self, params: &DigitParameters) -> Result<Vec<u8>> {
+        Ok(envelope::seal(Kind::Ciphertext, params.id(), self)?)
+    }
+
+    /// Reads an envelope written by [`EncInt::to_bytes`] or by
+    /// [`crate::io::seeded::SeededInt::to_bytes`] (whose masks are then regenerated from the
+    /// seed), checking kind, version, parameter set and every digit's dimension; errors
+    /// on the envelope of a typed value (see [`crate::io::wire`]).
+    pub fn from_bytes(bytes: &[u8], params: &DigitParameters) -> Result<Self> {
+        expect_kind(bytes, CiphertextKind::Int)?;
+        if is_upload(bytes) {
+            return crate::io::seeded::open_int(bytes, Some(params));
+        }
+        Ok(envelope::open(bytes, Kind::Ciphertext, params.id())?)
+    }
+
+    /// [`EncInt::from_bytes`] for the parameter set the envelope names (any known one).
+    pub fn from_bytes_known(bytes: &[u8]) -> Result<Self> {
+        expect_kind(bytes, CiphertextKind::Int)?;
+        if is_upload(bytes) {
+            return crate::io::seeded::open_int(bytes, None);
+        }
+        Ok(envelope::open_known(bytes, Kind::Ciphertext)?)
     }
 }

@@ -2,7 +2,7 @@
 //! themselves (Trifan, Nicolau and Veidenbaum, "Enhancing the Privacy of Machine Learning
 //! via faster arithmetic over Torus FHE"; Chen, Feng, Liu and Wu, "Faster Binary Arithmetic
 //! Operations on Encrypted Integers"): each bit a digit ciphertext holding 0 or 1, the
-//! circuit lowered to digit bootstraps and run by the [`crate::executor`].
+//! circuit lowered to digit bootstraps and run by the [`crate::backend::digit`].
 //!
 //! Programs use the typed family instead ([`crate::fhe`]: `FheUint8`, `FheInt16`, ...),
 //! whose operations pick the bit circuits where they are fastest. This module takes and
@@ -11,7 +11,7 @@
 //!
 //! ```no_run
 //! use encint::arith::bits::{self, BitKernel};
-//! use encint::bits::run_bit_circuit;
+//! use encint::bit_circuits::run_bit_circuit;
 //! use encint::{ClientKey, Server, DEFAULT_PARAMETERS};
 //!
 //! let (client, key) = ClientKey::generate(&DEFAULT_PARAMETERS);
