@@ -31,15 +31,19 @@ use clap::{Parser, Subcommand};
 #[command(
     name = "encint",
     version,
-    about = "Exact arithmetic on encrypted integers (parallel signed-binary TFHE arithmetic, FV)",
-    long_about = "encint builds arithmetic circuits over encrypted 5-bit digits (Parmesan's \
-parallel signed-binary arithmetic) and runs them. `encint demo` runs the main job on built-in \
-defaults; `encint cost` prints the bootstrap cost of every operation beside Parmesan's; \
-`encint chains` shows the addition-subtraction chains used by scalar multiplication; \
-`encint encrypt --type u8|i32|bool|...`, `eval` and `decrypt` work on files of exact integers \
-and of the typed integers (results modulo 2^N, as TFHE-rs' FheUint/FheInt). Every command \
-checks its arguments before any key is generated or loaded; progress goes to stderr: a spinner \
-on a terminal, elsewhere one line per stage (`[encint] generating keys`)."
+    about = "Arithmetic on encrypted integers (TFHE): typed integers, arrays, compiled functions, \
+exact integers, FV batches, an encrypted byte processor",
+    long_about = "encint computes on encrypted integers with TFHE. Typed integers u8 .. u128 and \
+i8 .. i128 and bool (results modulo 2^N, as TFHE-rs' FheUint/FheInt) are encrypted, computed on \
+and decrypted with `encint encrypt --type u8|i32|bool|...`, `eval` and `decrypt`; every \
+operation's bootstraps and depth are known before any key exists (`encint cost`, `eval \
+--clear`), and `encint bench --typed` and `--workloads` time them beside TFHE-rs. Exact integers \
+that never wrap (`encrypt` without --type) run Parmesan's parallel signed-binary arithmetic \
+(Klemsa and Önen); `encint fv` runs FV batches (BEHZ, HPS, HPR), `encint asm` the encrypted \
+8-bit byte processor, `encint infer` private inference. `encint demo` runs the main job on \
+built-in defaults. Every command checks its arguments before any key is generated or loaded; \
+progress goes to stderr: a spinner on a terminal, elsewhere one line per stage (`[encint] \
+generating keys`)."
 )]
 struct Cli {
     #[command(subcommand)]
@@ -48,9 +52,10 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Generate keys, encrypt two random signed 16-bit integers, compute add, sub,
-    /// mul, scalar mul, square, max, signum and round, decrypt and check every result
-    /// against plain arithmetic (exits non-zero on any mismatch).
+    /// Generate keys, encrypt two random signed 16-bit integers, compute exact add, sub,
+    /// mul, scalar mul, square, max, signum and round and the typed family's operations and
+    /// compiled functions on them (FheInt16), decrypt and check every result against plain
+    /// arithmetic (exits non-zero on any mismatch).
     Demo(digit::DemoArgs),
     /// Generate a client key (secret), a server key and a public key into a directory.
     Keygen(digit::KeygenArgs),

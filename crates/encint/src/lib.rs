@@ -1,40 +1,60 @@
 //! # encint
 //!
-//! Exact arithmetic on encrypted integers. An [`EncInt`] is a signed binary
-//! integer whose digits (-1, 0, 1) are TFHE ciphertexts of 5-bit messages without
-//! padding, after J. Klemsa and M. Önen, *Parmesan: Parallel ARithMETicS over ENcrypted
-//! data*. Operations are circuits built by `encint-arith` and run by the [`executor`],
-//! level by level, each level's bootstraps as one parallel batch. Results are exact: a
-//! product is as long as it needs to be.
+//! Arithmetic on encrypted integers (TFHE), in the shape of TFHE-rs' high-level API and
+//! beyond it.
 //!
-//! The byte processor of D. Trama, P.-E. Clet, A. Boudguiga and R. Sirdey, *Designing a
-//! General-Purpose 8-bit (T)FHE Processor Abstraction*, runs encrypted programs through
-//! [`processor`]; the FV scheme of J.-C. Bajard, J. Eynard, P. Martins, L. Sousa and
-//! V. Zucca, *An asymptotically faster version of FV supported on HPR*, is reachable through
-//! [`fv`], and bit-sliced binary arithmetic on it through [`fv_bits`].
+//! **The typed family** ([`fhe`]): [`FheUint8`] ... [`FheUint128`], [`FheInt8`] ...
+//! [`FheInt128`] (any width through [`FheUint<N>`](FheUint) and [`FheInt<N>`](FheInt)) and
+//! [`FheBool`], with operators and TFHE-rs' wrapping semantics; [`FheArray`] for elementwise
+//! work, sums and dot products; and [`compile`], which traces a whole function once into one
+//! circuit whose independent operations share bootstrap batches. A compiled function's
+//! bootstraps, depth and estimated time are known before any key exists
+//! ([`Compiled::cost`]), and it runs on plain values too ([`Compiled::run_clear`]) to check
+//! results against.
 //!
-//! The executors (`src/backend/`) are public under their established names: [`executor`]
-//! (digits on this process), [`tree_exec`] (with tree LUTs), `mpi` (feature `mpi`, many
-//! processes) and [`gpu`] (feature `gpu`).
-//!
-//! The layers beneath are reachable through the facade alone: [`circuit`] (the circuit
-//! builder, plans, costs, the walker and the clear evaluation), [`arith`] (the algorithms
-//! as circuit builders), [`keys`] (the TFHE keys, parameter sets, digits and envelopes),
-//! [`processor`] (with the assembler, the instruction set and the VM) and [`fv`].
-//!
-//! The client side holds the secret [`ClientKey`]; the server side needs only the
-//! [`ServerKey`] and never sees the client key.
-//!
-//! ```no_run
-//! use encint::{ClientKey, Server, DEFAULT_PARAMETERS};
-//!
-//! let (client, server_key) = ClientKey::generate(&DEFAULT_PARAMETERS);
-//! let server = Server::new(server_key);
-//! let a = encint::encrypt(&client, -1234, 12).unwrap();
-//! let b = encint::encrypt(&client, 567, 12).unwrap();
-//! let p = server.mul(&a, &b).unwrap();
-//! assert_eq!(encint::decrypt(&client, &p).unwrap(), -1234 * 567);
 //! ```
+//! use encint::{compile, ClientKey, FheUint8, DEFAULT_PARAMETERS};
+//!
+//! // Cost before keys: the circuit of x·x + 3 on u8, and its run on a plain value.
+//! let f = compile(|x: FheUint8| &(&x * &x) + 3u8)?;
+//! assert!(f.cost().bootstraps > 0);
+//! assert_eq!(f.run_clear(&[12])?, vec![(12 * 12 + 3) % 256]);
+//!
+//! // The same circuit on an encrypted value, and the same function as operators.
+//! let (client, server_key) = ClientKey::generate(&DEFAULT_PARAMETERS);
+//! encint::set_server_key(server_key);
+//! let x = FheUint8::encrypt(12u8, &client)?;
+//! assert_eq!(f.run(&x)?.decrypt::<u8>(&client)?, 12u8.wrapping_mul(12) + 3);
+//! let y = &(&x * &x) + 3u8;
+//! assert_eq!(y.decrypt::<u8>(&client)?, 12u8.wrapping_mul(12) + 3);
+//! # Ok::<(), encint::Error>(())
+//! ```
+//!
+//! **Exact integers** ([`Int`], [`EncInt`]) never wrap: a product is as long as it needs to
+//! be. Their digits are signed binary (-1, 0, 1), after J. Klemsa and M. Önen, *Parmesan:
+//! Parallel ARithMETicS over ENcrypted data*; [`Server`] evaluates their operations, one
+//! circuit each or a whole traced function ([`Server::trace`]).
+//!
+//! **Beyond the integers**: FV batches ([`fv`]: J.-C. Bajard, J. Eynard, P. Martins, L. Sousa
+//! and V. Zucca, *An asymptotically faster version of FV supported on HPR*) and bit-sliced
+//! binary arithmetic over all their slots ([`fv_bits`]); the encrypted 8-bit byte processor
+//! ([`processor`]: D. Trama, P.-E. Clet, A. Boudguiga and R. Sirdey, *Designing a
+//! General-Purpose 8-bit (T)FHE Processor Abstraction*); private inference of quantised
+//! networks ([`infer`]).
+//!
+//! ## Where things are
+//!
+//! - Keys: the client side holds the secret [`ClientKey`]; the server side needs only the
+//!   [`ServerKey`] and never sees the client key. [`keys`] has the parameter sets and the
+//!   TFHE layer.
+//! - [`io`]: every file and upload (ciphertext files, seeded and public-key uploads, packed
+//!   results, the bounded reader).
+//! - [`backend`]: where circuits run ([`BackendKind`]: the CPU, an NVIDIA GPU, or the ranks
+//!   of an MPI job).
+//! - [`limits`]: the resource limits checked before anything is built; [`watch`]: progress
+//!   and cancellation of the circuits a thread runs.
+//! - [`circuit`] and [`arith`]: the circuit builder and the algorithms beneath, through the
+//!   facade; [`Error`]: everything that can go wrong.
 #![deny(missing_docs)]
 
 mod apps;
