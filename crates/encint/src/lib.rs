@@ -70,7 +70,7 @@ pub mod keys;
 pub mod limits;
 pub mod reference;
 mod server;
-mod trace;
+pub mod trace;
 pub mod typed;
 pub mod watch;
 

@@ -11,7 +11,7 @@ use encint_core::exec::Backend;
 use encint_tfhe::{Digit, ServerKey};
 
 use crate::backend::digit as executor;
-use crate::limits::DEFAULT_MAX_NODES;
+use crate::limits::{DEFAULT_MAX_NODES, MAX_DIGITS};
 use crate::{EncInt, Error, Result};
 
 /// An output digit as every circuit of a server ends it: itself when its noise is a fresh
@@ -26,6 +26,32 @@ pub(crate) fn fresh_output(
     let identity = encint_core::lut::NegacyclicLut::from_fn(-2..=2, |v| v)
         .expect("the identity on -2..=2 is a negacyclic table");
     b.lut(d, &identity)
+}
+
+/// Ends a circuit as a server ends it (every output digit fresh) and checks its size
+/// against the default limits ([`MAX_DIGITS`](crate::MAX_DIGITS) digits an output,
+/// [`DEFAULT_MAX_NODES`] nodes): for circuits costed or run without a server.
+pub(crate) fn finish_outputs(mut b: Builder, outs: &[&SInt]) -> Result<(Circuit, Vec<usize>)> {
+    let mut lens = Vec::with_capacity(outs.len());
+    let mut flat = Vec::new();
+    for o in outs {
+        if o.len() > MAX_DIGITS {
+            return Err(Error::LimitExceeded(format!(
+                "an output of {} digits, more than the {MAX_DIGITS} allowed",
+                o.len()
+            )));
+        }
+        lens.push(o.len());
+        flat.extend(o.digits.iter().map(|&d| fresh_output(&mut b, d)));
+    }
+    let circuit = b.finish(flat);
+    let nodes = circuit.nodes().len() as u64;
+    if nodes > DEFAULT_MAX_NODES {
+        return Err(Error::LimitExceeded(format!(
+            "the circuit: {nodes} circuit nodes, more than the {DEFAULT_MAX_NODES} allowed"
+        )));
+    }
+    Ok((circuit, lens))
 }
 
 /// Most threads per core a [`Server`] pool may have ([`check_threads`]).

@@ -129,6 +129,30 @@ fn operators_and_trace() {
         .unwrap();
     assert_eq!(decrypt(client, &out[0]).unwrap(), 9 + 25 + 49);
     assert_eq!(decrypt(client, &out[1]).unwrap(), 7);
+    // The same program recorded on a tape (as Python's encint.trace records it), with a
+    // constant operand, run as one circuit.
+    use encint::trace::{Tape, TapeArg::Const, TapeArg::Node};
+    let mut tape = Tape::new(vec![4, 4, 4]).unwrap();
+    let t0 = tape.record(Op::ScalarMul(3), vec![Node(0)]).unwrap();
+    let t1 = tape.record(Op::ScalarMul(-5), vec![Node(1)]).unwrap();
+    let t2 = tape.record(Op::ScalarMul(7), vec![Node(2)]).unwrap();
+    let s01 = tape.record(Op::Add, vec![Node(t0), Node(t1)]).unwrap();
+    let sum = tape.record(Op::Add, vec![Node(s01), Node(t2)]).unwrap();
+    let shifted = tape
+        .record(Op::Sub, vec![Node(sum), Const((-100).into())])
+        .unwrap();
+    let m = tape.record(Op::Max, vec![Node(0), Node(2)]).unwrap();
+    let out = tape.run(server, &refs, &[shifted, m]).unwrap();
+    assert_eq!(
+        decrypt(client, &out[0]).unwrap(),
+        3 * 3 + (-5) * (-5) + 7 * 7 + 100
+    );
+    assert_eq!(decrypt(client, &out[1]).unwrap(), 7);
+    // Inputs of other widths than recorded, an operand that does not exist and an
+    // operation with the wrong number of operands are refused.
+    assert!(tape.run(server, &refs[..2], &[m]).is_err());
+    assert!(tape.record(Op::Neg, vec![Node(tape.len())]).is_err());
+    assert!(tape.record(Op::Add, vec![Node(0)]).is_err());
 }
 
 #[test]

@@ -5,64 +5,24 @@
 
 use std::sync::Mutex;
 
-use encint::arith::{Arith, SInt};
-use encint::circuit::Builder;
+use encint::trace::{Tape as RTape, TapeArg as TArg};
 use encint::Op;
 use num_bigint::{BigInt, Sign};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-use crate::errors::{invalid, limit, to_py, value_error};
-use crate::eval::{arith, cost_dict, finish, run_named};
+use crate::errors::{invalid, to_py, value_error};
+use crate::eval::{cost_dict, run_named};
 use crate::guard::detached;
 use crate::int::EncInt;
 use crate::methods::{py_methods, Exact, Operands, Select};
-use crate::value::{const_len, const_sint, Val};
-use encint::limits::{self, Estimate, Limits};
-
-/// One recorded operation's operand: an earlier node or a constant.
-#[derive(Clone, Debug)]
-pub enum TArg {
-    /// The node of an input or of an earlier operation.
-    Node(usize),
-    /// A Python int.
-    Const(BigInt),
-}
-
-#[derive(Default, Debug)]
-struct TapeInner {
-    input_lens: Vec<usize>,
-    ops: Vec<(Op, Vec<TArg>)>,
-    /// An upper bound on the digits of every node (inputs, then operations).
-    widths: Vec<usize>,
-    /// An upper bound on the nodes of the recorded circuit (inputs included).
-    nodes: u64,
-}
-
-impl TapeInner {
-    /// Replays the tape on circuit inputs; returns every node.
-    fn replay(&self, ar: &Arith, b: &mut Builder, ins: &[SInt]) -> Vec<SInt> {
-        let mut nodes: Vec<SInt> = ins.to_vec();
-        for (op, args) in &self.ops {
-            let xs: Vec<SInt> = args
-                .iter()
-                .map(|a| match a {
-                    TArg::Node(i) => nodes[*i].clone(),
-                    TArg::Const(k) => const_sint(b, k),
-                })
-                .collect();
-            let r = ar.apply(b, *op, &xs);
-            nodes.push(r.expect("an operation of exact integers, checked when recorded"));
-        }
-        nodes
-    }
-}
+use crate::value::Val;
 
 /// A tape of recorded operations (internal; use `encint.trace` / `encint.cost`).
 #[pyclass(module = "encint._encint", frozen)]
 pub struct Tape {
-    inner: Mutex<TapeInner>,
+    inner: Mutex<RTape>,
 }
 
 /// A stand-in for an `EncInt` while a function is traced: supports `+ - * // % & | ^ ~
@@ -75,7 +35,7 @@ pub struct Traced {
 }
 
 impl Tape {
-    fn lock(&self) -> std::sync::MutexGuard<'_, TapeInner> {
+    fn lock(&self) -> std::sync::MutexGuard<'_, RTape> {
         self.inner.lock().unwrap_or_else(|p| p.into_inner())
     }
 }
@@ -96,33 +56,10 @@ fn targ(tape: &Py<Tape>, o: &Bound<'_, PyAny>) -> PyResult<Option<TArg>> {
     Ok(o.extract::<BigInt>().ok().map(TArg::Const))
 }
 
-/// Records one operation after checking it: its output width (an upper bound) must fit
-/// `MAX_DIGITS` and the recorded circuit's node estimate must stay within the node limit,
-/// so a trace stops with `LimitError` at the first operation that would pass a limit,
-/// before any circuit is built.
+/// Records one operation after the library's checks ([`RTape::record`]): a trace stops with
+/// `LimitError` at the first operation that would pass a limit, before any circuit is built.
 fn record(py: Python<'_>, tape: &Py<Tape>, op: Op, args: Vec<TArg>) -> PyResult<PyObject> {
-    op.check_exact(args.len())
-        .map_err(|e| invalid(e.to_string()))?;
-    let node = {
-        let mut t = tape.get().lock();
-        let widths: Vec<usize> = args
-            .iter()
-            .map(|a| match a {
-                TArg::Node(i) => t.widths[*i],
-                TArg::Const(k) => const_len(k),
-            })
-            .collect();
-        let est = limits::op_on(op, &widths);
-        let what = format!("traced operation {} ({op})", t.ops.len());
-        Limits::default()
-            .check(&what, est, t.nodes)
-            .map_err(to_py)?;
-        t.nodes = t.nodes.saturating_add(est.nodes);
-        t.widths
-            .push(usize::try_from(est.width).unwrap_or(usize::MAX));
-        t.ops.push((op, args));
-        t.input_lens.len() + t.ops.len() - 1
-    };
+    let node = tape.get().lock().record(op, args).map_err(to_py)?;
     Ok(Py::new(
         py,
         Traced {
@@ -281,30 +218,15 @@ fn out_nodes(tape: &Py<Tape>, outputs: &Bound<'_, PyAny>) -> PyResult<Vec<usize>
 impl Tape {
     #[new]
     fn new(input_lens: Vec<usize>) -> PyResult<Tape> {
-        if let Some(n) = input_lens
-            .iter()
-            .find(|&&n| n == 0 || n > encint::MAX_DIGITS)
-        {
-            return Err(limit(format!(
-                "input width {n} outside 1..={}",
-                encint::MAX_DIGITS
-            )));
-        }
-        let digits: usize = input_lens.iter().sum();
         Ok(Tape {
-            inner: Mutex::new(TapeInner {
-                widths: input_lens.clone(),
-                nodes: digits as u64,
-                input_lens,
-                ops: Vec::new(),
-            }),
+            inner: Mutex::new(RTape::new(input_lens).map_err(to_py)?),
         })
     }
 
     /// The traced inputs.
     fn inputs(slf: &Bound<'_, Tape>) -> PyResult<Vec<Py<Traced>>> {
         let py = slf.py();
-        let n = slf.get().lock().input_lens.len();
+        let n = slf.get().lock().input_count();
         (0..n)
             .map(|node| {
                 Py::new(
@@ -328,39 +250,16 @@ impl Tape {
         let tape = slf.clone().unbind();
         let nodes = out_nodes(&tape, outputs)?;
         let inner = slf.get().lock();
-        if args.len() != inner.input_lens.len() {
-            return Err(invalid(format!(
-                "the function was traced with {} arguments, got {}",
-                inner.input_lens.len(),
-                args.len()
-            )));
-        }
-        if let Some((i, a)) = args
-            .iter()
-            .enumerate()
-            .find(|(i, a)| a.val.len() != inner.input_lens[*i])
-        {
-            return Err(invalid(format!(
-                "argument {i} has {} digits, the function was traced with {}",
-                a.val.len(),
-                inner.input_lens[i]
-            )));
-        }
+        inner
+            .check_inputs(args.iter().map(|a| a.val.len()))
+            .map_err(to_py)?;
         let vals: Vec<&Val> = args.iter().map(|a| &a.val).collect();
-        let tape_ref: &TapeInner = &inner;
+        let tape_ref: &RTape = &inner;
         // The recorded operations were checked one by one (see `record`): the whole
         // estimate is checked again here, with these inputs.
-        let est = Estimate::new(
-            nodes
-                .iter()
-                .map(|&i| inner.widths[i] as u64)
-                .max()
-                .unwrap_or(0),
-            inner.nodes,
-        );
+        let est = inner.estimate(&nodes).map_err(to_py)?;
         let (out, _) = run_named(py, "trace", &vals, est, move |ar, b, ins| {
-            let all = tape_ref.replay(ar, b, ins);
-            nodes.iter().map(|&i| all[i].clone()).collect()
+            tape_ref.replay(ar, b, ins, &nodes)
         })?;
         Ok(out.into_iter().map(|val| EncInt { val }).collect())
     }
@@ -374,20 +273,8 @@ impl Tape {
         let tape = slf.clone().unbind();
         let nodes = out_nodes(&tape, outputs)?;
         let inner = slf.get().lock();
-        let tape_ref: &TapeInner = &inner;
-        let (cost, n) = detached(py, || {
-            let ar = arith();
-            let mut b = Builder::new();
-            let ins: Vec<SInt> = tape_ref
-                .input_lens
-                .iter()
-                .map(|&n| SInt::input(&mut b, n))
-                .collect();
-            let all = tape_ref.replay(&ar, &mut b, &ins);
-            let outs = nodes.iter().map(|&i| all[i].clone()).collect();
-            let (circuit, _) = finish(b, outs)?;
-            Ok((circuit.plan().cost(&circuit), circuit.nodes().len()))
-        })?;
+        let tape_ref: &RTape = &inner;
+        let (cost, n) = detached(py, || tape_ref.cost(&nodes).map_err(to_py))?;
         let d = cost_dict(py, &cost)?;
         d.set_item("nodes", n)?;
         Ok(d)

@@ -4,10 +4,10 @@
 
 use encint_arith::typed::{Form, IntType};
 use encint_arith::{Arith, Config, Op, SInt};
-use encint_core::circuit::{Builder, Circuit, Cost};
+use encint_core::circuit::{Builder, Cost};
 
 use super::compose::{Composer, Value};
-use crate::server::fresh_output;
+use crate::server::finish_outputs as finish;
 use crate::{Error, Result, DEFAULT_MAX_NODES, DEFAULT_PARAMETERS, MAX_DIGITS};
 
 /// The arithmetic a server on [`DEFAULT_PARAMETERS`] builds with (its noise budget).
@@ -15,30 +15,6 @@ fn default_arith() -> Arith {
     Arith::new(Config {
         max_qweight: DEFAULT_PARAMETERS.max_quadratic_weight(),
     })
-}
-
-/// Ends a circuit as a server ends it (every output digit fresh) and checks its size.
-fn finish(mut b: Builder, outs: &[&SInt]) -> Result<(Circuit, Vec<usize>)> {
-    let mut lens = Vec::with_capacity(outs.len());
-    let mut flat = Vec::new();
-    for o in outs {
-        if o.len() > MAX_DIGITS {
-            return Err(Error::LimitExceeded(format!(
-                "an output of {} digits, more than the {MAX_DIGITS} allowed",
-                o.len()
-            )));
-        }
-        lens.push(o.len());
-        flat.extend(o.digits.iter().map(|&d| fresh_output(&mut b, d)));
-    }
-    let circuit = b.finish(flat);
-    let nodes = circuit.nodes().len() as u64;
-    if nodes > DEFAULT_MAX_NODES {
-        return Err(Error::LimitExceeded(format!(
-            "the circuit: {nodes} circuit nodes, more than the {DEFAULT_MAX_NODES} allowed"
-        )));
-    }
-    Ok((circuit, lens))
 }
 
 /// Records `f` on typed inputs, given as clear values with their types, into one circuit
