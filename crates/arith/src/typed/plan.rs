@@ -1,6 +1,9 @@
-//! The planner: every algorithm's circuit for an operation, ordered by estimated time.
+//! The planner: every choice between candidate circuits for one computation is made here,
+//! by one order ([`rank`]): an operation's algorithms ([`plan`]), and the candidates a
+//! caller builds itself ([`Fastest`]: a dot product's methods, a sum's, a function traced
+//! several ways).
 
-use encint_core::circuit::Cost;
+use encint_core::circuit::{Circuit, Cost};
 
 use super::build::{check_type, circuit_for};
 use super::forms::{operand_forms, result_form, Form};
@@ -45,9 +48,68 @@ impl Plan {
     }
 }
 
+/// How a candidate circuit ranks, lower first: whether its bootstrap inputs pass the noise
+/// budget `budget` (a faster circuit the parameter set refuses to run is no choice), then
+/// its estimated time in bootstrap rounds at `threads` ([`crate::bits::makespan`]), then
+/// its bootstraps.
+pub fn rank(circuit: &Circuit, threads: usize, budget: u64) -> (bool, u64, u64) {
+    let cost = circuit.cost();
+    (
+        cost.max_qweight > budget,
+        ops::makespan(circuit, threads),
+        cost.bootstraps,
+    )
+}
+
+/// The fastest of several candidate circuits for one computation, by [`rank`]; the
+/// earlier candidate wins a tie. `M` names a candidate, `E` is a builder's refusal.
+#[derive(Debug)]
+pub struct Fastest<M, E> {
+    threads: usize,
+    budget: u64,
+    best: Option<((bool, u64, u64), M)>,
+    refusal: Option<E>,
+}
+
+impl<M, E> Fastest<M, E> {
+    /// No candidate yet, ranked for `threads` threads and the noise budget `budget`.
+    pub fn new(threads: usize, budget: u64) -> Self {
+        Fastest {
+            threads,
+            budget,
+            best: None,
+            refusal: None,
+        }
+    }
+
+    /// Considers `method`, whose circuit was built or refused.
+    pub fn offer(&mut self, method: M, built: Result<Circuit, E>) {
+        match built {
+            Ok(c) => {
+                let key = rank(&c, self.threads, self.budget);
+                if self.best.as_ref().is_none_or(|(k, _)| key < *k) {
+                    self.best = Some((key, method));
+                }
+            }
+            Err(e) => self.refusal = Some(e),
+        }
+    }
+
+    /// The fastest method built; the last refusal when none was; `None` when none was
+    /// offered.
+    pub fn pick(self) -> Result<Option<M>, E> {
+        match (self.best, self.refusal) {
+            (Some((_, m)), _) => Ok(Some(m)),
+            (None, Some(e)) => Err(e),
+            (None, None) => Ok(None),
+        }
+    }
+}
+
 /// Plans `op` on `ty` with operands of forms `forms` for `threads` threads: builds each
-/// algorithm's circuit and orders them by estimated time ([`crate::bits::makespan`]),
-/// then bootstraps, then (radix-4 operands) whether the result stays radix-4.
+/// algorithm's circuit and orders them by [`rank`] (every algorithm's circuit is built within
+/// the arithmetic's noise budget), then (radix-4 operands) by whether the result stays
+/// radix-4.
 pub fn plan(
     ar: &Arith,
     op: Op,
@@ -64,12 +126,16 @@ pub fn plan(
             Err(e) => return Err(e),
         };
         let form = result_form(op, algorithm, forms);
-        estimates.push(Estimate {
-            algorithm,
-            cost: c.cost(),
-            form,
-            rounds: ops::makespan(&c, threads),
-        });
+        let (over_budget, rounds, _) = rank(&c, threads, ar.config().max_qweight);
+        estimates.push((
+            over_budget,
+            Estimate {
+                algorithm,
+                cost: c.cost(),
+                form,
+                rounds,
+            },
+        ));
     }
     if estimates.is_empty() {
         return Err(TypedError::Unsupported(op, Algorithm::Bits));
@@ -77,13 +143,15 @@ pub fn plan(
     // Ties keep radix-4 operands' results in radix-4 form (no conversion for the next
     // block operation).
     let radix4 = operand_forms(op, forms).contains(&Form::Radix4);
-    estimates.sort_by_key(|e| {
+    estimates.sort_by_key(|(over_budget, e)| {
         (
+            *over_budget,
             e.rounds,
             e.cost.bootstraps,
             radix4 && e.form != Form::Radix4,
         )
     });
+    let estimates = estimates.into_iter().map(|(_, e)| e).collect();
     Ok(Plan {
         op,
         ty,

@@ -6,7 +6,7 @@
 use std::sync::Arc;
 
 use encint_arith::typed::{
-    build, plan, plan_sum, Algorithm, Form, IntType, Op, SumMethod, TypedError,
+    build, plan, plan_sum, Algorithm, Fastest, Form, IntType, Op, SumMethod, TypedError,
 };
 use encint_arith::{Arith, SInt};
 use encint_core::circuit::{Builder, Cost};
@@ -15,11 +15,9 @@ use crate::typed::{operand_types, EncTyped};
 use crate::{Error, Result, Server};
 
 mod chain;
-mod fastest;
 mod fresh;
 
 use chain::Linear;
-use fastest::Fastest;
 
 /// A typed value inside a circuit being recorded: its digit nodes, its type and their
 /// form. Values come from [`Server::typed_compose`]'s inputs, from [`Composer::constant`]

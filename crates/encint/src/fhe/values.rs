@@ -245,15 +245,8 @@ pub(crate) fn trace_best<A: Values, O: Values>(
     threads: usize,
     f: impl Fn(A) -> Result<O>,
 ) -> Result<Traced<O::Layout>> {
-    // A circuit the parameter set runs before any faster one it refuses.
-    let key = |t: &Traced<O::Layout>| {
-        let cost = t.circuit.cost();
-        (
-            cost.max_qweight > budget,
-            encint_arith::bits::makespan(&t.circuit, threads),
-            cost.bootstraps,
-        )
-    };
+    // The planner's order: a circuit the parameter set runs before any faster one it refuses.
+    let key = |t: &Traced<O::Layout>| encint_arith::typed::rank(&t.circuit, threads, budget);
     let plain = trace_with::<A, O>(layout, forms, budget, threads, false, &f)?;
     let unoptimised = (plain.circuit.cost(), key(&plain).1);
     let mut best = plain;
