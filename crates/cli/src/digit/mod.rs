@@ -26,9 +26,7 @@ use encint::keys::envelope::{self, Kind};
 use encint::ClientKey;
 use zeroize::Zeroizing;
 
-use encint::io::wire::CiphertextKind;
-
-use crate::keyfiles::{expect, load_client, load_ct, load_public, read_envelope, RESULTS};
+use crate::keyfiles::{expect, load_client, load_public, read_envelope, RESULTS};
 use crate::progress::spinner;
 use crate::{AnyResult, CliResult};
 use encint::PublicKeyFile;
@@ -376,32 +374,17 @@ pub fn decrypt_cmd(a: DecryptArgs) -> CliResult {
     let bytes = read_envelope(&a.input, Kind::Ciphertext)?;
     let client = load_client(&a.key)?;
     let at = |e: encint::Error| format!("{}: {e}", a.input.display());
-    let packed = encint::io::wire::payload_tag(&bytes) == Some(encint::io::packed::PACKED_TAG);
     let pb = spinner("decrypting");
-    let (value, ty) = match typed::file_kind(&bytes) {
-        _ if packed => {
-            let p = encint::io::packed::PackedResult::from_bytes(&bytes).map_err(at)?;
-            match p.kind() {
-                encint::io::packed::PackedKind::Typed(ty, _) => (
-                    typed::format_value(p.decrypt_typed(&client).map_err(at)?, ty),
-                    typed::type_name(ty),
-                ),
-                encint::io::packed::PackedKind::Int => (
-                    p.decrypt_int(&client).map_err(at)?.to_string(),
-                    "int".into(),
-                ),
-            }
-        }
-        CiphertextKind::Typed => {
-            let x = encint::typed::EncTyped::from_bytes(&bytes).map_err(at)?;
-            let ty = x.ty();
-            let v = encint::typed::decrypt_typed(&client, &x)?;
-            (typed::format_value(v, ty), typed::type_name(ty))
-        }
-        _ => {
-            let x = load_ct(&a.input)?;
-            (encint::decrypt_big(&client, &x)?.to_string(), "int".into())
-        }
+    let (value, ty) = encint::io::open(&bytes)
+        .map_err(at)?
+        .decrypt(&client)
+        .map_err(at)?;
+    let (value, ty) = match ty {
+        Some(ty) => (
+            typed::format_value(value_i128(&value)?, ty),
+            typed::type_name(ty),
+        ),
+        None => (value.to_string(), "int".into()),
     };
     pb.finish_and_clear();
     if a.json {
@@ -410,4 +393,10 @@ pub fn decrypt_cmd(a: DecryptArgs) -> CliResult {
         println!("{value}");
     }
     Ok(())
+}
+
+/// A typed value's integer (it fits i128: a type has at most 128 bits, read as i128 the
+/// way the library's typed decryption returns it).
+fn value_i128(v: &encint::BigInt) -> AnyResult<i128> {
+    i128::try_from(v).map_err(|_| format!("a typed value {v} outside i128").into())
 }
