@@ -36,6 +36,20 @@ pub const MAX_CIPHERTEXT_BYTES: u64 = 1 << 32;
 
 /// The element count of an array of `shape` (the product of its dimensions);
 /// [`Error::LimitExceeded`] where the product passes `usize::MAX`.
+///
+/// # Examples
+///
+/// ```
+/// use encint::limits::element_count;
+///
+/// assert_eq!(element_count(&[4, 3, 2])?, 24);
+/// assert_eq!(element_count(&[])?, 1); // a single value
+/// assert!(matches!(
+///     element_count(&[1 << 32, 1 << 32, 1 << 32]),
+///     Err(encint::Error::LimitExceeded(_))
+/// ));
+/// # Ok::<(), encint::Error>(())
+/// ```
 pub fn element_count(shape: &[usize]) -> Result<usize> {
     shape
         .iter()
@@ -130,6 +144,22 @@ impl Default for Limits {
 impl Limits {
     /// Errors ([`Error::LimitExceeded`], naming `what`) if an operation of estimate `est`,
     /// added to a circuit of `nodes_so_far` nodes, passes a limit.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use encint::limits::{self, Limits};
+    /// use encint::Op;
+    ///
+    /// let limits = Limits::default();
+    /// // A product of two 16-digit integers is far within the limits...
+    /// limits.check("a product", limits::op(Op::Mul, 16, 16), 0)?;
+    /// // ...one of two 4096-digit integers would have more digits than any value may.
+    /// let est = limits::op(Op::Mul, 4096, 4096);
+    /// assert!(est.width > encint::MAX_DIGITS as u64);
+    /// assert!(limits.check("a product", est, 0).is_err());
+    /// # Ok::<(), encint::Error>(())
+    /// ```
     pub fn check(&self, what: &str, est: Estimate, nodes_so_far: u64) -> Result<()> {
         if est.width > self.max_digits {
             return Err(Error::LimitExceeded(format!(
@@ -279,6 +309,18 @@ pub fn stage(op: WordOp, w: usize, out_width: usize) -> Estimate {
 }
 
 /// The estimate of a balanced sum of `count` terms of at most `width` digits.
+///
+/// # Examples
+///
+/// ```
+/// use encint::limits;
+///
+/// // A sum of 16 values below 2^8 in size stays below 16 · 2^8 = 2^12: the estimate's
+/// // width is an upper bound, so at least 12 digits.
+/// let est = limits::sum(16, 8);
+/// assert!(est.width >= 12);
+/// assert!(est.nodes > 0);
+/// ```
 pub fn sum(count: usize, width: usize) -> Estimate {
     let w = u(width).saturating_add(bit_len(u(count))).saturating_add(1);
     let adds = u(count).saturating_sub(1);

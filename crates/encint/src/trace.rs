@@ -205,6 +205,8 @@ pub enum TapeArg {
 /// ([`Error::LimitExceeded`] naming it, or [`Error::InvalidInput`]), so a tape never holds a
 /// program that passes a limit.
 ///
+/// # Examples
+///
 /// ```
 /// use encint::trace::{Tape, TapeArg};
 /// use encint::Op;

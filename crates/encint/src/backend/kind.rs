@@ -10,6 +10,20 @@ use crate::{Error, Result};
 /// [`BackendKind::Gpu`] ([`Server::with_backend`](crate::Server::with_backend));
 /// [`BackendKind::Mpi`] is a whole job over the ranks of `mpirun` (feature `mpi`, see
 /// `encint::backend::mpi`), which one server does not run.
+///
+/// # Examples
+///
+/// ```
+/// use encint::BackendKind;
+///
+/// assert_eq!("gpu".parse::<BackendKind>()?, BackendKind::Gpu);
+/// assert_eq!("MPI".parse::<BackendKind>()?, BackendKind::Mpi);
+/// assert_eq!(BackendKind::default().to_string(), "cpu");
+/// assert!("tpu".parse::<BackendKind>().is_err());
+/// // A server runs on the CPU or a GPU; an MPI job is run by `encint::backend::mpi`.
+/// assert!(encint::backend::gpu::check_backend(BackendKind::Mpi).is_err());
+/// # Ok::<(), encint::Error>(())
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum BackendKind {
     /// TFHE bootstraps on the CPU (rayon pool), the default.

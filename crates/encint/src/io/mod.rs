@@ -57,6 +57,8 @@ impl Opened {
 /// version, parameter set, digit dimensions, tags); the bytes of a key or another
 /// non-ciphertext file are refused with what they hold (see [`contents::identify`]).
 ///
+/// # Examples
+///
 /// ```
 /// use encint::fhe::FheType;
 /// use encint::{ClientKey, FheUint8, DEFAULT_PARAMETERS};
