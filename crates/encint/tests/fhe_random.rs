@@ -102,7 +102,7 @@ pub fn program(rng: &mut StdRng, inputs: usize, len: usize) -> Vec<Step> {
             1 => Step::Sub(a, b),
             2 => Step::Mul(a, b),
             3 => Step::MulC(a, rng.gen_range(-9..=9)),
-            4 => Step::AddC(a, rng.gen()),
+            4 => Step::AddC(a, rng.r#gen()),
             5 => Step::Min(a, b),
             6 => Step::Max(a, b),
             7 => Step::SelectLt(a, b, c, d),
@@ -382,7 +382,7 @@ macro_rules! sweep {
                 if heavy(&steps) > $max_heavy {
                     continue;
                 }
-                let mut cases: Vec<[$t; INPUTS]> = (0..6).map(|_| rng.gen()).collect();
+                let mut cases: Vec<[$t; INPUTS]> = (0..6).map(|_| rng.r#gen()).collect();
                 cases.extend([[0; INPUTS], [<$t>::MAX; INPUTS], [<$t>::MIN; INPUTS]]);
                 cases.push([<$t>::MIN, <$t>::MAX, 0, 1]);
                 // Each program at one thread count, in turn, so every count sees every
@@ -442,7 +442,7 @@ fn random_programs_on_real_keys() {
             if f.cost().bootstraps > 600 {
                 continue;
             }
-            let x: [u8; INPUTS] = rng.gen();
+            let x: [u8; INPUTS] = rng.r#gen();
             let args = FheArray::<FheUint8>::encrypt(&x, &[INPUTS], &client).unwrap();
             let out: Vec<u8> = f.run(&args).unwrap().decrypt(&client).unwrap();
             assert_eq!(out, plain_u8(&steps, &x), "{steps:?} on {x:?}");
@@ -451,7 +451,7 @@ fn random_programs_on_real_keys() {
             if f.cost().bootstraps > 600 {
                 continue;
             }
-            let x: [i8; INPUTS] = rng.gen();
+            let x: [i8; INPUTS] = rng.r#gen();
             let args = FheArray::<FheInt8>::encrypt(&x, &[INPUTS], &client).unwrap();
             let out: Vec<i8> = f.run(&args).unwrap().decrypt(&client).unwrap();
             assert_eq!(out, plain_i8(&steps, &x), "{steps:?} on {x:?}");

@@ -243,7 +243,7 @@ fn values(rng: &mut StdRng, ty: IntType) -> Vec<i128> {
         v.push(-1);
     }
     for _ in 0..3 {
-        let r: i128 = rng.gen();
+        let r: i128 = rng.r#gen();
         v.push(if ty.signed {
             ty.wrap(r)
         } else {

@@ -51,8 +51,8 @@ fn check_op(
 ) -> u32 {
     let n = client.set().slots();
     let m = mask(w);
-    let mut xs: Vec<u64> = (0..n).map(|_| rng.gen::<u64>() & m).collect();
-    let mut ys: Vec<u64> = (0..n).map(|_| rng.gen::<u64>() & m).collect();
+    let mut xs: Vec<u64> = (0..n).map(|_| rng.r#gen::<u64>() & m).collect();
+    let mut ys: Vec<u64> = (0..n).map(|_| rng.r#gen::<u64>() & m).collect();
     // Edge values in the first slots.
     for (i, (a, b)) in [(0, 0), (m, m), (m, 0), (0, m), (m, 1), (1, m)]
         .into_iter()
@@ -116,7 +116,7 @@ fn programs_match_circuits_and_the_cost_model() {
         assert!(p.depth() <= fv::cost(&c).depth);
         assert!(p.products() <= fv::cost(&c).products);
         for _ in 0..50 {
-            let ins: Vec<bool> = (0..2 * w).map(|_| rng.gen()).collect();
+            let ins: Vec<bool> = (0..2 * w).map(|_| rng.r#gen()).collect();
             let clear: Vec<u64> = c.eval(&ins).unwrap().into_iter().map(u64::from).collect();
             assert_eq!(p.eval_clear(&ins).unwrap(), clear);
         }

@@ -99,8 +99,8 @@ fn operands(w: usize, rng: &mut ChaCha20Rng) -> (Vec<u64>, Vec<u64>) {
     let mut xs = vec![0, m, m, 1, m >> 1];
     let mut ys = vec![0, m, 1, m, (m >> 1) + 1];
     for _ in 0..3 {
-        xs.push(rng.gen::<u64>() & m);
-        ys.push(rng.gen::<u64>() & m);
+        xs.push(rng.r#gen::<u64>() & m);
+        ys.push(rng.r#gen::<u64>() & m);
     }
     (xs, ys)
 }
@@ -210,8 +210,8 @@ fn practical_depth_behind_the_claimed_depths() {
         for depth in set.usable_depth.saturating_sub(1).max(1)..=set.usable_depth + 8 {
             let (w, c) = ripple_of_depth(depth);
             let m = mask(w);
-            let xs: Vec<u64> = (0..n).map(|_| rng.gen::<u64>() & m).collect();
-            let ys: Vec<u64> = (0..n).map(|_| rng.gen::<u64>() & m).collect();
+            let xs: Vec<u64> = (0..n).map(|_| rng.r#gen::<u64>() & m).collect();
+            let ys: Vec<u64> = (0..n).map(|_| rng.r#gen::<u64>() & m).collect();
             let (outcome, budget) = run(&client, &server, w, &c, &xs, &ys, |x, y| {
                 x.wrapping_add(y) & m
             });

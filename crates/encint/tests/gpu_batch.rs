@@ -292,10 +292,10 @@ fn linear_launches_split_long_sums_and_add_the_constant_once() {
     let size = 37;
     for n in [0usize, 1, 15, 16, 17, 31, 32, 33, 40] {
         let vecs: Vec<Vec<u64>> = (0..n)
-            .map(|_| (0..size).map(|_| rng.gen()).collect())
+            .map(|_| (0..size).map(|_| rng.r#gen()).collect())
             .collect();
         let weights: Vec<i64> = (0..n).map(|_| rng.gen_range(-40..40)).collect();
-        let add: u64 = rng.gen();
+        let add: u64 = rng.r#gen();
         let terms: Vec<(&[u64], i64)> = vecs
             .iter()
             .zip(&weights)

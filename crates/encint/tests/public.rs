@@ -59,10 +59,10 @@ fn typed_values_round_trip_through_public_key_bytes() {
     let mut r = rng(1);
     for _ in 0..3 {
         let (a, b, c, d) = (
-            r.gen::<u8>(),
-            r.gen::<u16>(),
-            r.gen::<i32>(),
-            r.gen::<u64>(),
+            r.r#gen::<u8>(),
+            r.r#gen::<u16>(),
+            r.r#gen::<i32>(),
+            r.r#gen::<u64>(),
         );
         let bytes = FheUint8::encrypt_public(a, &pk).bytes();
         let x: FheUint8 = uploads::expand_own::<_, CompactDigits>(&bytes, &k.key);
@@ -108,7 +108,7 @@ fn arrays_round_trip_in_one_compact_list() {
     let p = DEFAULT_PARAMETERS;
     let pk = pk();
     let mut r = rng(3);
-    let values: Vec<u16> = (0..64).map(|_| r.gen()).collect();
+    let values: Vec<u16> = (0..64).map(|_| r.r#gen()).collect();
     let s = FheArray::<FheUint16>::encrypt_public(&values, &[8, 8], &pk).unwrap();
     let bytes = s.to_bytes(&p).unwrap();
     // TFHE-rs 1.8.2's CompactCiphertextList of 64 u16 is 21,344 bytes.

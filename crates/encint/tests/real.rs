@@ -200,7 +200,7 @@ fn serialization_and_bad_input() {
     let mut rng = rand::thread_rng();
     for _ in 0..200 {
         let n = rng.gen_range(0..300);
-        let junk: Vec<u8> = (0..n).map(|_| rng.gen()).collect();
+        let junk: Vec<u8> = (0..n).map(|_| rng.r#gen()).collect();
         assert!(EncInt::from_bytes(&junk, &p).is_err());
     }
     // Too many digits for the value.

@@ -41,7 +41,12 @@ fn typed_values_round_trip_through_seeded_bytes() {
     let p = DEFAULT_PARAMETERS;
     let mut r = rng(1);
     for _ in 0..4 {
-        let (a, b, c, d) = (r.gen::<u8>(), r.gen::<u16>(), r.gen::<i8>(), r.gen::<u64>());
+        let (a, b, c, d) = (
+            r.r#gen::<u8>(),
+            r.r#gen::<u16>(),
+            r.r#gen::<i8>(),
+            r.r#gen::<u64>(),
+        );
         let bytes = FheUint8::encrypt_seeded(a, &k.client).bytes();
         let x: FheUint8 = uploads::expand_own::<_, SeededDigits>(&bytes, &k.key);
         assert_eq!(x.decrypt::<u8>(&k.client).unwrap(), a);
@@ -96,7 +101,7 @@ fn arrays_round_trip_under_one_seed() {
     let k = keys();
     let p = DEFAULT_PARAMETERS;
     let mut r = rng(3);
-    let values: Vec<u16> = (0..64).map(|_| r.gen()).collect();
+    let values: Vec<u16> = (0..64).map(|_| r.r#gen()).collect();
     let s = FheArray::<FheUint16>::encrypt_seeded(&values, &[8, 8], &k.client).unwrap();
     let bytes = s.to_bytes(&p).unwrap();
     assert!(
@@ -214,7 +219,7 @@ fn compressed_server_key_bootstraps_like_the_ordinary_one() {
     set_server(server.clone());
     let mut r = rng(4);
     for _ in 0..2 {
-        let (a, b) = (r.gen::<u8>(), r.gen::<u8>());
+        let (a, b) = (r.r#gen::<u8>(), r.r#gen::<u8>());
         let x = FheUint8::encrypt(a, &k.client).unwrap();
         let y = FheUint8::from_bytes(&FheUint8::encrypt_seeded(b, &k.client).bytes()).unwrap();
         assert_eq!(

@@ -54,12 +54,12 @@ fn instance(name: &str, kinds: &[Kind], rng: &mut impl Rng) -> Option<(Circuit, 
                 } else if name == "ADDZ" && i == 1 {
                     0
                 } else {
-                    rng.gen()
+                    rng.r#gen()
                 };
                 args.push(Arg::Byte(byte(&mut b, v, &mut vals)));
             }
             Kind::Fixed => {
-                let (i_, f_) = (rng.gen(), rng.gen());
+                let (i_, f_) = (rng.r#gen(), rng.r#gen());
                 let int = byte(&mut b, i_, &mut vals);
                 let frac = byte(&mut b, f_, &mut vals);
                 args.push(Arg::Fixed(Fixed { int, frac }));
@@ -135,7 +135,7 @@ fn example_programs_encrypted_match_clear() {
             let d = match kind {
                 Kind::Fixed => Datum::Fixed(rng.gen_range(-256..=256)),
                 _ if path.ends_with("average.asm") => Datum::Byte(rng.gen_range(0..51)),
-                _ => Datum::Byte(rng.gen()),
+                _ => Datum::Byte(rng.r#gen()),
             };
             data.insert(name.clone(), d);
         }

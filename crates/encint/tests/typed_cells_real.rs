@@ -136,7 +136,7 @@ fn arguments(rng: &mut StdRng, cell: Cell, edge: bool) -> Vec<i128> {
                 let e = edges(t);
                 e[rng.gen_range(0..e.len())]
             } else {
-                t.wrap(rng.gen())
+                t.wrap(rng.r#gen())
             }
         })
         .collect()

@@ -125,7 +125,7 @@ pub fn computes_like_plain<D: UploadForm>(
     let up = |v| up(v).unwrap().to_bytes(&DEFAULT_PARAMETERS).unwrap();
     set_server(server.clone());
     let mut r = rand::rngs::StdRng::seed_from_u64(2);
-    let (a, b) = (r.gen::<u16>(), r.gen::<u16>());
+    let (a, b) = (r.r#gen::<u16>(), r.r#gen::<u16>());
     let x = FheUint16::from_bytes(&up(a)).unwrap();
     let y = FheUint16::from_bytes(&up(b)).unwrap();
     // An uploaded value and an ordinary encryption mix freely.

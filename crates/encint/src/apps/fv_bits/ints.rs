@@ -235,7 +235,7 @@ impl FvBitsServerKey {
                 .iter()
                 .enumerate()
                 .skip(1)
-                .filter(|(_, &c)| c != 0)
+                .filter(|&(_, &c)| c != 0)
                 .map(|(i, &c)| (&powers[i], centred(c)))
                 .collect();
             if terms.is_empty() {
