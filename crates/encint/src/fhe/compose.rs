@@ -404,21 +404,21 @@ impl<'a> Composer<'a> {
     /// Records `op` on `args` (see [`Op`] for the semantics and the operand order);
     /// returns its result, of type `op.result_type(ty)`.
     pub fn apply(&mut self, op: Op, args: &[&Value]) -> Result<Value> {
-        if self.chain_sums {
-            if let Some(out) = self.chain(op, args)? {
-                return Ok(out);
-            }
+        if self.chain_sums
+            && let Some(out) = self.chain(op, args)?
+        {
+            return Ok(out);
         }
-        if let (true, Op::Mul, [a, b]) = (self.chain_sums, op, args) {
-            if let Some(out) = self.distribute(a, b)? {
-                return Ok(out);
-            }
+        if let (true, Op::Mul, [a, b]) = (self.chain_sums, op, args)
+            && let Some(out) = self.distribute(a, b)?
+        {
+            return Ok(out);
         }
-        if let (Op::Mul, [a, b]) = (op, args) {
-            if same(a, b) {
-                // Each cross product of a square's bits or blocks is built once.
-                return self.apply(Op::Square, &[a]);
-            }
+        if let (Op::Mul, [a, b]) = (op, args)
+            && same(a, b)
+        {
+            // Each cross product of a square's bits or blocks is built once.
+            return self.apply(Op::Square, &[a]);
         }
         let types: Vec<(IntType, Form)> = args.iter().map(|v| (v.ty, v.form)).collect();
         let (ty, forms) = operand_types(op, &types)?;

@@ -91,14 +91,15 @@ pub fn is_upload(data: &[u8]) -> bool {
 /// a ciphertext of another content (a packed result, a byte-processor link) is an error
 /// naming what it holds ([`crate::io::contents`]).
 pub fn expect_kind(data: &[u8], want: CiphertextKind) -> Result<()> {
-    if let Ok(found) = crate::io::contents::identify(data) {
-        if found.is_ciphertext() && !found.is_value() {
-            return Err(Error::InvalidInput(format!(
-                "the file holds {}, not {}",
-                found.name(),
-                article(want.name())
-            )));
-        }
+    if let Ok(found) = crate::io::contents::identify(data)
+        && found.is_ciphertext()
+        && !found.is_value()
+    {
+        return Err(Error::InvalidInput(format!(
+            "the file holds {}, not {}",
+            found.name(),
+            article(want.name())
+        )));
     }
     match ciphertext_kind(data) {
         Some(found) if found != want => Err(Error::InvalidInput(format!(

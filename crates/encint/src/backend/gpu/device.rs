@@ -23,7 +23,7 @@ use super::batch::{assemble_level_for, check_circuit, linear_launches};
 use super::{GpuError, GpuInfo};
 use crate::{Error, Result};
 
-extern "C" {
+unsafe extern "C" {
     /// One launch of `crates/encint/cuda/linear.cu` (at most
     /// [`TERMS_PER_LAUNCH`](super::batch::TERMS_PER_LAUNCH) terms).
     fn encint_gpu_linear_launch_async(
