@@ -233,6 +233,17 @@ def test_serialization(keys, tmp_path):
     assert type(encint.FheValue.from_bytes(data)) is encint.FheInt16
     assert pickle.loads(pickle.dumps(x)).decrypt(ck) == -12345
     assert ck.decrypt(x) == -12345
+    # One reader for every ciphertext: the value's class from the bytes alone.
+    z = encint.from_bytes(data)
+    assert type(z) is encint.FheInt16 and z.decrypt(ck) == -12345
+    e = encint.from_bytes(ck.encrypt(-77).to_bytes())
+    assert type(e) is encint.EncInt and ck.decrypt(e) == -77
+    s = encint.from_bytes(ck.encrypt_seeded(40000, "u16"))
+    assert type(s) is encint.FheUint16 and s.decrypt(ck) == 40000
+    e = encint.from_bytes(ck.encrypt_seeded(-1234, 12))
+    assert type(e) is encint.EncInt and ck.decrypt(e) == -1234
+    with pytest.raises(encint.FormatError):
+        encint.from_bytes(b"not an envelope" * 4)
 
 
 def test_errors(keys):

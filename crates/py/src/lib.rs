@@ -52,8 +52,9 @@ pub mod value;
 #[pymodule]
 fn _encint(m: &Bound<'_, PyModule>) -> PyResult<()> {
     type Register = fn(&Bound<'_, PyModule>) -> PyResult<()>;
-    let modules: [Register; 12] = [
+    let modules: [Register; 13] = [
         errors::register,
+        ciphertext::register,
         keys::register,
         int::register,
         select::register,

@@ -99,6 +99,7 @@ from ._encint import (  # noqa: F401
     PublicKey,
     ServerKey,
     Traced,
+    from_bytes,
     set_server_key,
     set_threads,
 )
@@ -129,7 +130,7 @@ from ._progress import set_progress  # noqa: F401
 
 __all__ = [
     "MAX_DIGITS", "MAX_CIPHERTEXT_BYTES", "PARAMETERS", "ClientKey", "ServerKey", "PublicKey", "PackingKey", "EncInt", "Traced",
-    "Program", "ProcessorKeys", "FvKeys", "FvBatch", "FvBitsKeys", "FvWord", "set_server_key", "set_threads",
+    "Program", "ProcessorKeys", "FvKeys", "FvBatch", "FvBitsKeys", "FvWord", "set_server_key", "set_threads", "from_bytes",
     "select", "min", "max", "trace", "cost", "set_progress",
     "Error", "InvalidInputError", "NoiseBudgetError", "FormatError", "KeyRoleError",
     "KeyMismatchError", "DecryptionError", "LimitError", "NoServerKeyError",
