@@ -3,7 +3,10 @@
 
 A reference from module `a::x` to module `a::y::z` (through `crate::`, `super::` or
 `self::` paths, in `use` lines or inline) is an edge between the two siblings under their
-common ancestor (`a::x -> a::y`). A parent naming its own child (re-exports, `mod` lines) or
+common ancestor (`a::x -> a::y`). A name a module re-exports (`pub use y::Item;` in `a`, so
+that `crate::a::Item` or `crate::Item` reads like one of `a`'s own) counts as a reference to
+the module it comes from: a file that imports `crate::Item` re-exported by `lib.rs` from
+`server` imports `server`. A parent naming its own child (re-exports, `mod` lines) or
 a child naming its parent is not an edge: a parent and its children are one unit. A circle is
 a cycle among siblings. `#[cfg(test)]` blocks and `tests/` are included: a test module that
 reaches back into its parent is a child and does not count.
@@ -43,16 +46,57 @@ def strip_comments(text: str) -> str:
     return "\n".join(line.split("//")[0] for line in text.splitlines())
 
 
-def resolve(base, segs, mods):
-    """The longest known module that `base + segs` names (items are dropped)."""
+REEXPORT_RE = re.compile(r"\bpub(?:\([a-z]+\))?\s+use\s+([^;]+);", re.S)
+
+
+def reexports(module, text, mods):
+    """Maps each name that `module` re-exports to the path (a tuple) it re-exports.
+
+    Only paths into this crate count (`self::`, `super::`, `crate::` or a child module's
+    name); re-exports of other crates are left out."""
+    out = {}
+    for m in REEXPORT_RE.finditer(text):
+        body = " ".join(m.group(1).split())
+        g = re.match(r"^(.*?)::\{(.*)\}$", body)
+        items = [(g.group(1), it) for it in g.group(2).split(",")] if g else [("", body)]
+        for head, item in items:
+            item = item.strip()
+            if not item or "{" in item:
+                continue
+            path, _, alias = (part.strip() for part in item.partition(" as "))
+            segs = [s.strip() for s in ((head + "::" if head else "") + path).split("::") if s.strip()]
+            if not segs or segs[-1] == "*":
+                continue
+            alias = alias or segs[-1]
+            if segs[0] == "crate":
+                base, segs = (), segs[1:]
+            elif segs[0] in ("self", "super"):
+                base = module if segs[0] == "self" else module[:-1]
+                segs = segs[1:]
+                while segs and segs[0] == "super":
+                    base, segs = base[:-1], segs[1:]
+            elif module + (segs[0],) in mods:
+                base = module
+            else:
+                continue  # another crate
+            out[alias] = tuple(base) + tuple(segs)
+    return out
+
+
+def resolve(base, segs, mods, exports=None, depth=0):
+    """The longest known module that `base + segs` names (items are dropped); a name a
+    module re-exports is followed to the module it comes from."""
     full = tuple(base) + tuple(segs)
     for n in range(len(full), -1, -1):
         if full[:n] in mods:
+            target = (exports or {}).get(full[:n], {}).get(full[n]) if n < len(full) else None
+            if target is not None and depth < 8 and target != full[: n + 1]:
+                return resolve((), list(target) + list(full[n + 1 :]), mods, exports, depth + 1)
             return full[:n]
     return ()
 
 
-def targets(module, text, mods):
+def targets(module, text, mods, exports=None):
     refs = []
     for m in USE_GROUP_RE.finditer(text):
         head = [s for s in m.group(2).split("::") if s]
@@ -78,7 +122,7 @@ def targets(module, text, mods):
         while segs and segs[0] == "super":
             segs, extra = segs[1:], extra + 1
         base = base[: len(base) - extra] if extra else base
-        out.add(resolve(base, segs, mods))
+        out.add(resolve(base, segs, mods, exports))
     return out
 
 
@@ -129,10 +173,12 @@ def check_crate(crate: Path):
     if not src.is_dir():
         return []
     mods = module_files(src)
+    texts = {module: strip_comments(f.read_text()) for module, f in mods.items()}
+    exports = {(): reexports((), texts.get((), ""), mods)}
     graph, why = {}, {}
     for module, f in mods.items():
-        text = strip_comments(f.read_text())
-        for t in targets(module, text, mods):
+        text = texts[module]
+        for t in targets(module, text, mods, exports):
             e = sibling_edge(module, t)
             if e is None:
                 continue

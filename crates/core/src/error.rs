@@ -1,6 +1,8 @@
-//! The error type of `encint-core`.
+//! The error types of `encint-core`: [`CoreError`] and the noise-budget violation it carries.
 
 use thiserror::Error;
+
+use crate::ids::NodeId;
 
 /// Everything that can go wrong in `encint-core`.
 #[derive(Debug, Error, Clone, PartialEq, Eq)]
@@ -51,9 +53,26 @@ pub enum CoreError {
     },
     /// A bootstrap input exceeds the backend's noise budget.
     #[error("noise budget exceeded: {0}")]
-    NoiseBudget(crate::circuit::BudgetViolation),
+    NoiseBudget(BudgetViolation),
     /// A [`Watch`](crate::exec::Watch) stopped the run at a level boundary (a progress
     /// report failed, or the user interrupted it).
     #[error("stopped at a level boundary: {0}")]
     Stopped(String),
+}
+
+/// A bootstrap whose input exceeds a noise budget.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[error(
+    "bootstrap node {} of operation `{operation}` has input quadratic weight {qweight} > budget {budget}",
+    .node.0
+)]
+pub struct BudgetViolation {
+    /// The bootstrap node.
+    pub node: NodeId,
+    /// The operation that built it.
+    pub operation: String,
+    /// Its input's (effective) quadratic weight.
+    pub qweight: u64,
+    /// The budget it exceeds.
+    pub budget: u64,
 }

@@ -30,6 +30,7 @@ pub mod chains;
 pub mod circuit;
 mod error;
 pub mod exec;
+mod ids;
 pub mod lut;
 pub mod recode;
 pub mod signed;

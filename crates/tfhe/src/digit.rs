@@ -344,4 +344,92 @@ mod tests {
             Err(TfheError::EmptyLinearCombination)
         );
     }
+
+    /// The digits' reading from an envelope: checked, bounded, never panicking.
+    mod envelope {
+        use super::*;
+        use crate::envelope::{open, read_header, seal, EnvelopeError, Kind};
+        use crate::DEFAULT_PARAMETERS;
+        use proptest::prelude::*;
+
+        fn id() -> &'static str {
+            DEFAULT_PARAMETERS.id()
+        }
+
+        fn sample() -> Vec<u8> {
+            let digits = vec![
+                Digit::trivial(3, &DEFAULT_PARAMETERS),
+                Digit::trivial(-7, &DEFAULT_PARAMETERS),
+            ];
+            seal(Kind::Ciphertext, id(), &digits).unwrap()
+        }
+
+        #[test]
+        fn round_trip_trivial_digits() {
+            let bytes = sample();
+            let back: Vec<Digit> = open(&bytes, Kind::Ciphertext, id()).unwrap();
+            assert_eq!(back[0], Digit::trivial(3, &DEFAULT_PARAMETERS));
+            assert_eq!(back[1], Digit::trivial(-7, &DEFAULT_PARAMETERS));
+        }
+
+        #[test]
+        fn wrong_dimension_is_malformed() {
+            // Hand-build a ciphertext payload of LWE size 5 (a valid LweCiphertext encoding).
+            let ct = LweCiphertext::new(0u64, LweSize(5), DEFAULT_PARAMETERS.ciphertext_modulus);
+            // Digit's wire form is a struct with a single field `ct`.
+            let bytes = seal(Kind::Ciphertext, id(), &(ct,)).unwrap();
+            let err = open::<Digit>(&bytes, Kind::Ciphertext, id()).unwrap_err();
+            assert!(
+                matches!(err, EnvelopeError::Malformed(ref m) if m.contains("LWE size 5")),
+                "{err:?}"
+            );
+        }
+
+        #[test]
+        fn huge_length_prefix_is_rejected_without_allocating() {
+            let bytes = sample();
+            let header = bytes.len() - read_header(&bytes).unwrap().1.len();
+            // Vec length prefix: claim 2^62 digits.
+            let mut long_vec = bytes.clone();
+            long_vec[header..header + 8].copy_from_slice(&(1u64 << 62).to_le_bytes());
+            assert!(matches!(
+                open::<Vec<Digit>>(&long_vec, Kind::Ciphertext, id()).unwrap_err(),
+                EnvelopeError::Malformed(_)
+            ));
+            // Inner ciphertext length prefix: claim 2^61 coefficients.
+            let mut long_ct = bytes;
+            long_ct[header + 8..header + 16].copy_from_slice(&(1u64 << 61).to_le_bytes());
+            assert!(matches!(
+                open::<Vec<Digit>>(&long_ct, Kind::Ciphertext, id()).unwrap_err(),
+                EnvelopeError::Malformed(_)
+            ));
+        }
+
+        proptest! {
+            #![proptest_config(ProptestConfig::with_cases(256))]
+
+            #[test]
+            fn random_bytes_never_panic(bytes in proptest::collection::vec(any::<u8>(), 0..256)) {
+                let _ = open::<Vec<Digit>>(&bytes, Kind::Ciphertext, id());
+                let _ = open::<Digit>(&bytes, Kind::Ciphertext, id());
+            }
+
+            #[test]
+            fn mutated_envelopes_never_panic(
+                cut in 0usize..40_000,
+                flips in proptest::collection::vec((0usize..40_000, 0u8..8), 0..4),
+            ) {
+                let mut bytes = sample();
+                for (pos, bit) in flips {
+                    let n = bytes.len();
+                    bytes[pos % n] ^= 1 << bit;
+                }
+                bytes.truncate(cut);
+                // Flips in the coefficients give another valid ciphertext of the right size.
+                if let Ok(v) = open::<Vec<Digit>>(&bytes, Kind::Ciphertext, id()) {
+                    prop_assert!(v.iter().all(|d| d.lwe_dimension() == 2048));
+                }
+            }
+        }
+    }
 }

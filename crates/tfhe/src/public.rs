@@ -408,3 +408,22 @@ impl CompactDigits {
         crate::io::from_bytes(bytes)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::envelope::{after_valid_header, open, Kind};
+    use crate::{ClientKey, Digit, PublicKey, ServerKey, DEFAULT_PARAMETERS};
+
+    /// Reading digits and keys from an envelope (the public key here, the digits and the
+    /// client and server keys below it) never panics on random bytes after a valid header.
+    #[test]
+    fn random_bytes_after_valid_header_never_panic() {
+        let id = DEFAULT_PARAMETERS.id();
+        after_valid_header(|bytes| {
+            let _ = open::<Vec<Digit>>(bytes, Kind::Ciphertext, id);
+            let _ = open::<ClientKey>(bytes, Kind::ClientKey, id);
+            let _ = open::<ServerKey>(bytes, Kind::ServerKey, id);
+            let _ = open::<PublicKey>(bytes, Kind::PublicKey, id);
+        });
+    }
+}

@@ -1,23 +1,8 @@
 //! The noise-budget check: bootstrap inputs against a parameter set's quadratic weight.
 
-use super::{Circuit, NodeId, Plan};
+pub use crate::error::BudgetViolation;
 
-/// A bootstrap whose input exceeds a noise budget.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error(
-    "bootstrap node {} of operation `{operation}` has input quadratic weight {qweight} > budget {budget}",
-    .node.0
-)]
-pub struct BudgetViolation {
-    /// The bootstrap node.
-    pub node: NodeId,
-    /// The operation that built it.
-    pub operation: String,
-    /// Its input's (effective) quadratic weight.
-    pub qweight: u64,
-    /// The budget it exceeds.
-    pub budget: u64,
-}
+use super::{Circuit, NodeId, Plan};
 
 /// Every bootstrap among the `live` nodes whose input exceeds `budget`.
 fn violations(circuit: &Circuit, live: &[bool], budget: u64) -> Vec<BudgetViolation> {

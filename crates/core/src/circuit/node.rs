@@ -1,5 +1,6 @@
 //! Node kinds of the circuit IR.
 
+pub use crate::ids::NodeId;
 use crate::lut::{reduce, NegacyclicLut};
 
 /// Quadratic weight charged to the output of a [`Node::Tree`]: its noise is the second
@@ -7,11 +8,6 @@ use crate::lut::{reduce, NegacyclicLut};
 /// packing keyswitch), bounded by twice a fresh bootstrap output's variance (measured in
 /// `encint-tfhe`'s tree tests).
 pub const TREE_QWEIGHT: u64 = 2;
-
-node_index! {
-    /// Index of a node in its circuit.
-    NodeId
-}
 
 /// One node of a circuit.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
