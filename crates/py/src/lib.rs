@@ -42,6 +42,7 @@ pub mod int;
 pub mod key_sets;
 pub mod keys;
 pub mod methods;
+pub mod open;
 pub mod processor;
 pub mod progress;
 pub mod select;
@@ -54,7 +55,7 @@ fn _encint(m: &Bound<'_, PyModule>) -> PyResult<()> {
     type Register = fn(&Bound<'_, PyModule>) -> PyResult<()>;
     let modules: [Register; 13] = [
         errors::register,
-        ciphertext::register,
+        open::register,
         keys::register,
         int::register,
         select::register,
