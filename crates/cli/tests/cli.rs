@@ -330,6 +330,44 @@ fn asm_run_clear_sorts_and_reports_cost() {
     assert!(out.contains("blind rotations"), "{out}");
 }
 
+/// The byte processor's programs table of docs/BENCHMARKS.md states each example program's
+/// blind rotations and packing keyswitches (with what was timed beside them where the
+/// circuit has changed since): each equals the cost `asm run --clear --json` reports for the
+/// program (seed 7, as the benchmark ran them).
+#[test]
+fn program_costs_equal_the_documented_table() {
+    let table = doc_table(
+        "docs/BENCHMARKS.md",
+        "Programs against the",
+        &[
+            "program",
+            "BR / KS",
+            "1 thread ms",
+            "paper ms (Table 5)",
+            "ratio",
+            "2 threads ms",
+        ],
+    );
+    assert_eq!(table.len(), 6, "the six example programs");
+    for row in &table {
+        let f = example(&format!("{}.asm", row[0]));
+        let (ok, out, err) = encint(&["asm", "run", &f, "--clear", "--seed", "7", "--json"]);
+        assert!(ok, "{}: {err}", row[0]);
+        let v: serde_json::Value = serde_json::from_str(out.trim()).expect("one JSON object");
+        let n = |k: &str| {
+            v["cost"][k]
+                .as_u64()
+                .unwrap_or_else(|| panic!("{k} in {v}"))
+        };
+        assert_eq!(
+            format!("{} / {}", n("blind_rotations"), n("packing_keyswitches")),
+            row[1].split(" (timed").next().unwrap(),
+            "{}: docs/BENCHMARKS.md",
+            row[0]
+        );
+    }
+}
+
 /// `asm run --clear --json`: random bytes in, the outputs against Rust's sort of the
 /// inputs the report gives, the cost as numbers.
 #[test]
