@@ -28,6 +28,9 @@ use encint::fhe::{
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
+#[path = "common/seed.rs"]
+mod seed;
+
 /// One step of a program: a new register from earlier ones (indices) and constants.
 #[derive(Debug, Clone, Copy)]
 pub enum Step {
@@ -159,12 +162,7 @@ pub fn heavy(steps: &[Step]) -> usize {
 
 /// The seed of this run: `FHE_RANDOM_SEED`, or one drawn now (printed either way).
 pub fn seed(name: &str) -> u64 {
-    let seed = std::env::var("FHE_RANDOM_SEED")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or_else(rand::random);
-    eprintln!("{name}: seed {seed} (FHE_RANDOM_SEED={seed} replays it)");
-    seed
+    seed::seed("FHE_RANDOM_SEED", name)
 }
 
 /// The program's encrypted and plain evaluators for one type: `$fhe` encrypted and `$t`
