@@ -18,12 +18,14 @@ that once broke the rewriting: identities (`x + 0`, `x - 0`, `x * 1`, `x << 0`, 
 The seed is drawn per run and printed in every failure; `FHE_RANDOM_SEED=n` replays it.
 """
 
-import os
 import random
 
 import pytest
 
 import encint
+import replay
+from plain import bounds, rotate, wrap
+from replay import BUDGET
 
 INPUTS = 4
 
@@ -55,49 +57,12 @@ RELATIONS = {
 }
 
 
-# The quadratic weight a bootstrap input may carry on the default parameter set
-# (docs/ISA.md): a circuit past it is refused by the server, not by the clear executor.
-BUDGET = 25
-
-
 def seed():
-    """This run's seed: `FHE_RANDOM_SEED`, or one drawn now; printed (pytest shows it with
-    a failure)."""
-    s = os.environ.get("FHE_RANDOM_SEED")
-    s = int(s) if s else random.randrange(2**63)
-    print(f"FHE_RANDOM_SEED={s}")
-    return s
+    """This run's seed: `FHE_RANDOM_SEED`, or one drawn now (printed)."""
+    return replay.seed("FHE_RANDOM_SEED")
 
 
 # --- plain semantics (docs/PYTHON.md) -----------------------------------------------------
-
-
-def parse(ty):
-    if ty == "bool":
-        return 1, False
-    return int(ty[1:]), ty[0] == "i"
-
-
-def wrap(v, ty):
-    """`v` modulo `2**bits` as a value of `ty` (a cast to `bool` is `v != 0`)."""
-    if ty == "bool":
-        return int(v != 0)
-    bits, signed = parse(ty)
-    u = v % (1 << bits)
-    return u - (1 << bits) if signed and u >= 1 << (bits - 1) else u
-
-
-def bounds(ty):
-    bits, signed = parse(ty)
-    return (-(1 << (bits - 1)), (1 << (bits - 1)) - 1) if signed else (0, (1 << bits) - 1)
-
-
-def rotate(v, k, ty, left):
-    bits, _ = parse(ty)
-    u, k = v % (1 << bits), k % bits
-    if not left:
-        k = (bits - k) % bits
-    return wrap((u << k) | (u >> (bits - k)), ty)
 
 
 def floordiv(a, b, ty):

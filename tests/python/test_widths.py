@@ -9,29 +9,24 @@ rotations modulo the width, casts that truncate or extend, `bool` as `x != 0`,
 The seed is drawn per run and printed in every failure; `FHE_WIDTHS_SEED=n` replays it.
 """
 
-import os
 import random
 
 import pytest
 
 import encint
+import replay
+from plain import bounds, parse, rotate, wrap
+from replay import BUDGET
 
 BINARY = ["+", "-", "*", "&", "|", "^", "min", "max", "//", "%", "<", "<=", ">", ">=", "==", "!="]
 CLEAR = ["+", "-", "*", "&", "^", "//", "%", "<", "min"]
 SHIFTS = ["<<", ">>", "rotl", "rotr"]
 BOOL_ONLY = ["&", "|", "^", "==", "!="]
-# The quadratic weight a bootstrap input may carry on the default parameter set
-# (docs/ISA.md): a circuit past it runs in the clear but a server refuses it.
-BUDGET = 25
 
 
 def seed():
-    """This run's seed: `FHE_WIDTHS_SEED`, or one drawn now; printed (pytest shows it with
-    a failure)."""
-    s = os.environ.get("FHE_WIDTHS_SEED")
-    s = int(s) if s else random.randrange(2**63)
-    print(f"FHE_WIDTHS_SEED={s}")
-    return s
+    """This run's seed: `FHE_WIDTHS_SEED`, or one drawn now (printed)."""
+    return replay.seed("FHE_WIDTHS_SEED")
 
 
 def every_type():
@@ -39,32 +34,6 @@ def every_type():
 
 
 # --- the documented semantics on plain ints ----------------------------------------------
-
-
-def parse(ty):
-    return (1, False) if ty == "bool" else (int(ty[1:]), ty[0] == "i")
-
-
-def bounds(ty):
-    bits, signed = parse(ty)
-    return (-(1 << (bits - 1)), (1 << (bits - 1)) - 1) if signed else (0, (1 << bits) - 1)
-
-
-def wrap(v, ty):
-    """A cast of the int `v` to `ty`: its value modulo `2**bits` (`bool`: `v != 0`)."""
-    if ty == "bool":
-        return v != 0
-    bits, signed = parse(ty)
-    u = v % (1 << bits)
-    return u - (1 << bits) if signed and u >= 1 << (bits - 1) else u
-
-
-def rotate(v, k, ty, left):
-    bits, _ = parse(ty)
-    u, k = v % (1 << bits), k % bits
-    if not left:
-        k = (bits - k) % bits
-    return wrap((u << k) | (u >> (bits - k)), ty)
 
 
 def binary(op, x, y, ty):

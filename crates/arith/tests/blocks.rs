@@ -414,6 +414,16 @@ fn block_linear_combinations_and_sums_of_products_match_u128() {
     }
 }
 
+/// The pairs `x0·x1 + x2² + x3·x4` of the sum of products of
+/// [`block_products_planned_for_a_thread_count_match_u128_and_are_planned_by_their_time`].
+fn sop_pairs(xs: &[Vec<NodeId>]) -> [(&[NodeId], &[NodeId]); 3] {
+    [
+        (&xs[0][..], &xs[1][..]),
+        (&xs[2][..], &xs[2][..]),
+        (&xs[3][..], &xs[4][..]),
+    ]
+}
+
 /// Sums of products and products planned for a thread count (the wide reading of block
 /// products kept where the estimate says it is faster) against u128 arithmetic, planned by
 /// an estimate that is the circuit's own time at that count (checked against its schedule).
@@ -428,20 +438,10 @@ fn block_products_planned_for_a_thread_count_match_u128_and_are_planned_by_their
     for w in (1..=12usize).chain([16, 24, 31, 32, 48, 64]) {
         let k = w.div_ceil(2);
         for threads in [None, Some(1), Some(2), Some(16)] {
-            let mut b = Builder::new();
-            if let Some(t) = threads {
-                b.set_threads(t);
-            }
-            let xs: Vec<Vec<NodeId>> = (0..5)
-                .map(|_| (0..k).map(|_| b.input()).collect())
-                .collect();
+            let mut b = builder_for(threads);
+            let xs = block_inputs(&mut b, 5, k);
             let c = rng.gen::<u128>();
-            let pairs = [
-                (&xs[0][..], &xs[1][..]),
-                (&xs[2][..], &xs[2][..]),
-                (&xs[3][..], &xs[4][..]),
-            ];
-            let sop = blocks::sum_products_blocks(&mut b, &pairs, &[&xs[4]], c, w, BUDGET);
+            let sop = blocks::sum_products_blocks(&mut b, &sop_pairs(&xs), &[&xs[4]], c, w, BUDGET);
             let product = blocks::mul_blocks(&mut b, &xs[0], &xs[3], w, BUDGET);
             let outs: Vec<NodeId> = sop.iter().chain(&product).copied().collect();
             assert!(
@@ -482,31 +482,17 @@ fn block_products_planned_for_a_thread_count_match_u128_and_are_planned_by_their
             // (its estimate checked against its schedule) and unplanned: the wide reading
             // is taken where it has fewer bootstraps.
             let part = |threads: Option<usize>, part: usize| {
-                let mut u = Builder::new();
-                if let Some(t) = threads {
-                    u.set_threads(t);
-                }
-                let ys: Vec<Vec<NodeId>> = (0..5)
-                    .map(|_| (0..k).map(|_| u.input()).collect())
-                    .collect();
-                let pairs = [
-                    (&ys[0][..], &ys[1][..]),
-                    (&ys[2][..], &ys[2][..]),
-                    (&ys[3][..], &ys[4][..]),
-                ];
+                let mut u = builder_for(threads);
+                let ys = block_inputs(&mut u, 5, k);
                 let outs = if part == 0 {
-                    blocks::sum_products_blocks(&mut u, &pairs, &[&ys[4]], c, w, BUDGET)
+                    blocks::sum_products_blocks(&mut u, &sop_pairs(&ys), &[&ys[4]], c, w, BUDGET)
                 } else {
                     blocks::mul_blocks(&mut u, &ys[0], &ys[3], w, BUDGET)
                 };
-                match threads {
-                    Some(t) => finish_checked(u, outs, t, &format!("w{w} part {part}")),
-                    None => u.finish(outs),
-                }
+                finish_for(u, outs, threads, &format!("w{w} part {part}"))
             };
             for p in 0..2 {
-                let (planned, plain) = (part(threads, p), part(None, p));
-                wide_chosen += usize::from(planned.cost().bootstraps < plain.cost().bootstraps);
+                wide_chosen += fewer_bootstraps(&part(threads, p), &part(None, p));
             }
         }
     }

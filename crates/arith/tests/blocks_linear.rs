@@ -38,10 +38,7 @@ fn clear_weights_planned_for_a_thread_count_match_u128_and_are_planned_by_their_
             // The product (`part` 0) or the combination (1), each circuit alone: the
             // recoding is chosen per circuit, by its own estimate.
             let build = |threads: Option<usize>, part: usize| {
-                let mut b = Builder::new();
-                if let Some(t) = threads {
-                    b.set_threads(t);
-                }
+                let mut b = builder_for(threads);
                 let x: Vec<NodeId> = (0..k).map(|_| b.input()).collect();
                 let y: Vec<NodeId> = (0..k).map(|_| b.input()).collect();
                 let outs = if part == 0 {
@@ -51,10 +48,7 @@ fn clear_weights_planned_for_a_thread_count_match_u128_and_are_planned_by_their_
                     blocks::scaled_sum_blocks(&mut b, &terms, c, w, BUDGET)
                 };
                 assert!(outs.iter().all(|&d| b.qweight(d) <= 1), "w{w}: fresh");
-                match threads {
-                    Some(t) => finish_checked(b, outs, t, &format!("w{w} {weights:?} part {part}")),
-                    None => b.finish(outs),
-                }
+                finish_for(b, outs, threads, &format!("w{w} {weights:?} part {part}"))
             };
             for threads in [None, Some(1), Some(2), Some(16)] {
                 let circuits = [build(threads, 0), build(threads, 1)];
@@ -90,8 +84,7 @@ fn clear_weights_planned_for_a_thread_count_match_u128_and_are_planned_by_their_
                     continue;
                 }
                 for (part, circuit) in circuits.iter().enumerate() {
-                    let plain = build(None, part);
-                    recoded += usize::from(circuit.cost().bootstraps < plain.cost().bootstraps);
+                    recoded += fewer_bootstraps(circuit, &build(None, part));
                 }
             }
         }
@@ -108,10 +101,7 @@ fn clear_products_exhaustive_at_small_widths() {
         let k = w.div_ceil(2);
         for threads in [None, Some(1)] {
             for weight in 0..1u128 << w {
-                let mut b = Builder::new();
-                if let Some(t) = threads {
-                    b.set_threads(t);
-                }
+                let mut b = builder_for(threads);
                 let x: Vec<NodeId> = (0..k).map(|_| b.input()).collect();
                 let outs = blocks::scalar_mul_blocks(&mut b, &x, w, weight, BUDGET);
                 let circuit = b.finish(outs);

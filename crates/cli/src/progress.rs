@@ -38,6 +38,15 @@ pub fn spinner(msg: &str) -> Stage {
     Stage { bar, plain }
 }
 
+/// Runs `work` as a stage named `msg` (see [`spinner`]); the spinner is cleared once the
+/// work has succeeded, and an error is passed on as it is.
+pub fn staged<T, E>(msg: &str, work: impl FnOnce() -> Result<T, E>) -> Result<T, E> {
+    let pb = spinner(msg);
+    let done = work()?;
+    pb.finish_and_clear();
+    Ok(done)
+}
+
 impl Stage {
     /// The next stage under the same spinner (a new line where stderr is not a terminal).
     pub fn set_message(&self, msg: impl Into<String>) {

@@ -7,7 +7,10 @@
 use std::path::{Path, PathBuf};
 
 mod common;
-use common::{encint, refused_before_work as refused, s, stage_lines};
+use common::{
+    asm_encrypt, encint, encrypt_u8, example, keys_in, refused_before_work as refused, s,
+    stage_lines,
+};
 
 /// `base` followed by `extra`.
 fn with<'a>(base: &[&'a str], extra: &[&'a str]) -> Vec<&'a str> {
@@ -16,10 +19,6 @@ fn with<'a>(base: &[&'a str], extra: &[&'a str]) -> Vec<&'a str> {
 
 fn scratch(name: &str) -> PathBuf {
     common::scratch("before-work", name)
-}
-
-fn example(name: &str) -> String {
-    format!("{}/../../examples/{name}", env!("CARGO_MANIFEST_DIR"))
 }
 
 /// A command without stages of work (a cost table): it fails naming `name` and prints
@@ -142,23 +141,10 @@ fn inference_refuses_bad_arguments_before_work() {
 fn file_commands_refuse_bad_arguments_before_work() {
     let d = scratch("files");
     let k = d.join("k");
-    let (ok, _, err) = encint(&["keygen", "--out", s(&k)]);
-    assert!(ok, "{err}");
-    let (client, server) = (k.join("client.key"), k.join("server.key"));
+    let (client, server) = (keys_in(&k, false), k.join("server.key"));
     let (client, server) = (s(&client), s(&server));
     let a = d.join("a.ct");
-    let (ok, _, err) = encint(&[
-        "encrypt",
-        "--key",
-        client,
-        "--type",
-        "u8",
-        "--value",
-        "7",
-        "--out",
-        s(&a),
-    ]);
-    assert!(ok, "{err}");
+    encrypt_u8(client, "7", s(&a));
     let (a, o) = (s(&a), d.join("o.ct"));
     let o = s(&o);
 
@@ -228,29 +214,13 @@ fn file_commands_refuse_bad_arguments_before_work() {
 fn asm_commands_refuse_bad_arguments_before_work() {
     let d = scratch("asm");
     let ak = d.join("ak");
-    let (ok, _, err) = encint(&["asm", "keygen", "--out", s(&ak)]);
-    assert!(ok, "{err}");
-    let client = ak.join("client.key");
+    let client = keys_in(&ak, true);
     let client = s(&client);
     let average = example("average.asm");
     let (up, typed, o) = (d.join("up.ct"), d.join("t.ct"), d.join("o.ct"));
     let (up, typed, o) = (s(&up), s(&typed), s(&o));
-    let (ok, _, err) = encint(&[
-        "asm",
-        "encrypt",
-        &average,
-        "--key",
-        client,
-        "--input",
-        "a=1,2,3,4,5",
-        "--out",
-        up,
-    ]);
-    assert!(ok, "{err}");
-    let (ok, _, err) = encint(&[
-        "encrypt", "--key", client, "--type", "u8", "--value", "3", "--out", typed,
-    ]);
-    assert!(ok, "{err}");
+    asm_encrypt(&average, client, "a=1,2,3,4,5", up);
+    encrypt_u8(client, "3", typed);
 
     refused(&["asm", "run", &average, "--input", "nope=1"], "nope");
     refused(&["asm", "run", &average, "--input", "a=1,2"], "`a`");

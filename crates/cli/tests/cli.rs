@@ -2,7 +2,7 @@
 //! acceptance figures (Parmesan's bootstraps and depth, the chain statistic).
 
 mod common;
-use common::{doc_table, encint};
+use common::{asm_encrypt, doc_table, encint, example, keys_in};
 
 #[test]
 fn cost_json_is_never_worse_than_parmesan() {
@@ -305,10 +305,6 @@ fn clear_demo_json_rows_match_plain_arithmetic() {
     assert_eq!(sections.iter().filter(|&&s| s == "exact").count(), 8);
 }
 
-fn example(name: &str) -> String {
-    format!("{}/../../examples/{name}", env!("CARGO_MANIFEST_DIR"))
-}
-
 #[test]
 fn asm_run_clear_sorts_and_reports_cost() {
     let f = example("bubble_sort.asm");
@@ -435,22 +431,10 @@ fn asm_over_files_keygen_encrypt_run_decrypt() {
     let keys = dir.join("keys");
     let (k, s) = (keys.to_str().unwrap(), dir.to_str().unwrap());
     let f = example("array_max.asm");
-    let (ok, _, err) = encint(&["asm", "keygen", "--out", k]);
-    assert!(ok, "{err}");
-    let client = format!("{k}/client.key");
+    let client = keys_in(&keys, true);
+    let client = client.to_str().unwrap();
     let (input, output) = (format!("{s}/in.ct"), format!("{s}/out.ct"));
-    let (ok, _, err) = encint(&[
-        "asm",
-        "encrypt",
-        &f,
-        "--key",
-        &client,
-        "--input",
-        "a=9,3,200,0,17",
-        "--out",
-        &input,
-    ]);
-    assert!(ok, "{err}");
+    asm_encrypt(&f, client, "a=9,3,200,0,17", &input);
     let run = |keys_dir: &str| {
         encint(&[
             "asm",
@@ -468,11 +452,11 @@ fn asm_over_files_keygen_encrypt_run_decrypt() {
     };
     let (ok, _, err) = run(k);
     assert!(ok, "{err}");
-    let (ok, out, err) = encint(&["asm", "decrypt", &f, "--key", &client, "--in", &output]);
+    let (ok, out, err) = encint(&["asm", "decrypt", &f, "--key", client, "--in", &output]);
     assert!(ok, "{err}");
     assert!(out.contains("out m = 200"), "{out}");
     // The uplink is not a result, and a run without keys is refused.
-    let (ok, _, err) = encint(&["asm", "decrypt", &f, "--key", &client, "--in", &input]);
+    let (ok, _, err) = encint(&["asm", "decrypt", &f, "--key", client, "--in", &input]);
     assert!(!ok && err.contains("encrypted inputs"), "{err}");
     let (ok, _, _) = run(s);
     assert!(!ok);

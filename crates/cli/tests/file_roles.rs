@@ -7,14 +7,10 @@
 use std::path::{Path, PathBuf};
 
 mod common;
-use common::{encint, s, stage_lines};
+use common::{asm_encrypt, encint, encrypt_u8, example, keys_in, s, stage_lines};
 
 fn scratch(name: &str) -> PathBuf {
     common::scratch("file-roles", name)
-}
-
-fn example(name: &str) -> String {
-    format!("{}/../../examples/{name}", env!("CARGO_MANIFEST_DIR"))
 }
 
 /// Runs `args`: it must fail before any stage of work, the error naming `path` and
@@ -54,8 +50,7 @@ fn output<'a>(out: &'a str, name: &str) -> &'a str {
 fn every_file_given_in_the_wrong_place_is_named() {
     let d = scratch("wrong-place");
     let ak = d.join("ak");
-    let (ok, _, err) = encint(&["asm", "keygen", "--out", s(&ak)]);
-    assert!(ok, "{err}");
+    keys_in(&ak, true);
     let [client, server, tree, packing] =
         ["client.key", "server.key", "tree.key", "packing.key"].map(|f| ak.join(f));
     let (t, packed, up, o) = (
@@ -64,18 +59,7 @@ fn every_file_given_in_the_wrong_place_is_named() {
         d.join("up.ct"),
         d.join("o.ct"),
     );
-    let (ok, _, err) = encint(&[
-        "encrypt",
-        "--key",
-        s(&client),
-        "--type",
-        "u8",
-        "--value",
-        "200",
-        "--out",
-        s(&t),
-    ]);
-    assert!(ok, "{err}");
+    encrypt_u8(s(&client), "200", s(&t));
     let eval = |key: &Path, inputs: &[&Path], out: &Path, extra: &[&str]| {
         let mut v = vec!["eval", "--server-key", s(key), "--op", "add"];
         v.extend(inputs.iter().map(|p| s(p)));
@@ -86,18 +70,7 @@ fn every_file_given_in_the_wrong_place_is_named() {
     let (ok, _, err) = eval(&server, &[&t, &t], &packed, &["--packed", s(&packing)]);
     assert!(ok, "{err}");
     let average = example("average.asm");
-    let (ok, _, err) = encint(&[
-        "asm",
-        "encrypt",
-        &average,
-        "--key",
-        s(&client),
-        "--input",
-        "a=1,2,3,4,5",
-        "--out",
-        s(&up),
-    ]);
-    assert!(ok, "{err}");
+    asm_encrypt(&average, s(&client), "a=1,2,3,4,5", s(&up));
 
     // Keys where the server key belongs.
     let needs_server = "--server-key needs a server key";
@@ -142,71 +115,48 @@ fn every_file_given_in_the_wrong_place_is_named() {
     assert!(err.contains("--packed needs a packing key"), "{err}");
 
     // Ciphertexts where they do not belong.
-    named(
-        &[
+    for (wrong, other, says) in [
+        (
+            &packed,
+            &t,
+            &[
+                "this file holds a packed result",
+                "eval's input files need encrypted values",
+            ][..],
+        ),
+        (&up, &up, &["a byte-processor program's encrypted inputs"]),
+    ] {
+        let args = [
             "eval",
             "--server-key",
             s(&server),
             "--op",
             "add",
-            s(&packed),
-            s(&t),
+            s(wrong),
+            s(other),
             "--out",
             s(&o),
-        ],
-        &packed,
-        &[
-            "this file holds a packed result",
-            "eval's input files need encrypted values",
-        ],
-    );
-    named(
-        &[
-            "eval",
-            "--server-key",
-            s(&server),
-            "--op",
-            "add",
-            s(&up),
-            s(&up),
-            "--out",
-            s(&o),
-        ],
-        &up,
-        &["a byte-processor program's encrypted inputs"],
-    );
-    named(
-        &[
-            "asm",
-            "decrypt",
-            &average,
-            "--key",
-            s(&client),
-            "--in",
-            s(&t),
-        ],
-        &t,
-        &[
-            "this file holds a typed integer",
-            "--in needs a program's encrypted result",
-        ],
-    );
-    named(
-        &[
-            "asm",
-            "decrypt",
-            &average,
-            "--key",
-            s(&client),
-            "--in",
-            s(&up),
-        ],
-        &up,
-        &[
-            "encrypted inputs",
-            "--in needs a program's encrypted result",
-        ],
-    );
+        ];
+        named(&args, wrong, says);
+    }
+    for (wrong, holds) in [
+        (&t, "this file holds a typed integer"),
+        (&up, "encrypted inputs"),
+    ] {
+        named(
+            &[
+                "asm",
+                "decrypt",
+                &average,
+                "--key",
+                s(&client),
+                "--in",
+                s(wrong),
+            ],
+            wrong,
+            &[holds, "--in needs a program's encrypted result"],
+        );
+    }
     named(
         &[
             "asm",
@@ -328,9 +278,7 @@ fn argument_errors_say_what_was_asked() {
 fn byte_processor_links_are_bound_to_their_program() {
     let d = scratch("links");
     let ak = d.join("ak");
-    let (ok, _, err) = encint(&["asm", "keygen", "--out", s(&ak)]);
-    assert!(ok, "{err}");
-    let client = ak.join("client.key");
+    let client = keys_in(&ak, true);
     let average = example("average.asm");
     let xyz = d.join("xyz.asm");
     std::fs::write(
@@ -341,18 +289,7 @@ fn byte_processor_links_are_bound_to_their_program() {
     let five = d.join("five.asm");
     std::fs::write(&five, "input p, q, r, u, v\ns = ADD p, q\noutput s\n").unwrap();
     let (up, o) = (d.join("up.ct"), d.join("o.ct"));
-    let (ok, _, err) = encint(&[
-        "asm",
-        "encrypt",
-        &average,
-        "--key",
-        s(&client),
-        "--input",
-        "a=1,2,3,4,5",
-        "--out",
-        s(&up),
-    ]);
-    assert!(ok, "{err}");
+    asm_encrypt(&average, s(&client), "a=1,2,3,4,5", s(&up));
     let run_to = |program: &str, input: &Path, out: &Path| {
         encint(&[
             "asm",

@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 mod common;
-use common::{encint, s};
+use common::{encint, encrypt_u8, keys_in, s};
 
 fn scratch(name: &str) -> PathBuf {
     common::scratch("safety", name)
@@ -293,23 +293,10 @@ fn ops_pick_rows_by_name_and_unknown_names_are_refused() {
 fn an_output_onto_an_input_is_refused_even_with_force() {
     let d = scratch("distinct");
     let k = d.join("k");
-    let (ok, _, err) = encint(&["keygen", "--out", s(&k)]);
-    assert!(ok, "{err}");
-    let (key, server) = (k.join("client.key"), k.join("server.key"));
+    let (key, server) = (keys_in(&k, false), k.join("server.key"));
     let secret = std::fs::read(&key).unwrap();
     let a = d.join("a.ct");
-    let (ok, _, err) = encint(&[
-        "encrypt",
-        "--key",
-        s(&key),
-        "--type",
-        "u8",
-        "--value",
-        "9",
-        "--out",
-        s(&a),
-    ]);
-    assert!(ok, "{err}");
+    encrypt_u8(s(&key), "9", s(&a));
     let a_bytes = std::fs::read(&a).unwrap();
     #[cfg(unix)]
     let (link, hard) = {

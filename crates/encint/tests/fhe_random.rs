@@ -28,6 +28,9 @@ use encint::fhe::{
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
+#[path = "common/seed.rs"]
+mod seed;
+
 /// One step of a program: a new register from earlier ones (indices) and constants.
 #[derive(Debug, Clone, Copy)]
 pub enum Step {
@@ -159,12 +162,7 @@ pub fn heavy(steps: &[Step]) -> usize {
 
 /// The seed of this run: `FHE_RANDOM_SEED`, or one drawn now (printed either way).
 pub fn seed(name: &str) -> u64 {
-    let seed = std::env::var("FHE_RANDOM_SEED")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or_else(rand::random);
-    eprintln!("{name}: seed {seed} (FHE_RANDOM_SEED={seed} replays it)");
-    seed
+    seed::seed("FHE_RANDOM_SEED", name)
 }
 
 /// The program's encrypted and plain evaluators for one type: `$fhe` encrypted and `$t`
@@ -437,25 +435,26 @@ fn random_programs_on_real_keys() {
         let len = rng.gen_range(3..=8);
         let steps = program(&mut rng, INPUTS, len);
         let pool = &pools[done % 2];
-        if done < 10 {
-            let f = pool.install(|| compile_u8(&steps, INPUTS)).unwrap();
-            if f.cost().bootstraps > 600 {
-                continue;
-            }
-            let x: [u8; INPUTS] = rng.r#gen();
-            let args = FheArray::<FheUint8>::encrypt(&x, &[INPUTS], &client).unwrap();
-            let out: Vec<u8> = f.run(&args).unwrap().decrypt(&client).unwrap();
-            assert_eq!(out, plain_u8(&steps, &x), "{steps:?} on {x:?}");
-        } else {
-            let f = pool.install(|| compile_i8(&steps, INPUTS)).unwrap();
-            if f.cost().bootstraps > 600 {
-                continue;
-            }
-            let x: [i8; INPUTS] = rng.r#gen();
-            let args = FheArray::<FheInt8>::encrypt(&x, &[INPUTS], &client).unwrap();
-            let out: Vec<i8> = f.run(&args).unwrap().decrypt(&client).unwrap();
-            assert_eq!(out, plain_i8(&steps, &x), "{steps:?} on {x:?}");
+        // The program compiled for `$fhe` (plain `$t`) and run on random inputs against
+        // its plain evaluator; `false` (nothing run) for a circuit past 600 bootstraps.
+        macro_rules! ran {
+            ($compile:ident, $plain:ident, $fhe:ty, $t:ty) => {{
+                let f = pool.install(|| $compile(&steps, INPUTS)).unwrap();
+                let within = f.cost().bootstraps <= 600;
+                if within {
+                    let x: [$t; INPUTS] = rng.r#gen();
+                    let args = FheArray::<$fhe>::encrypt(&x, &[INPUTS], &client).unwrap();
+                    let out: Vec<$t> = f.run(&args).unwrap().decrypt(&client).unwrap();
+                    assert_eq!(out, $plain(&steps, &x), "{steps:?} on {x:?}");
+                }
+                within
+            }};
         }
-        done += 1;
+        let ran = if done < 10 {
+            ran!(compile_u8, plain_u8, FheUint8, u8)
+        } else {
+            ran!(compile_i8, plain_i8, FheInt8, i8)
+        };
+        done += usize::from(ran);
     }
 }

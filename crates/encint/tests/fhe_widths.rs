@@ -12,6 +12,8 @@ use encint::typed::{IntType, Op};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
+#[path = "common/seed.rs"]
+mod seed;
 #[path = "../../arith/tests/common/typed_reference.rs"]
 mod typed_reference;
 use typed_reference::reference;
@@ -254,12 +256,7 @@ fn values(rng: &mut StdRng, ty: IntType) -> Vec<i128> {
 }
 
 fn seed() -> u64 {
-    let seed = std::env::var("FHE_WIDTHS_SEED")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or_else(rand::random);
-    eprintln!("fhe_widths: seed {seed} (FHE_WIDTHS_SEED={seed} replays it)");
-    seed
+    seed::seed("FHE_WIDTHS_SEED", "fhe_widths")
 }
 
 /// Four random cases on every type of the family, each on random and edge arguments, in

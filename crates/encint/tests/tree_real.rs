@@ -3,7 +3,7 @@
 //! (itself tested exhaustively against plain Rust arithmetic in `encint-isa`).
 
 use std::collections::HashMap;
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 
 use encint::backend::tree::run_tree;
 use encint_core::circuit::{Builder, Circuit};
@@ -13,13 +13,11 @@ use encint_isa::{Byte, Fixed};
 use encint_tfhe::{ClientKey, Digit, ServerKey, TreeKey, DEFAULT_PARAMETERS};
 use rand::{Rng, SeedableRng};
 
-fn keys() -> &'static (ClientKey, ServerKey, TreeKey) {
-    static KEYS: OnceLock<(ClientKey, ServerKey, TreeKey)> = OnceLock::new();
-    KEYS.get_or_init(|| {
-        let (c, s) = ClientKey::generate_seeded(&DEFAULT_PARAMETERS, 0x0004_0001);
-        let t = TreeKey::generate_seeded(&c, 0x0004_0002);
-        (c, s, t)
-    })
+#[path = "../../tfhe/tests/common/mod.rs"]
+mod tfhe_keys;
+
+fn keys() -> (&'static ClientKey, &'static ServerKey, &'static TreeKey) {
+    tfhe_keys::tree_keys(0x0004_0001, 0x0004_0002)
 }
 
 fn run_real(circuit: &Circuit, vals: &[i64]) -> Vec<i64> {

@@ -23,6 +23,8 @@ use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 
+#[path = "common/seed.rs"]
+mod seed;
 #[path = "../../arith/tests/common/typed_reference.rs"]
 mod typed_reference;
 use typed_reference::reference;
@@ -239,12 +241,7 @@ fn check(keys: &Keys, rng: &mut StdRng, cell: Cell, edge: bool) -> u64 {
 }
 
 fn seed() -> u64 {
-    let seed = std::env::var("TYPED_CELLS_SEED")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or_else(rand::random);
-    eprintln!("typed_cells_real: seed {seed} (TYPED_CELLS_SEED={seed} replays it)");
-    seed
+    seed::seed("TYPED_CELLS_SEED", "typed_cells_real")
 }
 
 /// Planned bootstraps the CI sample may take.

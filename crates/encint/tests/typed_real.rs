@@ -24,6 +24,16 @@ fn keys() -> &'static (ClientKey, Server) {
     })
 }
 
+/// Asserts that `out` decrypts to `v op s` at `ty` in plain arithmetic (the reference).
+fn assert_shifted(client: &ClientKey, out: &EncTyped, op: Op, ty: IntType, v: i128, s: i128) {
+    let want = reference(op, ty, &[v, s]);
+    assert_eq!(
+        decrypt_typed(client, out).unwrap(),
+        want,
+        "{v} {op} {s} {ty}"
+    );
+}
+
 fn scalar_for(op: Op, ty: IntType) -> Op {
     match op {
         Op::DivScalar(_) => Op::DivScalar(if ty.signed { -3 } else { 3 }),
@@ -204,8 +214,7 @@ fn shifts_by_an_encrypted_amount_with_blocks_at_eight_bits() {
                 .zip([Form::Radix4, Form::Canonical].repeat(2))
             {
                 let (v, s) = (ty.wrap(v), ty.wrap(s));
-                let a = encrypt_typed_as(client, v, ty, form).unwrap();
-                let t = encrypt_typed_as(client, s, ty, form).unwrap();
+                let [a, t] = [v, s].map(|x| encrypt_typed_as(client, x, ty, form).unwrap());
                 let plan = server.typed_plan(op, &[&a, &t]).unwrap();
                 assert_eq!(
                     plan.chosen().algorithm,
@@ -215,12 +224,7 @@ fn shifts_by_an_encrypted_amount_with_blocks_at_eight_bits() {
                 let (out, cost) = server.typed_apply(op, &[&a, &t]).unwrap();
                 assert_eq!(cost, plan.chosen().cost);
                 assert_eq!(out.form(), form);
-                let want = reference(op, ty, &[v, s]);
-                assert_eq!(
-                    decrypt_typed(client, &out).unwrap(),
-                    want,
-                    "{v} {op} {s} {ty}"
-                );
+                assert_shifted(client, &out, op, ty, v, s);
             }
         }
     }
@@ -242,15 +246,9 @@ fn shifts_by_an_encrypted_amount_at_sixty_four_bits() {
     for (op, signed, v, s) in cases {
         let ty = IntType::new(64, signed).unwrap();
         let (v, s) = (ty.wrap(v), ty.wrap(s));
-        let a = encrypt_typed_as(client, v, ty, Form::Radix4).unwrap();
-        let t = encrypt_typed_as(client, s, ty, Form::Radix4).unwrap();
+        let [a, t] = [v, s].map(|x| encrypt_typed_as(client, x, ty, Form::Radix4).unwrap());
         let (out, _) = server.typed_apply(op, &[&a, &t]).unwrap();
-        let want = reference(op, ty, &[v, s]);
-        assert_eq!(
-            decrypt_typed(client, &out).unwrap(),
-            want,
-            "{v} {op} {s} {ty}"
-        );
+        assert_shifted(client, &out, op, ty, v, s);
     }
 }
 

@@ -1,8 +1,6 @@
 //! Tree-based LUT evaluation (LUTeval / MVLUTeval): correctness against plain tables, agreement
 //! of first-level outputs with ordinary bootstraps, noise measurements and typed errors.
 
-use std::sync::OnceLock;
-
 use encint_tfhe::{
     signed_rep, Accumulator, ClientKey, Digit, NegacyclicLut, ServerKey, Table256, TfheError,
     TreeKey, DEFAULT_PARAMETERS, FIRST_LEVEL_QWEIGHT_BOUND, SECOND_LEVEL_QWEIGHT_BOUND,
@@ -10,13 +8,10 @@ use encint_tfhe::{
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
-fn keys() -> &'static (ClientKey, ServerKey, TreeKey) {
-    static KEYS: OnceLock<(ClientKey, ServerKey, TreeKey)> = OnceLock::new();
-    KEYS.get_or_init(|| {
-        let (ck, sk) = ClientKey::generate_seeded(&DEFAULT_PARAMETERS, 0x7733_0001);
-        let tk = TreeKey::generate_seeded(&ck, 0x7733_0002);
-        (ck, sk, tk)
-    })
+mod common;
+
+fn keys() -> (&'static ClientKey, &'static ServerKey, &'static TreeKey) {
+    common::tree_keys(0x7733_0001, 0x7733_0002)
 }
 
 /// The second level of each pair `(hi, lo)` of `enc` on the first accumulator of its first

@@ -54,6 +54,29 @@ pub fn blocks_value(d: &[i64]) -> u128 {
     })
 }
 
+/// A builder planned for `threads` threads where given ([`Builder::set_threads`]), else
+/// unplanned.
+pub fn builder_for(threads: Option<usize>) -> Builder {
+    let mut b = Builder::new();
+    if let Some(t) = threads {
+        b.set_threads(t);
+    }
+    b
+}
+
+/// `n` operands of `k` fresh input blocks each.
+pub fn block_inputs(b: &mut Builder, n: usize, k: usize) -> Vec<Vec<NodeId>> {
+    (0..n)
+        .map(|_| (0..k).map(|_| b.input()).collect())
+        .collect()
+}
+
+/// 1 where the circuit planned for a thread count has fewer bootstraps than the
+/// unplanned one (a choice the planning made), else 0.
+pub fn fewer_bootstraps(planned: &Circuit, plain: &Circuit) -> usize {
+    usize::from(planned.cost().bootstraps < plain.cost().bootstraps)
+}
+
 /// Estimated rounds at `threads` threads: the sum over levels of `⌈bootstraps / threads⌉`.
 pub fn level_rounds(c: &Circuit, threads: u64) -> u64 {
     c.schedule()
@@ -82,4 +105,13 @@ pub fn finish_checked(b: Builder, outputs: Vec<NodeId>, threads: usize, what: &s
         "{what}: estimated bootstraps"
     );
     c
+}
+
+/// `outputs` finished: checked by [`finish_checked`] where the builder was planned for
+/// `threads` threads, else as they are.
+pub fn finish_for(b: Builder, outputs: Vec<NodeId>, threads: Option<usize>, what: &str) -> Circuit {
+    match threads {
+        Some(t) => finish_checked(b, outputs, t, what),
+        None => b.finish(outputs),
+    }
 }

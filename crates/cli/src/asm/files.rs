@@ -16,7 +16,7 @@ use super::program::{inputs_from_args, load};
 use crate::keyfiles::{
     expect, expect_server_side, load_client, read_envelope, PACKING_KEY, SERVER_KEY, TREE_KEY,
 };
-use crate::progress::spinner;
+use crate::progress::{spinner, staged};
 use crate::timing::pool;
 use crate::CliResult;
 use encint::io::files::{self, Mode, Output};
@@ -124,12 +124,13 @@ pub fn encrypt(a: EncryptArgs) -> CliResult {
     let program = Program::from_compiled(load(&a.file)?);
     let data = inputs_from_args(program.compiled(), &a.inputs, a.seed)?;
     let client = load_client(&a.key)?;
-    let pb = spinner(&format!(
-        "encrypting {} input nibbles",
-        program.input_signature().nibbles()
-    ));
-    let uplink = program.encrypt_uplink(&client, &data)?;
-    pb.finish_and_clear();
+    let uplink = staged(
+        &format!(
+            "encrypting {} input nibbles",
+            program.input_signature().nibbles()
+        ),
+        || program.encrypt_uplink(&client, &data),
+    )?;
     files::write_one(
         &a.out,
         &uplink.to_bytes(client.params())?,
@@ -209,12 +210,10 @@ pub fn decrypt(a: DecryptArgs) -> CliResult {
         .check_downlink(&downlink)
         .map_err(|e| format!("{}: {e}", a.input.display()))?;
     let client = load_client(&a.key)?;
-    let pb = spinner(&format!(
-        "decrypting {} output nibbles",
-        downlink.nibbles().len()
-    ));
-    let outputs = program.decrypt_downlink(&client, &downlink)?;
-    pb.finish_and_clear();
+    let outputs = staged(
+        &format!("decrypting {} output nibbles", downlink.nibbles().len()),
+        || program.decrypt_downlink(&client, &downlink),
+    )?;
     for (name, d) in outputs {
         println!("  out {name} = {d}");
     }

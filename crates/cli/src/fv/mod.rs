@@ -141,6 +141,23 @@ fn median<F: FnMut() -> Result<(), FvError>>(runs: usize, mut f: F) -> Result<(f
     Ok((v[v.len() / 2], c[c.len() / 2]))
 }
 
+/// The variants and parameter sets named by `--variant` and `--set`, once the count
+/// given as `flag` (`--runs`, `--trials`) is found to be at least 1: the arguments the
+/// benchmark and the depth measurement share, refused in that order before any work.
+fn selection(
+    count: usize,
+    flag: &str,
+    variant: &str,
+    set: &str,
+) -> Result<(Vec<Variant>, Vec<FvParameters>), FvError> {
+    if count == 0 {
+        return Err(FvError::InvalidParameters(format!(
+            "{flag} must be at least 1"
+        )));
+    }
+    Ok((variants(variant)?, sets(set)?))
+}
+
 fn random_pt(ctx: &FvContext, rng: &mut ChaCha20Rng) -> Result<Plaintext, FvError> {
     let p = ctx.parameters();
     Plaintext::new(ctx, (0..p.n).map(|_| rng.gen_range(0..p.t)).collect())
@@ -148,14 +165,9 @@ fn random_pt(ctx: &FvContext, rng: &mut ChaCha20Rng) -> Result<Plaintext, FvErro
 
 /// Runs the benchmark and returns its rows.
 pub fn bench(args: &BenchArgs) -> Result<Vec<BenchRow>, FvError> {
-    if args.runs == 0 {
-        return Err(FvError::InvalidParameters(
-            "--runs must be at least 1".into(),
-        ));
-    }
+    let (vs, sets) = selection(args.runs, "--runs", &args.variant, &args.set)?;
     let mut rows = Vec::new();
-    let vs = variants(&args.variant)?;
-    for params in sets(&args.set)? {
+    for params in sets {
         let name = params.name.clone();
         let (n, log_q) = (params.n, params.log_q());
         eprintln!("[fv bench] set {name}: building context (n = {n}, log q = {log_q})");
@@ -221,14 +233,9 @@ pub struct DepthRow {
 
 /// Measures the practical depth of each variant.
 pub fn depth(args: &DepthArgs) -> Result<Vec<DepthRow>, FvError> {
-    if args.trials == 0 {
-        return Err(FvError::InvalidParameters(
-            "--trials must be at least 1".into(),
-        ));
-    }
+    let (vs, sets) = selection(args.trials, "--trials", &args.variant, &args.set)?;
     let mut rows = Vec::new();
-    let vs = variants(&args.variant)?;
-    for params in sets(&args.set)? {
+    for params in sets {
         let name = params.name.clone();
         let t = params.t;
         eprintln!("[fv depth] set {name}: building context");

@@ -30,6 +30,41 @@ pub fn encint(args: &[&str]) -> (bool, String, String) {
     )
 }
 
+/// Runs `args`, which must succeed: its stdout.
+pub fn succeeds(args: &[&str]) -> String {
+    let (ok, out, err) = encint(args);
+    assert!(ok, "{args:?}: {err}");
+    out
+}
+
+/// The path of `examples/{name}` (the byte processor's example programs).
+pub fn example(name: &str) -> String {
+    format!("{}/../../examples/{name}", env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Generates a key set into the folder `dir` (`keygen`, or `asm keygen` where `asm`):
+/// the path of its client key.
+pub fn keys_in(dir: &Path, asm: bool) -> PathBuf {
+    let keygen = ["asm", "keygen", "--out", s(dir)];
+    succeeds(if asm { &keygen } else { &keygen[1..] });
+    dir.join("client.key")
+}
+
+/// Encrypts `value` as a `u8` with the client key `key` into the file `out`.
+pub fn encrypt_u8(key: &str, value: &str, out: &str) {
+    succeeds(&[
+        "encrypt", "--key", key, "--type", "u8", "--value", value, "--out", out,
+    ]);
+}
+
+/// Encrypts the inputs `input` (`name=values`) of the byte processor's `program` with the
+/// client key `key` into the uplink file `out`.
+pub fn asm_encrypt(program: &str, key: &str, input: &str, out: &str) {
+    succeeds(&[
+        "asm", "encrypt", program, "--key", key, "--input", input, "--out", out,
+    ]);
+}
+
 /// A model file of 2 inputs, 2 hidden units and 2 classes, and an image file of 2 images
 /// with their classes, in a fresh scratch folder:
 /// hidden `h = min(max(x·W1 + b1, 0), 3)`, scores `h·W2 + b2`.

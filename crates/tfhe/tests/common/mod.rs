@@ -4,7 +4,7 @@
 use std::sync::OnceLock;
 
 use encint_tfhe::io::{IoError, PackingKey, Upload};
-use encint_tfhe::{ClientKey, Digit, PublicKey, ServerKey, TfheError, DEFAULT_PARAMETERS};
+use encint_tfhe::{ClientKey, Digit, PublicKey, ServerKey, TfheError, TreeKey, DEFAULT_PARAMETERS};
 
 /// A client key of the default parameters, its server key and a key derived from it.
 pub struct Keys<K> {
@@ -36,6 +36,17 @@ pub fn packing_keys() -> &'static Keys<PackingKey> {
 pub fn public_keys() -> &'static Keys<PublicKey> {
     static KEYS: OnceLock<Keys<PublicKey>> = OnceLock::new();
     keys(&KEYS, 4242, ClientKey::public_key)
+}
+
+/// Keys of `seed` with their tree key of `tree_seed` (client, server, tree), generated
+/// once per test binary: the seeds of its first call.
+pub fn tree_keys(
+    seed: u128,
+    tree_seed: u128,
+) -> (&'static ClientKey, &'static ServerKey, &'static TreeKey) {
+    static KEYS: OnceLock<Keys<TreeKey>> = OnceLock::new();
+    let k = keys(&KEYS, seed, |ck| TreeKey::generate_seeded(ck, tree_seed));
+    (&k.ck, &k.sk, &k.pk)
 }
 
 /// The ordinary digits of an upload (seeded or public-key), as its receiver expands them;
