@@ -280,13 +280,13 @@ fn encrypt_int(a: &EncryptArgs, digits: usize) -> CliResult {
     let pb = spinner(&format!("encrypting an exact integer of {digits} digits"));
     let bytes = match key {
         Encryptor::Public(pk) => {
-            encint::PublicInt::encrypt_big(&pk, &value, digits)?.to_bytes(&pk.params()?)?
+            encint::PublicInt::encrypt_big(&*pk, &value, digits)?.to_bytes(&pk.params()?)?
         }
         Encryptor::Client(client) if a.expanded => {
             encint::encrypt_big(&client, &value, digits)?.to_bytes(client.params())?
         }
         Encryptor::Client(client) => {
-            encint::SeededInt::encrypt_big(&client, &value, digits)?.to_bytes(client.params())?
+            encint::SeededInt::encrypt_big(&*client, &value, digits)?.to_bytes(client.params())?
         }
     };
     pb.finish_and_clear();

@@ -38,10 +38,7 @@ use encint_tfhe::envelope::{self, Kind};
 pub use crate::io::seeded::{PublicArray, PublicInt, PublicTyped, PublicValue};
 pub use encint_tfhe::{CompactDigits, PublicKey};
 
-use num_bigint::BigInt;
-
-use crate::int::digits::signed_digits;
-use crate::io::seeded::{array_digits, UploadedInt};
+use crate::io::seeded::{array_digits, UploadKey};
 use crate::typed::{Form, IntType};
 use crate::Result;
 
@@ -89,22 +86,5 @@ pub fn encrypt_array_public(
     ty: IntType,
     form: Form,
 ) -> Result<PublicTyped> {
-    array_digits(values, shape, ty, form, |d| Ok(pk.encrypt_digits(d)?))
-}
-
-impl UploadedInt<CompactDigits> {
-    /// Encrypts `value` as exactly `digits` signed binary digits with the public key `pk`
-    /// (the digits of [`crate::encrypt`]; no secret needed). Errors if it does not fit or
-    /// `digits` exceeds [`MAX_DIGITS`](crate::MAX_DIGITS).
-    pub fn encrypt(pk: &PublicKey, value: i128, digits: usize) -> Result<PublicInt> {
-        Self::encrypt_big(pk, &BigInt::from(value), digits)
-    }
-
-    /// [`PublicInt::encrypt`] for a value of any size (`|value| < 2^digits`).
-    pub fn encrypt_big(pk: &PublicKey, value: &BigInt, digits: usize) -> Result<PublicInt> {
-        let d = signed_digits(value, digits)?;
-        Ok(UploadedInt {
-            digits: pk.encrypt_digits(&d)?,
-        })
-    }
+    array_digits(values, shape, ty, form, |d| pk.encrypt_upload(d))
 }

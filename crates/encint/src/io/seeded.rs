@@ -100,6 +100,29 @@ impl UploadForm for CompactDigits {
     const TYPED_TAG: [u8; 8] = PUBLIC_TYPED_TAG;
 }
 
+/// A key that encrypts the digit lists of uploads: the client key ([`SeededDigits`]) or the
+/// public key ([`CompactDigits`]).
+pub trait UploadKey {
+    /// The digit list it encrypts into.
+    type Form: UploadForm;
+    /// Encrypts signed binary digits (each -1, 0 or 1).
+    fn encrypt_upload(&self, digits: &[i64]) -> Result<Self::Form>;
+}
+
+impl UploadKey for ClientKey {
+    type Form = SeededDigits;
+    fn encrypt_upload(&self, digits: &[i64]) -> Result<SeededDigits> {
+        Ok(self.encrypt_digits_seeded(digits)?)
+    }
+}
+
+impl UploadKey for encint_tfhe::PublicKey {
+    type Form = CompactDigits;
+    fn encrypt_upload(&self, digits: &[i64]) -> Result<CompactDigits> {
+        Ok(self.encrypt_digits(digits)?)
+    }
+}
+
 /// The key-set check of an expansion for a server: digits of another key set would
 /// compute garbage.
 fn same_key_set(server: &ServerKey, found: KeySetId) -> Result<()> {
@@ -120,7 +143,7 @@ fn same_key_set(server: &ServerKey, found: KeySetId) -> Result<()> {
 /// An uploaded exact integer ([`EncInt`]): its signed binary digits as one list of `D`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct UploadedInt<D> {
-    pub(crate) digits: D,
+    digits: D,
 }
 
 /// A seeded exact integer: its digits as one seeded list.
@@ -150,23 +173,27 @@ impl<D: UploadForm> Validate for IntPayload<D> {
     }
 }
 
-impl UploadedInt<SeededDigits> {
-    /// Encrypts `value` as exactly `digits` signed binary digits, seeded (the digits of
-    /// [`crate::encrypt`]). Errors if it does not fit or `digits` exceeds [`MAX_DIGITS`].
-    pub fn encrypt(client: &ClientKey, value: i128, digits: usize) -> Result<SeededInt> {
-        Self::encrypt_big(client, &BigInt::from(value), digits)
+impl<D: UploadForm> UploadedInt<D> {
+    /// Encrypts `value` as exactly `digits` signed binary digits (the digits of
+    /// [`crate::encrypt`]) with `key`: the client key gives a [`SeededInt`], the public key
+    /// a [`PublicInt`] (no secret needed). Errors if it does not fit or `digits` exceeds
+    /// [`MAX_DIGITS`].
+    pub fn encrypt<K: UploadKey<Form = D>>(key: &K, value: i128, digits: usize) -> Result<Self> {
+        Self::encrypt_big(key, &BigInt::from(value), digits)
     }
 
-    /// [`SeededInt::encrypt`] for a value of any size (`|value| < 2^digits`).
-    pub fn encrypt_big(client: &ClientKey, value: &BigInt, digits: usize) -> Result<SeededInt> {
+    /// [`UploadedInt::encrypt`] for a value of any size (`|value| < 2^digits`).
+    pub fn encrypt_big<K: UploadKey<Form = D>>(
+        key: &K,
+        value: &BigInt,
+        digits: usize,
+    ) -> Result<Self> {
         let d = signed_digits(value, digits)?;
         Ok(UploadedInt {
-            digits: client.encrypt_digits_seeded(&d)?,
+            digits: key.encrypt_upload(&d)?,
         })
     }
-}
 
-impl<D: UploadForm> UploadedInt<D> {
     /// Number of digits.
     pub fn len(&self) -> usize {
         self.digits.len()
@@ -422,9 +449,7 @@ pub fn encrypt_array_seeded(
     ty: IntType,
     form: Form,
 ) -> Result<SeededTyped> {
-    array_digits(values, shape, ty, form, |d| {
-        Ok(client.encrypt_digits_seeded(d)?)
-    })
+    array_digits(values, shape, ty, form, |d| client.encrypt_upload(d))
 }
 
 /// The digits of `values` (checked against `ty` and `shape`), encrypted by `encrypt` into
