@@ -12,6 +12,12 @@ use crate::{Error, Result};
 
 /// An array of values of one type of the family, row-major, of any shape.
 ///
+/// The operators `+ - * / % & | ^` on `&FheArray<T>` are the elementwise methods
+/// ([`FheArray::add`] ...), with an array of the same shape, a value of `T` or a clear
+/// integer on the right; they panic where the methods return an error.
+///
+/// # Examples
+///
 /// ```
 /// use encint::fhe::{set_server_key, FheArray, FheUint8};
 /// use encint::{ClientKey, DEFAULT_PARAMETERS};
@@ -83,6 +89,23 @@ impl IntoArrayOperand<FheBool> for &FheBool {
 impl<T> FheArray<T> {
     /// An array of `items` (row-major) of shape `shape`; errors if the element count is
     /// not the product of the shape.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use encint::fhe::{compile_with, FheArray, FheUint8};
+    ///
+    /// // Four values reshaped into a 2 × 2 matrix, squared.
+    /// let f = compile_with(vec![4], |x: FheArray<FheUint8>| {
+    ///     assert!(FheArray::new(x.items().to_vec(), vec![3]).is_err()); // 4 elements, not 3
+    ///     let m = FheArray::new(x.into_items(), vec![2, 2]).expect("2 × 2 = 4");
+    ///     m.matmul(&m).expect("two 2 × 2 matrices")
+    /// })?;
+    /// let [a, b, c, d] = [1u8, 2, 3, 4];
+    /// let expected = [a * a + b * c, a * b + b * d, c * a + d * c, c * b + d * d];
+    /// assert_eq!(f.run_clear(&[1, 2, 3, 4])?, expected.map(i128::from).to_vec());
+    /// # Ok::<(), encint::Error>(())
+    /// ```
     pub fn new(items: Vec<T>, shape: Vec<usize>) -> Result<Self> {
         let n = shape.iter().try_fold(1usize, |a, &d| a.checked_mul(d));
         if n != Some(items.len()) {
@@ -95,26 +118,92 @@ impl<T> FheArray<T> {
     }
 
     /// The shape.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use encint::fhe::{compile_with, FheArray, FheUint8};
+    ///
+    /// let f = compile_with(vec![2, 3], |x: FheArray<FheUint8>| {
+    ///     assert_eq!(x.shape(), &[2, 3]);
+    ///     x.sum().expect("a non-empty array")
+    /// })?;
+    /// assert_eq!(f.run_clear(&[1, 2, 3, 4, 5, 6])?, vec![1 + 2 + 3 + 4 + 5 + 6]);
+    /// # Ok::<(), encint::Error>(())
+    /// ```
     pub fn shape(&self) -> &[usize] {
         &self.shape
     }
 
     /// The elements, row-major.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use encint::fhe::{compile_with, FheArray, FheUint8};
+    ///
+    /// let f = compile_with(vec![2, 3], |x: FheArray<FheUint8>| {
+    ///     assert_eq!(x.items().len(), 2 * 3);
+    ///     x.sum().expect("a non-empty array")
+    /// })?;
+    /// assert_eq!(f.run_clear(&[1, 2, 3, 4, 5, 6])?, vec![1 + 2 + 3 + 4 + 5 + 6]);
+    /// # Ok::<(), encint::Error>(())
+    /// ```
     pub fn items(&self) -> &[T] {
         &self.items
     }
 
     /// The elements, row-major.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use encint::fhe::{compile_with, FheArray, FheUint8};
+    ///
+    /// let f = compile_with(vec![2, 3], |x: FheArray<FheUint8>| {
+    ///     let mut items = x.into_items(); // the six values, row-major
+    ///     items.swap(0, 5);
+    ///     FheArray::new(items, vec![6]).expect("six values")
+    /// })?;
+    /// assert_eq!(f.run_clear(&[1, 2, 3, 4, 5, 6])?, vec![6, 2, 3, 4, 5, 1]);
+    /// # Ok::<(), encint::Error>(())
+    /// ```
     pub fn into_items(self) -> Vec<T> {
         self.items
     }
 
     /// Number of elements.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use encint::fhe::{compile_with, FheArray, FheUint8};
+    ///
+    /// let f = compile_with(vec![2, 3], |x: FheArray<FheUint8>| {
+    ///     assert_eq!(x.len(), 6);
+    ///     x.sum().expect("a non-empty array")
+    /// })?;
+    /// assert_eq!(f.run_clear(&[1, 2, 3, 4, 5, 6])?, vec![1 + 2 + 3 + 4 + 5 + 6]);
+    /// # Ok::<(), encint::Error>(())
+    /// ```
     pub fn len(&self) -> usize {
         self.items.len()
     }
 
     /// Whether the array has no element.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use encint::fhe::{compile_with, FheArray, FheUint8};
+    ///
+    /// let f = compile_with(vec![2, 3], |x: FheArray<FheUint8>| {
+    ///     assert!(!x.is_empty());
+    ///     x.sum().expect("a non-empty array")
+    /// })?;
+    /// assert_eq!(f.run_clear(&[1, 2, 3, 4, 5, 6])?, vec![1 + 2 + 3 + 4 + 5 + 6]);
+    /// # Ok::<(), encint::Error>(())
+    /// ```
     pub fn is_empty(&self) -> bool {
         self.items.is_empty()
     }
@@ -139,6 +228,20 @@ impl<const N: usize, const S: bool> FheArray<FheInteger<N, S>> {
     ///
     /// Refused before anything is allocated ([`Error::LimitExceeded`]): ciphertexts of
     /// more than [`MAX_CIPHERTEXT_BYTES`](crate::limits::MAX_CIPHERTEXT_BYTES).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use encint::fhe::{FheArray, FheInt8};
+    /// use encint::{ClientKey, DEFAULT_PARAMETERS};
+    ///
+    /// let (client, _) = ClientKey::generate(&DEFAULT_PARAMETERS);
+    /// let m = FheArray::<FheInt8>::encrypt(&[-1i8, 2, -3, 4, -5, 6], &[2, 3], &client)?;
+    /// assert_eq!(m.shape(), &[2, 3]);
+    /// assert!(FheArray::<FheInt8>::encrypt(&[1i8, 2], &[3], &client).is_err()); // 2 ≠ 3
+    /// assert!(FheArray::<FheInt8>::encrypt(&[200u8], &[1], &client).is_err()); // no i8
+    /// # Ok::<(), encint::Error>(())
+    /// ```
     pub fn encrypt<C: Clear>(values: &[C], shape: &[usize], client: &ClientKey) -> Result<Self> {
         check_encryption(values.len(), FheInteger::<N, S>::TYPE, client)?;
         let items = values
@@ -148,7 +251,23 @@ impl<const N: usize, const S: bool> FheArray<FheInteger<N, S>> {
         FheArray::new(items, shape.to_vec())
     }
 
-    /// Decrypts every element into `C`, row-major.
+    /// Decrypts every element into `C`, row-major; errors as
+    /// [`FheInteger::decrypt`] does.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use encint::fhe::{set_server_key, FheArray, FheUint8};
+    /// use encint::{ClientKey, DEFAULT_PARAMETERS};
+    ///
+    /// let (client, server_key) = ClientKey::generate(&DEFAULT_PARAMETERS);
+    /// set_server_key(server_key);
+    /// let x = FheArray::<FheUint8>::encrypt(&[250u8, 3], &[2], &client)?;
+    /// let y = &x + 10u8; // one circuit for both elements
+    /// assert_eq!(y.decrypt::<u8>(&client)?, vec![250u8.wrapping_add(10), 3 + 10]);
+    /// assert_eq!(y.decrypt::<u16>(&client)?, vec![4, 13]);
+    /// # Ok::<(), encint::Error>(())
+    /// ```
     pub fn decrypt<C: Clear>(&self, client: &ClientKey) -> Result<Vec<C>> {
         self.items.iter().map(|x| x.decrypt(client)).collect()
     }
@@ -157,6 +276,19 @@ impl<const N: usize, const S: bool> FheArray<FheInteger<N, S>> {
 impl FheArray<FheBool> {
     /// Encrypts booleans (row-major) as an array of shape `shape`; refused as
     /// [`FheArray::<FheUint8>::encrypt`](FheArray::encrypt) is.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use encint::fhe::{FheArray, FheBool};
+    /// use encint::{ClientKey, DEFAULT_PARAMETERS};
+    ///
+    /// let (client, _) = ClientKey::generate(&DEFAULT_PARAMETERS);
+    /// let m = FheArray::<FheBool>::encrypt(&[true, false, false, true], &[2, 2], &client)?;
+    /// assert_eq!((m.shape(), m.len()), (&[2, 2][..], 4));
+    /// assert!(FheArray::<FheBool>::encrypt(&[true], &[2], &client).is_err());
+    /// # Ok::<(), encint::Error>(())
+    /// ```
     pub fn encrypt(values: &[bool], shape: &[usize], client: &ClientKey) -> Result<Self> {
         check_encryption(values.len(), IntType::BOOL, client)?;
         let items = values
@@ -167,12 +299,43 @@ impl FheArray<FheBool> {
     }
 
     /// Decrypts every element, row-major.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use encint::fhe::{set_server_key, FheArray, FheUint8};
+    /// use encint::{ClientKey, DEFAULT_PARAMETERS};
+    ///
+    /// let (client, server_key) = ClientKey::generate(&DEFAULT_PARAMETERS);
+    /// set_server_key(server_key);
+    /// let clear = [7u8, 200, 13];
+    /// let x = FheArray::<FheUint8>::encrypt(&clear, &[3], &client)?;
+    /// let big = x.gt(100u8)?; // an array of booleans
+    /// assert_eq!(big.decrypt(&client)?, clear.map(|v| v > 100).to_vec());
+    /// # Ok::<(), encint::Error>(())
+    /// ```
     pub fn decrypt(&self, client: &ClientKey) -> Result<Vec<bool>> {
         self.items.iter().map(|x| x.decrypt(client)).collect()
     }
 
     /// Elementwise `if c { a } else { b }` (NumPy's `where`), one circuit; `a` and `b`
     /// arrays of this shape or values broadcast.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use encint::fhe::{compile_with, FheArray, FheBool, FheInt8};
+    ///
+    /// // ReLU: `where(x > 0, x, 0)`.
+    /// let relu = compile_with(vec![4], |x: FheArray<FheInt8>| {
+    ///     let positive: FheArray<FheBool> = x.gt(0i8).expect("a comparison");
+    ///     positive.select(&x, 0i8).expect("one shape")
+    /// })?;
+    /// let x = [-5i8, 7, 0, -128];
+    /// let expected = x.map(|v| i128::from(v.max(0))).to_vec();
+    /// assert_eq!(relu.run_clear(&x.map(i128::from))?, expected);
+    /// # Ok::<(), encint::Error>(())
+    /// ```
     pub fn select<T: FheType>(
         &self,
         a: impl IntoArrayOperand<T>,
@@ -236,7 +399,27 @@ where
     FheArray<T>: Values,
 {
     /// `op` elementwise on `self` and `rhs` (an array of this shape, or one value for
-    /// every element), results of type `O`: one circuit.
+    /// every element), results of type `O`: one circuit. Errors on another shape, or an
+    /// `op` whose results are not of type `O`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use encint::fhe::{compile_with, FheArray, FheBool, FheUint8};
+    /// use encint::typed::Op;
+    ///
+    /// type A = FheArray<FheUint8>;
+    /// let f = compile_with((vec![2], vec![2]), |(x, y): (A, A)| {
+    ///     let lt: FheArray<FheBool> = x.elementwise(Op::LT, &y).expect("one shape");
+    ///     let sum: A = x.elementwise(Op::Add, 1u8).expect("a u8 result"); // x + 1, broadcast
+    ///     (lt, sum)
+    /// })?;
+    /// let (x, y) = ([3u8, 255], [4u8, 1]);
+    /// let expected = [x[0] < y[0], x[1] < y[1]].map(i128::from);
+    /// let sums = x.map(|v| i128::from(v.wrapping_add(1)));
+    /// assert_eq!(f.run_clear(&[3, 255, 4, 1])?, [expected, sums].concat());
+    /// # Ok::<(), encint::Error>(())
+    /// ```
     pub fn elementwise<O: FheType>(
         &self,
         op: Op,
@@ -258,6 +441,19 @@ where
     }
 
     /// `op` (neg, not, square, a scalar product, ...) on every element: one circuit.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use encint::fhe::{compile_with, FheArray, FheInt8};
+    /// use encint::typed::Op;
+    ///
+    /// let neg = compile_with(vec![3], |x: FheArray<FheInt8>| x.map_unary(Op::Neg).expect("-x"))?;
+    /// let x = [5i8, -100, i8::MIN];
+    /// let expected = x.map(|v| i128::from(v.wrapping_neg())).to_vec();
+    /// assert_eq!(neg.run_clear(&x.map(i128::from))?, expected);
+    /// # Ok::<(), encint::Error>(())
+    /// ```
     pub fn map_unary(&self, op: Op) -> Result<FheArray<T>> {
         if op.arity() != 1 {
             return Err(Error::InvalidInput(format!(
@@ -278,6 +474,18 @@ where
     /// counter tree over all the elements' bits, or their radix-4 digit columns reduced
     /// once, or a tree of additions when the planner estimates it faster; see
     /// [`super::Composer::sum`]). Errors on an empty array.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use encint::fhe::{compile_with, FheArray, FheUint8};
+    ///
+    /// let sum = compile_with(vec![4], |x: FheArray<FheUint8>| x.sum().expect("four values"))?;
+    /// let x = [200u8, 100, 7, 1];
+    /// let expected = x.iter().fold(0u8, |s, &v| s.wrapping_add(v));
+    /// assert_eq!(sum.run_clear(&x.map(i128::from))?, vec![i128::from(expected)]);
+    /// # Ok::<(), encint::Error>(())
+    /// ```
     pub fn sum(&self) -> Result<T> {
         if self.items.is_empty() {
             return Err(Error::InvalidInput(
@@ -287,18 +495,56 @@ where
         one_circuit(self.clone(), |x| sum(&x.items))
     }
 
-    /// The smallest element: one circuit; errors on an empty array.
+    /// The smallest element, signed: one circuit; errors on an empty array.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use encint::fhe::{compile_with, FheArray, FheInt8};
+    ///
+    /// let f = compile_with(vec![4], |x: FheArray<FheInt8>| x.min().expect("four values"))?;
+    /// let x = [-5i8, 7, -100, 3];
+    /// let expected = x.iter().copied().min().expect("four values");
+    /// assert_eq!(f.run_clear(&x.map(i128::from))?, vec![i128::from(expected)]);
+    /// # Ok::<(), encint::Error>(())
+    /// ```
     pub fn min(&self) -> Result<T> {
         self.reduce(Op::Min)
     }
 
     /// The largest element: one circuit; errors on an empty array.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use encint::fhe::{compile_with, FheArray, FheUint8};
+    ///
+    /// let f = compile_with(vec![4], |x: FheArray<FheUint8>| x.max().expect("four values"))?;
+    /// let x = [5u8, 7, 200, 3];
+    /// let expected = x.iter().copied().max().expect("four values");
+    /// assert_eq!(f.run_clear(&x.map(i128::from))?, vec![i128::from(expected)]);
+    /// # Ok::<(), encint::Error>(())
+    /// ```
     pub fn max(&self) -> Result<T> {
         self.reduce(Op::Max)
     }
 
     /// `Σ selfᵢ · rhsᵢ` over two one-dimensional arrays of one length (wrapping): one
-    /// circuit.
+    /// circuit. Errors unless both arrays are vectors of one length.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use encint::fhe::{compile_with, FheArray, FheInt8};
+    ///
+    /// type V = FheArray<FheInt8>;
+    /// let dot = compile_with((vec![3], vec![3]), |(x, y): (V, V)| x.dot(&y).expect("3 and 3"))?;
+    /// let (x, y) = ([10i8, -20, 30], [5i8, 6, -7]);
+    /// let expected = (0..3).fold(0i8, |s, i| s.wrapping_add(x[i].wrapping_mul(y[i])));
+    /// let args: Vec<i128> = x.iter().chain(&y).map(|&v| v.into()).collect();
+    /// assert_eq!(dot.run_clear(&args)?, vec![i128::from(expected)]);
+    /// # Ok::<(), encint::Error>(())
+    /// ```
     pub fn dot(&self, rhs: &FheArray<T>) -> Result<T> {
         if self.shape.len() != 1 || rhs.shape != self.shape {
             return Err(Error::InvalidInput(format!(
@@ -312,6 +558,23 @@ where
     }
 
     /// The matrix product of a `(n, k)` and a `(k, m)` array (wrapping): one circuit.
+    /// Errors unless both are matrices with matching inner sizes.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use encint::fhe::{compile_with, FheArray, FheUint8};
+    ///
+    /// type M = FheArray<FheUint8>;
+    /// let f = compile_with((vec![1, 2], vec![2, 2]), |(x, w): (M, M)| {
+    ///     assert!(w.matmul(&x).is_err()); // (2, 2) · (1, 2): inner sizes differ
+    ///     x.matmul(&w).expect("(1, 2) · (2, 2)")
+    /// })?;
+    /// let (x, w) = ([3u8, 10], [1u8, 2, 3, 4]);
+    /// let expected = [x[0] * w[0] + x[1] * w[2], x[0] * w[1] + x[1] * w[3]];
+    /// assert_eq!(f.run_clear(&[3, 10, 1, 2, 3, 4])?, expected.map(i128::from).to_vec());
+    /// # Ok::<(), encint::Error>(())
+    /// ```
     pub fn matmul(&self, rhs: &FheArray<T>) -> Result<FheArray<T>> {
         let (&[n, k], &[k2, m]) = (self.shape.as_slice(), rhs.shape.as_slice()) else {
             return Err(Error::InvalidInput(format!(
@@ -341,6 +604,19 @@ where
     /// `Σ selfᵢ · wᵢ` over a one-dimensional array and clear weights `w` of its length
     /// (wrapping): one circuit. The weights are folded into one counter tree over the
     /// elements' bits, so only the reduction bootstraps (a zero weight costs nothing).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use encint::fhe::{compile_with, FheArray, FheInt8};
+    ///
+    /// let w = [3, 0, -2];
+    /// let f = compile_with(vec![3], move |x: FheArray<FheInt8>| x.dot_clear(&w).expect("3"))?;
+    /// let x = [20i8, 99, -40];
+    /// let expected = (0..3).fold(0i8, |s, i| s.wrapping_add(x[i].wrapping_mul(w[i] as i8)));
+    /// assert_eq!(f.run_clear(&x.map(i128::from))?, vec![i128::from(expected)]);
+    /// # Ok::<(), encint::Error>(())
+    /// ```
     pub fn dot_clear(&self, w: &[i128]) -> Result<T> {
         if self.shape.len() != 1 || self.items.len() != w.len() {
             return Err(Error::InvalidInput(format!(
@@ -355,7 +631,24 @@ where
     /// `self · w + bias` for a `(n, k)` array, a clear `(k, m)` matrix `w` (row-major) and
     /// a clear bias of `m` values added to every row (wrapping): one circuit, each result
     /// one counter tree with the weights and its bias folded in (see
-    /// [`FheArray::dot_clear`]).
+    /// [`FheArray::dot_clear`]). Errors on shapes that do not match.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use encint::fhe::{compile_with, FheArray, FheInt8};
+    ///
+    /// // One dense layer: a (1, 2) input, a clear (2, 2) weight matrix and bias.
+    /// let (w, bias) = ([1, -1, 2, 3], [10, -10]);
+    /// let layer = compile_with(vec![1, 2], move |x: FheArray<FheInt8>| {
+    ///     x.matmul_clear(&w, [2, 2], &bias).expect("(1, 2) · (2, 2)")
+    /// })?;
+    /// let x = [7i8, -4];
+    /// let y0 = x[0] * w[0] as i8 + x[1] * w[2] as i8 + bias[0] as i8;
+    /// let y1 = x[0] * w[1] as i8 + x[1] * w[3] as i8 + bias[1] as i8;
+    /// assert_eq!(layer.run_clear(&x.map(i128::from))?, vec![i128::from(y0), i128::from(y1)]);
+    /// # Ok::<(), encint::Error>(())
+    /// ```
     pub fn matmul_clear(
         &self,
         w: &[i128],
@@ -416,36 +709,292 @@ macro_rules! elementwise {
 
 elementwise! {
     /// Elementwise sum (wrapping).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use encint::fhe::{compile_with, FheArray, FheUint8};
+    ///
+    /// type A = FheArray<FheUint8>;
+    /// let f = compile_with((vec![3], vec![3]), |(x, y): (A, A)| {
+    ///     x.add(&y).expect("one shape")
+    /// })?;
+    /// let (x, y) = ([250u8, 1, 7], [10u8, 2, 0]);
+    /// let want: Vec<i128> = x.iter().zip(&y).map(|(&a, &b)| a.wrapping_add(b).into()).collect();
+    /// let args: Vec<i128> = x.iter().chain(&y).map(|&v| v.into()).collect();
+    /// assert_eq!(f.run_clear(&args)?, want);
+    /// # Ok::<(), encint::Error>(())
+    /// ```
     add -> T => Op::Add;
     /// Elementwise difference (wrapping).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use encint::fhe::{compile_with, FheArray, FheUint8};
+    ///
+    /// type A = FheArray<FheUint8>;
+    /// let f = compile_with((vec![3], vec![3]), |(x, y): (A, A)| {
+    ///     x.sub(&y).expect("one shape")
+    /// })?;
+    /// let (x, y) = ([5u8, 1, 7], [10u8, 2, 0]);
+    /// let want: Vec<i128> = x.iter().zip(&y).map(|(&a, &b)| a.wrapping_sub(b).into()).collect();
+    /// let args: Vec<i128> = x.iter().chain(&y).map(|&v| v.into()).collect();
+    /// assert_eq!(f.run_clear(&args)?, want);
+    /// # Ok::<(), encint::Error>(())
+    /// ```
     sub -> T => Op::Sub;
     /// Elementwise product (wrapping).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use encint::fhe::{compile_with, FheArray, FheInt8};
+    ///
+    /// type A = FheArray<FheInt8>;
+    /// let f = compile_with((vec![3], vec![3]), |(x, y): (A, A)| {
+    ///     x.mul(&y).expect("one shape")
+    /// })?;
+    /// let (x, y) = ([-20i8, 11, 7], [10i8, -3, 0]);
+    /// let want: Vec<i128> = x.iter().zip(&y).map(|(&a, &b)| a.wrapping_mul(b).into()).collect();
+    /// let args: Vec<i128> = x.iter().chain(&y).map(|&v| v.into()).collect();
+    /// assert_eq!(f.run_clear(&args)?, want);
+    /// # Ok::<(), encint::Error>(())
+    /// ```
     mul -> T => Op::Mul;
     /// Elementwise quotient (see the family's division semantics).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use encint::fhe::{compile_with, FheArray, FheInt8};
+    ///
+    /// type A = FheArray<FheInt8>;
+    /// let f = compile_with((vec![3], vec![3]), |(x, y): (A, A)| {
+    ///     x.div(&y).expect("one shape")
+    /// })?;
+    /// let (x, y) = ([-100i8, 100, i8::MIN], [7i8, -7, -1]);
+    /// let want: Vec<i128> = x.iter().zip(&y).map(|(&a, &b)| a.wrapping_div(b).into()).collect();
+    /// let args: Vec<i128> = x.iter().chain(&y).map(|&v| v.into()).collect();
+    /// assert_eq!(f.run_clear(&args)?, want);
+    /// # Ok::<(), encint::Error>(())
+    /// ```
     div -> T => Op::Div;
     /// Elementwise remainder.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use encint::fhe::{compile_with, FheArray, FheInt8};
+    ///
+    /// type A = FheArray<FheInt8>;
+    /// let f = compile_with((vec![3], vec![3]), |(x, y): (A, A)| {
+    ///     x.rem(&y).expect("one shape")
+    /// })?;
+    /// let (x, y) = ([-100i8, 100, i8::MIN], [7i8, -7, -1]);
+    /// let want: Vec<i128> = x.iter().zip(&y).map(|(&a, &b)| a.wrapping_rem(b).into()).collect();
+    /// let args: Vec<i128> = x.iter().chain(&y).map(|&v| v.into()).collect();
+    /// assert_eq!(f.run_clear(&args)?, want);
+    /// # Ok::<(), encint::Error>(())
+    /// ```
     rem -> T => Op::Rem;
     /// Elementwise bitwise and.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use encint::fhe::{compile_with, FheArray, FheUint8};
+    ///
+    /// type A = FheArray<FheUint8>;
+    /// let f = compile_with((vec![3], vec![3]), |(x, y): (A, A)| {
+    ///     x.bitand(&y).expect("one shape")
+    /// })?;
+    /// let (x, y) = ([0b1100u8, 0xff, 0], [0b1010u8, 0x0f, 9]);
+    /// let want: Vec<i128> = x.iter().zip(&y).map(|(&a, &b)| (a & b).into()).collect();
+    /// let args: Vec<i128> = x.iter().chain(&y).map(|&v| v.into()).collect();
+    /// assert_eq!(f.run_clear(&args)?, want);
+    /// # Ok::<(), encint::Error>(())
+    /// ```
     bitand -> T => Op::And;
     /// Elementwise bitwise or.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use encint::fhe::{compile_with, FheArray, FheUint8};
+    ///
+    /// type A = FheArray<FheUint8>;
+    /// let f = compile_with((vec![3], vec![3]), |(x, y): (A, A)| {
+    ///     x.bitor(&y).expect("one shape")
+    /// })?;
+    /// let (x, y) = ([0b1100u8, 0xf0, 0], [0b1010u8, 0x0f, 9]);
+    /// let want: Vec<i128> = x.iter().zip(&y).map(|(&a, &b)| (a | b).into()).collect();
+    /// let args: Vec<i128> = x.iter().chain(&y).map(|&v| v.into()).collect();
+    /// assert_eq!(f.run_clear(&args)?, want);
+    /// # Ok::<(), encint::Error>(())
+    /// ```
     bitor -> T => Op::Or;
     /// Elementwise bitwise xor.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use encint::fhe::{compile_with, FheArray, FheInt8};
+    ///
+    /// type A = FheArray<FheInt8>;
+    /// let f = compile_with((vec![3], vec![3]), |(x, y): (A, A)| {
+    ///     x.bitxor(&y).expect("one shape")
+    /// })?;
+    /// let (x, y) = ([0b1100i8, -1, 0], [0b1010i8, 0x0f, 9]);
+    /// let want: Vec<i128> = x.iter().zip(&y).map(|(&a, &b)| (a ^ b).into()).collect();
+    /// let args: Vec<i128> = x.iter().chain(&y).map(|&v| v.into()).collect();
+    /// assert_eq!(f.run_clear(&args)?, want);
+    /// # Ok::<(), encint::Error>(())
+    /// ```
     bitxor -> T => Op::Xor;
     /// Elementwise minimum.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use encint::fhe::{compile_with, FheArray, FheInt8};
+    ///
+    /// type A = FheArray<FheInt8>;
+    /// let f = compile_with((vec![3], vec![3]), |(x, y): (A, A)| {
+    ///     x.minimum(&y).expect("one shape")
+    /// })?;
+    /// let (x, y) = ([-5i8, 7, 0], [3i8, -8, 0]);
+    /// let want: Vec<i128> = x.iter().zip(&y).map(|(&a, &b)| a.min(b).into()).collect();
+    /// let args: Vec<i128> = x.iter().chain(&y).map(|&v| v.into()).collect();
+    /// assert_eq!(f.run_clear(&args)?, want);
+    /// # Ok::<(), encint::Error>(())
+    /// ```
     minimum -> T => Op::Min;
     /// Elementwise maximum.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use encint::fhe::{compile_with, FheArray, FheInt8};
+    ///
+    /// type A = FheArray<FheInt8>;
+    /// let f = compile_with((vec![3], vec![3]), |(x, y): (A, A)| {
+    ///     x.maximum(&y).expect("one shape")
+    /// })?;
+    /// let (x, y) = ([-5i8, 7, 0], [3i8, -8, 0]);
+    /// let want: Vec<i128> = x.iter().zip(&y).map(|(&a, &b)| a.max(b).into()).collect();
+    /// let args: Vec<i128> = x.iter().chain(&y).map(|&v| v.into()).collect();
+    /// assert_eq!(f.run_clear(&args)?, want);
+    /// # Ok::<(), encint::Error>(())
+    /// ```
     maximum -> T => Op::Max;
-    /// Elementwise `==`.
+    /// Elementwise `==`: an array of [`FheBool`]s, signed on signed types.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use encint::fhe::{compile_with, FheArray, FheUint8};
+    ///
+    /// type A = FheArray<FheUint8>;
+    /// let f = compile_with((vec![3], vec![3]), |(x, y): (A, A)| {
+    ///     x.eq(&y).expect("one shape")
+    /// })?;
+    /// let (x, y) = ([1u8, 2, 3], [1u8, 0, 3]);
+    /// let want: Vec<i128> = x.iter().zip(&y).map(|(&a, &b)| (a == b).into()).collect();
+    /// let args: Vec<i128> = x.iter().chain(&y).map(|&v| v.into()).collect();
+    /// assert_eq!(f.run_clear(&args)?, want);
+    /// # Ok::<(), encint::Error>(())
+    /// ```
     eq -> FheBool => Op::EQ;
-    /// Elementwise `!=`.
+    /// Elementwise `!=`: an array of [`FheBool`]s, signed on signed types.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use encint::fhe::{compile_with, FheArray, FheUint8};
+    ///
+    /// type A = FheArray<FheUint8>;
+    /// let f = compile_with((vec![3], vec![3]), |(x, y): (A, A)| {
+    ///     x.ne(&y).expect("one shape")
+    /// })?;
+    /// let (x, y) = ([1u8, 2, 3], [1u8, 0, 3]);
+    /// let want: Vec<i128> = x.iter().zip(&y).map(|(&a, &b)| (a != b).into()).collect();
+    /// let args: Vec<i128> = x.iter().chain(&y).map(|&v| v.into()).collect();
+    /// assert_eq!(f.run_clear(&args)?, want);
+    /// # Ok::<(), encint::Error>(())
+    /// ```
     ne -> FheBool => Op::NE;
-    /// Elementwise `<`.
+    /// Elementwise `<`: an array of [`FheBool`]s, signed on signed types.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use encint::fhe::{compile_with, FheArray, FheInt8};
+    ///
+    /// type A = FheArray<FheInt8>;
+    /// let f = compile_with((vec![3], vec![3]), |(x, y): (A, A)| {
+    ///     x.lt(&y).expect("one shape")
+    /// })?;
+    /// let (x, y) = ([-1i8, 2, 3], [1i8, -2, 3]);
+    /// let want: Vec<i128> = x.iter().zip(&y).map(|(&a, &b)| (a < b).into()).collect();
+    /// let args: Vec<i128> = x.iter().chain(&y).map(|&v| v.into()).collect();
+    /// assert_eq!(f.run_clear(&args)?, want);
+    /// # Ok::<(), encint::Error>(())
+    /// ```
     lt -> FheBool => Op::LT;
-    /// Elementwise `<=`.
+    /// Elementwise `<=`: an array of [`FheBool`]s, signed on signed types.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use encint::fhe::{compile_with, FheArray, FheInt8};
+    ///
+    /// type A = FheArray<FheInt8>;
+    /// let f = compile_with((vec![3], vec![3]), |(x, y): (A, A)| {
+    ///     x.le(&y).expect("one shape")
+    /// })?;
+    /// let (x, y) = ([-1i8, 2, 3], [1i8, -2, 3]);
+    /// let want: Vec<i128> = x.iter().zip(&y).map(|(&a, &b)| (a <= b).into()).collect();
+    /// let args: Vec<i128> = x.iter().chain(&y).map(|&v| v.into()).collect();
+    /// assert_eq!(f.run_clear(&args)?, want);
+    /// # Ok::<(), encint::Error>(())
+    /// ```
     le -> FheBool => Op::LE;
-    /// Elementwise `>`.
+    /// Elementwise `>`: an array of [`FheBool`]s, signed on signed types.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use encint::fhe::{compile_with, FheArray, FheUint8};
+    ///
+    /// type A = FheArray<FheUint8>;
+    /// let f = compile_with((vec![3], vec![3]), |(x, y): (A, A)| {
+    ///     x.gt(&y).expect("one shape")
+    /// })?;
+    /// let (x, y) = ([255u8, 2, 3], [1u8, 20, 3]);
+    /// let want: Vec<i128> = x.iter().zip(&y).map(|(&a, &b)| (a > b).into()).collect();
+    /// let args: Vec<i128> = x.iter().chain(&y).map(|&v| v.into()).collect();
+    /// assert_eq!(f.run_clear(&args)?, want);
+    /// # Ok::<(), encint::Error>(())
+    /// ```
     gt -> FheBool => Op::GT;
-    /// Elementwise `>=`.
+    /// Elementwise `>=`: an array of [`FheBool`]s, signed on signed types.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use encint::fhe::{compile_with, FheArray, FheUint8};
+    ///
+    /// type A = FheArray<FheUint8>;
+    /// let f = compile_with((vec![3], vec![3]), |(x, y): (A, A)| {
+    ///     x.ge(&y).expect("one shape")
+    /// })?;
+    /// let (x, y) = ([255u8, 2, 3], [1u8, 20, 3]);
+    /// let want: Vec<i128> = x.iter().zip(&y).map(|(&a, &b)| (a >= b).into()).collect();
+    /// let args: Vec<i128> = x.iter().chain(&y).map(|&v| v.into()).collect();
+    /// assert_eq!(f.run_clear(&args)?, want);
+    /// # Ok::<(), encint::Error>(())
+    /// ```
     ge -> FheBool => Op::GE;
 }
 
@@ -488,7 +1037,25 @@ impl FheArray<super::FheValue> {
     /// (narrower) types, plus `bias` (`m` values added to every row) when given, as values
     /// of `ty`: each product exact, each sum modulo `2^N` of `ty`; one circuit, each entry
     /// one counter tree over the operands' own bits (so small weights and activations
-    /// summed into a wide accumulator pay only for their own bits).
+    /// summed into a wide accumulator pay only for their own bits). Errors on shapes that
+    /// do not match.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use encint::fhe::{compile_with, FheArray, FheValue};
+    /// use encint::typed::IntType;
+    ///
+    /// let (u4, i4) = (IntType::new(4, false)?, IntType::new(4, true)?);
+    /// let i16t = IntType::new(16, true)?;
+    /// type V = FheArray<FheValue>;
+    /// // A (1, 2) row of u4 activations times a (2, 1) column of i4 weights, summed in i16.
+    /// let f = compile_with(((vec![1, 2], u4), (vec![2, 1], i4)), move |(x, w): (V, V)| {
+    ///     x.matmul_widening(&w, None, i16t).expect("(1, 2) · (2, 1)")
+    /// })?;
+    /// assert_eq!(f.run_clear(&[15, 9, -8, 7])?, vec![15 * -8 + 9 * 7]);
+    /// # Ok::<(), encint::Error>(())
+    /// ```
     pub fn matmul_widening(
         &self,
         rhs: &FheArray<super::FheValue>,

@@ -15,7 +15,22 @@ type Function<A, O> = dyn Fn(A) -> O + Send + Sync;
 /// Circuits traced for argument forms and a noise budget.
 type ByForms<L> = Vec<(Vec<Form>, u64, Arc<Traced<L>>)>;
 
-/// A function compiled into one circuit (see [`compile`]).
+/// A function compiled into one circuit (see [`compile`]): its cost is known before any
+/// key exists, and it runs on ciphertexts ([`Compiled::run`]) or, as its own oracle, on
+/// clear values ([`Compiled::run_clear`]).
+///
+/// # Examples
+///
+/// ```
+/// use encint::fhe::{compile, Compiled, FheBool, FheUint8};
+///
+/// type Two = (FheUint8, FheUint8);
+/// let lt: Compiled<Two, FheBool> = compile(|(a, b): Two| a.lt(&b))?;
+/// for (a, b) in [(1u8, 2u8), (2, 1), (9, 9)] {
+///     assert_eq!(lt.run_clear(&[a.into(), b.into()])?, vec![i128::from(a < b)]);
+/// }
+/// # Ok::<(), encint::Error>(())
+/// ```
 pub struct Compiled<A: Values, O: Values> {
     f: Arc<Function<A, O>>,
     layout: A::Layout,
@@ -53,6 +68,8 @@ impl<A: Values, O: Values> std::fmt::Debug for Compiled<A, O> {
 /// `A` is a value of the family or a tuple of them; a function of arrays needs their
 /// shapes: [`compile_with`].
 ///
+/// # Examples
+///
 /// ```
 /// use encint::fhe::{compile, set_server_key, FheUint8};
 /// use encint::{ClientKey, DEFAULT_PARAMETERS};
@@ -83,6 +100,8 @@ where
 /// [`compile`] for arguments of a given layout: the shapes of array arguments (`vec![4]`
 /// for a vector of four, `(vec![2, 3], ())` for a matrix and a value).
 ///
+/// # Examples
+///
 /// ```
 /// use encint::fhe::{compile_with, FheArray, FheUint8};
 ///
@@ -112,6 +131,8 @@ where
 ///
 /// [`FheUint8::encrypt_as`]: super::FheInteger::encrypt_as
 /// [`FheValue::encrypt_as`]: super::FheValue::encrypt_as
+///
+/// # Examples
 ///
 /// ```
 /// use encint::fhe::{compile, compile_for, FheUint16};
@@ -158,6 +179,18 @@ where
 
 impl<A: Values, O: Values> Compiled<A, O> {
     /// The circuit's cost on freshly encrypted arguments.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use encint::fhe::{compile, FheUint8};
+    ///
+    /// let f = compile(|(a, b): (FheUint8, FheUint8)| &a * &b)?;
+    /// let cost = f.cost(); // no key exists yet
+    /// assert!(cost.bootstraps > 0 && cost.depth > 0);
+    /// assert!(cost.width <= cost.bootstraps); // the widest level is part of the whole
+    /// # Ok::<(), encint::Error>(())
+    /// ```
     pub fn cost(&self) -> Cost {
         self.fresh.circuit.cost()
     }
@@ -167,34 +200,116 @@ impl<A: Values, O: Values> Compiled<A, O> {
     /// whole-circuit rewriting saves is this against [`Compiled::cost`]. Never less
     /// time than the kept circuit: [`compile`] keeps this circuit when the rewriting does
     /// not estimate faster.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use encint::fhe::{compile, FheUint8};
+    ///
+    /// type Four = (FheUint8, FheUint8, FheUint8, FheUint8);
+    /// let f = compile(|(a, b, c, d): Four| &(&(&a + &b) + &c) + &d)?; // one chain of sums
+    /// let (kept, plain) = (f.cost(), f.unoptimised_cost());
+    /// assert!(plain.bootstraps > 0);
+    /// println!("{} bootstraps, {} operator by operator", kept.bootstraps, plain.bootstraps);
+    /// let sum = [100u8, 100, 50, 10].iter().fold(0u8, |s, &v| s.wrapping_add(v));
+    /// assert_eq!(f.run_clear(&[100, 100, 50, 10])?, vec![i128::from(sum)]);
+    /// # Ok::<(), encint::Error>(())
+    /// ```
     pub fn unoptimised_cost(&self) -> Cost {
         self.fresh.unoptimised.0
     }
 
     /// [`Compiled::unoptimised_cost`]'s estimated rounds at the thread count the function
     /// was compiled for ([`Compiled::threads`]).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use encint::fhe::{compile, FheUint8};
+    ///
+    /// type Three = (FheUint8, FheUint8, FheUint8);
+    /// let f = compile(|(a, b, c): Three| &(&a * 3u8) + &(&b * 5u8) + &c)?;
+    /// // The kept circuit is never estimated slower than the one traced as the operators came.
+    /// assert!(f.rounds(f.threads()) <= f.unoptimised_rounds());
+    /// # Ok::<(), encint::Error>(())
+    /// ```
     pub fn unoptimised_rounds(&self) -> u64 {
         self.fresh.unoptimised.1
     }
 
     /// The thread count the circuit was planned for (rayon's when compiled).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use encint::fhe::{compile, FheUint8};
+    ///
+    /// let f = compile(|x: FheUint8| &x * &x)?;
+    /// assert_eq!(f.threads(), rayon::current_num_threads());
+    /// // Planned for four threads instead: compile inside a pool of four.
+    /// let pool = rayon::ThreadPoolBuilder::new().num_threads(4).build().unwrap();
+    /// let g = pool.install(|| compile(|x: FheUint8| &x * &x))?;
+    /// assert_eq!(g.threads(), 4);
+    /// # Ok::<(), encint::Error>(())
+    /// ```
     pub fn threads(&self) -> usize {
         self.threads
     }
 
     /// The circuit (on freshly encrypted arguments).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use encint::fhe::{compile, FheUint8};
+    /// use encint::typed::Form;
+    ///
+    /// let f = compile(|(a, b): (FheUint8, FheUint8)| &a ^ &b)?;
+    /// // One input digit per radix-4 block of each argument, as encryption gives them.
+    /// let blocks = Form::DEFAULT.digits(FheUint8::TYPE);
+    /// assert_eq!(f.circuit().inputs().len(), 2 * blocks);
+    /// # Ok::<(), encint::Error>(())
+    /// ```
     pub fn circuit(&self) -> &Circuit {
         &self.fresh.circuit
     }
 
     /// Estimated time in bootstrap rounds at `threads` threads: the sum over levels of
     /// `⌈bootstraps in the level / threads⌉`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use encint::fhe::{compile, FheUint8};
+    ///
+    /// let f = compile(|(a, b): (FheUint8, FheUint8)| &a * &b)?;
+    /// let cost = f.cost();
+    /// assert_eq!(f.rounds(1), cost.bootstraps); // one bootstrap per round
+    /// let wide = usize::try_from(cost.width).unwrap(); // every level in one round
+    /// assert!(f.rounds(wide) <= f.rounds(2) && f.rounds(2) <= f.rounds(1));
+    /// # Ok::<(), encint::Error>(())
+    /// ```
     pub fn rounds(&self, threads: usize) -> u64 {
         encint_arith::bits::makespan(&self.fresh.circuit, threads)
     }
 
     /// Runs the function on `args` with this thread's server (see
-    /// [`set_server_key`](super::set_server_key)).
+    /// [`set_server_key`](super::set_server_key)); errors without one
+    /// ([`Error::NoServer`]), on arguments of another layout or of another key set.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use encint::fhe::{compile, set_server_key, FheInt8};
+    /// use encint::{ClientKey, DEFAULT_PARAMETERS};
+    ///
+    /// let f = compile(|(a, b): (FheInt8, FheInt8)| a.max(&b))?;
+    /// let (client, server_key) = ClientKey::generate(&DEFAULT_PARAMETERS);
+    /// set_server_key(server_key);
+    /// let args = (FheInt8::encrypt(-7i8, &client)?, FheInt8::encrypt(3i8, &client)?);
+    /// assert_eq!(f.run(&args)?.decrypt::<i8>(&client)?, (-7i8).max(3));
+    /// # Ok::<(), encint::Error>(())
+    /// ```
     pub fn run(&self, args: &A) -> Result<O> {
         crate::server::with_server(|s| self.run_on(s, args))
     }
@@ -202,12 +317,44 @@ impl<A: Values, O: Values> Compiled<A, O> {
     /// Runs the function on `args` with `server`. Arguments in another form than
     /// encryption gives (results of earlier operations) or a server of another noise
     /// budget get their own circuit, traced the first time.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use encint::fhe::{compile, FheUint8};
+    /// use encint::{ClientKey, Server, DEFAULT_PARAMETERS};
+    ///
+    /// let (client, server_key) = ClientKey::generate(&DEFAULT_PARAMETERS);
+    /// let server = Server::new(server_key); // not set on the thread: passed
+    /// let inc = compile(|x: FheUint8| &x + 1u8)?;
+    /// let y = inc.run_on(&server, &FheUint8::encrypt(255u8, &client)?)?;
+    /// assert_eq!(y.decrypt::<u8>(&client)?, 255u8.wrapping_add(1));
+    /// let z = inc.run_on(&server, &y)?; // a result as argument, whatever its form
+    /// assert_eq!(z.decrypt::<u8>(&client)?, 255u8.wrapping_add(1).wrapping_add(1));
+    /// # Ok::<(), encint::Error>(())
+    /// ```
     pub fn run_on(&self, server: &Server, args: &A) -> Result<O> {
         self.run_with(server, &|c, d| server.run_circuit(c, d), args)
     }
 
     /// [`Compiled::run_on`] with the bootstraps on another backend (an MPI job's ranks):
     /// `server` checks the arguments' key set and the noise budget, `backend` runs.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use encint::executor::DigitBackend;
+    /// use encint::fhe::{compile, FheUint8};
+    /// use encint::{ClientKey, Server, DEFAULT_PARAMETERS};
+    ///
+    /// let (client, server_key) = ClientKey::generate(&DEFAULT_PARAMETERS);
+    /// let server = Server::new(server_key);
+    /// let backend = DigitBackend { server: server.key() }; // bootstraps on this process
+    /// let sq = compile(|x: FheUint8| x.square())?;
+    /// let y = sq.run_on_backend(&server, &backend, &FheUint8::encrypt(20u8, &client)?)?;
+    /// assert_eq!(y.decrypt::<u8>(&client)?, 20u8.wrapping_mul(20));
+    /// # Ok::<(), encint::Error>(())
+    /// ```
     pub fn run_on_backend<B>(&self, server: &Server, backend: &B, args: &A) -> Result<O>
     where
         B: encint_core::exec::Backend<Value = encint_tfhe::Digit, Error = Error>,
@@ -239,6 +386,8 @@ impl<A: Values, O: Values> Compiled<A, O> {
     /// that does not match the arguments or a value outside its type. No keys are needed:
     /// the circuit's digits go through the clear executor bootstrap by bootstrap, so this
     /// is the circuit's own answer, not a re-computation.
+    ///
+    /// # Examples
     ///
     /// ```
     /// use encint::fhe::{compile, FheUint8};

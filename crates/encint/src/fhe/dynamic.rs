@@ -151,6 +151,8 @@ pub(crate) fn cast<O: FheType>(x: &Repr, to: Option<IntType>) -> Result<O> {
 /// Python package hold): the same operations as the typed family, through methods that
 /// return errors.
 ///
+/// # Examples
+///
 /// ```
 /// use encint::fhe::{set_server_key, FheValue};
 /// use encint::typed::{Op, IntType};
@@ -186,12 +188,44 @@ impl FheType for FheValue {
 
 impl FheValue {
     /// Encrypts `value` as a value of `ty`; errors if it is not one.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use encint::fhe::FheValue;
+    /// use encint::typed::IntType;
+    /// use encint::{ClientKey, DEFAULT_PARAMETERS};
+    ///
+    /// let (client, _) = ClientKey::generate(&DEFAULT_PARAMETERS);
+    /// let i5 = IntType::parse("i5")?; // any width from 1 to 128
+    /// let x = FheValue::encrypt(-16, i5, &client)?;
+    /// assert_eq!((x.ty(), x.decrypt(&client)?), (i5, -16));
+    /// assert!(FheValue::encrypt(16, i5, &client).is_err()); // i5 holds -16..=15
+    /// # Ok::<(), encint::Error>(())
+    /// ```
     pub fn encrypt(value: i128, ty: IntType, client: &ClientKey) -> Result<Self> {
         Self::encrypt_as(value, ty, Form::DEFAULT, client)
     }
 
     /// [`encrypt`](Self::encrypt) in a chosen stored form (see
     /// [`FheInteger::encrypt_as`](super::FheInteger::encrypt_as)).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use encint::fhe::{set_server_key, FheValue};
+    /// use encint::typed::{Form, IntType, Op};
+    /// use encint::{ClientKey, DEFAULT_PARAMETERS};
+    ///
+    /// let (client, server_key) = ClientKey::generate(&DEFAULT_PARAMETERS);
+    /// set_server_key(server_key);
+    /// let u8t = IntType::new(8, false)?;
+    /// // One bit per digit:
+    /// let x = FheValue::encrypt_as(0b1011_0110, u8t, Form::Canonical, &client)?;
+    /// let y = x.unary(Op::Shl(3))?; // free on canonical bits
+    /// assert_eq!(y.decrypt(&client)?, i128::from(0b1011_0110u8 << 3));
+    /// # Ok::<(), encint::Error>(())
+    /// ```
     pub fn encrypt_as(value: i128, ty: IntType, form: Form, client: &ClientKey) -> Result<Self> {
         Ok(FheValue {
             inner: Repr::Cipher(encrypt_typed_as(client, value, ty, form)?),
@@ -201,39 +235,151 @@ impl FheValue {
     /// The value of `ty` congruent to the exact integer `x` modulo `2^N` (its low `N`
     /// digits, as Rust's `as` converts): free, no bootstrap. [`FheType::to_int`] goes
     /// back.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use encint::fhe::FheValue;
+    /// use encint::typed::IntType;
+    /// use encint::{ClientKey, DEFAULT_PARAMETERS};
+    ///
+    /// let (client, _) = ClientKey::generate(&DEFAULT_PARAMETERS);
+    /// let exact = encint::encrypt(&client, -200, 9)?;
+    /// let x = FheValue::from_int(&exact, IntType::new(8, true)?)?;
+    /// assert_eq!(x.decrypt(&client)?, i128::from(-200i16 as i8));
+    /// # Ok::<(), encint::Error>(())
+    /// ```
     pub fn from_int(x: &crate::EncInt, ty: IntType) -> Result<Self> {
         Self::from_typed(EncTyped::from_int(x.clone(), ty)?)
     }
 
     /// Decrypts (an unsigned 128-bit value above `i128::MAX` comes as its negative
-    /// pattern: read it as `u128`).
+    /// pattern: read it as `u128`). Errors on another key set, on a corrupted
+    /// ciphertext, or for a value of a trace.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use encint::fhe::FheValue;
+    /// use encint::typed::IntType;
+    /// use encint::{ClientKey, DEFAULT_PARAMETERS};
+    ///
+    /// let (client, _) = ClientKey::generate(&DEFAULT_PARAMETERS);
+    /// let u128t = IntType::new(128, false)?;
+    /// let x = FheValue::encrypt(i128::MAX, u128t, &client)?;
+    /// assert_eq!(x.decrypt(&client)? as u128, u128::MAX >> 1);
+    /// # Ok::<(), encint::Error>(())
+    /// ```
     pub fn decrypt(&self, client: &ClientKey) -> Result<i128> {
         decrypt_typed(client, cipher(&self.inner)?)
     }
 
     /// The type.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use encint::fhe::{compile_with, FheValue};
+    /// use encint::typed::{IntType, Op};
+    ///
+    /// let i8t = IntType::new(8, true)?;
+    /// let f = compile_with(i8t, move |x: FheValue| {
+    ///     assert_eq!(x.ty(), i8t);
+    ///     let c = x.unary(Op::Cast(IntType::BOOL)).expect("a cast");
+    ///     assert_eq!(c.ty(), IntType::BOOL);
+    ///     c
+    /// })?;
+    /// assert_eq!(f.run_clear(&[-3])?, vec![i128::from(-3i8 != 0)]);
+    /// # Ok::<(), encint::Error>(())
+    /// ```
     pub fn ty(&self) -> IntType {
         repr_type(&self.inner)
     }
 
-    /// A one-operand operation ([`Op::Cast`] to the boolean type is `!= 0`).
+    /// A one-operand operation ([`Op::Cast`] to the boolean type is `!= 0`); errors on an
+    /// operation of another arity or one the type lacks.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use encint::fhe::{compile_with, FheValue};
+    /// use encint::typed::{IntType, Op};
+    ///
+    /// let i8t = IntType::new(8, true)?;
+    /// let f = compile_with(i8t, |x: FheValue| {
+    ///     let y = x.unary(Op::Rotl(3)).expect("a rotation");
+    ///     y.unary(Op::Cast(IntType::new(16, false).unwrap())).expect("a cast")
+    /// })?;
+    /// let x = -100i8;
+    /// assert_eq!(f.run_clear(&[x.into()])?, vec![i128::from(x.rotate_left(3) as u16)]);
+    /// # Ok::<(), encint::Error>(())
+    /// ```
     pub fn unary(&self, op: Op) -> Result<Self> {
         Self::from_repr(unary(op, &self.inner)?)
     }
 
     /// A two-operand operation with a value of the same type or a clear value; shifts and
     /// rotations (`ShlVar`, `ShrVar`, `RotlVar`, `RotrVar`) take the amount modulo the
-    /// width, an encrypted amount being unsigned of the same width.
+    /// width, an encrypted amount being unsigned of the same width. Errors on operands of
+    /// two types, or an operation that takes other operands.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use encint::fhe::{compile_with, FheValue};
+    /// use encint::typed::{IntType, Op};
+    ///
+    /// let (i8t, u8t) = (IntType::new(8, true)?, IntType::new(8, false)?);
+    /// let f = compile_with((i8t, i8t, u8t), |(a, b, c): (FheValue, FheValue, FheValue)| {
+    ///     assert!(a.binary(Op::Add, &c).is_err()); // i8 and u8
+    ///     let q = a.binary(Op::Div, &b).expect("two i8");
+    ///     q.binary(Op::Mul, 3).expect("a clear operand")
+    /// })?;
+    /// let (a, b) = (-100i8, 7i8);
+    /// let expected = a.wrapping_div(b).wrapping_mul(3);
+    /// assert_eq!(f.run_clear(&[a.into(), b.into(), 0])?, vec![i128::from(expected)]);
+    /// # Ok::<(), encint::Error>(())
+    /// ```
     pub fn binary(&self, op: Op, rhs: impl super::IntoOperand<FheValue>) -> Result<Self> {
         Self::from_repr(binary(op, &self.inner, rhs.operand())?)
     }
 
-    /// `|self|` modulo `2^N`.
+    /// `|self|` modulo `2^N` (`abs(MIN) = MIN`; unsigned: `self`).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use encint::fhe::{compile_with, FheValue};
+    /// use encint::typed::IntType;
+    ///
+    /// let f = compile_with(IntType::new(8, true)?, |x: FheValue| x.abs().expect("|x|"))?;
+    /// for v in [-7i8, 7, i8::MIN] {
+    ///     assert_eq!(f.run_clear(&[v.into()])?, vec![i128::from(v.wrapping_abs())]);
+    /// }
+    /// # Ok::<(), encint::Error>(())
+    /// ```
     pub fn abs(&self) -> Result<Self> {
         Self::from_repr(abs(&self.inner)?)
     }
 
-    /// `if self { a } else { b }` for a boolean `self`.
+    /// `if self { a } else { b }` for a boolean `self`; `a` and `b` values of one type or
+    /// clear values.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use encint::fhe::{compile_with, FheValue};
+    /// use encint::typed::IntType;
+    ///
+    /// let u8t = IntType::new(8, false)?;
+    /// let f = compile_with((IntType::BOOL, u8t), |(c, a): (FheValue, FheValue)| {
+    ///     c.select(&a, 99).expect("a boolean condition")
+    /// })?;
+    /// for c in [true, false] {
+    ///     assert_eq!(f.run_clear(&[c.into(), 5])?, vec![if c { 5 } else { 99 }]);
+    /// }
+    /// # Ok::<(), encint::Error>(())
+    /// ```
     pub fn select(
         &self,
         a: impl super::IntoOperand<FheValue>,

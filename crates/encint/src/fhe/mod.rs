@@ -122,6 +122,8 @@ use crate::{Error, Result, Server, ServerKey};
 /// The exact encrypted integer: signed binary digits, results never wrap and grow as
 /// needed (a product is as long as both operands together).
 ///
+/// # Examples
+///
 /// ```
 /// use encint::fhe::{set_server_key, Int};
 /// use encint::{ClientKey, DEFAULT_PARAMETERS};
@@ -162,7 +164,23 @@ pub type FheInt64 = FheInt<64>;
 pub type FheInt128 = FheInt<128>;
 
 /// Sets a server for `key` as this thread's (on rayon's global pool), for the operators;
-/// returns it, to share with other threads ([`set_server_everywhere`]).
+/// returns it, to share with other threads ([`set_server_everywhere`]). Without a server
+/// on the thread the operators panic and the `try_` methods return [`Error::NoServer`].
+///
+/// # Examples
+///
+/// ```
+/// use encint::fhe::{set_server_key, FheUint8};
+/// use encint::{ClientKey, DEFAULT_PARAMETERS};
+///
+/// let (client, server_key) = ClientKey::generate(&DEFAULT_PARAMETERS);
+/// let server = set_server_key(server_key); // this thread's operators run on it
+/// assert_eq!(server.key().key_set(), client.key_set());
+/// let a = FheUint8::encrypt(250u8, &client)?;
+/// let b = &a + 10u8;
+/// assert_eq!(b.decrypt::<u8>(&client)?, 250u8.wrapping_add(10));
+/// # Ok::<(), encint::Error>(())
+/// ```
 pub fn set_server_key(key: ServerKey) -> Arc<Server> {
     let server = Arc::new(Server::new(key));
     crate::set_server(server.clone());
@@ -171,6 +189,29 @@ pub fn set_server_key(key: ServerKey) -> Arc<Server> {
 
 /// Sets `server` on this thread and on every thread of rayon's global pool, so that
 /// operators work inside `par_iter` closures too.
+///
+/// # Examples
+///
+/// ```
+/// use std::sync::Arc;
+/// use encint::fhe::{set_server_everywhere, FheUint8};
+/// use encint::{ClientKey, Server, DEFAULT_PARAMETERS};
+/// use rayon::prelude::*;
+///
+/// let (client, server_key) = ClientKey::generate(&DEFAULT_PARAMETERS);
+/// set_server_everywhere(Arc::new(Server::new(server_key)));
+/// let clear = [3u8, 200];
+/// let xs = clear
+///     .iter()
+///     .map(|&v| FheUint8::encrypt(v, &client))
+///     .collect::<encint::Result<Vec<_>>>()?;
+/// // The operators run on whichever pool thread takes the element.
+/// let doubled: Vec<FheUint8> = xs.par_iter().map(|x| x + x).collect();
+/// for (d, v) in doubled.iter().zip(clear) {
+///     assert_eq!(d.decrypt::<u8>(&client)?, v.wrapping_add(v));
+/// }
+/// # Ok::<(), encint::Error>(())
+/// ```
 pub fn set_server_everywhere(server: Arc<Server>) {
     crate::set_server(server.clone());
     rayon::broadcast(|_| crate::set_server(server.clone()));
@@ -180,12 +221,69 @@ pub fn set_server_everywhere(server: Arc<Server>) {
 /// of a trace inside [`compile`] or an array call).
 pub trait FheType: Values + Clone {
     /// The type, when the Rust type fixes it (not for [`FheValue`]).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use encint::fhe::{FheBool, FheInt8, FheType, FheUint8, FheValue};
+    /// use encint::typed::IntType;
+    ///
+    /// assert_eq!(FheInt8::static_type(), Some(IntType::new(8, true).unwrap()));
+    /// assert_eq!(FheUint8::static_type(), Some(IntType::new(8, false).unwrap()));
+    /// assert_eq!(FheBool::static_type(), Some(IntType::BOOL));
+    /// assert_eq!(FheValue::static_type(), None); // its type is known at run time only
+    /// ```
     fn static_type() -> Option<IntType>;
     /// How the value is held.
+    ///
+    /// # Examples
+    ///
+    /// Inside [`compile`] a value is a node of the trace, not a ciphertext (no key is
+    /// needed to compile):
+    ///
+    /// ```
+    /// use encint::fhe::{compile, FheType, FheUint8, Repr};
+    ///
+    /// let f = compile(|x: FheUint8| {
+    ///     assert!(matches!(x.repr(), Repr::Traced(..)));
+    ///     &x + 1u8
+    /// })?;
+    /// assert_eq!(f.run_clear(&[41])?, vec![42]);
+    /// # Ok::<(), encint::Error>(())
+    /// ```
     fn repr(&self) -> &Repr;
     /// A value of this type held as `repr`; errors on another type.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use encint::fhe::{compile, FheInt8, FheType, FheUint8};
+    ///
+    /// let f = compile(|x: FheUint8| {
+    ///     assert!(FheInt8::from_repr(x.repr().clone()).is_err()); // u8 is not i8
+    ///     let same = FheUint8::from_repr(x.repr().clone()).expect("a u8 value");
+    ///     &same * 3u8
+    /// })?;
+    /// assert_eq!(f.run_clear(&[100])?, vec![i128::from(100u8.wrapping_mul(3))]);
+    /// # Ok::<(), encint::Error>(())
+    /// ```
     fn from_repr(repr: Repr) -> Result<Self>;
     /// The typed digits, unless the value is a node of a trace.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use encint::fhe::{FheType, FheUint8};
+    /// use encint::typed::{Form, IntType};
+    /// use encint::{ClientKey, DEFAULT_PARAMETERS};
+    ///
+    /// let (client, _) = ClientKey::generate(&DEFAULT_PARAMETERS);
+    /// let x = FheUint8::encrypt(7u8, &client)?;
+    /// let digits = x.as_typed().expect("a ciphertext");
+    /// assert_eq!(digits.ty(), IntType::new(8, false).unwrap());
+    /// assert_eq!(digits.form(), Form::DEFAULT); // as encryption gives it
+    /// # Ok::<(), encint::Error>(())
+    /// ```
     fn as_typed(&self) -> Option<&EncTyped> {
         match self.repr() {
             Repr::Cipher(x) => Some(x),
@@ -193,17 +291,60 @@ pub trait FheType: Values + Clone {
         }
     }
     /// Wraps typed digits of this type; errors on another type.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use encint::fhe::{FheInt8, FheType, FheUint8};
+    /// use encint::typed::{encrypt_typed, IntType};
+    /// use encint::{ClientKey, DEFAULT_PARAMETERS};
+    ///
+    /// let (client, _) = ClientKey::generate(&DEFAULT_PARAMETERS);
+    /// let i8t = IntType::new(8, true).unwrap();
+    /// let digits = encrypt_typed(&client, -5, i8t)?;
+    /// assert!(FheUint8::from_typed(digits.clone()).is_err()); // an i8 is no u8
+    /// let x = FheInt8::from_typed(digits)?;
+    /// assert_eq!(x.decrypt::<i8>(&client)?, -5);
+    /// # Ok::<(), encint::Error>(())
+    /// ```
     fn from_typed(x: EncTyped) -> Result<Self> {
         Self::from_repr(Repr::Cipher(x))
     }
     /// The ciphertext file of the value (see [`crate::io::wire`]), labelled with the parameter
     /// set `params` of its keys; errors for a value of a trace.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use encint::fhe::{FheInt8, FheType};
+    /// use encint::{ClientKey, DEFAULT_PARAMETERS};
+    ///
+    /// let (client, _) = ClientKey::generate(&DEFAULT_PARAMETERS);
+    /// let bytes = FheInt8::encrypt(-100i8, &client)?.to_bytes(&DEFAULT_PARAMETERS)?;
+    /// let back = FheInt8::from_bytes(&bytes)?;
+    /// assert_eq!(back.decrypt::<i8>(&client)?, -100);
+    /// # Ok::<(), encint::Error>(())
+    /// ```
     fn to_bytes(&self, params: &crate::keys::DigitParameters) -> Result<Vec<u8>> {
         dynamic::cipher(self.repr())?.to_bytes(params)
     }
     /// Reads a value written by [`FheType::to_bytes`] (or by the command-line tool or the
     /// Python package, or the bit vectors of earlier releases); errors on a file of
     /// another kind or another type.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use encint::fhe::{FheBool, FheType, FheUint8};
+    /// use encint::{ClientKey, DEFAULT_PARAMETERS};
+    ///
+    /// let (client, _) = ClientKey::generate(&DEFAULT_PARAMETERS);
+    /// let bytes = FheUint8::encrypt(201u8, &client)?.to_bytes(&DEFAULT_PARAMETERS)?;
+    /// assert_eq!(FheUint8::from_bytes(&bytes)?.decrypt::<u8>(&client)?, 201);
+    /// assert!(FheBool::from_bytes(&bytes).is_err()); // another type
+    /// assert!(FheUint8::from_bytes(&bytes[..bytes.len() - 1]).is_err()); // truncated
+    /// # Ok::<(), encint::Error>(())
+    /// ```
     fn from_bytes(bytes: &[u8]) -> Result<Self> {
         Self::from_typed(EncTyped::from_bytes(bytes)?)
     }
@@ -212,6 +353,20 @@ pub trait FheType: Values + Clone {
     /// else one conversion circuit). Errors for a value of a trace, without a server, or on
     /// a value of another key set. [`FheValue::from_int`] and [`FheInteger::from_int`] go
     /// back.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use encint::fhe::{set_server_key, FheInt8, FheType};
+    /// use encint::{ClientKey, DEFAULT_PARAMETERS};
+    ///
+    /// let (client, server_key) = ClientKey::generate(&DEFAULT_PARAMETERS);
+    /// set_server_key(server_key);
+    /// let x = FheInt8::encrypt(-77i8, &client)?;
+    /// let exact = x.to_int()?; // signed binary digits, no wrapping from here on
+    /// assert_eq!(encint::decrypt(&client, &exact)?, -77);
+    /// # Ok::<(), encint::Error>(())
+    /// ```
     fn to_int(&self) -> Result<Int> {
         let x = dynamic::cipher(self.repr())?;
         crate::server::with_server(|s| s.typed_to_int(x))
