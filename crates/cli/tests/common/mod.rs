@@ -114,6 +114,13 @@ pub fn refused_before_work(args: &[&str], name: &str) {
     );
 }
 
+/// The JSON rows a command prints (it must succeed).
+pub fn cost_rows(args: &[&str]) -> Vec<serde_json::Value> {
+    let (ok, out, err) = encint(args);
+    assert!(ok, "{err}");
+    serde_json::from_str(&out).expect("JSON array")
+}
+
 #[path = "../../../encint/tests/common/docs.rs"]
 mod docs;
 #[allow(unused_imports)]
