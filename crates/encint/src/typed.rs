@@ -107,6 +107,19 @@ impl Server {
     /// modulo `2^n`), as one circuit: free for canonical digits (their top digit already
     /// carries the sign), the conversion to bits for a lazy value (`⌈3n/2⌉ − 1`
     /// bootstraps) or for radix-4 blocks. Errors on a value of another key set.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # use encint::{ClientKey, Server, DEFAULT_PARAMETERS};
+    /// # let (client, server_key) = ClientKey::generate(&DEFAULT_PARAMETERS);
+    /// # let server = Server::new(server_key);
+    /// use encint::typed::{encrypt_typed_as, Form, IntType};
+    /// let x = encrypt_typed_as(&client, -100, IntType::new(8, true)?, Form::Radix4)?;
+    /// let exact = server.typed_to_int(&x)?; // its value, not a representative
+    /// assert_eq!(encint::decrypt(&client, &exact)?, -100);
+    /// # Ok::<(), encint::Error>(())
+    /// ```
     pub fn typed_to_int(&self, x: &EncTyped) -> Result<EncInt> {
         self.check_key_set(0, x.key_set())?;
         if x.form == Form::Canonical {
@@ -231,6 +244,18 @@ pub(crate) fn typed_value(digits: &[i64], ty: IntType, form: Form) -> Result<i12
 
 impl Server {
     /// The threads this server's evaluations run on.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # use encint::{ClientKey, Server, DEFAULT_PARAMETERS};
+    /// # let (_, server_key) = ClientKey::generate(&DEFAULT_PARAMETERS);
+    /// let server = Server::with_threads(server_key, 2)?;
+    /// assert_eq!(server.threads(), 2);
+    /// # let (_, server_key) = ClientKey::generate(&DEFAULT_PARAMETERS);
+    /// assert_eq!(Server::new(server_key).threads(), rayon::current_num_threads());
+    /// # Ok::<(), encint::Error>(())
+    /// ```
     pub fn threads(&self) -> usize {
         self.install(rayon::current_num_threads)
     }
@@ -238,6 +263,16 @@ impl Server {
     /// The parallel bootstraps the planner assumes when it chooses circuits for this
     /// server: its [`threads`](Self::threads) on the CPU, [`crate::backend::gpu::plan_lanes`] on the
     /// GPU (where a level's latency, not its width, dominates).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # use encint::{ClientKey, Server, DEFAULT_PARAMETERS};
+    /// # let (_, server_key) = ClientKey::generate(&DEFAULT_PARAMETERS);
+    /// # let server = Server::new(server_key);
+    /// assert_eq!(server.plan_threads(), server.threads()); // on the CPU
+    /// # Ok::<(), encint::Error>(())
+    /// ```
     pub fn plan_threads(&self) -> usize {
         match self.backend() {
             crate::BackendKind::Gpu => crate::backend::gpu::plan_lanes(),
@@ -254,14 +289,49 @@ impl Server {
 
     /// The planner's estimates for `op` on `args` (their types and forms) at this
     /// server's thread count, the chosen algorithm first: the cost before running (no key
-    /// needed: circuits only).
+    /// needed: circuits only). Errors on operands of two types or a wrong count.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # use encint::{ClientKey, Server, DEFAULT_PARAMETERS};
+    /// # let (client, server_key) = ClientKey::generate(&DEFAULT_PARAMETERS);
+    /// # let server = Server::new(server_key);
+    /// use encint::typed::{encrypt_typed, IntType, Op};
+    /// let u8t = IntType::new(8, false)?;
+    /// let (a, b) = (encrypt_typed(&client, 200, u8t)?, encrypt_typed(&client, 7, u8t)?);
+    /// let plan = server.typed_plan(Op::Div, &[&a, &b])?; // nothing runs
+    /// assert!(plan.chosen().cost.bootstraps > 0);
+    /// assert!(plan.estimates.iter().all(|e| Op::Div.algorithms().contains(&e.algorithm)));
+    /// assert!(server.typed_plan(Op::Div, &[&a]).is_err()); // two operands
+    /// # Ok::<(), encint::Error>(())
+    /// ```
     pub fn typed_plan(&self, op: Op, args: &[&EncTyped]) -> Result<Plan> {
         let (ty, forms) = self.typed_operands(op, args)?;
         plan(self.arith(), op, ty, &forms, self.plan_threads()).map_err(Error::from)
     }
 
     /// Runs `op` on typed operands with the planner's algorithm; returns the result (of
-    /// type `op.result_type(ty)`) and its cost.
+    /// type `op.result_type(ty)`) and its cost. Errors as [`Server::typed_plan`], on
+    /// another key set, or on a result past the limits.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # use encint::{ClientKey, Server, DEFAULT_PARAMETERS};
+    /// # let (client, server_key) = ClientKey::generate(&DEFAULT_PARAMETERS);
+    /// # let server = Server::new(server_key);
+    /// use encint::typed::{decrypt_typed, encrypt_typed, IntType, Op};
+    /// let i8t = IntType::new(8, true)?;
+    /// let (a, b) = (encrypt_typed(&client, -100, i8t)?, encrypt_typed(&client, 3, i8t)?);
+    /// let (p, cost) = server.typed_apply(Op::Mul, &[&a, &b])?;
+    /// assert_eq!(decrypt_typed(&client, &p)?, i128::from((-100i8).wrapping_mul(3)));
+    /// assert!(cost.bootstraps > 0);
+    /// let (lt, _) = server.typed_apply(Op::LT, &[&a, &b])?;
+    /// assert_eq!(lt.ty(), IntType::BOOL);
+    /// assert_eq!(decrypt_typed(&client, &lt)?, i128::from(-100 < 3));
+    /// # Ok::<(), encint::Error>(())
+    /// ```
     pub fn typed_apply(&self, op: Op, args: &[&EncTyped]) -> Result<(EncTyped, Cost)> {
         let (ty, forms) = self.typed_operands(op, args)?;
         let plan = plan(self.arith(), op, ty, &forms, self.plan_threads()).map_err(Error::from)?;
@@ -270,6 +340,22 @@ impl Server {
     }
 
     /// Runs `op` with a given algorithm (errors if it does not implement the operation).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # use encint::{ClientKey, Server, DEFAULT_PARAMETERS};
+    /// # let (client, server_key) = ClientKey::generate(&DEFAULT_PARAMETERS);
+    /// # let server = Server::new(server_key);
+    /// use encint::typed::{decrypt_typed, encrypt_typed, Algorithm, IntType, Op};
+    /// let u8t = IntType::new(8, false)?;
+    /// let (a, b) = (encrypt_typed(&client, 250, u8t)?, encrypt_typed(&client, 9, u8t)?);
+    /// let (s, _) = server.typed_apply_with(Op::Add, Algorithm::Digits, &[&a, &b])?;
+    /// assert_eq!(decrypt_typed(&client, &s)?, i128::from(250u8.wrapping_add(9)));
+    /// // No digit circuit for a bitwise operation:
+    /// assert!(server.typed_apply_with(Op::Xor, Algorithm::Digits, &[&a, &b]).is_err());
+    /// # Ok::<(), encint::Error>(())
+    /// ```
     pub fn typed_apply_with(
         &self,
         op: Op,

@@ -58,6 +58,37 @@ thread_local! {
 
 /// Runs `f` with `watch` told about every circuit a server runs for this thread (see
 /// the module docs); the watch set before, if any, is back when `f` returns or panics.
+/// A watch's error ends the run at that level boundary: the operation returns it.
+///
+/// # Examples
+///
+/// ```
+/// use std::sync::Arc;
+/// use encint::circuit::{Circuit, Plan, PlannedLevel};
+/// use encint::fhe::{set_server_key, FheUint8};
+/// use encint::watch::{watching, Watch};
+/// use encint::{ClientKey, CoreError, DEFAULT_PARAMETERS};
+///
+/// /// Stops every run after its first level.
+/// struct Stop;
+/// impl Watch for Stop {
+///     fn start(&self, _: &Circuit, _: &Plan) -> Result<(), CoreError> {
+///         Ok(())
+///     }
+///     fn level_done(&self, _: &PlannedLevel) -> Result<(), CoreError> {
+///         Err(CoreError::Stopped("enough".into()))
+///     }
+/// }
+///
+/// let (client, server_key) = ClientKey::generate(&DEFAULT_PARAMETERS);
+/// set_server_key(server_key);
+/// let a = FheUint8::encrypt(200u8, &client)?;
+/// assert!(watching(Arc::new(Stop), || a.try_binary(encint::Op::Mul, &a)).is_err());
+/// // Outside the call, nothing watches: the same product runs.
+/// let p = a.try_binary(encint::Op::Mul, &a)?;
+/// assert_eq!(p.decrypt::<u8>(&client)?, 200u8.wrapping_mul(200));
+/// # Ok::<(), encint::Error>(())
+/// ```
 pub fn watching<R>(watch: SharedWatch, f: impl FnOnce() -> R) -> R {
     struct Restore(Option<SharedWatch>);
     impl Drop for Restore {

@@ -343,7 +343,7 @@ impl<A: Values, O: Values> Compiled<A, O> {
     /// # Examples
     ///
     /// ```
-    /// use encint::executor::DigitBackend;
+    /// use encint::backend::digit::DigitBackend;
     /// use encint::fhe::{compile, FheUint8};
     /// use encint::{ClientKey, Server, DEFAULT_PARAMETERS};
     ///

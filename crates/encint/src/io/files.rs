@@ -124,6 +124,22 @@ fn io<'a>(action: &'static str, path: &'a Path) -> impl FnOnce(std::io::Error) -
 /// Errors ([`FileError::Exists`]) unless every destination is new (or `force` is given).
 /// Call it before expensive work so that a refusal costs nothing; [`write_all`] checks
 /// again atomically.
+///
+/// # Examples
+///
+/// ```
+/// # let dir = std::env::temp_dir().join(format!("encint-doc-{}-new", std::process::id()));
+/// # std::fs::create_dir_all(&dir).unwrap();
+/// use encint::io::files::{check_new, FileError};
+///
+/// let key = dir.join("server.key");
+/// check_new(&[&key], false)?; // nothing there yet
+/// std::fs::write(&key, b"old").unwrap();
+/// assert!(matches!(check_new(&[&key], false), Err(FileError::Exists { .. })));
+/// check_new(&[&key], true)?; // replacing is asked for
+/// # std::fs::remove_dir_all(&dir).unwrap();
+/// # Ok::<(), encint::io::files::FileError>(())
+/// ```
 pub fn check_new(paths: &[&Path], force: bool) -> Result<(), FileError> {
     if force {
         return Ok(());
@@ -143,6 +159,23 @@ pub fn check_new(paths: &[&Path], force: bool) -> Result<(), FileError> {
 /// (device and inode, whether reached through a symlink or a hard link), or, for paths
 /// that do not exist yet, the same path once the directory is resolved. Call it before any
 /// work, with or without `force`: a forced write replaces the input.
+///
+/// # Examples
+///
+/// ```
+/// # let dir = std::env::temp_dir().join(format!("encint-doc-{}-distinct", std::process::id()));
+/// # std::fs::create_dir_all(&dir).unwrap();
+/// use encint::io::files::{check_distinct, FileError};
+///
+/// let input = dir.join("client.key");
+/// std::fs::write(&input, b"secret").unwrap();
+/// let same = dir.join(".").join("client.key"); // another spelling of the input
+/// let err = check_distinct(&[&same], &[&input]).unwrap_err();
+/// assert!(matches!(err, FileError::SameFile { .. }));
+/// check_distinct(&[&dir.join("server.key")], &[&input])?;
+/// # std::fs::remove_dir_all(&dir).unwrap();
+/// # Ok::<(), encint::io::files::FileError>(())
+/// ```
 pub fn check_distinct(outputs: &[&Path], inputs: &[&Path]) -> Result<(), FileError> {
     for out in outputs {
         let (out_ids, out_path) = (identities(out), resolved(out));
@@ -266,6 +299,28 @@ fn sync_dir(dest: &Path) {
 
 /// Writes every file of `outputs` as described in the module docs: all or (as far as the
 /// file system allows) nothing, never replacing an existing file unless `force`.
+///
+/// # Examples
+///
+/// ```
+/// # let dir = std::env::temp_dir().join(format!("encint-doc-{}-all", std::process::id()));
+/// # std::fs::create_dir_all(&dir).unwrap();
+/// use encint::io::files::{write_all, Mode, Output};
+///
+/// let (client, server) = (dir.join("client.key"), dir.join("server.key"));
+/// std::fs::write(&server, b"old").unwrap();
+/// let outputs = [
+///     Output { path: &client, bytes: b"new client", mode: Mode::Secret },
+///     Output { path: &server, bytes: b"new server", mode: Mode::Public },
+/// ];
+/// assert!(write_all(&outputs, false).is_err()); // server.key exists
+/// assert!(!client.exists()); // nothing was written
+/// assert_eq!(std::fs::read(&server).unwrap(), b"old");
+/// write_all(&outputs, true)?;
+/// assert_eq!(std::fs::read(&client).unwrap(), b"new client");
+/// # std::fs::remove_dir_all(&dir).unwrap();
+/// # Ok::<(), encint::io::files::FileError>(())
+/// ```
 pub fn write_all(outputs: &[Output], force: bool) -> Result<(), FileError> {
     let paths: Vec<&Path> = outputs.iter().map(|o| o.path).collect();
     check_new(&paths, force)?;
@@ -300,12 +355,45 @@ pub fn write_all(outputs: &[Output], force: bool) -> Result<(), FileError> {
 }
 
 /// [`write_all`] for one file.
+///
+/// # Examples
+///
+/// ```
+/// # let dir = std::env::temp_dir().join(format!("encint-doc-{}-one", std::process::id()));
+/// # std::fs::create_dir_all(&dir).unwrap();
+/// use encint::io::files::{write_one, Mode};
+///
+/// let path = dir.join("x.ct");
+/// write_one(&path, b"first", Mode::Public, false)?;
+/// assert!(write_one(&path, b"second", Mode::Public, false).is_err()); // kept
+/// assert_eq!(std::fs::read(&path).unwrap(), b"first");
+/// write_one(&path, b"second", Mode::Public, true)?; // replaced when asked
+/// assert_eq!(std::fs::read(&path).unwrap(), b"second");
+/// # std::fs::remove_dir_all(&dir).unwrap();
+/// # Ok::<(), encint::io::files::FileError>(())
+/// ```
 pub fn write_one(path: &Path, bytes: &[u8], mode: Mode, force: bool) -> Result<(), FileError> {
     write_all(&[Output { path, bytes, mode }], force)
 }
 
 /// Reads a whole file of at most `limit` bytes; larger files (and endless ones such as
 /// `/dev/zero`) are refused after reading at most `limit + 1` bytes.
+///
+/// # Examples
+///
+/// ```
+/// # let dir = std::env::temp_dir().join(format!("encint-doc-{}-read", std::process::id()));
+/// # std::fs::create_dir_all(&dir).unwrap();
+/// use encint::io::files::{read_bounded, FileError};
+///
+/// let path = dir.join("data");
+/// std::fs::write(&path, [7u8; 100]).unwrap();
+/// assert_eq!(read_bounded(&path, 100)?, vec![7u8; 100]);
+/// let err = read_bounded(&path, 99).unwrap_err();
+/// assert!(matches!(err, FileError::TooLarge { limit: 99, .. }));
+/// # std::fs::remove_dir_all(&dir).unwrap();
+/// # Ok::<(), encint::io::files::FileError>(())
+/// ```
 pub fn read_bounded(path: &Path, limit: u64) -> Result<Vec<u8>, FileError> {
     let f = File::open(path).map_err(io("read", path))?;
     let too_big = || FileError::TooLarge {

@@ -46,10 +46,38 @@ use crate::Result;
 /// parameter set.
 pub trait PublicKeyFile: Sized {
     /// The envelope of kind `PublicKey`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use encint::io::public::{PublicKey, PublicKeyFile};
+    /// use encint::{ClientKey, FheUint8, DEFAULT_PARAMETERS};
+    ///
+    /// let (client, server_key) = ClientKey::generate(&DEFAULT_PARAMETERS);
+    /// let bytes = client.public_key().to_bytes()?; // publish these
+    /// let pk = PublicKey::from_bytes(&bytes)?;
+    /// let x = FheUint8::encrypt_public(77u8, &pk)?; // no secret needed
+    /// let x: FheUint8 = x.expand_for(&server_key)?; // on the server: no bootstrap
+    /// assert_eq!(x.decrypt::<u8>(&client)?, 77);
+    /// # Ok::<(), encint::Error>(())
+    /// ```
     fn to_bytes(&self) -> Result<Vec<u8>>;
     /// Reads [`PublicKeyFile::to_bytes`] output, of any known parameter set: every check of
     /// the envelope reader (magic, version, kind, parameter set, the body length). Never
     /// panics: truncated or altered bytes are an error.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use encint::io::public::{PublicKey, PublicKeyFile};
+    /// use encint::{ClientKey, DEFAULT_PARAMETERS};
+    ///
+    /// let (client, _) = ClientKey::generate(&DEFAULT_PARAMETERS);
+    /// let bytes = client.public_key().to_bytes()?;
+    /// assert_eq!(PublicKey::from_bytes(&bytes)?.to_bytes()?, bytes);
+    /// assert!(PublicKey::from_bytes(&bytes[..bytes.len() / 2]).is_err()); // truncated
+    /// # Ok::<(), encint::Error>(())
+    /// ```
     fn from_bytes(bytes: &[u8]) -> Result<Self>;
 }
 
@@ -79,6 +107,27 @@ crate::io::seeded::upload_constructors!(
 /// Encrypts `values` (row-major) as an array of shape `shape` of type `ty` in `form` with
 /// the public key, all digits in one compact list; an empty `shape` is one value. The
 /// checks of [`crate::io::seeded::encrypt_array_seeded`].
+///
+/// # Examples
+///
+/// ```
+/// use encint::io::public::encrypt_array_public;
+/// use encint::typed::{decrypt_typed, Form, IntType};
+/// use encint::{ClientKey, DEFAULT_PARAMETERS};
+///
+/// let (client, server_key) = ClientKey::generate(&DEFAULT_PARAMETERS);
+/// let pk = client.public_key();
+/// let clear = [1, -2, 3, -128];
+/// let i8t = IntType::new(8, true)?;
+/// let list = encrypt_array_public(&pk, &clear, &[2, 2], i8t, Form::DEFAULT)?;
+/// assert_eq!(list.shape(), &[2, 2]);
+/// let values = list.expand_for(&server_key)?; // ordinary ciphertexts, row-major
+/// for (x, v) in values.iter().zip(clear) {
+///     assert_eq!(decrypt_typed(&client, x)?, v);
+/// }
+/// assert!(encrypt_array_public(&pk, &[128], &[], i8t, Form::DEFAULT).is_err()); // no i8
+/// # Ok::<(), encint::Error>(())
+/// ```
 pub fn encrypt_array_public(
     pk: &PublicKey,
     values: &[i128],

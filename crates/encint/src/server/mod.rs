@@ -2,9 +2,6 @@
 //! eagerly (one circuit per operation) or traced (see [`crate::Tracer`]), and
 //! operator syntax through a per-thread server.
 
-use std::cell::RefCell;
-use std::sync::Arc;
-
 use encint_arith::{Arith, Config, Op, SInt};
 use encint_core::circuit::{Builder, Circuit, Cost, Plan};
 use encint_core::exec::Backend;
@@ -59,6 +56,16 @@ pub const MAX_THREADS_PER_CORE: usize = 4;
 
 /// Checks a thread count: at least 1 and at most [`MAX_THREADS_PER_CORE`] times the
 /// machine's cores (more only adds contention, and huge counts take minutes to spawn).
+///
+/// # Examples
+///
+/// ```
+/// let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+/// assert_eq!(encint::check_threads(1)?, 1);
+/// assert!(encint::check_threads(0).is_err());
+/// assert!(encint::check_threads(encint::MAX_THREADS_PER_CORE * cores + 1).is_err());
+/// # Ok::<(), encint::Error>(())
+/// ```
 pub fn check_threads(threads: usize) -> Result<usize> {
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let max = MAX_THREADS_PER_CORE * cores;
@@ -86,6 +93,19 @@ pub struct Server {
 
 impl Server {
     /// A server on the global rayon pool.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use encint::{ClientKey, Server, DEFAULT_PARAMETERS};
+    ///
+    /// let (client, server_key) = ClientKey::generate(&DEFAULT_PARAMETERS);
+    /// let server = Server::new(server_key);
+    /// let a = encint::encrypt(&client, -9, 5)?;
+    /// let b = encint::encrypt(&client, 12, 5)?;
+    /// assert_eq!(encint::decrypt(&client, &server.add(&a, &b)?)?, -9 + 12);
+    /// # Ok::<(), encint::Error>(())
+    /// ```
     pub fn new(key: ServerKey) -> Self {
         let budget = key.params().max_quadratic_weight();
         Server {
@@ -103,6 +123,8 @@ impl Server {
     /// For [`BackendKind::Gpu`] the server key is uploaded to the GPU once, here; errors
     /// ([`Error::Gpu`]) without the `gpu` feature or without a usable device.
     ///
+    /// # Examples
+    ///
     /// ```
     /// # use encint::{BackendKind, ClientKey, Server, DEFAULT_PARAMETERS};
     /// # fn gpu(server: Server) -> encint::Result<Server> {
@@ -119,17 +141,53 @@ impl Server {
     }
 
     /// The backend this server runs its circuits on.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # use encint::{ClientKey, Server, DEFAULT_PARAMETERS};
+    /// # let (_, server_key) = ClientKey::generate(&DEFAULT_PARAMETERS);
+    /// # let server = Server::new(server_key);
+    /// assert_eq!(server.backend(), encint::BackendKind::Cpu); // the default
+    /// # Ok::<(), encint::Error>(())
+    /// ```
     pub fn backend(&self) -> crate::BackendKind {
         self.engine.kind()
     }
 
     /// Sets the largest circuit (in nodes) this server builds or runs (default
-    /// [`DEFAULT_MAX_NODES`]).
+    /// [`DEFAULT_MAX_NODES`]); a larger circuit is refused before it runs
+    /// ([`Error::LimitExceeded`]).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # use encint::{ClientKey, Server, DEFAULT_PARAMETERS};
+    /// # let (client, server_key) = ClientKey::generate(&DEFAULT_PARAMETERS);
+    /// # let server = Server::new(server_key);
+    /// # let mut server = server;
+    /// let a = encint::encrypt(&client, 100, 8)?;
+    /// server.set_max_nodes(10);
+    /// assert!(matches!(server.mul(&a, &a), Err(encint::Error::LimitExceeded(_))));
+    /// server.set_max_nodes(encint::DEFAULT_MAX_NODES);
+    /// assert_eq!(encint::decrypt(&client, &server.mul(&a, &a)?)?, 100 * 100);
+    /// # Ok::<(), encint::Error>(())
+    /// ```
     pub fn set_max_nodes(&mut self, max_nodes: u64) {
         self.max_nodes = max_nodes;
     }
 
     /// The largest circuit (in nodes) this server builds or runs.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # use encint::{ClientKey, Server, DEFAULT_PARAMETERS};
+    /// # let (_, server_key) = ClientKey::generate(&DEFAULT_PARAMETERS);
+    /// # let server = Server::new(server_key);
+    /// assert_eq!(server.max_nodes(), encint::DEFAULT_MAX_NODES);
+    /// # Ok::<(), encint::Error>(())
+    /// ```
     pub fn max_nodes(&self) -> u64 {
         self.max_nodes
     }
@@ -146,6 +204,19 @@ impl Server {
     }
 
     /// A server with its own pool of `threads` threads (see [`check_threads`]).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use encint::{ClientKey, Server, DEFAULT_PARAMETERS};
+    ///
+    /// let (client, server_key) = ClientKey::generate(&DEFAULT_PARAMETERS);
+    /// let server = Server::with_threads(server_key, 2)?;
+    /// assert_eq!(server.threads(), 2);
+    /// let a = encint::encrypt(&client, 21, 6)?;
+    /// assert_eq!(encint::decrypt(&client, &server.mul_scalar(&a, -2)?)?, 21 * -2);
+    /// # Ok::<(), encint::Error>(())
+    /// ```
     pub fn with_threads(key: ServerKey, threads: usize) -> Result<Self> {
         check_threads(threads)?;
         let pool = rayon::ThreadPoolBuilder::new()
@@ -158,6 +229,17 @@ impl Server {
     }
 
     /// The server key.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # use encint::{ClientKey, Server, DEFAULT_PARAMETERS};
+    /// # let (client, server_key) = ClientKey::generate(&DEFAULT_PARAMETERS);
+    /// # let server = Server::new(server_key);
+    /// assert_eq!(server.key().key_set(), client.key_set());
+    /// assert_eq!(server.key().params(), client.params());
+    /// # Ok::<(), encint::Error>(())
+    /// ```
     pub fn key(&self) -> &ServerKey {
         &self.key
     }
@@ -190,6 +272,17 @@ impl Server {
     }
 
     /// The arithmetic (its configuration follows the key's noise budget).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # use encint::{ClientKey, Server, DEFAULT_PARAMETERS};
+    /// # let (_, server_key) = ClientKey::generate(&DEFAULT_PARAMETERS);
+    /// # let server = Server::new(server_key);
+    /// let budget = server.arith().config().max_qweight;
+    /// assert_eq!(budget, DEFAULT_PARAMETERS.max_quadratic_weight());
+    /// # Ok::<(), encint::Error>(())
+    /// ```
     pub fn arith(&self) -> &Arith {
         &self.arith
     }
@@ -202,6 +295,24 @@ impl Server {
     /// ([`Error::KeySetMismatch`]), more than [`MAX_DIGITS`](crate::MAX_DIGITS) digits in an
     /// input or output, or a circuit of more than [`Server::max_nodes`] nodes
     /// ([`Error::LimitExceeded`]; [`Server::apply`] checks an estimate before building).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # use encint::{ClientKey, Server, DEFAULT_PARAMETERS};
+    /// # let (client, server_key) = ClientKey::generate(&DEFAULT_PARAMETERS);
+    /// # let server = Server::new(server_key);
+    /// let a = encint::encrypt(&client, 11, 5)?;
+    /// let b = encint::encrypt(&client, -6, 5)?;
+    /// // Two outputs of one circuit: a + b and 2a (a shift: no bootstrap).
+    /// let (out, cost) = server.eval(&[&a, &b], |ar, bld, x| {
+    ///     vec![ar.add(bld, &x[0], &x[1]), x[0].shl(bld, 1)]
+    /// })?;
+    /// assert_eq!(encint::decrypt(&client, &out[0])?, 11 + -6);
+    /// assert_eq!(encint::decrypt(&client, &out[1])?, 2 * 11);
+    /// assert!(cost.bootstraps > 0);
+    /// # Ok::<(), encint::Error>(())
+    /// ```
     pub fn eval(
         &self,
         inputs: &[&EncInt],
@@ -239,6 +350,22 @@ impl Server {
     /// [`Server::eval`] on another backend (e.g. `encint::backend::mpi::MpiBackend`, feature
     /// `mpi`): the same circuit, checks and outputs; the backend runs on the calling thread
     /// and uses its own threads. Its server key must be this server's.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # use encint::{ClientKey, Server, DEFAULT_PARAMETERS};
+    /// # let (client, server_key) = ClientKey::generate(&DEFAULT_PARAMETERS);
+    /// # let server = Server::new(server_key);
+    /// use encint::backend::digit::DigitBackend;
+    /// let backend = DigitBackend { server: server.key() };
+    /// let a = encint::encrypt(&client, 9, 5)?;
+    /// let (out, _) = server.eval_on(&backend, &[&a, &a], |ar, bld, x| {
+    ///     vec![ar.sub(bld, &x[0], &x[1])]
+    /// })?;
+    /// assert_eq!(encint::decrypt(&client, &out[0])?, 9 - 9);
+    /// # Ok::<(), encint::Error>(())
+    /// ```
     pub fn eval_on<B: Backend<Value = Digit, Error = Error>>(
         &self,
         backend: &B,
@@ -321,6 +448,27 @@ impl Server {
     /// server's backend and pool, one digit per circuit input; checked like [`Server::eval`]'s
     /// circuits (size limit, noise budget, node kinds) before anything runs. The digits must
     /// belong to this server's key set (they carry no key-set label to check).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # use encint::{ClientKey, Server, DEFAULT_PARAMETERS};
+    /// # let (client, server_key) = ClientKey::generate(&DEFAULT_PARAMETERS);
+    /// # let server = Server::new(server_key);
+    /// use encint::circuit::Builder;
+    /// use encint::{EncInt, SInt};
+    ///
+    /// // x + y on four digits each, built by hand.
+    /// let mut b = Builder::new();
+    /// let (x, y) = (SInt::input(&mut b, 4), SInt::input(&mut b, 4));
+    /// let sum = server.arith().add(&mut b, &x, &y);
+    /// let circuit = b.finish(sum.digits);
+    /// let (u, v) = (encint::encrypt(&client, 7, 4)?, encint::encrypt(&client, -3, 4)?);
+    /// let inputs: Vec<_> = u.digits().iter().chain(v.digits()).collect();
+    /// let out = server.run_circuit(&circuit, &inputs)?;
+    /// assert_eq!(encint::decrypt(&client, &EncInt::from_digits(out, client.key_set()))?, 7 + -3);
+    /// # Ok::<(), encint::Error>(())
+    /// ```
     pub fn run_circuit(
         &self,
         circuit: &encint_core::circuit::Circuit,
@@ -332,6 +480,28 @@ impl Server {
 
     /// [`Server::run_circuit`] on another backend (an MPI job's ranks: see
     /// [`Server::eval_on`]), checked the same way.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # use encint::{ClientKey, Server, DEFAULT_PARAMETERS};
+    /// # let (client, server_key) = ClientKey::generate(&DEFAULT_PARAMETERS);
+    /// # let server = Server::new(server_key);
+    /// use encint::circuit::Builder;
+    /// use encint::backend::digit::DigitBackend;
+    /// use encint::{EncInt, SInt};
+    ///
+    /// let mut b = Builder::new();
+    /// let x = SInt::input(&mut b, 4);
+    /// let twice = server.arith().add(&mut b, &x, &x);
+    /// let circuit = b.finish(twice.digits);
+    /// let u = encint::encrypt(&client, -5, 4)?;
+    /// let backend = DigitBackend { server: server.key() };
+    /// let inputs: Vec<_> = u.digits().iter().collect();
+    /// let out = server.run_circuit_on(&backend, &circuit, &inputs)?;
+    /// assert_eq!(encint::decrypt(&client, &EncInt::from_digits(out, client.key_set()))?, -5 + -5);
+    /// # Ok::<(), encint::Error>(())
+    /// ```
     pub fn run_circuit_on<B: Backend<Value = Digit, Error = Error>>(
         &self,
         backend: &B,
@@ -344,12 +514,44 @@ impl Server {
         crate::watch::run(backend, circuit, &circuit.plan(), inputs, watch)
     }
 
-    /// Runs one operation; returns the result and the circuit's cost.
+    /// Runs one operation; returns the result and the circuit's cost. Errors on a wrong
+    /// number of operands, an operation that does not exist on exact integers, or a
+    /// result past the limits.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # use encint::{ClientKey, Server, DEFAULT_PARAMETERS};
+    /// # let (client, server_key) = ClientKey::generate(&DEFAULT_PARAMETERS);
+    /// # let server = Server::new(server_key);
+    /// use encint::Op;
+    /// let a = encint::encrypt(&client, -20, 6)?;
+    /// let b = encint::encrypt(&client, 13, 6)?;
+    /// let (m, cost) = server.apply(Op::Max, &[&a, &b])?;
+    /// assert_eq!(encint::decrypt(&client, &m)?, (-20i128).max(13));
+    /// assert!(cost.bootstraps > 0);
+    /// assert!(server.apply(Op::Max, &[&a]).is_err()); // two operands
+    /// # Ok::<(), encint::Error>(())
+    /// ```
     pub fn apply(&self, op: Op, args: &[&EncInt]) -> Result<(EncInt, Cost)> {
         self.apply_checked(op, args, |args, build| self.eval(args, build))
     }
 
     /// [`Server::apply`] on another backend (see [`Server::eval_on`]).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # use encint::{ClientKey, Server, DEFAULT_PARAMETERS};
+    /// # let (client, server_key) = ClientKey::generate(&DEFAULT_PARAMETERS);
+    /// # let server = Server::new(server_key);
+    /// use encint::backend::digit::DigitBackend;
+    /// let backend = DigitBackend { server: server.key() };
+    /// let a = encint::encrypt(&client, -7, 4)?;
+    /// let (s, _) = server.apply_on(&backend, encint::Op::Square, &[&a])?;
+    /// assert_eq!(encint::decrypt(&client, &s)?, (-7) * (-7));
+    /// # Ok::<(), encint::Error>(())
+    /// ```
     pub fn apply_on<B: Backend<Value = Digit, Error = Error>>(
         &self,
         backend: &B,
@@ -394,109 +596,7 @@ impl Server {
     }
 }
 
-/// The methods of [`Server`] that run one [`Op`] on their operands:
-/// `name(operands; other parameters) => op`.
-macro_rules! op_methods {
-    ($($(#[doc = $doc:literal])* $name:ident($($arg:ident),+ $(; $p:ident: $t:ty)?) => $op:expr;)*) => {
-        impl Server {
-            $(
-                $(#[doc = $doc])*
-                pub fn $name(&self, $($arg: &EncInt),+ $(, $p: $t)?) -> Result<EncInt> {
-                    self.one($op, &[$($arg),+])
-                }
-            )*
-        }
-    };
-}
+mod operators;
 
-op_methods! {
-    /// `a + b`.
-    add(a, b) => Op::Add;
-    /// `a - b`.
-    sub(a, b) => Op::Sub;
-    /// `-a` (no bootstrap).
-    neg(a) => Op::Neg;
-    /// `a · b`, exact.
-    mul(a, b) => Op::Mul;
-    /// `a · b mod 2^n`, `n` the longer operand's length (TFHE-rs' wrapping product).
-    mul_low(a, b) => Op::MulLow;
-    /// `k · a`.
-    mul_scalar(a; k: i64) => Op::ScalarMul(k.into());
-    /// `a²`.
-    square(a) => Op::Square;
-    /// `sgn(a)` as a one-digit integer.
-    signum(a) => Op::Signum;
-    /// `max(a, b)`.
-    max(a, b) => Op::Max;
-    /// `min(a, b)`.
-    min(a, b) => Op::Min;
-    /// `|a|`.
-    abs(a) => Op::Abs;
-    /// Rounding at bit `i` (half up): `⌊a / 2^i + 1/2⌋ · 2^i`.
-    round_at(a; i: usize) => Op::Round(i);
-    /// `[a < b]` (0 or 1).
-    lt(a, b) => Op::LT;
-    /// `[a <= b]`.
-    le(a, b) => Op::LE;
-    /// `[a > b]`.
-    gt(a, b) => Op::GT;
-    /// `[a >= b]`.
-    ge(a, b) => Op::GE;
-    /// `[a == b]`.
-    eq(a, b) => Op::EQ;
-    /// `[a != b]`.
-    ne(a, b) => Op::NE;
-}
-
-thread_local! {
-    static CURRENT: RefCell<Option<Arc<Server>>> = const { RefCell::new(None) };
-}
-
-/// Sets the server used by operator syntax (`&a + &b`, `&a * 3`, …) on this thread.
-pub fn set_server(server: Arc<Server>) {
-    CURRENT.with(|c| *c.borrow_mut() = Some(server));
-}
-
-/// Removes this thread's server.
-pub fn unset_server() {
-    CURRENT.with(|c| *c.borrow_mut() = None);
-}
-
-pub(crate) fn with_server<T>(f: impl FnOnce(&Server) -> Result<T>) -> Result<T> {
-    let s = CURRENT
-        .with(|c| c.borrow().clone())
-        .ok_or(Error::NoServer)?;
-    f(&s)
-}
-
-macro_rules! binary_op {
-    ($trait:ident, $method:ident, $call:ident) => {
-        impl std::ops::$trait<&EncInt> for &EncInt {
-            type Output = EncInt;
-            /// Operator syntax: needs [`set_server`] on this thread; panics without
-            /// it or on an executor error (use the [`Server`] methods to get a `Result`).
-            fn $method(self, rhs: &EncInt) -> EncInt {
-                with_server(|s| s.$call(self, rhs)).expect("encint operator")
-            }
-        }
-    };
-}
-binary_op!(Add, add, add);
-binary_op!(Sub, sub, sub);
-binary_op!(Mul, mul, mul);
-
-impl std::ops::Mul<i64> for &EncInt {
-    type Output = EncInt;
-    /// `a · k` by a clear scalar (see the binary operators for the server).
-    fn mul(self, k: i64) -> EncInt {
-        with_server(|s| s.mul_scalar(self, k)).expect("encint operator")
-    }
-}
-
-impl std::ops::Neg for &EncInt {
-    type Output = EncInt;
-    /// `-a` (no bootstrap).
-    fn neg(self) -> EncInt {
-        with_server(|s| s.neg(self)).expect("encint operator")
-    }
-}
+pub(crate) use operators::with_server;
+pub use operators::{set_server, unset_server};
