@@ -1,4 +1,5 @@
-"""The report shared by the layout checks (module-cycles.py, file-sizes.py, facade-deps.py)."""
+"""The report shared by the layout checks (module-cycles.py, file-sizes.py, facade-deps.py,
+library-hygiene.py)."""
 
 
 def finish(problems, ok_line):

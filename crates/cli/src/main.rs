@@ -16,6 +16,7 @@ mod fv;
 mod gpu;
 mod infer;
 mod keyfiles;
+mod library_log;
 mod ops_arg;
 mod oracle;
 mod peer;
@@ -129,6 +130,7 @@ pub fn all_cores() -> usize {
 
 fn main() -> ExitCode {
     restore_default_sigpipe();
+    library_log::install();
     encint::keys::retain_freed_memory();
     let cli = Cli::parse();
     let result = match cli.command {

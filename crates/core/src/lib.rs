@@ -32,6 +32,7 @@ mod error;
 pub mod exec;
 mod ids;
 pub mod lut;
+pub mod memo;
 pub mod recode;
 pub mod signed;
 

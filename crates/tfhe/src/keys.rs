@@ -621,13 +621,14 @@ mod tests {
         // Model: centered switch variance n/48 steps² (n = 918) plus keyswitch noise; k = 2
         // quadruples the first term: ratio ≈ 1.9.
         let ratio = s2 / s1;
-        eprintln!(
-            "pre-rotation σ, fresh inputs: k=1 {:.2} positions of 2N, k=2 {:.2}",
+        let measured = format!(
+            "pre-rotation σ, fresh inputs: k=1 {:.2} positions of 2N, k=2 {:.2} (σ1 = {s1}, \
+             σ2 = {s2})",
             s1 * 4096.0,
             s2 * 4096.0
         );
-        assert!((1.5..2.3).contains(&ratio), "σ1 = {s1}, σ2 = {s2}");
+        assert!((1.5..2.3).contains(&ratio), "{measured}");
         // Fresh inputs already use most of the margin at k = 1: σ1 ≈ 2^-9.8 of the torus.
-        assert!(s1 > 2f64.powi(-10) && s1 < 2f64.powi(-9), "σ1 = {s1}");
+        assert!(s1 > 2f64.powi(-10) && s1 < 2f64.powi(-9), "{measured}");
     }
 }

@@ -32,10 +32,8 @@
 //! Widths up to 64 bits (the constants are checked in 256-bit arithmetic); wider types
 //! keep the general divider ([`super::div_rem_unsigned`]).
 
-use std::collections::HashMap;
-use std::sync::Mutex;
-
 use encint_core::bits::{Bit, BitBuilder};
+use encint_core::memo::Memo;
 
 use super::{sum_columns, Word};
 
@@ -419,21 +417,15 @@ fn exact_recipe(p: Problem, s: usize, m: I256, rec: Recoding, drop: bool) -> Opt
 /// `w` bits of `x / d`, or `None` when the search finds none.
 fn best_recipe(n: usize, signed: bool, d: i128, w: usize) -> Option<Recipe> {
     type Key = (usize, bool, i128, usize);
-    static CACHE: Mutex<Option<HashMap<Key, Option<Recipe>>>> = Mutex::new(None);
-    let key = (n, signed, d, w);
-    if let Some(r) = CACHE
-        .lock()
-        .ok()
-        .and_then(|c| c.as_ref().and_then(|m| m.get(&key).copied()))
-    {
-        return r;
-    }
-    let r = search(n, signed, d, w);
-    if let Ok(mut c) = CACHE.lock() {
-        c.get_or_insert_with(HashMap::new).insert(key, r);
-    }
-    r
+    static RECIPES: Memo<Key, Option<Recipe>> = Memo::new(MAX_RECIPES); // bounded cache: at most MAX_RECIPES (1024) entries
+    RECIPES.get_or_insert_with((n, signed, d, w), |&(n, signed, d, w)| {
+        search(n, signed, d, w)
+    })
 }
+
+/// The most recipes [`best_recipe`] remembers for the whole process (a program divides by a
+/// few clear divisors at a few widths), the oldest forgotten first.
+const MAX_RECIPES: usize = 1024;
 
 /// Exact shifts tried per multiplier kind.
 const SHIFTS_TRIED: usize = 8;

@@ -5,10 +5,15 @@
 //! walks the levels: it hands each level's bootstraps to the [`Backend`] as one batch,
 //! evaluates the level's inputs, constants, linear nodes and many-LUT extracts through
 //! the backend, and frees every value after its last use. Backends only say how to
-//! bootstrap a level and how to combine values linearly: the clear backend
-//! ([`crate::clear`]), the TFHE digit and tree backends (in `encint`), and later ones
-//! (gate, FV-slot, GPU, distributed) plug in here. A [`Watch`] on any backend
-//! ([`Watched`]) is told about the run's start and each level, and may stop it there.
+//! bootstrap a level and how to combine values linearly. Those there are: the clear
+//! backend ([`crate::clear`]) here, and in `encint` the TFHE digit and tree-LUT backends on
+//! the CPU, the GPU backend (feature `gpu`: each level's bootstraps as one batch on an
+//! NVIDIA device, values kept in device memory) and the MPI backend (feature `mpi`: rank 0
+//! walks the levels and spreads each level's bootstraps over the ranks of the job, digit
+//! and tree circuits alike). Bit circuits ([`crate::bits`]) reach the walker lowered to
+//! digit circuits; encint's bit-sliced FV executor walks levels of its own (multiplicative
+//! depth, not bootstrap rounds). A [`Watch`] on any backend ([`Watched`]) is told about the
+//! run's start and each level, and may stop it there.
 
 use std::borrow::Cow;
 use std::collections::HashMap;

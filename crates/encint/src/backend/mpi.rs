@@ -26,7 +26,8 @@
 //! wrong result; the caller then reports it and calls [`Cluster::abort`], which ends every
 //! rank (the MPI runtime's own default, a job abort on a dead peer, also never hangs).
 //! A worker that cannot even take its work within the bound (a send that does not
-//! complete) is reported on rank 0's standard error and the job is aborted on the spot.
+//! complete) is reported as an error record of the `log` facade (the CLI prints it on rank
+//! 0's standard error) and the job is aborted on the spot.
 
 use std::time::{Duration, Instant};
 
@@ -332,8 +333,9 @@ impl Cluster {
         }
     }
 
-    /// Sends `bytes` to rank `r`; a send not complete by `deadline` is reported on standard
-    /// error and the job aborted (MPI cannot take back the buffer of a pending send).
+    /// Sends `bytes` to rank `r`; a send not complete by `deadline` is reported (an error
+    /// record of the `log` facade) and the job aborted (MPI cannot take back the buffer of a
+    /// pending send).
     fn send_to(&self, r: i32, bytes: &[u8], deadline: Instant, what: &str) {
         mpi::request::scope(|scope| {
             let mut req =
@@ -346,9 +348,9 @@ impl Cluster {
                     Err(r2) => req = r2,
                 }
                 if Instant::now() > deadline {
-                    eprintln!(
-                        "error: cluster: rank {r} did not take {what} within the timeout: the \
-                         rank died, hung or is unreachable; aborting the job"
+                    log::error!(
+                        "cluster: rank {r} did not take {what} within the timeout: the rank \
+                         died, hung or is unreachable; aborting the job"
                     );
                     self.world.abort(3);
                 }

@@ -10,6 +10,7 @@ use encint_arith::typed::{
 };
 use encint_arith::{Arith, SInt};
 use encint_core::circuit::{Builder, Cost};
+use encint_core::memo::Memo;
 
 use crate::typed::{operand_types, EncTyped};
 use crate::{Error, Result, Server};
@@ -157,31 +158,13 @@ struct DotKey {
     budget: u64,
 }
 
-/// Choices of a method remembered by what decides them, for the whole process.
-type Choices<K, V> = std::sync::LazyLock<std::sync::Mutex<std::collections::HashMap<K, V>>>;
+/// The most planning choices remembered per kind ([`Composer::dot`]'s, [`Composer::sum`]'s)
+/// for the whole process, the oldest forgotten first (a matrix product asks one question
+/// for every entry; a program asks a few per shape of its dot products and sums).
+const MAX_CHOICES: usize = 256;
 
 /// [`Composer::dot`]'s choices so far.
-static DOT_CHOICES: Choices<DotKey, DotMethod> = Choices::new(Default::default);
-
-/// The choice remembered under `key` in `cache`, or `choose`'s, then remembered (a lock
-/// poisoned by a panic elsewhere still holds valid choices).
-fn remembered<K: std::hash::Hash + Eq, V: Copy>(
-    cache: &std::sync::Mutex<std::collections::HashMap<K, V>>,
-    key: K,
-    choose: impl FnOnce(&K) -> Result<V>,
-) -> Result<V> {
-    let lock = || {
-        cache
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-    };
-    if let Some(&v) = lock().get(&key) {
-        return Ok(v);
-    }
-    let v = choose(&key)?;
-    lock().insert(key, v);
-    Ok(v)
-}
+static DOT_CHOICES: Memo<DotKey, DotMethod> = Memo::new(MAX_CHOICES); // bounded cache: at most MAX_CHOICES (256) entries
 
 /// Whether two values are the same (their product a square).
 fn same(x: &Value, y: &Value) -> bool {
@@ -201,7 +184,7 @@ struct SumKey {
 }
 
 /// [`Composer::sum`]'s choices so far.
-static SUM_CHOICES: Choices<SumKey, SumMethod> = Choices::new(Default::default);
+static SUM_CHOICES: Memo<SumKey, SumMethod> = Memo::new(MAX_CHOICES); // bounded cache: at most MAX_CHOICES (256) entries
 
 /// Whether the clear `k` is, for `ty`, an unsigned 128-bit value above `i128::MAX`.
 fn above_i128(ty: IntType, k: i128) -> bool {
@@ -474,7 +457,7 @@ impl<'a> Composer<'a> {
             threads: self.threads,
             budget: self.ar.config().max_qweight,
         };
-        let method = remembered(&DOT_CHOICES, key, |_| self.fastest_dot(xs, ys))?;
+        let method = DOT_CHOICES.get_or_try_insert_with(key, |_| self.fastest_dot(xs, ys))?;
         let operands: Vec<&Value> = xs.iter().chain(ys).copied().collect();
         let n = xs.len();
         self.within_budget(
@@ -578,7 +561,7 @@ impl<'a> Composer<'a> {
             threads: self.threads,
             budget: self.ar.config().max_qweight,
         };
-        let method = remembered(&SUM_CHOICES, key, |key| {
+        let method = SUM_CHOICES.get_or_try_insert_with(key, |key| -> Result<SumMethod> {
             Ok(plan_sum(self.ar, ty, &key.forms, self.threads)?[0].method)
         })?;
         let (digits, form) = self.within_budget(

@@ -122,7 +122,8 @@ pub struct GpuDevice {
     lock: Mutex<()>,
     pool: Pool,
     gemm_ks_from: usize,
-    /// `ENCINT_GPU_TRACE` set: each level's phases, synchronized and timed, on stderr.
+    /// `ENCINT_GPU_TRACE` set: each level's phases, synchronized and timed, reported as
+    /// info records of the `log` facade (the CLI prints them on stderr).
     trace: bool,
 }
 
@@ -319,7 +320,7 @@ impl GpuDevice {
         let t_run = t.elapsed();
         let result = self.download(&out);
         if self.trace {
-            eprintln!(
+            log::info!(
                 "gpu circuit: {} inputs up {:.2} ms, levels {:.2} ms, {} outputs down {:.2} ms",
                 inputs.len(),
                 t_up.as_secs_f64() * 1e3,
@@ -484,7 +485,7 @@ impl Backend for GpuBackend<'_> {
                     format!("{what} {:.2}", d.as_secs_f64() * 1e3)
                 })
                 .collect();
-            eprintln!(
+            log::info!(
                 "gpu level: {n} bootstraps, {} tables (ms): {}",
                 accs.len() / (p.glwe_dimension.to_glwe_size().0 * p.polynomial_size.0),
                 phases.join(", ")
