@@ -86,7 +86,7 @@ impl<T> FheArray<T> {
     pub fn new(items: Vec<T>, shape: Vec<usize>) -> Result<Self> {
         let n = shape.iter().try_fold(1usize, |a, &d| a.checked_mul(d));
         if n != Some(items.len()) {
-            return Err(Error::InvalidInput(format!(
+            return Err(Error::ShapeMismatch(format!(
                 "{} elements for the shape {shape:?}",
                 items.len()
             )));
@@ -206,7 +206,7 @@ fn split<T: FheType>(
 ) -> Result<(Option<FheArray<T>>, Option<i128>)> {
     match o {
         ArrayOperand::Array(a) if a.shape == shape => Ok((Some((*a).clone()), None)),
-        ArrayOperand::Array(a) => Err(Error::InvalidInput(format!(
+        ArrayOperand::Array(a) => Err(Error::ShapeMismatch(format!(
             "arrays of shapes {shape:?} and {:?}",
             a.shape
         ))),
@@ -260,7 +260,7 @@ where
     /// `op` (neg, not, square, a scalar product, ...) on every element: one circuit.
     pub fn map_unary(&self, op: Op) -> Result<FheArray<T>> {
         if op.arity() != 1 {
-            return Err(Error::InvalidInput(format!(
+            return Err(Error::WrongOperation(format!(
                 "{op} takes more than one operand"
             )));
         }
@@ -280,7 +280,7 @@ where
     /// [`super::Composer::sum`]). Errors on an empty array.
     pub fn sum(&self) -> Result<T> {
         if self.items.is_empty() {
-            return Err(Error::InvalidInput(
+            return Err(Error::ShapeMismatch(
                 "the sum of an empty array inside a circuit has no input to hold it".into(),
             ));
         }
@@ -301,7 +301,7 @@ where
     /// circuit.
     pub fn dot(&self, rhs: &FheArray<T>) -> Result<T> {
         if self.shape.len() != 1 || rhs.shape != self.shape {
-            return Err(Error::InvalidInput(format!(
+            return Err(Error::ShapeMismatch(format!(
                 "dot of shapes {:?} and {:?}: two vectors of one length",
                 self.shape, rhs.shape
             )));
@@ -314,13 +314,13 @@ where
     /// The matrix product of a `(n, k)` and a `(k, m)` array (wrapping): one circuit.
     pub fn matmul(&self, rhs: &FheArray<T>) -> Result<FheArray<T>> {
         let (&[n, k], &[k2, m]) = (self.shape.as_slice(), rhs.shape.as_slice()) else {
-            return Err(Error::InvalidInput(format!(
+            return Err(Error::ShapeMismatch(format!(
                 "matmul of shapes {:?} and {:?}: two matrices",
                 self.shape, rhs.shape
             )));
         };
         if k != k2 {
-            return Err(Error::InvalidInput(format!(
+            return Err(Error::ShapeMismatch(format!(
                 "matmul of shapes {:?} and {:?}: inner sizes differ",
                 self.shape, rhs.shape
             )));
@@ -343,7 +343,7 @@ where
     /// elements' bits, so only the reduction bootstraps (a zero weight costs nothing).
     pub fn dot_clear(&self, w: &[i128]) -> Result<T> {
         if self.shape.len() != 1 || self.items.len() != w.len() {
-            return Err(Error::InvalidInput(format!(
+            return Err(Error::ShapeMismatch(format!(
                 "dot of shape {:?} with {} clear weights: a vector and weights of its length",
                 self.shape,
                 w.len()
@@ -364,13 +364,13 @@ where
     ) -> Result<FheArray<T>> {
         let [k2, m] = w_shape;
         let &[n, k] = self.shape.as_slice() else {
-            return Err(Error::InvalidInput(format!(
+            return Err(Error::ShapeMismatch(format!(
                 "matmul of shape {:?} with a clear matrix: a matrix on the left",
                 self.shape
             )));
         };
         if k != k2 || k2.checked_mul(m) != Some(w.len()) || bias.len() != m {
-            return Err(Error::InvalidInput(format!(
+            return Err(Error::ShapeMismatch(format!(
                 "matmul of shape {:?} with a clear matrix of shape {w_shape:?}, {} weights \
                  and {} biases",
                 self.shape,
@@ -496,13 +496,13 @@ impl FheArray<super::FheValue> {
         ty: encint_arith::typed::IntType,
     ) -> Result<FheArray<super::FheValue>> {
         let (&[n, k], &[k2, m]) = (self.shape.as_slice(), rhs.shape.as_slice()) else {
-            return Err(Error::InvalidInput(format!(
+            return Err(Error::ShapeMismatch(format!(
                 "matmul of shapes {:?} and {:?}: two matrices",
                 self.shape, rhs.shape
             )));
         };
         if k != k2 || bias.is_some_and(|b| b.items.len() != m) {
-            return Err(Error::InvalidInput(format!(
+            return Err(Error::ShapeMismatch(format!(
                 "matmul of shapes {:?} and {:?} with {} biases",
                 self.shape,
                 rhs.shape,
@@ -538,10 +538,10 @@ impl FheArray<super::FheValue> {
 fn tree<T: FheType>(op: Op, mut items: Vec<T>) -> Result<T> {
     if items.is_empty() {
         return match op {
-            Op::Add => Err(Error::InvalidInput(
+            Op::Add => Err(Error::ShapeMismatch(
                 "the sum of an empty array inside a circuit has no input to hold it".into(),
             )),
-            _ => Err(Error::InvalidInput(format!("{op} of an empty array"))),
+            _ => Err(Error::ShapeMismatch(format!("{op} of an empty array"))),
         };
     }
     while items.len() > 1 {
@@ -557,7 +557,7 @@ fn tree<T: FheType>(op: Op, mut items: Vec<T>) -> Result<T> {
     }
     items
         .pop()
-        .ok_or_else(|| Error::InvalidInput("an empty reduction".into()))
+        .ok_or_else(|| Error::ShapeMismatch("an empty reduction".into()))
 }
 
 /// Operators on arrays (`&x + &y`, `&x * 3u8`, ...): the methods above, panicking on their
