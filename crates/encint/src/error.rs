@@ -7,18 +7,62 @@ use encint_tfhe::KeySetId;
 /// Everything that can go wrong in `encint`.
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
-    /// A circuit holds a node the chosen backend refuses for noise reasons (many-LUT
-    /// bootstraps, tree LUTs on the digit backend). A bootstrap input over the parameter
-    /// set's noise budget is [`CoreError::NoiseBudget`] inside [`Error::Core`].
-    #[error("noise budget exceeded: {0}")]
-    NoiseBudget(String),
     /// An error of the circuit layer: a bootstrap input over the noise budget, a wrong number
     /// of circuit inputs, a bad argument to a circuit builder.
     #[error(transparent)]
     Core(#[from] CoreError),
-    /// A value does not fit the requested number of digits, or similar bad input.
+    /// Bad input that none of the variants below names: an argument of the wrong kind
+    /// (a selection between two clear values without a type, a cast without a target),
+    /// an operation the chosen mode does not take (encrypted weights given to an
+    /// inference with clear weights), an unknown name (backend, built-in model), a
+    /// file that cannot be read, or the error a caller's own function returned.
     #[error("invalid input: {0}")]
     InvalidInput(String),
+    /// An operand of the wrong type or width: values of two types in one operation
+    /// (`FheUint8` with `FheUint16`), a non-boolean condition, a shift amount of another
+    /// type, a width outside the allowed range, digits or blocks that do not hold a
+    /// value of the type, arguments of another layout than the compiled function's, a
+    /// processor link of another program's signature.
+    #[error("invalid input: {0}")]
+    TypeMismatch(String),
+    /// Arrays, lists or value counts that do not match: arrays of different shapes, a
+    /// matrix product of inner sizes that differ, lists of different lengths, more or
+    /// fewer values than the layout, the circuit or the model takes, a reduction over no
+    /// values.
+    #[error("invalid input: {0}")]
+    ShapeMismatch(String),
+    /// A value out of range for its type or its digits: a clear value that is not a
+    /// value of its type, a value that does not fit the requested number of digits, a
+    /// negative shift amount, a decrypted value that does not fit the asked Rust type, a
+    /// pixel or a label outside the model's range.
+    #[error("invalid input: {0}")]
+    OutOfRange(String),
+    /// Division or remainder by a clear zero (`x / 0u8`).
+    #[error("invalid input: division by the scalar 0")]
+    DivisionByZero,
+    /// An operation that does not exist on its operands or not in this position: a
+    /// one-operand operation given two, a comparison method given an arithmetic
+    /// operation, an integer operation on booleans.
+    #[error("invalid input: {0}")]
+    WrongOperation(String),
+    /// A value of a traced function (inside [`compile`](crate::compile) and its kin) used
+    /// where it does not belong: a value of another or of a finished trace, a ciphertext
+    /// inside the function, a result not computed from the arguments.
+    #[error("invalid input: {0}")]
+    Tracing(String),
+    /// A file, byte string or model description that does not parse, or that holds
+    /// another kind of object than asked (a server key where a ciphertext is expected, a
+    /// typed value where an exact integer is expected), or a model or image file of
+    /// another format.
+    #[error("invalid input: {0}")]
+    Malformed(String),
+    /// The chosen backend does not run the request (see [`Unsupported`] for the cases).
+    #[error(transparent)]
+    Unsupported(#[from] Unsupported),
+    /// An invariant of encint's own did not hold (a bootstrap batch that returned too few
+    /// outputs, an operation that built no output): a bug of encint, not of its input.
+    #[error("invalid input: {0}")]
+    Internal(String),
     /// A decrypted digit is not -1, 0 or 1 (wrong key, or a corrupted ciphertext).
     #[error("digit {position} decrypts to {value}, not a signed binary digit")]
     DigitOutOfRange {
@@ -96,10 +140,59 @@ pub enum Error {
 }
 
 impl From<encint_arith::TypedError> for Error {
-    /// An operation that does not exist on its operands, or their wrong number or type.
+    /// A width outside the allowed range is [`Error::TypeMismatch`], a clear scalar
+    /// outside its type [`Error::OutOfRange`], a division by the scalar 0
+    /// [`Error::DivisionByZero`], an operation that does not exist on its operands or
+    /// their wrong number [`Error::WrongOperation`], an argument that does not parse
+    /// [`Error::InvalidInput`].
     fn from(e: encint_arith::TypedError) -> Self {
-        Error::InvalidInput(e.to_string())
+        use encint_arith::TypedError as T;
+        match e {
+            T::Width(_) => Error::TypeMismatch(e.to_string()),
+            T::ScalarRange(_) => Error::OutOfRange(e.to_string()),
+            T::DivisionByZero => Error::DivisionByZero,
+            T::Arity { .. } | T::Unsupported(..) | T::NotAnOperation { .. } => {
+                Error::WrongOperation(e.to_string())
+            }
+            T::Argument(_) => Error::InvalidInput(e.to_string()),
+        }
     }
+}
+
+/// What a backend does not run ([`Error::Unsupported`]); each message is the one this
+/// refusal has always had.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum Unsupported {
+    /// A tree-LUT node on the digit backend, which runs digit circuits only (byte-processor
+    /// circuits run on the tree executor).
+    #[error(
+        "noise budget exceeded: tree LUT node {node}: this executor runs digit circuits only \
+         (byte-processor circuits run on the tree executor)"
+    )]
+    TreeNodeOnDigitBackend {
+        /// Index of the node.
+        node: u32,
+    },
+    /// A many-LUT node whose tables do not fit together on one bootstrap's window.
+    #[error("invalid input: many-LUT node {node}: {tables} tables on a window of {len} values do not fit")]
+    ManyLutPacking {
+        /// Index of the node.
+        node: u32,
+        /// Number of tables of the node.
+        tables: usize,
+        /// Length of the window of input values.
+        len: u8,
+    },
+    /// Tree nodes on a server without a tree key.
+    #[error("invalid input: tree work without a tree key")]
+    NoTreeKey,
+    /// One server's circuits on [`BackendKind::Mpi`](crate::BackendKind::Mpi), which runs
+    /// whole jobs over the ranks of `mpirun`.
+    #[error(
+        "invalid input: the mpi backend runs a whole job over the ranks of mpirun \
+         (encint::backend::mpi, feature `mpi`), not one server's circuits: use cpu or gpu here"
+    )]
+    MpiServer,
 }
 
 /// Result alias of this crate.

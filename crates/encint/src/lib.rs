@@ -81,7 +81,7 @@ pub use encint_arith::{Arith, Config, Op, Relation, SInt};
 pub use encint_core::circuit::Cost;
 pub use encint_core::CoreError;
 pub use encint_tfhe::{ClientKey, KeySetId, ServerKey, DEFAULT_PARAMETERS, KS64_PARAMETERS};
-pub use error::{Error, GpuError, Result};
+pub use error::{Error, GpuError, Result, Unsupported};
 pub use fhe::{
     compile, compile_with, set_server_everywhere, set_server_key, Compiled, FheArray, FheBool,
     FheInt, FheInt128, FheInt16, FheInt32, FheInt64, FheInt8, FheUint, FheUint128, FheUint16,

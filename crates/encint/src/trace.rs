@@ -285,7 +285,7 @@ impl Tape {
         for a in &args {
             widths.push(match a {
                 TapeArg::Node(i) => *self.widths.get(*i).ok_or_else(|| {
-                    Error::InvalidInput(format!(
+                    Error::OutOfRange(format!(
                         "operand node {i} of a tape of {} nodes",
                         self.widths.len()
                     ))
@@ -309,7 +309,7 @@ impl Tape {
         let mut width = 0u64;
         for &i in outputs {
             let w = self.widths.get(i).ok_or_else(|| {
-                Error::InvalidInput(format!("output node {i} of a tape of {} nodes", self.len()))
+                Error::OutOfRange(format!("output node {i} of a tape of {} nodes", self.len()))
             })?;
             width = width.max(*w as u64);
         }
@@ -380,7 +380,7 @@ impl Tape {
     /// Errors unless the inputs' digit counts `lens` are the recorded ones.
     pub fn check_inputs(&self, lens: impl ExactSizeIterator<Item = usize>) -> Result<()> {
         if lens.len() != self.input_lens.len() {
-            return Err(Error::InvalidInput(format!(
+            return Err(Error::ShapeMismatch(format!(
                 "the function was traced with {} arguments, got {}",
                 self.input_lens.len(),
                 lens.len()
@@ -388,7 +388,7 @@ impl Tape {
         }
         for (i, (n, &want)) in lens.zip(&self.input_lens).enumerate() {
             if n != want {
-                return Err(Error::InvalidInput(format!(
+                return Err(Error::TypeMismatch(format!(
                     "argument {i} has {n} digits, the function was traced with {want}"
                 )));
             }

@@ -76,7 +76,7 @@ impl EncTyped {
         let ty = IntType::new(ty.bits, ty.signed).map_err(Error::from)?;
         let (n, want) = (value.len(), form.digits(ty));
         if n > want || (form != Form::Lazy && n != want) {
-            return Err(Error::InvalidInput(format!(
+            return Err(Error::TypeMismatch(format!(
                 "{n} digits for a {ty} value in {} form",
                 form.name()
             )));
@@ -185,9 +185,7 @@ pub fn encrypt_typed_as(
 pub(crate) fn typed_digits(value: i128, ty: IntType, form: Form) -> Result<(IntType, Vec<i64>)> {
     let ty = IntType::new(ty.bits, ty.signed).map_err(Error::from)?;
     if !ty.contains(value) {
-        return Err(Error::InvalidInput(format!(
-            "{value} is not a value of {ty}"
-        )));
+        return Err(Error::OutOfRange(format!("{value} is not a value of {ty}")));
     }
     Ok((ty, form.encode(ty, value)))
 }
@@ -234,7 +232,7 @@ pub(crate) fn typed_value(digits: &[i64], ty: IntType, form: Form) -> Result<i12
         return Err(Error::DigitOutOfRange { position, value });
     }
     form.value(ty, digits).ok_or_else(|| {
-        Error::InvalidInput(format!(
+        Error::TypeMismatch(format!(
             "{} radix-4 blocks do not hold a value of {}",
             digits.len(),
             ty
@@ -397,11 +395,11 @@ impl Server {
         let form = match result {
             Some(Ok(f)) => f,
             Some(Err(e)) => return Err(Error::from(e)),
-            None => return Err(Error::InvalidInput("the operation built nothing".into())),
+            None => return Err(Error::Internal("the operation built nothing".into())),
         };
         let value = out
             .pop()
-            .ok_or_else(|| Error::InvalidInput("the operation built no output".into()))?;
+            .ok_or_else(|| Error::Internal("the operation built no output".into()))?;
         Ok((
             EncTyped {
                 value,
@@ -438,7 +436,7 @@ pub(crate) fn operand_types(op: Op, types: &[(IntType, Form)]) -> Result<(IntTyp
     let first = usize::from(op == Op::Select);
     let ty = types[first].0;
     if let Some((other, _)) = types[first..].iter().find(|(t, _)| *t != ty) {
-        return Err(Error::InvalidInput(format!(
+        return Err(Error::TypeMismatch(format!(
             "{op}: operands of types {ty} and {other}"
         )));
     }

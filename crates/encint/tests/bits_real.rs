@@ -144,15 +144,15 @@ fn bad_input_and_another_key_set_are_refused() {
     let err = |r: encint::Result<_>| r.map(|_: encint::bit_circuits::BitRun| ()).unwrap_err();
     assert!(matches!(
         err(run_bit_circuit(client, server, &c, &[16, 1], 4)),
-        encint::Error::InvalidInput(_)
+        encint::Error::OutOfRange(_)
     ));
     assert!(matches!(
         err(run_bit_circuit(client, server, &c, &[1], 4)),
-        encint::Error::InvalidInput(_)
+        encint::Error::ShapeMismatch(_)
     ));
     assert!(matches!(
         err(run_bit_circuit(client, server, &c, &[1, 1], 0)),
-        encint::Error::InvalidInput(_)
+        encint::Error::TypeMismatch(_)
     ));
     let (other_client, _) = ClientKey::generate(&DEFAULT_PARAMETERS);
     assert!(matches!(

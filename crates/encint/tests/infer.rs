@@ -341,7 +341,12 @@ fn digits_on_real_keys_one_image() {
 
 fn invalid(r: Result<impl std::fmt::Debug, Error>) -> String {
     match r {
-        Err(Error::InvalidInput(msg)) => msg,
+        Err(
+            Error::InvalidInput(msg)
+            | Error::ShapeMismatch(msg)
+            | Error::OutOfRange(msg)
+            | Error::Malformed(msg),
+        ) => msg,
         other => panic!("expected an invalid-input error, got {other:?}"),
     }
 }
@@ -408,7 +413,7 @@ fn bad_models_are_typed_errors() {
     ];
     for (what, text) in cases {
         assert!(
-            matches!(Model::from_json(text), Err(Error::InvalidInput(_))),
+            matches!(Model::from_json(text), Err(Error::Malformed(_))),
             "{what}"
         );
     }
@@ -558,7 +563,7 @@ fn model_files_refuse_unknown_fields_and_endless_input() {
     let mut extra = base.clone();
     extra["layerz"] = serde_json::json!([]);
     match Model::from_json(&extra.to_string()) {
-        Err(Error::InvalidInput(m)) => assert!(m.contains("layerz"), "{m}"),
+        Err(Error::Malformed(m)) => assert!(m.contains("layerz"), "{m}"),
         other => panic!("{other:?}"),
     }
     let images = |extra: serde_json::Value| {
@@ -572,16 +577,18 @@ fn model_files_refuse_unknown_fields_and_endless_input() {
     };
     assert!(images(serde_json::json!({})).is_ok());
     assert!(images(serde_json::json!({"input_size": 2, "input_max": 3})).is_ok());
-    for bad in [
-        serde_json::json!({"input_size": 3}),
-        serde_json::json!({"input_max": 1}),
-        serde_json::json!({"comment": "x"}),
-    ] {
-        assert!(
-            matches!(images(bad.clone()), Err(Error::InvalidInput(_))),
-            "{bad}"
-        );
-    }
+    assert!(matches!(
+        images(serde_json::json!({"input_size": 3})),
+        Err(Error::ShapeMismatch(_))
+    ));
+    assert!(matches!(
+        images(serde_json::json!({"input_max": 1})),
+        Err(Error::OutOfRange(_))
+    ));
+    assert!(matches!(
+        images(serde_json::json!({"comment": "x"})),
+        Err(Error::Malformed(_))
+    ));
     #[cfg(target_os = "linux")]
     match Model::load(std::path::Path::new("/dev/zero")) {
         Err(Error::InvalidInput(m)) => assert!(m.contains("larger than"), "{m}"),

@@ -88,9 +88,9 @@ fn refusals_are_typed_errors() {
     let f = FvInference::compile(&model, Weights::Clear).unwrap();
     let (client, server) = FvBitsClientKey::generate(&f.plan().set).unwrap();
     let bad_shape = f.encrypt_images(&[vec![1, 2, 3]], &client);
-    assert!(matches!(bad_shape, Err(Error::InvalidInput(_))));
+    assert!(matches!(bad_shape, Err(Error::ShapeMismatch(_))));
     let bad_range = f.encrypt_images(&[vec![1, 4]], &client);
-    assert!(matches!(bad_range, Err(Error::InvalidInput(_))));
+    assert!(matches!(bad_range, Err(Error::OutOfRange(_))));
     let pixels = f.encrypt_images(&[vec![1, 2]], &client).unwrap();
     assert!(f.run(&server, &pixels[..1], None).is_err());
     assert!(f.encrypt_weights(&client).is_err());

@@ -206,7 +206,7 @@ fn serialization_and_bad_input() {
     // Too many digits for the value.
     assert!(matches!(
         encrypt(client, 1000, 4),
-        Err(Error::InvalidInput(_))
+        Err(Error::OutOfRange(_))
     ));
 }
 

@@ -45,8 +45,22 @@ pub fn to_py(e: encint::Error) -> PyErr {
     match e {
         E::Core(encint::CoreError::NoiseBudget(_)) => NoiseBudgetError::new_err(msg),
         E::Core(_) => InvalidInputError::new_err(msg),
-        E::NoiseBudget(_) => NoiseBudgetError::new_err(msg),
-        E::InvalidInput(_) | E::Overflow | E::ThreadPool(_) => InvalidInputError::new_err(msg),
+        // A tree node on the digit backend has always raised NoiseBudgetError.
+        E::Unsupported(encint::Unsupported::TreeNodeOnDigitBackend { .. }) => {
+            NoiseBudgetError::new_err(msg)
+        }
+        E::InvalidInput(_)
+        | E::TypeMismatch(_)
+        | E::ShapeMismatch(_)
+        | E::OutOfRange(_)
+        | E::DivisionByZero
+        | E::WrongOperation(_)
+        | E::Tracing(_)
+        | E::Malformed(_)
+        | E::Unsupported(_)
+        | E::Internal(_)
+        | E::Overflow
+        | E::ThreadPool(_) => InvalidInputError::new_err(msg),
         E::DigitOutOfRange { .. } => DecryptionError::new_err(msg),
         E::Tfhe(_) => KeyMismatchError::new_err(msg),
         E::Envelope(env) => envelope_err(env),

@@ -58,17 +58,17 @@ pub fn run_bit_circuit(
     width: usize,
 ) -> Result<BitRun> {
     if !(1..=128).contains(&width) {
-        return Err(Error::InvalidInput(format!(
+        return Err(Error::TypeMismatch(format!(
             "width {width} outside 1..=128"
         )));
     }
     if let Some(w) = words.iter().find(|&&w| width < 128 && w >> width != 0) {
-        return Err(Error::InvalidInput(format!(
+        return Err(Error::OutOfRange(format!(
             "{w} does not fit {width} unsigned bits"
         )));
     }
     if words.len() * width != circuit.inputs().len() {
-        return Err(Error::InvalidInput(format!(
+        return Err(Error::ShapeMismatch(format!(
             "circuit expects {} input bits, got {}",
             circuit.inputs().len(),
             words.len() * width

@@ -127,7 +127,7 @@ impl ProcessorKeys {
     pub fn open(sealed: &SealedProcessorKeys) -> Result<ProcessorKeys> {
         let (header, _) = envelope::read_header(&sealed.server)?;
         let params = DigitParameters::from_id(&header.params_id).ok_or_else(|| {
-            Error::InvalidInput(format!("unknown parameter set `{}`", header.params_id))
+            Error::Malformed(format!("unknown parameter set `{}`", header.params_id))
         })?;
         let same_set = |bytes: &[u8], what: &str| -> Result<()> {
             let (h, _) = envelope::read_header(bytes)?;
@@ -258,7 +258,7 @@ impl Program {
             .map(i64::from)
             .collect();
         if values.len() != self.compiled.circuit.outputs().len() {
-            return Err(Error::InvalidInput(format!(
+            return Err(Error::ShapeMismatch(format!(
                 "the downlink holds {} nibbles, the program has {} output nibbles",
                 values.len(),
                 self.compiled.circuit.outputs().len()

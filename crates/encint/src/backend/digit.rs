@@ -13,7 +13,7 @@ use encint_tfhe::{Digit, ServerKey};
 
 use super::units::run_level;
 pub use super::units::to_tfhe_lut;
-use crate::{CoreError, Error, Result};
+use crate::{CoreError, Error, Result, Unsupported};
 
 /// The first live node of a kind the backend refuses, if any.
 pub(crate) fn find_live(
@@ -86,11 +86,7 @@ impl Backend for DigitBackend<'_> {
 /// Refuses the node kinds the digit backend does not run (tree nodes).
 fn refuse_digit_kinds(circuit: &Circuit, plan: &Plan) -> Result<()> {
     if let Some(id) = find_live(circuit, plan.live(), |n| matches!(n, Node::Tree { .. })) {
-        return Err(Error::NoiseBudget(format!(
-            "tree LUT node {}: this executor runs digit circuits only (byte-processor \
-             circuits run on the tree executor)",
-            id.0
-        )));
+        return Err(Unsupported::TreeNodeOnDigitBackend { node: id.0 }.into());
     }
     Ok(())
 }

@@ -19,7 +19,7 @@ use encint_core::exec::{Output, Values};
 use encint_tfhe::{Digit, NegacyclicLut, Reading, ServerKey, Table256, TreeKey};
 use serde::{Deserialize, Serialize};
 
-use crate::{Error, Result};
+use crate::{Error, Result, Unsupported};
 
 /// Converts a table of the IR into the crypto layer's table.
 pub fn to_tfhe_lut(lut: &encint_core::lut::NegacyclicLut) -> NegacyclicLut {
@@ -139,11 +139,11 @@ pub(crate) fn level_units<D>(
         {
             let tables: Vec<_> = luts.iter().map(|&l| circuit.lut(l)).collect();
             let (lut, offsets) = many_lut_packing(&tables, *lo, *len).ok_or_else(|| {
-                Error::InvalidInput(format!(
-                    "many-LUT node {}: {} tables on a window of {len} values do not fit",
-                    id.0,
-                    luts.len()
-                ))
+                Error::from(Unsupported::ManyLutPacking {
+                    node: id.0,
+                    tables: luts.len(),
+                    len: *len,
+                })
             })?;
             units.push((
                 Unit::Many {
@@ -185,7 +185,7 @@ fn all_trees_placed<D>(level: &PlannedLevel, units: &LevelUnits<D>) -> Result<()
     if placed == level.groups.trees.len() {
         Ok(())
     } else {
-        Err(Error::InvalidInput(format!(
+        Err(Error::Internal(format!(
             "{} of the level's {} tree nodes have no first level in the level",
             level.groups.trees.len() - placed,
             level.groups.trees.len()
@@ -224,7 +224,7 @@ pub(crate) fn run_units<D: Borrow<Digit> + Sync>(
                     t.iter()
                         .map(|bytes| {
                             let arr: [u8; 256] = bytes.as_slice().try_into().map_err(|_| {
-                                Error::InvalidInput(format!(
+                                Error::Internal(format!(
                                     "a tree table of {} bytes, not 256",
                                     bytes.len()
                                 ))
@@ -258,7 +258,7 @@ pub(crate) fn run_units<D: Borrow<Digit> + Sync>(
     let tree = match (tree, multi.is_empty()) {
         (Some(t), _) => Some(t),
         (None, true) => None,
-        (None, false) => return Err(Error::InvalidInput("tree work without a tree key".into())),
+        (None, false) => return Err(Unsupported::NoTreeKey.into()),
     };
     let (first, rotated) = rayon::join(
         || match tree {
@@ -274,7 +274,7 @@ pub(crate) fn run_units<D: Borrow<Digit> + Sync>(
         if let Unit::Multi { trees, .. } = u {
             for (t, lo) in trees {
                 let acc = accs.get(*t as usize).ok_or_else(|| {
-                    Error::InvalidInput(format!("a tree reads accumulator {t}, which is not there"))
+                    Error::Internal(format!("a tree reads accumulator {t}, which is not there"))
                 })?;
                 second.push((acc, lo.borrow()));
             }
@@ -286,7 +286,7 @@ pub(crate) fn run_units<D: Borrow<Digit> + Sync>(
     };
     let mut first = first.into_iter();
     let mut second_outs = second_outs.into_iter();
-    let missing = || Error::InvalidInput("a batch returned too few outputs".into());
+    let missing = || Error::Internal("a batch returned too few outputs".into());
     units
         .iter()
         .zip(slots)
@@ -354,7 +354,7 @@ pub(crate) fn run_level(
             .unzip();
     let outs = run_units(server, tree, &units)?;
     scatter(ids, outs)
-        .ok_or_else(|| Error::InvalidInput("a bootstrap output does not match its node".into()))
+        .ok_or_else(|| Error::Internal("a bootstrap output does not match its node".into()))
 }
 
 /// Blind rotations of a unit.

@@ -78,7 +78,7 @@ impl FheBool {
         match decrypt_typed(client, cipher(&self.inner)?)? {
             0 => Ok(false),
             1 => Ok(true),
-            v => Err(Error::InvalidInput(format!(
+            v => Err(Error::OutOfRange(format!(
                 "a boolean decrypts to {v}, not 0 or 1"
             ))),
         }
@@ -229,7 +229,7 @@ impl FheBool {
     pub fn try_binary(&self, op: Op, rhs: impl IntoOperand<Self>) -> Result<Self> {
         match op {
             Op::And | Op::Or | Op::Xor => wrap(dynamic::binary(op, &self.inner, rhs.operand())),
-            _ => Err(Error::InvalidInput(format!(
+            _ => Err(Error::TypeMismatch(format!(
                 "{op} is not an operation on booleans"
             ))),
         }

@@ -155,7 +155,7 @@ where
 {
     let leaves = super::values::checked_leaves::<A>(&layout)?;
     if forms.len() != leaves {
-        return Err(Error::InvalidInput(format!(
+        return Err(Error::ShapeMismatch(format!(
             "{} forms for {leaves} argument values",
             forms.len()
         )));
@@ -365,13 +365,13 @@ impl<A: Values, O: Values> Compiled<A, O> {
     fn run_with(&self, server: &Server, run: RunDigits<'_>, args: &A) -> Result<O> {
         let layout = args.layout();
         if layout != self.layout {
-            return Err(Error::InvalidInput(format!(
+            return Err(Error::TypeMismatch(format!(
                 "arguments of layout {layout:?}, compiled for {:?}",
                 self.layout
             )));
         }
         let inputs = ciphers(args).ok_or_else(|| {
-            Error::InvalidInput("a compiled function runs on ciphertexts, not traced values".into())
+            Error::Tracing("a compiled function runs on ciphertexts, not traced values".into())
         })?;
         let forms: Vec<Form> = inputs.iter().map(|x| x.form()).collect();
         let budget = server.key().params().max_quadratic_weight();
@@ -399,7 +399,7 @@ impl<A: Values, O: Values> Compiled<A, O> {
     pub fn run_clear(&self, values: &[i128]) -> Result<Vec<i128>> {
         let types = A::leaf_types(&self.layout);
         if types.len() != values.len() {
-            return Err(Error::InvalidInput(format!(
+            return Err(Error::ShapeMismatch(format!(
                 "{} values for {} arguments",
                 values.len(),
                 types.len()
@@ -408,7 +408,7 @@ impl<A: Values, O: Values> Compiled<A, O> {
         let mut digits = Vec::new();
         for (position, ((&ty, &v), form)) in types.iter().zip(values).zip(&self.forms).enumerate() {
             if !ty.contains(v) {
-                return Err(Error::InvalidInput(format!(
+                return Err(Error::OutOfRange(format!(
                     "argument value {position} ({v}) is not a value of {ty}"
                 )));
             }
@@ -422,7 +422,7 @@ impl<A: Values, O: Values> Compiled<A, O> {
             .map(|&(ty, form, n)| {
                 let d: Vec<i64> = it.by_ref().take(n).collect();
                 form.value(ty, &d).ok_or_else(|| {
-                    Error::InvalidInput(format!("output digits {d:?} hold no value of {ty}"))
+                    Error::OutOfRange(format!("output digits {d:?} hold no value of {ty}"))
                 })
             })
             .collect()

@@ -83,7 +83,7 @@ impl Value {
     /// `as` between types of one width. No cost.
     pub fn reinterpret(&self, ty: IntType) -> Result<Value> {
         if ty.bits != self.ty.bits {
-            return Err(Error::InvalidInput(format!(
+            return Err(Error::TypeMismatch(format!(
                 "cannot reinterpret {} as {ty}: widths differ",
                 self.ty
             )));
@@ -242,7 +242,7 @@ impl<'a> Composer<'a> {
     /// `x != 0` (TFHE-rs' semantics; see [`crate::fhe`]); [`Op::Abs`] is [`Composer::abs`].
     pub fn unary_op(&mut self, op: Op, x: &Value) -> Result<Value> {
         if op.arity() != 1 {
-            return Err(Error::InvalidInput(format!(
+            return Err(Error::WrongOperation(format!(
                 "{op} is not a one-operand operation"
             )));
         }
@@ -263,7 +263,7 @@ impl<'a> Composer<'a> {
     /// amount modulo the width, a clear non-negative one or an unsigned value of the width.
     pub fn binary_op(&mut self, op: Op, x: &Value, rhs: Rhs<'_>) -> Result<Value> {
         if op.arity() != 2 {
-            return Err(Error::InvalidInput(format!(
+            return Err(Error::WrongOperation(format!(
                 "{op} is not a two-operand operation"
             )));
         }
@@ -301,9 +301,7 @@ impl<'a> Composer<'a> {
         let ty = x.ty;
         let n = ty.bits;
         match amount {
-            Rhs::Clear(k) if k < 0 => {
-                Err(Error::InvalidInput(format!("negative shift amount {k}")))
-            }
+            Rhs::Clear(k) if k < 0 => Err(Error::OutOfRange(format!("negative shift amount {k}"))),
             Rhs::Clear(k) => {
                 let k = (k % n as i128) as u32;
                 let op = match op {
@@ -320,7 +318,7 @@ impl<'a> Composer<'a> {
                     signed: false,
                 };
                 if s.ty != unsigned {
-                    return Err(Error::InvalidInput(format!(
+                    return Err(Error::TypeMismatch(format!(
                         "a shift amount of type {}, not {unsigned}",
                         s.ty
                     )));
@@ -361,7 +359,7 @@ impl<'a> Composer<'a> {
         ty: Option<IntType>,
     ) -> Result<Value> {
         if cond.ty != IntType::BOOL {
-            return Err(Error::InvalidInput(format!(
+            return Err(Error::TypeMismatch(format!(
                 "a condition of type {}, not a boolean",
                 cond.ty
             )));
@@ -437,10 +435,10 @@ impl<'a> Composer<'a> {
     pub fn dot(&mut self, xs: &[&Value], ys: &[&Value]) -> Result<Value> {
         let ty = match xs.first() {
             Some(x) => x.ty,
-            None => return Err(Error::InvalidInput("a dot product of no values".into())),
+            None => return Err(Error::ShapeMismatch("a dot product of no values".into())),
         };
         if xs.len() != ys.len() || xs.iter().chain(ys).any(|v| v.ty != ty) {
-            return Err(Error::InvalidInput(
+            return Err(Error::ShapeMismatch(
                 "a dot product of two lists of one length and one type".into(),
             ));
         }
@@ -534,7 +532,7 @@ impl<'a> Composer<'a> {
         }
         fastest
             .pick()?
-            .ok_or_else(|| Error::InvalidInput("a dot product of no values".into()))
+            .ok_or_else(|| Error::ShapeMismatch("a dot product of no values".into()))
     }
 
     /// `Σ xᵢ` modulo `2^n` over values of one type, as one reduction
@@ -545,7 +543,7 @@ impl<'a> Composer<'a> {
     /// different types, are added pairwise (as [`Op::Add`] on them does).
     pub fn sum(&mut self, xs: &[&Value]) -> Result<Value> {
         let Some(first) = xs.first() else {
-            return Err(Error::InvalidInput("a sum of no values".into()));
+            return Err(Error::ShapeMismatch("a sum of no values".into()));
         };
         let ty = first.ty;
         if ty == IntType::BOOL || xs.iter().any(|v| v.ty != ty) {
@@ -584,10 +582,10 @@ impl<'a> Composer<'a> {
     pub fn dot_clear(&mut self, xs: &[&Value], ws: &[i128], c: i128) -> Result<Value> {
         let ty = match xs.first() {
             Some(x) => x.ty,
-            None => return Err(Error::InvalidInput("a dot product of no values".into())),
+            None => return Err(Error::ShapeMismatch("a dot product of no values".into())),
         };
         if xs.len() != ws.len() || xs.iter().any(|v| v.ty != ty) {
-            return Err(Error::InvalidInput(
+            return Err(Error::ShapeMismatch(
                 "a dot product of values of one type and as many clear weights".into(),
             ));
         }
@@ -620,7 +618,7 @@ impl<'a> Composer<'a> {
         out: IntType,
     ) -> Result<Value> {
         if xs.len() != ys.len() {
-            return Err(Error::InvalidInput(
+            return Err(Error::ShapeMismatch(
                 "a dot product of two lists of one length".into(),
             ));
         }
@@ -687,7 +685,7 @@ fn dot_blocks(ar: &Arith, b: &mut Builder, xs: &[&Value], ys: &[&Value]) -> Resu
     let rx: Vec<(&SInt, Form)> = xs.iter().map(|v| (&v.digits, v.form)).collect();
     let ry: Vec<(&SInt, Form)> = ys.iter().map(|v| (&v.digits, v.form)).collect();
     let (digits, form) = encint_arith::typed::dot(ar, b, ty, &rx, &ry)
-        .ok_or_else(|| Error::InvalidInput("lists of different lengths".into()))?;
+        .ok_or_else(|| Error::ShapeMismatch("lists of different lengths".into()))?;
     Ok(Value::new(digits, ty, form))
 }
 

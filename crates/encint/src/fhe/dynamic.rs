@@ -45,17 +45,17 @@ pub(crate) fn record(
             let (mut outs, _) = s.typed_compose(&ciphers, |c, x| Ok(vec![f(c, x)?]))?;
             outs.pop()
                 .map(Repr::Cipher)
-                .ok_or_else(|| Error::InvalidInput("the operation built no output".into()))
+                .ok_or_else(|| Error::Internal("the operation built no output".into()))
         });
     };
     let values = args
         .iter()
         .map(|r| match r {
             Repr::Traced(t, v) if Arc::ptr_eq(t, &trace) => Ok(v.clone()),
-            Repr::Traced(..) => Err(Error::InvalidInput(
+            Repr::Traced(..) => Err(Error::Tracing(
                 "values of two traces in one operation".into(),
             )),
-            Repr::Cipher(_) => Err(Error::InvalidInput(
+            Repr::Cipher(_) => Err(Error::Tracing(
                 "a ciphertext inside a traced function: pass it as an argument".into(),
             )),
         })
@@ -87,7 +87,7 @@ fn in_circuit<'v>(
             Operand::Value(_) => values
                 .next()
                 .map(Rhs::Value)
-                .ok_or_else(|| Error::InvalidInput("a missing operand".into())),
+                .ok_or_else(|| Error::Internal("a missing operand".into())),
             Operand::Clear(k) => Ok(Rhs::Clear(*k)),
         })
         .collect()
@@ -135,7 +135,7 @@ pub(crate) fn select(
 pub(crate) fn cipher(x: &Repr) -> Result<&EncTyped> {
     match x {
         Repr::Cipher(x) => Ok(x),
-        Repr::Traced(..) => Err(Error::InvalidInput(
+        Repr::Traced(..) => Err(Error::Tracing(
             "a value inside a traced function has no ciphertext yet".into(),
         )),
     }

@@ -106,7 +106,7 @@ impl<const N: usize, const SIGNED: bool> FheInteger<N, SIGNED> {
         }
     };
 
-    /// Encrypts `value`; errors ([`Error::InvalidInput`]) if it is not a value of the type
+    /// Encrypts `value`; errors ([`Error::OutOfRange`]) if it is not a value of the type
     /// (`FheUint8::encrypt(300u16, ..)`, `FheUint8::encrypt(-1, ..)`).
     ///
     /// # Examples
@@ -151,7 +151,7 @@ impl<const N: usize, const SIGNED: bool> FheInteger<N, SIGNED> {
             .to_i128()
             .filter(|&v| Self::TYPE.contains(v))
             .ok_or_else(|| {
-                Error::InvalidInput(format!("{value} is not a value of {}", Self::TYPE))
+                Error::OutOfRange(format!("{value} is not a value of {}", Self::TYPE))
             })?;
         Ok(FheInteger {
             inner: Repr::Cipher(encrypt_typed_as(client, v, Self::TYPE, form)?),
@@ -177,7 +177,7 @@ impl<const N: usize, const SIGNED: bool> FheInteger<N, SIGNED> {
     pub fn decrypt<C: Clear>(&self, client: &ClientKey) -> Result<C> {
         let v = decrypt_typed(client, cipher(&self.inner)?)?;
         C::from_value(v, Self::TYPE).ok_or_else(|| {
-            Error::InvalidInput(format!(
+            Error::OutOfRange(format!(
                 "the decrypted {} does not fit in {}",
                 Self::TYPE,
                 std::any::type_name::<C>()
@@ -242,12 +242,12 @@ impl<const N: usize, const SIGNED: bool> FheInteger<N, SIGNED> {
     /// ```
     pub fn try_binary(&self, op: Op, rhs: impl IntoOperand<Self>) -> Result<Self> {
         if op.arity() != 2 || op.result_type(Self::TYPE) != Self::TYPE {
-            return Err(Error::InvalidInput(format!(
+            return Err(Error::WrongOperation(format!(
                 "{op} is not a binary operation"
             )));
         }
         if matches!(op, Op::ShlVar | Op::ShrVar | Op::RotlVar | Op::RotrVar) {
-            return Err(Error::InvalidInput(format!(
+            return Err(Error::WrongOperation(format!(
                 "{op}: use the shift and rotation methods"
             )));
         }
@@ -271,7 +271,7 @@ impl<const N: usize, const SIGNED: bool> FheInteger<N, SIGNED> {
     /// ```
     pub fn try_compare(&self, op: Op, rhs: impl IntoOperand<Self>) -> Result<FheBool> {
         if op.arity() != 2 || op.result_type(Self::TYPE) != IntType::BOOL {
-            return Err(Error::InvalidInput(format!("{op} is not a comparison")));
+            return Err(Error::WrongOperation(format!("{op} is not a comparison")));
         }
         wrap(dynamic::binary(op, &self.inner, rhs.operand()))
     }
@@ -295,7 +295,7 @@ impl<const N: usize, const SIGNED: bool> FheInteger<N, SIGNED> {
     /// ```
     pub fn try_unary(&self, op: Op) -> Result<Self> {
         if op.arity() != 1 || op.result_type(Self::TYPE) != Self::TYPE {
-            return Err(Error::InvalidInput(format!(
+            return Err(Error::WrongOperation(format!(
                 "{op} is not a one-operand operation"
             )));
         }
@@ -581,7 +581,7 @@ macro_rules! clear_operands {
         impl<const N: usize> ShiftAmount<N> for $t {
             fn amount(&self) -> Result<Operand<'_>> {
                 if Clear::is_negative(*self) || Clear::to_i128(*self).is_none() {
-                    return Err(Error::InvalidInput(format!(
+                    return Err(Error::OutOfRange(format!(
                         "shift amount {self} outside 0..=i128::MAX"
                     )));
                 }

@@ -42,7 +42,7 @@
 //! | `+ - *`, unary `-`, `square` | modulo `2^N` |
 //! | `/`, `%` | truncating; `MIN / -1 = MIN`, `MIN % -1 = 0` |
 //! | `/ 0`, `% 0` (encrypted zero) | unsigned: `x / 0` = all ones, `x % 0 = x`; signed: `x / 0` = `-1` for `x >= 0` and `1` for `x < 0`, `x % 0 = x` |
-//! | `/ 0`, `% 0` (clear zero) | an error ([`Error::InvalidInput`]); the operator panics |
+//! | `/ 0`, `% 0` (clear zero) | an error ([`Error::DivisionByZero`]); the operator panics |
 //! | `<< k`, `>> k`, by a clear or encrypted `k` | shift by `k mod N` (TFHE-rs' barrel shifter reads the low `log2 N` bits of the amount), as Rust's `wrapping_shl` / `wrapping_shr`; `>>` is arithmetic on signed types |
 //! | `rotate_left/right(k)` | rotation by `k mod N` |
 //! | `& \| ^ !` | bitwise on the two's-complement pattern |
@@ -425,7 +425,7 @@ pub(crate) fn check_type(x: &Repr, ty: IntType) -> Result<()> {
     if found == ty {
         Ok(())
     } else {
-        Err(Error::InvalidInput(format!(
+        Err(Error::TypeMismatch(format!(
             "a value of type {found} where {ty} is expected"
         )))
     }

@@ -25,7 +25,7 @@ fn default_arith() -> Arith {
 /// and runs on ciphertexts freshly encrypted under [`DEFAULT_PARAMETERS`] by a server of
 /// `threads` threads (the planner's choices depend on the thread count), so the results,
 /// the bootstrap count and the depth are those of the encrypted run. Errors on a value
-/// outside its type ([`Error::InvalidInput`]), on a circuit over the default size limits
+/// outside its type ([`Error::OutOfRange`]), on a circuit over the default size limits
 /// ([`Error::LimitExceeded`]) and with the first error `f` returns.
 ///
 /// ```
@@ -57,7 +57,7 @@ pub fn compose_clear(
     let mut values = Vec::with_capacity(inputs.len());
     for (position, &(ty, v)) in inputs.iter().enumerate() {
         if !ty.contains(v) {
-            return Err(Error::InvalidInput(format!(
+            return Err(Error::OutOfRange(format!(
                 "input {position} ({v}) is not a value of {ty}"
             )));
         }
@@ -92,7 +92,7 @@ pub fn compose_clear(
 ///
 /// Errors as [`Server::apply`](crate::Server::apply) does on an operation or operand count
 /// the exact integers do not take, or on sizes over the limits; on a value that does not
-/// fit its digits ([`Error::InvalidInput`]); on a result outside `i128`
+/// fit its digits ([`Error::OutOfRange`]); on a result outside `i128`
 /// ([`Error::LimitExceeded`]).
 ///
 /// ```
@@ -111,12 +111,12 @@ pub fn apply_clear(op: Op, inputs: &[(i128, usize)]) -> Result<(i128, Cost)> {
     let mut ins = Vec::with_capacity(inputs.len());
     for (position, &(v, n)) in inputs.iter().enumerate() {
         if n == 0 || n > MAX_DIGITS {
-            return Err(Error::InvalidInput(format!(
+            return Err(Error::TypeMismatch(format!(
                 "input {position} of {n} digits: from 1 to {MAX_DIGITS} allowed"
             )));
         }
         let d = encint_core::signed::from_i128_len(v, n).map_err(|_| {
-            Error::InvalidInput(format!("input {position} ({v}) does not fit {n} digits"))
+            Error::OutOfRange(format!("input {position} ({v}) does not fit {n} digits"))
         })?;
         digits.extend(d.iter().map(|&x| i64::from(x)));
         ins.push(SInt::input(&mut b, n));
@@ -172,7 +172,7 @@ mod tests {
         let none = |_: &mut Composer<'_>, x: &[Value]| Ok(x.to_vec());
         assert!(matches!(
             compose_clear(&[(u8t(), 256)], 2, none),
-            Err(Error::InvalidInput(_))
+            Err(Error::OutOfRange(_))
         ));
         assert!(matches!(
             compose_clear(&[(u8t(), 1)], 0, none),
@@ -207,13 +207,13 @@ mod tests {
         // 16 does not fit 4 digits (|v| < 2^4).
         assert!(matches!(
             apply_clear(Op::Add, &[(16, 4), (1, 4)]),
-            Err(Error::InvalidInput(_))
+            Err(Error::OutOfRange(_))
         ));
         assert!(apply_clear(Op::Add, &[(1, 4)]).is_err());
         assert!(apply_clear(Op::RotlVar, &[(1, 4), (1, 4)]).is_err());
         assert!(matches!(
             apply_clear(Op::Add, &[(1, 0), (1, 4)]),
-            Err(Error::InvalidInput(_))
+            Err(Error::TypeMismatch(_))
         ));
         assert!(matches!(
             apply_clear(Op::Mul, &[(1, MAX_DIGITS), (1, MAX_DIGITS)]),

@@ -129,7 +129,7 @@ impl Trace {
 }
 
 fn finished() -> Error {
-    Error::InvalidInput("a value of a finished trace was used".into())
+    Error::Tracing("a value of a finished trace was used".into())
 }
 
 /// How a circuit runs on its input digits: [`Server::run_circuit`] on the server's own
@@ -152,7 +152,7 @@ pub(crate) fn run_circuit(
     let digits: Vec<&encint_tfhe::Digit> =
         inputs.iter().flat_map(|x| x.as_int().digits()).collect();
     if digits.len() != circuit.inputs().len() {
-        return Err(Error::InvalidInput(format!(
+        return Err(Error::ShapeMismatch(format!(
             "{} input digits for a circuit of {}",
             digits.len(),
             circuit.inputs().len()

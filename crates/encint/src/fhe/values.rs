@@ -55,7 +55,7 @@ pub fn checked_leaves<A: Values>(layout: &A::Layout) -> Result<usize> {
 }
 
 fn missing() -> Error {
-    Error::InvalidInput("fewer values than the layout needs".into())
+    Error::ShapeMismatch("fewer values than the layout needs".into())
 }
 
 macro_rules! scalar_values {
@@ -321,7 +321,7 @@ fn trace_within<A: Values, O: Values>(
     checked_leaves::<A>(layout)?;
     let types = A::leaf_types(layout);
     if types.len() != forms.len() {
-        return Err(Error::InvalidInput(format!(
+        return Err(Error::ShapeMismatch(format!(
             "{} forms for {} values",
             forms.len(),
             types.len()
@@ -354,7 +354,7 @@ fn trace_within<A: Values, O: Values>(
         .into_iter()
         .map(|r| match r {
             Repr::Traced(u, v) if Arc::ptr_eq(u, &t) => Ok(v.clone()),
-            _ => Err(Error::InvalidInput(
+            _ => Err(Error::Tracing(
                 "a result that is not computed from the arguments (a ciphertext or a value \
                  of another trace)"
                     .into(),

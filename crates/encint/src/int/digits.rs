@@ -17,7 +17,7 @@ pub(crate) fn signed_digits(value: &BigInt, digits: usize) -> Result<Vec<i64>> {
     }
     let magnitude = value.magnitude();
     if magnitude.bits() > digits as u64 {
-        return Err(Error::InvalidInput(format!(
+        return Err(Error::OutOfRange(format!(
             "{value} does not fit in {digits} signed binary digits"
         )));
     }

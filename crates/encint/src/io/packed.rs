@@ -171,7 +171,7 @@ impl PackedResult {
     pub fn decrypt_int(&self, client: &ClientKey) -> Result<BigInt> {
         match self.kind {
             PackedKind::Int => crate::int::digits::digits_value(&self.digit_values(client)?),
-            PackedKind::Typed(ty, _) => Err(Error::InvalidInput(format!(
+            PackedKind::Typed(ty, _) => Err(Error::Malformed(format!(
                 "the packed result holds a value of {ty}, not an exact integer"
             ))),
         }
@@ -184,7 +184,7 @@ impl PackedResult {
             PackedKind::Typed(ty, form) => {
                 crate::typed::typed_value(&self.digit_values(client)?, ty, form)
             }
-            PackedKind::Int => Err(Error::InvalidInput(
+            PackedKind::Int => Err(Error::Malformed(
                 "the packed result holds an exact integer, not a typed value".into(),
             )),
         }

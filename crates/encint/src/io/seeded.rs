@@ -375,7 +375,7 @@ macro_rules! upload_constructors {
 
         impl<const N: usize, const S: bool> $crate::fhe::FheInteger<N, S> {
             #[doc = concat!("Encrypts `value` ", $with, " (see [`", stringify!($value), "`]).")]
-            /// Errors ([`crate::Error::InvalidInput`]) if it is not a value of the type.
+            /// Errors ([`crate::Error::OutOfRange`]) if it is not a value of the type.
             pub fn $method<C: $crate::fhe::Clear>(
                 value: C,
                 key: &$key,
@@ -462,13 +462,13 @@ pub(crate) fn array_digits<D>(
     encrypt: impl FnOnce(&[i64]) -> Result<D>,
 ) -> Result<UploadedTyped<D>> {
     if shape.len() > MAX_SHAPE_DIMENSIONS {
-        return Err(Error::InvalidInput(format!(
+        return Err(Error::ShapeMismatch(format!(
             "{} dimensions, at most {MAX_SHAPE_DIMENSIONS}",
             shape.len()
         )));
     }
     if element_count(shape) != Some(values.len()) {
-        return Err(Error::InvalidInput(format!(
+        return Err(Error::ShapeMismatch(format!(
             "{} values for the shape {shape:?}",
             values.len()
         )));
@@ -546,14 +546,14 @@ impl<D: UploadForm> UploadedTyped<D> {
     /// The one value of an empty shape, expanded; an error for an array.
     pub fn expand_one(&self) -> Result<EncTyped> {
         if !self.shape.is_empty() {
-            return Err(Error::InvalidInput(format!(
+            return Err(Error::ShapeMismatch(format!(
                 "the ciphertext holds an array of shape {:?}, not one value",
                 self.shape
             )));
         }
         self.expand()?
             .pop()
-            .ok_or_else(|| Error::InvalidInput("a seeded value without digits".into()))
+            .ok_or_else(|| Error::Malformed("a seeded value without digits".into()))
     }
 
     /// The ciphertext envelope of parameter set `params` (tag `ENCSTYP1` or `ENCPTYP1`,
@@ -587,7 +587,7 @@ impl<D: UploadForm> UploadedTyped<D> {
     /// Errors unless the values are of `ty` (when given).
     fn check_type(&self, ty: Option<IntType>) -> Result<()> {
         match ty {
-            Some(t) if t != self.ty => Err(Error::InvalidInput(format!(
+            Some(t) if t != self.ty => Err(Error::TypeMismatch(format!(
                 "the ciphertext holds values of {}, not {t}",
                 self.ty
             ))),
@@ -678,7 +678,7 @@ impl<T: FheType, D: UploadForm> Uploaded<T, D> {
     pub(crate) fn new(inner: UploadedTyped<D>) -> Result<Self> {
         inner.check_type(T::static_type())?;
         if !inner.shape.is_empty() {
-            return Err(Error::InvalidInput(format!(
+            return Err(Error::ShapeMismatch(format!(
                 "the ciphertext holds an array of shape {:?}, not one value",
                 inner.shape
             )));
@@ -732,12 +732,12 @@ pub fn payload_tag(data: &[u8]) -> Option<[u8; 8]> {
     }
 }
 
-/// `value` as an `i128` of `ty`; [`Error::InvalidInput`] if it is not a value of the type.
+/// `value` as an `i128` of `ty`; [`Error::OutOfRange`] if it is not a value of the type.
 pub(crate) fn clear_value<C: Clear>(value: C, ty: IntType) -> Result<i128> {
     value
         .to_i128()
         .filter(|&v| ty.contains(v))
-        .ok_or_else(|| Error::InvalidInput(format!("{value} is not a value of {ty}")))
+        .ok_or_else(|| Error::OutOfRange(format!("{value} is not a value of {ty}")))
 }
 
 /// [`clear_value`] of every element.

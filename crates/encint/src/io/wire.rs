@@ -95,14 +95,14 @@ pub fn expect_kind(data: &[u8], want: CiphertextKind) -> Result<()> {
         && found.is_ciphertext()
         && !found.is_value()
     {
-        return Err(Error::InvalidInput(format!(
+        return Err(Error::Malformed(format!(
             "the file holds {}, not {}",
             found.name(),
             article(want.name())
         )));
     }
     match ciphertext_kind(data) {
-        Some(found) if found != want => Err(Error::InvalidInput(format!(
+        Some(found) if found != want => Err(Error::Malformed(format!(
             "the file holds {}, not {}",
             article(found.name()),
             article(want.name())
@@ -233,7 +233,7 @@ impl EncTyped {
         if ciphertext_kind(bytes) == Some(CiphertextKind::Bits) {
             let p: BitsPayload = envelope::open_known(bytes, Kind::Ciphertext)?;
             let ty = IntType::new(p.value.len(), p.signed)
-                .map_err(|e| Error::InvalidInput(e.to_string()))?;
+                .map_err(|e| Error::Malformed(e.to_string()))?;
             // Unsigned bits are canonical digits; signed ones have their top bit as 0 or
             // 1, not negated: a representative modulo `2^n`, the lazy form.
             let form = if p.signed {
@@ -245,8 +245,8 @@ impl EncTyped {
         }
         expect_kind(bytes, CiphertextKind::Typed)?;
         let p: TypedPayload = envelope::open_known(bytes, Kind::Ciphertext)?;
-        let ty = IntType::new(p.bits as usize, p.signed)
-            .map_err(|e| Error::InvalidInput(e.to_string()))?;
+        let ty =
+            IntType::new(p.bits as usize, p.signed).map_err(|e| Error::Malformed(e.to_string()))?;
         let form = p.form();
         Ok(EncTyped::from_parts(p.value, ty, form))
     }

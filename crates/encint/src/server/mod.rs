@@ -587,7 +587,7 @@ impl Server {
         let (mut out, cost) = eval(args, &|ar, b, x| ar.apply(b, op, x).into_iter().collect())?;
         let out = out
             .pop()
-            .ok_or_else(|| Error::InvalidInput("the operation built no output".into()))?;
+            .ok_or_else(|| Error::Internal("the operation built no output".into()))?;
         Ok((out, cost))
     }
 

@@ -104,7 +104,7 @@ impl Inference {
     /// Tracing only: no key is needed, and [`Inference::cost`] is known at once.
     pub fn compile(model: &Model, weights: Weights, batch: usize) -> Result<Inference> {
         if batch == 0 || batch > MAX_BATCH {
-            return Err(Error::InvalidInput(format!(
+            return Err(Error::OutOfRange(format!(
                 "a batch of {batch} images (1..={MAX_BATCH})"
             )));
         }
@@ -268,7 +268,7 @@ impl Inference {
     }
 
     fn logits(&self, out: Option<FheArray<FheValue>>) -> Result<FheArray<FheValue>> {
-        out.ok_or_else(|| Error::InvalidInput("the inference circuit has no output".into()))
+        out.ok_or_else(|| Error::Internal("the inference circuit has no output".into()))
     }
 
     /// The circuit's arguments: the images and, in [`Weights::Encrypted`] mode, the
@@ -301,7 +301,7 @@ impl Inference {
     /// The pixels of one batch, row-major, zeros for missing images.
     fn batch_pixels(&self, images: &[Vec<i64>]) -> Result<Vec<i64>> {
         if images.len() > self.batch {
-            return Err(Error::InvalidInput(format!(
+            return Err(Error::ShapeMismatch(format!(
                 "{} images for a batch of {}",
                 images.len(),
                 self.batch
@@ -326,7 +326,7 @@ impl Inference {
             .map_err(|_| Error::Overflow)?;
         let n = self.model.outputs();
         if values.len() != self.batch * n || count > self.batch {
-            return Err(Error::InvalidInput(format!(
+            return Err(Error::ShapeMismatch(format!(
                 "{} logits for a batch of {} images of {n} classes",
                 values.len(),
                 self.batch
@@ -355,8 +355,7 @@ fn cast(x: &[FheValue], ty: IntType) -> Result<Vec<FheValue>> {
 fn activate(h: &FheValue, a: Activation, acc: IntType, out: IntType) -> Result<FheValue> {
     let shift = a.shift.min(acc.bits as u32 - 1);
     let narrow_bits = (acc.bits - shift as usize).max(out.bits + 1);
-    let narrow = IntType::new(narrow_bits.min(acc.bits), true)
-        .map_err(|e| Error::InvalidInput(e.to_string()))?;
+    let narrow = IntType::new(narrow_bits.min(acc.bits), true).map_err(Error::from)?;
     let mut v = if shift > 0 {
         h.unary(Op::Shr(shift))?
     } else {

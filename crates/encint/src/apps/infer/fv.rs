@@ -123,7 +123,7 @@ impl FvInference {
         for (l, layer) in model.layers.iter().enumerate() {
             let acc = types.accumulators[l];
             if acc.min() < -half || acc.max() > half {
-                return Err(Error::InvalidInput(format!(
+                return Err(Error::OutOfRange(format!(
                     "layer {l}: accumulators of type {acc} do not fit FV slots (-{half}..={half})"
                 )));
             }
@@ -181,7 +181,7 @@ impl FvInference {
             }
             if layer.activation.is_some() {
                 let ps = hidden.next().ok_or_else(|| {
-                    Error::InvalidInput("an activation without its polynomials".into())
+                    Error::Internal("an activation without its polynomials".into())
                 })?;
                 depth += ps.iter().map(SlotPoly::depth).max().unwrap_or(0);
                 products += windows * ps.iter().map(SlotPoly::products).sum::<usize>();
@@ -247,7 +247,7 @@ impl FvInference {
     ) -> Result<Vec<FvInts>> {
         self.check_key(client.set())?;
         if images.is_empty() || images.len() > self.batch() {
-            return Err(Error::InvalidInput(format!(
+            return Err(Error::ShapeMismatch(format!(
                 "{} images for a batch of 1..={}",
                 images.len(),
                 self.batch()
@@ -308,7 +308,7 @@ impl FvInference {
     ) -> Result<Vec<FvInts>> {
         self.check_key(server.set())?;
         if pixels.len() != self.model.input_size {
-            return Err(Error::InvalidInput(format!(
+            return Err(Error::ShapeMismatch(format!(
                 "{} pixel ciphertexts, the model takes {}",
                 pixels.len(),
                 self.model.input_size
@@ -320,7 +320,7 @@ impl FvInference {
             let nw: usize = layers.iter().map(|l| l.weights.len()).sum();
             let nb: usize = layers.iter().map(|l| l.bias.len()).sum();
             if w.0.len() != nw || w.1.len() != nb {
-                return Err(Error::InvalidInput(format!(
+                return Err(Error::ShapeMismatch(format!(
                     "{} weights and {} biases, the model has {nw} and {nb}",
                     w.0.len(),
                     w.1.len()

@@ -127,10 +127,10 @@ impl Layer {
     }
 
     /// The layer and its activation on `x` (`inputs` values), in plain integers; another
-    /// number of values is an [`Error::InvalidInput`].
+    /// number of values is an [`Error::ShapeMismatch`].
     pub fn eval(&self, x: &[i64]) -> Result<Vec<i64>> {
         if x.len() != self.inputs {
-            return Err(Error::InvalidInput(format!(
+            return Err(Error::ShapeMismatch(format!(
                 "{} values for a layer of {} inputs",
                 x.len(),
                 self.inputs
@@ -196,7 +196,7 @@ fn walk(
     at: &mut String,
     out: &mut Vec<i64>,
 ) -> Result<()> {
-    let bad = |msg: String| Error::InvalidInput(format!("model: {what}{at}: {msg}"));
+    let bad = |msg: String| Error::Malformed(format!("model: {what}{at}: {msg}"));
     let Some((&n, rest)) = shape.split_first() else {
         let v = value
             .as_i64()

@@ -68,7 +68,7 @@ fn read_text(path: &Path, what: &str) -> Result<String> {
     let bytes = crate::io::files::read_bounded(path, MAX_FILE_BYTES)
         .map_err(|e| Error::InvalidInput(format!("{what}: {e}")))?;
     String::from_utf8(bytes)
-        .map_err(|_| Error::InvalidInput(format!("{what}: {} is not UTF-8 text", path.display())))
+        .map_err(|_| Error::Malformed(format!("{what}: {} is not UTF-8 text", path.display())))
 }
 
 /// The model file's format name (version 1: dense layers; version 2 adds the layer kind
@@ -80,7 +80,7 @@ pub const MODEL_VERSION: u32 = 2;
 pub const IMAGES_FORMAT: &str = "encint-images";
 
 fn bad(msg: impl Into<String>) -> Error {
-    Error::InvalidInput(format!("model: {}", msg.into()))
+    Error::Malformed(format!("model: {}", msg.into()))
 }
 
 fn check_magnitude(what: &str, v: i64) -> Result<()> {
@@ -96,7 +96,7 @@ impl Model {
     /// `"input_shape": [height, width, channels]` and weights of shape `[kernel height]
     /// [kernel width][input channels][output channels]` (one bias per output channel);
     /// otherwise it is dense, weights of shape `[inputs][outputs]`. Errors
-    /// ([`Error::InvalidInput`]) on malformed JSON, another format or version, an unknown
+    /// ([`Error::Malformed`]) on malformed JSON, another format or version, an unknown
     /// layer kind, layers whose shapes do not chain, a kernel larger than its input, a
     /// hidden layer without an activation (or an activation on the last layer), or values
     /// out of range.
@@ -150,7 +150,7 @@ impl Model {
     /// Checks an image: `input_size` values in `0..=input_max`.
     pub fn check_image(&self, image: &[i64]) -> Result<()> {
         if image.len() != self.input_size {
-            return Err(Error::InvalidInput(format!(
+            return Err(Error::ShapeMismatch(format!(
                 "an image of {} values, the model takes {}",
                 image.len(),
                 self.input_size
@@ -160,7 +160,7 @@ impl Model {
             .iter()
             .position(|&v| !(0..=self.input_max).contains(&v))
         {
-            return Err(Error::InvalidInput(format!(
+            return Err(Error::OutOfRange(format!(
                 "pixel {p} is {}, outside 0..={}",
                 image[p], self.input_max
             )));
@@ -339,34 +339,34 @@ impl Images {
     /// each against `model` (shape and range) and the label count.
     pub fn from_json(text: &str, model: &Model) -> Result<Images> {
         let raw: RawImages = serde_json::from_str(text)
-            .map_err(|e| Error::InvalidInput(format!("images: not an image file: {e}")))?;
+            .map_err(|e| Error::Malformed(format!("images: not an image file: {e}")))?;
         if raw.format != IMAGES_FORMAT || raw.version != 1 {
-            return Err(Error::InvalidInput(format!(
+            return Err(Error::Malformed(format!(
                 "images: format {:?} version {}, expected {IMAGES_FORMAT:?} version 1",
                 raw.format, raw.version
             )));
         }
         if let Some(n) = raw.input_size.filter(|&n| n != model.input_size) {
-            return Err(Error::InvalidInput(format!(
+            return Err(Error::ShapeMismatch(format!(
                 "images: for inputs of {n} values, the model takes {}",
                 model.input_size
             )));
         }
         if let Some(m) = raw.input_max.filter(|&m| m != model.input_max) {
-            return Err(Error::InvalidInput(format!(
+            return Err(Error::OutOfRange(format!(
                 "images: for inputs up to {m}, the model takes inputs up to {}",
                 model.input_max
             )));
         }
         if raw.images.len() != raw.labels.len() {
-            return Err(Error::InvalidInput(format!(
+            return Err(Error::Malformed(format!(
                 "images: {} images and {} labels",
                 raw.images.len(),
                 raw.labels.len()
             )));
         }
         if let Some(k) = raw.labels.iter().position(|&l| l >= model.outputs()) {
-            return Err(Error::InvalidInput(format!(
+            return Err(Error::OutOfRange(format!(
                 "images: label {k} is {}, the model has {} classes",
                 raw.labels[k],
                 model.outputs()
@@ -375,7 +375,7 @@ impl Images {
         for (k, image) in raw.images.iter().enumerate() {
             model
                 .check_image(image)
-                .map_err(|e| Error::InvalidInput(format!("images: image {k}: {e}")))?;
+                .map_err(|e| Error::Malformed(format!("images: image {k}: {e}")))?;
         }
         Ok(Images {
             images: raw.images,

@@ -26,7 +26,7 @@ pub struct Types {
 /// The smallest unsigned type holding `0..=max`.
 pub fn unsigned_for(max: i128) -> Result<IntType> {
     let bits = (128 - max.max(1).leading_zeros()) as usize;
-    IntType::new(bits, false).map_err(|e| Error::InvalidInput(e.to_string()))
+    IntType::new(bits, false).map_err(Error::from)
 }
 
 /// The smallest signed type (at least 2 bits) holding `lo..=hi`.
@@ -35,7 +35,7 @@ pub fn signed_for(lo: i128, hi: i128) -> Result<IntType> {
     while bits < 128 && !(-(1i128 << (bits - 1)) <= lo && hi < (1i128 << (bits - 1))) {
         bits += 1;
     }
-    IntType::new(bits, true).map_err(|e| Error::InvalidInput(e.to_string()))
+    IntType::new(bits, true).map_err(Error::from)
 }
 
 /// The range `(lo, hi)` of a layer's accumulators over inputs in `0..=input_max` (each

@@ -62,7 +62,7 @@ impl Signature {
                     DatumKind::Fixed => 1,
                     DatumKind::Bits => 2,
                     other => {
-                        return Err(Error::InvalidInput(format!(
+                        return Err(Error::WrongOperation(format!(
                             "`{name}` is a {other:?}, not a program input or output"
                         )))
                     }
@@ -178,7 +178,7 @@ impl Validate for LinkPayload<PackedNibbles> {
 fn expect(bytes: &[u8], want: crate::io::contents::Content, what: &str) -> Result<()> {
     let found = crate::io::contents::identify(bytes)?;
     if found != want {
-        return Err(Error::InvalidInput(format!(
+        return Err(Error::Malformed(format!(
             "the file holds {}, not {what}",
             found.name()
         )));
@@ -310,7 +310,7 @@ impl super::Program {
     pub fn check_uplink(&self, up: &Uplink) -> Result<()> {
         let want = self.input_signature();
         if up.signature != want {
-            return Err(Error::InvalidInput(format!(
+            return Err(Error::TypeMismatch(format!(
                 "the inputs were encrypted for a program with inputs {}; this program takes {want}",
                 up.signature
             )));
@@ -350,7 +350,7 @@ impl super::Program {
     pub fn check_downlink(&self, down: &Downlink) -> Result<()> {
         let want = self.output_signature();
         if down.signature != want {
-            return Err(Error::InvalidInput(format!(
+            return Err(Error::TypeMismatch(format!(
                 "the result is of a program with outputs {}; this program has outputs {want}",
                 down.signature
             )));

@@ -34,7 +34,7 @@
 //! packing keyswitch, see docs/GPU.md) and many-LUT nodes (refused by the CPU digit backend
 //! too); circuits with them get [`GpuError::Unsupported`].
 
-use crate::{Error, Result};
+use crate::{Error, Result, Unsupported};
 
 pub mod batch;
 #[cfg(feature = "gpu")]
@@ -95,11 +95,7 @@ pub fn check_backend(kind: BackendKind) -> Result<()> {
 
 /// Why one server cannot run on [`BackendKind::Mpi`].
 fn mpi_is_a_job() -> Error {
-    Error::InvalidInput(
-        "the mpi backend runs a whole job over the ranks of mpirun (encint::backend::mpi, \
-         feature `mpi`), not one server's circuits: use cpu or gpu here"
-            .into(),
-    )
+    Unsupported::MpiServer.into()
 }
 
 /// The executor a [`Server`](crate::Server) runs its circuits on.

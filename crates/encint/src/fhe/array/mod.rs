@@ -109,7 +109,7 @@ impl<T> FheArray<T> {
     pub fn new(items: Vec<T>, shape: Vec<usize>) -> Result<Self> {
         let n = shape.iter().try_fold(1usize, |a, &d| a.checked_mul(d));
         if n != Some(items.len()) {
-            return Err(Error::InvalidInput(format!(
+            return Err(Error::ShapeMismatch(format!(
                 "{} elements for the shape {shape:?}",
                 items.len()
             )));
@@ -369,7 +369,7 @@ fn split<T: FheType>(
 ) -> Result<(Option<FheArray<T>>, Option<i128>)> {
     match o {
         ArrayOperand::Array(a) if a.shape == shape => Ok((Some((*a).clone()), None)),
-        ArrayOperand::Array(a) => Err(Error::InvalidInput(format!(
+        ArrayOperand::Array(a) => Err(Error::ShapeMismatch(format!(
             "arrays of shapes {shape:?} and {:?}",
             a.shape
         ))),
@@ -462,13 +462,13 @@ impl FheArray<super::FheValue> {
         ty: encint_arith::typed::IntType,
     ) -> Result<FheArray<super::FheValue>> {
         let (&[n, k], &[k2, m]) = (self.shape.as_slice(), rhs.shape.as_slice()) else {
-            return Err(Error::InvalidInput(format!(
+            return Err(Error::ShapeMismatch(format!(
                 "matmul of shapes {:?} and {:?}: two matrices",
                 self.shape, rhs.shape
             )));
         };
         if k != k2 || bias.is_some_and(|b| b.items.len() != m) {
-            return Err(Error::InvalidInput(format!(
+            return Err(Error::ShapeMismatch(format!(
                 "matmul of shapes {:?} and {:?} with {} biases",
                 self.shape,
                 rhs.shape,
@@ -504,10 +504,10 @@ impl FheArray<super::FheValue> {
 fn tree<T: FheType>(op: Op, mut items: Vec<T>) -> Result<T> {
     if items.is_empty() {
         return match op {
-            Op::Add => Err(Error::InvalidInput(
+            Op::Add => Err(Error::ShapeMismatch(
                 "the sum of an empty array inside a circuit has no input to hold it".into(),
             )),
-            _ => Err(Error::InvalidInput(format!("{op} of an empty array"))),
+            _ => Err(Error::ShapeMismatch(format!("{op} of an empty array"))),
         };
     }
     while items.len() > 1 {
@@ -523,7 +523,7 @@ fn tree<T: FheType>(op: Op, mut items: Vec<T>) -> Result<T> {
     }
     items
         .pop()
-        .ok_or_else(|| Error::InvalidInput("an empty reduction".into()))
+        .ok_or_else(|| Error::ShapeMismatch("an empty reduction".into()))
 }
 
 /// Operators on arrays (`&x + &y`, `&x * 3u8`, ...): the methods above, panicking on their

@@ -68,7 +68,7 @@ where
     /// ```
     pub fn map_unary(&self, op: Op) -> Result<FheArray<T>> {
         if op.arity() != 1 {
-            return Err(Error::InvalidInput(format!(
+            return Err(Error::WrongOperation(format!(
                 "{op} takes more than one operand"
             )));
         }
@@ -100,7 +100,7 @@ where
     /// ```
     pub fn sum(&self) -> Result<T> {
         if self.items.is_empty() {
-            return Err(Error::InvalidInput(
+            return Err(Error::ShapeMismatch(
                 "the sum of an empty array inside a circuit has no input to hold it".into(),
             ));
         }
@@ -159,7 +159,7 @@ where
     /// ```
     pub fn dot(&self, rhs: &FheArray<T>) -> Result<T> {
         if self.shape.len() != 1 || rhs.shape != self.shape {
-            return Err(Error::InvalidInput(format!(
+            return Err(Error::ShapeMismatch(format!(
                 "dot of shapes {:?} and {:?}: two vectors of one length",
                 self.shape, rhs.shape
             )));
@@ -189,13 +189,13 @@ where
     /// ```
     pub fn matmul(&self, rhs: &FheArray<T>) -> Result<FheArray<T>> {
         let (&[n, k], &[k2, m]) = (self.shape.as_slice(), rhs.shape.as_slice()) else {
-            return Err(Error::InvalidInput(format!(
+            return Err(Error::ShapeMismatch(format!(
                 "matmul of shapes {:?} and {:?}: two matrices",
                 self.shape, rhs.shape
             )));
         };
         if k != k2 {
-            return Err(Error::InvalidInput(format!(
+            return Err(Error::ShapeMismatch(format!(
                 "matmul of shapes {:?} and {:?}: inner sizes differ",
                 self.shape, rhs.shape
             )));
@@ -231,7 +231,7 @@ where
     /// ```
     pub fn dot_clear(&self, w: &[i128]) -> Result<T> {
         if self.shape.len() != 1 || self.items.len() != w.len() {
-            return Err(Error::InvalidInput(format!(
+            return Err(Error::ShapeMismatch(format!(
                 "dot of shape {:?} with {} clear weights: a vector and weights of its length",
                 self.shape,
                 w.len()
@@ -269,13 +269,13 @@ where
     ) -> Result<FheArray<T>> {
         let [k2, m] = w_shape;
         let &[n, k] = self.shape.as_slice() else {
-            return Err(Error::InvalidInput(format!(
+            return Err(Error::ShapeMismatch(format!(
                 "matmul of shape {:?} with a clear matrix: a matrix on the left",
                 self.shape
             )));
         };
         if k != k2 || k2.checked_mul(m) != Some(w.len()) || bias.len() != m {
-            return Err(Error::InvalidInput(format!(
+            return Err(Error::ShapeMismatch(format!(
                 "matmul of shape {:?} with a clear matrix of shape {w_shape:?}, {} weights \
                  and {} biases",
                 self.shape,

@@ -154,7 +154,7 @@ impl Composer<'_> {
         }
         let (digits, form) =
             encint_arith::typed::dot_plus(self.ar, self.b, ty, &xs, &ys, &zs, c)
-                .ok_or_else(|| Error::InvalidInput("lists of different lengths".into()))?;
+                .ok_or_else(|| Error::ShapeMismatch("lists of different lengths".into()))?;
         Ok(Value::new(digits, ty, form))
     }
 
