@@ -6,7 +6,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 use encint_arith::typed::Form;
 use encint_core::circuit::{Circuit, Cost};
 
-use super::trace::RunDigits;
+use super::repr::RunDigits;
 use super::values::{ciphers, run_traced, trace_best, Traced, Values};
 use crate::{Error, Result, Server, DEFAULT_PARAMETERS};
 

@@ -9,7 +9,7 @@ use encint_arith::typed::{Form, IntType, Op};
 use encint_tfhe::ClientKey;
 
 use super::compose::{Composer, Rhs, Value};
-use super::trace::Repr;
+use super::repr::{self, Repr};
 use super::{FheType, Operand};
 use crate::typed::{decrypt_typed, encrypt_typed_as, EncTyped};
 use crate::{Error, Result};
@@ -60,7 +60,7 @@ pub(crate) fn record(
             )),
         })
         .collect::<Result<Vec<Value>>>()?;
-    let v = trace.compose(|c| f(c, &values))?;
+    let v = repr::compose(&trace, |c| f(c, &values))?;
     Ok(Repr::Traced(trace, v))
 }
 

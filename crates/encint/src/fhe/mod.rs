@@ -98,7 +98,7 @@ mod dynamic;
 mod integer;
 mod on_clear;
 mod ops;
-mod trace;
+mod repr;
 mod values;
 
 use std::sync::Arc;
@@ -113,7 +113,7 @@ pub use compose::{Composer, Rhs, Value};
 pub use dynamic::FheValue;
 pub use integer::{FheInt, FheInteger, FheUint, ShiftAmount};
 pub use on_clear::{apply_clear, compose_clear};
-pub use trace::{Repr, Trace};
+pub use repr::Repr;
 pub use values::{shape_len, Values, MAX_LEAVES};
 
 use crate::typed::EncTyped;

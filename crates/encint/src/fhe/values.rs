@@ -6,8 +6,9 @@ use std::sync::Arc;
 use encint_arith::typed::{Form, IntType};
 use encint_core::circuit::{Circuit, Cost};
 
-use super::trace::{run_circuit, Repr, RunDigits, Shape, Trace};
+use super::repr::{self, run_circuit, Repr, RunDigits, Shape};
 use super::{FheArray, FheBool, FheInteger, FheType, FheValue};
+use crate::trace::Trace;
 use crate::typed::EncTyped;
 use crate::{Error, Result, Server};
 
@@ -286,7 +287,7 @@ pub(crate) fn trace_with<A: Values, O: Values>(
 }
 
 /// [`trace_with`], radix-4 inputs split into canonical bits at the start of the circuit
-/// when `in_bits` ([`Trace::input_in_bits`]).
+/// when `in_bits` ([`repr::input_in_bits`]).
 fn trace_inputs<A: Values, O: Values>(
     layout: &A::Layout,
     forms: &[Form],
@@ -341,9 +342,9 @@ fn trace_within<A: Values, O: Values>(
         .zip(forms)
         .map(|(&ty, &form)| {
             if in_bits {
-                t.input_in_bits(ty, form)
+                repr::input_in_bits(&t, ty, form)
             } else {
-                t.input(ty, form)
+                repr::input(&t, ty, form)
             }
         })
         .collect::<Result<Vec<Repr>>>()?;
@@ -361,7 +362,7 @@ fn trace_within<A: Values, O: Values>(
             )),
         })
         .collect::<Result<Vec<_>>>()?;
-    let (circuit, shapes) = t.finish(&values)?;
+    let (circuit, shapes) = repr::finish(&t, &values)?;
     let unoptimised = (
         circuit.cost(),
         encint_arith::bits::makespan(&circuit, threads),
@@ -465,7 +466,12 @@ mod tests {
         let forms = [Form::DEFAULT];
         match trace_within::<FheUint16, FheUint16>(&(), &forms, plan, (false, false), 20_000, long)
         {
-            Err(Error::LimitExceeded(m)) => assert!(m.contains("20000 allowed"), "{m}"),
+            Err(Error::LimitExceeded(m)) => {
+                assert!(
+                    m.contains("20000 allowed") && m.contains("traced operation "),
+                    "{m}"
+                )
+            }
             Err(e) => panic!("another error: {e}"),
             Ok(t) => panic!("traced {} nodes", t.circuit.nodes().len()),
         }

@@ -1,0 +1,109 @@
+//! The circuit shared by the typed family's traced values ([`Trace`]).
+
+use std::sync::{Arc, Mutex, PoisonError};
+
+use encint_arith::{Arith, Config};
+use encint_core::circuit::{Builder, Circuit, NodeId};
+
+use crate::limits::{Estimate, Limits};
+use crate::{Error, Result};
+
+/// A circuit being recorded, shared by its traced values ([`crate::fhe::Repr::Traced`]).
+///
+/// Made by [`crate::compile`] and by array calls; each operator on a traced value records
+/// itself here, and the first operation that takes the circuit past the node limit is
+/// refused ([`Error::LimitExceeded`], `traced operation N`).
+#[derive(Debug)]
+pub struct Trace {
+    state: Mutex<State>,
+}
+
+#[derive(Debug)]
+struct State {
+    b: Option<Builder>,
+    arith: Arith,
+    planning: Planning,
+    limits: Limits,
+    /// Operations recorded so far.
+    recorded: usize,
+}
+
+/// How a trace's operations are planned.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Planning {
+    /// The threads the circuit is planned for.
+    pub threads: usize,
+    /// Whether additions continue chains (`Composer::with_chain_sums` of the family).
+    pub chain_sums: bool,
+}
+
+impl Trace {
+    /// A new trace planning for `threads` threads with the noise budget `budget`, chains
+    /// of additions reduced at once when `chain_sums`; an operation that takes its circuit
+    /// past `max_nodes` nodes is refused.
+    pub(crate) fn new(budget: u64, threads: usize, chain_sums: bool, max_nodes: u64) -> Arc<Trace> {
+        let mut b = Builder::new();
+        b.set_threads(threads);
+        Arc::new(Trace {
+            state: Mutex::new(State {
+                b: Some(b),
+                arith: Arith::new(Config {
+                    max_qweight: budget,
+                }),
+                planning: Planning {
+                    threads,
+                    chain_sums,
+                },
+                limits: Limits {
+                    max_nodes,
+                    ..Limits::default()
+                },
+                recorded: 0,
+            }),
+        })
+    }
+
+    /// Adds inputs (or other nodes that are not operations) with `f`, unchecked.
+    pub(crate) fn build<R>(&self, f: impl FnOnce(&mut Builder) -> R) -> Result<R> {
+        let mut s = self.state.lock().unwrap_or_else(PoisonError::into_inner);
+        let b = s.b.as_mut().ok_or_else(finished)?;
+        Ok(f(b))
+    }
+
+    /// Records one operation with `f` (on the trace's arithmetic, circuit and planning);
+    /// refuses it if it takes the circuit past the node limit (the trace is then of no
+    /// further use: the circuit is discarded with it).
+    pub(crate) fn record<R>(
+        &self,
+        f: impl FnOnce(&Arith, &mut Builder, Planning) -> Result<R>,
+    ) -> Result<R> {
+        let mut s = self.state.lock().unwrap_or_else(PoisonError::into_inner);
+        let State {
+            b,
+            arith,
+            planning,
+            limits,
+            recorded,
+        } = &mut *s;
+        let b = b.as_mut().ok_or_else(finished)?;
+        let index = *recorded;
+        *recorded += 1;
+        let out = f(arith, b, *planning)?;
+        let nodes = u64::try_from(b.node_count()).unwrap_or(u64::MAX);
+        super::admit(limits, index, "", Estimate::default(), nodes)?;
+        Ok(out)
+    }
+
+    /// Finishes the trace: the circuit of the outputs `f` makes; a later use of the trace
+    /// is an error ([`Error::Tracing`]).
+    pub(crate) fn finish(&self, f: impl FnOnce(&mut Builder) -> Vec<NodeId>) -> Result<Circuit> {
+        let mut s = self.state.lock().unwrap_or_else(PoisonError::into_inner);
+        let mut b = s.b.take().ok_or_else(finished)?;
+        let outputs = f(&mut b);
+        Ok(b.finish(outputs))
+    }
+}
+
+fn finished() -> Error {
+    Error::Tracing("a value of a finished trace was used".into())
+}
