@@ -38,6 +38,7 @@ pub mod blocks;
 mod compare;
 mod exact_bits;
 mod luts;
+pub mod machine;
 mod mul;
 pub mod op;
 mod scalar;
