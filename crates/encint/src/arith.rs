@@ -23,6 +23,7 @@
 //! assert!(lower(&c).unwrap().cost().bootstraps > 0);
 //! ```
 
+pub use encint_arith::machine;
 pub use encint_arith::table::{cost_table, CostRow};
 pub use encint_arith::{
     bit_stage, is_word_op, value_of, word_op, word_stage, Arith, Config, Op, Relation, SInt,

@@ -77,6 +77,7 @@ pub mod watch;
 pub use apps::{bit_circuits, fv_bits, infer, processor};
 
 pub use backend::kind::BackendKind;
+pub use encint_arith::machine::Machine;
 pub use encint_arith::{Arith, Config, Op, Relation, SInt};
 pub use encint_core::circuit::Cost;
 pub use encint_core::CoreError;

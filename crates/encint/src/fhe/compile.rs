@@ -8,7 +8,7 @@ use encint_core::circuit::{Circuit, Cost};
 
 use super::repr::RunDigits;
 use super::values::{ciphers, run_traced, trace_best, Traced, Values};
-use crate::{Error, Result, Server, DEFAULT_PARAMETERS};
+use crate::{Error, Machine, Result, Server, DEFAULT_PARAMETERS};
 
 type Function<A, O> = dyn Fn(A) -> O + Send + Sync;
 
@@ -160,9 +160,54 @@ where
             forms.len()
         )));
     }
+    compile_planned(layout, forms, rayon::current_num_threads(), f)
+}
+
+/// [`compile_with`] planned for `machine` instead of this process's threads: the circuit
+/// chosen is the one the planner picks for [`Machine::plan_threads`] (a CPU's threads, a
+/// GPU's lanes), whether or not this machine has them. [`Machine::seconds`] of
+/// [`Compiled::circuit`] estimates its time there.
+///
+/// # Examples
+///
+/// ```
+/// use encint::fhe::{compile_on, FheArray, FheUint16};
+/// use encint::Machine;
+///
+/// let sum = |x: FheArray<FheUint16>| x.sum().expect("a vector");
+/// let (small, big) = (Machine::parse("cpu:2")?, Machine::parse("cpu:192")?);
+/// let on_small = compile_on(&small, vec![16], sum)?;
+/// let on_big = compile_on(&big, vec![16], sum)?;
+/// assert_eq!(on_big.threads(), 192);
+/// // Each machine's circuit is at least as fast there as the other's.
+/// assert!(big.seconds(on_big.circuit()) <= big.seconds(on_small.circuit()));
+/// assert!(small.seconds(on_small.circuit()) <= small.seconds(on_big.circuit()));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn compile_on<A, O, F>(machine: &Machine, layout: A::Layout, f: F) -> Result<Compiled<A, O>>
+where
+    A: Values,
+    O: Values,
+    F: Fn(A) -> O + Send + Sync + 'static,
+{
+    let forms = vec![Form::DEFAULT; super::values::checked_leaves::<A>(&layout)?];
+    compile_planned(layout, &forms, machine.plan_threads, f)
+}
+
+/// [`compile_for`] planned for `threads` threads.
+fn compile_planned<A, O, F>(
+    layout: A::Layout,
+    forms: &[Form],
+    threads: usize,
+    f: F,
+) -> Result<Compiled<A, O>>
+where
+    A: Values,
+    O: Values,
+    F: Fn(A) -> O + Send + Sync + 'static,
+{
     let forms = forms.to_vec();
     let f: Arc<Function<A, O>> = Arc::new(f);
-    let threads = rayon::current_num_threads();
     let budget = DEFAULT_PARAMETERS.max_quadratic_weight();
     let fresh = Arc::new(trace_best::<A, O>(&layout, &forms, budget, threads, |a| {
         Ok(f(a))

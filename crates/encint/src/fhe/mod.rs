@@ -108,7 +108,7 @@ use encint_arith::typed::IntType;
 pub use array::{ArrayOperand, FheArray, IntoArrayOperand};
 pub use boolean::FheBool;
 pub use clear::Clear;
-pub use compile::{compile, compile_for, compile_with, Compiled};
+pub use compile::{compile, compile_for, compile_on, compile_with, Compiled};
 pub use compose::{Composer, Rhs, Value};
 pub use dynamic::FheValue;
 pub use integer::{FheInt, FheInteger, FheUint, ShiftAmount};
