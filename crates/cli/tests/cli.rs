@@ -626,3 +626,43 @@ fn canonical_costs_equal_the_documented_table() {
         }
     }
 }
+
+/// `cost --machine`: each row's milliseconds follow the profile's model from the row's own
+/// figures (on `cpu:2` its rounds at 2 threads times one bootstrap of 11.5 ms; on the H100
+/// its depth times the level latency of 5.0 ms plus its bootstraps at 25,000 per second),
+/// the rows themselves those of the table without a machine, and a profile not known a
+/// usage error naming the ones that are.
+#[test]
+fn cost_machine_rows_follow_the_profile() {
+    let rows = |machine: &str| planner_rows(&["--radix4", "--bits", "8,16", "--machine", machine]);
+    let plain = planner_rows(&["--radix4", "--bits", "8,16"]);
+    let close = |got: &serde_json::Value, want: f64| {
+        let got = got.as_f64().unwrap_or_else(|| panic!("ms {got}"));
+        (got - want).abs() <= 1e-6 * want.max(1.0)
+    };
+    fn n(r: &serde_json::Value, k: &str) -> f64 {
+        r[k].as_f64().unwrap_or_else(|| panic!("{k} in {r}"))
+    }
+    let cpu2: fn(&serde_json::Value) -> f64 = |r| n(r, "rounds") * 11.5;
+    let h100: fn(&serde_json::Value) -> f64 = |r| n(r, "depth") * 5.0 + n(r, "pbs") * 0.04;
+    for (machine, want) in [("cpu:2", cpu2), ("h100", h100)] {
+        let got = rows(machine);
+        assert_eq!(got.len(), plain.len(), "{machine}");
+        assert!(got.len() >= 40, "{machine}: {} rows", got.len());
+        for (r, p) in got.iter().zip(&plain) {
+            assert_eq!(r["machine"], machine, "{r}");
+            assert!(close(&r["ms"], want(r)), "{machine}: {r}");
+            for k in ["op", "type", "form", "pbs", "depth", "rounds"] {
+                assert_eq!(r[k], p[k], "{machine}: {k} in {r} against {p}");
+            }
+        }
+    }
+    // Without --threads, a GPU profile plans for its 125 lanes.
+    let gpu = cost_rows(&["cost", "--machine", "h200", "--bits", "8", "--json"]);
+    assert!(gpu
+        .iter()
+        .all(|r| r["threads"] == 125 && r["machine"] == "h200"));
+    let (ok, _, err) = encint(&["cost", "--threads", "2", "--machine", "tpu"]);
+    assert!(!ok);
+    assert!(err.contains("cpu:N") && err.contains("h100"), "{err}");
+}

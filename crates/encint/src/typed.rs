@@ -29,8 +29,8 @@
 //! ```
 
 pub use encint_arith::typed::{
-    build, circuit, plan, result_form, Algorithm, Estimate, Form, IntType, Op, Plan, TypedError,
-    MAX_TYPED_BITS,
+    build, circuit, circuit_for, plan, result_form, Algorithm, Estimate, Form, IntType, Op, Plan,
+    TypedError, MAX_TYPED_BITS,
 };
 use encint_core::circuit::Cost;
 use encint_tfhe::{ClientKey, KeySetId};

@@ -13,6 +13,7 @@ use crate::CliResult;
 
 /// `encint cost`.
 #[derive(Args)]
+#[command(group(clap::ArgGroup::new("planner").args(["threads", "machine"]).multiple(true)))]
 pub struct CostArgs {
     /// Print a JSON array instead of a table.
     #[arg(long)]
@@ -27,19 +28,28 @@ pub struct CostArgs {
     /// 65536.
     #[arg(long, value_name = "N", value_parser = crate::arg_values::modelled_threads)]
     threads: Option<usize>,
-    /// With --threads: widths in bits, 4 to 128 (default 8,16,32,64; the table divides by
+    /// With --threads or --machine: widths in bits, 4 to 128 (default 8,16,32,64; the table divides by
     /// 7, a value of every type from 4 bits). With --nodes: the one operand width of the
     /// scale model, 1 to 512 (default 32).
     #[arg(long, value_delimiter = ',', value_parser = |s: &str| crate::arg_values::in_range(s, 1, 512))]
     bits: Vec<usize>,
-    /// With --threads: operands in lazy form (wrapping results) instead of canonical
-    /// (one bit per digit, `encrypt_as` with `Form::Canonical`).
-    #[arg(long, requires = "threads", conflicts_with = "nodes")]
+    /// With --threads or --machine: operands in lazy form (wrapping results) instead of
+    /// canonical (one bit per digit, `encrypt_as` with `Form::Canonical`).
+    #[arg(long, requires = "planner", conflicts_with = "nodes")]
     lazy: bool,
-    /// With --threads: operands in radix-4 form (two-bit blocks, what `encrypt` gives and
-    /// `encint bench --typed` times) instead of canonical.
-    #[arg(long, requires = "threads", conflicts_with_all = ["nodes", "lazy"])]
+    /// With --threads or --machine: operands in radix-4 form (two-bit blocks, what
+    /// `encrypt` gives and `encint bench --typed` times) instead of canonical.
+    #[arg(long, requires = "planner", conflicts_with_all = ["nodes", "lazy"])]
     radix4: bool,
+    /// Add to the planner's table each row's estimated time on machine profile P, in
+    /// milliseconds: `cpu:N` (N threads, 11.5 ms per bootstrap), `h100` (5.0 ms per level
+    /// plus 25,000 bootstraps per second) or `h200` (4.5 ms per level). A level costs the
+    /// profile's latency plus one round per lane-full of its bootstraps. The rows are
+    /// planned for --threads threads, or without it for the threads the planner chooses
+    /// on that machine (a CPU's threads, 125 lanes on a GPU).
+    #[arg(long, value_name = "P", conflicts_with_all = ["nodes", "workloads"],
+          value_parser = |s: &str| encint::Machine::parse(s).map_err(|e| e.to_string()))]
+    machine: Option<encint::Machine>,
     /// Print each whole-program workload of `encint bench --workloads` (all, or the
     /// comma-separated names given) compiled for --threads threads (default 2): its
     /// bootstraps, depth and estimated rounds traced operation by operation, and as
@@ -64,7 +74,7 @@ pub fn run(a: CostArgs) -> CliResult {
         };
         return scale::scale(&a.scale, a.threads.unwrap_or(1), bits, a.json);
     }
-    if let Some(threads) = a.threads {
+    if let Some(threads) = a.threads.or(a.machine.as_ref().map(|m| m.plan_threads)) {
         let bits = if a.bits.is_empty() {
             vec![8, 16, 32, 64]
         } else {
@@ -82,10 +92,12 @@ pub fn run(a: CostArgs) -> CliResult {
             (_, true) => encint::typed::Form::Radix4,
             _ => encint::typed::Form::Canonical,
         };
-        return typed::print(threads, &bits, form, a.json);
+        return typed::print(threads, &bits, form, a.machine.as_ref(), a.json);
     }
     if !a.bits.is_empty() {
-        return Err("--bits needs --threads (the planner) or --nodes (the scale model)".into());
+        return Err(
+            "--bits needs --threads or --machine (the planner) or --nodes (the scale model)".into(),
+        );
     }
     let config = match a.budget {
         Some(q) => Config { max_qweight: q },

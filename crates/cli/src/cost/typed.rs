@@ -6,10 +6,11 @@
 //! levels of `⌈level width / N⌉`); the chosen form first, marked `*`. Beside them,
 //! TFHE-rs 1.8.2's bootstrap counts where they were measured (its `pbs-stats`
 //! counter, 2 threads; FheInt for add/sub/mul/squ/scalar_mul/ge/max, FheUint for
-//! div/rem/and/shl_var).
+//! div/rem/and/shl_var). With `--machine P`, each row's estimated time on that profile
+//! ([`encint::Machine::seconds`] of the row's circuit).
 
-use encint::typed::{plan, Form, IntType, Op};
-use encint::{Arith, Config};
+use encint::typed::{circuit_for, plan, Form, IntType, Op};
+use encint::{Arith, Config, Machine};
 
 use crate::CliResult;
 
@@ -38,7 +39,13 @@ fn tfhe_rs_pbs(op: Op, ty: IntType) -> Option<u64> {
 }
 
 /// Prints the planner's table (or JSON), planned whole before the first line.
-pub fn print(threads: usize, bits: &[usize], form: Form, json: bool) -> CliResult {
+pub fn print(
+    threads: usize,
+    bits: &[usize],
+    form: Form,
+    machine: Option<&Machine>,
+    json: bool,
+) -> CliResult {
     let ar = Arith::new(Config { max_qweight: 25 });
     let mut ops = Op::typed_samples();
     ops.insert(6, Op::ScalarMul(4095));
@@ -54,34 +61,59 @@ pub fn print(threads: usize, bits: &[usize], form: Form, json: bool) -> CliResul
                 }
                 let p =
                     plan(&ar, op, ty, &forms, threads).map_err(|e| format!("{op} on {ty}: {e}"))?;
-                plans.push((op, ty, p));
+                // Each row's time on the machine: its own circuit, as the planner built it.
+                let mut ms = Vec::new();
+                if let Some(m) = machine {
+                    for e in &p.estimates {
+                        let c = circuit_for(&ar, op, ty, e.algorithm, &forms, threads)
+                            .map_err(|e| format!("{op} on {ty}: {e}"))?;
+                        ms.push(m.seconds(&c) * 1e3);
+                    }
+                }
+                plans.push((op, ty, p, ms));
             }
         }
     }
     let mut out = Vec::new();
+    let ms_head = machine.map(|m| format!(" {:>10}", format!("ms {}", m.name)));
     if !json {
         println!(
-            "{:<16} {:>4} {:<7} {:>7} {:>6} {:>6} {:>8} {:>7} | {:>7}",
-            "op", "type", "form", "pbs", "depth", "width", "qweight", "rounds", "TFHE-rs"
+            "{:<16} {:>4} {:<7} {:>7} {:>6} {:>6} {:>8} {:>7}{} | {:>7}",
+            "op",
+            "type",
+            "form",
+            "pbs",
+            "depth",
+            "width",
+            "qweight",
+            "rounds",
+            ms_head.as_deref().unwrap_or(""),
+            "TFHE-rs"
         );
     }
-    for (op, ty, p) in plans {
+    for (op, ty, p, ms) in plans {
         for (k, e) in p.estimates.iter().enumerate() {
+            let row_ms = ms.get(k).copied();
             let peer = tfhe_rs_pbs(op, ty);
             let form =
                 format!("{}{:?}", if k == 0 { "*" } else { " " }, e.algorithm).to_lowercase();
             if json {
-                out.push(serde_json::json!({
+                let mut row = serde_json::json!({
                     "op": op.to_string(), "type": ty.to_string(), "threads": threads,
                     "form": format!("{:?}", e.algorithm).to_lowercase(),
                     "chosen": k == 0, "pbs": e.cost.bootstraps,
                     "depth": e.cost.depth, "width": e.cost.width,
                     "qweight": e.cost.max_qweight, "rounds": e.rounds,
                     "tfhe_rs_pbs": if k == 0 { peer } else { None },
-                }));
+                });
+                if let (Some(m), Some(t)) = (machine, row_ms) {
+                    row["machine"] = m.name.clone().into();
+                    row["ms"] = t.into();
+                }
+                out.push(row);
             } else {
                 println!(
-                    "{:<16} {:>4} {:<7} {:>7} {:>6} {:>6} {:>8} {:>7} | {:>7}",
+                    "{:<16} {:>4} {:<7} {:>7} {:>6} {:>6} {:>8} {:>7}{} | {:>7}",
                     op.to_string(),
                     ty.to_string(),
                     form,
@@ -90,6 +122,7 @@ pub fn print(threads: usize, bits: &[usize], form: Form, json: bool) -> CliResul
                     e.cost.width,
                     e.cost.max_qweight,
                     e.rounds,
+                    row_ms.map(|t| format!(" {t:>10.1}")).unwrap_or_default(),
                     match (k, peer) {
                         (0, Some(p)) => p.to_string(),
                         _ => String::new(),
@@ -105,7 +138,7 @@ pub fn print(threads: usize, bits: &[usize], form: Form, json: bool) -> CliResul
             "\nrounds = estimated time in bootstrap times at {threads} thread(s): the sum over \
 levels of ceil(bootstraps in the level / {threads}). * = the planner's choice (fewest \
 rounds, then fewest bootstraps). Operands: {}.\nTFHE-rs = bootstraps of TFHE-rs 1.8.2 (pbs-stats), \
-where measured.",
+where measured.{}",
             match form {
                 Form::Lazy => "lazy (wrapping results, any representative: bits cost a conversion)",
                 Form::Radix4 =>
@@ -113,6 +146,17 @@ where measured.",
 condition a canonical bit)",
                 Form::Canonical =>
                     "canonical (one bit per digit, and boolean-layer results: bits for free)",
+            },
+            match machine {
+                Some(m) => format!(
+                    "\nms {} = estimated milliseconds on that profile: per level {:.1} ms plus \
+{:.3} ms per round of up to {} bootstrap(s).",
+                    m.name,
+                    m.latency_s * 1e3,
+                    m.round_s * 1e3,
+                    m.lanes
+                ),
+                None => String::new(),
             }
         );
     }
