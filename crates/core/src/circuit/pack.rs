@@ -133,6 +133,14 @@ pub(crate) fn pack(circuit: Circuit, windows: &HashMap<NodeId, Window>) -> Circu
 }
 
 impl Circuit {
+    /// Number of [`Node::ManyLut`] nodes: blind rotations shared by several tables.
+    pub fn many_lut_count(&self) -> usize {
+        self.nodes
+            .iter()
+            .filter(|n| matches!(n, Node::ManyLut { .. }))
+            .count()
+    }
+
     /// The same circuit with every [`Node::ManyLut`] taken apart: each of its outputs one
     /// plain bootstrap of its own table (correct on the window), the rotation node left
     /// unread. For backends that run one table per blind rotation; node numbers, values,

@@ -202,11 +202,7 @@ fn tables_on_a_known_window_share_rotations_and_keep_their_values() {
         let outputs: Vec<usize> = (0..nodes.len()).filter(|_| rnd(3) == 0).collect();
         let circuit = b.finish(outputs.iter().map(|&o| nodes[o].0).collect());
         let apart = circuit.unpack_many();
-        let many = circuit
-            .nodes()
-            .iter()
-            .filter(|n| matches!(n, Node::ManyLut { .. }))
-            .count();
+        let many = circuit.many_lut_count();
         packed_trials += usize::from(many > 0);
         if shared && !outputs.is_empty() {
             let (packed, plain) = (circuit.cost().bootstraps, apart.cost().bootstraps);

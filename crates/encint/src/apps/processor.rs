@@ -44,7 +44,7 @@ use crate::backend::tree::TreeBackend;
 use crate::{Error, Result};
 
 mod links;
-pub use links::{Downlink, Signature, Uplink, INPUTS_TAG, OUTPUTS_TAG};
+pub use links::{Downlink, Link, LinkNibbles, Signature, Uplink, INPUTS_TAG, OUTPUTS_TAG};
 
 pub use encint_isa::vm::{Compiled, Datum};
 pub use encint_isa::{Byte, Fixed, IsaError};

@@ -39,6 +39,15 @@ pub const INPUTS_TAG: [u8; 8] = *b"ENCASMI1";
 /// outputs).
 pub const OUTPUTS_TAG: [u8; 8] = *b"ENCASMO1";
 
+/// The tags of the payloads read as a typed value: canonical or lazy, radix-4, seeded and
+/// public-key.
+pub(crate) const TYPED_TAGS: [[u8; 8]; 4] = [
+    TYPED_TAG,
+    TYPED_RADIX4_TAG,
+    SEEDED_TYPED_TAG,
+    PUBLIC_TYPED_TAG,
+];
+
 /// Bytes that suffice to identify any envelope: the fixed header, the longest parameter id
 /// and the first fields of the payload. Read this much of a file before deciding to read
 /// all of it.
@@ -171,14 +180,7 @@ fn ciphertext(payload: &[u8]) -> Content {
     let tag: Option<[u8; 8]> = payload.get(..8).and_then(|t| t.try_into().ok());
     match tag {
         Some(t) if t == SEEDED_INT_TAG || t == PUBLIC_INT_TAG => Content::Int,
-        Some(t)
-            if t == TYPED_TAG
-                || t == TYPED_RADIX4_TAG
-                || t == SEEDED_TYPED_TAG
-                || t == PUBLIC_TYPED_TAG =>
-        {
-            Content::Typed
-        }
+        Some(t) if TYPED_TAGS.contains(&t) => Content::Typed,
         Some(t) if t == BITS_TAG => Content::Bits,
         Some(t) if t == PACKED_TAG => Content::Packed,
         Some(t) if t == INPUTS_TAG => Content::ProcessorInputs,

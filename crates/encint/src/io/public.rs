@@ -38,8 +38,6 @@ use encint_tfhe::envelope::{self, Kind};
 pub use crate::io::seeded::{PublicArray, PublicInt, PublicTyped, PublicValue};
 pub use encint_tfhe::{CompactDigits, PublicKey};
 
-use crate::io::seeded::{array_digits, UploadKey};
-use crate::typed::{Form, IntType};
 use crate::Result;
 
 /// The public key's envelope ([`Kind::PublicKey`]) and its reader, bound to its key set and
@@ -97,43 +95,33 @@ crate::io::seeded::upload_constructors!(
     "with the public key",
     encrypt_typed_public,
     encrypt_typed_public_as,
+    /// Encrypts `values` (row-major) as an array of shape `shape` of type `ty` in `form` with
+    /// the public key, all digits in one compact list; an empty `shape` is one value. The
+    /// checks of [`crate::io::seeded::encrypt_array_seeded`].
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use encint::io::public::encrypt_array_public;
+    /// use encint::typed::{decrypt_typed, Form, IntType};
+    /// use encint::{ClientKey, DEFAULT_PARAMETERS};
+    ///
+    /// let (client, server_key) = ClientKey::generate(&DEFAULT_PARAMETERS);
+    /// let pk = client.public_key();
+    /// let clear = [1, -2, 3, -128];
+    /// let i8t = IntType::new(8, true)?;
+    /// let list = encrypt_array_public(&pk, &clear, &[2, 2], i8t, Form::DEFAULT)?;
+    /// assert_eq!(list.shape(), &[2, 2]);
+    /// let values = list.expand_for(&server_key)?; // ordinary ciphertexts, row-major
+    /// for (x, v) in values.iter().zip(clear) {
+    ///     assert_eq!(decrypt_typed(&client, x)?, v);
+    /// }
+    /// assert!(encrypt_array_public(&pk, &[128], &[], i8t, Form::DEFAULT).is_err()); // no i8
+    /// # Ok::<(), encint::Error>(())
+    /// ```
     encrypt_array_public,
     encrypt_public,
     PublicTyped,
     PublicValue,
     PublicArray
 );
-
-/// Encrypts `values` (row-major) as an array of shape `shape` of type `ty` in `form` with
-/// the public key, all digits in one compact list; an empty `shape` is one value. The
-/// checks of [`crate::io::seeded::encrypt_array_seeded`].
-///
-/// # Examples
-///
-/// ```
-/// use encint::io::public::encrypt_array_public;
-/// use encint::typed::{decrypt_typed, Form, IntType};
-/// use encint::{ClientKey, DEFAULT_PARAMETERS};
-///
-/// let (client, server_key) = ClientKey::generate(&DEFAULT_PARAMETERS);
-/// let pk = client.public_key();
-/// let clear = [1, -2, 3, -128];
-/// let i8t = IntType::new(8, true)?;
-/// let list = encrypt_array_public(&pk, &clear, &[2, 2], i8t, Form::DEFAULT)?;
-/// assert_eq!(list.shape(), &[2, 2]);
-/// let values = list.expand_for(&server_key)?; // ordinary ciphertexts, row-major
-/// for (x, v) in values.iter().zip(clear) {
-///     assert_eq!(decrypt_typed(&client, x)?, v);
-/// }
-/// assert!(encrypt_array_public(&pk, &[128], &[], i8t, Form::DEFAULT).is_err()); // no i8
-/// # Ok::<(), encint::Error>(())
-/// ```
-pub fn encrypt_array_public(
-    pk: &PublicKey,
-    values: &[i128],
-    shape: &[usize],
-    ty: IntType,
-    form: Form,
-) -> Result<PublicTyped> {
-    array_digits(values, shape, ty, form, |d| pk.encrypt_upload(d))
-}

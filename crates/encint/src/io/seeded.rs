@@ -341,16 +341,28 @@ impl<D: UploadForm> Validate for TypedPayload<D> {
 }
 
 /// The constructors of one way of uploading (seeded here, with the public key in
-/// [`crate::io::public`]), written once for both: the typed functions `$typed` (canonical
-/// form) and `$typed_as` (giving a `$typed_out`) over `$array_fn` (which encrypts the
-/// digits of an array with a `$key`), and the family's method `$method` on the integers,
-/// the booleans and their arrays. `$with` ("seeded", "with the public key") says how in
-/// each doc.
+/// [`crate::io::public`]), written once for both: `$array_fn` (documented by the
+/// attributes before it), which encrypts the digits of an array with a `$key` into one
+/// `$typed_out`, the typed functions `$typed` (canonical form) and `$typed_as` over it, and
+/// the family's method `$method` on the integers, the booleans and their arrays. `$with`
+/// ("seeded", "with the public key") says how in each doc.
 macro_rules! upload_constructors {
     (
-        $key:ty, $with:literal, $typed:ident, $typed_as:ident, $array_fn:ident, $method:ident,
+        $key:ty, $with:literal, $typed:ident, $typed_as:ident,
+        $(#[$array_doc:meta])* $array_fn:ident, $method:ident,
         $typed_out:ty, $value:ident, $array:ident
     ) => {
+        $(#[$array_doc])*
+        pub fn $array_fn(
+            key: &$key,
+            values: &[i128],
+            shape: &[usize],
+            ty: $crate::typed::IntType,
+            form: $crate::typed::Form,
+        ) -> $crate::Result<$typed_out> {
+            $crate::io::seeded::array_digits(key, values, shape, ty, form)
+        }
+
         #[doc = concat!("Encrypts `value` of type `ty` ", $with, ", in canonical form (the")]
         /// digits of [`crate::typed::encrypt_typed`]). Errors if `value` is not a value of
         /// the type.
@@ -431,6 +443,10 @@ upload_constructors!(
     "seeded",
     encrypt_typed_seeded,
     encrypt_typed_seeded_as,
+    /// Encrypts `values` (row-major) as an array of shape `shape` of type `ty` in `form`,
+    /// all digits under one seed; an empty `shape` is one value. Errors on a value outside
+    /// the type, a count that does not match the shape, more than [`MAX_SHAPE_DIMENSIONS`]
+    /// dimensions or more than 2^20 digits in all.
     encrypt_array_seeded,
     encrypt_seeded,
     SeededTyped,
@@ -438,29 +454,15 @@ upload_constructors!(
     SeededArray
 );
 
-/// Encrypts `values` (row-major) as an array of shape `shape` of type `ty` in `form`,
-/// all digits under one seed; an empty `shape` is one value. Errors on a value outside
-/// the type, a count that does not match the shape, more than [`MAX_SHAPE_DIMENSIONS`]
-/// dimensions or more than 2^20 digits in all.
-pub fn encrypt_array_seeded(
-    client: &ClientKey,
+/// The digits of `values` (checked against `ty` and `shape`), encrypted by `key` into one
+/// list: the array of [`encrypt_array_seeded`] and of [`crate::io::public`].
+pub(crate) fn array_digits<K: UploadKey>(
+    key: &K,
     values: &[i128],
     shape: &[usize],
     ty: IntType,
     form: Form,
-) -> Result<SeededTyped> {
-    array_digits(values, shape, ty, form, |d| client.encrypt_upload(d))
-}
-
-/// The digits of `values` (checked against `ty` and `shape`), encrypted by `encrypt` into
-/// one list: the array of [`encrypt_array_seeded`] and of [`crate::io::public`].
-pub(crate) fn array_digits<D>(
-    values: &[i128],
-    shape: &[usize],
-    ty: IntType,
-    form: Form,
-    encrypt: impl FnOnce(&[i64]) -> Result<D>,
-) -> Result<UploadedTyped<D>> {
+) -> Result<UploadedTyped<K::Form>> {
     if shape.len() > MAX_SHAPE_DIMENSIONS {
         return Err(Error::ShapeMismatch(format!(
             "{} dimensions, at most {MAX_SHAPE_DIMENSIONS}",
@@ -482,7 +484,7 @@ pub(crate) fn array_digits<D>(
         ty,
         form,
         shape: shape.to_vec(),
-        digits: encrypt(&digits)?,
+        digits: key.encrypt_upload(&digits)?,
     })
 }
 

@@ -22,6 +22,7 @@ use encint_tfhe::envelope::{self, Kind};
 use encint_tfhe::{DigitParameters, Validate};
 use serde::{Deserialize, Serialize};
 
+use crate::io::contents::TYPED_TAGS;
 pub use crate::io::seeded::payload_tag;
 use crate::io::seeded::{PUBLIC_INT_TAG, PUBLIC_TYPED_TAG, SEEDED_INT_TAG, SEEDED_TYPED_TAG};
 use crate::typed::{EncTyped, Form, IntType, MAX_TYPED_BITS};
@@ -60,14 +61,7 @@ pub fn ciphertext_kind(data: &[u8]) -> Option<CiphertextKind> {
     }
     Some(match payload.get(..8) {
         Some(tag) if tag == BITS_TAG => CiphertextKind::Bits,
-        Some(tag)
-            if tag == TYPED_TAG
-                || tag == TYPED_RADIX4_TAG
-                || tag == SEEDED_TYPED_TAG
-                || tag == PUBLIC_TYPED_TAG =>
-        {
-            CiphertextKind::Typed
-        }
+        Some(tag) if TYPED_TAGS.iter().any(|t| t == tag) => CiphertextKind::Typed,
         _ => CiphertextKind::Int,
     })
 }

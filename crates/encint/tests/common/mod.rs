@@ -1,6 +1,6 @@
 //! Helpers shared by the integration tests of `encint`.
 
-use encint::Op;
+use encint::{Op, Relation};
 
 /// Every operation of [`Op`] once, with one `ScalarMul` per factor of `scalars` (in the
 /// place of `ScalarMul` in the enum) and rounding at bit 3.
@@ -14,12 +14,7 @@ pub fn every_op(scalars: &[i64]) -> Vec<Op> {
         Op::Min,
         Op::Abs,
         Op::Round(3),
-        Op::LT,
-        Op::LE,
-        Op::GT,
-        Op::GE,
-        Op::EQ,
-        Op::NE,
     ]);
+    ops.extend(Relation::ALL.map(Op::Cmp));
     ops
 }

@@ -18,8 +18,10 @@ use encint_isa::instr::Kind as DatumKind;
 use encint_isa::vm::{self, Compiled};
 use encint_tfhe::envelope::{self, Kind};
 use encint_tfhe::{DigitParameters, PackedNibbles, SeededNibbles, Validate};
+use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
+use crate::io::contents::Content;
 use crate::{Error, Result};
 
 pub use crate::io::contents::{INPUTS_TAG, OUTPUTS_TAG};
@@ -143,13 +145,45 @@ struct LinkPayload<T> {
     nibbles: T,
 }
 
-impl<T: Validate> LinkPayload<T> {
-    /// The signature, checked against the tag and the nibble count `len`.
-    fn checked(&self, tag: [u8; 8], len: usize) -> std::result::Result<Signature, String> {
-        if self.tag != tag {
+/// The nibbles of one direction of [`Link`]: [`SeededNibbles`] from client to server,
+/// [`PackedNibbles`] back.
+pub trait LinkNibbles: Validate + DeserializeOwned + Serialize {
+    /// The tag of the link's payload.
+    const TAG: [u8; 8];
+    /// What the link's envelope holds.
+    const CONTENT: Content;
+    /// The link in messages.
+    const WHAT: &'static str;
+    /// Number of nibbles.
+    fn count(&self) -> usize;
+}
+
+impl LinkNibbles for SeededNibbles {
+    const TAG: [u8; 8] = INPUTS_TAG;
+    const CONTENT: Content = Content::ProcessorInputs;
+    const WHAT: &'static str = "a program's encrypted inputs";
+    fn count(&self) -> usize {
+        self.len()
+    }
+}
+
+impl LinkNibbles for PackedNibbles {
+    const TAG: [u8; 8] = OUTPUTS_TAG;
+    const CONTENT: Content = Content::ProcessorOutputs;
+    const WHAT: &'static str = "a program's encrypted result";
+    fn count(&self) -> usize {
+        self.len()
+    }
+}
+
+impl<T: LinkNibbles> LinkPayload<T> {
+    /// The signature, checked against the tag and the nibble count.
+    fn checked(&self) -> std::result::Result<Signature, String> {
+        if self.tag != T::TAG {
             return Err("not a byte-processor link of this direction".into());
         }
         let s = Signature::from_wire(&self.signature)?;
+        let len = self.nibbles.count();
         if s.nibbles() != len {
             return Err(format!(
                 "the signature {s} takes {} nibbles, the file holds {len}",
@@ -160,122 +194,67 @@ impl<T: Validate> LinkPayload<T> {
     }
 }
 
-impl Validate for LinkPayload<SeededNibbles> {
+impl<T: LinkNibbles> Validate for LinkPayload<T> {
     fn validate(&self, params: &DigitParameters) -> std::result::Result<(), String> {
-        self.checked(INPUTS_TAG, self.nibbles.len())?;
+        self.checked()?;
         self.nibbles.validate(params)
     }
 }
 
-impl Validate for LinkPayload<PackedNibbles> {
-    fn validate(&self, params: &DigitParameters) -> std::result::Result<(), String> {
-        self.checked(OUTPUTS_TAG, self.nibbles.len())?;
-        self.nibbles.validate(params)
-    }
-}
-
-/// Errors unless `bytes` is a link of `want` (its envelope's content, named otherwise).
-fn expect(bytes: &[u8], want: crate::io::contents::Content, what: &str) -> Result<()> {
-    let found = crate::io::contents::identify(bytes)?;
-    if found != want {
-        return Err(Error::Malformed(format!(
-            "the file holds {}, not {what}",
-            found.name()
-        )));
-    }
-    Ok(())
-}
-
-/// A program's encrypted inputs with their [`Signature`] (client to server).
+/// A program's encrypted inputs or outputs with their [`Signature`]: an [`Uplink`] or a
+/// [`Downlink`].
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Uplink {
+pub struct Link<T> {
     signature: Signature,
-    nibbles: SeededNibbles,
+    nibbles: T,
 }
 
-impl Uplink {
-    /// The inputs' signature.
+/// A program's encrypted inputs with their [`Signature`] (client to server): seeded
+/// nibbles.
+pub type Uplink = Link<SeededNibbles>;
+
+/// A program's encrypted outputs with their [`Signature`] (server to client): packed
+/// nibbles.
+pub type Downlink = Link<PackedNibbles>;
+
+impl<T: LinkNibbles> Link<T> {
+    /// The signature of the values held.
     pub fn signature(&self) -> &Signature {
         &self.signature
     }
 
-    /// The seeded nibbles.
-    pub fn nibbles(&self) -> &SeededNibbles {
+    /// The nibbles: seeded in an uplink, packed in a downlink.
+    pub fn nibbles(&self) -> &T {
         &self.nibbles
     }
 
-    /// The ciphertext envelope of parameter set `params` (tag `ENCASMI1`).
+    /// The ciphertext envelope of parameter set `params` (tag `ENCASMI1` for an uplink,
+    /// `ENCASMO1` for a downlink).
     pub fn to_bytes(&self, params: &DigitParameters) -> Result<Vec<u8>> {
         let p = LinkPayload {
-            tag: INPUTS_TAG,
+            tag: T::TAG,
             signature: self.signature.to_wire()?,
             nibbles: &self.nibbles,
         };
         Ok(envelope::seal(Kind::Ciphertext, params.id(), &p)?)
     }
 
-    /// Reads [`Uplink::to_bytes`] output: every check of the envelope reader, the
-    /// signature against the nibble count. Another file (an earlier release's bare
-    /// nibbles too) is an error naming what it holds. Never panics.
-    pub fn from_bytes(bytes: &[u8]) -> Result<Uplink> {
-        use crate::io::contents::Content;
-        expect(
-            bytes,
-            Content::ProcessorInputs,
-            "a program's encrypted inputs",
-        )?;
-        let p: LinkPayload<SeededNibbles> = envelope::open_known(bytes, Kind::Ciphertext)?;
-        let signature = p
-            .checked(INPUTS_TAG, p.nibbles.len())
-            .map_err(Error::InvalidInput)?;
-        Ok(Uplink {
-            signature,
-            nibbles: p.nibbles,
-        })
-    }
-}
-
-/// A program's encrypted outputs with their [`Signature`] (server to client).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Downlink {
-    signature: Signature,
-    nibbles: PackedNibbles,
-}
-
-impl Downlink {
-    /// The outputs' signature.
-    pub fn signature(&self) -> &Signature {
-        &self.signature
-    }
-
-    /// The packed nibbles.
-    pub fn nibbles(&self) -> &PackedNibbles {
-        &self.nibbles
-    }
-
-    /// The ciphertext envelope of parameter set `params` (tag `ENCASMO1`).
-    pub fn to_bytes(&self, params: &DigitParameters) -> Result<Vec<u8>> {
-        let p = LinkPayload {
-            tag: OUTPUTS_TAG,
-            signature: self.signature.to_wire()?,
-            nibbles: &self.nibbles,
-        };
-        Ok(envelope::seal(Kind::Ciphertext, params.id(), &p)?)
-    }
-
-    /// Reads [`Downlink::to_bytes`] output, as [`Uplink::from_bytes`] does.
-    pub fn from_bytes(bytes: &[u8]) -> Result<Downlink> {
-        use crate::io::contents::Content;
-        expect(
-            bytes,
-            Content::ProcessorOutputs,
-            "a program's encrypted result",
-        )?;
-        let p: LinkPayload<PackedNibbles> = envelope::open_known(bytes, Kind::Ciphertext)?;
-        let signature = p
-            .checked(OUTPUTS_TAG, p.nibbles.len())
-            .map_err(Error::InvalidInput)?;
-        Ok(Downlink {
+    /// Reads [`Link::to_bytes`] output of the same direction: every check of the envelope
+    /// reader, the signature against the nibble count. Another file (the other direction,
+    /// an earlier release's bare nibbles too) is an error naming what it holds. Never
+    /// panics.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Self> {
+        let found = crate::io::contents::identify(bytes)?;
+        if found != T::CONTENT {
+            return Err(Error::Malformed(format!(
+                "the file holds {}, not {}",
+                found.name(),
+                T::WHAT
+            )));
+        }
+        let p: LinkPayload<T> = envelope::open_known(bytes, Kind::Ciphertext)?;
+        let signature = p.checked().map_err(Error::InvalidInput)?;
+        Ok(Link {
             signature,
             nibbles: p.nibbles,
         })
