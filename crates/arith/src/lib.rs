@@ -156,10 +156,12 @@ impl Config {
     pub const BUDGET_25: Config = Config { max_qweight: 25 };
 }
 
-/// The candidate plan whose circuit (built by `build` on fresh inputs) has the fewest
-/// bootstraps, then the smallest depth; memoised in `memo` under `key`, so the
-/// candidates are listed and built once per key.
+/// The candidate plan whose circuit (built by `build` on fresh inputs) has the least
+/// estimated time on `machine` when one is given, then the fewest bootstraps, then the
+/// smallest depth; memoised in `memo` under `key`, so the candidates are listed and built
+/// once per key.
 fn cheapest_plan<K: std::hash::Hash + Eq, P: Copy>(
+    machine: Option<&machine::Machine>,
     memo: &Mutex<HashMap<K, P>>,
     key: K,
     candidates: impl FnOnce() -> Vec<P>,
@@ -174,8 +176,10 @@ fn cheapest_plan<K: std::hash::Hash + Eq, P: Copy>(
         .min_by_key(|&plan| {
             let mut sb = Builder::new();
             let p = build(&mut sb, plan);
-            let cost = sb.finish(p.digits).cost();
-            (cost.bootstraps, cost.depth)
+            let circuit = sb.finish(p.digits);
+            let cost = circuit.cost();
+            let micros = machine.map_or(0, |m| (m.seconds(&circuit) * 1e6).round() as u64);
+            (micros, cost.bootstraps, cost.depth)
         })
         .expect("every length has a candidate plan");
     if let Ok(mut m) = memo.lock() {
@@ -186,9 +190,33 @@ fn cheapest_plan<K: std::hash::Hash + Eq, P: Copy>(
 
 /// The arithmetic: a configuration plus the plans (products, Karatsuba splits, squaring
 /// and comparison forms) chosen by the cost model, memoised per operand length.
+///
+/// The products and squares are the cheapest in bootstraps, or, for an arithmetic
+/// [`Arith::on_machine`], the fastest on that machine.
+///
+/// # Examples
+///
+/// ```
+/// use encint_arith::machine::Machine;
+/// use encint_arith::{Arith, Config, SInt};
+/// use encint_core::circuit::Builder;
+///
+/// let product = |ar: &Arith| {
+///     let mut b = Builder::new();
+///     let (x, y) = (SInt::input(&mut b, 32), SInt::input(&mut b, 32));
+///     let p = ar.mul(&mut b, &x, &y);
+///     b.finish(p.digits)
+/// };
+/// let big = Machine::cpu(128);
+/// let cheap = product(&Arith::new(Config::PARMESAN));
+/// let fast = product(&Arith::on_machine(Config::PARMESAN, big.clone()));
+/// assert!(fast.cost().bootstraps > cheap.cost().bootstraps);
+/// assert!(big.seconds(&fast) < big.seconds(&cheap));
+/// ```
 #[derive(Debug)]
 pub struct Arith {
     config: Config,
+    machine: Option<machine::Machine>,
     mul_plans: Mutex<HashMap<(usize, usize), MulPlan>>,
     square_plans: Mutex<HashMap<usize, SquarePlan>>,
     compare_forms: Mutex<HashMap<(compare::Final, usize, usize), CompareForm>>,
@@ -199,10 +227,25 @@ impl Arith {
     pub fn new(config: Config) -> Self {
         Arith {
             config,
+            machine: None,
             mul_plans: Mutex::new(HashMap::new()),
             square_plans: Mutex::new(HashMap::new()),
             compare_forms: Mutex::new(HashMap::new()),
         }
+    }
+
+    /// Arithmetic whose products and squares are chosen for their estimated time on
+    /// `machine` ([`machine::Machine::seconds`]) instead of their bootstraps.
+    pub fn on_machine(config: Config, machine: machine::Machine) -> Self {
+        Arith {
+            machine: Some(machine),
+            ..Arith::new(config)
+        }
+    }
+
+    /// The machine the products are chosen for, if any ([`Arith::on_machine`]).
+    pub fn machine(&self) -> Option<&machine::Machine> {
+        self.machine.as_ref()
     }
 
     /// The configuration.

@@ -80,8 +80,9 @@ impl Arith {
         }
     }
 
-    /// The plan the cost model picks for these lengths (fewest bootstraps, then
-    /// smallest depth), memoised.
+    /// The plan the cost model picks for these lengths (least estimated time on the
+    /// arithmetic's machine when it has one, then fewest bootstraps, then smallest depth),
+    /// memoised.
     pub fn mul_plan(&self, lx: usize, ly: usize) -> MulPlan {
         let key = (lx.max(ly), lx.min(ly));
         let (n, m) = key;
@@ -93,11 +94,17 @@ impl Arith {
             let karatsuba = |low| (m >= 4 && low < m).then_some(MulPlan::Karatsuba { low });
             self.plan_candidates(schoolbook, n, karatsuba, MulPlan::Blocks)
         };
-        crate::cheapest_plan(&self.mul_plans, key, candidates, |sb, plan| {
-            let x = SInt::input(sb, n);
-            let y = SInt::input(sb, m);
-            self.mul_by_plan(sb, &x, &y, plan)
-        })
+        crate::cheapest_plan(
+            self.machine.as_ref(),
+            &self.mul_plans,
+            key,
+            candidates,
+            |sb, plan| {
+                let x = SInt::input(sb, n);
+                let y = SInt::input(sb, m);
+                self.mul_by_plan(sb, &x, &y, plan)
+            },
+        )
     }
 
     /// The plans to compare for `n` digits: `first`, then `split(low)` at each split point

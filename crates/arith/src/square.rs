@@ -47,7 +47,8 @@ impl Arith {
         }
     }
 
-    /// The plan the cost model picks for this length, memoised.
+    /// The plan the cost model picks for this length (as [`Arith::mul_plan`] does),
+    /// memoised.
     pub fn square_plan(&self, n: usize) -> SquarePlan {
         let candidates = || {
             // Direct squaring needs Σ 4^i <= budget: 21 for 3 digits.
@@ -62,10 +63,16 @@ impl Arith {
             };
             self.plan_candidates(first, n, dnc, SquarePlan::Blocks)
         };
-        crate::cheapest_plan(&self.square_plans, n, candidates, |sb, plan| {
-            let x = SInt::input(sb, n);
-            self.square_by_plan(sb, &x, plan)
-        })
+        crate::cheapest_plan(
+            self.machine.as_ref(),
+            &self.square_plans,
+            n,
+            candidates,
+            |sb, plan| {
+                let x = SInt::input(sb, n);
+                self.square_by_plan(sb, &x, plan)
+            },
+        )
     }
 
     /// `x²` exact on radix-4 blocks: the operand recoded in balanced radix 4, each block

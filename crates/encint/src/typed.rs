@@ -29,7 +29,7 @@
 //! ```
 
 pub use encint_arith::typed::{
-    build, circuit, circuit_for, plan, result_form, Algorithm, Estimate, Form, IntType, Op, Plan,
+    build, circuit, plan, plan_on, result_form, Algorithm, Estimate, Form, IntType, Op, Plan,
     TypedError, MAX_TYPED_BITS,
 };
 use encint_core::circuit::Cost;

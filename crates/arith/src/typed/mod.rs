@@ -58,5 +58,5 @@ pub use crate::op::{Algorithm, IntType, Op, TypedError, MAX_TYPED_BITS};
 pub use build::{build, circuit, circuit_for};
 pub use dot::{dot, dot_clear, dot_clear_blocks, dot_plus, dot_widening, Operand};
 pub use forms::{result_form, to_bits, to_canonical, Form};
-pub use plan::{plan, rank, Estimate, Fastest, Plan};
+pub use plan::{plan, plan_on, rank, Estimate, Fastest, Plan};
 pub use sum::{plan_sum, sum, SumEstimate, SumMethod};

@@ -8,6 +8,7 @@ use encint_core::circuit::{Circuit, Cost};
 use super::build::{check_type, circuit_for};
 use super::forms::{operand_forms, result_form, Form};
 use crate::bits as ops;
+use crate::machine::Machine;
 use crate::op::{Algorithm, IntType, Op, TypedError};
 use crate::Arith;
 
@@ -23,6 +24,8 @@ pub struct Estimate {
     /// Estimated time in bootstrap rounds at the plan's thread count: the sum over levels
     /// of `⌈bootstraps in the level / threads⌉`.
     pub rounds: u64,
+    /// Estimated time on the plan's machine ([`Machine::seconds`]), in microseconds.
+    pub micros: u64,
 }
 
 /// The planner's answer: every algorithm's estimate, the chosen one first.
@@ -34,10 +37,12 @@ pub struct Plan {
     pub ty: IntType,
     /// The operands' forms.
     pub forms: Vec<Form>,
-    /// Threads the estimate assumes.
+    /// Threads the circuits were built and their rounds counted for.
     pub threads: usize,
-    /// Estimates, the chosen (fewest rounds, then fewest bootstraps, then, for radix-4
-    /// operands, a radix-4 result) first.
+    /// The machine profile the estimates' times are for ([`Machine::name`]).
+    pub machine: String,
+    /// Estimates, the chosen (least estimated time on the machine, then fewest rounds,
+    /// then fewest bootstraps, then, for radix-4 operands, a radix-4 result) first.
     pub estimates: Vec<Estimate>,
 }
 
@@ -106,10 +111,9 @@ impl<M, E> Fastest<M, E> {
     }
 }
 
-/// Plans `op` on `ty` with operands of forms `forms` for `threads` threads: builds each
-/// algorithm's circuit and orders them by [`rank`] (every algorithm's circuit is built within
-/// the arithmetic's noise budget), then (radix-4 operands) by whether the result stays
-/// radix-4.
+/// Plans `op` on `ty` with operands of forms `forms` for `threads` threads of a CPU:
+/// [`plan_on`] with [`Machine::cpu`]`(threads)`, whose time is its rounds times one
+/// bootstrap (so the order is by rounds).
 pub fn plan(
     ar: &Arith,
     op: Op,
@@ -117,7 +121,42 @@ pub fn plan(
     forms: &[Form],
     threads: usize,
 ) -> Result<Plan, TypedError> {
+    plan_on(ar, op, ty, forms, &Machine::cpu(threads))
+}
+
+/// Plans `op` on `ty` with operands of forms `forms` for `machine`: builds each
+/// algorithm's circuit for the machine's [`Machine::plan_threads`] (every one within the
+/// arithmetic's noise budget) and orders them by the noise budget, then the estimated time
+/// on the machine ([`Machine::seconds`]), then rounds at the plan's threads, then
+/// bootstraps, then (radix-4 operands) by whether the result stays radix-4.
+///
+/// # Examples
+///
+/// ```
+/// use encint_arith::machine::Machine;
+/// use encint_arith::typed::{plan, plan_on, Form, IntType, Op};
+/// use encint_arith::{Arith, Config};
+///
+/// let ar = Arith::new(Config::BUDGET_25);
+/// let ty = IntType::new(64, true).unwrap();
+/// let forms = [Form::Radix4, Form::Radix4];
+/// // On a CPU the order is by rounds, as `plan` gives it.
+/// let two = plan_on(&ar, Op::Add, ty, &forms, &Machine::cpu(2)).unwrap();
+/// assert_eq!(two, plan(&ar, Op::Add, ty, &forms, 2).unwrap());
+/// // On a GPU each level costs a latency: the shallow addition is chosen.
+/// let gpu = plan_on(&ar, Op::Add, ty, &forms, &Machine::h100()).unwrap();
+/// assert!(gpu.chosen().cost.depth <= 8);
+/// assert!(gpu.estimates.iter().all(|e| e.micros >= gpu.chosen().micros));
+/// ```
+pub fn plan_on(
+    ar: &Arith,
+    op: Op,
+    ty: IntType,
+    forms: &[Form],
+    machine: &Machine,
+) -> Result<Plan, TypedError> {
     check_type(op, ty)?;
+    let threads = machine.plan_threads;
     let mut estimates = Vec::new();
     for &algorithm in op.algorithms() {
         let c = match circuit_for(ar, op, ty, algorithm, forms, threads) {
@@ -134,6 +173,7 @@ pub fn plan(
                 cost: c.cost(),
                 form,
                 rounds,
+                micros: micros(machine, &c),
             },
         ));
     }
@@ -146,6 +186,7 @@ pub fn plan(
     estimates.sort_by_key(|(over_budget, e)| {
         (
             *over_budget,
+            e.micros,
             e.rounds,
             e.cost.bootstraps,
             radix4 && e.form != Form::Radix4,
@@ -157,6 +198,12 @@ pub fn plan(
         ty,
         forms: forms.to_vec(),
         threads,
+        machine: machine.name.clone(),
         estimates,
     })
+}
+
+/// `circuit`'s estimated time on `machine`, in whole microseconds (rounded).
+fn micros(machine: &Machine, circuit: &Circuit) -> u64 {
+    (machine.seconds(circuit) * 1e6).round() as u64
 }
