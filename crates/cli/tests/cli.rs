@@ -645,18 +645,56 @@ fn cost_machine_rows_follow_the_profile() {
     }
     let cpu2: fn(&serde_json::Value) -> f64 = |r| n(r, "rounds") * 11.5;
     let h100: fn(&serde_json::Value) -> f64 = |r| n(r, "depth") * 5.0 + n(r, "pbs") * 0.04;
+    // The rows of one operation and type: (form, chosen, row).
+    type Group<'a> = Vec<(String, bool, &'a serde_json::Value)>;
+    fn groups(rows: &[serde_json::Value]) -> std::collections::BTreeMap<String, Group<'_>> {
+        let mut g: std::collections::BTreeMap<String, Group<'_>> = Default::default();
+        for r in rows {
+            let form = r["form"].as_str().unwrap_or_default();
+            let key = format!("{} {}", r["op"], r["type"]);
+            let row = (form.to_string(), r["chosen"].as_bool() == Some(true), r);
+            g.entry(key).or_default().push(row);
+        }
+        g
+    }
+    let plain_groups = groups(&plain);
+    let mut moved = 0;
     for (machine, want) in [("cpu:2", cpu2), ("h100", h100)] {
         let got = rows(machine);
         assert_eq!(got.len(), plain.len(), "{machine}");
         assert!(got.len() >= 40, "{machine}: {} rows", got.len());
-        for (r, p) in got.iter().zip(&plain) {
+        for r in &got {
             assert_eq!(r["machine"], machine, "{r}");
             assert!(close(&r["ms"], want(r)), "{machine}: {r}");
-            for k in ["op", "type", "form", "pbs", "depth", "rounds"] {
-                assert_eq!(r[k], p[k], "{machine}: {k} in {r} against {p}");
+        }
+        for (key, rows) in groups(&got) {
+            let before = &plain_groups[&key];
+            assert_eq!(rows.len(), before.len(), "{machine} {key}");
+            // The same circuits as without the profile, in the machine's order.
+            for (form, _, r) in &rows {
+                let (_, _, p) = before.iter().find(|(f, _, _)| f == form).unwrap();
+                for k in ["pbs", "depth", "rounds"] {
+                    assert_eq!(r[k], p[k], "{machine}: {k} in {r} against {p}");
+                }
+            }
+            // The chosen row first, and none faster on the machine.
+            assert!(
+                rows[0].1 && rows.iter().filter(|r| r.1).count() == 1,
+                "{machine} {key}: {rows:?}"
+            );
+            let best = n(rows[0].2, "ms");
+            assert!(rows.iter().all(|r| n(r.2, "ms") >= best), "{machine} {key}");
+            // On 2 threads the choice is the rounds order's.
+            let chosen_before = before.iter().find(|r| r.1).unwrap();
+            if machine == "cpu:2" {
+                assert_eq!(rows[0].0, chosen_before.0, "{key}");
+            } else if rows[0].0 != chosen_before.0 {
+                moved += 1;
             }
         }
     }
+    // The GPU's latency per level moves some choices to shallower circuits.
+    assert!(moved > 0);
     // Without --threads, a GPU profile plans for its 125 lanes.
     let gpu = cost_rows(&["cost", "--machine", "h200", "--bits", "8", "--json"]);
     assert!(gpu
@@ -665,4 +703,35 @@ fn cost_machine_rows_follow_the_profile() {
     let (ok, _, err) = encint(&["cost", "--threads", "2", "--machine", "tpu"]);
     assert!(!ok);
     assert!(err.contains("cpu:N") && err.contains("h100"), "{err}");
+}
+
+#[test]
+fn cost_workloads_on_a_machine_profile() {
+    let names = "sum16_u16,horner_u16";
+    let plain = cost_rows(&["cost", "--workloads", names, "--json"]);
+    let two = cost_rows(&["cost", "--workloads", names, "--machine", "cpu:2", "--json"]);
+    let gpu = cost_rows(&["cost", "--workloads", names, "--machine", "h100", "--json"]);
+    assert_eq!(plain.len(), 2);
+    let n = |r: &serde_json::Value, k: &str| r[k].as_f64().unwrap_or_else(|| panic!("{k} in {r}"));
+    for (p, r) in plain.iter().zip(&two) {
+        // The same circuits as the 2-thread default, timed at 11.5 ms per round.
+        for k in [
+            "workload",
+            "pbs_after",
+            "depth_after",
+            "rounds_after",
+            "threads",
+        ] {
+            assert_eq!(p[k], r[k], "{k}: {p} against {r}");
+        }
+        let want = n(r, "rounds_after") * 11.5;
+        assert!((n(r, "ms_after") - want).abs() < 1e-6 * want, "{r}");
+    }
+    for r in &gpu {
+        // Planned for the card's 125 lanes: 5 ms per level, 0.04 ms per bootstrap.
+        assert_eq!(r["machine"], "h100");
+        assert_eq!(r["threads"], 125);
+        let want = n(r, "depth_after") * 5.0 + n(r, "pbs_after") * 0.04;
+        assert!((n(r, "ms_after") - want).abs() < 1e-6 * want, "{r}");
+    }
 }

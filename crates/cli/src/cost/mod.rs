@@ -41,17 +41,19 @@ pub struct CostArgs {
     /// `encrypt` gives and `encint bench --typed` times) instead of canonical.
     #[arg(long, requires = "planner", conflicts_with_all = ["nodes", "lazy"])]
     radix4: bool,
-    /// Add to the planner's table each row's estimated time on machine profile P, in
-    /// milliseconds: `cpu:N` (N threads, 11.5 ms per bootstrap), `h100` (5.0 ms per level
-    /// plus 25,000 bootstraps per second) or `h200` (4.5 ms per level). A level costs the
-    /// profile's latency plus one round per lane-full of its bootstraps. The rows are
-    /// planned for --threads threads, or without it for the threads the planner chooses
-    /// on that machine (a CPU's threads, 125 lanes on a GPU).
-    #[arg(long, value_name = "P", conflicts_with_all = ["nodes", "workloads"],
+    /// Add to the planner's table (or, with --workloads, to each workload) the estimated
+    /// time on machine profile P, in milliseconds, and choose each operation's form by it:
+    /// `cpu:N` (N threads, 11.5 ms per bootstrap), `h100` (5.0 ms per level plus 25,000
+    /// bootstraps per second) or `h200` (4.5 ms per level). A level costs the profile's
+    /// latency plus one round per lane-full of its bootstraps. The circuits are built for
+    /// --threads threads, or without it for the threads the planner chooses on that
+    /// machine (a CPU's threads, 125 lanes on a GPU).
+    #[arg(long, value_name = "P", conflicts_with_all = ["nodes"],
           value_parser = |s: &str| encint::Machine::parse(s).map_err(|e| e.to_string()))]
     machine: Option<encint::Machine>,
     /// Print each whole-program workload of `encint bench --workloads` (all, or the
-    /// comma-separated names given) compiled for --threads threads (default 2): its
+    /// comma-separated names given) compiled for --threads threads (default 2, or the
+    /// --machine profile's): its
     /// bootstraps, depth and estimated rounds traced operation by operation, and as
     /// compiled with chains of linear operations and products feeding sums reduced at once.
     #[arg(long, value_delimiter = ',', num_args = 0.., value_name = "NAMES",
@@ -64,7 +66,11 @@ pub struct CostArgs {
 /// Runs `encint cost`.
 pub fn run(a: CostArgs) -> CliResult {
     if let Some(names) = &a.workloads {
-        return crate::bench::print_workload_costs(names, a.threads.unwrap_or(2), a.json);
+        let threads = a
+            .threads
+            .or(a.machine.as_ref().map(|m| m.plan_threads))
+            .unwrap_or(2);
+        return crate::bench::print_workload_costs(names, threads, a.machine.as_ref(), a.json);
     }
     if a.scale.nodes.is_some() {
         let bits = match a.bits.as_slice() {

@@ -7,9 +7,10 @@
 //! TFHE-rs 1.8.2's bootstrap counts where they were measured (its `pbs-stats`
 //! counter, 2 threads; FheInt for add/sub/mul/squ/scalar_mul/ge/max, FheUint for
 //! div/rem/and/shl_var). With `--machine P`, each row's estimated time on that profile
-//! ([`encint::Machine::seconds`] of the row's circuit).
+//! ([`encint::Machine::seconds`] of the row's circuit), and the chosen form is the one
+//! with the least such time.
 
-use encint::typed::{circuit_for, plan, Form, IntType, Op};
+use encint::typed::{plan_on, Form, IntType, Op};
 use encint::{Arith, Config, Machine};
 
 use crate::CliResult;
@@ -49,6 +50,13 @@ pub fn print(
     let ar = Arith::new(Config { max_qweight: 25 });
     let mut ops = Op::typed_samples();
     ops.insert(6, Op::ScalarMul(4095));
+    let target = match machine {
+        Some(m) => Machine {
+            plan_threads: threads,
+            ..m.clone()
+        },
+        None => Machine::cpu(threads),
+    };
     let mut plans = Vec::new();
     for &b in bits {
         for signed in [true, false] {
@@ -59,17 +67,13 @@ pub fn print(
                     // The condition: a comparison's canonical bit.
                     forms[0] = Form::Canonical;
                 }
-                let p =
-                    plan(&ar, op, ty, &forms, threads).map_err(|e| format!("{op} on {ty}: {e}"))?;
-                // Each row's time on the machine: its own circuit, as the planner built it.
-                let mut ms = Vec::new();
-                if let Some(m) = machine {
-                    for e in &p.estimates {
-                        let c = circuit_for(&ar, op, ty, e.algorithm, &forms, threads)
-                            .map_err(|e| format!("{op} on {ty}: {e}"))?;
-                        ms.push(m.seconds(&c) * 1e3);
-                    }
-                }
+                // Ranked by the machine's estimated time, the circuits built for `threads`.
+                let p = plan_on(&ar, op, ty, &forms, &target)
+                    .map_err(|e| format!("{op} on {ty}: {e}"))?;
+                let ms: Vec<f64> = match machine {
+                    Some(_) => p.estimates.iter().map(|e| e.micros as f64 / 1e3).collect(),
+                    None => Vec::new(),
+                };
                 plans.push((op, ty, p, ms));
             }
         }

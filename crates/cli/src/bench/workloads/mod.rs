@@ -12,7 +12,7 @@ use super::{timing_cells, timing_header, BenchArgs};
 use crate::peer::workloads::{self as peer, PeerRun};
 use crate::peer::PeerError;
 use crate::progress::spinner;
-use crate::timing::{median, pool, print_json, print_json_rows};
+use crate::timing::{median, print_json, print_json_rows};
 use crate::CliResult;
 use plain::Workload;
 
@@ -43,7 +43,7 @@ pub fn run(
         let index = Workload::ALL.iter().position(|&v| v == w).unwrap_or(0) as u64;
         let inputs = w.inputs(SEED + index);
         let want = w.reference(&inputs);
-        let program = pool.install(|| ours::compile(w))?;
+        let program = pool.install(|| ours::compile(w, None))?;
         let cost = program.cost();
         let flat: Vec<i128> = inputs.iter().flatten().map(|&v| i128::from(v)).collect();
         let (times, got) = program.time(&server, &client, &flat, runs)?;
@@ -110,38 +110,67 @@ pub fn run(
 /// `encint cost --workloads`: each workload of `names` (`all`, or none: every one)
 /// compiled for `threads` threads, its bootstraps, depth and estimated rounds traced
 /// operation by operation (before) and as compiled (after). No keys are needed.
-pub fn print_costs(names: &[String], threads: usize, json: bool) -> CliResult {
+pub fn print_costs(
+    names: &[String],
+    threads: usize,
+    machine: Option<&encint::Machine>,
+    json: bool,
+) -> CliResult {
     let list = if names.is_empty() {
         Workload::ALL.to_vec()
     } else {
         Workload::parse_list(names)?
     };
-    let pool = pool(Some(threads))?;
+    // Planned for `threads` without starting them.
+    let target = match machine {
+        Some(m) => encint::Machine {
+            plan_threads: threads,
+            ..m.clone()
+        },
+        None => encint::Machine::cpu(threads),
+    };
     let mut rows = Vec::new();
     for w in list {
-        let program = pool.install(|| ours::compile(w))?;
+        let program = ours::compile(w, Some(&target))?;
         let (before, before_rounds) = program.unoptimised();
         let after = program.cost();
         let after_rounds = program.rounds(threads);
-        rows.push(serde_json::json!({
+        let mut row = serde_json::json!({
             "workload": w.name(), "threads": threads,
             "pbs_before": before.bootstraps, "depth_before": before.depth,
             "rounds_before": before_rounds,
             "pbs_after": after.bootstraps, "depth_after": after.depth,
             "rounds_after": after_rounds,
-        }));
+        });
+        if let Some(m) = machine {
+            row["machine"] = m.name.clone().into();
+            row["ms_after"] = (program.seconds(m) * 1e3).into();
+        }
+        rows.push(row);
     }
     if json {
         return print_json(&rows);
     }
+    let ms_head = machine.map(|m| format!(" {:>10}", format!("ms {}", m.name)));
     println!(
-        "{:<15} {:>10} {:>7} {:>8} | {:>10} {:>7} {:>8}",
-        "workload", "pbs before", "depth", "rounds", "pbs after", "depth", "rounds"
+        "{:<15} {:>10} {:>7} {:>8} | {:>10} {:>7} {:>8}{}",
+        "workload",
+        "pbs before",
+        "depth",
+        "rounds",
+        "pbs after",
+        "depth",
+        "rounds",
+        ms_head.as_deref().unwrap_or("")
     );
     let cell = |r: &serde_json::Value, k: &str| r[k].as_u64().unwrap_or_default();
     for r in &rows {
+        let ms = r["ms_after"]
+            .as_f64()
+            .map(|ms| format!(" {ms:>10.1}"))
+            .unwrap_or_default();
         println!(
-            "{:<15} {:>10} {:>7} {:>8} | {:>10} {:>7} {:>8}",
+            "{:<15} {:>10} {:>7} {:>8} | {:>10} {:>7} {:>8}{ms}",
             r["workload"].as_str().unwrap_or_default(),
             cell(r, "pbs_before"),
             cell(r, "depth_before"),
@@ -157,6 +186,13 @@ pub fn print_costs(names: &[String], threads: usize, json: bool) -> CliResult {
          rounds = estimated time at {threads} thread(s), the sum over levels of \
          ceil(bootstraps in the level / threads)."
     );
+    if let Some(m) = machine {
+        println!(
+            "ms {}: the compiled circuit's estimated time on that profile (a level costs the \
+             profile's latency plus one round per lane-full of its bootstraps).",
+            m.name
+        );
+    }
     Ok(())
 }
 

@@ -5,11 +5,11 @@
 use std::time::Instant;
 
 use encint::fhe::{
-    compile_with, Compiled, FheArray, FheInt16, FheInteger, FheType, FheUint16, FheUint32,
-    FheUint8, Repr, Values,
+    compile_on, compile_with, Compiled, FheArray, FheInt16, FheInteger, FheType, FheUint16,
+    FheUint32, FheUint8, Repr, Values,
 };
 use encint::typed::{decrypt_typed, encrypt_typed_as, Form};
-use encint::{ClientKey, Cost, Server};
+use encint::{ClientKey, Cost, Machine, Server};
 
 use super::plain::{Workload, HASH_MUL, HASH_ROUNDS};
 use crate::AnyResult;
@@ -24,6 +24,8 @@ pub trait Program: Send {
     fn cost(&self) -> Cost;
     /// The circuit's estimated time in bootstrap rounds at `threads` threads.
     fn rounds(&self, threads: usize) -> u64;
+    /// The circuit's estimated time on `machine`, in seconds.
+    fn seconds(&self, machine: &Machine) -> f64;
     /// The cost and estimated rounds (at the compiling pool's threads) of the same program
     /// traced operation by operation, before the whole-circuit rewriting.
     fn unoptimised(&self) -> (Cost, u64);
@@ -53,6 +55,10 @@ impl<A: Values, O: Values> Program for Circuit<A, O> {
 
     fn rounds(&self, threads: usize) -> u64 {
         self.f.rounds(threads)
+    }
+
+    fn seconds(&self, machine: &Machine) -> f64 {
+        machine.seconds(self.f.circuit())
     }
 
     fn unoptimised(&self) -> (Cost, u64) {
@@ -118,6 +124,7 @@ impl<A: Values, O: Values> Program for Circuit<A, O> {
 
 /// `f` compiled for arguments of `layout`, boxed.
 fn program<A, O>(
+    machine: Option<&Machine>,
     layout: A::Layout,
     f: impl Fn(A) -> O + Send + Sync + 'static,
 ) -> encint::Result<Box<dyn Program>>
@@ -125,7 +132,10 @@ where
     A: Values + 'static,
     O: Values + 'static,
 {
-    let compiled = compile_with(layout.clone(), f)?;
+    let compiled = match machine {
+        Some(m) => compile_on(m, layout.clone(), f)?,
+        None => compile_with(layout.clone(), f)?,
+    };
     Ok(Box::new(Circuit {
         layout,
         f: compiled,
@@ -142,18 +152,18 @@ fn cast_all<const N: usize, const S: bool, T: FheType>(
 }
 
 /// The workload compiled for rayon's current thread count.
-pub fn compile(w: Workload) -> encint::Result<Box<dyn Program>> {
+pub fn compile(w: Workload, machine: Option<&Machine>) -> encint::Result<Box<dyn Program>> {
     type U8s = FheArray<FheUint8>;
     type U16s = FheArray<FheUint16>;
     match w {
-        Workload::Sum16U16 => program(vec![16], |x: U16s| x.sum().expect(SHAPES)),
-        Workload::Dot32U16 => program((vec![32], vec![32]), |(x, y): (U16s, U16s)| {
+        Workload::Sum16U16 => program(machine, vec![16], |x: U16s| x.sum().expect(SHAPES)),
+        Workload::Dot32U16 => program(machine, (vec![32], vec![32]), |(x, y): (U16s, U16s)| {
             x.dot(&y).expect(SHAPES)
         }),
-        Workload::HornerU16 => program((), |x: FheUint16| {
+        Workload::HornerU16 => program(machine, (), |x: FheUint16| {
             &(&(&(&(&(&x * 3u16) + 7u16) * &x) + 11u16) * &x) + 5u16
         }),
-        Workload::Sort8U8 => program(vec![8], |x: U8s| {
+        Workload::Sort8U8 => program(machine, vec![8], |x: U8s| {
             let mut v = x.into_items();
             for round in 0..8 {
                 for i in (round % 2..7).step_by(2) {
@@ -164,21 +174,21 @@ pub fn compile(w: Workload) -> encint::Result<Box<dyn Program>> {
             }
             FheArray::new(v, vec![8]).expect(SHAPES)
         }),
-        Workload::MeanVar16U16 => program(vec![16], |x: U16s| {
+        Workload::MeanVar16U16 => program(machine, vec![16], |x: U16s| {
             let wide: FheArray<FheUint32> = cast_all(&x, vec![16]);
             (wide.sum().expect(SHAPES), wide.dot(&wide).expect(SHAPES))
         }),
-        Workload::HashU32 => program(((), ()), |(x, key): (FheUint32, FheUint32)| {
+        Workload::HashU32 => program(machine, ((), ()), |(x, key): (FheUint32, FheUint32)| {
             let mut x = x;
             for _ in 0..HASH_ROUNDS {
                 x = &(&(&(&x ^ &(&x >> 7u32)) * HASH_MUL) + &(&x << 3u32)) ^ &key;
             }
             x
         }),
-        Workload::Matmul4U8 => program((vec![4, 4], vec![4, 4]), |(a, b): (U8s, U8s)| {
+        Workload::Matmul4U8 => program(machine, (vec![4, 4], vec![4, 4]), |(a, b): (U8s, U8s)| {
             a.matmul(&b).expect(SHAPES)
         }),
-        Workload::MlpU8 => program((vec![8, 16], vec![16]), |(w, x): (U8s, U8s)| {
+        Workload::MlpU8 => program(machine, (vec![8, 16], vec![16]), |(w, x): (U8s, U8s)| {
             let w16: U16s = cast_all(&w, vec![8, 16]);
             let x16: U16s = cast_all(&x, vec![16, 1]);
             let sums = w16.matmul(&x16).expect(SHAPES);
@@ -201,7 +211,7 @@ mod tests {
     #[test]
     fn every_circuit_matches_plain_arithmetic_in_clear() {
         for w in Workload::ALL {
-            let program = compile(w).unwrap();
+            let program = compile(w, None).unwrap();
             let cost = program.cost();
             assert!(cost.bootstraps > 0 && cost.depth > 0, "{w}: {cost:?}");
             let mut cases: Vec<Vec<Vec<u64>>> = (1..=4).map(|seed| w.inputs(seed)).collect();
@@ -233,7 +243,7 @@ mod tests {
         ];
         let pool = crate::timing::pool(Some(2)).unwrap();
         for (w, pbs, depth, rounds) in pins {
-            let program = pool.install(|| compile(w)).unwrap();
+            let program = pool.install(|| compile(w, None)).unwrap();
             let cost = program.cost();
             assert_eq!(
                 (cost.bootstraps, u64::from(cost.depth), program.rounds(2)),
@@ -245,7 +255,7 @@ mod tests {
 
     #[test]
     fn wrong_input_counts_and_values_are_errors() {
-        let program = compile(Workload::HornerU16).unwrap();
+        let program = compile(Workload::HornerU16, None).unwrap();
         assert!(program.run_clear(&[]).is_err());
         assert!(program.run_clear(&[1, 2]).is_err());
         assert!(program.run_clear(&[65536]).is_err());
@@ -258,7 +268,7 @@ mod tests {
         let w = Workload::Sum16U16;
         let x = w.inputs(3);
         let flat: Vec<i128> = x.iter().flatten().map(|&v| i128::from(v)).collect();
-        let program = compile(w).unwrap();
+        let program = compile(w, None).unwrap();
         let (client, key) = ClientKey::generate(&encint::DEFAULT_PARAMETERS);
         let server = Server::with_threads(key, 2).unwrap();
         let (times, got) = program.time(&server, &client, &flat, 1).unwrap();
