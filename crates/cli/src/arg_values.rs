@@ -16,6 +16,12 @@ pub fn modelled_threads(s: &str) -> Result<usize, String> {
     in_range(s, 1, 1 << 16)
 }
 
+/// `--machine P`: a built-in profile (`cpu:N`, `h100`, `h200`), `calibrated` (the profile
+/// `encint calibrate` saved) or a profile file's path ([`encint::machine::profile`]).
+pub fn machine(s: &str) -> Result<encint::Machine, String> {
+    encint::machine::profile(s).map_err(|e| e.to_string())
+}
+
 /// A count of at least 1 (`--runs`, `--trials`, `--images`, `--batch`, `--slots`).
 pub fn count(s: &str) -> Result<usize, String> {
     in_range(s, 1, usize::MAX)

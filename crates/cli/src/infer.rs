@@ -212,6 +212,7 @@ pub fn run(a: InferArgs) -> CliResult {
         keys: KeySource::Fresh(a.backend.params()),
         threads: a.threads,
         max_nodes: None,
+        machine: None,
     };
     let t = Instant::now();
     // Under MPI only rank 0 runs this body (the others serve its bootstraps).

@@ -9,6 +9,7 @@ mod asm;
 mod backend;
 mod bench;
 mod bits;
+mod calibrate;
 mod chains;
 mod cost;
 mod digit;
@@ -80,6 +81,10 @@ enum Command {
     /// TFHE-rs' FheInt/FheUint (same process, same threads); prints our time, the peer's,
     /// the ratio, bootstraps, depth.
     Bench(bench::BenchArgs),
+    /// Measure this machine's bootstraps (a level's latency, a round's time) and save the
+    /// profile that `--machine calibrated` reads.
+    #[command(long_about = calibrate::LONG_ABOUT)]
+    Calibrate(calibrate::CalibrateArgs),
     /// Print bootstraps, depth, widest level and largest LUT-input quadratic weight
     /// of each operation, beside Parmesan's figures.
     Cost(cost::CostArgs),
@@ -142,6 +147,7 @@ fn main() -> ExitCode {
         Command::Eval(a) => digit::eval(a),
         Command::Decrypt(a) => digit::decrypt_cmd(a),
         Command::Bench(a) => bench::bench(a),
+        Command::Calibrate(a) => calibrate::run(a),
         Command::Cost(a) => cost::run(a),
         Command::Chains(a) => chains::run(a),
         Command::Asm { command } => asm::run(command),

@@ -3,6 +3,7 @@
 
 use encint_core::CoreError;
 use encint_tfhe::KeySetId;
+use std::path::PathBuf;
 
 /// Everything that can go wrong in `encint`.
 #[derive(Debug, thiserror::Error)]
@@ -133,6 +134,9 @@ pub enum Error {
     /// was allocated or run.
     #[error("limit exceeded: {0}")]
     LimitExceeded(String),
+    /// A machine profile that could not be named, read, written or measured.
+    #[error(transparent)]
+    Profile(#[from] ProfileError),
     /// A run over several processes (feature `mpi`) failed: a rank died, hung, holds
     /// another key, or answered with an error.
     #[error("cluster: {0}")]
@@ -193,6 +197,53 @@ pub enum Unsupported {
          (encint::backend::mpi, feature `mpi`), not one server's circuits: use cpu or gpu here"
     )]
     MpiServer,
+}
+
+/// Why a machine profile could not be named, read, written or measured.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum ProfileError {
+    /// A name that is neither a built-in profile, `calibrated`, nor a file path.
+    #[error(transparent)]
+    Name(#[from] encint_arith::machine::MachineError),
+    /// `calibrated` was asked for and no calibration has been saved.
+    #[error(
+        "no calibrated machine profile at {}: run `encint calibrate` (or \
+         encint::machine::calibrate and save_profile) first",
+        path.display()
+    )]
+    NotCalibrated {
+        /// Where the profile was looked for.
+        path: PathBuf,
+    },
+    /// No place for the cached profile: none of the environment variables that name one is
+    /// set.
+    #[error("no place for the cached machine profile: set ENCINT_MACHINE_PROFILE, XDG_CACHE_HOME or HOME")]
+    NoCacheDir,
+    /// The file could not be read or written.
+    #[error("machine profile {}: {reason}", path.display())]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// What the system said.
+        reason: String,
+    },
+    /// The file is not a profile, or states values no machine has.
+    #[error("machine profile {}: {reason}", path.display())]
+    Malformed {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// Saving would replace a file that is not a machine profile.
+    #[error("{} exists and is not a machine profile: not overwriting it", path.display())]
+    WouldOverwrite {
+        /// The file.
+        path: PathBuf,
+    },
+    /// Calibration options out of range, or a machine too wide to measure.
+    #[error("calibration: {0}")]
+    Calibration(String),
 }
 
 /// Result alias of this crate.

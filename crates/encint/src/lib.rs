@@ -68,6 +68,7 @@ mod int;
 pub mod io;
 pub mod keys;
 pub mod limits;
+pub mod machine;
 pub mod reference;
 mod server;
 pub mod trace;

@@ -259,7 +259,8 @@ impl Server {
     }
 
     /// The parallel bootstraps the planner assumes when it chooses circuits for this
-    /// server: its [`threads`](Self::threads) on the CPU, [`crate::backend::gpu::plan_lanes`] on the
+    /// server: its profile's [`Machine::plan_threads`](crate::Machine::plan_threads) when one
+    /// is set ([`Server::set_machine`]), else its [`threads`](Self::threads) on the CPU, [`crate::backend::gpu::plan_lanes`] on the
     /// GPU (where a level's latency, not its width, dominates).
     ///
     /// # Examples
@@ -272,6 +273,9 @@ impl Server {
     /// # Ok::<(), encint::Error>(())
     /// ```
     pub fn plan_threads(&self) -> usize {
+        if let Some(m) = self.machine() {
+            return m.plan_threads;
+        }
         match self.backend() {
             crate::BackendKind::Gpu => crate::backend::gpu::plan_lanes(),
             crate::BackendKind::Cpu | crate::BackendKind::Mpi => self.threads(),
@@ -306,7 +310,17 @@ impl Server {
     /// ```
     pub fn typed_plan(&self, op: Op, args: &[&EncTyped]) -> Result<Plan> {
         let (ty, forms) = self.typed_operands(op, args)?;
-        plan(self.arith(), op, ty, &forms, self.plan_threads()).map_err(Error::from)
+        self.plan_typed(op, ty, &forms)
+    }
+
+    /// The plan of `op` on operands of type `ty` in `forms`: ranked by estimated time on
+    /// this server's machine profile when it has one, else by rounds at its threads.
+    fn plan_typed(&self, op: Op, ty: IntType, forms: &[Form]) -> Result<Plan> {
+        match self.machine() {
+            Some(m) => plan_on(self.arith(), op, ty, forms, m),
+            None => plan(self.arith(), op, ty, forms, self.plan_threads()),
+        }
+        .map_err(Error::from)
     }
 
     /// Runs `op` on typed operands with the planner's algorithm; returns the result (of
@@ -332,7 +346,7 @@ impl Server {
     /// ```
     pub fn typed_apply(&self, op: Op, args: &[&EncTyped]) -> Result<(EncTyped, Cost)> {
         let (ty, forms) = self.typed_operands(op, args)?;
-        let plan = plan(self.arith(), op, ty, &forms, self.plan_threads()).map_err(Error::from)?;
+        let plan = self.plan_typed(op, ty, &forms)?;
         // The plan has checked the request and built every algorithm's circuit already.
         self.run_typed(op, plan.chosen().algorithm, ty, &forms, args)
     }

@@ -72,6 +72,23 @@ pub fn to_py(e: encint::Error) -> PyErr {
         | E::WrongClientKey { .. } => KeyMismatchError::new_err(msg),
         E::LimitExceeded(_) => LimitError::new_err(msg),
         E::Gpu(_) | E::Cluster(_) => BackendError::new_err(msg),
+        E::Profile(p) => profile_err(p, msg),
+    }
+}
+
+/// A machine profile error: an unknown name or bad calibration options are invalid input,
+/// no calibration yet a `FileNotFoundError`, a file that is not a profile a
+/// [`FormatError`], one that would be replaced a `FileExistsError`, a missing file a
+/// `FileNotFoundError`, another I/O failure an `OSError`.
+fn profile_err(e: encint::machine::ProfileError, msg: String) -> PyErr {
+    use encint::machine::ProfileError as P;
+    match e {
+        P::Name(_) | P::Calibration(_) | P::NoCacheDir => InvalidInputError::new_err(msg),
+        P::NotCalibrated { .. } => PyFileNotFoundError::new_err(msg),
+        P::Malformed { .. } => FormatError::new_err(msg),
+        P::WouldOverwrite { .. } => PyFileExistsError::new_err(msg),
+        P::Io { path, .. } if !path.exists() => PyFileNotFoundError::new_err(msg),
+        P::Io { .. } => PyOSError::new_err(msg),
     }
 }
 

@@ -41,6 +41,7 @@ pub mod infer_fv;
 pub mod int;
 pub mod key_sets;
 pub mod keys;
+pub mod machine;
 pub mod methods;
 pub mod open;
 pub mod processor;
@@ -53,7 +54,7 @@ pub mod value;
 #[pymodule]
 fn _encint(m: &Bound<'_, PyModule>) -> PyResult<()> {
     type Register = fn(&Bound<'_, PyModule>) -> PyResult<()>;
-    let modules: [Register; 13] = [
+    let modules: [Register; 14] = [
         errors::register,
         open::register,
         keys::register,
@@ -67,6 +68,7 @@ fn _encint(m: &Bound<'_, PyModule>) -> PyResult<()> {
         family::register,
         infer::register,
         infer_fv::register,
+        machine::register,
     ];
     for register in modules {
         register(m)?;

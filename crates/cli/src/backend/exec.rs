@@ -139,6 +139,8 @@ pub struct DigitSetup<'a> {
     pub threads: Option<usize>,
     /// Largest circuit to run, in nodes (default: the library's).
     pub max_nodes: Option<u64>,
+    /// The machine profile to plan circuits for (default: the server's threads).
+    pub machine: Option<&'a encint::Machine>,
 }
 
 impl DigitSetup<'_> {
@@ -151,6 +153,9 @@ impl DigitSetup<'_> {
         .with_backend(kind)?;
         if let Some(n) = self.max_nodes {
             server.set_max_nodes(n);
+        }
+        if let Some(m) = self.machine {
+            server.set_machine(m.clone());
         }
         Ok(server)
     }

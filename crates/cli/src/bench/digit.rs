@@ -117,6 +117,7 @@ pub fn run(a: &BenchArgs, params: &'static encint::keys::DigitParameters) -> Cli
         keys: KeySource::Fresh(params),
         threads: Some(a.threads),
         max_nodes: None,
+        machine: None,
     };
     with_digits(&a.backend, setup, |server, client, exec| {
         let client = client.ok_or("fresh keys come with a client key")?;

@@ -44,12 +44,13 @@ pub struct CostArgs {
     /// Add to the planner's table (or, with --workloads, to each workload) the estimated
     /// time on machine profile P, in milliseconds, and choose each operation's form by it:
     /// `cpu:N` (N threads, 11.5 ms per bootstrap), `h100` (5.0 ms per level plus 25,000
-    /// bootstraps per second) or `h200` (4.5 ms per level). A level costs the profile's
+    /// bootstraps per second), `h200` (4.5 ms per level), `calibrated` (what `encint
+    /// calibrate` measured here) or a profile file. A level costs the profile's
     /// latency plus one round per lane-full of its bootstraps. The circuits are built for
     /// --threads threads, or without it for the threads the planner chooses on that
     /// machine (a CPU's threads, 125 lanes on a GPU).
     #[arg(long, value_name = "P", conflicts_with_all = ["nodes"],
-          value_parser = |s: &str| encint::Machine::parse(s).map_err(|e| e.to_string()))]
+          value_parser = crate::arg_values::machine)]
     machine: Option<encint::Machine>,
     /// Print each whole-program workload of `encint bench --workloads` (all, or the
     /// comma-separated names given) compiled for --threads threads (default 2, or the

@@ -105,6 +105,13 @@ pub struct EvalArgs {
     /// picks each operation's algorithm for this count, with `--clear` too.
     #[arg(long, value_parser = crate::arg_values::threads)]
     pub(super) threads: Option<usize>,
+    /// Plan the circuit for machine profile P instead of this machine's threads: cpu:N,
+    /// h100, h200, calibrated (what `encint calibrate` saved) or a profile file. A typed
+    /// operation takes the algorithm of least estimated time on P, an exact product or
+    /// square the circuit of least estimated time; bootstraps still run here, on
+    /// --threads.
+    #[arg(long, value_name = "P", value_parser = crate::arg_values::machine)]
+    pub(super) machine: Option<encint::Machine>,
     /// Largest circuit to build and run, in nodes (default 2097152; checked from an
     /// estimate before building; at least 1).
     #[arg(long = "max-nodes", value_parser = crate::arg_values::count_u64)]
@@ -240,6 +247,7 @@ pub fn eval_files(a: EvalArgs) -> CliResult {
         keys: KeySource::File(server_key),
         threads: a.threads,
         max_nodes: a.max_nodes,
+        machine: a.machine.as_ref(),
     };
     with_digits(&a.backend, setup, |server, _, exec| {
         let ins = paths
@@ -384,6 +392,7 @@ fn eval_typed(a: &EvalArgs, paths: &[PathBuf], bytes: &[Vec<u8>]) -> CliResult {
         keys: KeySource::File(server_key),
         threads: a.threads,
         max_nodes: a.max_nodes,
+        machine: a.machine.as_ref(),
     };
     with_digits(&a.backend, setup, |server, _, _| {
         let refs: Vec<&EncTyped> = ins.iter().collect();

@@ -6,7 +6,7 @@
 use std::sync::Arc;
 
 use encint_arith::typed::{
-    build, plan, plan_sum, Algorithm, Fastest, Form, IntType, Op, SumMethod, TypedError,
+    build, plan, plan_on, plan_sum, Algorithm, Fastest, Form, IntType, Op, SumMethod, TypedError,
 };
 use encint_arith::{Arith, SInt};
 use encint_core::circuit::{Builder, Cost};
@@ -638,7 +638,8 @@ impl<'a> Composer<'a> {
     }
 
     /// The algorithm for `op` on `x`: the planner's choice when every operand is
-    /// encrypted; with a clear operand, each algorithm's circuit is built with it folded
+    /// encrypted (by estimated time on the arithmetic's machine profile,
+    /// [`Arith::machine`], when it has one); with a clear operand, each algorithm's circuit is built with it folded
     /// and the fastest (rounds, then bootstraps) wins.
     pub(super) fn choose(
         &self,
@@ -649,8 +650,13 @@ impl<'a> Composer<'a> {
     ) -> Result<Algorithm> {
         let known = |s: &SInt| s.digits.iter().all(|&d| self.b.const_value(d).is_some());
         if !x.iter().any(known) {
-            let p = plan(self.ar, op, ty, forms, self.threads).map_err(Error::from)?;
-            return Ok(p.chosen().algorithm);
+            // Ranked by time on the machine the arithmetic was made for, else by rounds
+            // at the composer's threads.
+            let p = match self.ar.machine() {
+                Some(m) => plan_on(self.ar, op, ty, forms, m),
+                None => plan(self.ar, op, ty, forms, self.threads),
+            };
+            return Ok(p.map_err(Error::from)?.chosen().algorithm);
         }
         let mut fastest = Fastest::new(self.threads, self.ar.config().max_qweight);
         for &algorithm in op.algorithms() {

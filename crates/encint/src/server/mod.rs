@@ -2,6 +2,7 @@
 //! eagerly (one circuit per operation) or traced (see [`crate::Tracer`]), and
 //! operator syntax through a per-thread server.
 
+use encint_arith::machine::Machine;
 use encint_arith::{Arith, Config, Op, SInt};
 use encint_core::circuit::{Builder, Circuit, Cost, Plan};
 use encint_core::exec::Backend;
@@ -89,6 +90,7 @@ pub struct Server {
     pool: Option<rayon::ThreadPool>,
     max_nodes: u64,
     engine: crate::backend::gpu::Engine,
+    machine: Option<Machine>,
 }
 
 impl Server {
@@ -116,7 +118,47 @@ impl Server {
             pool: None,
             max_nodes: DEFAULT_MAX_NODES,
             engine: crate::backend::gpu::Engine::default(),
+            machine: None,
         }
+    }
+
+    /// Plans this server's circuits for `machine`: the typed operations take the
+    /// algorithm and form of least estimated time there ([`Machine::seconds`]), the exact
+    /// integers' products and squares likewise ([`Arith::on_machine`]), and compiled and
+    /// composed functions are planned for [`Machine::plan_threads`]. Without a profile the
+    /// server plans for its own threads (the fewest bootstrap rounds). Circuits only change
+    /// shape, never result.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # use encint::{ClientKey, Server, DEFAULT_PARAMETERS};
+    /// # let (client, server_key) = ClientKey::generate(&DEFAULT_PARAMETERS);
+    /// use encint::typed::{decrypt_typed, encrypt_typed, IntType, Op};
+    /// use encint::Machine;
+    ///
+    /// let mut server = Server::with_threads(server_key, 2)?;
+    /// assert!(server.machine().is_none());
+    /// server.set_machine(Machine::parse("h100")?);
+    /// assert_eq!(server.machine().map(|m| m.name.as_str()), Some("h100"));
+    /// assert_eq!(server.plan_threads(), Machine::h100().plan_threads);
+    ///
+    /// let u64t = IntType::new(64, false)?;
+    /// let (a, b) = (encrypt_typed(&client, 9, u64t)?, encrypt_typed(&client, 5, u64t)?);
+    /// let plan = server.typed_plan(Op::LT, &[&a, &b])?; // ranked by time on the h100
+    /// assert_eq!(plan.machine, "h100");
+    /// let (lt, _) = server.typed_apply(Op::LT, &[&a, &b])?;
+    /// assert_eq!(decrypt_typed(&client, &lt)?, 0);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn set_machine(&mut self, machine: Machine) {
+        self.arith = Arith::on_machine(self.arith.config(), machine.clone());
+        self.machine = Some(machine);
+    }
+
+    /// The machine profile this server plans for, if one was set ([`Server::set_machine`]).
+    pub fn machine(&self) -> Option<&Machine> {
+        self.machine.as_ref()
     }
 
     /// This server, running its circuits on `kind` ([`BackendKind::Cpu`] by default).

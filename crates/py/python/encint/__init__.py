@@ -99,7 +99,9 @@ from ._encint import (  # noqa: F401
     PublicKey,
     ServerKey,
     Traced,
+    calibrate,
     from_bytes,
+    machine_profile,
     set_server_key,
     set_threads,
 )
@@ -131,6 +133,7 @@ from ._progress import set_progress  # noqa: F401
 __all__ = [
     "MAX_DIGITS", "MAX_CIPHERTEXT_BYTES", "PARAMETERS", "ClientKey", "ServerKey", "PublicKey", "PackingKey", "EncInt", "Traced",
     "Program", "ProcessorKeys", "FvKeys", "FvBatch", "FvBitsKeys", "FvWord", "set_server_key", "set_threads", "from_bytes",
+    "machine_profile", "calibrate",
     "select", "min", "max", "trace", "cost", "set_progress",
     "Error", "InvalidInputError", "NoiseBudgetError", "FormatError", "KeyRoleError",
     "KeyMismatchError", "DecryptionError", "LimitError", "NoServerKeyError",

@@ -29,10 +29,31 @@ py_methods! {
             is_clear: bool = this.server.is_none();
             /// The key-set identifier (hex).
             key_set: String = super::key_set_name(this.server.as_ref().map(|s| s.key().key_set()));
+            /// The machine profile this key's server plans for (`planned_for`), or None: its
+            /// own threads.
+            machine: Option<String> = this.server.as_ref().and_then(|s| s.machine().map(|m| m.name.clone()));
         }
 
         key_file(Kind::ServerKey, Mode::Public) {
             /// Saves the key to a new file (`overwrite=True` replaces a file).
+        }
+
+        /// The same key on a server that plans its circuits for the machine profile
+        /// `machine` (`"cpu:N"`, `"h100"`, `"h200"`, `"calibrated"` or a profile file; see
+        /// `encint.machine_profile`): each operation takes the circuit of least estimated
+        /// time there. Results are the same; bootstraps still run on this process's threads.
+        fn planned_for(&self, machine: &str) -> PyResult<ServerKey> {
+            let m = encint::machine::profile(machine).map_err(crate::errors::to_py)?;
+            let Some(old) = &self.server else {
+                // Clear mode plans nothing on keys: the profile is checked, the key stays.
+                return Ok(ServerKey { server: None });
+            };
+            let mut server = Server::new(old.key().clone());
+            server.set_max_nodes(old.max_nodes());
+            server.set_machine(m);
+            Ok(ServerKey {
+                server: Some(Arc::new(server)),
+            })
         }
 
         /// The key in a checked envelope (kind ServerKey).
