@@ -2,7 +2,8 @@
 # The checks of docs/GPU.md on a GPU machine, from the repository root there, with the
 # packed build in .gpu-carry/ (scripts/gpu-device-pack.sh): info, selftest, the typed and
 # exact benchmarks beside TFHE-rs' GPU API (typed also planned for 16 lanes), inference,
-# the demo and the throughput of one level. Each step's stdout and stderr go to
+# the demo, the throughput of one level, and the machine's calibration (GPU, 16 CPU
+# threads). Each step's stdout and stderr go to
 # $OUT/<step>.out and .err (default /tmp/out); the exit status and seconds are printed.
 #
 #   bash scripts/gpu-device-checks.sh              # every step
@@ -24,4 +25,6 @@ t infer_mlp_enc_4 90 $E infer --backend gpu --weights encrypted --images 4 --jso
 t demo 40 $E demo --backend gpu --seed 7
 t bench 120 $E gpu bench --runs 3 --json
 t throughput16 45 $E gpu throughput --width 4096 --threads 16 --runs 3 --json
+t calibrate_gpu 60 $E calibrate --backend gpu --dry-run --json
+t calibrate_cpu16 40 $E calibrate --threads 16 --dry-run --json
 echo done
