@@ -248,6 +248,15 @@ impl Arith {
         self.machine.as_ref()
     }
 
+    /// Plans `b` for this arithmetic's machine ([`machine::Machine::plan_builder`]) if it has
+    /// one, else for `threads` threads ([`Builder::set_threads`]).
+    pub fn plan_builder(&self, b: &mut Builder, threads: usize) {
+        match &self.machine {
+            Some(m) => m.plan_builder(b),
+            None => b.set_threads(threads),
+        }
+    }
+
     /// The configuration.
     pub fn config(&self) -> Config {
         self.config

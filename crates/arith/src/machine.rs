@@ -39,7 +39,7 @@
 //! # Ok::<(), encint_arith::machine::MachineError>(())
 //! ```
 
-use encint_core::circuit::Circuit;
+use encint_core::circuit::{Builder, Circuit};
 
 /// One keyswitch and bootstrap of the default parameter set (KS32) on one CPU thread, in
 /// seconds: 11.5 ms, the median measured on the 2-core benchmark machine
@@ -151,6 +151,36 @@ impl Machine {
         Ok(Machine::cpu(threads))
     }
 
+    /// This machine with its circuits planned for `threads` lanes ([`Machine::plan_threads`]):
+    /// `encint cost --machine P --threads N`.
+    pub fn with_plan_threads(&self, threads: usize) -> Machine {
+        Machine {
+            plan_threads: threads.max(1),
+            ..self.clone()
+        }
+    }
+
+    /// A level's latency in rounds of [`Machine::plan_threads`] bootstraps on this machine
+    /// (rounded): 0 on a CPU; on the built-in GPUs, whose round of 125 bootstraps takes
+    /// about the latency, 1.
+    pub fn latency_rounds(&self) -> u64 {
+        let round = self.round_s * self.plan_threads.div_ceil(self.lanes.max(1)) as f64;
+        if self.latency_s <= 0.0 || round <= 0.0 {
+            return 0;
+        }
+        (self.latency_s / round).round() as u64
+    }
+
+    /// Plans `b`'s circuit for this machine: for [`Machine::plan_threads`] threads
+    /// ([`Builder::set_threads`]) with a level costing [`Machine::latency_rounds`] more
+    /// ([`Builder::set_level_latency`]), so that the choices between circuits of one
+    /// result weigh depth as this machine does. On a CPU profile it is
+    /// `set_threads(threads)` alone.
+    pub fn plan_builder(&self, b: &mut Builder) {
+        b.set_threads(self.plan_threads);
+        b.set_level_latency(self.latency_rounds());
+    }
+
     /// The estimated seconds of `circuit` on this machine: its bootstrap rounds at
     /// [`Machine::lanes`] ([`crate::bits::makespan`]) times one round, plus one latency per
     /// level that bootstraps.
@@ -173,7 +203,6 @@ impl Machine {
 mod tests {
     use super::*;
     use crate::{Arith, Config, SInt};
-    use encint_core::circuit::Builder;
     use encint_core::lut::NegacyclicLut;
 
     /// A circuit of `widths[i]` independent bootstraps at level `i + 1`, each level fed by

@@ -634,6 +634,11 @@ fn circuits_reference_page() {
             .cost()
     };
     let add: CostAt = |n| typed_cost(Op::Add, ty(n, false), BLOCKS, R4);
+    let add_125: CostAt = |n| {
+        circuit_for(&ar(), Op::Add, ty(n, false), BLOCKS, &[R4, R4], 125)
+            .expect("an addition on blocks")
+            .cost()
+    };
     let and: CostAt = |n| typed_cost(Op::And, ty(n, false), BLOCKS, R4);
     let eq: CostAt = |n| bit_circuit_cost(n, |b, x, y| vec![blocks::eq(b, x, y)]);
     let eq_blocks: CostAt = |n| typed_cost(Op::EQ, ty(n, false), BLOCKS, R4);
@@ -716,7 +721,13 @@ fn circuits_reference_page() {
                 Measured("k = 0x9E37, planned for 2 threads", k9e37_2, BOTH),
             ],
         ),
-        ("blocks::add_blocks", &[Measured("", add, BOTH)]),
+        (
+            "blocks::add_blocks",
+            &[
+                Measured("", add, BOTH),
+                Measured("planned for 125 lanes", add_125, BOTH),
+            ],
+        ),
         ("blocks::bitwise_blocks", &[Measured("", and, BOTH)]),
         ("blocks::eq", &[Measured("", eq, BOTH)]),
         ("blocks::eq_blocks", &[Measured("", eq_blocks, BOTH)]),

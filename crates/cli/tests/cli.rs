@@ -670,11 +670,17 @@ fn cost_machine_rows_follow_the_profile() {
         for (key, rows) in groups(&got) {
             let before = &plain_groups[&key];
             assert_eq!(rows.len(), before.len(), "{machine} {key}");
-            // The same circuits as without the profile, in the machine's order.
+            // On the CPU the same circuits as without the profile, in the machine's order;
+            // on the GPU circuits planned for its level latency, never estimated slower
+            // there than those.
             for (form, _, r) in &rows {
                 let (_, _, p) = before.iter().find(|(f, _, _)| f == form).unwrap();
-                for k in ["pbs", "depth", "rounds"] {
-                    assert_eq!(r[k], p[k], "{machine}: {k} in {r} against {p}");
+                if machine == "cpu:2" {
+                    for k in ["pbs", "depth", "rounds"] {
+                        assert_eq!(r[k], p[k], "{machine}: {k} in {r} against {p}");
+                    }
+                } else {
+                    assert!(n(r, "ms") <= want(p) + 1e-6, "{machine}: {r} against {p}");
                 }
             }
             // The chosen row first, and none faster on the machine.

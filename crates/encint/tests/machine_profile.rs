@@ -160,10 +160,9 @@ fn calibration_measures_the_servers_threads() {
             got.narrow.seconds > 1e-3 && got.narrow.seconds < 5.0,
             "{got:?}"
         );
-        assert!(
-            m.round_s > 1e-4 && m.round_s <= got.narrow.seconds + 1e-12,
-            "{got:?}"
-        );
+        // (The round is the wide level's extra time: on a loaded machine it may exceed the
+        // narrow level's, so only its sign and size are checked.)
+        assert!(m.round_s > 1e-4 && m.round_s < 5.0, "{got:?}");
         assert!(
             m.latency_s >= 0.0 && m.latency_s < got.narrow.seconds,
             "{got:?}"
@@ -242,6 +241,104 @@ fn a_server_planning_for_a_gpu_computes_the_same_values() {
                     reference(op, ty, &[x, y]),
                     "{op:?} {ty} {x} {y}"
                 );
+            }
+        }
+    }
+}
+
+/// A function compiled for a GPU profile is planned for it throughout (each choice ranked
+/// by the profile's time, level latency included): never estimated slower there than the
+/// same function compiled for the profile's threads alone, and computing the plain values;
+/// on a CPU profile it is the circuit `compile` gives on that many threads.
+#[test]
+fn compiled_for_a_machine_is_planned_for_it() {
+    use encint::fhe::{compile, compile_on, FheBool, FheUint32};
+    type Two = (FheUint32, FheUint32);
+    let f = |(a, b): Two| {
+        let lt: FheBool = a.lt(&b);
+        let s = &a + &b;
+        lt.select(&(&a * &b), &(&s ^ &b))
+    };
+    let plain = |a: u32, b: u32| -> i128 {
+        let v = if a < b {
+            a.wrapping_mul(b)
+        } else {
+            a.wrapping_add(b) ^ b
+        };
+        i128::from(v)
+    };
+    let pool = |n: usize| {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(n)
+            .build()
+            .unwrap()
+    };
+    for m in [Machine::h100(), Machine::cpu(2), Machine::cpu(16)] {
+        let on = compile_on(&m, ((), ()), f).unwrap();
+        assert_eq!(on.machine(), Some(&m));
+        let threads_only = pool(m.plan_threads).install(|| compile(f)).unwrap();
+        assert_eq!(threads_only.threads(), m.plan_threads);
+        let (mine, old) = (m.seconds(on.circuit()), m.seconds(threads_only.circuit()));
+        if m.gpu {
+            assert!(mine <= old + 1e-9, "{}: {mine} s against {old} s", m.name);
+        } else {
+            assert_eq!(on.cost(), threads_only.cost(), "{}", m.name);
+        }
+        for (a, b) in [
+            (0u32, 0u32),
+            (1, 2),
+            (u32::MAX, 7),
+            (0x8000_0000, 0x7fff_ffff),
+            (12345, 678),
+        ] {
+            let got = on.run_clear(&[a.into(), b.into()]).unwrap();
+            assert_eq!(got, vec![plain(a, b)], "{} {a} {b}", m.name);
+        }
+    }
+}
+
+/// On a server planned for 125 lanes, a 32-bit block addition or subtraction is the
+/// parallel prefix of carry states (depth at most 6 where the ripple is 16 deep), and on
+/// real keys, operands as encryption gives them (radix-4 blocks and canonical bits), its
+/// results are the plain integers'.
+#[test]
+fn block_additions_on_many_lanes_are_shallow_and_exact() {
+    use encint::typed::Algorithm;
+    let (client, key) = ClientKey::generate(&DEFAULT_PARAMETERS);
+    let mut server = Server::with_threads(key, 2).unwrap();
+    server.set_machine(Machine::cpu(125));
+    let u32t = IntType::new(32, false).unwrap();
+    let i32t = IntType::new(32, true).unwrap();
+    let pairs: [(i128, i128); 3] = [
+        (0xffff_ffff, 1),
+        (0x1234_5678, 0x8765_4321),
+        (0, 0xffff_ffff),
+    ];
+    for ty in [u32t, i32t] {
+        for form in [Form::Radix4, Form::Canonical] {
+            for (x, y) in pairs {
+                let (x, y) = (
+                    reference(Op::Add, ty, &[x, 0]),
+                    reference(Op::Add, ty, &[y, 0]),
+                );
+                let a = encrypt_typed_as(&client, x, ty, form).unwrap();
+                let b = encrypt_typed_as(&client, y, ty, form).unwrap();
+                for op in [Op::Add, Op::Sub] {
+                    let (out, cost) = server
+                        .typed_apply_with(op, Algorithm::Blocks, &[&a, &b])
+                        .unwrap();
+                    assert!(
+                        cost.depth <= 6,
+                        "{op:?} {ty} {form:?}: depth {}",
+                        cost.depth
+                    );
+                    let want = reference(op, ty, &[x, y]);
+                    assert_eq!(
+                        decrypt_typed(&client, &out).unwrap(),
+                        want,
+                        "{op:?} {ty} {form:?} {x} {y}"
+                    );
+                }
             }
         }
     }

@@ -86,13 +86,18 @@ pub(super) fn reduce_columns(
 }
 
 /// How [`keep_fastest`] ranks a trial's outputs (nodes from number `first` on are the
-/// trial's own): with `threads`, the fewest estimated rounds at that many threads, then
-/// bootstraps, then depth; without, the least depth, then bootstraps.
+/// trial's own): with `threads`, the least estimate at that many threads
+/// ([`Builder::estimate_since`]: rounds, plus a level latency where the builder has one),
+/// then bootstraps, then depth; without, the least depth, then bootstraps.
 fn score(t: &Builder, first: usize, out: &[NodeId], threads: Option<usize>) -> (u64, u64, u64) {
     let depth = out.iter().map(|&o| t.depth(o)).max().unwrap_or(0);
     let bootstraps = t.bootstraps_since(first, out);
     match threads {
-        Some(n) => (t.rounds_since(first, out, n), bootstraps, u64::from(depth)),
+        Some(n) => (
+            t.estimate_since(first, out, n),
+            bootstraps,
+            u64::from(depth),
+        ),
         None => (u64::from(depth), bootstraps, 0),
     }
 }

@@ -23,7 +23,8 @@
 //!   [`square_signed_digits`] (on the balanced radix-4 blocks of [`balanced_blocks`]);
 //! - comparisons: [`eq`], [`compare`], [`eq_blocks`], [`compare_blocks`] (differences of
 //!   block pairs merged in a tree);
-//! - [`add_blocks`] (a ripple of carries), [`bitwise_blocks`], [`not_blocks`],
+//! - [`add_blocks`] (a ripple of carries, [`ripple_add`], or a parallel prefix of carry
+//!   states, [`prefix_add`], the faster where planned), [`bitwise_blocks`], [`not_blocks`],
 //!   [`select_bits`], [`select_blocks`], [`min_max_bits`], [`min_max_blocks`],
 //!   [`max_min_zero_blocks`];
 //! - shifts and rotations: [`shift_blocks`] (by a constant), [`shift_var_blocks`] and
@@ -66,7 +67,7 @@ mod stages;
 use encint_core::circuit::{Builder, NodeId};
 use encint_core::lut::NegacyclicLut;
 
-pub use add::add_blocks;
+pub use add::{add_blocks, prefix_add, ripple_add};
 pub use compare::{compare, compare_blocks, eq, eq_blocks};
 pub use convert::{bits_from_blocks, blocks_from_bits, cast_blocks, paired_bits};
 pub use divide::{divide_blocks, divide_unsigned_bits};

@@ -98,8 +98,8 @@ impl Amount<'_> {
 /// Amount bits 0 and 1 move by 0..=3 bits. Either bit 1 is one more binary stage and bit 0
 /// a last stage that makes every block fresh ([`last_bit_stage`]), or both are one
 /// [`shift_stage`] followed by a refresh. Both are built as trials on the builder and
-/// the cheaper kept: the fewer estimated rounds at the builder's thread count
-/// ([`Builder::threads`]), else the fewer bootstraps, then the lesser depth.
+/// the cheaper kept: the lesser estimate at the builder's thread count
+/// ([`Builder::estimate_since`]), else the fewer bootstraps, then the lesser depth.
 fn shift_var(
     b: &mut Builder,
     cur: Vec<NodeId>,
@@ -117,7 +117,7 @@ fn shift_var(
         |t, outputs| {
             let depth = outputs.iter().map(|&o| t.depth(o)).max().unwrap_or(0);
             let bootstraps = t.bootstraps_since(first, outputs);
-            let rounds = threads.map_or(0, |n| t.rounds_since(first, outputs, n));
+            let rounds = threads.map_or(0, |n| t.estimate_since(first, outputs, n));
             (rounds, bootstraps, depth)
         },
     )

@@ -8,6 +8,7 @@ use super::on_bits::build_bits;
 use super::on_blocks::build_blocks;
 use super::on_digits::build_digits;
 use super::operands::Operands;
+use crate::machine::Machine;
 use crate::op::{Algorithm, IntType, Op, TypedError};
 use crate::{Arith, SInt};
 
@@ -86,6 +87,24 @@ pub fn circuit_for(
 ) -> Result<Circuit, TypedError> {
     let mut b = Builder::new();
     b.set_threads(threads);
+    b.set_prefix_adders(true);
+    circuit_on(ar, op, ty, algorithm, forms, b)
+}
+
+/// [`circuit`] planned for `machine` ([`Machine::plan_builder`]): where a circuit has
+/// variants of one result, the one of the least estimate there. On a CPU profile of N
+/// threads, [`circuit_for`] at N.
+pub fn circuit_on_machine(
+    ar: &Arith,
+    op: Op,
+    ty: IntType,
+    algorithm: Algorithm,
+    forms: &[Form],
+    machine: &Machine,
+) -> Result<Circuit, TypedError> {
+    let mut b = Builder::new();
+    machine.plan_builder(&mut b);
+    b.set_prefix_adders(true);
     circuit_on(ar, op, ty, algorithm, forms, b)
 }
 

@@ -55,8 +55,8 @@ mod plan;
 mod sum;
 
 pub use crate::op::{Algorithm, IntType, Op, TypedError, MAX_TYPED_BITS};
-pub use build::{build, circuit, circuit_for};
+pub use build::{build, circuit, circuit_for, circuit_on_machine};
 pub use dot::{dot, dot_clear, dot_clear_blocks, dot_plus, dot_widening, Operand};
 pub use forms::{result_form, to_bits, to_canonical, Form};
-pub use plan::{plan, plan_on, rank, Estimate, Fastest, Plan};
-pub use sum::{plan_sum, sum, SumEstimate, SumMethod};
+pub use plan::{plan, plan_on, rank, rank_on, Estimate, Fastest, Plan};
+pub use sum::{plan_sum, plan_sum_on, sum, SumEstimate, SumMethod};

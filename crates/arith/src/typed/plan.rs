@@ -5,7 +5,7 @@
 
 use encint_core::circuit::{Circuit, Cost};
 
-use super::build::{check_type, circuit_for};
+use super::build::{check_type, circuit_on_machine};
 use super::forms::{operand_forms, result_form, Form};
 use crate::bits as ops;
 use crate::machine::Machine;
@@ -66,11 +66,26 @@ pub fn rank(circuit: &Circuit, threads: usize, budget: u64) -> (bool, u64, u64) 
     )
 }
 
-/// The fastest of several candidate circuits for one computation, by [`rank`]; the
+/// How a candidate circuit ranks on `machine`, lower first: whether its bootstrap inputs
+/// pass the noise budget `budget`, then its estimated time there ([`Machine::seconds`], in
+/// whole microseconds), then its bootstraps. On a CPU profile of N threads the order is
+/// [`rank`]'s at N.
+pub fn rank_on(circuit: &Circuit, machine: &Machine, budget: u64) -> (bool, u64, u64) {
+    let cost = circuit.cost();
+    (
+        cost.max_qweight > budget,
+        micros(machine, circuit),
+        cost.bootstraps,
+    )
+}
+
+/// The fastest of several candidate circuits for one computation, by [`rank`] (or by time
+/// on a machine, [`Fastest::on`]); the
 /// earlier candidate wins a tie. `M` names a candidate, `E` is a builder's refusal.
 #[derive(Debug)]
 pub struct Fastest<M, E> {
     threads: usize,
+    machine: Option<Machine>,
     budget: u64,
     best: Option<((bool, u64, u64), M)>,
     refusal: Option<E>,
@@ -81,9 +96,20 @@ impl<M, E> Fastest<M, E> {
     pub fn new(threads: usize, budget: u64) -> Self {
         Fastest {
             threads,
+            machine: None,
             budget,
             best: None,
             refusal: None,
+        }
+    }
+
+    /// No candidate yet, ranked by estimated time on `machine` ([`Machine::seconds`], in
+    /// whole microseconds), then bootstraps, within the noise budget `budget`. On a CPU
+    /// profile of N threads the order is [`Fastest::new`]'s at N.
+    pub fn on(machine: &Machine, budget: u64) -> Self {
+        Fastest {
+            machine: Some(machine.clone()),
+            ..Fastest::new(machine.plan_threads, budget)
         }
     }
 
@@ -91,7 +117,10 @@ impl<M, E> Fastest<M, E> {
     pub fn offer(&mut self, method: M, built: Result<Circuit, E>) {
         match built {
             Ok(c) => {
-                let key = rank(&c, self.threads, self.budget);
+                let key = match &self.machine {
+                    Some(m) => rank_on(&c, m, self.budget),
+                    None => rank(&c, self.threads, self.budget),
+                };
                 if self.best.as_ref().is_none_or(|(k, _)| key < *k) {
                     self.best = Some((key, method));
                 }
@@ -125,8 +154,9 @@ pub fn plan(
 }
 
 /// Plans `op` on `ty` with operands of forms `forms` for `machine`: builds each
-/// algorithm's circuit for the machine's [`Machine::plan_threads`] (every one within the
-/// arithmetic's noise budget) and orders them by the noise budget, then the estimated time
+/// algorithm's circuit for the machine ([`Machine::plan_builder`]: its
+/// [`Machine::plan_threads`] and its level latency; every one within the arithmetic's noise
+/// budget) and orders them by the noise budget, then the estimated time
 /// on the machine ([`Machine::seconds`]), then rounds at the plan's threads, then
 /// bootstraps, then (radix-4 operands) by whether the result stays radix-4.
 ///
@@ -159,7 +189,7 @@ pub fn plan_on(
     let threads = machine.plan_threads;
     let mut estimates = Vec::new();
     for &algorithm in op.algorithms() {
-        let c = match circuit_for(ar, op, ty, algorithm, forms, threads) {
+        let c = match circuit_on_machine(ar, op, ty, algorithm, forms, machine) {
             Ok(c) => c,
             Err(TypedError::Unsupported(..)) => continue,
             Err(e) => return Err(e),

@@ -9,6 +9,7 @@ use super::build::{build, check_type, finish_fresh};
 use super::dot::Columns;
 use super::forms::{to_bits, to_blocks, Form};
 use super::plan::plan;
+use crate::machine::Machine;
 use crate::op::{IntType, Op, TypedError};
 use crate::{Arith, SInt};
 
@@ -86,18 +87,33 @@ pub fn sum(
 /// Every method's estimate for a sum of operands of `ty` in forms `forms` at `threads`
 /// threads, the fastest (fewest rounds, then fewest bootstraps, then the order of
 /// [`SumMethod::ALL`]) first. Each is measured on a circuit of fresh inputs whose outputs
-/// are made fresh, as [`super::circuit`] does for one operation.
+/// are made fresh, as [`super::circuit`] does for one operation. It is [`plan_sum_on`]
+/// on [`Machine::cpu`]`(threads)`.
 pub fn plan_sum(
     ar: &Arith,
     ty: IntType,
     forms: &[Form],
     threads: usize,
 ) -> Result<Vec<SumEstimate>, TypedError> {
+    plan_sum_on(ar, ty, forms, &Machine::cpu(threads))
+}
+
+/// [`plan_sum`] for `machine`: each method's circuit planned for it
+/// ([`Machine::plan_builder`]), the least estimated time there first (then rounds at its
+/// [`Machine::plan_threads`], then bootstraps, then the order of [`SumMethod::ALL`]).
+pub fn plan_sum_on(
+    ar: &Arith,
+    ty: IntType,
+    forms: &[Form],
+    machine: &Machine,
+) -> Result<Vec<SumEstimate>, TypedError> {
     check_type(Op::Add, ty)?;
+    let threads = machine.plan_threads;
     let mut estimates = Vec::with_capacity(SumMethod::ALL.len());
+    let mut micros = Vec::with_capacity(SumMethod::ALL.len());
     for method in SumMethod::ALL {
         let mut b = Builder::new();
-        b.set_threads(threads);
+        machine.plan_builder(&mut b);
         let inputs: Vec<SInt> = forms
             .iter()
             .map(|f| SInt::input(&mut b, f.digits(ty)))
@@ -111,10 +127,12 @@ pub fn plan_sum(
             form,
             rounds: crate::bits::makespan(&c, threads),
         });
+        micros.push(super::plan::rank_on(&c, machine, u64::MAX).1);
     }
     // A stable sort keeps the order of SumMethod::ALL among ties.
-    estimates.sort_by_key(|e| (e.rounds, e.cost.bootstraps));
-    Ok(estimates)
+    let mut ranked: Vec<(u64, SumEstimate)> = micros.into_iter().zip(estimates).collect();
+    ranked.sort_by_key(|(us, e)| (*us, e.rounds, e.cost.bootstraps));
+    Ok(ranked.into_iter().map(|(_, e)| e).collect())
 }
 
 /// [`SumMethod::Counters`].

@@ -50,13 +50,7 @@ pub fn print(
     let ar = Arith::new(Config { max_qweight: 25 });
     let mut ops = Op::typed_samples();
     ops.insert(6, Op::ScalarMul(4095));
-    let target = match machine {
-        Some(m) => Machine {
-            plan_threads: threads,
-            ..m.clone()
-        },
-        None => Machine::cpu(threads),
-    };
+    let target = machine.map_or_else(|| Machine::cpu(threads), |m| m.with_plan_threads(threads));
     let mut plans = Vec::new();
     for &b in bits {
         for signed in [true, false] {

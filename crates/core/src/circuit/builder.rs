@@ -27,6 +27,10 @@ pub struct Builder {
     current_label: u32,
     budget: Option<u64>,
     threads: Option<usize>,
+    /// What one level costs beyond its rounds, in rounds ([`Builder::set_level_latency`]).
+    level_latency: u64,
+    /// Whether additions may take a parallel prefix ([`Builder::set_prefix_adders`]).
+    prefix_adders: bool,
     /// Known windows of selectors ([`Builder::lut_in`]): first value and length.
     windows: HashMap<NodeId, (i64, u8)>,
     /// While a trial is open ([`Builder::checkpoint`]): each window entry's value before
@@ -69,6 +73,8 @@ impl Builder {
             current_label: 0,
             budget: None,
             threads: None,
+            level_latency: 0,
+            prefix_adders: false,
             windows: HashMap::new(),
             window_log: Vec::new(),
             open_trials: 0,
@@ -102,6 +108,33 @@ impl Builder {
     /// The thread count this builder plans for ([`Builder::set_threads`]), if any.
     pub fn threads(&self) -> Option<usize> {
         self.threads
+    }
+
+    /// Plans the circuit for a machine on which every level of bootstraps costs `rounds`
+    /// rounds (at the planned threads) beyond its own, as a GPU's level latency does: the
+    /// choices between circuits of one result ([`Builder::estimate_since`]) then weigh
+    /// depth against width by that. 0 (the default) is a CPU, where a level costs only its
+    /// rounds.
+    pub fn set_level_latency(&mut self, rounds: u64) {
+        self.level_latency = rounds;
+    }
+
+    /// What a level costs beyond its rounds ([`Builder::set_level_latency`]), in rounds.
+    pub fn level_latency(&self) -> u64 {
+        self.level_latency
+    }
+
+    /// Lets block additions choose a parallel prefix of carries over the ripple where the
+    /// builder's estimate finds it faster (off by default). A circuit of one operation
+    /// turns it on; a traced function, whose additions feed each other, keeps the ripple:
+    /// a shallower addition off the function's critical path only adds bootstraps.
+    pub fn set_prefix_adders(&mut self, on: bool) {
+        self.prefix_adders = on;
+    }
+
+    /// Whether block additions may take a parallel prefix ([`Builder::set_prefix_adders`]).
+    pub fn prefix_adders(&self) -> bool {
+        self.prefix_adders
     }
 
     fn intern_label(&mut self, name: &str) -> u32 {
@@ -210,6 +243,25 @@ impl Builder {
         }
         let t = threads.max(1) as u64;
         levels.values().map(|n| n.div_ceil(t)).sum()
+    }
+
+    /// The estimated time, in rounds at `threads` threads, of the bootstraps
+    /// [`Builder::bootstraps_since`] counts on the machine this builder plans for: their
+    /// [`Builder::rounds_since`] plus [`Builder::level_latency`] for each depth at which
+    /// they bootstrap. With no level latency, the rounds.
+    pub fn estimate_since(&self, first: usize, outputs: &[NodeId], threads: usize) -> u64 {
+        if self.level_latency == 0 {
+            return self.rounds_since(first, outputs, threads);
+        }
+        let mut levels = std::collections::BTreeMap::<u32, u64>::new();
+        for depth in self.bootstrap_depths_since(first, outputs) {
+            *levels.entry(depth).or_default() += 1;
+        }
+        let t = threads.max(1) as u64;
+        levels
+            .values()
+            .map(|n| n.div_ceil(t) + self.level_latency)
+            .sum()
     }
 
     /// The depth of each bootstrap among the nodes built from node number `first` on that

@@ -237,3 +237,48 @@ fn keep_best_keeps_the_cheapest_alternative_as_if_built_alone() {
         assert_eq!(b.finish(vec![out]), alone.finish(vec![want]), "{order:?}");
     }
 }
+
+/// `estimate_since` is the rounds at the planned threads, plus the level latency for each
+/// depth that bootstraps: a wide shallow alternative against a narrow deep one, counted by
+/// hand.
+#[test]
+fn estimates_weigh_levels_by_the_level_latency() {
+    // Wide: 8 bootstraps of the input at depth 1. Deep: a chain of 3.
+    let build = |b: &mut Builder, x: NodeId, wide: bool| -> Vec<NodeId> {
+        if wide {
+            (0..8)
+                .map(|k| {
+                    let t = NegacyclicLut::from_fn(-8..=7, |v| i64::from(v == k - 4)).unwrap();
+                    b.lut(x, &t)
+                })
+                .collect()
+        } else {
+            let id = NegacyclicLut::identity();
+            vec![(0..3).fold(x, |v, _| b.lut(v, &id))]
+        }
+    };
+    for (latency, threads, wide_want, deep_want) in [
+        (0, 2, 4, 3), // 8/2 rounds against 3 levels of one
+        (0, 8, 1, 3), // one round against three
+        (5, 2, 4 + 5, 3 + 3 * 5),
+        (2, 1, 8 + 2, 3 + 3 * 2),
+    ] {
+        let mut b = Builder::new();
+        b.set_threads(threads);
+        b.set_level_latency(latency);
+        assert_eq!(b.level_latency(), latency);
+        let x = b.input();
+        let first = b.node_count();
+        let wide = build(&mut b, x, true);
+        assert_eq!(b.estimate_since(first, &wide, threads), wide_want);
+        let first = b.node_count();
+        let deep = build(&mut b, x, false);
+        assert_eq!(b.estimate_since(first, &deep, threads), deep_want);
+        if latency == 0 {
+            assert_eq!(
+                b.estimate_since(first, &deep, threads),
+                b.rounds_since(first, &deep, threads)
+            );
+        }
+    }
+}

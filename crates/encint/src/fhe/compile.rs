@@ -8,6 +8,7 @@ use encint_core::circuit::{Circuit, Cost};
 
 use super::repr::RunDigits;
 use super::values::{ciphers, run_traced, trace_best, Traced, Values};
+use crate::trace::Target;
 use crate::{Error, Machine, Result, Server, DEFAULT_PARAMETERS};
 
 type Function<A, O> = dyn Fn(A) -> O + Send + Sync;
@@ -34,7 +35,7 @@ type ByForms<L> = Vec<(Vec<Form>, u64, Arc<Traced<L>>)>;
 pub struct Compiled<A: Values, O: Values> {
     f: Arc<Function<A, O>>,
     layout: A::Layout,
-    threads: usize,
+    target: Target,
     /// The argument forms the function was compiled for ([`Form::DEFAULT`] unless
     /// [`compile_for`] named others).
     forms: Vec<Form>,
@@ -47,7 +48,7 @@ impl<A: Values, O: Values> std::fmt::Debug for Compiled<A, O> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Compiled")
             .field("layout", &self.layout)
-            .field("threads", &self.threads)
+            .field("threads", &self.target.threads)
             .field("cost", &self.cost())
             .finish()
     }
@@ -160,13 +161,20 @@ where
             forms.len()
         )));
     }
-    compile_planned(layout, forms, rayon::current_num_threads(), f)
+    compile_planned(
+        layout,
+        forms,
+        Target::threads(rayon::current_num_threads()),
+        f,
+    )
 }
 
-/// [`compile_with`] planned for `machine` instead of this process's threads: the circuit
-/// chosen is the one the planner picks for [`Machine::plan_threads`] (a CPU's threads, a
-/// GPU's lanes), whether or not this machine has them. [`Machine::seconds`] of
-/// [`Compiled::circuit`] estimates its time there.
+/// [`compile_with`] planned for `machine` instead of this process's threads: the
+/// operations are planned for [`Machine::plan_threads`] (a CPU's threads, a GPU's lanes),
+/// whether or not this machine has them, and the whole-function traces [`compile`]
+/// compares are ranked by their estimated time there ([`Machine::seconds`]). [`Machine::seconds`] of [`Compiled::circuit`] estimates its time
+/// there; on a CPU profile of N threads the circuit is the one [`compile`] gives inside a
+/// pool of N.
 ///
 /// # Examples
 ///
@@ -191,14 +199,14 @@ where
     F: Fn(A) -> O + Send + Sync + 'static,
 {
     let forms = vec![Form::DEFAULT; super::values::checked_leaves::<A>(&layout)?];
-    compile_planned(layout, &forms, machine.plan_threads, f)
+    compile_planned(layout, &forms, Target::on(machine), f)
 }
 
-/// [`compile_for`] planned for `threads` threads.
+/// [`compile_for`] planned for `target`.
 fn compile_planned<A, O, F>(
     layout: A::Layout,
     forms: &[Form],
-    threads: usize,
+    target: Target,
     f: F,
 ) -> Result<Compiled<A, O>>
 where
@@ -209,13 +217,13 @@ where
     let forms = forms.to_vec();
     let f: Arc<Function<A, O>> = Arc::new(f);
     let budget = DEFAULT_PARAMETERS.max_quadratic_weight();
-    let fresh = Arc::new(trace_best::<A, O>(&layout, &forms, budget, threads, |a| {
+    let fresh = Arc::new(trace_best::<A, O>(&layout, &forms, budget, &target, |a| {
         Ok(f(a))
     })?);
     Ok(Compiled {
         f,
         layout,
-        threads,
+        target,
         forms,
         fresh,
         others: Mutex::new(Vec::new()),
@@ -298,7 +306,25 @@ impl<A: Values, O: Values> Compiled<A, O> {
     /// # Ok::<(), encint::Error>(())
     /// ```
     pub fn threads(&self) -> usize {
-        self.threads
+        self.target.threads
+    }
+
+    /// The machine profile the function was compiled for ([`compile_on`]), if any.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use encint::fhe::{compile, compile_on, FheUint8};
+    /// use encint::Machine;
+    ///
+    /// let square = |x: FheUint8| &x * &x;
+    /// assert!(compile(square)?.machine().is_none());
+    /// let on_gpu = compile_on(&Machine::h100(), (), square)?;
+    /// assert_eq!(on_gpu.machine().map(|m| m.name.as_str()), Some("h100"));
+    /// # Ok::<(), encint::Error>(())
+    /// ```
+    pub fn machine(&self) -> Option<&Machine> {
+        self.target.machine.as_ref()
     }
 
     /// The circuit (on freshly encrypted arguments).
@@ -486,7 +512,7 @@ impl<A: Values, O: Values> Compiled<A, O> {
             &self.layout,
             &forms,
             budget,
-            self.threads,
+            &self.target,
             |a| Ok(f(a)),
         )?);
         others.push((forms, budget, t.clone()));

@@ -6,7 +6,8 @@
 use std::sync::Arc;
 
 use encint_arith::typed::{
-    build, plan, plan_on, plan_sum, Algorithm, Fastest, Form, IntType, Op, SumMethod, TypedError,
+    build, plan, plan_on, plan_sum, plan_sum_on, Algorithm, Fastest, Form, IntType, Op, SumMethod,
+    TypedError,
 };
 use encint_arith::{Arith, SInt};
 use encint_core::circuit::{Builder, Cost};
@@ -494,13 +495,24 @@ impl<'a> Composer<'a> {
         }
     }
 
+    /// A ranking of candidate circuits for this composer: by estimated time on the
+    /// arithmetic's machine when it has one ([`Fastest::on`]), else by rounds at its
+    /// threads.
+    fn fastest<M, E>(&self) -> Fastest<M, E> {
+        let budget = self.ar.config().max_qweight;
+        match self.ar.machine() {
+            Some(m) => Fastest::on(m, budget),
+            None => Fastest::new(self.threads, budget),
+        }
+    }
+
     /// The way of [`Composer::dot`] estimated fastest for operands shaped like `xs`, `ys`
     /// (their forms, known digits and squares): rounds, then bootstraps.
     fn fastest_dot(&self, xs: &[&Value], ys: &[&Value]) -> Result<DotMethod> {
-        let mut fastest = Fastest::new(self.threads, self.ar.config().max_qweight);
+        let mut fastest = self.fastest();
         for method in [DotMethod::Blocks, DotMethod::Counters, DotMethod::Products] {
             let mut b = Builder::new();
-            b.set_threads(self.threads);
+            self.ar.plan_builder(&mut b, self.threads);
             let mut scratch = |v: &Value| Value {
                 digits: SInt {
                     digits: v
@@ -560,7 +572,11 @@ impl<'a> Composer<'a> {
             budget: self.ar.config().max_qweight,
         };
         let method = SUM_CHOICES.get_or_try_insert_with(key, |key| -> Result<SumMethod> {
-            Ok(plan_sum(self.ar, ty, &key.forms, self.threads)?[0].method)
+            let plan = match self.ar.machine() {
+                Some(m) => plan_sum_on(self.ar, ty, &key.forms, m),
+                None => plan_sum(self.ar, ty, &key.forms, self.threads),
+            };
+            Ok(plan?[0].method)
         })?;
         let (digits, form) = self.within_budget(
             xs,
@@ -658,10 +674,10 @@ impl<'a> Composer<'a> {
             };
             return Ok(p.map_err(Error::from)?.chosen().algorithm);
         }
-        let mut fastest = Fastest::new(self.threads, self.ar.config().max_qweight);
+        let mut fastest = self.fastest();
         for &algorithm in op.algorithms() {
             let mut scratch = Builder::new();
-            scratch.set_threads(self.threads);
+            self.ar.plan_builder(&mut scratch, self.threads);
             let operands: Vec<SInt> = x
                 .iter()
                 .map(|s| match known(s) {

@@ -8,7 +8,7 @@ use encint_core::circuit::{Circuit, Cost};
 
 use super::repr::{self, run_circuit, Repr, RunDigits, Shape};
 use super::{FheArray, FheBool, FheInteger, FheType, FheValue};
-use crate::trace::Trace;
+use crate::trace::{Target, Trace};
 use crate::typed::EncTyped;
 use crate::{Error, Result, Server};
 
@@ -237,19 +237,20 @@ pub(crate) struct Traced<L> {
 /// ([`super::Composer::with_chain_sums`]), and, when an input is in radix-4 blocks,
 /// twice more with those inputs split into canonical bits at the start (a function of
 /// shifts, selections and comparisons can run cheaper on bits than on blocks); keeps the
-/// circuit of fewer estimated rounds at `threads` (then fewer bootstraps; the first on a
-/// tie).
+/// circuit that ranks first on `target` ([`Target::rank`]: the fewer estimated rounds at its
+/// threads, or the less estimated time on its machine; then fewer bootstraps; the first
+/// on a tie).
 pub(crate) fn trace_best<A: Values, O: Values>(
     layout: &A::Layout,
     forms: &[Form],
     budget: u64,
-    threads: usize,
+    target: &Target,
     f: impl Fn(A) -> Result<O>,
 ) -> Result<Traced<O::Layout>> {
     // The planner's order: a circuit the parameter set runs before any faster one it refuses.
-    let key = |t: &Traced<O::Layout>| encint_arith::typed::rank(&t.circuit, threads, budget);
-    let plain = trace_with::<A, O>(layout, forms, budget, threads, false, &f)?;
-    let unoptimised = (plain.circuit.cost(), key(&plain).1);
+    let key = |t: &Traced<O::Layout>| target.rank(&t.circuit, budget);
+    let plain = trace_with::<A, O>(layout, forms, budget, target, false, &f)?;
+    let unoptimised = plain.unoptimised;
     let mut best = plain;
     let splits: &[bool] = if forms.contains(&Form::Radix4) {
         &[false, true]
@@ -261,7 +262,7 @@ pub(crate) fn trace_best<A: Values, O: Values>(
             if !in_bits && !chain_sums {
                 continue;
             }
-            let t = trace_inputs::<A, O>(layout, forms, budget, threads, chain_sums, in_bits, &f)?;
+            let t = trace_inputs::<A, O>(layout, forms, budget, target, chain_sums, in_bits, &f)?;
             if key(&t) < key(&best) {
                 best = t;
             }
@@ -271,19 +272,19 @@ pub(crate) fn trace_best<A: Values, O: Values>(
     Ok(best)
 }
 
-/// Traces `f` on fresh inputs of `layout` whose leaves have forms `forms`, for `threads`
-/// threads and the noise budget `budget`.
+/// Traces `f` on fresh inputs of `layout` whose leaves have forms `forms`, for `target`
+/// and the noise budget `budget`.
 /// Chains of additions are reduced at once when `chain_sums`
 /// ([`super::Composer::with_chain_sums`]).
 pub(crate) fn trace_with<A: Values, O: Values>(
     layout: &A::Layout,
     forms: &[Form],
     budget: u64,
-    threads: usize,
+    target: &Target,
     chain_sums: bool,
     f: impl FnOnce(A) -> Result<O>,
 ) -> Result<Traced<O::Layout>> {
-    trace_inputs::<A, O>(layout, forms, budget, threads, chain_sums, false, f)
+    trace_inputs::<A, O>(layout, forms, budget, target, chain_sums, false, f)
 }
 
 /// [`trace_with`], radix-4 inputs split into canonical bits at the start of the circuit
@@ -292,7 +293,7 @@ fn trace_inputs<A: Values, O: Values>(
     layout: &A::Layout,
     forms: &[Form],
     budget: u64,
-    threads: usize,
+    target: &Target,
     chain_sums: bool,
     in_bits: bool,
     f: impl FnOnce(A) -> Result<O>,
@@ -301,7 +302,7 @@ fn trace_inputs<A: Values, O: Values>(
     trace_within::<A, O>(
         layout,
         forms,
-        (budget, threads),
+        (budget, target),
         modes,
         crate::DEFAULT_MAX_NODES,
         f,
@@ -309,12 +310,12 @@ fn trace_inputs<A: Values, O: Values>(
 }
 
 /// [`trace_inputs`] with a circuit of at most `max_nodes` nodes; `plan` is the noise budget
-/// and the thread count, `modes` whether chains are reduced at once and inputs split into
+/// and the target, `modes` whether chains are reduced at once and inputs split into
 /// bits.
 fn trace_within<A: Values, O: Values>(
     layout: &A::Layout,
     forms: &[Form],
-    (budget, threads): (u64, usize),
+    (budget, target): (u64, &Target),
     (chain_sums, in_bits): (bool, bool),
     max_nodes: u64,
     f: impl FnOnce(A) -> Result<O>,
@@ -336,7 +337,7 @@ fn trace_within<A: Values, O: Values>(
             "arguments of {digits} digits, more than the {max_nodes} nodes of one circuit"
         )));
     }
-    let t = Trace::new(budget, threads, chain_sums, max_nodes);
+    let t = Trace::new(budget, target, chain_sums, max_nodes);
     let inputs = types
         .iter()
         .zip(forms)
@@ -365,7 +366,7 @@ fn trace_within<A: Values, O: Values>(
     let (circuit, shapes) = repr::finish(&t, &values)?;
     let unoptimised = (
         circuit.cost(),
-        encint_arith::bits::makespan(&circuit, threads),
+        encint_arith::bits::makespan(&circuit, target.threads),
     );
     Ok(Traced {
         circuit,
@@ -439,8 +440,8 @@ pub(crate) fn one_circuit<A: Values, O: Values>(
     crate::server::with_server(|s| {
         let forms: Vec<Form> = inputs.iter().map(|x| x.form()).collect();
         let budget = s.key().params().max_quadratic_weight();
-        let traced =
-            trace_with::<A, O>(&args.layout(), &forms, budget, s.plan_threads(), false, f)?;
+        let target = Target::of(s);
+        let traced = trace_with::<A, O>(&args.layout(), &forms, budget, &target, false, f)?;
         run_traced(s, &|c, d| s.run_circuit(c, d), &traced, &inputs)
     })
 }
@@ -462,7 +463,8 @@ mod tests {
             }
             Ok(acc)
         };
-        let plan = (crate::DEFAULT_PARAMETERS.max_quadratic_weight(), 2);
+        let two = Target::threads(2);
+        let plan = (crate::DEFAULT_PARAMETERS.max_quadratic_weight(), &two);
         let forms = [Form::DEFAULT];
         match trace_within::<FheUint16, FheUint16>(&(), &forms, plan, (false, false), 20_000, long)
         {

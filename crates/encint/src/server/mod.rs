@@ -447,7 +447,8 @@ impl Server {
             }
         }
         let mut b = Builder::new();
-        b.set_threads(self.plan_threads());
+        self.arith.plan_builder(&mut b, self.plan_threads());
+        b.set_prefix_adders(true);
         let ins: Vec<SInt> = inputs
             .iter()
             .map(|x| SInt::input(&mut b, x.len()))

@@ -18,6 +18,7 @@ mod shared;
 mod tape;
 
 pub use exact::Tracer;
+pub(crate) use shared::Target;
 pub use shared::Trace;
 pub use tape::{Tape, TapeArg};
 

@@ -6,7 +6,53 @@ use encint_arith::{Arith, Config};
 use encint_core::circuit::{Builder, Circuit, NodeId};
 
 use crate::limits::{Estimate, Limits};
-use crate::{Error, Result};
+use crate::{Error, Machine, Result, Server};
+
+/// What a trace is planned for: a thread count, and the machine profile when there is
+/// one (whose [`Machine::plan_threads`] are then the threads).
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct Target {
+    /// The threads the planner chooses circuits for.
+    pub threads: usize,
+    /// The machine whose estimated time ranks the candidates, if any.
+    pub machine: Option<Machine>,
+}
+
+impl Target {
+    /// `threads` threads of a CPU, ranked by rounds.
+    pub fn threads(threads: usize) -> Target {
+        Target {
+            threads,
+            machine: None,
+        }
+    }
+
+    /// `machine`, ranked by its estimated time.
+    pub fn on(machine: &Machine) -> Target {
+        Target {
+            threads: machine.plan_threads,
+            machine: Some(machine.clone()),
+        }
+    }
+
+    /// What `server` plans for: its machine profile, else its planning threads.
+    pub fn of(server: &Server) -> Target {
+        match server.machine() {
+            Some(m) => Target::on(m),
+            None => Target::threads(server.plan_threads()),
+        }
+    }
+
+    /// How `circuit` ranks here within the noise budget `budget`, lower first
+    /// ([`encint_arith::typed::rank_on`] on the machine, else
+    /// [`encint_arith::typed::rank`] at the threads).
+    pub fn rank(&self, circuit: &Circuit, budget: u64) -> (bool, u64, u64) {
+        match &self.machine {
+            Some(m) => encint_arith::typed::rank_on(circuit, m, budget),
+            None => encint_arith::typed::rank(circuit, self.threads, budget),
+        }
+    }
+}
 
 /// A circuit being recorded, shared by its traced values ([`crate::fhe::Repr::Traced`]).
 ///
@@ -38,20 +84,32 @@ pub(crate) struct Planning {
 }
 
 impl Trace {
-    /// A new trace planning for `threads` threads with the noise budget `budget`, chains
-    /// of additions reduced at once when `chain_sums`; an operation that takes its circuit
-    /// past `max_nodes` nodes is refused.
-    pub(crate) fn new(budget: u64, threads: usize, chain_sums: bool, max_nodes: u64) -> Arc<Trace> {
+    /// A new trace planning for `target` (its threads, and its machine's estimated time
+    /// when it has one) with the noise budget `budget`, chains of additions reduced at
+    /// once when `chain_sums`; an operation that takes its circuit past `max_nodes` nodes
+    /// is refused.
+    pub(crate) fn new(
+        budget: u64,
+        target: &Target,
+        chain_sums: bool,
+        max_nodes: u64,
+    ) -> Arc<Trace> {
+        let config = Config {
+            max_qweight: budget,
+        };
+        // Each operation is planned for the threads: a choice made by the machine's time
+        // operation by operation can lose on the whole function (a shallower step off its
+        // critical path only adds bootstraps); the whole traces are ranked by the
+        // machine's time (`trace_best`).
+        let arith = Arith::new(config);
         let mut b = Builder::new();
-        b.set_threads(threads);
+        arith.plan_builder(&mut b, target.threads);
         Arc::new(Trace {
             state: Mutex::new(State {
                 b: Some(b),
-                arith: Arith::new(Config {
-                    max_qweight: budget,
-                }),
+                arith,
                 planning: Planning {
-                    threads,
+                    threads: target.threads,
                     chain_sums,
                 },
                 limits: Limits {

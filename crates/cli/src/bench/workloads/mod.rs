@@ -122,13 +122,10 @@ pub fn print_costs(
         Workload::parse_list(names)?
     };
     // Planned for `threads` without starting them.
-    let target = match machine {
-        Some(m) => encint::Machine {
-            plan_threads: threads,
-            ..m.clone()
-        },
-        None => encint::Machine::cpu(threads),
-    };
+    let target = machine.map_or_else(
+        || encint::Machine::cpu(threads),
+        |m| m.with_plan_threads(threads),
+    );
     let mut rows = Vec::new();
     for w in list {
         let program = ours::compile(w, Some(&target))?;
