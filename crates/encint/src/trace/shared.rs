@@ -103,7 +103,7 @@ impl Trace {
         // machine's time (`trace_best`).
         let arith = Arith::new(config);
         let mut b = Builder::new();
-        arith.plan_builder(&mut b, target.threads);
+        b.set_threads(target.threads);
         Arc::new(Trace {
             state: Mutex::new(State {
                 b: Some(b),
