@@ -68,17 +68,16 @@ fn prefix_additions_match_u128_at_every_width() {
             for (x, y) in edges {
                 check(&c, w, subtract, neg, x, y);
             }
-            for _ in 0..12 {
-                check(
-                    &c,
-                    w,
-                    subtract,
-                    neg,
-                    operand(&mut rng, w),
-                    operand(&mut rng, w),
-                );
-            }
+            check_random(&c, w, subtract, neg, &mut rng, 12);
         }
+    }
+}
+
+/// [`check`] on `n` random pairs of operands.
+fn check_random(c: &Circuit, w: usize, subtract: bool, neg: bool, rng: &mut StdRng, n: usize) {
+    for _ in 0..n {
+        let (x, y) = (operand(rng, w), operand(rng, w));
+        check(c, w, subtract, neg, x, y);
     }
 }
 
@@ -144,16 +143,7 @@ fn the_prefix_is_logarithmic_and_chosen_by_the_estimate() {
             b.set_threads(threads);
             b.set_prefix_adders(true);
             let c = circuit(b, add_blocks, w, true, false);
-            for _ in 0..8 {
-                check(
-                    &c,
-                    w,
-                    true,
-                    false,
-                    operand(&mut rng, w),
-                    operand(&mut rng, w),
-                );
-            }
+            check_random(&c, w, true, false, &mut rng, 8);
         }
     }
 }

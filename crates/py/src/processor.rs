@@ -27,7 +27,6 @@ use crate::guard::detached;
 use crate::keys::ClientKey;
 use crate::methods::reduce;
 use crate::progress::{self, Progress, Watched};
-use encint::backend::tree::TreeBackend;
 use encint::io::files::{Mode, Output};
 
 /// The server-side keys of the byte processor (digit server key, tree key, packing key;
@@ -286,10 +285,7 @@ impl Program {
             self.program.check_uplink(&up).map_err(to_py)?;
             let _g = self.lock.lock().unwrap_or_else(|p| p.into_inner());
             let progress = Progress::new("processor");
-            let backend = TreeBackend {
-                server: &keys.keys.server,
-                tree: &keys.keys.tree,
-            };
+            let backend = keys.keys.backend();
             let result =
                 self.program
                     .run_uplink_on(&Watched::new(&backend, &*progress), &keys.keys, &up);

@@ -78,6 +78,15 @@ pub struct ProcessorKeys {
 }
 
 impl ProcessorKeys {
+    /// The backend that runs a program's circuit on these keys: plain and half-step
+    /// bootstraps on the server key, tree LUTs on the tree key.
+    pub fn backend(&self) -> TreeBackend<'_> {
+        TreeBackend {
+            server: &self.server,
+            tree: &self.tree,
+        }
+    }
+
     /// Generates a client key and the matching server-side keys (a few seconds and a few
     /// hundred MB: the tree key holds a precise bootstrapping key).
     pub fn generate(params: &DigitParameters) -> (ClientKey, ProcessorKeys) {
@@ -227,11 +236,7 @@ impl Program {
     /// Keys or an uplink of another key set are refused before any work; the bare nibbles
     /// cannot say which program they were encrypted for ([`Program::run_uplink`] checks).
     pub fn run(&self, keys: &ProcessorKeys, inputs: &SeededNibbles) -> Result<PackedNibbles> {
-        let backend = TreeBackend {
-            server: &keys.server,
-            tree: &keys.tree,
-        };
-        self.run_on(&backend, keys, inputs)
+        self.run_on(&keys.backend(), keys, inputs)
     }
 
     /// [`Program::run`] with another backend for the circuit (e.g.

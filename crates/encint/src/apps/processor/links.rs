@@ -287,25 +287,16 @@ impl super::Program {
 
     /// Errors unless `up` holds this program's inputs (names, kinds and order).
     pub fn check_uplink(&self, up: &Uplink) -> Result<()> {
-        let want = self.input_signature();
-        if up.signature != want {
-            return Err(Error::TypeMismatch(format!(
-                "the inputs were encrypted for a program with inputs {}; this program takes {want}",
-                up.signature
-            )));
-        }
-        Ok(())
+        same_signature(&up.signature, &self.input_signature(), |got, want| {
+            format!("the inputs were encrypted for a program with inputs {got}; this program takes {want}")
+        })
     }
 
     /// Server side: [`super::Program::run`] on an uplink, refused before any work unless it
     /// holds this program's inputs ([`super::Program::check_uplink`]); the downlink names
     /// the outputs.
     pub fn run_uplink(&self, keys: &super::ProcessorKeys, up: &Uplink) -> Result<Downlink> {
-        self.check_uplink(up)?;
-        Ok(Downlink {
-            signature: self.output_signature(),
-            nibbles: self.run(keys, &up.nibbles)?,
-        })
+        self.run_uplink_on(&keys.backend(), keys, up)
     }
 
     /// [`super::Program::run_uplink`] on another backend ([`super::Program::run_on`]).
@@ -327,14 +318,11 @@ impl super::Program {
 
     /// Errors unless `down` holds this program's outputs.
     pub fn check_downlink(&self, down: &Downlink) -> Result<()> {
-        let want = self.output_signature();
-        if down.signature != want {
-            return Err(Error::TypeMismatch(format!(
-                "the result is of a program with outputs {}; this program has outputs {want}",
-                down.signature
-            )));
-        }
-        Ok(())
+        same_signature(&down.signature, &self.output_signature(), |got, want| {
+            format!(
+                "the result is of a program with outputs {got}; this program has outputs {want}"
+            )
+        })
     }
 
     /// Client side: decrypts a downlink of this program's outputs (checked first:
@@ -347,6 +335,18 @@ impl super::Program {
         self.check_downlink(down)?;
         self.decrypt_outputs(client, &down.nibbles)
     }
+}
+
+/// Errors ([`Error::TypeMismatch`], the message `message(got, want)`) unless `got` is `want`.
+fn same_signature(
+    got: &Signature,
+    want: &Signature,
+    message: impl FnOnce(&Signature, &Signature) -> String,
+) -> Result<()> {
+    if got != want {
+        return Err(Error::TypeMismatch(message(got, want)));
+    }
+    Ok(())
 }
 
 #[cfg(test)]
