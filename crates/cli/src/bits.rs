@@ -10,6 +10,7 @@ use encint::circuit::bits::{fv, lower};
 use encint::{ClientKey, Op, Server};
 use rand::{Rng, SeedableRng};
 
+use crate::error::{mismatch, usage};
 use crate::ops_arg::OpsArg;
 use crate::peer::uint::{time_peer_dot, time_peer_uint};
 use crate::peer::PeerError;
@@ -142,7 +143,7 @@ fn row_size(s: &str) -> Result<usize, String> {
 
 /// The rows `s` selects; none is an error naming the selection and the rows of the
 /// operations asked for.
-fn selected(s: &Select) -> Result<Vec<Row>, Box<dyn std::error::Error>> {
+fn selected(s: &Select) -> Result<Vec<Row>, crate::error::CliError> {
     for name in &s.ops.ops {
         BitKernel::parse(name)?;
     }
@@ -173,12 +174,11 @@ fn selected(s: &Select) -> Result<Vec<Row>, Box<dyn std::error::Error>> {
             .filter(|r| s.ops.wants(r.op.name()))
             .map(|r| format!("{} {}-bit n={}", r.op.name(), r.bits, r.n))
             .collect();
-        return Err(format!(
+        return Err(usage(format!(
             "no row matches {}; the rows of these operations: {}",
             asked.join(" "),
             have.join(", ")
-        )
-        .into());
+        )));
     }
     Ok(rows)
 }
@@ -299,7 +299,11 @@ fn bench(a: BenchArgs) -> CliResult {
         // Bit by bit: conv_v2's result is wider than 128 bits.
         let want = circuit.eval(&clear_in)?;
         if want != run.bits {
-            return Err(format!("{} {}-bit: wrong result", r.op.name(), r.bits).into());
+            return Err(mismatch(format!(
+                "{} {}-bit: wrong result",
+                r.op.name(),
+                r.bits
+            )));
         }
         let peer_ms = if !a.no_peer && matches!(r.bits, 8 | 16 | 32) {
             pool.install(|| time_peer_row(r.op, r.bits as u32, r.n))

@@ -7,7 +7,8 @@ use clap::Args;
 use encint::machine::{cached_path, calibrate, save_profile, Calibration, LevelTime};
 use encint::{BackendKind, Machine};
 
-use crate::backend::{BackendArgs, DigitSetup, KeySource};
+use crate::backend::{BackendArgs, DigitSetup};
+use crate::error::{internal, usage};
 use crate::CliResult;
 
 /// The long help of `encint calibrate`.
@@ -53,7 +54,9 @@ pub struct CalibrateArgs {
 /// Runs `encint calibrate`.
 pub fn run(a: CalibrateArgs) -> CliResult {
     if a.backend.wants_mpi()? {
-        return Err("--backend mpi: calibrate measures one process (cpu or gpu)".into());
+        return Err(usage(
+            "--backend mpi: calibrate measures one process (cpu or gpu)",
+        ));
     }
     a.backend.check()?;
     // The destination is settled before any work: a missing cache place is an error now.
@@ -62,14 +65,9 @@ pub fn run(a: CalibrateArgs) -> CliResult {
         (Some(p), false) => Some(p.clone()),
         (None, false) => Some(cached_path()?),
     };
-    let setup = DigitSetup {
-        keys: KeySource::Fresh(a.backend.params()),
-        threads: a.threads,
-        max_nodes: None,
-        machine: None,
-    };
+    let setup = DigitSetup::fresh(a.backend.params(), a.threads);
     let (client, key) = setup.keys.obtain()?;
-    let client = client.ok_or("fresh keys come with a client key")?;
+    let client = client.ok_or_else(|| internal("fresh keys come with a client key"))?;
     let server = setup.server(key, a.backend.in_process())?;
     let opts = Calibration {
         repeats: a.repeats,

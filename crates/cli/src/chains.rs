@@ -6,6 +6,7 @@ use encint::circuit::chains::{self, Chain};
 use encint::circuit::recode::koyama_tsuruoka;
 use encint::circuit::signed;
 
+use crate::error::{internal, usage};
 use crate::CliResult;
 
 /// `encint chains`.
@@ -53,7 +54,7 @@ pub fn run(a: ChainsArgs) -> CliResult {
         .map(|k| {
             chains::chain_for(k)
                 .map(|c| (k, c))
-                .ok_or_else(|| format!("--show {k}: k must be odd and below 4096"))
+                .ok_or_else(|| usage(format!("--show {k}: k must be odd and below 4096")))
         })
         .transpose()?;
     if let Some(path) = a.generate {
@@ -78,7 +79,8 @@ pub fn run(a: ChainsArgs) -> CliResult {
         let mut total = 0usize;
         let mut naive = 0usize;
         for &w in &windows {
-            let chain = chains::chain_for(w).ok_or("window value without a chain")?;
+            let chain =
+                chains::chain_for(w).ok_or_else(|| internal("window value without a chain"))?;
             total += chain.additions();
             naive += chains::double_and_add_signed(&koyama_tsuruoka(u128::from(w))).additions();
         }

@@ -14,6 +14,7 @@ use encint::{BackendKind, ClientKey, EncInt, Op, Server, KS64_PARAMETERS};
 use rand::{Rng, SeedableRng};
 use serde_json::json;
 
+use crate::error::{internal, mismatch};
 use crate::oracle::{self, operands};
 use crate::progress::spinner;
 use crate::timing::{median, ms_or_dash, ms_since};
@@ -195,7 +196,7 @@ fn clear_result(server: &Server, client: &ClientKey, op: Op, args: &[&EncInt]) -
         .flat_map(|x| x.digits().iter().map(|d| client.decrypt_digit(d)))
         .collect();
     let (digits, _) = encint::circuit::clear::run(&circuit, &inputs)?;
-    Ok(encint::arith::value_of(&digits).ok_or("clear result overflows i128")?)
+    encint::arith::value_of(&digits).ok_or_else(|| internal("clear result overflows i128"))
 }
 
 fn selftest(a: SelftestArgs) -> CliResult {
@@ -259,7 +260,9 @@ fn selftest(a: SelftestArgs) -> CliResult {
     r.field("failures", failures);
     if failures > 0 {
         r.finish()?;
-        return Err(format!("{failures} of {checks} GPU checks failed").into());
+        return Err(mismatch(format!(
+            "{failures} of {checks} GPU checks failed"
+        )));
     }
     r.line(format!(
         "all {checks} GPU checks match the clear executor (and plain arithmetic)"
@@ -367,7 +370,10 @@ fn throughput(a: ThroughputArgs) -> CliResult {
         })?;
         let secs = t.elapsed().as_secs_f64();
         if cost.bootstraps != a.width as u64 || cost.depth != 1 {
-            return Err(format!("expected one level of {} bootstraps", a.width).into());
+            return Err(mismatch(format!(
+                "expected one level of {} bootstraps",
+                a.width
+            )));
         }
         let wrong: Vec<usize> = out[0]
             .digits()
@@ -377,12 +383,11 @@ fn throughput(a: ThroughputArgs) -> CliResult {
             .map(|(i, _)| i)
             .collect();
         if let Some(first) = wrong.first() {
-            return Err(format!(
+            return Err(mismatch(format!(
                 "{} of {} bootstraps decrypt wrong (the first: bootstrap {first})",
                 wrong.len(),
                 a.width
-            )
-            .into());
+            )));
         }
         Ok(secs)
     };
@@ -519,7 +524,8 @@ fn time_op(
     } else {
         let lim = (1i128 << (n - 1)) - 1;
         let (x, y) = (rng.gen_range(-lim..=lim), rng.gen_range(-lim..=lim));
-        let want = oracle::plain(op, x, y, n).ok_or("not an operation of exact integers")?;
+        let want = oracle::plain(op, x, y, n)
+            .ok_or_else(|| internal("not an operation of exact integers"))?;
         let ex = encint::encrypt(client, x, n)?;
         let ey = encint::encrypt(client, y, n)?;
         let run = move || -> AnyResult<_> {
@@ -538,7 +544,9 @@ fn time_op(
     timed_runs(runs, || {
         let (v, cost) = run()?;
         if v != want {
-            return Err(format!("{op:?} at {bits} bits: gpu gave {v}, expected {want}").into());
+            return Err(mismatch(format!(
+                "{op:?} at {bits} bits: gpu gave {v}, expected {want}"
+            )));
         }
         Ok(cost)
     })
@@ -572,6 +580,8 @@ mod peer_gpu {
 
     use rand::Rng;
     use tfhe::prelude::*;
+
+    use crate::error::{mismatch, usage};
     use tfhe::{CompressedServerKey, ConfigBuilder, FheUint16, FheUint32, FheUint64, FheUint8};
 
     pub struct Peer {
@@ -597,11 +607,14 @@ mod peer_gpu {
                         (r as $clear, (x >= y) as $clear)
                     }
                     "max" => (a.max(&b).decrypt($ck), x.max(y)),
-                    other => return Err(format!("no peer for {other}").into()),
+                    other => return Err(usage(format!("no peer for {other}"))),
                 };
                 times.push(t.elapsed().as_secs_f64() * 1e3);
                 if got != want {
-                    return Err(format!("TFHE-rs gpu {} gave {got}, expected {want}", $name).into());
+                    return Err(mismatch(format!(
+                        "TFHE-rs gpu {} gave {got}, expected {want}",
+                        $name
+                    )));
                 }
             }
             times.remove(0);
@@ -623,14 +636,14 @@ mod peer_gpu {
             name: &str,
             bits: u32,
             runs: usize,
-        ) -> Result<f64, Box<dyn std::error::Error>> {
+        ) -> Result<f64, crate::error::CliError> {
             let ck = &self.ck;
             match bits {
                 8 => time_gpu!(ck, FheUint8, u8, name, runs),
                 16 => time_gpu!(ck, FheUint16, u16, name, runs),
                 32 => time_gpu!(ck, FheUint32, u32, name, runs),
                 64 => time_gpu!(ck, FheUint64, u64, name, runs),
-                _ => Err(format!("no FheUint{bits}").into()),
+                _ => Err(usage(format!("no FheUint{bits}"))),
             }
         }
     }

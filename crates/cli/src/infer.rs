@@ -13,7 +13,8 @@ use encint::infer::{argmax, FvInference, Images, Inference, Model, Weights, MAX_
 use encint::{ClientKey, Server};
 use serde::Serialize;
 
-use crate::backend::{with_digits, BackendArgs, BackendKind, DigitSetup, Exec, KeySource};
+use crate::backend::{with_digits, BackendArgs, BackendKind, DigitSetup, Exec};
+use crate::error::{internal, mismatch, usage};
 use crate::progress::spinner;
 use crate::timing::{pool, print_json};
 use crate::{AnyResult, CliResult};
@@ -135,7 +136,9 @@ pub fn run(a: InferArgs) -> CliResult {
     let available = test.images.len();
     let count = a.images.unwrap_or(if a.clear { available } else { 1 });
     if count > available {
-        return Err(format!("--images {count}: the test file holds {available} images").into());
+        return Err(usage(format!(
+            "--images {count}: the test file holds {available} images"
+        )));
     }
     let batch = a
         .batch
@@ -145,7 +148,9 @@ pub fn run(a: InferArgs) -> CliResult {
         WeightsArg::Encrypted => Weights::Encrypted,
     };
     if a.clear && a.backend.backend != BackendKind::Cpu {
-        return Err("--clear runs on the clear executor; --backend is for encrypted runs".into());
+        return Err(usage(
+            "--clear runs on the clear executor; --backend is for encrypted runs",
+        ));
     }
     // A backend this build or machine lacks is named before any key is generated.
     if !a.backend.wants_mpi()? {
@@ -186,15 +191,12 @@ pub fn run(a: InferArgs) -> CliResult {
     };
     if a.fv {
         if a.backend.backend != BackendKind::Cpu || a.batch.is_some() {
-            return Err(
+            return Err(usage(
                 "--fv runs every image in one batch on this process's CPUs: no \
-                        --backend or --batch"
-                    .into(),
-            );
+                        --backend or --batch",
+            ));
         }
-        let got = pool.install(|| {
-            run_fv(&model, weights, images, a.clear, report).map_err(|e| e.to_string())
-        })?;
+        let got = pool.install(|| run_fv(&model, weights, images, a.clear, report))?;
         return finish(got.0, &got.1, &want, labels, a.json);
     }
     // Planned for the thread count it runs on.
@@ -208,19 +210,14 @@ pub fn run(a: InferArgs) -> CliResult {
         let got = run_clear(&inference, images)?;
         return finish(report, &got, &want, labels, a.json);
     }
-    let setup = DigitSetup {
-        keys: KeySource::Fresh(a.backend.params()),
-        threads: a.threads,
-        max_nodes: None,
-        machine: None,
-    };
+    let setup = DigitSetup::fresh(a.backend.params(), a.threads);
     let t = Instant::now();
     // Under MPI only rank 0 runs this body (the others serve its bootstraps).
     with_digits(&a.backend, setup, |server, client, exec| {
         report.keygen_s = Some(t.elapsed().as_secs_f64());
         let kind = format!("{:?}", a.backend.backend).to_lowercase();
         report.backend = format!("{kind}{}", exec.place());
-        let client = client.ok_or("fresh keys come with a client key")?;
+        let client = client.ok_or_else(|| internal("fresh keys come with a client key"))?;
         let got = run_encrypted(
             &inference,
             images,
@@ -247,12 +244,11 @@ fn run_fv(
     let inference = FvInference::compile(model, weights)?;
     let plan = inference.plan();
     if images.len() > inference.batch() {
-        return Err(format!(
+        return Err(usage(format!(
             "--images {}: one FV batch holds {} images",
             images.len(),
             inference.batch()
-        )
-        .into());
+        )));
     }
     report.depth = plan.depth;
     let mut fv = FvReport {
@@ -327,11 +323,10 @@ fn finish(
         print_report(&report);
     }
     if report.mismatches > 0 {
-        return Err(format!(
+        return Err(mismatch(format!(
             "{} of {count} images' logits differ from the plain-integer model",
             report.mismatches
-        )
-        .into());
+        )));
     }
     Ok(())
 }

@@ -12,6 +12,7 @@ use encint::keys::envelope::{self, Kind};
 use encint::{ClientKey, EncInt, ServerKey};
 use zeroize::Zeroizing;
 
+use crate::error::{file, CliError};
 use crate::AnyResult;
 
 /// What `--key` takes.
@@ -31,13 +32,12 @@ pub const RESULTS: &[Content] = &[Content::Int, Content::Typed, Content::Bits, C
 
 /// What the envelope file `path` holds, from its first bytes (the file is not read whole).
 pub fn content(path: &Path) -> AnyResult<Content> {
-    let f =
-        std::fs::File::open(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let f = std::fs::File::open(path).map_err(|e| file(path, format!("cannot read: {e}")))?;
     let mut head = Vec::with_capacity(4096);
     f.take(IDENTIFY_LEN as u64)
         .read_to_end(&mut head)
-        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    identify(&head).map_err(|e| format!("{}: {e}", path.display()).into())
+        .map_err(|e| file(path, format!("cannot read: {e}")))?;
+    identify(&head).map_err(|e| file(path, e))
 }
 
 /// Errors unless the file `path` holds one of `wants`, saying what it holds and what
@@ -48,22 +48,21 @@ pub fn expect(path: &Path, wants: &[Content], needs: &str) -> AnyResult<Content>
     if wants.contains(&found) {
         return Ok(found);
     }
-    Err(format!(
-        "{}: this file holds {}; {needs}",
-        path.display(),
-        found.name()
-    )
-    .into())
+    Err(file(
+        path,
+        format!("this file holds {}; {needs}", found.name()),
+    ))
 }
 
 /// [`expect`] for a file the server reads: a secret key given there is refused with a
 /// reminder that it stays with the client.
 pub fn expect_server_side(path: &Path, wants: &[Content], needs: &str) -> AnyResult<Content> {
-    expect(path, wants, needs).map_err(|e| match content(path) {
-        Ok(found) if found.is_secret() => {
-            format!("{e}; the client key never leaves the client").into()
-        }
-        _ => e,
+    expect(path, wants, needs).map_err(|e| match (e, content(path)) {
+        (CliError::File { path, message }, Ok(found)) if found.is_secret() => CliError::File {
+            path,
+            message: format!("{message}; the client key never leaves the client"),
+        },
+        (e, _) => e,
     })
 }
 
@@ -82,7 +81,7 @@ fn open_at<T: serde::de::DeserializeOwned + encint::keys::Validate>(
     bytes: &[u8],
     kind: Kind,
 ) -> AnyResult<T> {
-    envelope::open_known(bytes, kind).map_err(|e| format!("{}: {e}", path.display()).into())
+    envelope::open_known(bytes, kind).map_err(|e| file(path, e))
 }
 
 /// Loads a client key file (`--key`; the buffer that held the key's bytes is zeroized).
@@ -110,7 +109,7 @@ pub fn expect_server(path: &Path) -> AnyResult<Content> {
 pub fn load_server(path: &Path) -> AnyResult<ServerKey> {
     expect_server(path)?;
     let bytes = read_envelope(path, Kind::ServerKey)?;
-    encint::keys::open_server_key(&bytes).map_err(|e| format!("{}: {e}", path.display()).into())
+    encint::keys::open_server_key(&bytes).map_err(|e| file(path, e))
 }
 
 /// Loads a public key file (`--public-key`: `keygen`'s public.key).
@@ -133,12 +132,12 @@ pub fn load_packing(path: &Path) -> AnyResult<encint::keys::PackingKey> {
         "--packed needs a packing key (`encint packing-key`)",
     )?;
     let bytes = read_envelope(path, Kind::PackingKey)?;
-    encint::keys::open_packing_key(&bytes).map_err(|e| format!("{}: {e}", path.display()).into())
+    encint::keys::open_packing_key(&bytes).map_err(|e| file(path, e))
 }
 
 /// Loads an exact integer's ciphertext file, expanded or seeded (the masks of a seeded one
 /// are regenerated from its seed).
 pub fn load_ct(path: &Path) -> AnyResult<EncInt> {
     let bytes = read_envelope(path, Kind::Ciphertext)?;
-    EncInt::from_bytes_known(&bytes).map_err(|e| format!("{}: {e}", path.display()).into())
+    EncInt::from_bytes_known(&bytes).map_err(|e| file(path, e))
 }

@@ -2,7 +2,8 @@
 //!
 //! Run `encint --help` for the commands. Each command lives in its own module; the
 //! modules below the commands (`arg_values`, `backend`, `keyfiles`, `oracle`, `peer`,
-//! `progress`, `timing`) are shared by several and never name a command module.
+//! `progress`, `timing`) are shared by several and never name a command module; `error`
+//! (every command's [`error::CliError`] and its exit status) is below them all.
 
 mod arg_values;
 mod asm;
@@ -13,6 +14,7 @@ mod calibrate;
 mod chains;
 mod cost;
 mod digit;
+mod error;
 mod fv;
 mod gpu;
 mod infer;
@@ -45,7 +47,9 @@ that never wrap (`encrypt` without --type) run Parmesan's parallel signed-binary
 8-bit byte processor, `encint infer` private inference. `encint demo` runs the main job on \
 built-in defaults. Every command checks its arguments before any key is generated or loaded; \
 progress goes to stderr: a spinner on a terminal, elsewhere one line per stage (`[encint] \
-generating keys`)."
+generating keys`). Exit status: 0 on success, 2 for arguments refused before any work, 3 \
+when a decrypted result disagrees with plain arithmetic or the clear run, 1 for any other \
+error (a file that cannot be read or does not hold what is needed, a refused operation)."
 )]
 struct Cli {
     #[command(subcommand)]
@@ -161,7 +165,7 @@ fn main() -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("error: {e}");
-            ExitCode::FAILURE
+            ExitCode::from(e.exit_code())
         }
     }
 }
@@ -179,8 +183,9 @@ fn restore_default_sigpipe() {
     }
 }
 
-/// The result of a command: its error is printed by `main`, which then exits non-zero.
-pub(crate) type CliResult = Result<(), Box<dyn std::error::Error>>;
+/// The result of a command: its error is printed by `main`, which then exits with the
+/// error's code ([`error::CliError::exit_code`]).
+pub(crate) type CliResult = Result<(), error::CliError>;
 
 /// A value, or an error to print.
-pub(crate) type AnyResult<T> = Result<T, Box<dyn std::error::Error>>;
+pub(crate) type AnyResult<T> = Result<T, error::CliError>;

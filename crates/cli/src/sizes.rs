@@ -15,6 +15,7 @@ use encint::{ClientKey, PublicKeyFile, SeededInt, DEFAULT_PARAMETERS};
 use serde::Serialize;
 use tfhe::prelude::*;
 
+use crate::error::{internal, mismatch};
 use crate::progress::spinner;
 use crate::{AnyResult, CliResult};
 
@@ -106,7 +107,9 @@ fn array_upload<D: UploadForm>(array: &UploadedTyped<D>, what: &str) -> AnyResul
     let expanded = array.expand()?;
     let ms = t.elapsed().as_secs_f64() * 1e3;
     if expanded.len() != ARRAY_LEN {
-        return Err(format!("the {what} array expanded to another length").into());
+        return Err(mismatch(format!(
+            "the {what} array expanded to another length"
+        )));
     }
     Ok((bytes, ms))
 }
@@ -169,7 +172,7 @@ fn ours() -> AnyResult<Ours> {
 }
 
 fn size<T: Serialize>(x: &T) -> AnyResult<u64> {
-    Ok(bincode::serialized_size(x)?)
+    bincode::serialized_size(x).map_err(|e| internal(e.to_string()))
 }
 
 fn peer() -> AnyResult<Peer> {

@@ -2,6 +2,7 @@
 
 use std::time::Instant;
 
+use crate::error::{internal, usage};
 use crate::{AnyResult, CliResult};
 
 /// The median of `times` (the upper one of an even count); `times` must not be empty.
@@ -21,7 +22,7 @@ pub fn pool(threads: Option<usize>) -> AnyResult<rayon::ThreadPool> {
     if let Some(t) = threads {
         b = b.num_threads(encint::check_threads(t)?);
     }
-    Ok(b.build()?)
+    b.build().map_err(|e| internal(e.to_string()))
 }
 
 /// Times `run` (milliseconds) `runs` times; `after` sees each result outside the timed
@@ -44,7 +45,7 @@ pub fn timed_runs<T>(
         }
         first.get_or_insert(r);
     }
-    Ok((times, first.ok_or("at least one run")?))
+    Ok((times, first.ok_or_else(|| usage("at least one run"))?))
 }
 
 /// Prints `rows` as a pretty JSON array on stdout.

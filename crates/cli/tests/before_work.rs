@@ -261,3 +261,36 @@ fn asm_commands_refuse_bad_arguments_before_work() {
     assert!(!Path::new(o).exists(), "nothing is written");
     std::fs::remove_dir_all(&d).unwrap();
 }
+
+/// The exit status tells refused arguments (2: the argument parser's refusals and the
+/// commands' own checks alike) from a file that does not hold what the command needs (1).
+#[test]
+fn exit_status_tells_refused_arguments_from_bad_files() {
+    let status = |args: &[&str]| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_encint"))
+            .args(args)
+            .output()
+            .expect("the encint binary runs")
+            .status
+            .code()
+    };
+    // The argument parser: a thread count of 0.
+    assert_eq!(status(&["demo", "--threads", "0"]), Some(2));
+    // The command's own check: `--clear` needs the operands' type.
+    assert_eq!(
+        status(&["eval", "--clear", "--op", "add", "1", "2"]),
+        Some(2)
+    );
+    assert_eq!(
+        status(&["eval", "--clear", "--op", "add", "--type", "u8", "1", "2"]),
+        Some(0)
+    );
+    // A file that is no key: the key given to `decrypt` holds no envelope.
+    let d = scratch("exit-status");
+    let bad = junk(&d, "not-a.key");
+    let out = d.join("value.ct");
+    assert_eq!(
+        status(&["decrypt", "--key", s(&bad), "--in", s(&out)]),
+        Some(1)
+    );
+}

@@ -15,6 +15,7 @@ use encint::Op;
 use rand::{Rng, SeedableRng};
 use serde::Serialize;
 
+use crate::error::{file, mismatch, usage};
 use crate::ops_arg::OpsArg;
 use crate::peer::byte::time_peer8;
 use crate::peer::init_peer_keys;
@@ -133,7 +134,7 @@ pub const TABLE4: &[(&str, f64, i64, Option<Op>)] = &[
 
 /// A one-instruction circuit on fresh byte inputs, and the input values to use.
 fn instruction_circuit(name: &str, imm: i64, rng: &mut impl Rng) -> AnyResult<(Circuit, Vec<i64>)> {
-    let sig = signature(name).ok_or_else(|| format!("unknown instruction `{name}`"))?;
+    let sig = signature(name).ok_or_else(|| usage(format!("unknown instruction `{name}`")))?;
     let mut b = Builder::with_budget(encint::DEFAULT_PARAMETERS.max_quadratic_weight());
     let mut args = Vec::new();
     let mut vals = Vec::new();
@@ -159,7 +160,9 @@ fn instruction_circuit(name: &str, imm: i64, rng: &mut impl Rng) -> AnyResult<(C
             }
             Kind::Imm => args.push(Arg::Imm(imm)),
             other => {
-                return Err(format!("`{name}` takes a {other:?} operand: not benchmarked").into())
+                return Err(usage(format!(
+                    "`{name}` takes a {other:?} operand: not benchmarked"
+                )))
             }
         }
     }
@@ -210,7 +213,7 @@ fn time_circuit(
         let out = eval(k, circuit, &inputs, pool)?;
         times.push(t.elapsed().as_secs_f64() * 1e3);
         if decrypt(k, &out) != want {
-            return Err("encrypted result differs from the clear run".into());
+            return Err(mismatch("encrypted result differs from the clear run"));
         }
     }
     Ok((median(times), cost))
@@ -229,11 +232,10 @@ pub fn bench(a: AsmBenchArgs) -> CliResult {
     }
     let known: Vec<&str> = TABLE4.iter().map(|r| r.0).collect();
     if let Some(bad) = a.ops.unknown(&known) {
-        return Err(format!(
+        return Err(usage(format!(
             "--ops: {bad} is not among the Table 4 rows: {}",
             known.join(",")
-        )
-        .into());
+        )));
     }
     let rows: Vec<&(&str, f64, i64, Option<Op>)> =
         TABLE4.iter().filter(|r| a.ops.wants(r.0)).collect();
@@ -309,13 +311,13 @@ fn paper_program_ms(stem: &str) -> Option<f64> {
 /// their inputs: an error before any key exists if one does not load.
 fn example_programs(dir: &std::path::Path) -> AnyResult<Vec<(String, vm::Compiled, Data)>> {
     let mut files: Vec<_> = std::fs::read_dir(dir)
-        .map_err(|e| format!("cannot read {}: {e}", dir.display()))?
+        .map_err(|e| file(dir, format!("cannot read: {e}")))?
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| p.extension().is_some_and(|x| x == "asm"))
         .collect();
     files.sort();
     if files.is_empty() {
-        return Err(format!("{} holds no program (*.asm)", dir.display()).into());
+        return Err(file(dir, "holds no program (*.asm)"));
     }
     files
         .iter()

@@ -13,6 +13,7 @@ use encint::processor::{Downlink, ProcessorKeys, Program, SealedProcessorKeys, U
 use zeroize::Zeroizing;
 
 use super::program::{inputs_from_args, load};
+use crate::error::file;
 use crate::keyfiles::{
     expect, expect_server_side, load_client, read_envelope, PACKING_KEY, SERVER_KEY, TREE_KEY,
 };
@@ -79,8 +80,7 @@ pub fn keygen(a: KeygenArgs) -> CliResult {
     let [s, t, p] = key_paths(&a.out);
     // Refuse before generating anything; written files are checked again atomically.
     files::check_new(&[&client_path, &s, &t, &p], a.force)?;
-    std::fs::create_dir_all(&a.out)
-        .map_err(|e| format!("cannot create {}: {e}", a.out.display()))?;
+    std::fs::create_dir_all(&a.out).map_err(|e| file(&a.out, format!("cannot create: {e}")))?;
     let pb = spinner("generating client, server, tree and packing keys");
     let (client, keys) = ProcessorKeys::generate(&DEFAULT_PARAMETERS);
     pb.set_message("writing keys");
@@ -163,10 +163,10 @@ pub fn run(
     let program = Program::from_compiled(load(file)?);
     expect_server_side(input, &[Content::ProcessorInputs], INPUTS_NEED)?;
     let uplink = Uplink::from_bytes(&read_envelope(input, Kind::Ciphertext)?)
-        .map_err(|e| format!("{}: {e}", input.display()))?;
+        .map_err(|e| crate::error::file(input, e))?;
     program
         .check_uplink(&uplink)
-        .map_err(|e| format!("{}: {e}", input.display()))?;
+        .map_err(|e| crate::error::file(input, e))?;
     let needs =
         |name: &str, what: &str| format!("--server-key {} needs {what} in {name}", dir.display());
     expect_server_side(&s, SERVER_KEY, &needs("server.key", "a server key"))?;
@@ -205,10 +205,10 @@ pub fn decrypt(a: DecryptArgs) -> CliResult {
         "--in needs a program's encrypted result (`encint asm run --server-key`)",
     )?;
     let downlink = Downlink::from_bytes(&read_envelope(&a.input, Kind::Ciphertext)?)
-        .map_err(|e| format!("{}: {e}", a.input.display()))?;
+        .map_err(|e| file(&a.input, e))?;
     program
         .check_downlink(&downlink)
-        .map_err(|e| format!("{}: {e}", a.input.display()))?;
+        .map_err(|e| file(&a.input, e))?;
     let client = load_client(&a.key)?;
     let outputs = staged(
         &format!("decrypting {} output nibbles", downlink.nibbles().len()),

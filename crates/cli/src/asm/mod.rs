@@ -14,6 +14,7 @@ use encint::processor::instr::signatures;
 use encint::processor::vm::{run_clear, Compiled, Datum};
 
 use crate::backend::with_processor;
+use crate::error::{mismatch, usage};
 use crate::CliResult;
 
 /// Subcommands of `encint asm`.
@@ -166,7 +167,7 @@ fn run_json(
         v["backend"] = exec.report().into();
         println!("{v}");
         if !matches {
-            return Err("encrypted result differs from the clear run".into());
+            return Err(mismatch("encrypted result differs from the clear run"));
         }
         Ok(())
     })
@@ -198,7 +199,9 @@ fn run_program(a: RunArgs) -> CliResult {
         if !a.backend.wants_mpi()? {
             a.backend.check_processor()?;
         } else if a.server_key.is_some() {
-            return Err("--backend mpi runs with fresh keys (without --server-key)".into());
+            return Err(usage(
+                "--backend mpi runs with fresh keys (without --server-key)",
+            ));
         }
     }
     if let (Some(dir), Some(input), Some(out)) = (&a.server_key, &a.input_file, &a.out) {
@@ -239,7 +242,7 @@ fn run_program(a: RunArgs) -> CliResult {
             println!("  {line}");
         }
         if out != clear_out {
-            return Err("encrypted result differs from the clear run".into());
+            return Err(mismatch("encrypted result differs from the clear run"));
         }
         println!("  matches the clear run");
         Ok(())

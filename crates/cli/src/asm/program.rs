@@ -9,6 +9,7 @@ use encint::processor::vm::{self, compile, Compiled, Datum};
 use encint::processor::{Downlink, Outputs, Program, Uplink};
 
 use crate::backend::{Exec, ProcessorSession};
+use crate::error::{file, usage};
 use crate::progress::spinner;
 use crate::AnyResult;
 
@@ -26,11 +27,10 @@ pub struct Timing {
 pub fn load(path: &std::path::Path) -> AnyResult<Compiled> {
     let bytes =
         encint::io::files::read_bounded(path, encint::processor::asm::MAX_SOURCE_BYTES as u64)?;
-    let src = String::from_utf8(bytes)
-        .map_err(|_| format!("cannot read {}: not UTF-8 text", path.display()))?;
-    let prog = assemble(&src).map_err(|e| format!("{}: {e}", path.display()))?;
+    let src = String::from_utf8(bytes).map_err(|_| file(path, "cannot read: not UTF-8 text"))?;
+    let prog = assemble(&src).map_err(|e| file(path, e))?;
     let budget = encint::DEFAULT_PARAMETERS.max_quadratic_weight();
-    Ok(compile(&prog, budget).map_err(|e| format!("{}: {e}", path.display()))?)
+    compile(&prog, budget).map_err(|e| file(path, e))
 }
 
 /// Parses `--input` arguments; inputs not given get random values from `seed`.
@@ -42,7 +42,7 @@ pub fn inputs_from_args(
     use rand::{Rng, SeedableRng};
     let mut data = HashMap::new();
     for a in args {
-        vm::parse_input_arg(c, a, &mut data)?;
+        vm::parse_input_arg(c, a, &mut data).map_err(usage)?;
     }
     let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
     for (name, kind) in &c.inputs {

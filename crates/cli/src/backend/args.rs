@@ -3,6 +3,7 @@
 
 use clap::{Args, ValueEnum};
 
+use crate::error::usage;
 use crate::CliResult;
 
 /// Where a circuit's bootstraps run: the library's one list of backends.
@@ -49,10 +50,10 @@ impl BackendArgs {
 
     /// `Ok(true)` for MPI (when built with it), `Ok(false)` for the in-process backends
     /// (which [`BackendArgs::check`] then checks), an error for MPI in a build without it.
-    pub fn wants_mpi(&self) -> Result<bool, Box<dyn std::error::Error>> {
+    pub fn wants_mpi(&self) -> Result<bool, crate::error::CliError> {
         match self.backend {
             BackendKind::Mpi if cfg!(feature = "mpi") => Ok(true),
-            BackendKind::Mpi => Err(NO_MPI.into()),
+            BackendKind::Mpi => Err(usage(NO_MPI)),
             BackendKind::Cpu | BackendKind::Gpu => Ok(false),
         }
     }
@@ -63,12 +64,11 @@ impl BackendArgs {
         match self.backend {
             BackendKind::Cpu => Ok(()),
             BackendKind::Gpu => Ok(encint::backend::gpu::check_backend(BackendKind::Gpu)?),
-            BackendKind::Mpi if cfg!(feature = "mpi") => Err(
+            BackendKind::Mpi if cfg!(feature = "mpi") => Err(usage(
                 "--backend mpi runs `eval`, `bench`, `asm run` and `infer` (under mpirun); \
-                     this command runs on cpu or gpu"
-                    .into(),
-            ),
-            BackendKind::Mpi => Err(NO_MPI.into()),
+                     this command runs on cpu or gpu",
+            )),
+            BackendKind::Mpi => Err(usage(NO_MPI)),
         }
     }
 
@@ -140,8 +140,8 @@ impl ParamArgs {
     pub fn resolve(
         &self,
         backend: Option<&BackendArgs>,
-    ) -> Result<&'static encint::keys::DigitParameters, Box<dyn std::error::Error>> {
-        crate::peer::set_peer_params(self.peer_params)?;
+    ) -> Result<&'static encint::keys::DigitParameters, crate::error::CliError> {
+        crate::peer::set_peer_params(self.peer_params).map_err(usage)?;
         Ok(match (self.params, backend) {
             (Some(p), _) => p.params(),
             (None, Some(b)) => b.params(),

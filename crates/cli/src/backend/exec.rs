@@ -144,6 +144,17 @@ pub struct DigitSetup<'a> {
 }
 
 impl DigitSetup<'_> {
+    /// Fresh keys on `params`, `threads` for bootstrapping, the library's node limit and
+    /// no machine profile.
+    pub fn fresh(params: &'static DigitParameters, threads: Option<usize>) -> Self {
+        DigitSetup {
+            keys: KeySource::Fresh(params),
+            threads,
+            max_nodes: None,
+            machine: None,
+        }
+    }
+
     /// A server on `key` with these settings, on the in-process backend `kind`.
     pub fn server(&self, key: ServerKey, kind: encint::BackendKind) -> AnyResult<Server> {
         let mut server = match self.threads {

@@ -13,6 +13,8 @@ pub use exec::{DigitSetup, Exec, KeySource, ProcessorSession, Traffic};
 
 use encint::{ClientKey, Server};
 
+#[cfg(not(feature = "mpi"))]
+use crate::error::usage;
 use crate::CliResult;
 
 /// Runs `body` with the server (and, for fresh keys, the client key) on the backend `b`
@@ -63,7 +65,7 @@ fn with_mpi_digits(
     _: DigitSetup,
     _: impl FnOnce(&Server, Option<&ClientKey>, &dyn Exec) -> CliResult,
 ) -> CliResult {
-    Err(args::NO_MPI.into())
+    Err(usage(args::NO_MPI))
 }
 
 #[cfg(not(feature = "mpi"))]
@@ -72,5 +74,5 @@ fn with_mpi_processor(
     _: Option<usize>,
     _: impl FnOnce(&ProcessorSession, &dyn Exec) -> CliResult,
 ) -> CliResult {
-    Err(args::NO_MPI.into())
+    Err(usage(args::NO_MPI))
 }

@@ -10,6 +10,7 @@ use encint::{ClientKey, Server, ServerKey};
 
 use super::args::BackendArgs;
 use super::exec::{processor_keys, DigitSetup, Exec, KeySource, ProcessorSession, Traffic};
+use crate::error::{internal, usage};
 use crate::{AnyResult, CliResult};
 
 /// Rank 0 only: when the MPI runtime ends the job because another rank died (Open MPI's
@@ -41,7 +42,12 @@ fn cluster(b: &BackendArgs) -> AnyResult<Cluster> {
         report_termination();
     }
     c.set_timeout(Duration::from_secs(b.mpi_timeout.clamp(1, 86_400)));
-    let fault = b.mpi_fault.as_deref().map(str::parse).transpose()?;
+    let fault = b
+        .mpi_fault
+        .as_deref()
+        .map(str::parse)
+        .transpose()
+        .map_err(usage)?;
     c.set_fault(fault);
     Ok(c)
 }
@@ -176,15 +182,20 @@ fn seal_parts(s: &SealedProcessorKeys) -> Vec<u8> {
 fn unseal_parts(mut b: &[u8]) -> AnyResult<SealedProcessorKeys> {
     let mut parts = Vec::new();
     for _ in 0..3 {
-        let (len, rest) = b.split_at_checked(8).ok_or("truncated key message")?;
-        let len = u64::from_le_bytes(len.try_into()?) as usize;
-        let (part, rest) = rest.split_at_checked(len).ok_or("truncated key message")?;
+        let (len, rest) = b
+            .split_at_checked(8)
+            .ok_or_else(|| internal("truncated key message"))?;
+        let len = u64::from_le_bytes(len.try_into().map_err(|_| internal("key message length"))?)
+            as usize;
+        let (part, rest) = rest
+            .split_at_checked(len)
+            .ok_or_else(|| internal("truncated key message"))?;
         parts.push(part.to_vec());
         b = rest;
     }
-    let packing = parts.pop().ok_or("key message")?;
-    let tree = parts.pop().ok_or("key message")?;
-    let server = parts.pop().ok_or("key message")?;
+    let packing = parts.pop().ok_or_else(|| internal("key message"))?;
+    let tree = parts.pop().ok_or_else(|| internal("key message"))?;
+    let server = parts.pop().ok_or_else(|| internal("key message"))?;
     Ok(SealedProcessorKeys {
         server,
         tree,

@@ -7,7 +7,8 @@ use rand::{Rng, SeedableRng};
 use serde_json::json;
 
 use super::{timing_cells, timing_header, BenchArgs, HEAVY_BOOTSTRAPS};
-use crate::backend::{with_digits, BackendKind, DigitSetup, Exec, KeySource, Traffic};
+use crate::backend::{with_digits, BackendKind, DigitSetup, Exec, Traffic};
+use crate::error::{internal, mismatch, usage};
 use crate::peer::int::{init_peer_keys, time_peer};
 use crate::progress::spinner;
 use crate::timing::{median, pool, print_json, timed_runs};
@@ -76,11 +77,10 @@ fn cases(name: &str, scalars: &[i64], mpi: bool) -> AnyResult<Vec<Case>> {
         None if mpi => Ok(vec![peerless(Op::parse(name, None)?)]),
         None => {
             let known: Vec<&str> = OPS.iter().map(|r| r.0).collect();
-            Err(format!(
+            Err(usage(format!(
                 "unknown operation `{name}` (known: {}, scalar_mul)",
                 known.join(", ")
-            )
-            .into())
+            )))
         }
     }
 }
@@ -113,14 +113,9 @@ pub fn run(a: &BenchArgs, params: &'static encint::keys::DigitParameters) -> Cli
     for name in &a.ops {
         cases(name, &a.scalars, mpi)?;
     }
-    let setup = DigitSetup {
-        keys: KeySource::Fresh(params),
-        threads: Some(a.threads),
-        max_nodes: None,
-        machine: None,
-    };
+    let setup = DigitSetup::fresh(params, Some(a.threads));
     with_digits(&a.backend, setup, |server, client, exec| {
-        let client = client.ok_or("fresh keys come with a client key")?;
+        let client = client.ok_or_else(|| internal("fresh keys come with a client key"))?;
         let rows = rows(a, params, server, client, exec, mpi)?;
         if mpi {
             print_traffic_rows(a, &rows, exec.traffic().unwrap_or_default())
@@ -173,10 +168,9 @@ fn rows(
                         let got = encint::decrypt(client, out)?;
                         if !oracle::agrees(case.op, got, x, y, bits as usize) {
                             let want = oracle::plain(case.op, x, y, bits as usize);
-                            return Err(format!(
+                            return Err(mismatch(format!(
                                 "{name} {bits} bits: decrypted {got}, expected {want:?}"
-                            )
-                            .into());
+                            )));
                         }
                         Ok(cost.bootstraps > HEAVY_BOOTSTRAPS)
                     },

@@ -11,6 +11,7 @@ pub use workloads::print_costs as print_workload_costs;
 use clap::Args;
 
 use crate::backend::BackendKind;
+use crate::error::usage;
 
 /// Rows above this many bootstraps run once (`--runs`).
 const HEAVY_BOOTSTRAPS: u64 = 1500;
@@ -105,7 +106,7 @@ fn check_widths(bits: &[u32], allowed: &[u32], what: &str) -> CliResult {
     match bits.iter().find(|b| !allowed.contains(b)) {
         Some(b) => {
             let list: Vec<String> = allowed.iter().map(ToString::to_string).collect();
-            Err(format!("--bits {b}: {what} are {}", list.join(", ")).into())
+            Err(usage(format!("--bits {b}: {what} are {}", list.join(", "))))
         }
         None => Ok(()),
     }
@@ -114,7 +115,7 @@ fn check_widths(bits: &[u32], allowed: &[u32], what: &str) -> CliResult {
 /// Runs `encint bench`.
 pub fn bench(a: BenchArgs) -> CliResult {
     if (!a.typed.is_empty() || a.workloads.is_some()) && a.backend.backend != BackendKind::Cpu {
-        return Err("--typed and --workloads run on the CPU backend only".into());
+        return Err(usage("--typed and --workloads run on the CPU backend only"));
     }
     let params = a.params.resolve(Some(&a.backend))?;
     if let Some(names) = &a.workloads {

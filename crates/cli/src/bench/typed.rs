@@ -9,10 +9,11 @@ use encint::typed::{decrypt_typed, encrypt_typed_as, EncTyped, Form, IntType, Op
 use rand::{Rng, SeedableRng};
 
 use super::{timing_cells, timing_header, BenchArgs, HEAVY_BOOTSTRAPS};
+use crate::error::{internal, mismatch, usage};
 use crate::peer::typed::{time_typed_peer, Inputs};
 use crate::progress::spinner;
 use crate::timing::{median, print_json_rows, timed_runs};
-use crate::CliResult;
+use crate::{AnyResult, CliResult};
 
 /// Names accepted by `--typed` (`all` for every one).
 pub const TYPED_NAMES: &str = "add, sub, neg, mul, squ, scalar_mul (805 and 4095), and, or, \
@@ -20,7 +21,7 @@ xor, not, shl, shr, rotl, rotr (by 3), shl_var, shr_var, rotl_var, rotr_var, sel
 lt, le, gt, ge, eq, ne, div, rem, div_scalar, rem_scalar (by 7), cast (to the next width)";
 
 /// The operations named `name` (several for `all` and `scalar_mul`).
-fn ops_named(name: &str, ty: IntType) -> Result<Vec<Op>, String> {
+fn ops_named(name: &str, ty: IntType) -> AnyResult<Vec<Op>> {
     if name == "all" {
         let mut v: Vec<Op> = Op::typed_samples();
         v.insert(6, Op::ScalarMul(4095));
@@ -37,7 +38,11 @@ fn ops_named(name: &str, ty: IntType) -> Result<Vec<Op>, String> {
         .into_iter()
         .find(|op| op.name() == name)
         .map(|op| vec![op])
-        .ok_or_else(|| format!("unknown typed operation `{name}` (known: {TYPED_NAMES}, all)"))
+        .ok_or_else(|| {
+            usage(format!(
+                "unknown typed operation `{name}` (known: {TYPED_NAMES}, all)"
+            ))
+        })
 }
 
 fn cast_op(ty: IntType) -> Op {
@@ -76,7 +81,7 @@ pub fn run(a: &BenchArgs, params: &'static encint::keys::DigitParameters) -> Cli
         "auto" => vec![Form::Canonical, Form::Radix4],
         name => vec![Form::from_name(name)
             .filter(|&f| f != Form::Lazy)
-            .ok_or_else(|| format!("unknown form `{name}` (auto, canonical, radix4)"))?],
+            .ok_or_else(|| usage(format!("unknown form `{name}` (auto, canonical, radix4)")))?],
     };
     super::check_widths(bits, &[8, 16, 32, 64], "the typed rows' widths")?;
     let mut tys = Vec::new();
@@ -85,7 +90,7 @@ pub fn run(a: &BenchArgs, params: &'static encint::keys::DigitParameters) -> Cli
             let signed = match t.as_str() {
                 "i" => true,
                 "u" => false,
-                other => return Err(format!("unknown type kind `{other}` (i or u)").into()),
+                other => return Err(usage(format!("unknown type kind `{other}` (i or u)"))),
             };
             tys.push(IntType::new(b as usize, signed)?);
         }
@@ -136,7 +141,8 @@ pub fn run(a: &BenchArgs, params: &'static encint::keys::DigitParameters) -> Cli
                         best = Some((f, plan, args));
                     }
                 }
-                let (in_form, plan, owned) = best.ok_or("no operand form to time")?;
+                let (in_form, plan, owned) =
+                    best.ok_or_else(|| internal("no operand form to time"))?;
                 let args: Vec<&EncTyped> = owned.iter().collect();
                 let (times, (r, _)) = timed_runs(
                     runs,
@@ -149,19 +155,19 @@ pub fn run(a: &BenchArgs, params: &'static encint::keys::DigitParameters) -> Cli
                 let peer_ms = match op {
                     Op::Cast(to) => {
                         if ours != to.wrap(x.a) {
-                            return Err(format!("{op} {ty} on {x:?}: ours {ours}").into());
+                            return Err(mismatch(format!("{op} {ty} on {x:?}: ours {ours}")));
                         }
                         None
                     }
                     _ => {
                         let p = pool
                             .install(|| time_typed_peer(op, ty, x, n))
-                            .map_err(|e| format!("peer {op} {ty}: {e}"))?;
+                            .map_err(|e| e.about(&format!("{op} {ty}")))?;
                         let peer = op.result_type(ty).wrap(p.value);
                         if ours != peer {
-                            return Err(
-                                format!("{op} {ty} on {x:?}: ours {ours}, TFHE-rs {peer}").into()
-                            );
+                            return Err(mismatch(format!(
+                                "{op} {ty} on {x:?}: ours {ours}, TFHE-rs {peer}"
+                            )));
                         }
                         Some(p.median_ms)
                     }

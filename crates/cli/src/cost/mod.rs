@@ -9,6 +9,7 @@ use clap::Args;
 use encint::arith::Config;
 use encint::arith::{cost_table, CostRow};
 
+use crate::error::usage;
 use crate::CliResult;
 
 /// `encint cost`.
@@ -77,7 +78,7 @@ pub fn run(a: CostArgs) -> CliResult {
         let bits = match a.bits.as_slice() {
             [] => 32,
             [b] => *b,
-            _ => return Err("with --nodes, --bits takes one width".into()),
+            _ => return Err(usage("with --nodes, --bits takes one width")),
         };
         return scale::scale(&a.scale, a.threads.unwrap_or(1), bits, a.json);
     }
@@ -88,11 +89,10 @@ pub fn run(a: CostArgs) -> CliResult {
             a.bits.clone()
         };
         if let Some(b) = bits.iter().find(|b| !(4..=128).contains(*b)) {
-            return Err(format!(
+            return Err(usage(format!(
                 "--bits {b}: the planner's table has widths 4 to 128 (its rows divide by 7, \
                  a value of every type from 4 bits)"
-            )
-            .into());
+            )));
         }
         let form = match (a.lazy, a.radix4) {
             (true, _) => encint::typed::Form::Lazy,
@@ -102,9 +102,9 @@ pub fn run(a: CostArgs) -> CliResult {
         return typed::print(threads, &bits, form, a.machine.as_ref(), a.json);
     }
     if !a.bits.is_empty() {
-        return Err(
-            "--bits needs --threads or --machine (the planner) or --nodes (the scale model)".into(),
-        );
+        return Err(usage(
+            "--bits needs --threads or --machine (the planner) or --nodes (the scale model)",
+        ));
     }
     let config = match a.budget {
         Some(q) => Config { max_qweight: q },

@@ -3,6 +3,7 @@
 
 use clap::Args;
 
+use crate::error::usage;
 use crate::CliResult;
 
 /// The scale model's options of `encint cost`.
@@ -84,11 +85,11 @@ pub fn scale_model(
 }
 
 /// The blind rotations of each level of `op` on two operands of `bits` digits.
-pub fn level_widths(op: &str, bits: usize) -> Result<Vec<u64>, Box<dyn std::error::Error>> {
+pub fn level_widths(op: &str, bits: usize) -> Result<Vec<u64>, crate::error::CliError> {
     use encint::arith::{Arith, Config, SInt};
     use encint::circuit::Builder;
     if !(1..=512).contains(&bits) {
-        return Err("--bits must be between 1 and 512".into());
+        return Err(usage("--bits must be between 1 and 512"));
     }
     // A product by a scalar takes a sample factor.
     let op = encint::Op::parse(op, (op == "scalar_mul").then_some(805))?;
@@ -108,14 +109,18 @@ pub fn level_widths(op: &str, bits: usize) -> Result<Vec<u64>, Box<dyn std::erro
 /// `encint cost --nodes K`: the scale model's table for 1, 4, 16, 64 nodes and K, at
 /// `node_threads` threads per node, for one `op_bits`-bit operation.
 pub fn scale(a: &ScaleArgs, node_threads: usize, op_bits: usize, json: bool) -> CliResult {
-    let k = a.nodes.ok_or("--nodes is needed")?;
+    let k = a.nodes.ok_or_else(|| usage("--nodes is needed"))?;
     let node_threads = u32::try_from(node_threads).unwrap_or(u32::MAX);
     if k == 0 || k > 1 << 20 || node_threads == 0 || node_threads > 1 << 16 {
-        return Err("--nodes and --threads must be between 1 and 2^20 (threads 2^16)".into());
+        return Err(usage(
+            "--nodes and --threads must be between 1 and 2^20 (threads 2^16)",
+        ));
     }
     let finite = a.pbs_ms.is_finite() && a.gbps.is_finite() && a.latency_us.is_finite();
     if !(finite && a.pbs_ms > 0.0 && a.gbps > 0.0 && a.latency_us >= 0.0) {
-        return Err("--pbs-ms and --gbps must be positive, --latency-us not negative".into());
+        return Err(usage(
+            "--pbs-ms and --gbps must be positive, --latency-us not negative",
+        ));
     }
     let widths = level_widths(&a.op, op_bits)?;
     let total: u64 = widths.iter().sum();

@@ -13,6 +13,7 @@
 use encint::typed::{plan_on, Form, IntType, Op};
 use encint::{Arith, Config, Machine};
 
+use crate::error::usage;
 use crate::CliResult;
 
 /// TFHE-rs 1.8.2 bootstraps (its `pbs-stats` counter) for `op` on `ty`, if measured.
@@ -63,7 +64,7 @@ pub fn print(
                 }
                 // Ranked by the machine's estimated time, the circuits built for `threads`.
                 let p = plan_on(&ar, op, ty, &forms, &target)
-                    .map_err(|e| format!("{op} on {ty}: {e}"))?;
+                    .map_err(|e| usage(format!("{op} on {ty}: {e}")))?;
                 let ms: Vec<f64> = match machine {
                     Some(_) => p.estimates.iter().map(|e| e.micros as f64 / 1e3).collect(),
                     None => Vec::new(),

@@ -14,6 +14,7 @@ use encint::typed::decrypt_typed;
 use encint::{decrypt, encrypt, ClientKey, EncInt, FheArray, FheInt16, Op, Server};
 use rand::{Rng, SeedableRng};
 
+use crate::error::{internal, mismatch};
 use crate::progress::spinner;
 use crate::CliResult;
 
@@ -190,7 +191,10 @@ fn typed_real(
         let out = row.run.run_on(server, &args)?;
         let elapsed = t.elapsed();
         pb.finish_and_clear();
-        let got = decrypt_typed(client, out.as_typed().ok_or("a traced result")?)?;
+        let got = decrypt_typed(
+            client,
+            out.as_typed().ok_or_else(|| internal("a traced result"))?,
+        )?;
         r.row(row.name, got, row.expected, &row.run.cost(), Some(elapsed));
     }
     r.line(r.verdict("all typed results decrypt to the plain-arithmetic values"));
@@ -203,7 +207,9 @@ fn typed_clear(r: &mut Report, rows: &[TypedRow], x: i128, y: i128) -> CliResult
     typed_header(r, x, y);
     for row in rows {
         let out = row.run.run_clear(&[x, y])?;
-        let got = *out.first().ok_or("a typed row without a result")?;
+        let got = *out
+            .first()
+            .ok_or_else(|| internal("a typed row without a result"))?;
         r.row(row.name, got, row.expected, &row.run.cost(), None);
     }
     r.line(r.verdict("all typed results match plain arithmetic"));
@@ -237,7 +243,7 @@ fn demo_clear(
         let out = ar.apply(&mut b, *op, &args[..op.arity()])?;
         let circuit = b.finish(out.digits);
         let (digits, cost) = clear::run(&circuit, &inputs)?;
-        let got = value_of(&digits).ok_or("result overflows i128")?;
+        let got = value_of(&digits).ok_or_else(|| internal("result overflows i128"))?;
         r.row(name, got, *expected, &cost, None);
     }
     r.line(r.verdict("all results match plain arithmetic"));
@@ -335,9 +341,10 @@ impl Report {
             println!("{v}");
         }
         if self.failures > 0 {
-            return Err(
-                format!("{} result(s) did not match plain arithmetic", self.failures).into(),
-            );
+            return Err(mismatch(format!(
+                "{} result(s) did not match plain arithmetic",
+                self.failures
+            )));
         }
         Ok(())
     }

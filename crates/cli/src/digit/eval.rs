@@ -1,6 +1,6 @@
 //! `encint eval`: one operation on ciphertext files, on the backend `--backend` names.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use clap::Args;
@@ -13,6 +13,7 @@ use encint::typed::EncTyped;
 
 use super::typed::{file_kind, parse_typed_op, run_typed, type_name, typed_files, TypeArg};
 use crate::backend::{with_digits, DigitSetup, KeySource};
+use crate::error::{file, usage};
 use crate::keyfiles::{
     content, expect_server, expect_server_side, load_ct, load_packing, read_envelope, VALUES,
 };
@@ -155,14 +156,25 @@ impl EvalArgs {
     fn out_path(&self) -> AnyResult<&PathBuf> {
         self.out
             .as_ref()
-            .ok_or_else(|| "`--out FILE` is required (or `--clear`)".into())
+            .ok_or_else(|| usage("`--out FILE` is required (or `--clear`)"))
     }
 
     /// `--server-key` (clap requires it without `--clear`).
+    /// The server's settings: its key read from `server_key`, the threads, node limit and
+    /// machine profile given.
+    fn setup<'a>(&'a self, server_key: &'a Path) -> DigitSetup<'a> {
+        DigitSetup {
+            keys: KeySource::File(server_key),
+            threads: self.threads,
+            max_nodes: self.max_nodes,
+            machine: self.machine.as_ref(),
+        }
+    }
+
     fn server_key_path(&self) -> AnyResult<&PathBuf> {
         self.server_key
             .as_ref()
-            .ok_or_else(|| "`--server-key FILE` is required (or `--clear`)".into())
+            .ok_or_else(|| usage("`--server-key FILE` is required (or `--clear`)"))
     }
 }
 
@@ -172,17 +184,16 @@ pub(super) fn parse_op(a: &EvalArgs) -> AnyResult<Op> {
         .scalar
         .map(i64::try_from)
         .transpose()
-        .map_err(|_| "the scalar of an exact integer operation must fit 64 bits")?;
+        .map_err(|_| usage("the scalar of an exact integer operation must fit 64 bits"))?;
     let arg = match (a.op.as_str(), scalar, a.position) {
         ("scalar_mul", s, None) => s,
         ("round", None, p) => p,
         (_, None, None) => None,
         (op, _, _) => {
-            return Err(format!(
+            return Err(usage(format!(
                 "`--scalar` goes only with `--op scalar_mul` and `--position` only with \
                  `--op round` (got `--op {op}`)"
-            )
-            .into())
+            )))
         }
     };
     Ok(Op::parse(&a.op, arg.map(i128::from))?)
@@ -191,10 +202,10 @@ pub(super) fn parse_op(a: &EvalArgs) -> AnyResult<Op> {
 /// The input files: positional or `--in`, not both.
 fn input_paths(a: &EvalArgs) -> AnyResult<Vec<PathBuf>> {
     match (a.files.is_empty(), a.inputs.is_empty()) {
-        (false, false) => {
-            Err("give the input files either as arguments or with --in, not both".into())
-        }
-        (true, true) => Err("no input ciphertext file given".into()),
+        (false, false) => Err(usage(
+            "give the input files either as arguments or with --in, not both",
+        )),
+        (true, true) => Err(usage("no input ciphertext file given")),
         (false, true) => Ok(a.files.clone()),
         (true, false) => Ok(a.inputs.clone()),
     }
@@ -221,34 +232,28 @@ pub fn eval_files(a: EvalArgs) -> CliResult {
     }
     let kinds: Vec<CiphertextKind> = inputs.iter().map(|b| file_kind(b)).collect();
     if let Some(i) = kinds.iter().position(|&k| k != kinds[0]) {
-        return Err(format!(
+        return Err(usage(format!(
             "{} holds a value of kind {}, {} one of kind {}: one operation takes one kind of \
              value",
             paths[0].display(),
             kinds[0].name(),
             paths[i].display(),
             kinds[i].name()
-        )
-        .into());
+        )));
     }
     if kinds[0] == CiphertextKind::Typed {
         return eval_typed(&a, &paths, &inputs);
     }
     let op = parse_op(&a)?;
     if a.to.is_some() {
-        return Err("`--to` goes only with `--op cast` on typed values".into());
+        return Err(usage("`--to` goes only with `--op cast` on typed values"));
     }
     let (out_path, server_key) = (a.out_path()?, a.server_key_path()?);
     check_output(&a, &paths)?;
     check_arity(&a, op.arity(), paths.len(), "input ciphertext(s)")?;
     expect_server(server_key)?;
     let packing = packing_key(&a)?;
-    let setup = DigitSetup {
-        keys: KeySource::File(server_key),
-        threads: a.threads,
-        max_nodes: a.max_nodes,
-        machine: a.machine.as_ref(),
-    };
+    let setup = a.setup(server_key);
     with_digits(&a.backend, setup, |server, _, exec| {
         let ins = paths
             .iter()
@@ -342,24 +347,27 @@ fn report(
 /// operand, the operand count.
 pub(super) fn typed_op(a: &EvalArgs, given: usize, what: &str) -> AnyResult<Op> {
     if a.position.is_some() {
-        return Err("`--position` goes only with `--op round` on exact integers".into());
+        return Err(usage(
+            "`--position` goes only with `--op round` on exact integers",
+        ));
     }
     let to = match (a.op.as_str(), a.to) {
         ("cast", Some(TypeArg::Typed(t))) => Some(t),
         ("cast", Some(TypeArg::Int)) => {
-            return Err("a typed value casts to uN, iN or bool, not int".into())
+            return Err(usage("a typed value casts to uN, iN or bool, not int"))
         }
         ("cast", None) => None,
-        (_, Some(_)) => return Err("`--to` goes only with `--op cast`".into()),
+        (_, Some(_)) => return Err(usage("`--to` goes only with `--op cast`")),
         (_, None) => None,
     };
     let op = parse_typed_op(&a.op, to)?;
     if a.op == "scalar_mul" && a.scalar.is_none() {
-        return Err("`--op scalar_mul` needs `--scalar K`".into());
+        return Err(usage("`--op scalar_mul` needs `--scalar K`"));
     }
-    let want = typed_files(op, a.scalar.is_some()).map_err(|e| format!("`{}`: {e}", a.op))?;
+    let want =
+        typed_files(op, a.scalar.is_some()).map_err(|e| usage(format!("`{}`: {e}", a.op)))?;
     if given != want {
-        return Err(format!(
+        return Err(usage(format!(
             "`{}` takes {want} {what}{}, got {given}",
             a.op,
             if a.scalar.is_some() {
@@ -367,8 +375,7 @@ pub(super) fn typed_op(a: &EvalArgs, given: usize, what: &str) -> AnyResult<Op> 
             } else {
                 ""
             },
-        )
-        .into());
+        )));
     }
     Ok(op)
 }
@@ -377,7 +384,9 @@ pub(super) fn typed_op(a: &EvalArgs, given: usize, what: &str) -> AnyResult<Op> 
 fn eval_typed(a: &EvalArgs, paths: &[PathBuf], bytes: &[Vec<u8>]) -> CliResult {
     let op = typed_op(a, paths.len(), "input ciphertext(s)")?;
     if a.backend.wants_mpi()? {
-        return Err("--backend mpi runs exact integers; typed values run on cpu or gpu".into());
+        return Err(usage(
+            "--backend mpi runs exact integers; typed values run on cpu or gpu",
+        ));
     }
     let (out_path, server_key) = (a.out_path()?, a.server_key_path()?);
     check_output(a, paths)?;
@@ -385,15 +394,10 @@ fn eval_typed(a: &EvalArgs, paths: &[PathBuf], bytes: &[Vec<u8>]) -> CliResult {
     let ins = paths
         .iter()
         .zip(bytes)
-        .map(|(p, b)| EncTyped::from_bytes(b).map_err(|e| format!("{}: {e}", p.display()).into()))
+        .map(|(p, b)| EncTyped::from_bytes(b).map_err(|e| file(p, e)))
         .collect::<AnyResult<Vec<EncTyped>>>()?;
     let packing = packing_key(a)?;
-    let setup = DigitSetup {
-        keys: KeySource::File(server_key),
-        threads: a.threads,
-        max_nodes: a.max_nodes,
-        machine: a.machine.as_ref(),
-    };
+    let setup = a.setup(server_key);
     with_digits(&a.backend, setup, |server, _, _| {
         let refs: Vec<&EncTyped> = ins.iter().collect();
         let (out, cost, seconds) = evaluate(a, || Ok(run_typed(server, op, &refs, a.scalar)?))?;
@@ -412,7 +416,7 @@ fn eval_typed(a: &EvalArgs, paths: &[PathBuf], bytes: &[Vec<u8>]) -> CliResult {
 /// Refuses `got` operands for `a.op`, which takes `arity` (`what` names them).
 pub(super) fn check_arity(a: &EvalArgs, arity: usize, got: usize, what: &str) -> CliResult {
     if got != arity {
-        return Err(format!("`{}` takes {arity} {what}, got {got}", a.op).into());
+        return Err(usage(format!("`{}` takes {arity} {what}, got {got}", a.op)));
     }
     Ok(())
 }

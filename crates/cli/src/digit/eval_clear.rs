@@ -8,24 +8,30 @@ use encint::Cost;
 use super::eval::{check_arity, parse_op, typed_op, EvalArgs};
 use super::typed::{format_value, parse_value, record_typed, type_name, TypeArg};
 use crate::backend::BackendKind;
+use crate::error::{internal, usage};
 use crate::{AnyResult, CliResult};
 
 /// `encint eval --clear`.
 pub fn eval_clear(a: &EvalArgs) -> CliResult {
     if a.backend.backend != BackendKind::Cpu {
-        return Err("--clear runs on the clear executor: it takes no --backend".into());
+        return Err(usage(
+            "--clear runs on the clear executor: it takes no --backend",
+        ));
     }
-    let ty =
-        a.ty.ok_or("`--clear` needs `--type TYPE` (int, bool, uN or iN) for its operands")?;
+    let ty = a.ty.ok_or_else(|| {
+        usage("`--clear` needs `--type TYPE` (int, bool, uN or iN) for its operands")
+    })?;
     if a.files.is_empty() {
-        return Err("no operand given: `--clear` takes the operands' values as arguments".into());
+        return Err(usage(
+            "no operand given: `--clear` takes the operands' values as arguments",
+        ));
     }
     let texts = a
         .files
         .iter()
         .map(|p| {
             p.to_str()
-                .ok_or_else(|| format!("operand `{}` is not text", p.display()).into())
+                .ok_or_else(|| usage(format!("operand `{}` is not text", p.display())))
         })
         .collect::<AnyResult<Vec<&str>>>()?;
     match ty {
@@ -52,7 +58,9 @@ fn operand_types(op: Op, ty: IntType, n: usize) -> Vec<IntType> {
 /// `--clear` on a typed operation.
 fn clear_typed(a: &EvalArgs, ty: IntType, texts: &[&str]) -> CliResult {
     if a.digits.is_some() {
-        return Err("`--digits` sets the digit count of `--type int` only".into());
+        return Err(usage(
+            "`--digits` sets the digit count of `--type int` only",
+        ));
     }
     let op = typed_op(a, texts.len(), "operand(s)")?;
     let types = operand_types(op, ty, texts.len());
@@ -65,7 +73,9 @@ fn clear_typed(a: &EvalArgs, ty: IntType, texts: &[&str]) -> CliResult {
     let (out, cost) = encint::fhe::compose_clear(&inputs, threads, |c, x| {
         Ok(vec![record_typed(c, op, x, a.scalar)?])
     })?;
-    let result = *out.first().ok_or("the operation built no output")?;
+    let result = *out
+        .first()
+        .ok_or_else(|| internal("the operation built no output"))?;
     let out_ty = op.result_type(ty);
     let operands: Vec<String> = inputs.iter().map(|&(t, v)| format_value(v, t)).collect();
     report(
@@ -83,15 +93,17 @@ fn clear_typed(a: &EvalArgs, ty: IntType, texts: &[&str]) -> CliResult {
 fn clear_int(a: &EvalArgs, texts: &[&str]) -> CliResult {
     let op = parse_op(a)?;
     if a.to.is_some() {
-        return Err("`--to` goes only with `--op cast` on typed values".into());
+        return Err(usage("`--to` goes only with `--op cast` on typed values"));
     }
     check_arity(a, op.arity(), texts.len(), "operand(s)")?;
     let values = texts
         .iter()
         .map(|s| {
-            s.trim()
-                .parse::<i128>()
-                .map_err(|_| format!("`{s}` is not an integer (an int operand is decimal)").into())
+            s.trim().parse::<i128>().map_err(|_| {
+                usage(format!(
+                    "`{s}` is not an integer (an int operand is decimal)"
+                ))
+            })
         })
         .collect::<AnyResult<Vec<i128>>>()?;
     // The fewest digits that hold every operand: |v| < 2^n.
@@ -102,12 +114,11 @@ fn clear_int(a: &EvalArgs, texts: &[&str]) -> CliResult {
         .unwrap_or(0)
         .max(1);
     let digits = match a.digits {
-        Some(0) => return Err("--digits must be at least 1".into()),
+        Some(0) => return Err(usage("--digits must be at least 1")),
         Some(n) if n < fewest => {
-            return Err(format!(
+            return Err(usage(format!(
                 "an operand needs {fewest} digits, more than --digits {n} (|value| < 2^N)"
-            )
-            .into())
+            )))
         }
         Some(n) => n,
         None => fewest,

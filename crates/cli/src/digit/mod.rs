@@ -6,6 +6,7 @@ mod eval;
 mod eval_clear;
 mod typed;
 
+use crate::error::{file, internal, usage};
 pub use demo::{demo, DemoArgs};
 pub use eval::EvalArgs;
 
@@ -143,8 +144,7 @@ pub fn keygen(a: KeygenArgs) -> CliResult {
     let public_path = a.out.join("public.key");
     // Refuse before generating anything; written files are checked again atomically.
     files::check_new(&[&client_path, &server_path, &public_path], a.force)?;
-    std::fs::create_dir_all(&a.out)
-        .map_err(|e| format!("cannot create {}: {e}", a.out.display()))?;
+    std::fs::create_dir_all(&a.out).map_err(|e| file(&a.out, format!("cannot create: {e}")))?;
     let pb = spinner("generating keys");
     let params = a.params.params();
     let (client, server) = ClientKey::generate(params);
@@ -195,27 +195,24 @@ pub fn encrypt_cmd(a: EncryptArgs) -> CliResult {
     let ty = match (a.ty, a.digits) {
         (Some(typed::TypeArg::Typed(ty)), None) => ty,
         (Some(typed::TypeArg::Typed(ty)), Some(_)) => {
-            return Err(format!(
+            return Err(usage(format!(
                 "--digits (or --bits) sets the digit count of `--type int`; the width of {} \
                  is in its name",
                 typed::type_name(ty)
-            )
-            .into())
+            )))
         }
         (Some(typed::TypeArg::Int) | None, Some(digits)) => return encrypt_int(&a, digits),
         (Some(typed::TypeArg::Int), None) => {
-            return Err(
+            return Err(usage(
                 "`--type int` (the exact integer) needs --digits N, its count of signed \
-                 binary digits (|value| < 2^N)"
-                    .into(),
-            )
+                 binary digits (|value| < 2^N)",
+            ))
         }
         (None, None) => {
-            return Err(
+            return Err(usage(
                 "give --type (u8, i32, bool, ...: see --help), or --digits N for an \
-                 exact integer"
-                    .into(),
-            )
+                 exact integer",
+            ))
         }
     };
     let value = typed::parse_value(&a.value, ty)?;
@@ -264,7 +261,7 @@ fn encrypting_key(a: &EncryptArgs) -> AnyResult<Encryptor> {
     match (&a.key, &a.public_key) {
         (_, Some(p)) => Ok(Encryptor::Public(Box::new(load_public(p)?))),
         (Some(k), None) => Ok(Encryptor::Client(Box::new(load_client(k)?))),
-        (None, None) => Err("give --key or --public-key".into()),
+        (None, None) => Err(usage("give --key or --public-key")),
     }
 }
 
@@ -274,7 +271,7 @@ fn encrypt_int(a: &EncryptArgs, digits: usize) -> CliResult {
         .value
         .trim()
         .parse()
-        .map_err(|_| format!("`{}` is not an integer", a.value))?;
+        .map_err(|_| usage(format!("`{}` is not an integer", a.value)))?;
     check_output(a)?;
     let key = encrypting_key(a)?;
     let pb = spinner(&format!("encrypting an exact integer of {digits} digits"));
@@ -373,7 +370,7 @@ pub fn decrypt_cmd(a: DecryptArgs) -> CliResult {
     )?;
     let bytes = read_envelope(&a.input, Kind::Ciphertext)?;
     let client = load_client(&a.key)?;
-    let at = |e: encint::Error| format!("{}: {e}", a.input.display());
+    let at = |e: encint::Error| file(&a.input, e);
     let pb = spinner("decrypting");
     let (value, ty) = encint::io::open(&bytes)
         .map_err(at)?
@@ -398,5 +395,5 @@ pub fn decrypt_cmd(a: DecryptArgs) -> CliResult {
 /// A typed value's integer (it fits i128: a type has at most 128 bits, read as i128 the
 /// way the library's typed decryption returns it).
 fn value_i128(v: &encint::BigInt) -> AnyResult<i128> {
-    i128::try_from(v).map_err(|_| format!("a typed value {v} outside i128").into())
+    i128::try_from(v).map_err(|_| internal(format!("a typed value {v} outside i128")))
 }

@@ -10,6 +10,7 @@ use encint::io::wire::{ciphertext_kind, CiphertextKind};
 use encint::typed::{EncTyped, IntType, Op, TypedError};
 use encint::{Cost, Server};
 
+use crate::error::usage;
 use crate::AnyResult;
 
 /// What `--type` names: the exact integer or a typed one.
@@ -49,14 +50,13 @@ pub fn parse_value(s: &str, ty: IntType) -> AnyResult<i128> {
             && s.trim().parse::<i128>().is_err()
             && s.trim().parse::<u128>().is_ok() =>
         {
-            return Err(format!(
+            return Err(usage(format!(
                 "{s} is above {}: the library encrypts unsigned values up to i128::MAX",
                 i128::MAX
-            )
-            .into())
+            )))
         }
         _ => s.trim().parse::<i128>().map_err(|_| {
-            format!(
+            usage(format!(
                 "`{s}` is not a value of {}: expected a decimal integer{}",
                 type_name(ty),
                 if ty == IntType::BOOL {
@@ -64,17 +64,16 @@ pub fn parse_value(s: &str, ty: IntType) -> AnyResult<i128> {
                 } else {
                     ""
                 }
-            )
+            ))
         })?,
     };
     if !ty.contains(v) {
-        return Err(format!(
+        return Err(usage(format!(
             "{s} is not a value of {} (from {} to {})",
             type_name(ty),
             ty.min(),
             ty.max()
-        )
-        .into());
+        )));
     }
     Ok(v)
 }
@@ -144,14 +143,14 @@ pub fn parse_typed_op(name: &str, to: Option<IntType>) -> AnyResult<Op> {
         )
     };
     if !TYPED_OP_NAMES.contains(&name) {
-        return Err(unknown().into());
+        return Err(usage(unknown()));
     }
     Ok(match (name, to) {
         ("cast", Some(t)) => Op::Cast(t),
-        ("cast", None) => return Err("`--op cast` needs `--to TYPE` (uN, iN or bool)".into()),
+        ("cast", None) => return Err(usage("`--op cast` needs `--to TYPE` (uN, iN or bool)")),
         // The factor is the `--scalar`, folded by the composer.
         ("scalar_mul", _) => Op::Mul,
-        _ => Op::parse(name, None).map_err(|_| unknown())?,
+        _ => Op::parse(name, None).map_err(|_| usage(unknown()))?,
     })
 }
 
@@ -159,7 +158,7 @@ pub fn parse_typed_op(name: &str, to: Option<IntType>) -> AnyResult<Op> {
 /// replaces the last operand of a two- or three-operand operation).
 pub fn typed_files(op: Op, scalar: bool) -> AnyResult<usize> {
     match (op.arity(), scalar) {
-        (1, true) => Err("this operation takes no `--scalar`".into()),
+        (1, true) => Err(usage("this operation takes no `--scalar`")),
         (n, true) => Ok(n - 1),
         (n, false) => Ok(n),
     }

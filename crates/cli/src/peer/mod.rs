@@ -22,28 +22,9 @@ pub mod workloads;
 use std::sync::OnceLock;
 use std::time::Instant;
 
-use encint::Op;
 use tfhe::ConfigBuilder;
 
-/// Why a peer timer gave no time: the timers take the library's one operation enum
-/// ([`encint::Op`]) and refuse what TFHE-rs (or the timer) has no counterpart for.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum PeerError {
-    /// A TFHE-rs high-level API call failed or returned a wrong result, or the run count
-    /// is 0.
-    #[error("peer benchmark: {0}")]
-    Failed(String),
-    /// The operation, width or type is not one the timer can time.
-    #[error("peer benchmark: {0}")]
-    Unsupported(String),
-}
-
-impl PeerError {
-    /// `op` has no counterpart in the timer of `what` (e.g. `FheUint8`).
-    pub fn unsupported(op: Op, what: &str) -> PeerError {
-        PeerError::Unsupported(format!("{op}: no {what} operation here"))
-    }
-}
+pub use crate::error::PeerError;
 
 /// Errors unless at least one run is asked for.
 fn check_runs(runs: usize) -> Result<(), PeerError> {

@@ -9,6 +9,7 @@ mod ours;
 mod plain;
 
 use super::{timing_cells, timing_header, BenchArgs};
+use crate::error::{mismatch, usage};
 use crate::peer::workloads::{self as peer, PeerRun};
 use crate::peer::PeerError;
 use crate::progress::spinner;
@@ -34,7 +35,7 @@ pub fn run(
     names: &[String],
     params: &'static encint::keys::DigitParameters,
 ) -> CliResult {
-    let list = Workload::parse_list(names)?;
+    let list = Workload::parse_list(names).map_err(usage)?;
     let (threads, runs, json) = (a.threads, a.runs, a.json);
     let (pool, client, server) = super::keys_and_pool(params, threads)?;
     let mut rows = Vec::new();
@@ -48,17 +49,18 @@ pub fn run(
         let flat: Vec<i128> = inputs.iter().flatten().map(|&v| i128::from(v)).collect();
         let (times, got) = program.time(&server, &client, &flat, runs)?;
         if got != want {
-            return Err(format!("{w}: encint gives {got:?}, plain arithmetic {want:?}").into());
+            return Err(mismatch(format!(
+                "{w}: encint gives {got:?}, plain arithmetic {want:?}"
+            )));
         }
         let p = pool
             .install(|| run_peer(w, &inputs, runs))
-            .map_err(|e| format!("{w} on TFHE-rs: {e}"))?;
+            .map_err(|e| e.about(&w.to_string()))?;
         if p.outputs != want {
-            return Err(format!(
+            return Err(mismatch(format!(
                 "{w}: TFHE-rs gives {:?}, plain arithmetic {want:?}",
                 p.outputs
-            )
-            .into());
+            )));
         }
         pb.finish_and_clear();
         let row = Row {
@@ -119,7 +121,7 @@ pub fn print_costs(
     let list = if names.is_empty() {
         Workload::ALL.to_vec()
     } else {
-        Workload::parse_list(names)?
+        Workload::parse_list(names).map_err(usage)?
     };
     // Planned for `threads` without starting them.
     let target = machine.map_or_else(

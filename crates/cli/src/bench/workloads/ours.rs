@@ -12,6 +12,7 @@ use encint::typed::{decrypt_typed, encrypt_typed_as, Form};
 use encint::{ClientKey, Cost, Machine, Server};
 
 use super::plain::{Workload, HASH_MUL, HASH_ROUNDS};
+use crate::error::{internal, mismatch, usage};
 use crate::AnyResult;
 
 /// Array calls inside a workload see the shapes its layout fixes; they cannot fail.
@@ -79,7 +80,11 @@ impl<A: Values, O: Values> Program for Circuit<A, O> {
     ) -> AnyResult<(Vec<f64>, Vec<i128>)> {
         let types = A::leaf_types(&self.layout);
         if types.len() != inputs.len() {
-            return Err(format!("{} inputs for {} arguments", inputs.len(), types.len()).into());
+            return Err(usage(format!(
+                "{} inputs for {} arguments",
+                inputs.len(),
+                types.len()
+            )));
         }
         let leaves = types
             .iter()
@@ -107,18 +112,21 @@ impl<A: Values, O: Values> Program for Circuit<A, O> {
                 .into_iter()
                 .map(|r| match r {
                     Repr::Cipher(x) => Ok(decrypt_typed(client, x)?),
-                    Repr::Traced(..) => Err("a traced value out of a compiled run".into()),
+                    Repr::Traced(..) => Err(internal("a traced value out of a compiled run")),
                 })
                 .collect::<AnyResult<Vec<i128>>>()?;
             match &first {
                 Some(f) if *f != values => {
-                    return Err(format!("two runs disagree: {f:?} and {values:?}").into())
+                    return Err(mismatch(format!("two runs disagree: {f:?} and {values:?}")))
                 }
                 Some(_) => {}
                 None => first = Some(values),
             }
         }
-        Ok((times, first.ok_or("--runs must be at least 1")?))
+        Ok((
+            times,
+            first.ok_or_else(|| usage("--runs must be at least 1"))?,
+        ))
     }
 }
 
