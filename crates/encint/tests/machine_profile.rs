@@ -48,8 +48,15 @@ fn profile_files_round_trip_and_hostile_ones_are_refused() {
         ("mine", 4, 4, false)
     );
     assert!((m.round_s - 0.0125).abs() < 1e-12 && (m.latency_s - 0.00025).abs() < 1e-12);
-    // Saved and read back: the same machine.
-    for m in [Machine::cpu(3), Machine::h200(), m] {
+    // Saved and read back: the same machine, to the last bit of each time (these two
+    // measured times once came back one unit in the last place off).
+    let measured = Machine {
+        name: "measured:cpu:2".into(),
+        round_s: 0.04058636350000001,
+        latency_s: 0.0018410859999999918,
+        ..Machine::cpu(2)
+    };
+    for m in [Machine::cpu(3), Machine::h200(), measured, m] {
         let p = dir.join(format!("{}.json", m.name.replace(':', "_")));
         save_profile(&m, &p).unwrap();
         assert_eq!(load_profile(&p).unwrap(), m);
