@@ -304,6 +304,48 @@ fn compiled_for_a_machine_is_planned_for_it() {
     }
 }
 
+/// A compiled function on a GPU profile is traced both ways, each operation planned for
+/// the profile's lanes and each planned by the profile's time, and the faster whole kept:
+/// a dot product of 32 u16 pairs, whose products and sum gain from the shallower
+/// operations, comes out estimated faster there than the function planned for the lanes
+/// alone, and its clear run equals plain arithmetic.
+#[test]
+fn a_gpu_keeps_the_faster_of_two_plannings() {
+    use encint::fhe::{compile_on, compile_with, FheArray, FheUint16};
+    use rand::{rngs::StdRng, Rng, SeedableRng};
+    type U16s = FheArray<FheUint16>;
+    let dot = |(x, y): (U16s, U16s)| x.dot(&y).expect("two vectors of one length");
+    let h100 = Machine::h100();
+    let on = compile_on(&h100, (vec![32], vec![32]), dot).unwrap();
+    let lanes_only = rayon::ThreadPoolBuilder::new()
+        .num_threads(h100.plan_threads)
+        .build()
+        .unwrap()
+        .install(|| compile_with((vec![32], vec![32]), dot))
+        .unwrap();
+    let (mine, lanes) = (
+        h100.seconds(on.circuit()),
+        h100.seconds(lanes_only.circuit()),
+    );
+    assert!(
+        mine < 0.9 * lanes,
+        "dot32 on {}: {mine} s against {lanes} s planned for its lanes",
+        h100.name
+    );
+    let mut rng = StdRng::seed_from_u64(7);
+    for _ in 0..4 {
+        let (x, y): (Vec<u16>, Vec<u16>) = (0..32)
+            .map(|_| (rng.r#gen::<u16>(), rng.r#gen::<u16>()))
+            .unzip();
+        let want = x
+            .iter()
+            .zip(&y)
+            .fold(0u16, |acc, (a, b)| acc.wrapping_add(a.wrapping_mul(*b)));
+        let args: Vec<i128> = x.iter().chain(&y).map(|&v| i128::from(v)).collect();
+        assert_eq!(on.run_clear(&args).unwrap(), vec![i128::from(want)]);
+    }
+}
+
 /// On a server planned for 125 lanes, a 32-bit block addition or subtraction is the
 /// parallel prefix of carry states (depth at most 6 where the ripple is 16 deep), and on
 /// real keys, operands as encryption gives them (radix-4 blocks and canonical bits), its

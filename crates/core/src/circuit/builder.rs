@@ -126,8 +126,9 @@ impl Builder {
 
     /// Lets block additions choose a parallel prefix of carries over the ripple where the
     /// builder's estimate finds it faster (off by default). A circuit of one operation
-    /// turns it on; a traced function, whose additions feed each other, keeps the ripple:
-    /// a shallower addition off the function's critical path only adds bootstraps.
+    /// turns it on; a traced function, whose additions feed each other, is traced with and
+    /// without it (a shallower addition off the function's critical path only adds
+    /// bootstraps) and the faster whole kept.
     pub fn set_prefix_adders(&mut self, on: bool) {
         self.prefix_adders = on;
     }

@@ -149,13 +149,14 @@ enum DotMethod {
 }
 
 /// What decides [`Composer::dot`]'s choice: the type, each operand's form and known
-/// digits, which pairs are squares, the threads and the noise budget.
+/// digits, which pairs are squares, the threads, the machine and the noise budget.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 struct DotKey {
     ty: IntType,
     operands: Vec<(Form, Vec<Option<i64>>)>,
     squares: Vec<bool>,
     threads: usize,
+    machine: Option<MachineKey>,
     budget: u64,
 }
 
@@ -181,7 +182,26 @@ struct SumKey {
     ty: IntType,
     forms: Vec<Form>,
     threads: usize,
+    machine: Option<MachineKey>,
     budget: u64,
+}
+
+/// The numbers of the machine profile a choice was ranked on (lanes, a round's and a
+/// level's seconds as bits, planned threads, GPU or not): a choice made by one machine's
+/// time is never reused for another machine or for bare threads.
+type MachineKey = (usize, u64, u64, usize, bool);
+
+/// [`MachineKey`] of `ar`'s machine, if it has one.
+fn machine_key(ar: &Arith) -> Option<MachineKey> {
+    ar.machine().map(|m| {
+        (
+            m.lanes,
+            m.round_s.to_bits(),
+            m.latency_s.to_bits(),
+            m.plan_threads,
+            m.gpu,
+        )
+    })
 }
 
 /// [`Composer::sum`]'s choices so far.
@@ -454,6 +474,7 @@ impl<'a> Composer<'a> {
                 .collect(),
             squares: xs.iter().zip(ys).map(|(x, y)| same(x, y)).collect(),
             threads: self.threads,
+            machine: machine_key(self.ar),
             budget: self.ar.config().max_qweight,
         };
         let method = DOT_CHOICES.get_or_try_insert_with(key, |_| self.fastest_dot(xs, ys))?;
@@ -569,6 +590,7 @@ impl<'a> Composer<'a> {
             ty,
             forms: xs.iter().map(|v| v.form).collect(),
             threads: self.threads,
+            machine: machine_key(self.ar),
             budget: self.ar.config().max_qweight,
         };
         let method = SUM_CHOICES.get_or_try_insert_with(key, |key| -> Result<SumMethod> {

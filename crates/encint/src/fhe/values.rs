@@ -233,13 +233,28 @@ pub(crate) struct Traced<L> {
     pub unoptimised: (Cost, u64),
 }
 
-/// [`trace_with`] twice, additions as they come and chains of additions reduced at once
-/// ([`super::Composer::with_chain_sums`]), and, when an input is in radix-4 blocks,
-/// twice more with those inputs split into canonical bits at the start (a function of
-/// shifts, selections and comparisons can run cheaper on bits than on blocks); keeps the
-/// circuit that ranks first on `target` ([`Target::rank`]: the fewer estimated rounds at its
-/// threads, or the less estimated time on its machine; then fewer bootstraps; the first
-/// on a tie).
+/// How one trace is planned ([`trace_best`] tries each).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Modes {
+    /// Chains of additions reduced at once ([`super::Composer::with_chain_sums`]).
+    pub chain_sums: bool,
+    /// Radix-4 inputs split into canonical bits at the start ([`repr::input_in_bits`]).
+    pub in_bits: bool,
+    /// Each operation planned by the target machine's estimated time, block additions
+    /// free to take a parallel prefix, instead of each planned for the machine's threads
+    /// (no effect without a machine).
+    pub machine_ops: bool,
+}
+
+/// Traces `f` in every [`Modes`] that applies and keeps the circuit that ranks first on
+/// `target` ([`Target::rank`]: the fewer estimated rounds at its threads, or the less
+/// estimated time on its machine; then fewer bootstraps; the first on a tie). The modes:
+/// additions as they come and chains of additions reduced at once; when an input is in
+/// radix-4 blocks, those inputs kept in blocks or split into canonical bits at the start
+/// (a function of shifts, selections and comparisons can run cheaper on bits than on
+/// blocks); and on a machine, each operation planned for its threads or by its time
+/// (choosing operation by operation can lose on the whole function, where a shallower
+/// step off the critical path only adds bootstraps, or win, so both are traced).
 pub(crate) fn trace_best<A: Values, O: Values>(
     layout: &A::Layout,
     forms: &[Form],
@@ -257,14 +272,26 @@ pub(crate) fn trace_best<A: Values, O: Values>(
     } else {
         &[false]
     };
-    for &in_bits in splits {
-        for chain_sums in [false, true] {
-            if !in_bits && !chain_sums {
-                continue;
-            }
-            let t = trace_inputs::<A, O>(layout, forms, budget, target, chain_sums, in_bits, &f)?;
-            if key(&t) < key(&best) {
-                best = t;
+    let per_op: &[bool] = if target.machine.is_some() {
+        &[false, true]
+    } else {
+        &[false]
+    };
+    for &machine_ops in per_op {
+        for &in_bits in splits {
+            for chain_sums in [false, true] {
+                let modes = Modes {
+                    chain_sums,
+                    in_bits,
+                    machine_ops,
+                };
+                if modes == Modes::default() {
+                    continue;
+                }
+                let t = trace_inputs::<A, O>(layout, forms, budget, target, modes, &f)?;
+                if key(&t) < key(&best) {
+                    best = t;
+                }
             }
         }
     }
@@ -273,7 +300,7 @@ pub(crate) fn trace_best<A: Values, O: Values>(
 }
 
 /// Traces `f` on fresh inputs of `layout` whose leaves have forms `forms`, for `target`
-/// and the noise budget `budget`.
+/// and the noise budget `budget`, each operation planned for the target's threads.
 /// Chains of additions are reduced at once when `chain_sums`
 /// ([`super::Composer::with_chain_sums`]).
 pub(crate) fn trace_with<A: Values, O: Values>(
@@ -284,21 +311,22 @@ pub(crate) fn trace_with<A: Values, O: Values>(
     chain_sums: bool,
     f: impl FnOnce(A) -> Result<O>,
 ) -> Result<Traced<O::Layout>> {
-    trace_inputs::<A, O>(layout, forms, budget, target, chain_sums, false, f)
+    let modes = Modes {
+        chain_sums,
+        ..Modes::default()
+    };
+    trace_inputs::<A, O>(layout, forms, budget, target, modes, f)
 }
 
-/// [`trace_with`], radix-4 inputs split into canonical bits at the start of the circuit
-/// when `in_bits` ([`repr::input_in_bits`]).
+/// [`trace_with`] in any [`Modes`].
 fn trace_inputs<A: Values, O: Values>(
     layout: &A::Layout,
     forms: &[Form],
     budget: u64,
     target: &Target,
-    chain_sums: bool,
-    in_bits: bool,
+    modes: Modes,
     f: impl FnOnce(A) -> Result<O>,
 ) -> Result<Traced<O::Layout>> {
-    let modes = (chain_sums, in_bits);
     trace_within::<A, O>(
         layout,
         forms,
@@ -310,13 +338,12 @@ fn trace_inputs<A: Values, O: Values>(
 }
 
 /// [`trace_inputs`] with a circuit of at most `max_nodes` nodes; `plan` is the noise budget
-/// and the target, `modes` whether chains are reduced at once and inputs split into
-/// bits.
+/// and the target.
 fn trace_within<A: Values, O: Values>(
     layout: &A::Layout,
     forms: &[Form],
     (budget, target): (u64, &Target),
-    (chain_sums, in_bits): (bool, bool),
+    modes: Modes,
     max_nodes: u64,
     f: impl FnOnce(A) -> Result<O>,
 ) -> Result<Traced<O::Layout>> {
@@ -337,12 +364,18 @@ fn trace_within<A: Values, O: Values>(
             "arguments of {digits} digits, more than the {max_nodes} nodes of one circuit"
         )));
     }
-    let t = Trace::new(budget, target, chain_sums, max_nodes);
+    let t = Trace::new(
+        budget,
+        target,
+        modes.chain_sums,
+        modes.machine_ops,
+        max_nodes,
+    );
     let inputs = types
         .iter()
         .zip(forms)
         .map(|(&ty, &form)| {
-            if in_bits {
+            if modes.in_bits {
                 repr::input_in_bits(&t, ty, form)
             } else {
                 repr::input(&t, ty, form)
@@ -466,8 +499,14 @@ mod tests {
         let two = Target::threads(2);
         let plan = (crate::DEFAULT_PARAMETERS.max_quadratic_weight(), &two);
         let forms = [Form::DEFAULT];
-        match trace_within::<FheUint16, FheUint16>(&(), &forms, plan, (false, false), 20_000, long)
-        {
+        match trace_within::<FheUint16, FheUint16>(
+            &(),
+            &forms,
+            plan,
+            Modes::default(),
+            20_000,
+            long,
+        ) {
             Err(Error::LimitExceeded(m)) => {
                 assert!(
                     m.contains("20000 allowed") && m.contains("traced operation "),
@@ -479,7 +518,7 @@ mod tests {
         }
         let short = |x: FheUint8| -> Result<FheUint8> { Ok(&(&x * &x) ^ &x) };
         let t =
-            trace_within::<FheUint8, FheUint8>(&(), &forms, plan, (false, false), 20_000, short)
+            trace_within::<FheUint8, FheUint8>(&(), &forms, plan, Modes::default(), 20_000, short)
                 .unwrap();
         assert!(t.circuit.nodes().len() < 20_000);
     }

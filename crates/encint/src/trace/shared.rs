@@ -84,26 +84,34 @@ pub(crate) struct Planning {
 }
 
 impl Trace {
-    /// A new trace planning for `target` (its threads, and its machine's estimated time
-    /// when it has one) with the noise budget `budget`, chains of additions reduced at
-    /// once when `chain_sums`; an operation that takes its circuit past `max_nodes` nodes
-    /// is refused.
+    /// A new trace planning for `target` with the noise budget `budget`, chains of
+    /// additions reduced at once when `chain_sums`; an operation that takes its circuit
+    /// past `max_nodes` nodes is refused. Each operation is planned for the target's
+    /// threads, or, when `machine_ops` and the target has a machine, by the machine's
+    /// estimated time with parallel-prefix block additions allowed (either can be the
+    /// faster whole function: `trace_best` traces both and ranks them by the machine).
     pub(crate) fn new(
         budget: u64,
         target: &Target,
         chain_sums: bool,
+        machine_ops: bool,
         max_nodes: u64,
     ) -> Arc<Trace> {
         let config = Config {
             max_qweight: budget,
         };
-        // Each operation is planned for the threads: a choice made by the machine's time
-        // operation by operation can lose on the whole function (a shallower step off its
-        // critical path only adds bootstraps); the whole traces are ranked by the
-        // machine's time (`trace_best`).
-        let arith = Arith::new(config);
         let mut b = Builder::new();
-        b.set_threads(target.threads);
+        let arith = match (&target.machine, machine_ops) {
+            (Some(m), true) => {
+                m.plan_builder(&mut b);
+                b.set_prefix_adders(true);
+                Arith::on_machine(config, m.clone())
+            }
+            _ => {
+                b.set_threads(target.threads);
+                Arith::new(config)
+            }
+        };
         Arc::new(Trace {
             state: Mutex::new(State {
                 b: Some(b),
