@@ -102,6 +102,39 @@ def test_bool_logic_select_and_cast(keys):
         bool(a < b)
 
 
+def overflowing(a, b, bits, signed, op):
+    """Rust's `overflowing_*` on Python ints: the wrapped result and whether the exact
+    one is outside the type."""
+    exact = op(a, b)
+    lo, hi = (-(1 << (bits - 1)), (1 << (bits - 1)) - 1) if signed else (0, (1 << bits) - 1)
+    wrapped = (exact - lo) % (1 << bits) + lo
+    return wrapped, not lo <= exact <= hi
+
+
+@pytest.mark.parametrize(
+    "cls,bits,signed,pairs",
+    [
+        (encint.FheUint8, 8, False, [(200, 100), (3, 7)]),
+        (encint.FheInt8, 8, True, [(100, 100), (-128, 1), (-5, 7)]),
+    ],
+)
+def test_overflowing_arithmetic_and_parity_match_ints(keys, cls, bits, signed, pairs):
+    ck, _ = keys
+    for a, b in pairs:
+        x, y = cls.encrypt(a, ck), cls.encrypt(b, ck)
+        for name, op in [("add", lambda p, q: p + q), ("sub", lambda p, q: p - q)]:
+            v, flag = getattr(x, "overflowing_" + name)(y)
+            assert isinstance(flag, encint.FheBool)
+            got = (v.decrypt(ck), flag.decrypt(ck))
+            assert got == overflowing(a, b, bits, signed, op), (name, a, b)
+        v, flag = x.overflowing_neg()
+        assert (v.decrypt(ck), flag.decrypt(ck)) == overflowing(0, a, bits, signed, lambda p, q: p - q)
+        assert (x.is_even().decrypt(ck), x.is_odd().decrypt(ck)) == (a % 2 == 0, a % 2 == 1)
+        assert y.is_odd().if_then_zero(x).decrypt(ck) == (a if b % 2 else 0)
+    with pytest.raises(TypeError):
+        x.overflowing_add(3)
+
+
 def test_floor_division_and_modulo_follow_numpy(keys):
     ck, _ = keys
     # Both mixed-sign cases, MIN // -1 and a zero divisor, in one circuit per operator on

@@ -187,6 +187,11 @@ impl FheType for FheValue {
 }
 
 impl FheValue {
+    /// The value of the dynamic family behind any value of the family.
+    pub(crate) fn of(repr: Repr) -> FheValue {
+        FheValue { inner: repr }
+    }
+
     /// Encrypts `value` as a value of `ty`; errors if it is not one.
     ///
     /// # Examples

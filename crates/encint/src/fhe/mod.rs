@@ -49,6 +49,9 @@
 //! | `eq ne lt le gt ge` | an [`FheBool`] |
 //! | `abs` | `|x|` modulo `2^N` (`abs(MIN) = MIN`) |
 //! | `cast_into`, `cast_from` | truncation, or zero/sign extension by the source's signedness (Rust's `as`); to [`FheBool`]: `x != 0` |
+//! | `overflowing_add/sub/neg` | the wrapped result and an [`FheBool`] that is true when the exact result is outside the type, as Rust's `overflowing_*` |
+//! | `is_even`, `is_odd` | the low bit, as an [`FheBool`] |
+//! | `c.select(a, b)`, `c.if_then_zero(a)` | `a` where `c`, else `b` (or 0) |
 //!
 //! The one-bit unsigned type is the boolean type: `IntType::new(1, false)` is
 //! [`IntType::BOOL`], and a cast to it gives `x != 0`, not the low bit. So that no name
@@ -98,6 +101,7 @@ mod dynamic;
 mod integer;
 mod on_clear;
 mod ops;
+mod overflow;
 mod repr;
 mod values;
 

@@ -264,7 +264,7 @@ pub(crate) fn trace_best<A: Values, O: Values>(
 ) -> Result<Traced<O::Layout>> {
     // The planner's order: a circuit the parameter set runs before any faster one it refuses.
     let key = |t: &Traced<O::Layout>| target.rank(&t.circuit, budget);
-    let plain = trace_with::<A, O>(layout, forms, budget, target, false, &f)?;
+    let plain = trace_with::<A, O>(layout, forms, budget, target, Modes::default(), &f)?;
     let unoptimised = plain.unoptimised;
     let mut best = plain;
     let splits: &[bool] = if forms.contains(&Form::Radix4) {
@@ -288,7 +288,7 @@ pub(crate) fn trace_best<A: Values, O: Values>(
                 if modes == Modes::default() {
                     continue;
                 }
-                let t = trace_inputs::<A, O>(layout, forms, budget, target, modes, &f)?;
+                let t = trace_with::<A, O>(layout, forms, budget, target, modes, &f)?;
                 if key(&t) < key(&best) {
                     best = t;
                 }
@@ -300,26 +300,8 @@ pub(crate) fn trace_best<A: Values, O: Values>(
 }
 
 /// Traces `f` on fresh inputs of `layout` whose leaves have forms `forms`, for `target`
-/// and the noise budget `budget`, each operation planned for the target's threads.
-/// Chains of additions are reduced at once when `chain_sums`
-/// ([`super::Composer::with_chain_sums`]).
+/// and the noise budget `budget`, planned in `modes`.
 pub(crate) fn trace_with<A: Values, O: Values>(
-    layout: &A::Layout,
-    forms: &[Form],
-    budget: u64,
-    target: &Target,
-    chain_sums: bool,
-    f: impl FnOnce(A) -> Result<O>,
-) -> Result<Traced<O::Layout>> {
-    let modes = Modes {
-        chain_sums,
-        ..Modes::default()
-    };
-    trace_inputs::<A, O>(layout, forms, budget, target, modes, f)
-}
-
-/// [`trace_with`] in any [`Modes`].
-fn trace_inputs<A: Values, O: Values>(
     layout: &A::Layout,
     forms: &[Form],
     budget: u64,
@@ -327,17 +309,11 @@ fn trace_inputs<A: Values, O: Values>(
     modes: Modes,
     f: impl FnOnce(A) -> Result<O>,
 ) -> Result<Traced<O::Layout>> {
-    trace_within::<A, O>(
-        layout,
-        forms,
-        (budget, target),
-        modes,
-        crate::DEFAULT_MAX_NODES,
-        f,
-    )
+    let plan = (budget, target);
+    trace_within::<A, O>(layout, forms, plan, modes, crate::DEFAULT_MAX_NODES, f)
 }
 
-/// [`trace_inputs`] with a circuit of at most `max_nodes` nodes; `plan` is the noise budget
+/// [`trace_with`] with a circuit of at most `max_nodes` nodes; `plan` is the noise budget
 /// and the target.
 fn trace_within<A: Values, O: Values>(
     layout: &A::Layout,
@@ -474,7 +450,8 @@ pub(crate) fn one_circuit<A: Values, O: Values>(
         let forms: Vec<Form> = inputs.iter().map(|x| x.form()).collect();
         let budget = s.key().params().max_quadratic_weight();
         let target = Target::of(s);
-        let traced = trace_with::<A, O>(&args.layout(), &forms, budget, &target, false, f)?;
+        let traced =
+            trace_with::<A, O>(&args.layout(), &forms, budget, &target, Modes::default(), f)?;
         run_traced(s, &|c, d| s.run_circuit(c, d), &traced, &inputs)
     })
 }

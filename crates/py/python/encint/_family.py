@@ -9,13 +9,20 @@ from ._encint import Compiled, FheArray, FheValue
 _CLASSES: dict = {}
 
 
+def _if_then_zero(self, a):
+    """``a if self else 0`` for an ``FheBool`` ``self`` (TFHE-rs' ``if_then_zero``)."""
+    return self.select(a, 0)
+
+
 def _make(name: str, ty: str, doc: str):
-    # ``if_then_else`` is TFHE-rs' name of ``select``: the same method.
+    # ``if_then_else`` is TFHE-rs' name of ``select``: the same method; ``if_then_zero``
+    # is ``select`` with a zero branch.
     attrs = {
         "_type": ty,
         "__doc__": doc,
         "__module__": "encint",
         "if_then_else": FheValue.select,
+        "if_then_zero": _if_then_zero,
     }
     cls = type(name, (FheValue,), attrs)
     _CLASSES[ty] = cls

@@ -36,6 +36,14 @@ fn class_type(cls: &Bound<'_, PyType>) -> PyResult<encint::typed::IntType> {
     }
 }
 
+/// A result and its flag (an `FheBool`) as instances of their classes.
+fn flagged(
+    py: Python<'_>,
+    (v, flag): (encint::fhe::FheValue, encint::fhe::FheValue),
+) -> PyResult<(PyObject, PyObject)> {
+    Ok((wrap(py, v)?, wrap(py, flag)?))
+}
+
 /// Encrypts `value` as a value of `ty` with `key` (for `ClientKey.encrypt`).
 pub(crate) fn encrypt_value(
     py: Python<'_>,
@@ -278,6 +286,49 @@ super::family_methods! { FheValue, "an encrypted value has no clear truth value:
     fn abs(&self, py: Python<'_>) -> PyResult<PyObject> {
         let x = &self.inner;
         let v = run(py, || x.abs())?;
+        wrap(py, v)
+    }
+
+    /// `(self + other wrapped, overflowed)` for `other` of the same type, as Rust's
+    /// `overflowing_add`: the flag is an `FheBool`, true when the exact sum is outside the
+    /// type.
+    fn overflowing_add(
+        &self,
+        py: Python<'_>,
+        other: PyRef<'_, FheValue>,
+    ) -> PyResult<(PyObject, PyObject)> {
+        let y = &other.inner;
+        flagged(py, run(py, || self.inner.overflowing_add(y))?)
+    }
+
+    /// `(self - other wrapped, overflowed)` for `other` of the same type (Rust's
+    /// `overflowing_sub`).
+    fn overflowing_sub(
+        &self,
+        py: Python<'_>,
+        other: PyRef<'_, FheValue>,
+    ) -> PyResult<(PyObject, PyObject)> {
+        let y = &other.inner;
+        flagged(py, run(py, || self.inner.overflowing_sub(y))?)
+    }
+
+    /// `(-self wrapped, overflowed)` (Rust's `overflowing_neg`: unsigned, `self != 0`;
+    /// signed, `self == MIN`).
+    fn overflowing_neg(&self, py: Python<'_>) -> PyResult<(PyObject, PyObject)> {
+        flagged(py, run(py, || self.inner.overflowing_neg())?)
+    }
+
+    /// Whether the value is even, an `FheBool`.
+    fn is_even(&self, py: Python<'_>) -> PyResult<PyObject> {
+        let x = &self.inner;
+        let v = run(py, || x.is_even())?;
+        wrap(py, v)
+    }
+
+    /// Whether the value is odd, an `FheBool`.
+    fn is_odd(&self, py: Python<'_>) -> PyResult<PyObject> {
+        let x = &self.inner;
+        let v = run(py, || x.is_odd())?;
         wrap(py, v)
     }
 
