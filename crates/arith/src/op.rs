@@ -283,6 +283,25 @@ pub enum Op {
     /// The value converted to another type (truncated, or zero/sign-extended by the
     /// source's signedness), like Rust's `as`.
     Cast(IntType),
+    /// The number of one bits of the two's-complement pattern, a `u32` (Rust's
+    /// `count_ones`).
+    CountOnes,
+    /// The number of zero bits of the pattern, a `u32`.
+    CountZeros,
+    /// The number of zero bits above the highest one bit, a `u32` (the width for 0).
+    LeadingZeros,
+    /// The number of one bits above the highest zero bit, a `u32`.
+    LeadingOnes,
+    /// The number of zero bits below the lowest one bit, a `u32` (the width for 0).
+    TrailingZeros,
+    /// The number of one bits below the lowest zero bit, a `u32`.
+    TrailingOnes,
+    /// The position of the highest one bit of the pattern, a `u32`: `⌊log2 a⌋` for
+    /// `a > 0`, 0 for 0, the width minus one for a negative value (Rust's `ilog2`
+    /// panics where this has no meaning; `checked_ilog2` pairs it with `a > 0`).
+    Ilog2,
+    /// The pattern's bits in reverse order (Rust's `reverse_bits`).
+    ReverseBits,
 }
 
 impl fmt::Display for Op {
@@ -348,7 +367,9 @@ impl Op {
     /// The operation called `name` (`add`, `sub`, `neg`, `mul`, `mul_low`, `squ` or
     /// `square`, `scalar_mul`, `div`, `rem`, `floordiv`, `mod`, `abs`, `sgn` or `signum`,
     /// `round`, `min`, `max`, `lt`, `le`, `gt`, `ge`, `eq`, `ne`, `and`, `or`, `xor`,
-    /// `not`, `shl`, `shr`, `rotl`, `rotr`, `select`), with `arg` its clear scalar where
+    /// `not`, `shl`, `shr`, `rotl`, `rotr`, `select`, `count_ones`, `count_zeros`,
+    /// `leading_zeros`, `leading_ones`, `trailing_zeros`, `trailing_ones`, `ilog2`,
+    /// `reverse_bits`), with `arg` its clear scalar where
     /// it takes one: `mul`, `div` and `rem` with a scalar are [`Op::ScalarMul`],
     /// [`Op::DivScalar`] and [`Op::RemScalar`]; the shifts and rotations without one take
     /// an encrypted amount; `round` needs its bit position. A cast needs a type: build
@@ -429,7 +450,9 @@ impl Op {
         use Op::*;
         match self {
             Neg | Square | ScalarMul(_) | Abs | Signum | Round(_) | Not | Shl(_) | Shr(_)
-            | Rotl(_) | Rotr(_) | DivScalar(_) | RemScalar(_) | Cast(_) => 1,
+            | Rotl(_) | Rotr(_) | DivScalar(_) | RemScalar(_) | Cast(_) | ReverseBits => 1,
+            CountOnes | CountZeros | LeadingZeros | LeadingOnes | TrailingZeros | TrailingOnes
+            | Ilog2 => 1,
             Select => 3,
             _ => 2,
         }
@@ -454,8 +477,29 @@ impl Op {
         match self {
             Op::Cmp(_) => IntType::BOOL,
             Op::Cast(t) => t,
+            op if op.is_bit_count() => IntType {
+                bits: 32,
+                signed: false,
+            },
             _ => ty,
         }
+    }
+
+    /// Whether the operation counts bits of its operand ([`Op::CountOnes`] to
+    /// [`Op::Ilog2`]): its result is a `u32` whatever the operand's type, as in Rust and
+    /// TFHE-rs.
+    pub fn is_bit_count(self) -> bool {
+        use Op::*;
+        matches!(
+            self,
+            CountOnes
+                | CountZeros
+                | LeadingZeros
+                | LeadingOnes
+                | TrailingZeros
+                | TrailingOnes
+                | Ilog2
+        )
     }
 
     /// Whether the typed planner builds the operation (`abs`, `floordiv` and `mod` of
@@ -531,6 +575,8 @@ impl Op {
             }
             DivScalar(_) | RemScalar(_) => &[Algorithm::Bits, Algorithm::Magic],
             Div | Rem => &[Algorithm::Bits, Algorithm::Blocks],
+            CountOnes | CountZeros | LeadingZeros | LeadingOnes | TrailingZeros | TrailingOnes
+            | Ilog2 | ReverseBits => &[Algorithm::Bits],
             MulLow | FloorDiv | Mod | Abs | Signum | Round(_) => &[],
         }
     }
@@ -538,7 +584,7 @@ impl Op {
 
 /// Every operation but [`Op::Cast`] and the comparisons once, with a sample scalar, and
 /// its name.
-const NAMED_SAMPLES: [(Op, &str); 31] = {
+const NAMED_SAMPLES: [(Op, &str); 39] = {
     use Op::*;
     [
         (Add, "add"),
@@ -572,6 +618,14 @@ const NAMED_SAMPLES: [(Op, &str); 31] = {
         (RotlVar, "rotl_var"),
         (RotrVar, "rotr_var"),
         (Select, "select"),
+        (CountOnes, "count_ones"),
+        (CountZeros, "count_zeros"),
+        (LeadingZeros, "leading_zeros"),
+        (LeadingOnes, "leading_ones"),
+        (TrailingZeros, "trailing_zeros"),
+        (TrailingOnes, "trailing_ones"),
+        (Ilog2, "ilog2"),
+        (ReverseBits, "reverse_bits"),
     ]
 };
 

@@ -54,11 +54,16 @@ fn value(rng: &mut StdRng, ty: IntType) -> BigInt {
     } else {
         (BigInt::from(0), pow2(ty.bits) - 1)
     };
-    match rng.gen_range(0..6) {
+    let shift = rng.gen_range(0..=ty.bits as u32);
+    let pattern = rng.gen::<u128>() & (u128::MAX >> (128 - ty.bits));
+    match rng.gen_range(0..8) {
         0 => min,
         1 => max,
         2 => BigInt::from(0),
         3 => BigInt::from(rng.gen_range(-2i32..=2)).clamp(min, max),
+        // Patterns with any number of leading or of trailing zeros.
+        4 => wrap_big(ty, &BigInt::from(pattern.checked_shr(shift).unwrap_or(0))),
+        5 => wrap_big(ty, &BigInt::from(pattern.checked_shl(shift).unwrap_or(0))),
         // A uniform n-bit pattern.
         _ => wrap_big(ty, &BigInt::from(rng.gen::<u128>())),
     }
@@ -421,6 +426,14 @@ op_tests! {
     div_scalar => Op::DivScalar(0), 30;
     rem_scalar => Op::RemScalar(0), 31;
     cast => Op::Cast(IntType::BOOL), 32;
+    count_ones => Op::CountOnes, 33;
+    count_zeros => Op::CountZeros, 34;
+    leading_zeros => Op::LeadingZeros, 35;
+    leading_ones => Op::LeadingOnes, 36;
+    trailing_zeros => Op::TrailingZeros, 37;
+    trailing_ones => Op::TrailingOnes, 38;
+    ilog2 => Op::Ilog2, 39;
+    reverse_bits => Op::ReverseBits, 40;
 }
 
 #[test]
@@ -581,12 +594,13 @@ fn radix4_bootstraps_within_tfhe_rs_counts() {
 fn radix4_exhaustive_at_small_widths() {
     use Op::*;
     let ar = Arith::new(Config { max_qweight: 25 });
-    // Every operation without a scalar (the scalar ones follow, with many scalars).
+    // Every block operation without a scalar (the scalar ones follow, with many scalars).
     let ops = Op::typed_samples().into_iter().filter(|op| {
-        !matches!(
-            op,
-            ScalarMul(_) | Shl(_) | Shr(_) | Rotl(_) | Rotr(_) | DivScalar(_) | RemScalar(_)
-        )
+        op.algorithms().contains(&Algorithm::Blocks)
+            && !matches!(
+                op,
+                ScalarMul(_) | Shl(_) | Shr(_) | Rotl(_) | Rotr(_) | DivScalar(_) | RemScalar(_)
+            )
     });
     // Scalar operations: every amount up to past the width, and multipliers that hit
     // each path (0, a power of two, digits 1..=3, all ones, a negative one).

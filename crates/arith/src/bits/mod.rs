@@ -29,6 +29,7 @@
 //! assert!(cost.bootstraps <= 220);
 //! ```
 
+mod count;
 mod div;
 mod divconst;
 pub mod leveled;
@@ -36,6 +37,7 @@ mod mul;
 mod ops;
 mod shift;
 
+pub use count::{count_ones, highest_one, leading_zeros, reverse_bits, trailing_zeros};
 pub use div::{div_rem_signed, div_rem_unsigned};
 pub use divconst::{div_rem_const, MAX_CONST_DIV_BITS};
 pub use mul::{conv2d, dot, dot_accumulate, mul, mul_csa, mul_full, mul_full_signed, ConvForm};

@@ -142,6 +142,27 @@ pub(super) fn build_bits(
             }
         }
         Op::Cast(to) => words[0].resize(&mut bb, to.bits, signed),
+        Op::ReverseBits => ops::reverse_bits(&words[0]),
+        Op::CountOnes
+        | Op::CountZeros
+        | Op::LeadingZeros
+        | Op::LeadingOnes
+        | Op::TrailingZeros
+        | Op::TrailingOnes
+        | Op::Ilog2 => {
+            let w = op.result_type(ty).bits;
+            // The counts of ones are those of zeros of the complement (free).
+            let x = match op {
+                Op::CountZeros | Op::LeadingOnes | Op::TrailingOnes => ops::not(&mut bb, &words[0]),
+                _ => words[0].clone(),
+            };
+            match op {
+                Op::CountOnes | Op::CountZeros => ops::count_ones(&mut bb, &x, w),
+                Op::LeadingZeros | Op::LeadingOnes => ops::leading_zeros(&mut bb, &x, w),
+                Op::TrailingZeros | Op::TrailingOnes => ops::trailing_zeros(&mut bb, &x, w),
+                _ => ops::highest_one(&mut bb, &x, w),
+            }
+        }
         Op::MulLow | Op::FloorDiv | Op::Mod | Op::Abs | Op::Signum | Op::Round(_) => {
             return Err(TypedError::NotAnOperation {
                 op,

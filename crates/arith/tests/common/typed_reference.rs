@@ -155,6 +155,28 @@ pub fn reference_big(op: Op, ty: IntType, args: &[BigInt]) -> BigInt {
         Op::DivScalar(k) => div(&c[0], &w(big(k))),
         Op::RemScalar(k) => rem(&c[0], &w(big(k))),
         Op::Cast(to) => wrap_big(to, &c[0]),
+        Op::CountOnes => BigInt::from(pattern_big(ty, &c[0]).count_ones()),
+        Op::CountZeros => BigInt::from(n as u64 - pattern_big(ty, &c[0]).count_ones()),
+        Op::LeadingZeros => BigInt::from(n as u64 - pattern_big(ty, &c[0]).bits()),
+        Op::LeadingOnes => BigInt::from(n as u64 - (&mask - pattern_big(ty, &c[0])).bits()),
+        Op::TrailingZeros => {
+            BigInt::from(pattern_big(ty, &c[0]).trailing_zeros().unwrap_or(n as u64))
+        }
+        Op::TrailingOnes => BigInt::from(
+            (&mask - pattern_big(ty, &c[0]))
+                .trailing_zeros()
+                .unwrap_or(n as u64),
+        ),
+        Op::Ilog2 => BigInt::from(pattern_big(ty, &c[0]).bits().saturating_sub(1)),
+        Op::ReverseBits => {
+            let p = pattern_big(ty, &c[0]);
+            let r = (0..n as u64)
+                .filter(|&i| p.bit(i))
+                .fold(BigUint::from(0u8), |acc, i| {
+                    acc | (BigUint::from(1u8) << (n as u64 - 1 - i))
+                });
+            from_pattern(r)
+        }
         Op::MulLow | Op::FloorDiv | Op::Mod | Op::Abs | Op::Signum | Op::Round(_) => {
             panic!("{op} is not an operation of the typed planner")
         }
