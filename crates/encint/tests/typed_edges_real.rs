@@ -110,6 +110,15 @@ macro_rules! native {
                         _ => panic!("no native type for {to}"),
                     };
                 }
+                CountOnes => return i128::from(v(0).count_ones()),
+                CountZeros => return i128::from(v(0).count_zeros()),
+                LeadingZeros => return i128::from(v(0).leading_zeros()),
+                LeadingOnes => return i128::from(v(0).leading_ones()),
+                TrailingZeros => return i128::from(v(0).trailing_zeros()),
+                TrailingOnes => return i128::from(v(0).trailing_ones()),
+                // The highest one bit of the pattern (0 for 0).
+                Ilog2 => return i128::from((v(0) as $u).checked_ilog2().unwrap_or(0)),
+                ReverseBits => v(0).reverse_bits(),
                 MulLow | FloorDiv | Mod | Abs | Signum | Round(_) => {
                     panic!("{op} is not an operation of the typed planner")
                 }

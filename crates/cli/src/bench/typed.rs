@@ -18,7 +18,9 @@ use crate::{AnyResult, CliResult};
 /// Names accepted by `--typed` (`all` for every one).
 pub const TYPED_NAMES: &str = "add, sub, neg, mul, squ, scalar_mul (805 and 4095), and, or, \
 xor, not, shl, shr, rotl, rotr (by 3), shl_var, shr_var, rotl_var, rotr_var, select, min, max, \
-lt, le, gt, ge, eq, ne, div, rem, div_scalar, rem_scalar (by 7), cast (to the next width)";
+lt, le, gt, ge, eq, ne, div, rem, div_scalar, rem_scalar (by 7), count_ones, count_zeros, \
+leading_zeros, leading_ones, trailing_zeros, trailing_ones, ilog2 (of a positive value), \
+reverse_bits, cast (to the next width)";
 
 /// The operations named `name` (several for `all` and `scalar_mul`).
 fn ops_named(name: &str, ty: IntType) -> AnyResult<Vec<Op>> {
@@ -112,8 +114,10 @@ pub fn run(a: &BenchArgs, params: &'static encint::keys::DigitParameters) -> Cli
                 if b == 0 {
                     b = 1;
                 }
+                // A logarithm's operand is positive (TFHE-rs' has no meaning otherwise).
+                let low = if op == Op::Ilog2 { 1 } else { ty.min() };
                 let x = Inputs {
-                    a: rng.gen_range(ty.min()..=ty.max()),
+                    a: rng.gen_range(low..=ty.max()),
                     b,
                     s: rng.gen_range(0..ty.bits as u32),
                     c: rng.gen(),

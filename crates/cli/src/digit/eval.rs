@@ -40,6 +40,12 @@ Typed values (encrypt --type uN, iN or bool); results wrap modulo 2^N:
   cast --to TYPE                          truncation, or zero/sign extension by the source's
                                           signedness (Rust's `as`); to bool: x != 0
   scalar_mul                              mul by a clear --scalar
+  count_ones count_zeros leading_zeros    counts of bits of the two's-complement pattern,
+  leading_ones trailing_zeros             a u32 (a leading or trailing count of a value
+  trailing_ones                           without such a bit is the width N)
+  ilog2                                   the position of the highest one bit, a u32
+                                          (floor(log2 x) for x > 0; 0 for 0, N-1 for x < 0)
+  reverse_bits                            the pattern's bits in reverse order
 Division truncates toward zero, MIN / -1 = MIN. Division by an encrypted 0 gives all ones
 (unsigned) or -1 for x >= 0 and 1 for x < 0 (signed), and x % 0 = x; a clear --scalar 0
 divisor is an error.
@@ -75,7 +81,9 @@ pub struct EvalArgs {
     pub(super) server_key: Option<PathBuf>,
     /// Operation. Typed values: add, sub, mul, div, rem, and, or, xor, not, neg, shl, shr,
     /// rotl, rotr, min, max, lt, le, gt, ge, eq, ne, select, abs, square, cast,
-    /// scalar_mul. Exact integers: add, sub, neg, mul, mul_low, scalar_mul, squ, sgn, max,
+    /// scalar_mul, and the counts of bits (a u32 result): count_ones, count_zeros,
+    /// leading_zeros, leading_ones, trailing_zeros, trailing_ones, ilog2; reverse_bits.
+    /// Exact integers: add, sub, neg, mul, mul_low, scalar_mul, squ, sgn, max,
     /// min, abs, round, lt, le, gt, ge, eq, ne. See below.
     #[arg(long)]
     pub(super) op: String,

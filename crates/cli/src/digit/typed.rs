@@ -132,6 +132,14 @@ pub const TYPED_OP_NAMES: &[&str] = &[
     "abs",
     "select",
     "cast",
+    "count_ones",
+    "count_zeros",
+    "leading_zeros",
+    "leading_ones",
+    "trailing_zeros",
+    "trailing_ones",
+    "ilog2",
+    "reverse_bits",
 ];
 
 /// The typed operation `name` names; `to` is a cast's target type.

@@ -43,31 +43,34 @@ macro_rules! time_typed {
         let s = <$ufhe>::encrypt(x.s as $uclear, ck);
         let c = FheBool::encrypt(x.c, ck);
         let mut value = None;
-        macro_rules! int {
-            ($e:expr) => {{
+        // Times `$e` (a `$out`) and keeps its first result decrypted as a `$v`.
+        macro_rules! timed {
+            ($out:ty, $v:ty, $e:expr) => {{
                 measure(
                     $runs,
-                    || -> $fhe { $e },
-                    |_, r: $fhe| -> Result<(), PeerError> {
-                        let v: $clear = r.decrypt(ck);
+                    || -> $out { $e },
+                    |_, r: $out| -> Result<(), PeerError> {
+                        let v: $v = r.decrypt(ck);
                         value.get_or_insert(v as i128);
                         Ok(())
                     },
                 )?
             }};
         }
+        macro_rules! int {
+            ($e:expr) => {
+                timed!($fhe, $clear, $e)
+            };
+        }
         macro_rules! boolean {
-            ($e:expr) => {{
-                measure(
-                    $runs,
-                    || -> FheBool { $e },
-                    |_, r: FheBool| -> Result<(), PeerError> {
-                        let v: bool = r.decrypt(ck);
-                        value.get_or_insert(i128::from(v));
-                        Ok(())
-                    },
-                )?
-            }};
+            ($e:expr) => {
+                timed!(FheBool, bool, $e)
+            };
+        }
+        macro_rules! count {
+            ($e:expr) => {
+                timed!(FheUint32, u32, $e)
+            };
         }
         let samples = match $op {
             Op::Add => int!(&a + &b),
@@ -101,6 +104,18 @@ macro_rules! time_typed {
             Op::Rem => int!(&a % &b),
             Op::DivScalar(k) => int!(&a / (k as $clear)),
             Op::RemScalar(k) => int!(&a % (k as $clear)),
+            Op::CountOnes => count!(a.count_ones()),
+            Op::CountZeros => count!(a.count_zeros()),
+            Op::LeadingZeros => count!(a.leading_zeros()),
+            Op::LeadingOnes => count!(a.leading_ones()),
+            Op::TrailingZeros => count!(a.trailing_zeros()),
+            Op::TrailingOnes => count!(a.trailing_ones()),
+            // TFHE-rs' logarithm has a meaning for positive values only.
+            Op::Ilog2 if x.a <= 0 => {
+                return Err(PeerError::unsupported($op, "ilog2 of a value <= 0"))
+            }
+            Op::Ilog2 => count!(a.ilog2()),
+            Op::ReverseBits => int!(a.reverse_bits()),
             op => return Err(PeerError::unsupported(op, "typed FheInt/FheUint")),
         };
         Ok(PeerResult {

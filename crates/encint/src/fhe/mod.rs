@@ -51,6 +51,9 @@
 //! | `cast_into`, `cast_from` | truncation, or zero/sign extension by the source's signedness (Rust's `as`); to [`FheBool`]: `x != 0` |
 //! | `overflowing_add/sub/neg` | the wrapped result and an [`FheBool`] that is true when the exact result is outside the type, as Rust's `overflowing_*` |
 //! | `is_even`, `is_odd` | the low bit, as an [`FheBool`] |
+//! | `count_ones/zeros`, `leading_zeros/ones`, `trailing_zeros/ones` | the count, an [`FheUint32`] (the width for a leading or trailing count of a value without the bit) |
+//! | `ilog2`, `checked_ilog2` | the position of the highest one bit, an [`FheUint32`] (0 for 0, `N − 1` for a negative value); `checked_ilog2` adds `x > 0` |
+//! | `reverse_bits` | the pattern's bits in reverse order |
 //! | `c.select(a, b)`, `c.if_then_zero(a)` | `a` where `c`, else `b` (or 0) |
 //!
 //! The one-bit unsigned type is the boolean type: `IntType::new(1, false)` is
@@ -93,6 +96,7 @@ macro_rules! fixed_type {
 }
 
 mod array;
+mod bit_count;
 mod boolean;
 mod clear;
 mod compile;

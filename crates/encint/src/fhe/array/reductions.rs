@@ -67,6 +67,31 @@ where
     /// # Ok::<(), encint::Error>(())
     /// ```
     pub fn map_unary(&self, op: Op) -> Result<FheArray<T>> {
+        self.map_unary_to(op)
+    }
+
+    /// `op` on every element, its results of the type `O` (the counts of bits give
+    /// [`FheUint32`](crate::fhe::FheUint32) values, a cast its target): one circuit. Errors
+    /// when `op`'s results are not of `O`'s type.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use encint::fhe::{compile_with, FheArray, FheUint16, FheUint32};
+    /// use encint::typed::Op;
+    ///
+    /// let lz = compile_with(vec![3], |x: FheArray<FheUint16>| {
+    ///     x.map_unary_to::<FheUint32>(Op::LeadingZeros).expect("u32 counts")
+    /// })?;
+    /// let x = [1u16, 0x0f00, 0];
+    /// let expected = x.map(|v| i128::from(v.leading_zeros())).to_vec();
+    /// assert_eq!(lz.run_clear(&x.map(i128::from))?, expected);
+    /// # Ok::<(), encint::Error>(())
+    /// ```
+    pub fn map_unary_to<O: FheType>(&self, op: Op) -> Result<FheArray<O>>
+    where
+        FheArray<O>: Values,
+    {
         if op.arity() != 1 {
             return Err(Error::WrongOperation(format!(
                 "{op} takes more than one operand"
@@ -76,8 +101,8 @@ where
             let items = x
                 .items
                 .iter()
-                .map(|xi| wrap(dynamic::unary(op, xi.repr())))
-                .collect::<Result<Vec<T>>>()?;
+                .map(|xi| O::from_repr(dynamic::unary(op, xi.repr())?))
+                .collect::<Result<Vec<O>>>()?;
             FheArray::new(items, x.shape.clone())
         })
     }
