@@ -339,3 +339,53 @@ def test_radix4_form_gives_the_same_results_in_half_the_digits(keys):
         ck.encrypt(5, "u8", form="radix8")
     with pytest.raises(encint.InvalidInputError):
         ck.encrypt(5, 16, form="radix4")
+
+
+def bit_counts(v, bits):
+    """Rust's counts of the two's-complement pattern of `v` at `bits` bits, on ints."""
+    p = v % (1 << bits)
+    rev = int(format(p, f"0{bits}b")[::-1], 2)
+    inv = (1 << bits) - 1 - p
+    tz = lambda q: bits if q == 0 else (q & -q).bit_length() - 1  # noqa: E731
+    return {
+        "count_ones": bin(p).count("1"),
+        "count_zeros": bits - bin(p).count("1"),
+        "leading_zeros": bits - p.bit_length(),
+        "leading_ones": bits - inv.bit_length(),
+        "trailing_zeros": tz(p),
+        "trailing_ones": tz(inv),
+        "ilog2": max(p.bit_length() - 1, 0),
+        "reverse_bits": rev,
+    }
+
+
+@pytest.mark.parametrize(
+    "cls,bits,signed,v", [(encint.FheUint(10), 10, False, 0b0000110100), (encint.FheInt8, 8, True, -40)]
+)
+def test_bit_counts_match_ints(keys, cls, bits, signed, v):
+    ck, _ = keys
+    x = cls.encrypt(v, ck)
+    for name, want in bit_counts(v, bits).items():
+        got = getattr(x, name)()
+        if name == "reverse_bits":
+            # A value of the type: the reversed pattern read back signed or unsigned.
+            assert type(got) is type(x)
+            want = want - (1 << bits) if signed and want >= 1 << (bits - 1) else want
+        else:
+            assert isinstance(got, encint.FheUint32), name
+        assert got.decrypt(ck) == want, name
+    log, positive = x.checked_ilog2()
+    assert (log.decrypt(ck), positive.decrypt(ck)) == (bit_counts(v, bits)["ilog2"], v > 0)
+    # NumPy's bitwise_count counts the ones of |v|.
+    want = int(np.bitwise_count(np.int64(v))) if hasattr(np, "bitwise_count") else bin(abs(v)).count("1")
+    assert encint.bitwise_count(x).decrypt(ck) == want
+
+
+def test_bit_counts_elementwise_on_arrays(keys):
+    ck, _ = keys
+    values = np.array([0, 1, 0x80, 0x7F, 0x38], dtype=np.uint8)
+    a = ck.encrypt(values, "u8")
+    lz = a.leading_zeros()
+    assert lz.dtype == "uint32"
+    assert lz.decrypt(ck).tolist() == [bit_counts(int(v), 8)["leading_zeros"] for v in values]
+    assert a.count_ones().decrypt(ck).tolist() == [bin(int(v)).count("1") for v in values]

@@ -134,7 +134,7 @@ __all__ = [
     "MAX_DIGITS", "MAX_CIPHERTEXT_BYTES", "PARAMETERS", "ClientKey", "ServerKey", "PublicKey", "PackingKey", "EncInt", "Traced",
     "Program", "ProcessorKeys", "FvKeys", "FvBatch", "FvBitsKeys", "FvWord", "set_server_key", "set_threads", "from_bytes",
     "machine_profile", "calibrate",
-    "select", "min", "max", "trace", "cost", "set_progress",
+    "select", "min", "max", "bitwise_count", "trace", "cost", "set_progress",
     "Error", "InvalidInputError", "NoiseBudgetError", "FormatError", "KeyRoleError",
     "KeyMismatchError", "DecryptionError", "LimitError", "NoServerKeyError",
     "ProgramError", "FvError", "BackendError",
@@ -185,6 +185,20 @@ def min(a, b):  # noqa: A001 - mirrors the builtin for encrypted values
 def max(a, b):  # noqa: A001 - mirrors the builtin for encrypted values
     """``max(a, b)`` of two encrypted values (or one encrypted value and an int)."""
     return _either("max", _max, a, b)
+
+
+def bitwise_count(x):
+    """The number of one bits of ``abs(x)`` for an encrypted value ``x`` (an ``FheUint32``),
+    as NumPy's ``np.bitwise_count``; ``x.count_ones()`` counts those of the two's-complement
+    pattern (Rust's and TFHE-rs' ``count_ones``), elementwise on arrays too.
+
+    Example::
+
+        x = encint.FheInt8.encrypt(-6, ck)  # pattern 0b11111010
+        assert ck.decrypt(encint.bitwise_count(x)) == 2  # 6 = 0b110
+        assert ck.decrypt(x.count_ones()) == 6
+    """
+    return x.bitwise_count()
 
 
 def _record(fn, widths):

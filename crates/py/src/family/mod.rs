@@ -13,7 +13,8 @@
 
 /// The `#[pymethods]` block of a class of the family (`FheValue`, `FheArray`): Python's
 /// binary operators (each reflected too) and comparisons, each a call of the class's
-/// `binary(py, op, other, swap)`, `-x`, `~x` and `square` through its `unary(py, op)`,
+/// `binary(py, op, other, swap)`, `-x`, `~x`, `square` and the counts of bits
+/// (`count_ones`, ..., `reverse_bits`) through its `unary(py, op)`,
 /// `bool(x)` refused with the message given, NumPy's deferral (`__array_ufunc__ = None`),
 /// then the methods written out (PyO3 takes one block per class).
 macro_rules! family_methods {
@@ -29,9 +30,29 @@ macro_rules! family_methods {
             __xor__ Xor false, __rxor__ Xor true,
             __lshift__ ShlVar false, __rlshift__ ShlVar true,
             __rshift__ ShrVar false, __rrshift__ ShrVar true,
+        ] [
+            /// The number of one bits of the two's-complement pattern, an `FheUint32`
+            /// (Rust's `count_ones`; NumPy's `bitwise_count` counts those of `abs(x)`).
+            count_ones CountOnes,
+            /// The number of zero bits of the pattern, an `FheUint32`.
+            count_zeros CountZeros,
+            /// The zero bits above the highest one bit (the width for 0), an `FheUint32`.
+            leading_zeros LeadingZeros,
+            /// The one bits above the highest zero bit, an `FheUint32`.
+            leading_ones LeadingOnes,
+            /// The zero bits below the lowest one bit (the width for 0), an `FheUint32`.
+            trailing_zeros TrailingZeros,
+            /// The one bits below the lowest zero bit, an `FheUint32`.
+            trailing_ones TrailingOnes,
+            /// `floor(log2(x))` for `x > 0`, an `FheUint32`; 0 for 0 and the width
+            /// minus one for a negative `x` (the highest one bit's position).
+            ilog2 Ilog2,
+            /// The pattern's bits in reverse order, a value of the type.
+            reverse_bits ReverseBits,
         ] $($rest)*);
     };
-    (@binary $ty:ident $truth:literal $decrypted:literal [$($name:ident $op:ident $swap:literal,)*] $($rest:tt)*) => {
+    (@binary $ty:ident $truth:literal $decrypted:literal [$($name:ident $op:ident $swap:literal,)*]
+        [$($(#[doc = $cdoc:literal])* $cname:ident $cop:ident,)*] $($rest:tt)*) => {
         #[pyo3::pymethods]
         impl $ty {
             #[doc = concat!("Decrypts with the client key `ck`: ", $decrypted, " (`ck.decrypt(self)`).")]
@@ -93,6 +114,12 @@ macro_rules! family_methods {
             fn square(&self, py: pyo3::Python<'_>) -> pyo3::PyResult<pyo3::PyObject> {
                 self.unary(py, ::encint::Op::Square)
             }
+            $(
+                $(#[doc = $cdoc])*
+                fn $cname(&self, py: pyo3::Python<'_>) -> pyo3::PyResult<pyo3::PyObject> {
+                    self.unary(py, ::encint::Op::$cop)
+                }
+            )*
             $($rest)*
         }
     };

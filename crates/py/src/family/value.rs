@@ -318,6 +318,26 @@ super::family_methods! { FheValue, "an encrypted value has no clear truth value:
         flagged(py, run(py, || self.inner.overflowing_neg())?)
     }
 
+    /// `(ilog2(self), self > 0)`, TFHE-rs' `checked_ilog2`: an `FheUint32` and an
+    /// `FheBool`, false where the logarithm has no meaning (zero and negative values).
+    fn checked_ilog2(&self, py: Python<'_>) -> PyResult<(PyObject, PyObject)> {
+        flagged(py, run(py, || self.inner.checked_ilog2())?)
+    }
+
+    /// The number of one bits of `abs(self)`, an `FheUint32`, as NumPy's
+    /// `bitwise_count` (`count_ones` of the pattern for an unsigned type; `abs(MIN)` is
+    /// `MIN`, one bit), one circuit.
+    fn bitwise_count(&self, py: Python<'_>) -> PyResult<PyObject> {
+        let x = self.inner.clone();
+        let v = run(py, move || {
+            super::numpy::fused1(vec![x], |a| {
+                let m = if a[0].ty().signed { a[0].abs()? } else { a[0].clone() };
+                m.unary(Op::CountOnes)
+            })
+        })?;
+        wrap(py, v)
+    }
+
     /// Whether the value is even, an `FheBool`.
     fn is_even(&self, py: Python<'_>) -> PyResult<PyObject> {
         let x = &self.inner;
