@@ -135,6 +135,50 @@ impl Server {
     }
 }
 
+impl Server {
+    /// A value of `ty` whose low `random_bits` bits are drawn uniformly at random by the
+    /// server without the secret key (TFHE-rs' `generate_oblivious_pseudo_random_bounded`):
+    /// no one learns it without the client key. The bits above are 0, so an unsigned value
+    /// is uniform on `0..2^random_bits`; with `random_bits` the width, a signed value is
+    /// uniform over the whole type. The same `seed` gives the same value (a new seed for
+    /// each draw). Canonical form; one blind rotation per random bit. Errors when
+    /// `random_bits` exceeds the width.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// # use encint::{ClientKey, Server, DEFAULT_PARAMETERS};
+    /// # let (client, server_key) = ClientKey::generate(&DEFAULT_PARAMETERS);
+    /// # let server = Server::new(server_key);
+    /// use encint::typed::{decrypt_typed, IntType};
+    /// let u8t = IntType::new(8, false)?;
+    /// let die = server.typed_random(u8t, 0x5eed, 3)?; // 0..8
+    /// assert!((0..8).contains(&decrypt_typed(&client, &die)?));
+    /// # Ok::<(), encint::Error>(())
+    /// ```
+    pub fn typed_random(&self, ty: IntType, seed: u128, random_bits: usize) -> Result<EncTyped> {
+        let ty = IntType::new(ty.bits, ty.signed).map_err(Error::from)?;
+        if random_bits > ty.bits {
+            return Err(Error::OutOfRange(format!(
+                "{random_bits} random bits in a {}-bit type",
+                ty.bits
+            )));
+        }
+        let key = self.key();
+        let mut digits = self.install(|| key.oblivious_random_bits(seed, random_bits));
+        let params = key.params();
+        digits.resize_with(ty.bits, || encint_tfhe::Digit::trivial(0, params));
+        if ty.signed {
+            // The top digit of a signed canonical value weighs -2^(n-1).
+            if let Some(top) = digits.last_mut() {
+                top.scale_assign(-1);
+            }
+        }
+        let value = EncInt::from_digits(digits, key.key_set());
+        Ok(EncTyped::from_parts(value, ty, Form::Canonical))
+    }
+}
+
 /// Encrypts a value of type `ty` in canonical form (`ty.bits` digits: its two's-complement
 /// bits, the top one negated when signed). Errors if `value` is not a value of the type
 /// (an unsigned 127- or 128-bit type takes values up to `i128::MAX`).

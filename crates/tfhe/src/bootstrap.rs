@@ -97,8 +97,21 @@ impl ServerKeyInner {
         half: bool,
         s: &mut Scratch,
     ) {
+        self.rotate_onto(msed, s, |body| {
+            fill_test_polynomial_scaled(body, luts, half)
+        });
+    }
+
+    /// Blind rotation of `msed` over the test polynomial `fill` writes (mask zero), into
+    /// the scratch accumulator `s.acc`.
+    pub(crate) fn rotate_onto(
+        &self,
+        msed: &Switched,
+        s: &mut Scratch,
+        fill: impl FnOnce(&mut [u64]),
+    ) {
         s.acc.get_mut_mask().as_mut().fill(0);
-        fill_test_polynomial_scaled(s.acc.get_mut_body().as_mut(), luts, half);
+        fill(s.acc.get_mut_body().as_mut());
         blind_rotate_assign_mem_optimized(
             msed,
             &mut s.acc,
@@ -147,7 +160,7 @@ impl ServerKeyInner {
 pub(crate) struct Switched {
     pub(crate) mask: Vec<usize>,
     pub(crate) body: usize,
-    log_modulus: CiphertextModulusLog,
+    pub(crate) log_modulus: CiphertextModulusLog,
 }
 
 impl Switched {

@@ -91,6 +91,7 @@ mod keys;
 mod memory;
 pub mod params;
 pub mod public;
+mod random;
 pub mod roles;
 mod scratch;
 mod tree;
