@@ -1,4 +1,5 @@
-//! Overflow-reporting arithmetic (`overflowing_add`, `overflowing_sub`, `overflowing_neg`),
+//! Overflow-reporting arithmetic (`overflowing_add`, `overflowing_sub`, `overflowing_neg`,
+//! `overflowing_mul`, the last also at widths from 65 to 128 bits),
 //! parity (`is_even`, `is_odd`) and `if_then_zero` against Rust's own integers: in clear
 //! mode, every pair at 8 bits and drawn and edge values at 16, 32 and 64 bits, signed and
 //! unsigned, and at 128 bits signed (a clear run takes and gives `i128`, which holds no
@@ -6,7 +7,10 @@
 
 use std::sync::Arc;
 
-use encint::fhe::{compile, FheBool, FheInt16, FheInt8, FheUint16, FheUint8};
+use encint::fhe::{
+    compile, compile_with, FheBool, FheInt16, FheInt8, FheUint16, FheUint8, FheValue,
+};
+use encint::typed::IntType;
 use encint::{set_server, ClientKey, FheInt, FheUint, Server, DEFAULT_PARAMETERS};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -18,8 +22,15 @@ macro_rules! clear_check {
             let (s, so) = a.overflowing_add(&b);
             let (d, dob) = a.overflowing_sub(&b);
             let (n, no) = a.overflowing_neg();
+            let (m, mo) = a.overflowing_mul(&b);
             let z = b.is_even().if_then_zero(&a);
-            ((s, so), (d, dob), (n, no), (a.is_even(), a.is_odd(), z))
+            let (q, r) = a.div_rem(&b);
+            (
+                (s, so),
+                (d, dob),
+                ((n, no), (m, mo), (q, r)),
+                (a.is_even(), a.is_odd(), z),
+            )
         })
         .unwrap();
         let mut checked = 0;
@@ -28,7 +39,16 @@ macro_rules! clear_check {
             let (s, so) = a.overflowing_add(b);
             let (d, dob) = a.overflowing_sub(b);
             let (n, no) = a.overflowing_neg();
+            let (m, mo) = a.overflowing_mul(b);
             let z = if b % 2 == 0 { a } else { 0 };
+            // TFHE-rs' division by zero: all ones (unsigned), -1 or 1 by the dividend's
+            // sign (signed); the remainder is the dividend.
+            #[allow(unused_comparisons)]
+            let (q, r) = match b {
+                0 if a < 0 => (1, a),
+                0 => (!0, a),
+                _ => (a.wrapping_div(b), a.wrapping_rem(b)),
+            };
             let want: Vec<i128> = vec![
                 s as i128,
                 so.into(),
@@ -36,6 +56,10 @@ macro_rules! clear_check {
                 dob.into(),
                 n as i128,
                 no.into(),
+                m as i128,
+                mo.into(),
+                q as i128,
+                r as i128,
                 (a % 2 == 0).into(),
                 (a % 2 != 0).into(),
                 z as i128,
@@ -80,6 +104,57 @@ fn wide_types_in_clear_mode() {
     clear_check!(FheInt<128>, i128, pairs!(i128, rng, 6));
 }
 
+/// `overflowing_mul` of `ty` (65 to 128 bits, where the product is checked by halves)
+/// against `i128` / `u128` arithmetic: the wrapped product and whether the exact one is
+/// outside the type.
+fn wide_product(ty: IntType, a: i128, b: i128) -> Vec<i128> {
+    let n = ty.bits as u32;
+    let over = if ty.signed {
+        let (min, max) = (ty.min(), ty.max());
+        a.checked_mul(b).is_none_or(|p| p < min || p > max)
+    } else {
+        (a as u128)
+            .checked_mul(b as u128)
+            .is_none_or(|p| n < 128 && p >> n != 0)
+    };
+    vec![ty.wrap(a.wrapping_mul(b)), over.into()]
+}
+
+#[test]
+fn products_from_65_to_128_bits_in_clear_mode() {
+    let mut rng = StdRng::seed_from_u64(57);
+    // Odd and even widths, both halves' rules (the circuits take seconds each to build).
+    for n in [65usize, 66, 77, 96, 127, 128] {
+        for signed in [false, true] {
+            // A clear run reads i128: unsigned 128-bit values stop at i128::MAX.
+            let ty = IntType::new(n, signed).unwrap();
+            let f = compile_with((ty, ty), |(a, b): (FheValue, FheValue)| {
+                a.overflowing_mul(&b).expect("two values of one type")
+            })
+            .unwrap();
+            let (lo, hi) = (ty.min(), ty.max());
+            let draw = |rng: &mut StdRng| -> i128 {
+                // Any magnitude: a uniform value shifted right by 0..n bits.
+                ty.wrap(rng.r#gen::<i128>()).clamp(lo, hi) >> rng.gen_range(0..n as u32)
+            };
+            let mut cases = vec![
+                (hi, 1),
+                (hi, 2),
+                (lo, 1),
+                (lo, -1),
+                (0, hi),
+                (1i128 << (n / 2), 1i128 << (n / 2)),
+            ];
+            cases.retain(|&(a, b)| (lo..=hi).contains(&a) && (lo..=hi).contains(&b));
+            cases.extend((0..16).map(|_| (draw(&mut rng), draw(&mut rng))));
+            for (a, b) in cases {
+                let got = f.run_clear(&[a, b]).unwrap();
+                assert_eq!(got, wide_product(ty, a, b), "{ty}: {a} * {b}");
+            }
+        }
+    }
+}
+
 /// Checks `$fhe` on real keys, each method called on its own (one circuit each).
 macro_rules! real_check {
     ($client:expr, $fhe:ty, $t:ty, $pairs:expr) => {{
@@ -98,6 +173,16 @@ macro_rules! real_check {
             assert_eq!((d(&s), bit(&so)), a.overflowing_sub(b), "sub {a} {b}");
             let (s, so) = x.overflowing_neg();
             assert_eq!((d(&s), bit(&so)), a.overflowing_neg(), "neg {a}");
+            // The products and quotients on real keys at 8 bits (16 bits: in clear mode).
+            if std::mem::size_of::<$t>() == 1 {
+                let (s, so) = x.overflowing_mul(&y);
+                assert_eq!((d(&s), bit(&so)), a.overflowing_mul(b), "mul {a} {b}");
+                if b != 0 {
+                    let (q, r) = x.div_rem(&y);
+                    let want = (a.wrapping_div(b), a.wrapping_rem(b));
+                    assert_eq!((d(&q), d(&r)), want, "div_rem {a} {b}");
+                }
+            }
             assert_eq!(
                 (bit(&x.is_even()), bit(&x.is_odd())),
                 (a % 2 == 0, a % 2 != 0),

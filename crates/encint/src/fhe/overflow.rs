@@ -2,7 +2,7 @@
 //! as TFHE-rs' high-level API names them: each call is one circuit made of the family's
 //! own operations (recorded into the trace inside [`compile`](super::compile)).
 
-use encint_arith::typed::Op;
+use encint_arith::typed::{IntType, Op, MAX_TYPED_BITS};
 
 use super::values::one_circuit;
 use super::{or_panic, FheBool, FheInteger, FheType, FheValue, IntoOperand, Operand};
@@ -82,6 +82,74 @@ impl FheValue {
         })
     }
 
+    /// `(self · rhs wrapped, overflowed)` (see [`FheInteger::overflowing_mul`]); the flag
+    /// is a `bool` value. Errors on operands of two types.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use encint::fhe::{compile_with, FheValue};
+    /// use encint::typed::IntType;
+    ///
+    /// let i6 = IntType::new(6, true)?;
+    /// let f = compile_with((i6, i6), |(a, b): (FheValue, FheValue)| {
+    ///     a.overflowing_mul(&b).expect("two i6")
+    /// })?;
+    /// assert_eq!(f.run_clear(&[-4, 8])?, vec![-32, 0]); // MIN fits
+    /// assert_eq!(f.run_clear(&[4, 8])?, vec![-32, 1]); // 32 does not
+    /// # Ok::<(), encint::Error>(())
+    /// ```
+    pub fn overflowing_mul(&self, rhs: &FheValue) -> Result<(FheValue, FheValue)> {
+        let ty = self.ty();
+        one_circuit((self.clone(), rhs.clone()), |(a, b)| {
+            if !ty.signed {
+                return unsigned_product(&a, &b);
+            }
+            if 2 * ty.bits <= MAX_TYPED_BITS {
+                // The exact product at twice the width, and whether the type holds it:
+                // the product differs from its low half sign-extended back.
+                let wide = IntType {
+                    bits: 2 * ty.bits,
+                    signed: true,
+                };
+                let p = a
+                    .unary(Op::Cast(wide))?
+                    .binary(Op::Mul, b.unary(Op::Cast(wide))?)?;
+                let low = p.unary(Op::Cast(ty))?;
+                let over = p.binary(Op::NE, low.unary(Op::Cast(wide))?)?;
+                return Ok((low, over));
+            }
+            // Wider: the magnitudes' product, then the signed range: MAX for a positive
+            // product, MAX + 1 (|MIN|) for a negative one.
+            let u = IntType {
+                bits: ty.bits,
+                signed: false,
+            };
+            let magnitude = |x: &FheValue| x.abs()?.unary(Op::Cast(u));
+            let (m, over) = unsigned_product(&magnitude(&a)?, &magnitude(&b)?)?;
+            let negative = negative(&a.binary(Op::Xor, &b)?)?;
+            // As patterns of the unsigned type (2^127 is i128::MIN's).
+            let max = (1i128 << (ty.bits - 1)).wrapping_sub(1);
+            let past_max = m.binary(Op::GT, max)?;
+            let past_min = m.binary(Op::GT, max.wrapping_add(1))?;
+            let out = negative.select(&past_min, &past_max)?;
+            Ok((a.binary(Op::Mul, &b)?, over.binary(Op::Or, &out)?))
+        })
+    }
+
+    /// `(self / rhs, self % rhs)` in one circuit (see [`FheInteger::div_rem`]); `rhs` a
+    /// value of the same type or a clear value (an error for a clear zero).
+    pub fn div_rem(&self, rhs: impl IntoOperand<FheValue>) -> Result<(FheValue, FheValue)> {
+        match rhs.operand() {
+            Operand::Clear(k) => one_circuit(self.clone(), |a| {
+                Ok((a.binary(Op::Div, k)?, a.binary(Op::Rem, k)?))
+            }),
+            Operand::Value(r) => one_circuit((self.clone(), FheValue::of(r.clone())), |(a, b)| {
+                Ok((a.binary(Op::Div, &b)?, a.binary(Op::Rem, &b)?))
+            }),
+        }
+    }
+
     /// Whether the value is even, as a `bool` value.
     pub fn is_even(&self) -> Result<FheValue> {
         one_circuit(self.clone(), |a| a.binary(Op::And, 1)?.binary(Op::EQ, 0))
@@ -91,6 +159,51 @@ impl FheValue {
     pub fn is_odd(&self) -> Result<FheValue> {
         one_circuit(self.clone(), |a| a.binary(Op::And, 1)?.binary(Op::NE, 0))
     }
+}
+
+/// `(a · b mod 2^N, a · b ≥ 2^N)` for unsigned `a`, `b` of `N` bits. Up to 64 bits, one
+/// product at `2N` bits. Wider, with `h = ⌈N/2⌉` and `a = a₁·2^h + a₀` (`b` alike): the
+/// product passes `2^N` when `a₁` and `b₁` are both non-zero, else when `t = a₀b₁ + a₁b₀`
+/// (one term is zero) reaches `2^(N−h)`, or `t + ⌊a₀b₀ / 2^h⌋` does; three products of
+/// halves at `2h ≤ 128` bits beside the wrapped one.
+fn unsigned_product(a: &FheValue, b: &FheValue) -> Result<(FheValue, FheValue)> {
+    let n = a.ty().bits;
+    let of = |bits: usize| IntType {
+        bits,
+        signed: false,
+    };
+    if 2 * n <= MAX_TYPED_BITS {
+        let wide = of(2 * n);
+        let p = a
+            .unary(Op::Cast(wide))?
+            .binary(Op::Mul, b.unary(Op::Cast(wide))?)?;
+        let over = p.binary(Op::ShrVar, n as i128)?.binary(Op::NE, 0)?;
+        return Ok((p.unary(Op::Cast(of(n)))?, over));
+    }
+    let h = n.div_ceil(2);
+    let w = of(2 * h);
+    let low_mask = (1i128 << h) - 1;
+    let halves = |x: &FheValue| -> Result<(FheValue, FheValue)> {
+        let x = x.unary(Op::Cast(w))?;
+        Ok((
+            x.binary(Op::And, low_mask)?,
+            x.binary(Op::ShrVar, h as i128)?,
+        ))
+    };
+    let (a0, a1) = halves(a)?;
+    let (b0, b1) = halves(b)?;
+    let both_high = a1
+        .binary(Op::NE, 0)?
+        .binary(Op::And, b1.binary(Op::NE, 0)?)?;
+    let t = a0
+        .binary(Op::Mul, &b1)?
+        .binary(Op::Add, a1.binary(Op::Mul, &b0)?)?;
+    let carry = a0.binary(Op::Mul, &b0)?.binary(Op::ShrVar, h as i128)?;
+    let limit = 1i128 << (n - h);
+    let over = both_high
+        .binary(Op::Or, t.binary(Op::GE, limit)?)?
+        .binary(Op::Or, t.binary(Op::Add, &carry)?.binary(Op::GE, limit)?)?;
+    Ok((a.binary(Op::Mul, b)?, over))
 }
 
 /// Whether the signed value `x` is negative (its top bit set).
@@ -172,6 +285,48 @@ impl<const N: usize, const SIGNED: bool> FheInteger<N, SIGNED> {
     /// ```
     pub fn overflowing_neg(&self) -> (Self, FheBool) {
         or_panic(self.value().overflowing_neg().and_then(pair))
+    }
+
+    /// `(self · rhs mod 2^N, overflowed)`, as Rust's `overflowing_mul`: the flag is true
+    /// when the exact product is outside the type.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use encint::fhe::{compile, FheInt8, FheUint16};
+    ///
+    /// let f = compile(|(a, b): (FheUint16, FheUint16)| a.overflowing_mul(&b))?;
+    /// let (p, over) = 300u16.overflowing_mul(300);
+    /// assert_eq!(f.run_clear(&[300, 300])?, vec![i128::from(p), i128::from(over)]);
+    /// let g = compile(|(a, b): (FheInt8, FheInt8)| a.overflowing_mul(&b))?;
+    /// assert_eq!(g.run_clear(&[-16, 8])?, vec![-128, 0]);
+    /// # Ok::<(), encint::Error>(())
+    /// ```
+    pub fn overflowing_mul(&self, rhs: &Self) -> (Self, FheBool) {
+        or_panic(self.value().overflowing_mul(&rhs.value()).and_then(pair))
+    }
+
+    /// `(self / rhs, self % rhs)`, TFHE-rs' `div_rem`: both from one circuit, the
+    /// division's work shared (truncating; division by an encrypted zero as `/` and `%`
+    /// give it). `rhs` may be a clear value; a clear zero panics, as `/` does.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use encint::fhe::{compile, FheInt16};
+    ///
+    /// let f = compile(|(a, b): (FheInt16, FheInt16)| a.div_rem(&b))?;
+    /// assert_eq!(f.run_clear(&[-300, 7])?, vec![-42, -6]);
+    /// let g = compile(|a: FheInt16| a.div_rem(10i16))?;
+    /// assert_eq!(g.run_clear(&[1234])?, vec![123, 4]);
+    /// # Ok::<(), encint::Error>(())
+    /// ```
+    pub fn div_rem(&self, rhs: impl IntoOperand<Self>) -> (Self, Self) {
+        let pair = match rhs.operand() {
+            Operand::Clear(k) => self.value().div_rem(k),
+            Operand::Value(r) => self.value().div_rem(FheValue::of(r.clone())),
+        };
+        or_panic(pair.and_then(|(q, r)| Ok((typed(q)?, typed(r)?))))
     }
 
     /// Whether the value is even (its low bit is 0).
