@@ -127,6 +127,11 @@ def test_overflowing_arithmetic_and_parity_match_ints(keys, cls, bits, signed, p
             assert isinstance(flag, encint.FheBool)
             got = (v.decrypt(ck), flag.decrypt(ck))
             assert got == overflowing(a, b, bits, signed, op), (name, a, b)
+        v, flag = x.overflowing_mul(y)
+        assert (v.decrypt(ck), flag.decrypt(ck)) == overflowing(a, b, bits, signed, lambda p, q: p * q)
+        if b != 0:
+            q, r = divmod(x, y)  # NumPy's (and Python's) flooring rules
+            assert (q.decrypt(ck), r.decrypt(ck)) == divmod(a, b), (a, b)
         v, flag = x.overflowing_neg()
         assert (v.decrypt(ck), flag.decrypt(ck)) == overflowing(0, a, bits, signed, lambda p, q: p - q)
         assert (x.is_even().decrypt(ck), x.is_odd().decrypt(ck)) == (a % 2 == 0, a % 2 == 1)
@@ -389,3 +394,18 @@ def test_bit_counts_elementwise_on_arrays(keys):
     assert lz.dtype == "uint32"
     assert lz.decrypt(ck).tolist() == [bit_counts(int(v), 8)["leading_zeros"] for v in values]
     assert a.count_ones().decrypt(ck).tolist() == [bin(int(v)).count("1") for v in values]
+
+
+def test_oblivious_random_values(keys):
+    ck, _ = keys
+    a = encint.FheUint16.generate_oblivious_pseudo_random(11)
+    b = encint.FheUint16.generate_oblivious_pseudo_random(11)
+    c = encint.FheUint16.generate_oblivious_pseudo_random(12)
+    assert isinstance(a, encint.FheUint16)
+    assert a.decrypt(ck) == b.decrypt(ck)  # one seed, one value
+    assert a.decrypt(ck) != c.decrypt(ck)  # equal with probability 2**-16
+    rolls = [encint.FheUint(6).generate_oblivious_pseudo_random(s, bits=2).decrypt(ck) for s in range(40)]
+    assert all(0 <= r < 4 for r in rolls)
+    assert len(set(rolls)) > 1  # all equal: probability 4**-39
+    with pytest.raises(encint.Error):
+        encint.FheUint8.generate_oblivious_pseudo_random(1, bits=9)

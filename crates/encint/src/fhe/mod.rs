@@ -40,7 +40,7 @@
 //! | operation | result |
 //! |---|---|
 //! | `+ - *`, unary `-`, `square` | modulo `2^N` |
-//! | `/`, `%` | truncating; `MIN / -1 = MIN`, `MIN % -1 = 0` |
+//! | `/`, `%`, `div_rem` | truncating; `MIN / -1 = MIN`, `MIN % -1 = 0`; `div_rem` gives both from one circuit |
 //! | `/ 0`, `% 0` (encrypted zero) | unsigned: `x / 0` = all ones, `x % 0 = x`; signed: `x / 0` = `-1` for `x >= 0` and `1` for `x < 0`, `x % 0 = x` |
 //! | `/ 0`, `% 0` (clear zero) | an error ([`Error::DivisionByZero`]); the operator panics |
 //! | `<< k`, `>> k`, by a clear or encrypted `k` | shift by `k mod N` (TFHE-rs' barrel shifter reads the low `log2 N` bits of the amount), as Rust's `wrapping_shl` / `wrapping_shr`; `>>` is arithmetic on signed types |
@@ -49,11 +49,12 @@
 //! | `eq ne lt le gt ge` | an [`FheBool`] |
 //! | `abs` | `|x|` modulo `2^N` (`abs(MIN) = MIN`) |
 //! | `cast_into`, `cast_from` | truncation, or zero/sign extension by the source's signedness (Rust's `as`); to [`FheBool`]: `x != 0` |
-//! | `overflowing_add/sub/neg` | the wrapped result and an [`FheBool`] that is true when the exact result is outside the type, as Rust's `overflowing_*` |
+//! | `overflowing_add/sub/mul/neg` | the wrapped result and an [`FheBool`] that is true when the exact result is outside the type, as Rust's `overflowing_*` |
 //! | `is_even`, `is_odd` | the low bit, as an [`FheBool`] |
 //! | `count_ones/zeros`, `leading_zeros/ones`, `trailing_zeros/ones` | the count, an [`FheUint32`] (the width for a leading or trailing count of a value without the bit) |
 //! | `ilog2`, `checked_ilog2` | the position of the highest one bit, an [`FheUint32`] (0 for 0, `N − 1` for a negative value); `checked_ilog2` adds `x > 0` |
 //! | `reverse_bits` | the pattern's bits in reverse order |
+//! | `generate_oblivious_pseudo_random(seed)`, `_bounded(seed, bits)` | a value the server draws without learning it, uniform over the type (or on `0..2^bits`); one seed, one value |
 //! | `c.select(a, b)`, `c.if_then_zero(a)` | `a` where `c`, else `b` (or 0) |
 //!
 //! The one-bit unsigned type is the boolean type: `IntType::new(1, false)` is
@@ -106,6 +107,7 @@ mod integer;
 mod on_clear;
 mod ops;
 mod overflow;
+mod random;
 mod repr;
 mod values;
 

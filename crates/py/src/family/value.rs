@@ -251,6 +251,27 @@ super::family_methods! { FheValue, "an encrypted value has no clear truth value:
         wrap(cls.py(), v)
     }
 
+    /// A value of this class's type drawn at random by the server (on the key set of
+    /// `encint.set_server_key`), which does not learn it: its low `bits` bits uniform (all
+    /// of them by default: uniform over the type), the bits above 0. The same `seed` (an
+    /// int in `0..2**128`) gives the same value: use a new seed for each draw. TFHE-rs'
+    /// `generate_oblivious_pseudo_random` (and `_bounded`).
+    #[classmethod]
+    #[pyo3(signature = (seed, bits=None))]
+    fn generate_oblivious_pseudo_random(
+        cls: &Bound<'_, PyType>,
+        seed: u128,
+        bits: Option<usize>,
+    ) -> PyResult<PyObject> {
+        let ty = class_type(cls)?;
+        let bits = bits.unwrap_or(ty.bits);
+        let py = cls.py();
+        let v = run(py, || {
+            encint::fhe::FheValue::generate_oblivious_pseudo_random(ty, seed, bits)
+        })?;
+        wrap(py, v)
+    }
+
     /// Reads a value written by `to_bytes` (or by the command-line tool or the Rust
     /// facade); on a class of a type, refuses a value of another type.
     #[classmethod]
@@ -310,6 +331,44 @@ super::family_methods! { FheValue, "an encrypted value has no clear truth value:
     ) -> PyResult<(PyObject, PyObject)> {
         let y = &other.inner;
         flagged(py, run(py, || self.inner.overflowing_sub(y))?)
+    }
+
+    /// `(self * other wrapped, overflowed)` for `other` of the same type (Rust's
+    /// `overflowing_mul`: the flag true when the exact product is outside the type).
+    fn overflowing_mul(
+        &self,
+        py: Python<'_>,
+        other: PyRef<'_, FheValue>,
+    ) -> PyResult<(PyObject, PyObject)> {
+        let y = &other.inner;
+        flagged(py, run(py, || self.inner.overflowing_mul(y))?)
+    }
+
+    /// `divmod(self, other)`: `(self // other, self % other)` with NumPy's rules (the
+    /// quotient floors, the remainder takes the divisor's sign, an encrypted zero divisor
+    /// gives `(0, 0)`), both from one circuit; `other` a value of the type or an int.
+    fn __divmod__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+        let Some(d) = rhs(other, self.ty(), Clear::of(Op::FloorDiv, false))? else {
+            return Ok(py.NotImplemented());
+        };
+        check_division(Op::FloorDiv, false, matches!(d, Rhs::Clear(0)))?;
+        let (args, clear) = match d {
+            Rhs::Value(y) => (vec![self.inner.clone(), y], None),
+            Rhs::Clear(k) => (vec![self.inner.clone()], Some(k)),
+        };
+        let out = run(py, move || {
+            super::numpy::fused(args, move |v| {
+                let d = clear.map_or_else(|| Rhs::Value(v[1].clone()), Rhs::Clear);
+                Ok(vec![
+                    apply(&v[0], Op::FloorDiv, d.clone(), false)?,
+                    apply(&v[0], Op::Mod, d, false)?,
+                ])
+            })
+        })?;
+        let [q, r]: [encint::fhe::FheValue; 2] = out
+            .try_into()
+            .map_err(|_| invalid("divmod built no pair"))?;
+        Ok(PyTuple::new(py, [wrap(py, q)?, wrap(py, r)?])?.into_any().unbind())
     }
 
     /// `(-self wrapped, overflowed)` (Rust's `overflowing_neg`: unsigned, `self != 0`;
