@@ -10,6 +10,7 @@ import pytest
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 EXAMPLES = {
     "private_average.py": [],
+    "erc20.py": [],
     "dot_product.py": [],
     "bubble_sort.py": ["--small"],
     "fv_batch.py": [],

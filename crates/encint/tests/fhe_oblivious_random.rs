@@ -97,3 +97,24 @@ fn a_draw_without_a_server_key_is_an_error() {
     .join()
     .unwrap();
 }
+
+/// 4096 four-bit draws, one per seed, against the uniform distribution: chi-square with
+/// 15 degrees of freedom below 37.7 (exceeded by a uniform source with probability 0.001).
+#[test]
+#[ignore = "heavy: 16,384 blind rotations (about two minutes on two cores)"]
+fn uniform_nibbles() {
+    let (client, key) = ClientKey::generate(&DEFAULT_PARAMETERS);
+    let server = Server::new(key);
+    let u4 = IntType::new(4, false).unwrap();
+    let mut counts = [0u32; 16];
+    for seed in 0..4096u128 {
+        let x = server.typed_random(u4, seed, 4).unwrap();
+        counts[decrypt_typed(&client, &x).unwrap() as usize] += 1;
+    }
+    let chi2: f64 = counts
+        .iter()
+        .map(|&c| (f64::from(c) - 256.0).powi(2) / 256.0)
+        .sum();
+    println!("4096 draws: counts {counts:?}, chi-square {chi2:.2}");
+    assert!(chi2 < 37.7, "chi-square {chi2} of {counts:?}");
+}
