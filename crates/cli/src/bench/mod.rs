@@ -54,8 +54,9 @@ pub struct BenchArgs {
     /// FheInt/FheUint of the same width (8, 16, 32, 64), operands in the form of --form:
     /// add, sub, neg, mul, squ, scalar_mul, and, or, xor, not, shl, shr, rotl, rotr,
     /// shl_var, shr_var, rotl_var, rotr_var, select, min, max, lt, le, gt, ge, eq, ne,
-    /// div, rem, div_scalar, rem_scalar, cast, or all. Rows whose two times are both
-    /// below 1 ms get no ratio.
+    /// div, rem, div_scalar, rem_scalar, count_ones, count_zeros, leading_zeros,
+    /// leading_ones, trailing_zeros, trailing_ones, ilog2, reverse_bits, cast, or all.
+    /// Rows whose two times are both below 1 ms get no ratio.
     #[arg(long, value_delimiter = ',')]
     pub typed: Vec<String>,
     /// With --typed: signed (i: FheInt) and/or unsigned (u: FheUint) types.
