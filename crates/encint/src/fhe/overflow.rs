@@ -140,7 +140,12 @@ impl FheValue {
     /// `(self / rhs, self % rhs)` in one circuit (see [`FheInteger::div_rem`]); `rhs` a
     /// value of the same type or a clear value (an error for a clear zero).
     pub fn div_rem(&self, rhs: impl IntoOperand<FheValue>) -> Result<(FheValue, FheValue)> {
-        match rhs.operand() {
+        self.div_rem_of(rhs.operand())
+    }
+
+    /// [`FheValue::div_rem`] by an operand of any type of the family.
+    fn div_rem_of(&self, rhs: Operand<'_>) -> Result<(FheValue, FheValue)> {
+        match rhs {
             Operand::Clear(k) => one_circuit(self.clone(), |a| {
                 Ok((a.binary(Op::Div, k)?, a.binary(Op::Rem, k)?))
             }),
@@ -322,10 +327,7 @@ impl<const N: usize, const SIGNED: bool> FheInteger<N, SIGNED> {
     /// # Ok::<(), encint::Error>(())
     /// ```
     pub fn div_rem(&self, rhs: impl IntoOperand<Self>) -> (Self, Self) {
-        let pair = match rhs.operand() {
-            Operand::Clear(k) => self.value().div_rem(k),
-            Operand::Value(r) => self.value().div_rem(FheValue::of(r.clone())),
-        };
+        let pair = self.value().div_rem_of(rhs.operand());
         or_panic(pair.and_then(|(q, r)| Ok((typed(q)?, typed(r)?))))
     }
 
