@@ -575,8 +575,10 @@ impl Op {
             }
             DivScalar(_) | RemScalar(_) => &[Algorithm::Bits, Algorithm::Magic],
             Div | Rem => &[Algorithm::Bits, Algorithm::Blocks],
-            CountOnes | CountZeros | LeadingZeros | LeadingOnes | TrailingZeros | TrailingOnes
-            | Ilog2 | ReverseBits => &[Algorithm::Bits],
+            CountOnes | CountZeros | LeadingZeros | LeadingOnes | TrailingZeros | TrailingOnes => {
+                &[Algorithm::Bits, Algorithm::Blocks]
+            }
+            Ilog2 | ReverseBits => &[Algorithm::Bits],
             MulLow | FloorDiv | Mod | Abs | Signum | Round(_) => &[],
         }
     }

@@ -661,6 +661,14 @@ fn circuits_reference_page() {
         let c = circuit(&ar(), Op::Select, ty(n, false), Algorithm::Blocks, &forms);
         c.unwrap().cost()
     };
+    let count_ones: CostAt = |n| typed_cost(Op::CountOnes, ty(n, false), BLOCKS, R4);
+    let count_ones_2: CostAt = |n| {
+        circuit_for(&ar(), Op::CountOnes, ty(n, false), BLOCKS, &[R4], 2)
+            .expect("a count of ones on blocks")
+            .cost()
+    };
+    let leading_zeros: CostAt = |n| typed_cost(Op::LeadingZeros, ty(n, false), BLOCKS, R4);
+    let trailing_zeros: CostAt = |n| typed_cost(Op::TrailingZeros, ty(n, false), BLOCKS, R4);
     let shl_var: CostAt = |n| typed_cost(Op::ShlVar, ty(n, false), BLOCKS, R4);
     let rotl_var: CostAt = |n| typed_cost(Op::RotlVar, ty(n, false), BLOCKS, R4);
     let shift_var_bits: CostAt = |n| {
@@ -689,7 +697,7 @@ fn circuits_reference_page() {
     let exact_square: CostAt =
         |n| bit_circuit_cost(n, |b, x, _| blocks::square_signed_digits(b, x, budget()));
     let mut pins = Pins::default();
-    let tables: [(&str, &[Measured]); 20] = [
+    let tables: [(&str, &[Measured]); 22] = [
         (
             "blocks::mul",
             &[
@@ -767,6 +775,20 @@ fn circuits_reference_page() {
         (
             "blocks::divide_unsigned_bits",
             &[Measured("", div_bits, BOTH)],
+        ),
+        (
+            "blocks::count_ones_blocks",
+            &[
+                Measured("", count_ones, BOTH),
+                Measured("planned for 2 threads", count_ones_2, BOTH),
+            ],
+        ),
+        (
+            "blocks::end_zeros_blocks",
+            &[
+                Measured("", leading_zeros, BOTH),
+                Measured("trailing zeros", trailing_zeros, BOOTSTRAPS_ONLY),
+            ],
         ),
         ("blocks::blocks_from_bits", &[Measured("", to_blocks, BOTH)]),
         ("blocks::bits_from_blocks", &[Measured("", to_bits, BOTH)]),

@@ -31,6 +31,8 @@
 //!   [`shift_var_bits`] (by an encrypted amount), and [`cast_blocks`];
 //! - [`divide_blocks`] and [`divide_unsigned_bits`] (non-restoring division with the
 //!   partial remainder in blocks);
+//! - counts of bits: [`count_ones_blocks`] and [`end_zeros_blocks`] (leading or trailing,
+//!   per-nibble tables and zero flags, no conversion to bits);
 //! - the conversions [`blocks_from_bits`] and [`bits_from_blocks`].
 //!
 //! Bootstraps and depth of each circuit per width: `docs/CIRCUITS.md`.
@@ -55,6 +57,7 @@ mod add;
 mod columns;
 mod compare;
 mod convert;
+mod count;
 mod divide;
 mod exact;
 mod logic;
@@ -70,6 +73,7 @@ use encint_core::lut::NegacyclicLut;
 pub use add::{add_blocks, prefix_add, ripple_add};
 pub use compare::{compare, compare_blocks, eq, eq_blocks};
 pub use convert::{bits_from_blocks, blocks_from_bits, cast_blocks, paired_bits};
+pub use count::{count_ones_blocks, end_zeros_blocks, End};
 pub use divide::{divide_blocks, divide_unsigned_bits};
 pub use exact::{balanced_blocks, mul_signed_digits, square_signed_digits};
 pub use logic::{

@@ -28,7 +28,8 @@ pub enum Form {
     /// subtraction, bitwise logic, products, scalar products, shifts and rotations (by a
     /// constant or an encrypted amount), casts, comparisons, min/max and select run on
     /// the blocks ([`Algorithm::Blocks`], results in this form; comparisons give a
-    /// canonical bit), and so do division and remainder; the Bits and Digits algorithms
+    /// canonical bit), and so do division, remainder and the counts of ones and of
+    /// leading and trailing zeros or ones; the Bits and Digits algorithms
     /// convert the blocks to bits first (one bootstrap per two-bit block, its two bits
     /// read from one blind rotation, none for a one-bit top block).
     Radix4,

@@ -156,6 +156,20 @@ fn build_radix4(b: &mut Builder, operands: Operands, budget: u64) -> Result<SInt
             bl::shift_var_blocks(b, xs, ys, n, shift_kind(op, ty), budget)
         }
         Op::Cast(to) => bl::cast_blocks(b, xs, n, ty.signed, to.bits),
+        Op::CountOnes | Op::CountZeros => {
+            let w = op.result_type(ty).bits;
+            bl::count_ones_blocks(b, xs, n, op == Op::CountZeros, w, budget)
+        }
+        Op::LeadingZeros | Op::LeadingOnes | Op::TrailingZeros | Op::TrailingOnes => {
+            let w = op.result_type(ty).bits;
+            let ones = matches!(op, Op::LeadingOnes | Op::TrailingOnes);
+            let end = match op {
+                Op::LeadingZeros | Op::LeadingOnes => bl::End::Top,
+                _ => bl::End::Bottom,
+            };
+            let counted = bl::end_zeros_blocks(b, xs, n, end, ones, w, budget);
+            counted.ok_or(TypedError::Unsupported(op, Algorithm::Blocks))?
+        }
         Op::Div | Op::Rem => bl::divide_blocks(b, xs, ys, n, ty.signed, op == Op::Rem, budget),
         _ => return Err(TypedError::Unsupported(op, Algorithm::Blocks)),
     };
