@@ -16,22 +16,12 @@ use num_bigint::BigInt;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
+#[path = "common/budget.rs"]
+mod budget;
 #[path = "common/typed_reference.rs"]
 mod typed_reference;
+use budget::noise_budget;
 use typed_reference::{pow2, reference, reference_big, to_i128, wrap_big};
-
-/// The smallest noise budget of the shipped parameter sets (the quadratic weight a
-/// bootstrap input may have), which the executors check every circuit against.
-fn noise_budget() -> u64 {
-    [
-        encint_tfhe::DEFAULT_PARAMETERS,
-        encint_tfhe::KS64_PARAMETERS,
-    ]
-    .iter()
-    .map(|p| p.max_quadratic_weight())
-    .min()
-    .expect("two parameter sets")
-}
 
 /// Asserts that no live bootstrap of `c` exceeds the noise budget, by the check the level
 /// walker runs before it runs a circuit (`Plan::budget_violations`).

@@ -33,6 +33,8 @@
 //!   partial remainder in blocks);
 //! - counts of bits: [`count_ones_blocks`] and [`end_zeros_blocks`] (leading or trailing,
 //!   per-nibble tables and zero flags, no conversion to bits);
+//! - a clear table of matches: [`match_blocks`] (nibble indicators, their ANDs, weighted
+//!   sums of the matches);
 //! - the conversions [`blocks_from_bits`] and [`bits_from_blocks`].
 //!
 //! Bootstraps and depth of each circuit per width: `docs/CIRCUITS.md`.
@@ -61,6 +63,7 @@ mod count;
 mod divide;
 mod exact;
 mod logic;
+mod lookup;
 mod merge;
 mod product;
 mod shift;
@@ -80,6 +83,7 @@ pub use logic::{
     bitwise_blocks, max_min_zero_blocks, min_max_bits, min_max_blocks, not_blocks, select_bits,
     select_blocks, SELECT_SCALE,
 };
+pub use lookup::match_blocks;
 pub use product::{
     mul, mul_blocks, mul_sum, scalar_mul_blocks, scaled_sum_blocks, sum_blocks, sum_products,
     sum_products_blocks,

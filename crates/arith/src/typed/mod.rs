@@ -47,6 +47,7 @@
 mod build;
 mod dot;
 mod forms;
+mod lookup;
 mod on_bits;
 mod on_blocks;
 mod on_digits;
@@ -58,5 +59,6 @@ pub use crate::op::{Algorithm, IntType, Op, TypedError, MAX_TYPED_BITS};
 pub use build::{build, circuit, circuit_for, circuit_on_machine};
 pub use dot::{dot, dot_clear, dot_clear_blocks, dot_plus, dot_widening, Operand};
 pub use forms::{result_form, to_bits, to_canonical, Form};
+pub use lookup::match_value;
 pub use plan::{plan, plan_on, rank, rank_on, Estimate, Fastest, Plan};
 pub use sum::{plan_sum, plan_sum_on, sum, SumEstimate, SumMethod};

@@ -18,8 +18,11 @@ use crate::{Error, Result, Server};
 
 mod chain;
 mod fresh;
+mod lookup;
 
 use chain::Linear;
+pub(crate) use lookup::check_pairs;
+pub use lookup::MAX_MATCHES;
 
 /// A typed value inside a circuit being recorded: its digit nodes, its type and their
 /// form. Values come from [`Server::typed_compose`]'s inputs, from [`Composer::constant`]

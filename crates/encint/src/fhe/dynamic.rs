@@ -29,6 +29,16 @@ pub(crate) fn record(
     args: &[&Repr],
     f: impl FnOnce(&mut Composer<'_>, &[Value]) -> Result<Value>,
 ) -> Result<Repr> {
+    record_many(args, |c, v| Ok(vec![f(c, v)?]))?
+        .pop()
+        .ok_or_else(|| Error::Internal("the operation built no output".into()))
+}
+
+/// [`record`] for an operation of several results (one circuit for all of them).
+pub(crate) fn record_many(
+    args: &[&Repr],
+    f: impl FnOnce(&mut Composer<'_>, &[Value]) -> Result<Vec<Value>>,
+) -> Result<Vec<Repr>> {
     let trace = args.iter().find_map(|r| match r {
         Repr::Traced(t, _) => Some(t.clone()),
         Repr::Cipher(_) => None,
@@ -42,10 +52,8 @@ pub(crate) fn record(
             })
             .collect();
         return crate::server::with_server(|s| {
-            let (mut outs, _) = s.typed_compose(&ciphers, |c, x| Ok(vec![f(c, x)?]))?;
-            outs.pop()
-                .map(Repr::Cipher)
-                .ok_or_else(|| Error::Internal("the operation built no output".into()))
+            let (outs, _) = s.typed_compose(&ciphers, f)?;
+            Ok(outs.into_iter().map(Repr::Cipher).collect())
         });
     };
     let values = args
@@ -60,8 +68,30 @@ pub(crate) fn record(
             )),
         })
         .collect::<Result<Vec<Value>>>()?;
-    let v = repr::compose(&trace, |c| f(c, &values))?;
-    Ok(Repr::Traced(trace, v))
+    let vs = repr::compose(&trace, |c| f(c, &values))?;
+    Ok(vs
+        .into_iter()
+        .map(|v| Repr::Traced(trace.clone(), v))
+        .collect())
+}
+
+/// The output of a clear table of matches for `x` and whether one matched (see
+/// [`Composer::match_value`]).
+pub(crate) fn match_value(
+    x: &Repr,
+    pairs: &[(i128, i128)],
+    default: i128,
+    out: IntType,
+) -> Result<(Repr, Repr)> {
+    let mut outs = record_many(&[x], |c, v| {
+        let (y, found) = c.match_value(&v[0], pairs, default, out)?;
+        Ok(vec![y, found])
+    })?;
+    let found = outs.pop();
+    match (outs.pop(), found) {
+        (Some(y), Some(found)) => Ok((y, found)),
+        _ => Err(Error::Internal("a table built no output".into())),
+    }
 }
 
 /// The values of `operands` among a circuit's inputs `args` (a clear operand stays clear),
