@@ -409,3 +409,29 @@ def test_oblivious_random_values(keys):
     assert len(set(rolls)) > 1  # all equal: probability 4**-39
     with pytest.raises(encint.Error):
         encint.FheUint8.generate_oblivious_pseudo_random(1, bits=9)
+
+
+def test_match_value_against_a_dict(keys):
+    ck, _ = keys
+    table = {0: 1000, 7: 7, 255: 65535, 128: 0}
+    for v in [0, 7, 255, 128, 1, 200]:
+        x = encint.FheUint8.encrypt(v, ck)
+        y, found = x.match_value(table, "u16")
+        assert isinstance(y, encint.FheUint16) and isinstance(found, encint.FheBool)
+        assert (y.decrypt(ck), found.decrypt(ck)) == (table.get(v, 0), v in table)
+    # Pairs, a signed type, a default; every value of an i4.
+    i4 = encint.FheInt(4)
+    pairs = [(-8, 3), (-1, -4), (5, 0)]
+    for v in range(-8, 8):
+        y = i4.encrypt(v, ck).match_value_or(pairs, -2)
+        assert y.decrypt(ck) == dict(pairs).get(v, -2), v
+    # Inside a compiled function.
+    f = encint.compile(lambda a: a.match_value_or({3: 30, 4: 40}, 1), "u8")
+    assert f(encint.FheUint8.encrypt(4, ck)).decrypt(ck) == 40
+    # Bad tables: typed errors naming the entry.
+    x = encint.FheUint8.encrypt(1, ck)
+    for bad, default in [({256: 1}, 0), ({1: 300}, 0), ({1: 1}, -1), ([(1, 2), (1, 3)], 0)]:
+        with pytest.raises(encint.InvalidInputError):
+            x.match_value_or(bad, default)
+    with pytest.raises(encint.InvalidInputError):
+        x.match_value([1, 2, 3])

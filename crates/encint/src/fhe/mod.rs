@@ -56,6 +56,7 @@
 //! | `reverse_bits` | the pattern's bits in reverse order |
 //! | `generate_oblivious_pseudo_random(seed)`, `_bounded(seed, bits)` | a value the server draws without learning it, uniform over the type (or on `0..2^bits`); one seed, one value |
 //! | `c.select(a, b)`, `c.if_then_zero(a)` | `a` where `c`, else `b` (or 0) |
+//! | `x.match_value(&MatchValues::new(pairs)?)`, `x.match_value_or(&m, d)` | a clear table's output for `x` as the caller's type, and an [`FheBool`] that `x` is one of its inputs (or `d` where it is not); [`MatchValues`] |
 //!
 //! The one-bit unsigned type is the boolean type: `IntType::new(1, false)` is
 //! [`IntType::BOOL`], and a cast to it gives `x != 0`, not the low bit. So that no name

@@ -237,3 +237,38 @@ pub fn typed_int(v: i128, ty: encint::typed::IntType) -> BigInt {
         BigInt::from(v)
     }
 }
+
+/// A clear table of matches from values of `ty` (a dict, or an iterable of `(input,
+/// output)` pairs of ints) and its output type (`out`, default `ty`), as the facade's
+/// patterns; errors name the entry outside its type.
+pub fn table_arg(
+    ty: IntType,
+    table: &Bound<'_, PyAny>,
+    out: Option<&Bound<'_, PyAny>>,
+) -> PyResult<(Vec<(i128, i128)>, IntType)> {
+    let out = match out {
+        Some(t) => super::type_arg(t)?,
+        None => ty,
+    };
+    let items = match table.downcast::<pyo3::types::PyDict>() {
+        Ok(d) => d.items().into_any(),
+        Err(_) => table.clone(),
+    };
+    let mut pairs = Vec::new();
+    for item in items.try_iter()? {
+        let (i, o): (BigInt, BigInt) = item?
+            .extract()
+            .map_err(|_| invalid("a table is a dict of ints or (input, output) pairs of ints"))?;
+        pairs.push((
+            clear_of(&i, ty, Clear::Value)?,
+            clear_of(&o, out, Clear::Value)?,
+        ));
+        if pairs.len() > encint::fhe::MAX_MATCHES {
+            return Err(invalid(format!(
+                "a table of more than {} entries",
+                encint::fhe::MAX_MATCHES
+            )));
+        }
+    }
+    Ok((pairs, out))
+}

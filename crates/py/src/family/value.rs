@@ -5,13 +5,15 @@
 
 use encint::fhe::FheType;
 use encint::typed::Op;
+use num_bigint::BigInt;
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyTuple, PyType};
 
 use super::numpy::{apply, elementwise, Each};
 use super::operand::{
-    argument, check_division, clear_array, clear_int, decrypt_int, rhs, Clear, Rhs,
+    argument, check_division, clear_array, clear_int, clear_of, decrypt_int, rhs, table_arg, Clear,
+    Rhs,
 };
 use super::{run, type_arg, type_name, wrap};
 use crate::errors::invalid;
@@ -381,6 +383,40 @@ super::family_methods! { FheValue, "an encrypted value has no clear truth value:
     /// `FheBool`, false where the logarithm has no meaning (zero and negative values).
     fn checked_ilog2(&self, py: Python<'_>) -> PyResult<(PyObject, PyObject)> {
         flagged(py, run(py, || self.inner.checked_ilog2())?)
+    }
+
+    /// `(table[self], found)` for a clear `table` (a dict, or `(input, output)` pairs,
+    /// inputs distinct values of this type): the output as a value of `out` (default:
+    /// this type), 0 when `self` is none of the inputs, and an `FheBool` saying whether it
+    /// was one (TFHE-rs' `match_value`). One circuit of a few tables per entry; the table
+    /// is clear to the server, which entry matched is not.
+    #[pyo3(signature = (table, out = None))]
+    fn match_value(
+        &self,
+        py: Python<'_>,
+        table: &Bound<'_, PyAny>,
+        out: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<(PyObject, PyObject)> {
+        let (pairs, out) = table_arg(self.ty(), table, out)?;
+        let x = &self.inner;
+        flagged(py, run(py, || x.match_value(&pairs, 0, out))?)
+    }
+
+    /// `table[self]` for a clear `table` as in `match_value`, `default` when `self` is none
+    /// of its inputs (TFHE-rs' `match_value_or`; the same circuit).
+    #[pyo3(signature = (table, default, out = None))]
+    fn match_value_or(
+        &self,
+        py: Python<'_>,
+        table: &Bound<'_, PyAny>,
+        default: BigInt,
+        out: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<PyObject> {
+        let (pairs, out) = table_arg(self.ty(), table, out)?;
+        let default = clear_of(&default, out, Clear::Value)?;
+        let x = &self.inner;
+        let (y, _) = run(py, || x.match_value(&pairs, default, out))?;
+        wrap(py, y)
     }
 
     /// The number of one bits of `abs(self)`, an `FheUint32`, as NumPy's
