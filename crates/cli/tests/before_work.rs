@@ -76,6 +76,19 @@ fn benchmarks_refuse_bad_arguments_before_work() {
     refused(&["bench", "--runs", "0"], "--runs");
     refused(&["bench", "--threads", "0"], "--threads");
     refused(&["bench", "--threads", "100000"], "--threads");
+    refused(
+        &[
+            "bench",
+            "--typed",
+            "match_value",
+            "--bits",
+            "8",
+            "--types",
+            "i",
+        ],
+        "match_value",
+    );
+    refused(&["bench", "--typed", "overflowing_neg"], "overflowing_neg");
 
     let asm = ["asm", "bench", "--no-peer"];
     refused(&with(&asm, &["--ops", "FOO"]), "FOO");

@@ -3,6 +3,8 @@
 //! TFHE-rs-like typed ones (`typed`), or whole programs (`workloads`).
 
 mod digit;
+mod pairs;
+mod row;
 mod typed;
 mod workloads;
 

@@ -8,6 +8,7 @@
 use encint::typed::{decrypt_typed, encrypt_typed_as, EncTyped, Form, IntType, Op};
 use rand::{Rng, SeedableRng};
 
+use super::row::Row;
 use super::{timing_cells, timing_header, BenchArgs, HEAVY_BOOTSTRAPS};
 use crate::error::{internal, mismatch, usage};
 use crate::peer::typed::{time_typed_peer, Inputs};
@@ -20,7 +21,8 @@ pub const TYPED_NAMES: &str = "add, sub, neg, mul, squ, scalar_mul (805 and 4095
 xor, not, shl, shr, rotl, rotr (by 3), shl_var, shr_var, rotl_var, rotr_var, select, min, max, \
 lt, le, gt, ge, eq, ne, div, rem, div_scalar, rem_scalar (by 7), count_ones, count_zeros, \
 leading_zeros, leading_ones, trailing_zeros, trailing_ones, ilog2 (of a positive value), \
-reverse_bits, cast (to the next width)";
+reverse_bits, cast (to the next width); overflowing_add, overflowing_sub, overflowing_mul, div_rem, \
+match_value (a table of four entries; unsigned types)";
 
 /// The operations named `name` (several for `all` and `scalar_mul`).
 fn ops_named(name: &str, ty: IntType) -> AnyResult<Vec<Op>> {
@@ -54,27 +56,6 @@ fn cast_op(ty: IntType) -> Op {
     })
 }
 
-struct Row {
-    op: String,
-    ty: IntType,
-    form: Form,
-    algorithm: String,
-    ours_ms: f64,
-    peer_ms: Option<f64>,
-    pbs: u64,
-    depth: u32,
-    rounds: u64,
-}
-
-impl Row {
-    /// Ours / peer, when at least one time is 1 ms or more.
-    fn ratio(&self) -> Option<f64> {
-        self.peer_ms
-            .filter(|&p| p >= 1.0 || self.ours_ms >= 1.0)
-            .map(|p| self.ours_ms / p)
-    }
-}
-
 /// Runs the typed rows.
 pub fn run(a: &BenchArgs, params: &'static encint::keys::DigitParameters) -> CliResult {
     let (names, types, bits, form) = (&a.typed, &a.types, &a.bits, a.form.as_str());
@@ -100,7 +81,11 @@ pub fn run(a: &BenchArgs, params: &'static encint::keys::DigitParameters) -> Cli
     // Every row is known before any key exists.
     for name in names {
         for &ty in &tys {
-            ops_named(name, ty)?;
+            if super::pairs::is_pair(name) {
+                super::pairs::check(name, ty)?;
+            } else {
+                ops_named(name, ty)?;
+            }
         }
     }
     let (pool, client, server) = super::keys_and_pool(params, threads)?;
@@ -108,6 +93,26 @@ pub fn run(a: &BenchArgs, params: &'static encint::keys::DigitParameters) -> Cli
     let mut rows = Vec::new();
     for &ty in &tys {
         for name in names {
+            if super::pairs::is_pair(name) {
+                let pb = spinner(&format!("{name} {ty}"));
+                let b = rng.gen_range(ty.min()..=ty.max());
+                let x = Inputs {
+                    a: rng.gen_range(ty.min()..=ty.max()),
+                    b: if b == 0 { 1 } else { b },
+                    s: 0,
+                    c: false,
+                };
+                let row = super::pairs::row(name, ty, x, runs, (&pool, &client, &server))?;
+                pb.finish_and_clear();
+                if !json {
+                    if rows.is_empty() {
+                        crate::peer::print_params(params);
+                    }
+                    print_row(&row, threads, rows.is_empty());
+                }
+                rows.push(row);
+                continue;
+            }
             for op in ops_named(name, ty)? {
                 let pb = spinner(&format!("{op} {ty}"));
                 let mut b = rng.gen_range(ty.min()..=ty.max());

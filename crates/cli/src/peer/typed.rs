@@ -34,8 +34,30 @@ pub struct PeerResult {
     pub value: i128,
 }
 
+/// `$m!(TFHE-rs type, its clear type, the unsigned type and clear type of its width,
+/// whether it is unsigned, $args...)` for the TFHE-rs type matching `ty` (8, 16, 32 or 64
+/// bits), an error for another width.
+macro_rules! per_type {
+    ($ty:expr, $m:ident!($($args:tt)*)) => {
+        match ($ty.bits, $ty.signed) {
+            (8, true) => $m!(FheInt8, i8, FheUint8, u8, false, $($args)*),
+            (16, true) => $m!(FheInt16, i16, FheUint16, u16, false, $($args)*),
+            (32, true) => $m!(FheInt32, i32, FheUint32, u32, false, $($args)*),
+            (64, true) => $m!(FheInt64, i64, FheUint64, u64, false, $($args)*),
+            (8, false) => $m!(FheUint8, u8, FheUint8, u8, true, $($args)*),
+            (16, false) => $m!(FheUint16, u16, FheUint16, u16, true, $($args)*),
+            (32, false) => $m!(FheUint32, u32, FheUint32, u32, true, $($args)*),
+            (64, false) => $m!(FheUint64, u64, FheUint64, u64, true, $($args)*),
+            _ => Err(PeerError::Unsupported(format!(
+                "TFHE-rs has no {} here (8, 16, 32, 64 bits)",
+                $ty
+            ))),
+        }
+    };
+}
+
 macro_rules! time_typed {
-    ($fhe:ty, $clear:ty, $ufhe:ty, $uclear:ty, $op:expr, $x:expr, $runs:expr) => {{
+    ($fhe:ty, $clear:ty, $ufhe:ty, $uclear:ty, $unsigned:tt, $op:expr, $x:expr, $runs:expr) => {{
         let ck = client_key();
         let x: Inputs = $x;
         let a = <$fhe>::encrypt(x.a as $clear, ck);
@@ -139,17 +161,84 @@ pub fn time_typed_peer(
     runs: usize,
 ) -> Result<PeerResult, PeerError> {
     check_runs(runs)?;
-    match (ty.bits, ty.signed) {
-        (8, true) => time_typed!(FheInt8, i8, FheUint8, u8, op, x, runs),
-        (16, true) => time_typed!(FheInt16, i16, FheUint16, u16, op, x, runs),
-        (32, true) => time_typed!(FheInt32, i32, FheUint32, u32, op, x, runs),
-        (64, true) => time_typed!(FheInt64, i64, FheUint64, u64, op, x, runs),
-        (8, false) => time_typed!(FheUint8, u8, FheUint8, u8, op, x, runs),
-        (16, false) => time_typed!(FheUint16, u16, FheUint16, u16, op, x, runs),
-        (32, false) => time_typed!(FheUint32, u32, FheUint32, u32, op, x, runs),
-        (64, false) => time_typed!(FheUint64, u64, FheUint64, u64, op, x, runs),
-        _ => Err(PeerError::Unsupported(format!(
-            "TFHE-rs has no {ty} here (8, 16, 32, 64 bits)"
-        ))),
-    }
+    per_type!(ty, time_typed!(op, x, runs))
+}
+
+/// Median time (ms) over `runs` and the two decrypted results of the first run (a flag as
+/// 0 or 1).
+pub struct PeerPair {
+    /// Median milliseconds.
+    pub median_ms: f64,
+    /// The peer's decrypted results.
+    pub values: (i128, i128),
+}
+
+macro_rules! time_pair {
+    ($fhe:ty, $clear:ty, $ufhe:ty, $uclear:ty, $matching:tt, $name:expr, $x:expr, $table:expr, $runs:expr) => {{
+        let ck = client_key();
+        let x: Inputs = $x;
+        let a = <$fhe>::encrypt(x.a as $clear, ck);
+        let b = <$fhe>::encrypt(x.b as $clear, ck);
+        let mut values = None;
+        // Times `$e` (a pair of `$p` and `$q`) and keeps its first results decrypted.
+        macro_rules! pair {
+            ($p:ty, $pv:ty, $q:ty, $qv:ty, $e:expr) => {{
+                measure(
+                    $runs,
+                    || -> ($p, $q) { $e },
+                    |_, (p, q): ($p, $q)| -> Result<(), PeerError> {
+                        let (p, q): ($pv, $qv) = (p.decrypt(ck), q.decrypt(ck));
+                        values.get_or_insert((p as i128, q as i128));
+                        Ok(())
+                    },
+                )?
+            }};
+        }
+        let samples = match $name {
+            "overflowing_add" => pair!($fhe, $clear, FheBool, bool, (&a).overflowing_add(&b)),
+            "overflowing_sub" => pair!($fhe, $clear, FheBool, bool, (&a).overflowing_sub(&b)),
+            "overflowing_mul" => pair!($fhe, $clear, FheBool, bool, (&a).overflowing_mul(&b)),
+            "div_rem" => pair!($fhe, $clear, $fhe, $clear, (&a).div_rem(&b)),
+            "match_value" => time_pair!(@match $matching, $fhe, $clear, $table, pair, a),
+            name => {
+                return Err(PeerError::Unsupported(format!(
+                    "{name} has no TFHE-rs counterpart here"
+                )))
+            }
+        };
+        Ok(PeerPair {
+            median_ms: samples.median_ms,
+            values: values.ok_or_else(|| PeerError::Failed("no run".into()))?,
+        })
+    }};
+    (@match true, $fhe:ty, $clear:ty, $table:expr, $pair:ident, $a:ident) => {{
+        let pairs: Vec<($clear, $clear)> =
+            $table.iter().map(|&(i, o)| (i as $clear, o as $clear)).collect();
+        let matches = tfhe::MatchValues::new(pairs)
+            .map_err(|e| PeerError::Failed(format!("TFHE-rs' table: {e}")))?;
+        $pair!($fhe, $clear, FheBool, bool, {
+            $a.match_value(&matches).expect("outputs of the input type")
+        })
+    }};
+    (@match false, $fhe:ty, $clear:ty, $table:expr, $pair:ident, $a:ident) => {{
+        return Err(PeerError::Unsupported(
+            "match_value: TFHE-rs has it on FheUint only".into(),
+        ));
+    }};
+}
+
+/// Times one of the family's operations of two results on TFHE-rs' type matching `ty`
+/// (`overflowing_add`, `overflowing_sub`, `overflowing_mul`: the value and the overflow
+/// flag; `div_rem`: quotient and remainder; `match_value` of `table`, unsigned types
+/// only: the output, of the input type, and whether it matched) `runs` times on the
+/// current rayon pool.
+pub fn time_pair_peer(
+    name: &str,
+    ty: IntType,
+    x: Inputs,
+    table: &[(i128, i128)],
+    runs: usize,
+) -> Result<PeerPair, PeerError> {
+    check_runs(runs)?;
+    per_type!(ty, time_pair!(name, x, table, runs))
 }

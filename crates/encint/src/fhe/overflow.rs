@@ -28,13 +28,17 @@ impl FheValue {
     /// ```
     pub fn overflowing_add(&self, rhs: &FheValue) -> Result<(FheValue, FheValue)> {
         let signed = self.ty().signed;
-        self.overflowing(rhs, Op::Add, |a, b, sum| match signed {
-            // Both operands differ in sign from the sum.
-            true => negative(
-                &a.binary(Op::Xor, sum)?
-                    .binary(Op::And, b.binary(Op::Xor, sum)?)?,
-            ),
-            false => sum.binary(Op::LT, a),
+        let max = self.ty().max();
+        self.overflowing(rhs, Op::Add, |a, b, _| match signed {
+            // MAX − b is b ^ MAX: for b ≥ 0 the sum passes MAX when a > MAX − b; for b < 0
+            // it passes MIN when a < MIN − b, that is a ≤ MIN − b − 1 = b ^ MAX. Comparisons
+            // beside the adder, not after it.
+            true => a
+                .binary(Op::GT, b.binary(Op::Xor, max)?)?
+                .binary(Op::Xor, negative(b)?),
+            // A carry out exactly when a > 2^N − 1 − b = !b: a comparison beside the
+            // adder, not after it.
+            false => a.binary(Op::GT, b.unary(Op::Not)?),
         })
     }
 
@@ -42,12 +46,13 @@ impl FheValue {
     /// is a `bool` value. Errors on operands of two types.
     pub fn overflowing_sub(&self, rhs: &FheValue) -> Result<(FheValue, FheValue)> {
         let signed = self.ty().signed;
-        self.overflowing(rhs, Op::Sub, |a, b, diff| match signed {
-            // The operands differ in sign, and the difference differs from `self`.
-            true => negative(
-                &a.binary(Op::Xor, b)?
-                    .binary(Op::And, a.binary(Op::Xor, diff)?)?,
-            ),
+        let min = self.ty().min();
+        self.overflowing(rhs, Op::Sub, |a, b, _| match signed {
+            // MIN + b is b ^ MIN: for b ≥ 0 the difference passes MIN when a < MIN + b; for
+            // b < 0 it passes MAX when a > MAX + b, that is a ≥ MAX + b + 1 = b ^ MIN.
+            true => a
+                .binary(Op::LT, b.binary(Op::Xor, min)?)?
+                .binary(Op::Xor, negative(b)?),
             false => a.binary(Op::LT, b),
         })
     }
