@@ -57,8 +57,11 @@ pub struct BenchArgs {
     /// add, sub, neg, mul, squ, scalar_mul, and, or, xor, not, shl, shr, rotl, rotr,
     /// shl_var, shr_var, rotl_var, rotr_var, select, min, max, lt, le, gt, ge, eq, ne,
     /// div, rem, div_scalar, rem_scalar, count_ones, count_zeros, leading_zeros,
-    /// leading_ones, trailing_zeros, trailing_ones, ilog2, reverse_bits, cast, or all.
-    /// Rows whose two times are both below 1 ms get no ratio.
+    /// leading_ones, trailing_zeros, trailing_ones, ilog2, reverse_bits, cast, or all; and
+    /// the operations of two results (the family's methods, always on radix-4 operands):
+    /// overflowing_add, overflowing_sub, overflowing_mul, div_rem, match_value (a table of
+    /// four entries; unsigned types, as TFHE-rs has it). Rows whose two times are both
+    /// below 1 ms get no ratio.
     #[arg(long, value_delimiter = ',')]
     pub typed: Vec<String>,
     /// With --typed: signed (i: FheInt) and/or unsigned (u: FheUint) types.
