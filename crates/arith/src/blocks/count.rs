@@ -38,7 +38,7 @@
 use encint_core::circuit::{Builder, NodeId};
 
 use super::columns::{push_digit, reduce_columns, Grouping};
-use super::{block_max, fresh_node, table, Digit, Out};
+use super::{block_max, exclusive_sum, fresh_node, table, Digit, Out};
 
 /// The largest sum a zero test reads besides the flag of what comes before it.
 const GROUP_SPAN: i64 = 14;
@@ -167,7 +167,9 @@ pub fn end_zeros_blocks(
         };
         terms.push(term);
     }
-    let r = exclusive_sum(b, &terms, 3);
+    let weighted: Vec<(NodeId, i64)> = terms.iter().map(|&t| (t, 1)).collect();
+    let r = exclusive_sum(b, &weighted, 3, budget);
+    let r = fresh_node(b, r, 3);
     // c: the nibbles that are zero before the first that is not.
     let c_width = width.saturating_sub(2);
     let c_blocks = flag_count(b, &flags, c_width, budget);
@@ -272,27 +274,6 @@ fn zero_test(b: &mut Builder, items: &[(NodeId, i64)], before: Option<NodeId>) -
 /// `1 − flag`, linear.
 fn flag_not(b: &mut Builder, flag: NodeId) -> NodeId {
     b.linear(&[(flag, -1)], 1)
-}
-
-/// `Σ terms` (digits of which at most one is not zero, each in `0..=max`) as a fresh
-/// digit: identity tables of partial sums within the noise budget of a selector.
-fn exclusive_sum(b: &mut Builder, terms: &[NodeId], max: i64) -> NodeId {
-    const PER_SUM: usize = 16;
-    let mut level: Vec<NodeId> = terms.to_vec();
-    while level.len() > PER_SUM {
-        level = level
-            .chunks(PER_SUM)
-            .map(|c| {
-                let s = b.linear(&c.iter().map(|&t| (t, 1)).collect::<Vec<_>>(), 0);
-                fresh_node(b, s, max)
-            })
-            .collect();
-    }
-    let s = b.linear(&level.iter().map(|&t| (t, 1)).collect::<Vec<_>>(), 0);
-    if b.const_value(s).is_some() || b.qweight(s) <= 1 {
-        return s;
-    }
-    table(b, s, 0, max, |v| v)
 }
 
 /// The number of set `flags` (fresh 0/1 digits) as the `⌈width/2⌉` fresh blocks of a

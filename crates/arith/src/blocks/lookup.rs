@@ -4,7 +4,7 @@
 //!
 //! The blocks pair into nibbles (the selector `X₀ + 4X₁`, 16 values). One table per
 //! nibble and value met among the inputs reads `[N = v]`; an input's match is the AND of
-//! its nibbles' indicators (one table on their sum, fifteen at a time). At most one input
+//! its nibbles' indicators (one table on their sum, sixteen at a time). At most one input
 //! matches, so each output block is the default's block plus a linear sum of the matches
 //! weighted by the difference of their block to the default's: sums within the noise
 //! budget are refreshed (values in `-3..=3`), and the refreshed partial sums summed again.
@@ -29,7 +29,8 @@ use std::collections::HashMap;
 
 use encint_core::circuit::{Builder, NodeId};
 
-use super::{block_max, fresh_node, table};
+use super::compare::and_all;
+use super::{block_max, exclusive_sum, fresh_node, table};
 
 /// The blocks of the table's output for `x` (fresh radix-4 blocks of a `bits`-bit pattern)
 /// and the flag that it matched: `pairs` are (input, output) patterns (inputs distinct,
@@ -77,7 +78,7 @@ pub fn match_blocks(
                         .or_insert_with(|| table(b, sel, 0, hi, move |s| i64::from(s == v)))
                 })
                 .collect();
-            all_set(b, &flags)
+            and_all(b, flags)
         })
         .collect();
     let out_mask = mask(out_bits);
@@ -108,61 +109,5 @@ fn mask(bits: usize) -> u128 {
         0 => 0,
         128.. => u128::MAX,
         _ => (1u128 << bits) - 1,
-    }
-}
-
-/// The AND of fresh 0/1 `flags`: one table on the sum of up to fifteen, in a tree.
-fn all_set(b: &mut Builder, flags: &[NodeId]) -> NodeId {
-    let mut level = flags.to_vec();
-    loop {
-        match level.len() {
-            0 => return b.constant(1),
-            1 => return level[0],
-            _ => {}
-        }
-        level = level
-            .chunks(15)
-            .map(|c| match c {
-                [one] => *one,
-                _ => {
-                    let n = c.len() as i64;
-                    let s = b.linear(&c.iter().map(|&f| (f, 1)).collect::<Vec<_>>(), 0);
-                    table(b, s, 0, n, move |v| i64::from(v == n))
-                }
-            })
-            .collect();
-    }
-}
-
-/// `Σ wᵢ·flagᵢ` for fresh 0/1 flags of which at most one is set and weights in
-/// `-max..=max`: partial sums of quadratic weight at most `budget` refreshed (their values
-/// in `-max..=max`), then summed again, until one sum is left (linear, not refreshed).
-fn exclusive_sum(b: &mut Builder, terms: &[(NodeId, i64)], max: i64, budget: u64) -> NodeId {
-    let mut level: Vec<(NodeId, i64)> = terms.to_vec();
-    loop {
-        let mut chunks: Vec<Vec<(NodeId, i64)>> = vec![Vec::new()];
-        let mut weight = 0u64;
-        for &(n, w) in &level {
-            let q = (w * w) as u64;
-            if weight + q > budget && !chunks.last().is_some_and(Vec::is_empty) {
-                chunks.push(Vec::new());
-                weight = 0;
-            }
-            weight += q;
-            chunks.last_mut().expect("a chunk").push((n, w));
-        }
-        if chunks.len() == 1 {
-            return b.linear(&chunks[0], 0);
-        }
-        level = chunks
-            .iter()
-            .map(|c| match c.as_slice() {
-                [(n, 1)] => (*n, 1),
-                _ => {
-                    let s = b.linear(c, 0);
-                    (table(b, s, -max, max, |v| v), 1)
-                }
-            })
-            .collect();
     }
 }

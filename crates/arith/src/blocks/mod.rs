@@ -188,3 +188,37 @@ fn block_digits(x: &[NodeId], bits: usize) -> Vec<Digit> {
         .map(|(i, &node)| Digit::new(node, block_max(bits, i)))
         .collect()
 }
+
+/// `Σ wᵢ·flagᵢ` for fresh 0/1 flags of which at most one is set and weights in
+/// `-max..=max`: partial sums of quadratic weight at most `budget` refreshed (their values
+/// in `-max..=max`), then summed again, until one sum is left (linear, not refreshed).
+fn exclusive_sum(b: &mut Builder, terms: &[(NodeId, i64)], max: i64, budget: u64) -> NodeId {
+    let mut level: Vec<(NodeId, i64)> = terms.to_vec();
+    loop {
+        let mut chunks: Vec<Vec<(NodeId, i64)>> = Vec::new();
+        let (mut chunk, mut weight) = (Vec::new(), 0u64);
+        for &(n, w) in &level {
+            let q = (w * w) as u64;
+            if weight + q > budget && !chunk.is_empty() {
+                chunks.push(std::mem::take(&mut chunk));
+                weight = 0;
+            }
+            weight += q;
+            chunk.push((n, w));
+        }
+        if chunks.is_empty() {
+            return b.linear(&chunk, 0);
+        }
+        chunks.push(chunk);
+        level = chunks
+            .iter()
+            .map(|c| match c.as_slice() {
+                [(n, 1)] => (*n, 1),
+                _ => {
+                    let s = b.linear(c, 0);
+                    (table(b, s, -max, max, |v| v), 1)
+                }
+            })
+            .collect();
+    }
+}

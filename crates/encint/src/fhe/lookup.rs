@@ -39,7 +39,10 @@ impl MatchValues {
             .into_iter()
             .map(|(i, o)| (i.into(), o.into()))
             .collect();
-        let widest = IntType::new(128, true).expect("128 bits");
+        let widest = IntType {
+            bits: 128,
+            signed: true,
+        };
         super::compose::check_pairs(widest, &pairs, widest)?;
         Ok(MatchValues { pairs })
     }
